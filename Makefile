@@ -1,0 +1,37 @@
+# Two commands on a fresh machine with Python 3.11+ and make: `make run`, `make test`.
+PYTHON ?= python3
+PORT ?= 8000
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install run test pytest lint typecheck schema bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "shipwise needs Python 3.11+"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/shipwise serve --port $(PORT)
+
+test: install lint typecheck pytest
+
+pytest: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+
+typecheck: install
+	$(BIN)/mypy server jobs stats
+
+schema: install
+	$(BIN)/python -c 'from server.schema import export_sdl; open("schema.graphql", "w").write(export_sdl())'
+
+clean:
+	rm -rf $(VENV) .shipwise .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,73 @@
+"""Who is calling: a bearer token resolved to its member, role and workspace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.errors import Forbidden, Unauthenticated
+from server.security import TOKEN_PREFIX, hash_token
+from server.workspaces.models import ApiToken, Member, Workspace
+from server.workspaces.roles import Role
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The authenticated caller; every query is scoped to `workspace_id`."""
+
+    workspace_id: str
+    member_id: str
+    token_id: str
+    role: Role
+    requests_per_minute: int
+
+    def require(self, role: Role) -> None:
+        """Raise FORBIDDEN unless the caller's role is at least `role`."""
+        if not self.role.at_least(role):
+            raise Forbidden(f"this needs the {role.value} role or higher")
+
+
+def bearer_token(header_value: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, if well formed."""
+    if not header_value:
+        return None
+    scheme, _, token = header_value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def authenticate(session: AsyncSession, token: str | None) -> Actor:
+    """Resolve a token, or raise UNAUTHENTICATED for a missing, unknown or revoked one."""
+    if not token or not token.startswith(TOKEN_PREFIX) or len(token) > 200:
+        raise Unauthenticated("a valid API token is required")
+    row = (
+        await session.execute(
+            select(
+                ApiToken.id,
+                Member.id,
+                Member.role,
+                Workspace.id,
+                Workspace.requests_per_minute_per_token,
+            )
+            .join(Member, Member.id == ApiToken.member_id)
+            .join(Workspace, Workspace.id == ApiToken.workspace_id)
+            .where(
+                ApiToken.token_hash == hash_token(token),
+                ApiToken.revoked_at.is_(None),
+                Member.removed_at.is_(None),
+            )
+        )
+    ).one_or_none()
+    if row is None:
+        raise Unauthenticated("a valid API token is required")
+    token_id, member_id, role, workspace_id, rpm = row
+    return Actor(
+        workspace_id=workspace_id,
+        member_id=member_id,
+        token_id=token_id,
+        role=role,
+        requests_per_minute=rpm,
+    )

@@ -1,0 +1,105 @@
+"""The `shipwise` command: admin commands act on the database; the rest are API clients."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Annotated
+
+import typer
+
+from server.settings import Settings, get_settings
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
+workspace_app = typer.Typer(no_args_is_help=True, help="Workspaces (admin, on the database).")
+app.add_typer(workspace_app, name="workspace")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _ensure_embedded_schema(settings: Settings) -> None:
+    """The embedded SQLite default migrates itself; PostgreSQL needs `shipwise migrate`."""
+    if settings.is_sqlite:
+        from server.migrate import upgrade
+
+        upgrade(settings.database_url)
+
+
+@app.command()
+def migrate() -> None:
+    """Upgrade the configured database to the newest schema."""
+    from server.migrate import upgrade
+
+    upgrade(get_settings().database_url)
+    typer.echo("database is at the newest schema")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to bind.")] = 8000,
+) -> None:
+    """Serve the GraphQL API (GraphiQL at /graphql)."""
+    import uvicorn
+
+    from server.app import create_app
+    from server.logs import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_level)
+    _ensure_embedded_schema(settings)
+    typer.echo(f"shipwise: GraphiQL at http://{host}:{port}/graphql", err=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_config=None, lifespan="on")
+
+
+@app.command()
+def worker() -> None:
+    """Run an arq worker with every job (needs SHIPWISE_REDIS_URL)."""
+    from server.logs import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.log_level)
+    if not settings.redis_url:
+        _fail("SHIPWISE_REDIS_URL is not set: without Redis, jobs run inside `shipwise serve`")
+    from jobs.main import run
+
+    run(settings)
+
+
+@workspace_app.command("create")
+def workspace_create(
+    name: str,
+    owner: Annotated[str, typer.Option(help="The owner member's name.")] = "owner",
+) -> None:
+    """Create a workspace; the owner's API token is printed alone on the last line."""
+    from server.errors import ShipwiseError
+
+    _ensure_embedded_schema(get_settings())
+    try:
+        workspace_id, token = asyncio.run(_create_workspace(get_settings(), name, owner))
+    except ShipwiseError as exc:
+        _fail(exc.message)
+    typer.echo(f"workspace {workspace_id} created; the owner token follows (shown once):")
+    sys.stdout.write(token + "\n")
+
+
+async def _create_workspace(settings: Settings, name: str, owner: str) -> tuple[str, str]:
+    from server.db import create_engine, create_sessionmaker, transaction
+    from server.workspaces import service
+
+    engine = create_engine(settings.database_url)
+    try:
+        async with transaction(create_sessionmaker(engine)) as session:
+            workspace, issued = await service.create_workspace(
+                session=session, name=name, owner_name=owner
+            )
+        return workspace.id, issued.secret
+    finally:
+        await engine.dispose()
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,110 @@
+"""Engine, sessions and the declarative base, portable across PostgreSQL and SQLite."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, Integer, MetaData, event
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+PortableJSON = JSON().with_variant(JSONB(), "postgresql")
+"""JSON documents: JSONB on PostgreSQL, JSON text on SQLite."""
+
+AutoIncrementBigInt = BigInteger().with_variant(Integer(), "sqlite")
+"""A 64-bit surrogate key that autoincrements on both backends (SQLite needs INTEGER)."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC timestamps on both backends (SQLite stores naive text)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:  # noqa: ARG002
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime")
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:  # noqa: ARG002
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _configure_sqlite(sync_engine: Engine) -> None:
+    """WAL, a busy timeout, and BEGIN IMMEDIATE so writers queue instead of failing."""
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # let the `begin` hook below issue BEGIN
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def create_engine(database_url: str, *, pool_size: int = 10) -> AsyncEngine:
+    """An async engine for the URL, with SQLite's locking made safe for concurrent writers."""
+    if database_url.startswith("sqlite"):
+        _ensure_sqlite_dir(database_url)
+        engine = create_async_engine(database_url)
+        _configure_sqlite(engine.sync_engine)
+        return engine
+    return create_async_engine(
+        database_url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
+    )
+
+
+def _ensure_sqlite_dir(database_url: str) -> None:
+    from pathlib import Path
+
+    path = database_url.split("///", 1)[-1]
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+@asynccontextmanager
+async def transaction(
+    sessionmaker: async_sessionmaker[AsyncSession],
+) -> AsyncIterator[AsyncSession]:
+    """A session inside one transaction: committed on success, rolled back on error."""
+    async with sessionmaker() as session, session.begin():
+        yield session

@@ -1,0 +1,72 @@
+"""Prometheus metrics: requests, errors by code, and job counts read at scrape time."""
+
+from __future__ import annotations
+
+import time
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server.runtime.interfaces import JobQueue
+
+REGISTRY = CollectorRegistry()
+REQUESTS = Counter(
+    "shipwise_http_requests",
+    "HTTP requests by path and status",
+    ["path", "status"],
+    registry=REGISTRY,
+)
+REQUEST_SECONDS = Histogram(
+    "shipwise_http_request_seconds", "HTTP request duration", ["path"], registry=REGISTRY
+)
+GRAPHQL_ERRORS = Counter(
+    "shipwise_graphql_errors", "GraphQL errors by extensions.code", ["code"], registry=REGISTRY
+)
+JOBS = Gauge(
+    "shipwise_jobs",
+    "Jobs run since the queue's counters began, by name and outcome",
+    ["name", "outcome"],
+    registry=REGISTRY,
+)
+JOBS_QUEUED = Gauge("shipwise_jobs_queued", "Jobs waiting or running", registry=REGISTRY)
+
+KNOWN_PATHS = frozenset({"/graphql", "/healthz", "/readyz", "/metrics"})
+
+
+class MetricsMiddleware:
+    """Counts every HTTP request by path (unknown paths folded) and status."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"] if scope["path"] in KNOWN_PATHS else "other"
+        status = 500
+        started = time.perf_counter()
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            REQUESTS.labels(path=path, status=str(status)).inc()
+            REQUEST_SECONDS.labels(path=path).observe(time.perf_counter() - started)
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    queue: JobQueue = request.app.state.shipwise.queue
+    stats = await queue.stats()
+    for (name, outcome), count in stats.counts.items():
+        JOBS.labels(name=name, outcome=outcome).set(count)
+    JOBS_QUEUED.set(stats.queued)
+    return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

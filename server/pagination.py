@@ -1,0 +1,118 @@
+"""Cursor connections (`edges { node cursor }`, `pageInfo`, `totalCount`), keyset-paginated."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import strawberry
+from sqlalchemy import Select, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
+
+from server.errors import ValidationFailed
+
+T = TypeVar("T")
+M = TypeVar("M")
+N = TypeVar("N")
+
+DEFAULT_PAGE_SIZE = 20
+
+
+def encode_cursor(key: Any) -> str:
+    return base64.urlsafe_b64encode(json.dumps(key).encode()).decode()
+
+
+def decode_cursor(cursor: str) -> Any:
+    try:
+        return json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, binascii.Error) as exc:
+        raise ValidationFailed("`after` is not a cursor from this API") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[M]):
+    """One page of rows with the cursor of each, from `keyset_page`."""
+
+    items: Sequence[M]
+    cursors: Sequence[str]
+    has_next: bool
+    has_previous: bool
+    total: int
+
+
+def check_page_size(first: int | None, maximum: int) -> int:
+    size = DEFAULT_PAGE_SIZE if first is None else first
+    if size < 0 or size > maximum:
+        raise ValidationFailed(f"`first` must be between 0 and {maximum}")
+    return size
+
+
+async def keyset_page(
+    session: AsyncSession,
+    stmt: Select[M],
+    *,
+    key: InstrumentedAttribute[Any],
+    first: int,
+    after: str | None,
+    descending: bool = False,
+) -> Page[M]:
+    """Rows of `stmt` ordered by the unique `key`, starting after the cursor's key."""
+    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
+    page_stmt = stmt
+    if after is not None:
+        after_key = decode_cursor(after)
+        if not isinstance(after_key, (str, int)):
+            raise ValidationFailed("`after` is not a cursor from this API")
+        page_stmt = page_stmt.where(key < after_key if descending else key > after_key)
+    page_stmt = page_stmt.order_by(key.desc() if descending else key.asc()).limit(first + 1)
+    rows = list((await session.execute(page_stmt)).scalars().all())
+    has_next = len(rows) > first
+    rows = rows[:first]
+    cursors = [encode_cursor(getattr(row, key.key)) for row in rows]
+    return Page(
+        items=rows, cursors=cursors, has_next=has_next, has_previous=after is not None, total=total
+    )
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    has_previous_page: bool
+    start_cursor: str | None
+    end_cursor: str | None
+
+
+@strawberry.type
+class Edge(Generic[T]):
+    node: T
+    cursor: str
+
+
+@strawberry.type
+class Connection(Generic[T]):
+    edges: list[Edge[T]]
+    page_info: PageInfo
+    total_count: int
+
+    @classmethod
+    def of(cls, page: Page[M], convert: Callable[[M], N]) -> Connection[N]:
+        """Convert each row of a page with `convert` into the GraphQL connection."""
+        edges = [
+            Edge(node=convert(item), cursor=cursor)
+            for item, cursor in zip(page.items, page.cursors, strict=True)
+        ]
+        return Connection(
+            edges=edges,
+            page_info=PageInfo(
+                has_next_page=page.has_next,
+                has_previous_page=page.has_previous,
+                start_cursor=page.cursors[0] if page.cursors else None,
+                end_cursor=page.cursors[-1] if page.cursors else None,
+            ),
+            total_count=page.total,
+        )

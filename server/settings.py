@@ -1,0 +1,77 @@
+"""Configuration from `SHIPWISE_*` environment variables (pydantic-settings)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATA_DIR = Path(".shipwise")
+
+
+class Settings(BaseSettings):
+    """Every setting the service reads; the README has a table of them."""
+
+    model_config = SettingsConfigDict(env_prefix="SHIPWISE_", extra="ignore")
+
+    data_dir: Path = Field(DEFAULT_DATA_DIR, description="Where the embedded default keeps state.")
+    database_url: str = Field(
+        "", description="SQLAlchemy async URL; default SQLite under the data directory."
+    )
+    redis_url: str | None = Field(
+        None, description="Redis URL; unset runs jobs and events in-process."
+    )
+    secret_key: str | None = Field(
+        None,
+        description="Fernet key for secrets at rest; required with PostgreSQL, "
+        "generated under the data directory for the embedded default.",
+    )
+    log_level: str = Field("INFO", description="Python log level name.")
+    max_query_depth: int = Field(12, description="Deepest allowed GraphQL selection.")
+    max_aliases: int = Field(50, description="Most aliases in one GraphQL document.")
+    max_query_tokens: int = Field(5000, description="Most lexical tokens in one document.")
+    max_body_bytes: int = Field(2 * 1024 * 1024, description="Largest accepted request body.")
+    max_page_size: int = Field(100, description="Largest `first` of a connection.")
+    max_calls_per_comparison: int = Field(20_000, description="Call limit of one comparison.")
+    job_timeout_seconds: int = Field(300, description="arq timeout of every job.")
+    webhook_allow_private: bool = Field(
+        False, description="Allow webhook URLs that resolve to private addresses."
+    )
+
+    @model_validator(mode="after")
+    def _fill_defaults(self) -> Settings:
+        if not self.database_url:
+            self.database_url = f"sqlite+aiosqlite:///{self.data_dir / 'shipwise.db'}"
+        if self.is_postgres and not self.secret_key:
+            raise ValueError("SHIPWISE_SECRET_KEY is required with PostgreSQL")
+        return self
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.database_url.startswith("postgresql")
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def resolved_secret_key(self) -> str:
+        """The Fernet key: configured, or generated once and kept under the data directory."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret.key"
+        if path.exists():
+            return path.read_text().strip()
+        from cryptography.fernet import Fernet
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        key = Fernet.generate_key().decode()
+        path.touch(mode=0o600)
+        path.write_text(key)
+        return key
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,52 @@
+"""Workspaces, their members and API tokens."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, Enum, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from server.db import Base, UTCDateTime, utcnow
+from server.workspaces.roles import Role
+
+RoleColumn = Enum(Role, name="role", native_enum=False, length=16)
+
+
+class Workspace(Base):
+    __tablename__ = "workspace"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    allow_hosted_runs: Mapped[bool] = mapped_column(Boolean, default=True)
+    allow_self_sign_off: Mapped[bool] = mapped_column(Boolean, default=False)
+    max_running_comparisons: Mapped[int] = mapped_column(Integer, default=2)
+    requests_per_minute_per_token: Mapped[int] = mapped_column(Integer, default=600)
+
+
+class Member(Base):
+    __tablename__ = "member"
+    __table_args__ = (Index("ix_member_workspace_id_id", "workspace_id", "id"),)
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspace.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str | None] = mapped_column(String(320))
+    role: Mapped[Role] = mapped_column(RoleColumn)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    removed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ApiToken(Base):
+    __tablename__ = "api_token"
+    __table_args__ = (Index("ix_api_token_workspace_id_id", "workspace_id", "id"),)
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspace.id", ondelete="CASCADE"))
+    member_id: Mapped[str] = mapped_column(ForeignKey("member.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    prefix: Mapped[str] = mapped_column(String(16))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

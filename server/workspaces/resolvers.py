@@ -1,0 +1,134 @@
+"""Thin resolvers for tenancy: read the context, call one service function, convert."""
+
+from __future__ import annotations
+
+import strawberry
+
+from server.context import Context
+from server.pagination import Connection, check_page_size
+from server.workspaces import service
+from server.workspaces.roles import Role as RoleEnum
+from server.workspaces.types import (
+    ApiToken,
+    CreatedToken,
+    Me,
+    Member,
+    Role,
+    Workspace,
+    WorkspaceSettingsInput,
+)
+
+
+@strawberry.type
+class WorkspaceQuery:
+    @strawberry.field
+    async def me(self, info: strawberry.Info[Context]) -> Me:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            member = await service.get_member(
+                session=session, workspace_id=actor.workspace_id, member_id=actor.member_id
+            )
+            workspace = await service.get(session=session, workspace_id=actor.workspace_id)
+        return Me(
+            member=Member.from_row(member),
+            workspace=Workspace.from_row(workspace),
+            role=actor.role,
+            token_id=strawberry.ID(actor.token_id),
+        )
+
+    @strawberry.field
+    async def workspace(self, info: strawberry.Info[Context]) -> Workspace:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            row = await service.get(session=session, workspace_id=actor.workspace_id)
+        return Workspace.from_row(row)
+
+    @strawberry.field
+    async def members(
+        self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
+    ) -> Connection[Member]:
+        actor = info.context.require()
+        size = check_page_size(first, info.context.settings.max_page_size)
+        async with info.context.read() as session:
+            page = await service.get_members_page(
+                session=session, workspace_id=actor.workspace_id, first=size, after=after
+            )
+        return Connection.of(page, Member.from_row)
+
+
+@strawberry.type
+class WorkspaceMutation:
+    @strawberry.mutation
+    async def add_member(
+        self,
+        info: strawberry.Info[Context],
+        name: str,
+        role: Role,  # type: ignore[valid-type]
+        email: str | None = None,
+    ) -> Member:
+        actor = info.context.require(RoleEnum.ADMIN)
+        async with info.context.write() as session:
+            row = await service.add_member(
+                session=session, actor=actor, name=name, email=email, role=role
+            )
+        return Member.from_row(row)
+
+    @strawberry.mutation
+    async def set_member_role(
+        self,
+        info: strawberry.Info[Context],
+        member_id: strawberry.ID,
+        role: Role,  # type: ignore[valid-type]
+    ) -> Member:
+        actor = info.context.require(RoleEnum.ADMIN)
+        async with info.context.write() as session:
+            row = await service.set_member_role(
+                session=session, actor=actor, member_id=member_id, role=role
+            )
+        return Member.from_row(row)
+
+    @strawberry.mutation
+    async def remove_member(
+        self, info: strawberry.Info[Context], member_id: strawberry.ID
+    ) -> Member:
+        actor = info.context.require(RoleEnum.ADMIN)
+        async with info.context.write() as session:
+            row = await service.remove_member(session=session, actor=actor, member_id=member_id)
+        return Member.from_row(row)
+
+    @strawberry.mutation(description="A new API token; its secret is shown in this answer only.")
+    async def create_token(
+        self,
+        info: strawberry.Info[Context],
+        name: str,
+        member_id: strawberry.ID | None = None,
+    ) -> CreatedToken:
+        actor = info.context.require(RoleEnum.ADMIN)
+        async with info.context.write() as session:
+            issued = await service.create_token(
+                session=session, actor=actor, name=name, member_id=member_id
+            )
+        return CreatedToken(token=ApiToken.from_row(issued.token), secret=issued.secret)
+
+    @strawberry.mutation
+    async def revoke_token(self, info: strawberry.Info[Context], id: strawberry.ID) -> ApiToken:
+        actor = info.context.require(RoleEnum.ADMIN)
+        async with info.context.write() as session:
+            row = await service.revoke_token(session=session, actor=actor, token_id=id)
+        return ApiToken.from_row(row)
+
+    @strawberry.mutation
+    async def update_workspace_settings(
+        self, info: strawberry.Info[Context], input: WorkspaceSettingsInput
+    ) -> Workspace:
+        actor = info.context.require(RoleEnum.ADMIN)
+        async with info.context.write() as session:
+            row = await service.update_settings(
+                session=session,
+                actor=actor,
+                allow_hosted_runs=input.allow_hosted_runs,
+                allow_self_sign_off=input.allow_self_sign_off,
+                max_running_comparisons=input.max_running_comparisons,
+                requests_per_minute_per_token=input.requests_per_minute_per_token,
+            )
+        return Workspace.from_row(row)

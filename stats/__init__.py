@@ -1,0 +1,104 @@
+"""shipwise statistics: pure functions, numpy arrays in, frozen dataclasses out (SPEC §4).
+
+Nothing here does I/O or imports the rest of shipwise.
+"""
+
+from stats.bootstrap import bootstrap_mean_interval, delta_interval
+from stats.confidence import CohortConfidence, cohort_confidence
+from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
+from stats.gate import (
+    PairedComparison,
+    PairedTest,
+    SignificanceRow,
+    Verdict,
+    compare_pair,
+    decide,
+    gate,
+    paired_test,
+)
+from stats.intervals import (
+    Interval,
+    clustered_interval,
+    pass_rate_interval,
+    t_interval,
+    wilson_interval,
+)
+from stats.mcnemar import McNemarResult, mcnemar_from_counts, mcnemar_test
+from stats.metric_deltas import MetricDelta, metric_delta
+from stats.multiplicity import holm
+from stats.pairwise import PairwiseResult, combine_orders, pairwise_summary
+from stats.permutation import PermutationResult, sign_flip_test, sign_flip_test_lattice
+from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaired_mde
+from stats.proportions import ZTestResult, two_proportion_ztest
+from stats.trials import (
+    CohortTrials,
+    TrialSummary,
+    case_outcomes,
+    flips,
+    pass_at_k,
+    pass_fractions,
+    pass_hat_k,
+    trial_summary,
+)
+from stats.winners import (
+    MetricWinners,
+    OverallWinner,
+    metric_winners,
+    overall_winner,
+    pass_rate_winners,
+)
+
+__all__ = [
+    "CohortConfidence",
+    "CohortTrials",
+    "FailureAnalysis",
+    "Interval",
+    "McNemarResult",
+    "Mde",
+    "MetricDelta",
+    "MetricWinners",
+    "OverallWinner",
+    "PairedComparison",
+    "PairedTest",
+    "PairwiseResult",
+    "PermutationResult",
+    "SignificanceRow",
+    "TrialSummary",
+    "Verdict",
+    "ZTestResult",
+    "adequacy",
+    "bootstrap_mean_interval",
+    "case_outcomes",
+    "clustered_interval",
+    "cohort_confidence",
+    "combine_orders",
+    "compare_pair",
+    "decide",
+    "delta_interval",
+    "failure_analysis",
+    "flips",
+    "gate",
+    "holm",
+    "mcnemar_from_counts",
+    "mcnemar_test",
+    "metric_delta",
+    "metric_winners",
+    "overall_winner",
+    "paired_mde",
+    "paired_test",
+    "pairwise_summary",
+    "pass_at_k",
+    "pass_fractions",
+    "pass_hat_k",
+    "pass_rate_interval",
+    "pass_rate_winners",
+    "regressed_cases",
+    "sign_flip_test",
+    "sign_flip_test_lattice",
+    "t_interval",
+    "trial_summary",
+    "two_proportion_power",
+    "two_proportion_ztest",
+    "unpaired_mde",
+    "wilson_interval",
+]

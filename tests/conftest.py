@@ -1,0 +1,176 @@
+"""Both backends for the behaviour suite: SQLite + in-process, and PostgreSQL + Redis + arq."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from cryptography.fernet import Fernet
+
+from tests import services
+from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
+
+_AVAILABILITY: services.Availability | None = None
+
+
+def availability() -> services.Availability:
+    global _AVAILABILITY
+    if _AVAILABILITY is None:
+        _AVAILABILITY = services.probe()
+    return _AVAILABILITY
+
+
+def pytest_configure(config: pytest.Config) -> None:  # noqa: ARG001 - hook signature
+    availability()  # probe before any event loop runs
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:  # noqa: ARG001
+    found = availability()
+    lines = []
+    for name, why in (("PostgreSQL", found.postgres), ("Redis", found.redis)):
+        if why is None:
+            lines.append(f"shipwise: {name} answers; its tests run")
+        else:
+            lines.append(
+                f"!!!!! shipwise: {name} does NOT answer ({why}); its tests are SKIPPED !!!!!"
+            )
+    return lines
+
+
+def require_services(*names: str) -> None:
+    """Skip (loudly) when a service is missing; under CI=true fail instead."""
+    found = availability()
+    missing = [n for n in names if getattr(found, n) is not None]
+    if not missing:
+        return
+    message = f"needs {', '.join(missing)}, which did not answer"
+    if services.in_ci():
+        pytest.fail(f"CI=true: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def session_tmp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("shipwise")
+
+
+@pytest.fixture(scope="session")
+def fernet_key() -> str:
+    return Fernet.generate_key().decode()
+
+
+async def _create_database(admin_url: str) -> tuple[str, str]:
+    """A fresh PostgreSQL database for this run: its URL and name."""
+    import asyncpg
+
+    name = f"shipwise_test_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    base, _, _ = admin_url.rpartition("/")
+    return f"{base}/{name}", name
+
+
+async def _drop_database(admin_url: str, name: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+async def postgres_database() -> AsyncIterator[str]:
+    """A migrated, empty PostgreSQL database that lives for the test session."""
+    require_services("postgres")
+    url, name = await _create_database(services.postgres_url())
+    from server.migrate import upgrade
+
+    await asyncio.to_thread(upgrade, url)
+    try:
+        yield url
+    finally:
+        await _drop_database(services.postgres_url(), name)
+
+
+@pytest.fixture(scope="session")
+async def redis_test_url() -> AsyncIterator[str]:
+    """The test Redis database, flushed before and after the session."""
+    require_services("redis")
+    from redis.asyncio import Redis
+
+    url = services.redis_url()
+    client = Redis.from_url(url)
+    await client.flushdb()
+    try:
+        yield url
+    finally:
+        await client.flushdb()
+        await client.aclose()
+
+
+@pytest.fixture(scope="session")
+async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Backend]:
+    from server.migrate import upgrade
+    from server.settings import Settings
+
+    data_dir = session_tmp / "embedded"
+    settings = Settings(data_dir=data_dir, secret_key=fernet_key)
+    await asyncio.to_thread(upgrade, settings.database_url)
+    async with start_backend("sqlite", settings) as backend:
+        yield backend
+
+
+@pytest.fixture(scope="session")
+def worker_process(
+    postgres_database: str, redis_test_url: str, fernet_key: str, session_tmp: Path
+) -> Iterator[object]:
+    """A real `shipwise worker` on the test database and Redis, for the session."""
+    env = {
+        **os.environ,
+        "SHIPWISE_DATABASE_URL": postgres_database,
+        "SHIPWISE_REDIS_URL": redis_test_url,
+        "SHIPWISE_SECRET_KEY": fernet_key,
+        "SHIPWISE_DATA_DIR": str(session_tmp / "worker"),
+    }
+    process = start_worker_process(env, session_tmp / "worker.log")
+    try:
+        yield process
+    finally:
+        stop_worker_process(process)
+
+
+@pytest.fixture(scope="session")
+async def postgres_backend(
+    postgres_database: str,
+    redis_test_url: str,
+    fernet_key: str,
+    session_tmp: Path,
+    worker_process: object,  # noqa: ARG001 - a worker runs beside the server
+) -> AsyncIterator[Backend]:
+    from server.settings import Settings
+
+    settings = Settings(
+        data_dir=session_tmp / "pg",
+        database_url=postgres_database,
+        redis_url=redis_test_url,
+        secret_key=fernet_key,
+    )
+    async with start_backend("postgres", settings) as backend:
+        yield backend
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> Backend:
+    """The behaviour suite's parameter: each test runs on both backends."""
+    name = f"{request.param}_backend"
+    result: Backend = request.getfixturevalue(name)
+    return result

@@ -1,0 +1,41 @@
+"""A real `shipwise worker` process runs registry jobs against PostgreSQL and Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+
+from sqlalchemy import select
+
+from server.ops.models import WorkerHeartbeat
+from tests.harness import Backend
+
+
+async def test_the_worker_runs_an_enqueued_job_and_counts_it(
+    postgres_backend: Backend, worker_process: subprocess.Popen[bytes]
+) -> None:
+    assert worker_process.poll() is None, "the worker process exited"
+    async with postgres_backend.sessionmaker() as session, session.begin():
+        await session.execute(WorkerHeartbeat.__table__.delete())
+    assert await postgres_backend.state.queue.enqueue("record_heartbeat", job_id="beat-test")
+    names: list[str] = []
+    for _ in range(150):
+        async with postgres_backend.sessionmaker() as session:
+            names = list((await session.execute(select(WorkerHeartbeat.worker_name))).scalars())
+        if names:
+            break
+        await asyncio.sleep(0.1)
+    assert names and names[0].endswith(f":{worker_process.pid}")
+    stats = await postgres_backend.state.queue.stats()
+    assert stats.counts.get(("record_heartbeat", "complete"), 0) >= 1
+
+
+def test_the_worker_refuses_to_start_without_redis() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SHIPWISE_REDIS_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "worker"], env=env, capture_output=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert b"SHIPWISE_REDIS_URL" in done.stderr

@@ -1,0 +1,49 @@
+"""The admin commands, run as a user would run them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.settings import Settings
+from tests.harness import start_backend
+
+
+def _shipwise(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
+    env["SHIPWISE_DATA_DIR"] = str(data_dir)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+async def test_workspace_create_prints_a_working_owner_token_last(tmp_path: Path) -> None:
+    done = _shipwise("workspace", "create", "Acme Labs", data_dir=tmp_path)
+    assert done.returncode == 0, done.stderr
+    token = done.stdout.strip().splitlines()[-1]
+    assert token.startswith("sw_") and " " not in token
+    settings = Settings(data_dir=tmp_path)
+    async with start_backend("cli", settings) as backend:
+        me = (await backend.gql("{ me { role workspace { name } } }", token=token)).ok()
+    assert me["me"] == {"role": "OWNER", "workspace": {"name": "Acme Labs"}}
+
+
+def test_workspace_create_refuses_a_blank_name(tmp_path: Path) -> None:
+    done = _shipwise("workspace", "create", "   ", data_dir=tmp_path)
+    assert done.returncode == 2
+    assert "name" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["migrate"])
+def test_migrate_brings_the_embedded_database_to_head(tmp_path: Path, command: str) -> None:
+    done = _shipwise(command, data_dir=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "shipwise.db").exists()
