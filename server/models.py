@@ -1,8 +1,27 @@
 """Every aggregate's models, imported in one place for Alembic and the test schema."""
 
+from server.assets.models import Asset, AssetVersion
 from server.audit.models import AuditEvent
+from server.connections.models import ModelConnection
+from server.datasets.models import DatasetCase
 from server.db import Base
+from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
+from server.releases.models import Release, ReleaseBinding
 from server.workspaces.models import ApiToken, Member, Workspace
 
-__all__ = ["ApiToken", "AuditEvent", "Base", "Member", "WorkerHeartbeat", "Workspace"]
+__all__ = [
+    "ApiToken",
+    "Asset",
+    "AssetVersion",
+    "AuditEvent",
+    "Base",
+    "DatasetCase",
+    "Experiment",
+    "Member",
+    "ModelConnection",
+    "Release",
+    "ReleaseBinding",
+    "WorkerHeartbeat",
+    "Workspace",
+]

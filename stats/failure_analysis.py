@@ -29,9 +29,7 @@ class FailureAnalysis:
     classifications: tuple[str, ...]
 
 
-def failure_analysis(
-    candidate: CohortTrials, baselines: Sequence[CohortTrials]
-) -> FailureAnalysis:
+def failure_analysis(candidate: CohortTrials, baselines: Sequence[CohortTrials]) -> FailureAnalysis:
     """Classify cases on binary outcomes (more than half the completed trials pass).
 
     Improved: the candidate passed and a baseline failed. Regressed: the candidate

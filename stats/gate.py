@@ -147,9 +147,7 @@ def compare_pair(
     )
 
 
-def paired_test(
-    candidate: CohortTrials, baseline: CohortTrials, *, seed: int = 0
-) -> PairedTest:
+def paired_test(candidate: CohortTrials, baseline: CohortTrials, *, seed: int = 0) -> PairedTest:
     """The paired test that decides, on the cases both cohorts completed a trial of.
 
     One completed trial per case on both sides → McNemar mid-p on the case outcomes,
@@ -172,15 +170,25 @@ def paired_test(
         worse = int(np.count_nonzero((cand_passed == 0) & (base_passed == 1)))
         mcnemar = mcnemar_from_counts(better, worse, n)
         return PairedTest(
-            n, mcnemar.delta, reasons.MCNEMAR_MID_P, mcnemar.p_value, mcnemar.exact_p_value,
-            reasons.MCNEMAR_MID_P, mcnemar.reason,
+            n,
+            mcnemar.delta,
+            reasons.MCNEMAR_MID_P,
+            mcnemar.p_value,
+            mcnemar.exact_p_value,
+            reasons.MCNEMAR_MID_P,
+            mcnemar.reason,
         )
     lcm = int(np.lcm.reduce(np.concatenate((cand_done, base_done))))
     numerators = cand_passed * (lcm // cand_done) - base_passed * (lcm // base_done)
     test = sign_flip_test_lattice(numerators, lcm, seed=seed)
     return PairedTest(
-        n, test.estimate, reasons.SIGN_FLIP_PERMUTATION, test.p_value,
-        test.p_value if test.exact else None, test.method, test.reason,
+        n,
+        test.estimate,
+        reasons.SIGN_FLIP_PERMUTATION,
+        test.p_value,
+        test.p_value if test.exact else None,
+        test.method,
+        test.reason,
     )
 
 
@@ -244,12 +252,22 @@ def gate(
         )
         rows = (
             SignificanceRow(
-                reasons.Z_TEST, comparison.z_test.p_value, None, z_p, z_p < alpha, False,
+                reasons.Z_TEST,
+                comparison.z_test.p_value,
+                None,
+                z_p,
+                z_p < alpha,
+                False,
                 comparison.z_test.reason,
             ),
             SignificanceRow(
-                comparison.method, comparison.p_value, comparison.exact_p_value, paired_p,
-                paired_p < alpha, True, comparison.reason,
+                comparison.method,
+                comparison.p_value,
+                comparison.exact_p_value,
+                paired_p,
+                paired_p < alpha,
+                True,
+                comparison.reason,
             ),
         )
         verdicts.append(

@@ -74,9 +74,7 @@ def clustered_interval(fractions: npt.ArrayLike, *, confidence: float = 0.95) ->
     if n == 1 or float(np.ptp(values)) == 0.0:
         fallback = wilson_interval(mean * n, n, confidence=confidence)
         reason = reasons.ONE_CASE if n == 1 else fallback.reason or reasons.ZERO_VARIANCE
-        return Interval(
-            mean, fallback.low, fallback.high, n, reasons.WILSON_EFFECTIVE_N, reason
-        )
+        return Interval(mean, fallback.low, fallback.high, n, reasons.WILSON_EFFECTIVE_N, reason)
     se = math.sqrt(float(values.var(ddof=1)) / n)
     z = two_sided_z(confidence)
     low = min(clip(mean - z * se, 0.0, 1.0), mean)

@@ -183,8 +183,7 @@ def convolution_p_value(steps: npt.ArrayLike) -> float:
     theta = _tilt(values, counts, target)
     q = expit(2.0 * theta * values)
     mean = float(np.sum(values * counts * q))
-    spread = math.sqrt(float(np.sum(values.astype(np.float64) ** 2 * counts)) * 0.5)
-    spread *= math.sqrt(_LOG_TWO_OVER_DELTA)
+    spread = _half_width(values, counts)
     low = max(0, min(target, math.floor(mean - spread)))
     high = min(total, math.ceil(mean + spread))
     width = high - low + 1
@@ -209,13 +208,10 @@ def convolution_feasible(steps: npt.ArrayLike) -> bool:
     magnitudes = np.abs(integers[integers != 0])
     if len(magnitudes) == 0:
         return True
-    squares = float(np.sum(magnitudes.astype(np.float64) ** 2))
-    window = min(int(magnitudes.sum()) + 1, 2 * math.ceil(math.sqrt(squares * 0.5 *
-                 _LOG_TWO_OVER_DELTA)) + 3)
-    components = len(np.unique(magnitudes))
-    return window <= CONVOLUTION_MAX_WINDOW and components * (window // 2 + 1) <= (
-        CONVOLUTION_MAX_WORK
-    )
+    values, counts = np.unique(magnitudes, return_counts=True)
+    window = min(int(magnitudes.sum()) + 1, 2 * math.ceil(_half_width(values, counts)) + 3)
+    work = len(values) * (window // 2 + 1)
+    return window <= CONVOLUTION_MAX_WINDOW and work <= CONVOLUTION_MAX_WORK
 
 
 def monte_carlo_p_value(
@@ -289,6 +285,12 @@ def _signed_sums(values: FloatArray) -> FloatArray:
     for value in values:
         sums = np.concatenate((sums + value, sums - value))
     return sums
+
+
+def _half_width(values: IntArray, counts: IntArray) -> float:
+    """Hoeffding half-width h with P(|U − E U| ≥ h) ≤ 1e-300 for U = Σ_v v·B_v, any tilt."""
+    squares = float(np.sum(values.astype(np.float64) ** 2 * counts))
+    return math.sqrt(squares * 0.5 * _LOG_TWO_OVER_DELTA)
 
 
 def _tilt(values: IntArray, counts: IntArray, target: int) -> float:

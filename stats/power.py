@@ -48,9 +48,7 @@ def two_proportion_power(
     return float(ndtr(-(critical - shift)) + ndtr(-critical - shift))
 
 
-def unpaired_mde(
-    pass_rate: float, n: int, *, alpha: float = 0.05, power: float = 0.8
-) -> Mde:
+def unpaired_mde(pass_rate: float, n: int, *, alpha: float = 0.05, power: float = 0.8) -> Mde:
     """MDE of one cohort of n cases against an equal cohort (seed 000), solved for power.
 
     Solves two_proportion_power(p, ±δ, n) = power for δ by Brent's method (the plain
@@ -75,9 +73,7 @@ def unpaired_mde(
     return Mde(float(brentq(shortfall, 1e-12, room, xtol=1e-12, rtol=1e-12)))
 
 
-def paired_mde(
-    differences: npt.ArrayLike, *, alpha: float = 0.05, power: float = 0.8
-) -> Mde:
+def paired_mde(differences: npt.ArrayLike, *, alpha: float = 0.05, power: float = 0.8) -> Mde:
     """Paired MDE = (z₍₁₋α/2₎ + z_power)·√(Var(dᵢ)/n) = 2.8016·√(Var(dᵢ)/n) (SPEC §4).
 
     Var is the sample variance (n − 1) of the per-case differences (e.g. Chow, Shao &

@@ -132,4 +132,3 @@ def _value(number: float | None) -> float:
     if number is None:
         raise ValueError("missing value")
     return number
-

@@ -15,7 +15,20 @@ from server.db import create_engine
 from server.migrate import upgrade
 from server.models import Base
 
-EXPECTED_TABLES = {"workspace", "member", "api_token", "audit_event", "worker_heartbeat"}
+EXPECTED_TABLES = {
+    "workspace",
+    "member",
+    "api_token",
+    "audit_event",
+    "worker_heartbeat",
+    "asset",
+    "asset_version",
+    "dataset_case",
+    "release",
+    "release_binding",
+    "model_connection",
+    "experiment",
+}
 
 
 def _diff(connection: Connection) -> list[Any]:

@@ -18,7 +18,7 @@ from stats.trials import CohortTrials
 
 def test_classes_over_all_baselines() -> None:
     # cases:            0      1      2      3      4      5
-    candidate = CohortTrials.of([3, 0, 3, 0, 2, 1], [3, 3, 3, 3, 3, 0], 3)
+    candidate = CohortTrials.of([3, 0, 3, 0, 2, 0], [3, 3, 3, 3, 3, 0], 3)
     first = CohortTrials.of([3, 3, 0, 0, 3, 0], [3, 3, 3, 3, 3, 3], 3)
     second = CohortTrials.of([3, 0, 3, 0, 0, 0], [3, 3, 3, 3, 3, 3], 3)
     result = failure_analysis(candidate, [first, second])

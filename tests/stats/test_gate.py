@@ -83,6 +83,7 @@ def test_one_trial_per_case_decides_by_mcnemar_mid_p() -> None:
     table = [[np.sum(c & b), np.sum(c & ~b)], [np.sum(~c & b), np.sum(~c & ~b)]]
     assert row.method == reasons.MCNEMAR_MID_P
     assert row.exact_p_value == pytest.approx(mcnemar(table, exact=True).pvalue, rel=1e-12)
+    assert row.exact_p_value is not None
     assert row.p_value < row.exact_p_value
 
 
@@ -133,7 +134,9 @@ def test_no_discordant_pairs_with_one_trial() -> None:
     cohort = _cohort(16, 0.5, 40, trials=1)
     result = paired_test(cohort, cohort)
     assert (result.method, result.p_value, result.reason) == (
-        reasons.MCNEMAR_MID_P, 1.0, reasons.NO_DISCORDANT_PAIRS
+        reasons.MCNEMAR_MID_P,
+        1.0,
+        reasons.NO_DISCORDANT_PAIRS,
     )
 
 
@@ -165,7 +168,8 @@ def test_decide_order_of_reasons() -> None:
     missing = replace(comparison, baseline_missing_rate=0.06)
     assert decide(missing, adjusted_p_value=1e-9)[:2] == (reasons.NO_VERDICT, reasons.MISSING_DATA)
     assert decide(comparison, adjusted_p_value=0.05)[:2] == (
-        reasons.NO_VERDICT, reasons.UNDERPOWERED
+        reasons.NO_VERDICT,
+        reasons.UNDERPOWERED,
     )
     small = replace(comparison, n=19)
     assert decide(small, adjusted_p_value=1e-9)[1] == reasons.INSUFFICIENT_CASES
@@ -189,5 +193,6 @@ def test_swapping_candidate_and_baseline(cases: list[tuple[int, int]], seed: int
     assert backward.low == pytest.approx(-forward.high, abs=1e-9)
     assert backward.high == pytest.approx(-forward.low, abs=1e-9)
     assert (backward.worse_count, backward.better_count) == (
-        forward.better_count, forward.worse_count
+        forward.better_count,
+        forward.worse_count,
     )

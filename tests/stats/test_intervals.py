@@ -148,7 +148,10 @@ def test_t_interval_matches_scipy() -> None:
 def test_t_interval_degenerate_inputs() -> None:
     empty = t_interval([], bounds=(-1.0, 1.0))
     assert (empty.estimate, empty.low, empty.high, empty.reason) == (
-        0.0, -1.0, 1.0, reasons.NO_CASES
+        0.0,
+        -1.0,
+        1.0,
+        reasons.NO_CASES,
     )
     one = t_interval([0.4], bounds=(-1.0, 1.0))
     assert (one.estimate, one.low, one.high, one.reason) == (0.4, -1.0, 1.0, reasons.ONE_CASE)
@@ -164,11 +167,7 @@ def test_t_interval_is_clipped_to_bounds() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    st.lists(
-        st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), min_size=1, max_size=40
-    )
-)
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), min_size=1, max_size=40))
 def test_t_interval_contains_estimate(values: list[float]) -> None:
     interval = t_interval(values)
     assert interval.low <= interval.estimate <= interval.high

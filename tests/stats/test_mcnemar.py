@@ -45,14 +45,19 @@ def test_from_outcome_arrays() -> None:
 def test_no_discordant_pairs() -> None:
     result = mcnemar_test([True, False, True], [True, False, True])
     assert (result.p_value, result.exact_p_value, result.reason) == (
-        1.0, 1.0, reasons.NO_DISCORDANT_PAIRS
+        1.0,
+        1.0,
+        reasons.NO_DISCORDANT_PAIRS,
     )
 
 
 def test_no_cases() -> None:
     result = mcnemar_test([], [])
     assert (result.n, result.p_value, result.delta, result.reason) == (
-        0, 1.0, 0.0, reasons.NO_CASES
+        0,
+        1.0,
+        0.0,
+        reasons.NO_CASES,
     )
 
 

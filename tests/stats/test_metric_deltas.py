@@ -41,7 +41,12 @@ def test_missing_values_drop_the_pair() -> None:
 
 def test_no_pairs() -> None:
     result = metric_delta([], [])
-    assert (result.n, result.delta, result.p_value, result.reason) == (0, 0.0, 1.0, reasons.NO_CASES)
+    assert (result.n, result.delta, result.p_value, result.reason) == (
+        0,
+        0.0,
+        1.0,
+        reasons.NO_CASES,
+    )
 
 
 def test_identical_metrics() -> None:

@@ -32,25 +32,32 @@ def test_summary_literal_small_sample() -> None:
     forward = [1.0, 0.4, 0.4, -0.4, 0.0, 1.0, -1.0, -1.0]
     reverse = [1.0, 1.0, 0.4, 0.4, 0.0, 1.0, -0.4, -1.0]
     result = pairwise_summary(case_ids, forward, reverse)
-    pair_scores = [1.0, 0.4, 0.4, 0.0, 0.0, 1.0, -0.4, -1.0]
     case_scores = np.array([0.7, 0.2, 0.5, -0.7])
     assert result.mean_score == pytest.approx(case_scores.mean())
     assert (result.wins, result.ties, result.losses) == (4, 2, 2)
     assert result.win_rate == pytest.approx(4 / 8)
     assert result.disagreement_rate == pytest.approx(1 / 8)
     assert (result.judged_pairs, result.matched_pairs, result.n_cases) == (8, 8, 4)
-    assert sum(pair_scores) / 8 != result.mean_score  # case means, not pair means
     low, high = scipy_stats.t.interval(
         0.95, 3, loc=case_scores.mean(), scale=scipy_stats.sem(case_scores)
     )
     assert (result.low, result.high) == pytest.approx((max(low, -1.0), min(high, 1.0)))
     assert result.interval_method == reasons.T_INTERVAL
     expected_p = scipy_stats.permutation_test(
-        (case_scores,), lambda x, axis: np.mean(x, axis=axis), permutation_type="samples",
-        vectorized=True, n_resamples=np.inf,
+        (case_scores,),
+        lambda x, axis: np.mean(x, axis=axis),
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=np.inf,
     ).pvalue
     assert result.p_value == pytest.approx(expected_p)
     assert not result.regression
+
+
+def test_mean_is_over_cases_not_pairs() -> None:
+    result = pairwise_summary([0, 0, 0, 1], [1.0, 1.0, 1.0, -1.0], [1.0, 1.0, 1.0, -1.0])
+    assert result.mean_score == 0.0
+    assert result.win_rate == pytest.approx(3 / 4)
 
 
 def test_regression_needs_the_whole_interval_below_zero() -> None:

@@ -178,7 +178,9 @@ def test_non_finite_differences_are_a_programmer_error() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.integers(min_value=-12, max_value=12), min_size=0, max_size=ENUMERATION_MAX_CASES))
+@given(
+    st.lists(st.integers(min_value=-12, max_value=12), min_size=0, max_size=ENUMERATION_MAX_CASES)
+)
 def test_convolution_agrees_with_enumeration(steps: list[int]) -> None:
     array = np.array(steps, dtype=np.int64)
     assert convolution_p_value(array) == pytest.approx(enumeration_p_value(array), rel=1e-9)
@@ -186,9 +188,7 @@ def test_convolution_agrees_with_enumeration(steps: list[int]) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(
-    st.lists(
-        st.floats(min_value=-1.0, max_value=1.0, allow_nan=False), min_size=0, max_size=45
-    ),
+    st.lists(st.floats(min_value=-1.0, max_value=1.0, allow_nan=False), min_size=0, max_size=45),
     st.integers(min_value=0, max_value=3),
 )
 def test_p_in_unit_range_and_swap_keeps_p(values: list[float], seed: int) -> None:

@@ -60,8 +60,11 @@ def test_paired_mde_is_2_8016_sd_over_root_n() -> None:
 
 @pytest.mark.parametrize(
     ("values", "value", "reason"),
-    [([], 1.0, reasons.NO_CASES), ([0.2], 1.0, reasons.ONE_CASE), ([0.0] * 9, 0.0,
-     reasons.ZERO_VARIANCE)],
+    [
+        ([], 1.0, reasons.NO_CASES),
+        ([0.2], 1.0, reasons.ONE_CASE),
+        ([0.0] * 9, 0.0, reasons.ZERO_VARIANCE),
+    ],
 )
 def test_paired_mde_degenerate(values: list[float], value: float, reason: str) -> None:
     mde = paired_mde(values)

@@ -12,7 +12,8 @@ from stats.proportions import two_proportion_ztest
 
 
 @pytest.mark.parametrize(
-    ("x1", "n1", "x2", "n2"), [(45, 60, 30, 60), (10, 20, 11, 20), (1, 50, 9, 50), (99, 100, 100, 100)]
+    ("x1", "n1", "x2", "n2"),
+    [(45, 60, 30, 60), (10, 20, 11, 20), (1, 50, 9, 50), (99, 100, 100, 100)],
 )
 def test_matches_statsmodels(x1: int, n1: int, x2: int, n2: int) -> None:
     statistic, p_value = proportions_ztest([x1, x2], [n1, n2])

@@ -35,8 +35,10 @@ def test_pass_at_k_literal() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=1, max_size=20),
-       st.integers(1, 10))
+@given(
+    st.lists(st.tuples(st.integers(0, 10), st.integers(0, 10)), min_size=1, max_size=20),
+    st.integers(1, 10),
+)
 def test_against_math_comb(cases: list[tuple[int, int]], k: int) -> None:
     pairs = [(min(a, b), max(a, b)) for a, b in cases]
     passed = np.array([c for c, _ in pairs])
@@ -77,7 +79,10 @@ def test_trial_summary() -> None:
 def test_trial_summary_without_cases() -> None:
     summary = trial_summary(CohortTrials.of([], [], scheduled=3))
     assert (summary.pass_hat_k, summary.pass_at_k, summary.flips, summary.reason) == (
-        0.0, 0.0, 0, reasons.NO_CASES
+        0.0,
+        0.0,
+        0,
+        reasons.NO_CASES,
     )
 
 

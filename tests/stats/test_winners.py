@@ -69,7 +69,7 @@ def test_pass_rate_winners_use_the_paired_test() -> None:
 @pytest.mark.parametrize(
     ("rows", "cohort", "votes", "reason"),
     [
-        ([(0,), (0,), (1,), (0, 1)], 0, (3, 1), None),
+        ([(0,), (0,), (1,), (0, 1)], 0, (2, 1), None),
         ([(0,), (1,), (0, 1)], None, (1, 1), reasons.TIED_VOTES),
         ([(0, 1), ()], None, (0, 0), reasons.NO_VOTES),
     ],
