@@ -89,6 +89,7 @@ def delta_interval(
 
 
 def _bootstrap_means(data: FloatArray, resamples: int, rng: np.random.Generator) -> FloatArray:
+    """`resamples` means of n cases drawn with replacement (Efron 1979)."""
     n = len(data)
     uniques, first, counts = np.unique(data, return_index=True, return_counts=True)
     if len(uniques) <= COMPRESS_MAX_UNIQUE:
@@ -109,6 +110,7 @@ def _bootstrap_means(data: FloatArray, resamples: int, rng: np.random.Generator)
 def _bca_levels(
     data: FloatArray, means: FloatArray, estimate: float, confidence: float
 ) -> tuple[float, float] | None:
+    """BCa quantile levels (α₁, α₂), or None when BCa degenerates."""
     tolerance = 1e-12 * max(1.0, float(np.abs(data).max()))
     below = int(np.count_nonzero(means < estimate - tolerance))
     at_or_below = int(np.count_nonzero(means <= estimate + tolerance))

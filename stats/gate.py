@@ -17,7 +17,7 @@ from stats import reasons
 from stats.bootstrap import delta_interval
 from stats.mcnemar import mcnemar_from_counts
 from stats.multiplicity import holm
-from stats.permutation import sign_flip_test_lattice
+from stats.permutation import common_denominator, sign_flip_test, sign_flip_test_lattice
 from stats.power import DEFAULT_TARGET_EFFECT, MIN_CASES, paired_mde
 from stats.proportions import ZTestResult, two_proportion_ztest
 from stats.trials import CohortTrials, case_outcomes
@@ -153,7 +153,8 @@ def paired_test(candidate: CohortTrials, baseline: CohortTrials, *, seed: int = 
     One completed trial per case on both sides → McNemar mid-p on the case outcomes,
     with the exact conditional p (`stats.mcnemar`). Otherwise the sign-flip permutation
     test on per-case pass-fraction differences, on the exact grid 1/L with L the lcm of
-    the completed-trial counts (`stats.permutation.sign_flip_test_lattice`).
+    the completed-trial counts (`stats.permutation.sign_flip_test_lattice`; above
+    L = 10⁹ the float differences go to `stats.permutation.sign_flip_test`).
     """
     if len(candidate) != len(baseline):
         raise ValueError(f"cohorts differ in cases: {len(candidate)} != {len(baseline)}")
@@ -178,9 +179,12 @@ def paired_test(candidate: CohortTrials, baseline: CohortTrials, *, seed: int = 
             reasons.MCNEMAR_MID_P,
             mcnemar.reason,
         )
-    lcm = int(np.lcm.reduce(np.concatenate((cand_done, base_done))))
-    numerators = cand_passed * (lcm // cand_done) - base_passed * (lcm // base_done)
-    test = sign_flip_test_lattice(numerators, lcm, seed=seed)
+    lcm = common_denominator(np.concatenate((cand_done, base_done)))
+    if lcm is None:
+        test = sign_flip_test(cand_passed / cand_done - base_passed / base_done, seed=seed)
+    else:
+        numerators = cand_passed * (lcm // cand_done) - base_passed * (lcm // base_done)
+        test = sign_flip_test_lattice(numerators, lcm, seed=seed)
     return PairedTest(
         n,
         test.estimate,

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from stats import reasons
 from stats._arrays import FloatArray, as_floats, as_ints, same_length
 from stats.bootstrap import delta_interval
-from stats.permutation import sign_flip_test_lattice
+from stats.permutation import common_denominator, sign_flip_test, sign_flip_test_lattice
 
 MUCH_BETTER: Final = 1.0
 SLIGHTLY_BETTER: Final = 0.4
@@ -98,9 +98,12 @@ def pairwise_summary(
     ids, inverse = np.unique(cases[judged], return_inverse=True)
     totals = np.bincount(inverse, weights=fifths).astype(np.int64)
     per_case = np.bincount(inverse).astype(np.int64)
-    lcm = int(np.lcm.reduce(per_case))
     case_scores = totals / (5.0 * per_case)
-    test = sign_flip_test_lattice(totals * (lcm // per_case), 5 * lcm, seed=seed)
+    lcm = common_denominator(per_case)
+    if lcm is None:
+        test = sign_flip_test(case_scores, seed=seed)
+    else:
+        test = sign_flip_test_lattice(totals * (lcm // per_case), 5 * lcm, seed=seed)
     interval = delta_interval(case_scores, confidence=confidence, seed=seed, bounds=(-1.0, 1.0))
     wins, losses = int(np.count_nonzero(scores > 0)), int(np.count_nonzero(scores < 0))
     mean = float(case_scores.mean())

@@ -56,7 +56,7 @@ def metric_winners(
     matrix = np.asarray(values, dtype=np.float64)
     if matrix.ndim != 2:
         raise ValueError(f"values must be cases × cohorts, got shape {matrix.shape}")
-    present = ~np.isnan(matrix)
+    present = np.isfinite(matrix)
     counts = present.sum(axis=0)
     sums = np.where(present, matrix, 0.0).sum(axis=0)
     means = [float(s / c) if c else None for s, c in zip(sums, counts, strict=True)]
@@ -113,6 +113,7 @@ def _winners(
     alpha: float,
     compare: Callable[[int, int], float],
 ) -> MetricWinners:
+    """Best by value (first on equal values); winners are those Holm cannot separate."""
     scored = [index for index, mean in enumerate(means) if mean is not None]
     if not scored:
         return MetricWinners(tuple(means), (), None, (None,) * len(means), reasons.NO_CASES)

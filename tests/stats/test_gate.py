@@ -158,6 +158,18 @@ def test_unequal_trial_counts_use_the_exact_lcm_grid() -> None:
     assert result.delta == pytest.approx(np.mean(candidate.passed / done - baseline.passed / 3))
 
 
+def test_trial_counts_with_a_huge_lcm_fall_back_to_float_differences() -> None:
+    done = np.tile([11, 13, 17, 19, 23, 29, 31, 37], 5)
+    rng = np.random.default_rng(18)
+    candidate = CohortTrials.of(rng.binomial(done, 0.7), done, 37)
+    baseline = CohortTrials.of(rng.binomial(done, 0.4), done, 37)
+    result = paired_test(candidate, baseline)
+    assert result.method == reasons.SIGN_FLIP_PERMUTATION
+    assert result.detail == reasons.MONTE_CARLO
+    assert result.exact_p_value is None
+    assert result.p_value == pytest.approx(1 / 10_000)
+
+
 def test_mismatched_cohorts_raise() -> None:
     with pytest.raises(ValueError):
         compare_pair(_cohort(1, 0.5, 10), _cohort(2, 0.5, 11))

@@ -12,6 +12,7 @@ from stats import reasons
 from stats.permutation import (
     ENUMERATION_MAX_CASES,
     PAIRED_T_MIN_CASES,
+    common_denominator,
     convolution_feasible,
     convolution_p_value,
     enumeration_p_value,
@@ -143,6 +144,14 @@ def test_lattice_steps_detection() -> None:
     assert same_magnitude is not None
     assert same_magnitude.tolist() == [1, -1, 1]
     assert lattice_steps(np.random.default_rng(0).normal(size=50)) is None
+
+
+def test_common_denominator() -> None:
+    assert common_denominator([3, 5, 2, 3]) == 30
+    assert common_denominator([]) == 1
+    assert common_denominator([11, 13, 17, 19, 23, 29, 31, 37]) is None
+    with pytest.raises(ValueError):
+        common_denominator([0, 3])
 
 
 def test_convolution_budget() -> None:
