@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import server.models  # noqa: F401 - every table, so foreign keys resolve in this process
 from jobs.registry import build_registry
 from jobs.worker import run_worker
 from server.db import create_engine, create_sessionmaker
+from server.providers.registry import ProviderPool
+from server.security import SecretBox
 from server.settings import Settings
 
 
@@ -16,15 +19,21 @@ def run(settings: Settings) -> None:
 
     async def on_startup(ctx: dict[Any, Any]) -> None:
         engine = create_engine(settings.database_url)
-        ctx.update(settings=settings, engine=engine, sessionmaker=create_sessionmaker(engine))
+        ctx.update(
+            settings=settings,
+            engine=engine,
+            sessionmaker=create_sessionmaker(engine),
+            providers=ProviderPool(SecretBox(settings.resolved_secret_key())),
+        )
 
     async def on_shutdown(ctx: dict[Any, Any]) -> None:
-        engine = ctx.get("engine")
-        if engine is not None:
-            await engine.dispose()
+        if "providers" in ctx:
+            await ctx["providers"].aclose()
+        if "engine" in ctx:
+            await ctx["engine"].dispose()
 
     run_worker(
-        registry=build_registry(timeout_seconds=settings.job_timeout_seconds),
+        registry=build_registry(settings),
         redis_url=settings.redis_url,
         on_startup=on_startup,
         on_shutdown=on_shutdown,

@@ -4,13 +4,35 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from jobs.dispatch import dispatch_comparison
 from jobs.heartbeat import record_heartbeat
+from jobs.sweeper import sweep_comparisons
 from server.runtime.interfaces import JobRegistry, PeriodicJob
+from server.settings import Settings
+
+_DIVISORS_OF_A_MINUTE = (1, 2, 3, 4, 5, 6, 10, 12, 15)
 
 
-def build_registry(*, timeout_seconds: int = 300) -> JobRegistry:
+def sweep_period(lease_seconds: int) -> timedelta:
+    """Sweep at least as often as a lease expires (≤ 15 s), on a period arq's cron can run."""
+    return timedelta(seconds=max(d for d in _DIVISORS_OF_A_MINUTE if d <= max(1, lease_seconds)))
+
+
+def build_registry(settings: Settings) -> JobRegistry:
     return JobRegistry(
-        functions={"record_heartbeat": record_heartbeat},
-        periodic=(PeriodicJob("record_heartbeat", timedelta(minutes=1), run_at_startup=True),),
-        timeout_seconds=timeout_seconds,
+        functions={
+            "record_heartbeat": record_heartbeat,
+            "dispatch_comparison": dispatch_comparison,
+            "sweep_comparisons": sweep_comparisons,
+        },
+        periodic=(
+            PeriodicJob("record_heartbeat", timedelta(minutes=1), run_at_startup=True),
+            PeriodicJob(
+                "sweep_comparisons",
+                sweep_period(settings.dispatch_lease_seconds),
+                run_at_startup=True,
+            ),
+        ),
+        timeout_seconds=settings.job_timeout_seconds,
+        queue_name=settings.queue_name,
     )

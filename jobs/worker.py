@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from signal import Signals
@@ -112,7 +113,9 @@ def worker_settings(
 
     async def startup(ctx: dict[Any, Any]) -> None:
         ctx["stopping"] = asyncio.Event()
-        ctx["queue"] = ArqQueue.from_pool(ctx["redis"], job_names=registry.functions.keys())
+        ctx["queue"] = ArqQueue.from_pool(
+            ctx["redis"], job_names=registry.functions.keys(), queue_name=registry.queue_name
+        )
         ctx["events"] = RedisStreamEventBus(redis_url)
         if on_startup is not None:
             await on_startup(ctx)
@@ -130,6 +133,7 @@ def worker_settings(
         "functions": job_functions(registry),
         "cron_jobs": cron_jobs(registry),
         "redis_settings": RedisSettings.from_dsn(redis_url),
+        "queue_name": registry.queue_name,
         "on_startup": startup,
         "on_shutdown": shutdown,
         "job_timeout": registry.timeout_seconds + TIMEOUT_GRACE_SECONDS,
@@ -157,6 +161,15 @@ class ShipwiseWorker(Worker):
     def handle_sig(self, signum: Signals) -> None:
         self._signal_stopping()
         super().handle_sig(signum)
+
+    async def close(self) -> None:
+        # arq 0.28 gathers its job tasks without return_exceptions: one cancelled before its
+        # try block would make close() raise, skipping on_shutdown and leaving the pool open.
+        if not self._handle_signals:
+            self.handle_sig(signal.SIGUSR1)
+        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        self.tasks.clear()
+        await super().close()
 
     def _signal_stopping(self) -> None:
         stopping = self.ctx.get("stopping")

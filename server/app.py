@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Route, WebSocketRoute
 
 from jobs.registry import build_registry
 from server.body_limit import BodyLimitMiddleware
+from server.comparisons import lease
 from server.context import AppState
-from server.db import create_engine, create_sessionmaker
+from server.db import create_engine, create_sessionmaker, transaction
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
 from server.metrics import MetricsMiddleware, metrics_endpoint
+from server.providers.registry import ProviderPool
 from server.runtime.factory import build_runtime
 from server.schema import build_schema
 from server.security import SecretBox
 from server.settings import Settings
+
+logger = logging.getLogger("shipwise.app")
 
 
 class _LazyGraphQL:
@@ -34,6 +41,15 @@ class _LazyGraphQL:
         await self.view(scope, receive, send)
 
 
+async def _free_stale_leases(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    """Embedded: no other process can hold a lease, so a run left RUNNING resumes from its rows."""
+    try:
+        async with transaction(sessionmaker) as session:
+            await lease.expire_all_running(session)
+    except (OSError, SQLAlchemyError) as exc:  # serve anyway: /readyz reports the database
+        logger.warning("database unavailable at start-up", extra={"error_type": type(exc).__name__})
+
+
 def create_app(settings: Settings) -> Starlette:
     graphql = _LazyGraphQL()
 
@@ -41,10 +57,17 @@ def create_app(settings: Settings) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         engine = create_engine(settings.database_url)
         sessionmaker = create_sessionmaker(engine)
-        ctx: dict[str, Any] = {"settings": settings, "engine": engine, "sessionmaker": sessionmaker}
+        secret_box = SecretBox(settings.resolved_secret_key())
+        providers = ProviderPool(secret_box)
+        ctx: dict[str, Any] = {
+            "settings": settings,
+            "engine": engine,
+            "sessionmaker": sessionmaker,
+            "providers": providers,
+        }
         runtime = build_runtime(
             redis_url=settings.redis_url,
-            registry=build_registry(timeout_seconds=settings.job_timeout_seconds),
+            registry=build_registry(settings),
             ctx=ctx,
         )
         state = AppState(
@@ -54,15 +77,18 @@ def create_app(settings: Settings) -> Starlette:
             queue=runtime.queue,
             events=runtime.events,
             rate_limiter=runtime.rate_limiter,
-            secret_box=SecretBox(settings.resolved_secret_key()),
+            secret_box=secret_box,
         )
         app.state.shipwise = state
         graphql.view = ShipwiseGraphQL(build_schema(settings), state)
+        if runtime.embedded:
+            await _free_stale_leases(sessionmaker)
         await runtime.start()
         try:
             yield
         finally:
             await runtime.close()
+            await providers.aclose()
             await engine.dispose()
 
     return Starlette(

@@ -8,11 +8,13 @@ from typing import Annotated
 
 import typer
 
+from server.commands.dataset import dataset_app
 from server.settings import Settings, get_settings
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 workspace_app = typer.Typer(no_args_is_help=True, help="Workspaces (admin, on the database).")
 app.add_typer(workspace_app, name="workspace")
+app.add_typer(dataset_app, name="dataset")
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -13,9 +13,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 UrlOption = Annotated[
     str, typer.Option("--url", envvar="SHIPWISE_URL", help="The shipwise server.")
 ]
-TokenOption = Annotated[
-    str, typer.Option("--token", envvar="SHIPWISE_TOKEN", help="An API token.")
-]
+TokenOption = Annotated[str, typer.Option("--token", envvar="SHIPWISE_TOKEN", help="An API token.")]
 
 
 class ApiError(Exception):

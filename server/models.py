@@ -2,6 +2,7 @@
 
 from server.assets.models import Asset, AssetVersion
 from server.audit.models import AuditEvent
+from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import Base
@@ -16,12 +17,16 @@ __all__ = [
     "AssetVersion",
     "AuditEvent",
     "Base",
+    "Comparison",
+    "ComparisonCase",
+    "ComparisonCohort",
     "DatasetCase",
     "Experiment",
     "Member",
     "ModelConnection",
     "Release",
     "ReleaseBinding",
+    "Trial",
     "WorkerHeartbeat",
     "Workspace",
 ]

@@ -5,20 +5,60 @@ from __future__ import annotations
 from functools import partial
 
 import strawberry
+from graphql import GraphQLError
 from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.tools import merge_types
+from strawberry.types import ExecutionContext
 
+from server.assets.resolvers import AssetMutation, AssetQuery
 from server.audit.resolvers import AuditQuery
+from server.comparisons.resolvers import ComparisonMutation, ComparisonQuery
+from server.connections.resolvers import ConnectionMutation, ConnectionQuery
+from server.datasets.resolvers import DatasetMutation, DatasetQuery
+from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
+from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.settings import Settings
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
-Query = merge_types("Query", (WorkspaceQuery, AuditQuery))
-Mutation = merge_types("Mutation", (WorkspaceMutation,))
+Query = merge_types(
+    "Query",
+    (
+        WorkspaceQuery,
+        AuditQuery,
+        ConnectionQuery,
+        ExperimentQuery,
+        AssetQuery,
+        ReleaseQuery,
+        DatasetQuery,
+        ComparisonQuery,
+    ),
+)
+Mutation = merge_types(
+    "Mutation",
+    (
+        WorkspaceMutation,
+        ConnectionMutation,
+        ExperimentMutation,
+        AssetMutation,
+        ReleaseMutation,
+        DatasetMutation,
+        ComparisonMutation,
+    ),
+)
+
+
+class ShipwiseSchema(strawberry.Schema):
+    def process_errors(
+        self,
+        errors: list[GraphQLError],
+        execution_context: ExecutionContext | None = None,
+    ) -> None:
+        """Strawberry would log each error with its text; `CodedErrors` logs safely instead."""
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
-    return strawberry.Schema(
+    return ShipwiseSchema(
         query=Query,
         mutation=Mutation,
         extensions=[

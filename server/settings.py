@@ -36,6 +36,15 @@ class Settings(BaseSettings):
     max_page_size: int = Field(100, description="Largest `first` of a connection.")
     max_calls_per_comparison: int = Field(20_000, description="Call limit of one comparison.")
     job_timeout_seconds: int = Field(300, description="arq timeout of every job.")
+    queue_name: str = Field(
+        "arq:queue", description="The Redis job queue; deployments sharing a Redis each use one."
+    )
+    dispatch_lease_seconds: int = Field(
+        30, description="How long a silent dispatcher keeps a comparison before another may."
+    )
+    dispatch_slice_seconds: int = Field(
+        60, description="A dispatch job hands over to its continuation after this long."
+    )
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."
     )

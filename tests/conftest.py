@@ -102,19 +102,16 @@ async def postgres_database() -> AsyncIterator[str]:
 
 
 @pytest.fixture(scope="session")
-async def redis_test_url() -> AsyncIterator[str]:
-    """The test Redis database, flushed before and after the session."""
+def redis_test_url() -> str:
+    """The test Redis database (shared: every session uses a job queue of its own)."""
     require_services("redis")
-    from redis.asyncio import Redis
+    return services.redis_url()
 
-    url = services.redis_url()
-    client = Redis.from_url(url)
-    await client.flushdb()
-    try:
-        yield url
-    finally:
-        await client.flushdb()
-        await client.aclose()
+
+@pytest.fixture(scope="session")
+def queue_name() -> str:
+    """A job queue for this session alone, so no other session's worker takes its jobs."""
+    return f"shipwise-test-{secrets.token_hex(4)}"
 
 
 @pytest.fixture(scope="session")
@@ -131,7 +128,11 @@ async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Ba
 
 @pytest.fixture(scope="session")
 def worker_process(
-    postgres_database: str, redis_test_url: str, fernet_key: str, session_tmp: Path
+    postgres_database: str,
+    redis_test_url: str,
+    queue_name: str,
+    fernet_key: str,
+    session_tmp: Path,
 ) -> Iterator[object]:
     """A real `shipwise worker` on the test database and Redis, for the session."""
     env = {
@@ -140,6 +141,7 @@ def worker_process(
         "SHIPWISE_REDIS_URL": redis_test_url,
         "SHIPWISE_SECRET_KEY": fernet_key,
         "SHIPWISE_DATA_DIR": str(session_tmp / "worker"),
+        "SHIPWISE_QUEUE_NAME": queue_name,
     }
     process = start_worker_process(env, session_tmp / "worker.log")
     try:
@@ -152,6 +154,7 @@ def worker_process(
 async def postgres_backend(
     postgres_database: str,
     redis_test_url: str,
+    queue_name: str,
     fernet_key: str,
     session_tmp: Path,
     worker_process: object,  # noqa: ARG001 - a worker runs beside the server
@@ -163,6 +166,7 @@ async def postgres_backend(
         database_url=postgres_database,
         redis_url=redis_test_url,
         secret_key=fernet_key,
+        queue_name=queue_name,
     )
     async with start_backend("postgres", settings) as backend:
         yield backend

@@ -74,7 +74,8 @@ class AssetVersion(Base):
         PortableJSON, default=dict, comment="the kind's shape; {} for a dataset version"
     )
     content_hash: Mapped[str | None] = mapped_column(
-        String(64), comment="sha256 of canonical content (of the cases for a dataset); set when sealed"
+        String(64),
+        comment="sha256 of canonical content (of the cases for a dataset); set when sealed",
     )
     variables: Mapped[list[str]] = mapped_column(
         PortableJSON, default=list, comment="a prompt template's variables, found by parsing"

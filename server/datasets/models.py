@@ -32,7 +32,9 @@ class DatasetCase(Base):
     )
     ordinal: Mapped[int] = mapped_column(Integer, comment="0-based position in the version")
     dataset_item_id: Mapped[str] = mapped_column(String(200))
-    input: Mapped[Any] = mapped_column(PortableJSON, comment="a string, an object or a list of turns")
+    input: Mapped[Any] = mapped_column(
+        PortableJSON, comment="a string, an object or a list of turns"
+    )
     expected: Mapped[Any | None] = mapped_column(PortableJSON)
     split: Mapped[Split] = mapped_column(Enum(Split, name="split", native_enum=False, length=8))
     tags: Mapped[list[str]] = mapped_column(PortableJSON, default=list)

@@ -60,11 +60,16 @@ class EmbeddedQueue:
         delay: timedelta | None = None,
         **kwargs: Any,
     ) -> bool:
-        """Queue `name`; False when a job with `job_id` is already queued or running."""
-        if self._closed:
-            raise RuntimeError("job queue is closed")
+        """Queue `name`; False when a job with `job_id` is already queued or running.
+
+        Also False once `close()` began: a job handing over at shutdown must not fail for
+        it, and its work is found again in the database at the next start-up.
+        """
         if name not in self._registry.functions:
             raise LookupError(f"unknown job {name!r}")
+        if self._closed:
+            logger.warning("job queue closed: %s not queued", name)
+            return False
         job_id = job_id or uuid4().hex
         existing = self._jobs.get(job_id)
         if existing is not None and not existing.done():

@@ -25,11 +25,10 @@ class Runtime:
     embedded: bool
 
     async def start(self) -> None:
-        """Embedded: start periodic jobs. Redis: connect now (the worker runs cron)."""
+        """Embedded: start periodic jobs. Redis connects on first use, so an API whose Redis
+        is down still starts and says so on /readyz (the worker runs cron)."""
         if isinstance(self.queue, EmbeddedQueue):
             await self.queue.start()
-        elif isinstance(self.queue, ArqQueue):
-            await self.queue.connect()
 
     async def close(self) -> None:
         """Queue first: running jobs may still publish events."""
@@ -49,7 +48,9 @@ def build_runtime(*, redis_url: str | None, registry: JobRegistry, ctx: dict[str
     events: EventBus
     rate_limiter: RateLimiter
     if redis_url:
-        queue = ArqQueue(redis_url, job_names=registry.functions.keys())
+        queue = ArqQueue(
+            redis_url, job_names=registry.functions.keys(), queue_name=registry.queue_name
+        )
         events = RedisStreamEventBus(redis_url)
         rate_limiter = RedisRateLimiter(redis_url)
     else:

@@ -27,6 +27,8 @@ class JobRegistry:
     functions: Mapping[str, JobFunction]
     periodic: tuple[PeriodicJob, ...] = ()
     timeout_seconds: int = 300
+    queue_name: str = "arq:queue"
+    """The Redis queue workers read; separate deployments sharing a Redis use their own."""
 
 
 @dataclass(frozen=True, slots=True)

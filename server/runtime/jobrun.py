@@ -40,7 +40,9 @@ async def run_counted(
     Cancellation is not an outcome: the job will run again (arq) or the process is stopping.
     """
     try:
-        result = await asyncio.wait_for(function(ctx, *args, **kwargs), timeout_seconds)
+        # asyncio.timeout keeps the job in its own task (wait_for would wrap it in another).
+        async with asyncio.timeout(timeout_seconds):
+            result = await function(ctx, *args, **kwargs)
     except asyncio.CancelledError:
         raise
     except Exception as exc:

@@ -32,18 +32,32 @@ async def record_outcome(redis: Redis, name: str, outcome: str) -> None:
 class ArqQueue:
     """Enqueues by name on arq's queue; the worker process runs the jobs."""
 
-    def __init__(self, redis_url: str, *, job_names: Collection[str] | None = None) -> None:
-        self._url: str | None = redis_url
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        job_names: Collection[str] | None = None,
+        queue_name: str = default_queue_name,
+    ) -> None:
+        """Connects on first use (or `connect()`); `job_names` makes typos fail at enqueue."""
+        self._url = redis_url
+        self._queue_name = queue_name
         self._pool: ArqRedis | None = None
         self._owns_pool = True
         self._job_names = frozenset(job_names) if job_names is not None else None
         self._lock = asyncio.Lock()
 
     @classmethod
-    def from_pool(cls, pool: ArqRedis, *, job_names: Collection[str] | None = None) -> ArqQueue:
+    def from_pool(
+        cls,
+        pool: ArqRedis,
+        *,
+        job_names: Collection[str] | None = None,
+        queue_name: str = default_queue_name,
+    ) -> ArqQueue:
         """Borrow an open arq pool (the worker's `ctx["redis"]`); `close()` leaves it open."""
-        queue = cls("", job_names=job_names)
-        queue._url, queue._pool, queue._owns_pool = None, pool, False
+        queue = cls("", job_names=job_names, queue_name=queue_name)
+        queue._pool, queue._owns_pool = pool, False
         return queue
 
     async def connect(self) -> None:
@@ -62,7 +76,9 @@ class ArqQueue:
         if self._job_names is not None and name not in self._job_names:
             raise LookupError(f"unknown job {name!r}")
         pool = await self._get_pool()
-        job = await pool.enqueue_job(name, *args, _job_id=job_id, _defer_by=delay, **kwargs)
+        job = await pool.enqueue_job(
+            name, *args, _job_id=job_id, _defer_by=delay, _queue_name=self._queue_name, **kwargs
+        )
         return job is not None
 
     async def stats(self) -> JobStats:
@@ -73,7 +89,7 @@ class ArqQueue:
         for field, value in raw.items():
             name, _, outcome = field.decode().rpartition("|")
             counts[(name, outcome)] = int(value)
-        queued: int = await pool.zcard(default_queue_name)
+        queued: int = await pool.zcard(self._queue_name)
         return JobStats(counts=counts, queued=queued)
 
     async def close(self) -> None:
@@ -85,8 +101,9 @@ class ArqQueue:
         if self._pool is None:
             async with self._lock:
                 if self._pool is None:
-                    assert self._url is not None
-                    self._pool = await create_pool(RedisSettings.from_dsn(self._url))
+                    self._pool = await create_pool(
+                        RedisSettings.from_dsn(self._url), default_queue_name=self._queue_name
+                    )
         return self._pool
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterator
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -13,12 +13,34 @@ from runtime_harness import EmbeddedHarness, Harness, MakeHarness, RedisHarness
 
 from server.runtime.interfaces import JobRegistry
 
-DEFAULT_TEST_REDIS_URL = "redis://127.0.0.1:6379/5"
+SUITE_REDIS_URL = "redis://127.0.0.1:6379/0"  # tests/services.py's default
+DB_OFFSET = 5
+
+
+def runtime_redis_url() -> str:
+    """`SHIPWISE_TEST_REDIS_URL` moved up DB_OFFSET databases (default: local DB 5).
+
+    The rest of the suite keeps a `shipwise worker` on that URL's database for the whole
+    session; these tests flush theirs per test and run their own workers, so each would eat
+    the other's jobs on a shared database. `SHIPWISE_TEST_RUNTIME_REDIS_URL` overrides.
+    """
+    explicit = os.environ.get("SHIPWISE_TEST_RUNTIME_REDIS_URL")
+    if explicit:
+        return explicit
+    parts = urlsplit(os.environ.get("SHIPWISE_TEST_REDIS_URL", SUITE_REDIS_URL))
+    query = parse_qs(parts.query)
+    unix = parts.scheme == "unix"  # there the path is the socket
+    default_db = "0" if unix else parts.path.lstrip("/") or "0"
+    db = (int(query.pop("db", [default_db])[0]) + DB_OFFSET) % 16
+    if unix:
+        query["db"] = [str(db)]
+        return urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
+    return urlunsplit(parts._replace(path=f"/{db}", query=urlencode(query, doseq=True)))
 
 
 def redis_url_or_skip() -> str:
-    """`SHIPWISE_TEST_REDIS_URL` (default DB 5 locally); skip loudly if unreachable, fail on CI."""
-    url = os.environ.get("SHIPWISE_TEST_REDIS_URL", DEFAULT_TEST_REDIS_URL)
+    """The runtime tests' Redis; skipped loudly when unreachable, a failure under CI=true."""
+    url = runtime_redis_url()
     problem = _probe(url)
     if problem is not None:
         where = urlsplit(url)
@@ -26,7 +48,7 @@ def redis_url_or_skip() -> str:
             f"!!! REDIS NOT REACHABLE at {where.hostname}:{where.port}{where.path} ({problem}): "
             "Redis runtime tests SKIPPED; set SHIPWISE_TEST_REDIS_URL !!!"
         )
-        if os.environ.get("CI") == "true":
+        if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"{reason} (CI=true requires Redis)", pytrace=False)
         pytest.skip(reason)
     return url

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from runtime_harness import MakeHarness
 
-from server.runtime.interfaces import Event, JobFunction, JobRegistry, PeriodicJob
+from server.runtime.interfaces import Event, JobFunction, JobRegistry, JobStats, PeriodicJob
 
 # arq 0.28's Worker.close() calls redis-py's deprecated close().
 pytestmark = pytest.mark.filterwarnings("ignore:Call to deprecated close:DeprecationWarning")
@@ -170,7 +170,7 @@ async def test_job_over_the_timeout_fails(make_harness: MakeHarness) -> None:
 
 async def test_stats_count_per_name_and_outcome(make_harness: MakeHarness) -> None:
     h = await make_harness(REGISTRY)
-    assert await h.queue.stats() == type(await h.queue.stats())(counts={}, queued=0)
+    assert await h.queue.stats() == JobStats(counts={}, queued=0)
 
     for value in range(3):
         await h.queue.enqueue("record", value)

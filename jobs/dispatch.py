@@ -1,0 +1,238 @@
+"""Job: dispatch a RUNNING comparison's trials, in slices, under a fenced lease.
+
+One delivery (a job run) takes the lease, fails the comparison if an earlier delivery left
+an admitted call without an outcome (never re-sending it), then admits trials in
+case-major order a window at a time, runs them concurrently within each connection's
+`maxConcurrency`, and records outcomes in batches. It hands over to a continuation job
+after a slice or on SIGTERM, once its in-flight calls have finished and committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from datetime import timedelta
+from typing import Any
+from uuid import uuid4
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from jobs.trials import trial_runner
+from server.comparisons import dispatch_store as store
+from server.comparisons import lease, progress
+from server.comparisons.dispatch_store import DispatchPlan, Fenced, TrialOutcome, WorkItem
+from server.comparisons.models import ComparisonStatus, StopReason
+from server.comparisons.progress import Progress
+from server.providers.base import DispatchError
+from server.runtime.interfaces import EventBus, JobQueue
+from server.settings import Settings
+
+logger = logging.getLogger("shipwise.dispatch")
+
+FLUSH_EVERY = 64
+FLUSH_INTERVAL_S = 0.2
+
+RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
+"""(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
+
+
+def dispatch_job_id(comparison_id: str, suffix: str) -> str:
+    return f"dispatch:{comparison_id}:{suffix}"
+
+
+class Dispatcher:
+    """One delivery of one comparison: admit, call, record, then finish or hand over."""
+
+    def __init__(
+        self,
+        *,
+        comparison_id: str,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        settings: Settings,
+        queue: JobQueue,
+        events: EventBus,
+        run_trial: RunTrial,
+        window_of: Callable[[DispatchPlan], int],
+        stopping: asyncio.Event | None = None,
+    ) -> None:
+        self.comparison_id = comparison_id
+        self.delivery_id = f"dlv_{uuid4().hex[:20]}"
+        self.sessionmaker = sessionmaker
+        self.queue = queue
+        self.events = events
+        self.run_trial = run_trial
+        self.window_of = window_of
+        self.stopping = stopping or asyncio.Event()
+        self.lease_ttl = timedelta(seconds=settings.dispatch_lease_seconds)
+        self.slice_seconds = settings.dispatch_slice_seconds
+        self.token = 0
+
+    async def run(self) -> str:
+        async with self.sessionmaker() as session, session.begin():
+            token = await lease.acquire(
+                session,
+                comparison_id=self.comparison_id,
+                delivery_id=self.delivery_id,
+                ttl=self.lease_ttl,
+            )
+        if token is None:
+            return "not leased"
+        self.token = token
+        try:
+            return await self._run_leased()
+        except Fenced:
+            logger.warning("dispatch fenced out", extra={"comparison_id": self.comparison_id})
+            return "fenced"
+
+    async def _run_leased(self) -> str:
+        async with self.sessionmaker() as session:
+            orphans = await store.count_orphans(session, self.comparison_id)
+        if orphans:
+            await self._finish(ComparisonStatus.FAILED, error_code=DispatchError.OUTCOME_AMBIGUOUS)
+            return "failed: outcome ambiguous"
+        async with self.sessionmaker() as session:
+            plan = await store.load_plan(session, self.comparison_id)
+        pending = deque(plan.pending())
+        stop = await self._pump(plan, pending)
+        if isinstance(stop, StopReason):
+            await self._finish(ComparisonStatus.DONE, stop_reason=stop)
+            return f"done: {stop.value}"
+        if stop in (ComparisonStatus.CANCELLED, ComparisonStatus.FAILED, ComparisonStatus.DONE):
+            await self._finish(ComparisonStatus.CANCELLED)
+            return f"stopped: {stop}"
+        if not pending:
+            await self._finish(ComparisonStatus.DONE, stop_reason=StopReason.COMPLETED)
+            return "done"
+        await self._hand_over()
+        return "handed over"
+
+    async def _pump(
+        self, plan: DispatchPlan, pending: deque[WorkItem]
+    ) -> StopReason | ComparisonStatus | None:
+        """Keep `window` calls in flight until done, stopped, the slice ends or SIGTERM."""
+        window = max(1, self.window_of(plan))
+        started = time.monotonic()
+        in_flight: set[asyncio.Task[TrialOutcome]] = set()
+        buffer: list[TrialOutcome] = []
+        last_flush = time.monotonic()
+        stop: StopReason | ComparisonStatus | None = None
+        admitting = True
+        try:
+            while True:
+                if admitting and (
+                    self.stopping.is_set() or time.monotonic() - started > self.slice_seconds
+                ):
+                    admitting = False
+                if admitting and pending and len(in_flight) < window:
+                    batch = [
+                        pending.popleft() for _ in range(min(window - len(in_flight), len(pending)))
+                    ]
+                    ids, stop = await self._admit(plan, batch)
+                    if stop is not None:
+                        pending.extendleft(reversed(batch))
+                        admitting = False
+                    for item, trial_id in zip(batch, ids, strict=False):
+                        in_flight.add(
+                            asyncio.create_task(
+                                self.run_trial(plan, item, trial_id, self.delivery_id)
+                            )
+                        )
+                if not in_flight:
+                    break
+                done, in_flight = await asyncio.wait(
+                    in_flight, timeout=FLUSH_INTERVAL_S, return_when=asyncio.FIRST_COMPLETED
+                )
+                buffer.extend(task.result() for task in done)
+                if buffer and (
+                    len(buffer) >= FLUSH_EVERY or time.monotonic() - last_flush >= FLUSH_INTERVAL_S
+                ):
+                    await self._record(buffer)
+                    buffer, last_flush = [], time.monotonic()
+        finally:
+            if in_flight:  # only on an exception: let admitted calls finish into the checkpoint
+                results = await asyncio.gather(*in_flight, return_exceptions=True)
+                buffer.extend(r for r in results if isinstance(r, TrialOutcome))
+            if buffer:
+                await self._record(buffer)
+        return stop
+
+    async def _admit(
+        self, plan: DispatchPlan, batch: list[WorkItem]
+    ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
+        async with self.sessionmaker() as session, session.begin():
+            return await store.admit(
+                session,
+                plan=plan,
+                items=batch,
+                token=self.token,
+                delivery_id=self.delivery_id,
+                lease_ttl=self.lease_ttl,
+            )
+
+    async def _record(self, outcomes: list[TrialOutcome]) -> None:
+        async with self.sessionmaker() as session, session.begin():
+            snapshot = await store.record(
+                session,
+                comparison_id=self.comparison_id,
+                outcomes=outcomes,
+                token=self.token,
+                lease_ttl=self.lease_ttl,
+            )
+        await self._publish(snapshot)
+
+    async def _finish(
+        self,
+        status: ComparisonStatus,
+        *,
+        stop_reason: StopReason | None = None,
+        error_code: str | None = None,
+    ) -> None:
+        async with self.sessionmaker() as session, session.begin():
+            snapshot = await store.finish(
+                session,
+                comparison_id=self.comparison_id,
+                token=self.token,
+                status=status,
+                stop_reason=stop_reason,
+                error_code=error_code,
+            )
+        await self._publish(snapshot)
+
+    async def _hand_over(self) -> None:
+        """Free the lease and queue the continuation (another worker may take it)."""
+        async with self.sessionmaker() as session, session.begin():
+            await lease.release(session, comparison_id=self.comparison_id, token=self.token)
+        try:
+            await self.queue.enqueue(
+                "dispatch_comparison",
+                self.comparison_id,
+                job_id=dispatch_job_id(self.comparison_id, f"after-{self.token}"),
+            )
+        except RuntimeError:
+            # The embedded queue is closing: the start-up sweep resumes the run.
+            logger.info("continuation left to the start-up sweep")
+
+    async def _publish(self, snapshot: Progress) -> None:
+        try:
+            await progress.publish(self.events, self.comparison_id, snapshot)
+        except Exception as exc:  # events are best effort; the row stays the truth
+            logger.warning("progress event not published", extra={"error_type": type(exc).__name__})
+
+
+async def dispatch_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
+    """arq job: one delivery of a comparison's dispatch."""
+    runner = trial_runner(ctx)
+    dispatcher = Dispatcher(
+        comparison_id=comparison_id,
+        sessionmaker=ctx["sessionmaker"],
+        settings=ctx["settings"],
+        queue=ctx["queue"],
+        events=ctx["events"],
+        run_trial=runner.run,
+        window_of=runner.window,
+        stopping=ctx.get("stopping"),
+    )
+    return await dispatcher.run()

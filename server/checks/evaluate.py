@@ -1,0 +1,198 @@
+"""Running a trial's checks on its output: one function per kind and a dispatch table.
+
+A result's `reason` is a short bounded code (`CheckReason`), never output text. A trial
+passes when every check passes; its score is the mean of the checks' scores.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.validators import validator_for  # type: ignore[import-untyped]
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+
+from server.checks.spec import CheckKind
+
+
+class CheckReason(StrEnum):
+    MISMATCH = "mismatch"
+    NOT_CONTAINED = "not_contained"
+    EXPECTED_MISSING = "expected_missing"
+    OUTPUT_MISSING = "output_missing"
+    OUTPUT_NOT_JSON = "output_not_json"
+    SCHEMA_MISMATCH = "schema_mismatch"
+    SCHEMA_UNUSABLE = "schema_unusable"
+    TOOL_NOT_CALLED = "tool_not_called"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    kind: CheckKind
+    passed: bool
+    score: float
+    reason: CheckReason | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The stored shape (`trial.check_results`)."""
+        reason = None if self.reason is None else self.reason.value
+        return {
+            "kind": self.kind.value,
+            "passed": self.passed,
+            "score": self.score,
+            "reason": reason,
+        }
+
+
+def _pass(kind: CheckKind) -> CheckResult:
+    return CheckResult(kind, True, 1.0)
+
+
+def _fail(kind: CheckKind, reason: CheckReason) -> CheckResult:
+    return CheckResult(kind, False, 0.0, reason)
+
+
+def expected_text(expected: Any) -> str | None:
+    """The expected answer as text: a string as is, anything else as sorted-key JSON."""
+    if expected is None:
+        return None
+    return expected if isinstance(expected, str) else json.dumps(expected, sort_keys=True)
+
+
+_FENCED = re.compile(r"```(?:json)?[ \t]*\n?(.*?)```", re.DOTALL | re.IGNORECASE)
+
+
+def parse_json_output(output: str) -> tuple[bool, Any]:
+    """(parsed, value): the output as JSON, or the first ```json fenced block in it."""
+    candidates = [output.strip()]
+    fenced = _FENCED.search(output)
+    if fenced:
+        candidates.append(fenced.group(1).strip())
+    for text in candidates:
+        try:
+            return True, json.loads(text)
+        except (ValueError, RecursionError):
+            continue
+    return False, None
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+Check = Callable[[Mapping[str, Any], str, Sequence[Mapping[str, Any]], Any], CheckResult]
+
+
+def exact_match(
+    _spec: Mapping[str, Any], output: str, _calls: Sequence[Mapping[str, Any]], expected: Any
+) -> CheckResult:
+    """The stripped output equals the expected text (or, for a non-string, parses equal to it)."""
+    kind = CheckKind.EXACT_MATCH
+    want = expected_text(expected)
+    if want is None:
+        return _fail(kind, CheckReason.EXPECTED_MISSING)
+    if output.strip() == want:
+        return _pass(kind)
+    if not isinstance(expected, str):
+        parsed, value = parse_json_output(output)
+        # JSON equality, not spacing: {"a":1} answers {"a": 1}. bool is not int here.
+        if parsed and json.dumps(value, sort_keys=True) == want:
+            return _pass(kind)
+    return _fail(kind, CheckReason.MISMATCH)
+
+
+def contains(
+    _spec: Mapping[str, Any], output: str, _calls: Sequence[Mapping[str, Any]], expected: Any
+) -> CheckResult:
+    """The expected text appears in the output, ignoring case and runs of whitespace."""
+    kind = CheckKind.CONTAINS
+    want = expected_text(expected)
+    if want is None or not want.strip():
+        return _fail(kind, CheckReason.EXPECTED_MISSING)
+    if _normalized(want) in _normalized(output):
+        return _pass(kind)
+    return _fail(kind, CheckReason.NOT_CONTAINED)
+
+
+_NO_REMOTE = Registry()
+"""No `retrieve`: a `$ref` outside the schema is unresolvable instead of fetched."""
+
+
+@lru_cache(maxsize=128)
+def _validator(schema_json: str) -> Any:
+    schema = json.loads(schema_json)
+    cls = validator_for(schema, default=Draft202012Validator)
+    return cls(schema, registry=_NO_REMOTE)
+
+
+def json_schema(
+    spec: Mapping[str, Any], output: str, _calls: Sequence[Mapping[str, Any]], _expected: Any
+) -> CheckResult:
+    """The output (or its fenced ```json block) is JSON that the schema accepts."""
+    kind = CheckKind.JSON_SCHEMA
+    parsed, value = parse_json_output(output)
+    if not parsed:
+        return _fail(kind, CheckReason.OUTPUT_NOT_JSON)
+    try:
+        valid = _validator(json.dumps(spec["schema"], sort_keys=True)).is_valid(value)
+    except (Unresolvable, RecursionError):
+        return _fail(kind, CheckReason.SCHEMA_UNUSABLE)
+    return _pass(kind) if valid else _fail(kind, CheckReason.SCHEMA_MISMATCH)
+
+
+def tool_call(
+    spec: Mapping[str, Any], _output: str, calls: Sequence[Mapping[str, Any]], _expected: Any
+) -> CheckResult:
+    """A tool call named `toolName` was made."""
+    kind = CheckKind.TOOL_CALL
+    if any(call.get("name") == spec["toolName"] for call in calls):
+        return _pass(kind)
+    return _fail(kind, CheckReason.TOOL_NOT_CALLED)
+
+
+CHECKS: Mapping[CheckKind, Check] = {
+    CheckKind.EXACT_MATCH: exact_match,
+    CheckKind.CONTAINS: contains,
+    CheckKind.JSON_SCHEMA: json_schema,
+    CheckKind.TOOL_CALL: tool_call,
+}
+
+
+def run_check(
+    spec: Mapping[str, Any],
+    output: str | None,
+    tool_calls: Sequence[Mapping[str, Any]],
+    expected: Any,
+) -> CheckResult:
+    """One check on one answer; JUDGE_RUBRIC is graded by a judge call, not here."""
+    kind = CheckKind(spec["kind"])
+    check = CHECKS.get(kind)
+    if check is None:
+        raise NotImplementedError(f"{kind.value} checks are graded by the judge")
+    if output is None:
+        return _fail(kind, CheckReason.OUTPUT_MISSING)
+    return check(spec, output, tool_calls, expected)
+
+
+def run_checks(
+    specs: Sequence[Mapping[str, Any]],
+    output: str | None,
+    tool_calls: Sequence[Mapping[str, Any]] | None,
+    expected: Any,
+) -> tuple[bool, float, list[CheckResult]]:
+    """(all passed, mean score, each result); no specs passes with score 1."""
+    results = [run_check(spec, output, tool_calls or (), expected) for spec in specs]
+    if not results:
+        return True, 1.0, []
+    return (
+        all(r.passed for r in results),
+        sum(r.score for r in results) / len(results),
+        results,
+    )

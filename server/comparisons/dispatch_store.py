@@ -1,0 +1,354 @@
+"""The database side of dispatch: the plan, admission under the row lock, and recording.
+
+Admission commits each trial's checkpoint (state ADMITTED) before its provider call; the
+outcome commits after. Counters and spend are recomputed from trial rows on every record,
+and every change bumps `seq`. Every write checks the delivery's fencing token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, case, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.assets.models import AssetVersion
+from server.comparisons import caps
+from server.comparisons.models import (
+    CohortState,
+    Comparison,
+    ComparisonCase,
+    ComparisonCohort,
+    ComparisonStatus,
+    StopReason,
+    Trial,
+    TrialState,
+)
+from server.comparisons.progress import Progress, snapshot
+from server.connections.models import ModelConnection
+from server.datasets.models import DatasetCase
+from server.db import utcnow
+
+
+class Fenced(Exception):
+    """Another delivery holds the lease now: this one must not write."""
+
+
+@dataclass(frozen=True, slots=True)
+class CohortPlan:
+    index: int
+    connection: ModelConnection
+    prompt_version_id: str
+    messages: list[dict[str, Any]]
+    variables: list[str]
+    model: str
+    temperature: float | None
+    max_output_tokens: int
+    params: dict[str, Any]
+    tools: list[dict[str, Any]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class CasePlan:
+    ordinal: int
+    dataset_item_id: str
+    input: Any
+    expected: Any
+
+
+@dataclass(frozen=True, slots=True)
+class WorkItem:
+    """One trial to run, identified as in the X-Shipwise-Trial header."""
+
+    case_ordinal: int
+    cohort_index: int
+    trial_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class DispatchPlan:
+    comparison: Comparison
+    cohorts: Mapping[int, CohortPlan]
+    cases: Mapping[int, CasePlan]
+    """By ordinal, in case-major order."""
+    recorded: frozenset[tuple[int, int, int]]
+
+    def pending(self) -> list[WorkItem]:
+        """Case-major: for each case, every cohort's trials, so a stop leaves a paired set."""
+        trials = self.comparison.trials_per_case
+        return [
+            WorkItem(case.ordinal, cohort.index, trial)
+            for case in self.cases.values()
+            for cohort in self.cohorts.values()
+            for trial in range(trials)
+            if (case.ordinal, cohort.index, trial) not in self.recorded
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class TrialOutcome:
+    trial_id: int
+    state: TrialState
+    output: str | None
+    tool_calls: list[dict[str, Any]] | None
+    input_tokens: int
+    output_tokens: int
+    cost_micros: int
+    latency_ms: int
+    attempts: int
+    error_code: str | None
+    passed: bool | None
+    score: float | None
+    check_results: list[dict[str, Any]] | None
+
+
+async def count_orphans(session: AsyncSession, comparison_id: str) -> int:
+    """Admitted trials whose outcome never committed (only a crash leaves them)."""
+    return int(
+        (
+            await session.execute(
+                select(func.count())
+                .select_from(Trial)
+                .where(Trial.comparison_id == comparison_id, Trial.state == TrialState.ADMITTED)
+            )
+        ).scalar_one()
+    )
+
+
+async def load_plan(session: AsyncSession, comparison_id: str) -> DispatchPlan:
+    comparison = await session.get(Comparison, comparison_id)
+    assert comparison is not None
+    cohort_rows = (
+        await session.execute(
+            select(ComparisonCohort)
+            .where(ComparisonCohort.comparison_id == comparison_id)
+            .order_by(ComparisonCohort.cohort_index)
+        )
+    ).scalars()
+    cohorts = {row.cohort_index: await _cohort_plan(session, row) for row in cohort_rows}
+    case_rows = await session.execute(
+        select(
+            ComparisonCase.ordinal,
+            DatasetCase.dataset_item_id,
+            DatasetCase.input,
+            DatasetCase.expected,
+        )
+        .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
+        .where(ComparisonCase.comparison_id == comparison_id)
+        .order_by(ComparisonCase.ordinal)
+    )
+    cases = {int(row[0]): CasePlan(*row) for row in case_rows}
+    recorded = await session.execute(
+        select(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index).where(
+            Trial.comparison_id == comparison_id
+        )
+    )
+    return DispatchPlan(
+        comparison=comparison,
+        cohorts=cohorts,
+        cases=cases,
+        recorded=frozenset((int(a), int(b), int(c)) for a, b, c in recorded),
+    )
+
+
+async def _cohort_plan(session: AsyncSession, cohort: ComparisonCohort) -> CohortPlan:
+    versions = {
+        row.id: row
+        for row in (
+            await session.execute(
+                select(AssetVersion).where(AssetVersion.id.in_(list(cohort.bindings.values())))
+            )
+        ).scalars()
+    }
+    prompt = versions[cohort.bindings["prompt_template"]]
+    config = versions[cohort.bindings["model_config"]].content
+    tools_id = cohort.bindings.get("tools")
+    connection = await session.get(ModelConnection, config["connectionId"])
+    assert connection is not None
+    return CohortPlan(
+        index=cohort.cohort_index,
+        connection=connection,
+        prompt_version_id=prompt.id,
+        messages=list(prompt.content["messages"]),
+        variables=list(prompt.variables or []),
+        model=str(config["model"]),
+        temperature=config.get("temperature"),
+        max_output_tokens=int(config["maxOutputTokens"]),
+        params=dict(config.get("params") or {}),
+        tools=list(versions[tools_id].content["tools"]) if tools_id else None,
+    )
+
+
+async def _lock(session: AsyncSession, comparison_id: str, token: int) -> Comparison:
+    row = (
+        await session.execute(
+            select(Comparison).where(Comparison.id == comparison_id).with_for_update()
+        )
+    ).scalar_one()
+    if row.lease_token != token:
+        raise Fenced(comparison_id)
+    return row
+
+
+async def admit(
+    session: AsyncSession,
+    *,
+    plan: DispatchPlan,
+    items: Sequence[WorkItem],
+    token: int,
+    delivery_id: str,
+    lease_ttl: timedelta,
+) -> tuple[list[int], StopReason | ComparisonStatus | None]:
+    """Checkpoint `items` as ADMITTED unless the run must stop; (trial ids, why it stops)."""
+    comparison = await _lock(session, plan.comparison.id, token)
+    if comparison.status != ComparisonStatus.RUNNING:
+        return [], comparison.status
+    stop = await caps.stop_reason(
+        session, comparison=comparison, cohorts=list(plan.cohorts.values())
+    )
+    if stop is not None:
+        return [], stop
+    connection_of = {index: cohort.connection.id for index, cohort in plan.cohorts.items()}
+    now = utcnow()
+    rows = [
+        {
+            "comparison_id": comparison.id,
+            "case_ordinal": item.case_ordinal,
+            "cohort_index": item.cohort_index,
+            "trial_index": item.trial_index,
+            "connection_id": connection_of[item.cohort_index],
+            "state": TrialState.ADMITTED,
+            "delivery_id": delivery_id,
+            "lease_token": token,
+            "admitted_at": now,
+        }
+        for item in items
+    ]
+    inserted = await session.execute(
+        insert(Trial).returning(Trial.id, sort_by_parameter_order=True), rows
+    )
+    ids = inserted.scalars().all()
+    comparison.lease_expires_at = now + lease_ttl
+    return [int(i) for i in ids], None
+
+
+_TRIAL = cast(Table, Trial.__table__)
+_RECORD = (
+    update(_TRIAL)
+    .where(_TRIAL.c.id == bindparam("b_id"), _TRIAL.c.state == TrialState.ADMITTED.value)
+    .values(
+        state=bindparam("b_state"),
+        output=bindparam("b_output"),
+        tool_calls=bindparam("b_tool_calls"),
+        input_tokens=bindparam("b_input_tokens"),
+        output_tokens=bindparam("b_output_tokens"),
+        cost_micros=bindparam("b_cost_micros"),
+        latency_ms=bindparam("b_latency_ms"),
+        attempts=bindparam("b_attempts"),
+        error_code=bindparam("b_error_code"),
+        passed=bindparam("b_passed"),
+        score=bindparam("b_score"),
+        check_results=bindparam("b_check_results"),
+        completed_at=bindparam("b_completed_at"),
+    )
+)
+
+
+async def record(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    outcomes: Sequence[TrialOutcome],
+    token: int,
+    lease_ttl: timedelta,
+) -> Progress:
+    """Commit outcomes, recompute counters from the rows, bump `seq` (one transaction)."""
+    comparison = await _lock(session, comparison_id, token)
+    now = utcnow()
+    if outcomes:
+        await session.execute(
+            _RECORD,
+            [
+                {
+                    "b_id": o.trial_id,
+                    "b_state": o.state.value,
+                    "b_output": o.output,
+                    "b_tool_calls": o.tool_calls,
+                    "b_input_tokens": o.input_tokens,
+                    "b_output_tokens": o.output_tokens,
+                    "b_cost_micros": o.cost_micros,
+                    "b_latency_ms": o.latency_ms,
+                    "b_attempts": o.attempts,
+                    "b_error_code": o.error_code,
+                    "b_passed": o.passed,
+                    "b_score": o.score,
+                    "b_check_results": o.check_results,
+                    "b_completed_at": now,
+                }
+                for o in outcomes
+            ],
+        )
+    comparison.lease_expires_at = now + lease_ttl
+    return await recompute(session, comparison)
+
+
+async def recompute(session: AsyncSession, comparison: Comparison) -> Progress:
+    """Counters, spend and cohort states from the committed trial rows; `seq` + 1."""
+    per_cohort = (
+        await session.execute(
+            select(
+                Trial.cohort_index,
+                func.count().label("rows"),
+                func.sum(case((Trial.state != TrialState.ADMITTED, 1), else_=0)).label("done"),
+                func.sum(case((Trial.state == TrialState.ERRORED, 1), else_=0)).label("failed"),
+                func.coalesce(func.sum(Trial.cost_micros), 0).label("spent"),
+            )
+            .where(Trial.comparison_id == comparison.id)
+            .group_by(Trial.cohort_index)
+        )
+    ).all()
+    per_cohort_calls = comparison.case_count * comparison.trials_per_case
+    states: dict[int, CohortState] = {}
+    for row in per_cohort:
+        done = int(row.done or 0)
+        states[int(row.cohort_index)] = (
+            CohortState.DONE if done >= per_cohort_calls else CohortState.RUNNING
+        )
+    comparison.done_calls = sum(int(r.done or 0) for r in per_cohort)
+    comparison.failed_calls = sum(int(r.failed or 0) for r in per_cohort)
+    comparison.spent_micros = sum(int(r.spent or 0) for r in per_cohort)
+    comparison.seq = comparison.seq + 1
+    cohorts = (
+        await session.execute(
+            select(ComparisonCohort).where(ComparisonCohort.comparison_id == comparison.id)
+        )
+    ).scalars()
+    ordered = []
+    for cohort in sorted(cohorts, key=lambda c: c.cohort_index):
+        cohort.state = states.get(cohort.cohort_index, CohortState.QUEUED)
+        ordered.append((cohort.cohort_index, cohort.state))
+    return snapshot(comparison, ordered)
+
+
+async def finish(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    token: int,
+    status: ComparisonStatus,
+    stop_reason: StopReason | None = None,
+    error_code: str | None = None,
+) -> Progress:
+    """End a RUNNING comparison (a cancelled one keeps its status) and free the lease."""
+    comparison = await _lock(session, comparison_id, token)
+    if comparison.status == ComparisonStatus.RUNNING:
+        comparison.status = status
+        comparison.stop_reason = stop_reason
+        comparison.error_code = error_code
+        comparison.ended_at = utcnow()
+    comparison.lease_owner = None
+    comparison.lease_expires_at = None
+    return await recompute(session, comparison)

@@ -1,0 +1,67 @@
+"""The dispatch lease: one delivery at a time writes a comparison, fenced by a token."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import or_, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.comparisons.models import Comparison, ComparisonStatus
+from server.db import utcnow
+
+
+async def acquire(
+    session: AsyncSession, *, comparison_id: str, delivery_id: str, ttl: timedelta
+) -> int | None:
+    """Take the lease of a RUNNING comparison if it is free or expired; the new fencing token."""
+    now = utcnow()
+    result = await session.execute(
+        update(Comparison)
+        .where(
+            Comparison.id == comparison_id,
+            Comparison.status == ComparisonStatus.RUNNING,
+            or_(
+                Comparison.lease_owner.is_(None),
+                Comparison.lease_expires_at.is_(None),
+                Comparison.lease_expires_at < now,
+            ),
+        )
+        .values(
+            lease_token=Comparison.lease_token + 1,
+            lease_owner=delivery_id,
+            lease_expires_at=now + ttl,
+        )
+        .returning(Comparison.lease_token)
+    )
+    token = result.scalar_one_or_none()
+    return int(token) if token is not None else None
+
+
+async def renew(session: AsyncSession, *, comparison_id: str, token: int, ttl: timedelta) -> bool:
+    """Extend the lease; False when another delivery has taken it (we are fenced out)."""
+    result = await session.execute(
+        update(Comparison)
+        .where(Comparison.id == comparison_id, Comparison.lease_token == token)
+        .values(lease_expires_at=utcnow() + ttl)
+        .returning(Comparison.id)
+    )
+    return result.scalar_one_or_none() is not None
+
+
+async def release(session: AsyncSession, *, comparison_id: str, token: int) -> None:
+    """Give the lease up so the next delivery can take it at once."""
+    await session.execute(
+        update(Comparison)
+        .where(Comparison.id == comparison_id, Comparison.lease_token == token)
+        .values(lease_owner=None, lease_expires_at=None)
+    )
+
+
+async def expire_all_running(session: AsyncSession) -> None:
+    """Embedded start-up: no other process can hold a lease, so every lease is stale."""
+    await session.execute(
+        update(Comparison)
+        .where(Comparison.status == ComparisonStatus.RUNNING)
+        .values(lease_owner=None, lease_expires_at=None)
+    )

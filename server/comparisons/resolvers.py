@@ -1,0 +1,119 @@
+"""Thin resolvers for comparisons: read the context, call one service function, convert."""
+
+from __future__ import annotations
+
+import strawberry
+from starlette.requests import Request
+
+from server.comparisons import lifecycle, service
+from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
+from server.comparisons.types import (
+    Comparison,
+    ComparisonPreview,
+    ComparisonStatus,
+    CreateComparisonInput,
+)
+from server.context import Context
+from server.pagination import Connection, check_page_size
+from server.workspaces.roles import Role
+
+
+@strawberry.type
+class ComparisonQuery:
+    @strawberry.field(
+        description="What the comparison would run and cost, and whether it can start; "
+        "writes nothing."
+    )
+    async def comparison_preview(
+        self, info: strawberry.Info[Context], input: CreateComparisonInput
+    ) -> ComparisonPreview:
+        actor = info.context.require()
+        spec = input.to_spec()
+        async with info.context.read() as session:
+            result = await service.preview(
+                session=session, actor=actor, settings=info.context.settings, spec=spec
+            )
+        return ComparisonPreview.from_preview(result)
+
+    @strawberry.field
+    async def comparison(self, info: strawberry.Info[Context], id: strawberry.ID) -> Comparison:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            row = await service.get(
+                session=session, workspace_id=actor.workspace_id, comparison_id=str(id)
+            )
+        return Comparison.from_row(row)
+
+    @strawberry.field(description="The workspace's comparisons, newest first.")
+    async def comparisons(
+        self,
+        info: strawberry.Info[Context],
+        first: int | None = None,
+        after: str | None = None,
+        status: ComparisonStatus | None = None,  # type: ignore[valid-type]
+    ) -> Connection[Comparison]:
+        actor = info.context.require()
+        size = check_page_size(first, info.context.settings.max_page_size)
+        async with info.context.read() as session:
+            page = await service.get_page(
+                session=session,
+                workspace_id=actor.workspace_id,
+                first=size,
+                after=after,
+                status=ComparisonStatusEnum(status) if status is not None else None,
+            )
+        return Connection.of(page, Comparison.from_row)
+
+
+@strawberry.type
+class ComparisonMutation:
+    @strawberry.mutation(description="A SETUP comparison over frozen cases; nothing dispatched.")
+    async def create_comparison(
+        self, info: strawberry.Info[Context], input: CreateComparisonInput
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        spec = input.to_spec()
+        async with info.context.write() as session:
+            row = await service.create(
+                session=session, actor=actor, settings=info.context.settings, spec=spec
+            )
+        return Comparison.from_row(row)
+
+    @strawberry.mutation(
+        description="Start a SETUP comparison; with `background: false`, answer once it ends."
+    )
+    async def start_comparison(
+        self, info: strawberry.Info[Context], id: strawberry.ID, background: bool = True
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        app, request = info.context.app, info.context.request
+        row = await lifecycle.start(
+            sessionmaker=app.sessionmaker,
+            events=app.events,
+            queue=app.queue,
+            actor=actor,
+            comparison_id=str(id),
+            background=background,
+            caller_gone=request.is_disconnected if isinstance(request, Request) else None,
+        )
+        return Comparison.from_row(row)
+
+    @strawberry.mutation(description="Stop a SETUP or RUNNING comparison before its next call.")
+    async def cancel_comparison(
+        self, info: strawberry.Info[Context], id: strawberry.ID
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        app = info.context.app
+        row = await lifecycle.cancel(
+            sessionmaker=app.sessionmaker, events=app.events, actor=actor, comparison_id=str(id)
+        )
+        return Comparison.from_row(row)
+
+    @strawberry.mutation(description="A new SETUP comparison with the same cases and cohorts.")
+    async def rerun_comparison(
+        self, info: strawberry.Info[Context], id: strawberry.ID
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        async with info.context.write() as session:
+            row = await service.rerun(session=session, actor=actor, comparison_id=str(id))
+        return Comparison.from_row(row)

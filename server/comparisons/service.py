@@ -1,0 +1,382 @@
+"""Comparisons: preview, create (frozen cases and bindings), rerun, and reading them.
+
+Starting and cancelling are in `lifecycle`. Every state change is audited.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Float, case, cast, func, insert, literal, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.assets.models import Asset
+from server.audit import service as audit
+from server.auth import Actor
+from server.comparisons import caps, inputs
+from server.comparisons import preview as planning
+from server.comparisons.inputs import ComparisonSpec, ResolvedInput
+from server.comparisons.models import (
+    Comparison,
+    ComparisonCase,
+    ComparisonCohort,
+    ComparisonStatus,
+    Trial,
+    TrialState,
+)
+from server.comparisons.preview import Preview
+from server.comparisons.selection import Selection, select_for
+from server.datasets import service as dataset_service
+from server.datasets.models import Split
+from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
+from server.experiments import service as experiment_service
+from server.experiments.models import Experiment
+from server.ids import new_id
+from server.pagination import Page, keyset_page
+from server.settings import Settings
+from server.workspaces.models import Workspace
+from server.workspaces.roles import Role
+
+CASE_INSERT_BATCH = 5000
+
+
+async def preview(
+    *, session: AsyncSession, actor: Actor, settings: Settings, spec: ComparisonSpec
+) -> Preview:
+    """Every figure, warning and blocker of the comparison `spec` describes; writes nothing."""
+    resolved = await inputs.resolve(session=session, actor=actor, spec=spec)
+    selection = await select_for(session, resolved)
+    counts = planning.count_calls(resolved, len(selection.kept))
+    workspace = await session.get(Workspace, actor.workspace_id)
+    assert workspace is not None
+    spent = await caps.month_to_date_spend(session, resolved.connections)
+    looks = 0
+    if resolved.split == Split.HOLDOUT:
+        version_id = resolved.dataset_version.id
+        found = await dataset_service.holdout_looks(session=session, version_ids=[version_id])
+        looks = found.get(version_id, 0)
+    total = sum(c.calls for c in counts)
+    return Preview(
+        resolved=resolved,
+        selection=selection,
+        cohorts=counts,
+        cost_micros=planning.cost_bound(resolved, selection.kept),
+        connections=[
+            planning.ConnectionSpend(connection, spent[connection.id])
+            for connection in resolved.connections.values()
+        ],
+        warnings=planning.warnings(resolved=resolved, selection=selection, holdout_looks=looks),
+        blockers=planning.blockers(
+            can_run=actor.role.at_least(Role.MEMBER),
+            workspace=workspace,
+            resolved=resolved,
+            selection=selection,
+            total_calls=total,
+            call_limit=settings.max_calls_per_comparison,
+        ),
+        call_limit=settings.max_calls_per_comparison,
+    )
+
+
+async def create(
+    *, session: AsyncSession, actor: Actor, settings: Settings, spec: ComparisonSpec
+) -> Comparison:
+    """A SETUP comparison with its frozen cases and bindings; nothing is dispatched."""
+    actor.require(Role.MEMBER)
+    resolved = await inputs.resolve(session=session, actor=actor, spec=spec)
+    pair = planning.same_configuration([(c.index, c.bindings) for c in resolved.cohorts])
+    if pair is not None:
+        note = planning.same_configuration_note(pair)
+        raise ValidationFailed(note.message, field="cohorts", reason=note.code)
+    selection = await select_for(session, resolved)
+    _check_selection(resolved, selection)
+    total = sum(c.calls for c in planning.count_calls(resolved, len(selection.kept)))
+    if total > settings.max_calls_per_comparison:
+        note = planning.over_limit_note(total, settings.max_calls_per_comparison)
+        raise QuotaExceeded(note.message, calls=total, limit=settings.max_calls_per_comparison)
+    experiment = resolved.experiment or await _experiment_for(session, actor, resolved)
+    comparison = Comparison(
+        id=new_id("cmp"),
+        workspace_id=actor.workspace_id,
+        experiment_id=experiment.id,
+        dataset_version_id=resolved.dataset_version.id,
+        label=resolved.label or _default_label([c.label for c in resolved.cohorts]),
+        status=ComparisonStatus.SETUP,
+        split=resolved.split.value,
+        trials_per_case=resolved.trials_per_case,
+        checks=resolved.checks,
+        sample=_sample_json(resolved),
+        variables=resolved.variables,
+        missing_field_policy=resolved.missing_field_policy.value,
+        pairwise=_pairwise_json(resolved),
+        budget_cap_micros=resolved.budget_cap_micros,
+        case_count=len(selection.kept),
+        total_calls=total,
+        created_by_member_id=actor.member_id,
+    )
+    session.add(comparison)
+    session.add_all(
+        ComparisonCohort(
+            comparison_id=comparison.id,
+            cohort_index=c.index,
+            kind=c.kind,
+            release_id=c.release_id,
+            overrides=c.overrides,
+            bindings=c.bindings,
+            label=c.label,
+        )
+        for c in resolved.cohorts
+    )
+    await session.flush()
+    await _insert_cases(session, comparison.id, [case.id for case in selection.kept])
+    await record_audit(
+        session, actor, "comparison.create", comparison, _facts(comparison, resolved)
+    )
+    return comparison
+
+
+def _check_selection(resolved: ResolvedInput, selection: Selection) -> None:
+    if selection.refused:
+        first = selection.missing[0]
+        raise ValidationFailed(
+            planning.missing_fields_note(selection).message,
+            field="variables",
+            variable=first.variable,
+            datasetItemId=first.dataset_item_id,
+        )
+    if not selection.kept:
+        raise ValidationFailed(
+            planning.empty_selection_note(resolved, selection).message, field="split"
+        )
+
+
+async def _experiment_for(
+    session: AsyncSession, actor: Actor, resolved: ResolvedInput
+) -> Experiment:
+    """The experiment named after the dataset, created on demand."""
+    dataset = await session.get(Asset, resolved.dataset_version.asset_id)
+    assert dataset is not None
+    return await experiment_service.get_or_create_by_name(
+        session=session, actor=actor, name=dataset.name
+    )
+
+
+def _default_label(labels: Sequence[str]) -> str:
+    label = f"{labels[0]} vs {', '.join(labels[1:])}"
+    return label if len(label) <= inputs.MAX_LABEL else label[: inputs.MAX_LABEL - 1] + "…"
+
+
+def _sample_json(resolved: ResolvedInput) -> dict[str, int] | None:
+    sample = resolved.sample
+    return None if sample is None else {"size": sample.size, "seed": sample.seed}
+
+
+def _pairwise_json(resolved: ResolvedInput) -> dict[str, str] | None:
+    judge = resolved.pairwise
+    if judge is None:
+        return None
+    return {"rubricVersionId": judge.rubric.id, "judgeModelConfigVersionId": judge.config.id}
+
+
+async def _insert_cases(session: AsyncSession, comparison_id: str, case_ids: list[int]) -> None:
+    """The frozen selection in case-major order, with Core executemany (tens of thousands)."""
+    rows = [
+        {"comparison_id": comparison_id, "ordinal": ordinal, "dataset_case_id": case_id}
+        for ordinal, case_id in enumerate(case_ids)
+    ]
+    for low in range(0, len(rows), CASE_INSERT_BATCH):
+        await session.execute(insert(ComparisonCase), rows[low : low + CASE_INSERT_BATCH])
+
+
+def _facts(comparison: Comparison, resolved: ResolvedInput) -> dict[str, Any]:
+    return {
+        "experimentId": comparison.experiment_id,
+        "datasetVersionId": comparison.dataset_version_id,
+        "split": comparison.split,
+        "trialsPerCase": comparison.trials_per_case,
+        "caseCount": comparison.case_count,
+        "totalCalls": comparison.total_calls,
+        "budgetCapMicros": comparison.budget_cap_micros,
+        "cohorts": [
+            {"index": c.index, "kind": c.kind.value, "releaseId": c.release_id,
+             "bindings": c.bindings}
+            for c in resolved.cohorts
+        ],
+    }  # fmt: skip
+
+
+async def get(*, session: AsyncSession, workspace_id: str, comparison_id: str) -> Comparison:
+    """The workspace's comparison; another workspace's or an unknown id is NOT_FOUND."""
+    row = await session.get(Comparison, comparison_id, populate_existing=True)
+    if row is None or row.workspace_id != workspace_id:
+        raise NotFound("comparison not found")
+    return row
+
+
+async def get_locked(session: AsyncSession, workspace_id: str, comparison_id: str) -> Comparison:
+    row = (
+        await session.execute(
+            select(Comparison)
+            .where(Comparison.id == comparison_id, Comparison.workspace_id == workspace_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    ).scalar_one_or_none()
+    if row is None:
+        raise NotFound("comparison not found")
+    return row
+
+
+async def get_page(
+    *,
+    session: AsyncSession,
+    workspace_id: str,
+    first: int,
+    after: str | None,
+    status: ComparisonStatus | None = None,
+) -> Page[Comparison]:
+    """The workspace's comparisons, newest first, optionally of one status."""
+    stmt = select(Comparison).where(Comparison.workspace_id == workspace_id)
+    if status is not None:
+        stmt = stmt.where(Comparison.status == status)
+    return await keyset_page(
+        session, stmt, key=Comparison.id, first=first, after=after, descending=True
+    )
+
+
+async def rerun(*, session: AsyncSession, actor: Actor, comparison_id: str) -> Comparison:
+    """A new SETUP comparison of the same cases, cohorts (frozen bindings), options and cap."""
+    actor.require(Role.MEMBER)
+    source = await get(
+        session=session, workspace_id=actor.workspace_id, comparison_id=comparison_id
+    )
+    copy = Comparison(
+        id=new_id("cmp"),
+        workspace_id=source.workspace_id,
+        experiment_id=source.experiment_id,
+        dataset_version_id=source.dataset_version_id,
+        label=source.label,
+        status=ComparisonStatus.SETUP,
+        split=source.split,
+        trials_per_case=source.trials_per_case,
+        checks=source.checks,
+        sample=source.sample,
+        variables=source.variables,
+        missing_field_policy=source.missing_field_policy,
+        pairwise=source.pairwise,
+        budget_cap_micros=source.budget_cap_micros,
+        case_count=source.case_count,
+        total_calls=source.total_calls,
+        created_by_member_id=actor.member_id,
+        rerun_of_id=source.id,
+    )
+    session.add(copy)
+    cohorts = await session.scalars(
+        select(ComparisonCohort).where(ComparisonCohort.comparison_id == source.id)
+    )
+    session.add_all(
+        ComparisonCohort(
+            comparison_id=copy.id,
+            cohort_index=c.cohort_index,
+            kind=c.kind,
+            release_id=c.release_id,
+            overrides=dict(c.overrides),
+            bindings=dict(c.bindings),
+            label=c.label,
+        )
+        for c in cohorts
+    )
+    await session.flush()
+    await session.execute(
+        insert(ComparisonCase).from_select(
+            ["comparison_id", "ordinal", "dataset_case_id"],
+            select(literal(copy.id), ComparisonCase.ordinal, ComparisonCase.dataset_case_id).where(
+                ComparisonCase.comparison_id == source.id
+            ),
+        )
+    )
+    copied = await session.scalar(
+        select(func.count())
+        .select_from(ComparisonCase)
+        .where(ComparisonCase.comparison_id == copy.id)
+    )
+    if copied != source.case_count:
+        raise Conflict(
+            "the cases of this comparison were erased: create a new comparison",
+            reason="CASES_ERASED",
+        )
+    await record_audit(session, actor, "comparison.rerun", copy, {"rerunOfId": source.id})
+    return copy
+
+
+async def get_cohorts(
+    *, session: AsyncSession, comparison_ids: Sequence[str]
+) -> dict[str, list[ComparisonCohort]]:
+    """Each comparison's cohorts in index order (callers have scoped the ids)."""
+    rows = await session.scalars(
+        select(ComparisonCohort)
+        .where(ComparisonCohort.comparison_id.in_(comparison_ids))
+        .order_by(ComparisonCohort.comparison_id, ComparisonCohort.cohort_index)
+    )
+    found: dict[str, list[ComparisonCohort]] = defaultdict(list)
+    for row in rows:
+        found[row.comparison_id].append(row)
+    return found
+
+
+async def get_experiments(
+    *, session: AsyncSession, workspace_id: str, experiment_ids: Sequence[str]
+) -> dict[str, Experiment]:
+    """The workspace's experiments among `experiment_ids`, by id."""
+    rows = await session.scalars(
+        select(Experiment).where(
+            Experiment.id.in_(experiment_ids), Experiment.workspace_id == workspace_id
+        )
+    )
+    return {row.id: row for row in rows}
+
+
+async def pass_rates(
+    *, session: AsyncSession, comparison_ids: Sequence[str]
+) -> dict[str, dict[int, float]]:
+    """Per cohort: the mean over cases of passed ÷ completed trials (cases with none skipped)."""
+    passed = cast(func.sum(case((Trial.passed.is_(True), 1), else_=0)), Float)
+    per_case = (
+        select(
+            Trial.comparison_id,
+            Trial.cohort_index,
+            (passed / func.count()).label("fraction"),
+        )
+        .where(Trial.comparison_id.in_(comparison_ids), Trial.state == TrialState.COMPLETED)
+        .group_by(Trial.comparison_id, Trial.cohort_index, Trial.case_ordinal)
+        .subquery()
+    )
+    rows = await session.execute(
+        select(
+            per_case.c.comparison_id, per_case.c.cohort_index, func.avg(per_case.c.fraction)
+        ).group_by(per_case.c.comparison_id, per_case.c.cohort_index)
+    )
+    found: dict[str, dict[int, float]] = defaultdict(dict)
+    for comparison_id, cohort_index, rate in rows:
+        found[comparison_id][int(cohort_index)] = float(rate)
+    return found
+
+
+async def record_audit(
+    session: AsyncSession,
+    actor: Actor,
+    action: str,
+    comparison: Comparison,
+    details: dict[str, Any],
+) -> None:
+    await audit.record(
+        session=session,
+        workspace_id=actor.workspace_id,
+        actor=actor,
+        action=action,
+        target_type="comparison",
+        target_id=comparison.id,
+        details=details,
+    )

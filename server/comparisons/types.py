@@ -1,0 +1,407 @@
+"""GraphQL types of comparisons: the create/preview input, the comparison, its progress, and
+the preview."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import cast
+
+import strawberry
+from strawberry.scalars import JSON
+
+from server.comparisons import loaders
+from server.comparisons import preview as planning
+from server.comparisons.inputs import CohortSpec, ComparisonSpec, PairwiseSpec, SampleSpec
+from server.comparisons.models import CohortKind as CohortKindEnum
+from server.comparisons.models import CohortState as CohortStateEnum
+from server.comparisons.models import Comparison as ComparisonRow
+from server.comparisons.models import ComparisonCohort as CohortRow
+from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
+from server.comparisons.models import StopReason as StopReasonEnum
+from server.comparisons.progress import Progress, snapshot
+from server.connections.money import micros_to_cents, optional_micros_to_cents
+from server.connections.types import ConnectionKind, ConnectionStatus
+from server.context import Context
+from server.datasets.models import Split as SplitEnum
+from server.datasets.types import DatasetVersion, Split
+from server.experiments.types import Experiment
+from server.prompting.variables import MissingFieldPolicy as MissingFieldPolicyEnum
+from server.releases.types import BindingRole
+
+ComparisonStatus = strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
+StopReason = strawberry.enum(StopReasonEnum, name="StopReason")
+CohortKind = strawberry.enum(CohortKindEnum, name="CohortKind")
+CohortState = strawberry.enum(CohortStateEnum, name="CohortState")
+MissingFieldPolicy = strawberry.enum(
+    MissingFieldPolicyEnum,
+    name="MissingFieldPolicy",
+    description="LEAVE_OUT runs only cases having every mapped field; REFUSE refuses any gap.",
+)
+PreviewWarningCode = strawberry.enum(planning.WarningCode, name="PreviewWarningCode")
+PreviewBlockerCode = strawberry.enum(planning.BlockerCode, name="PreviewBlockerCode")
+
+
+@strawberry.enum(description="FINALIZED once the scorecard and runs are made (a later step).")
+class VerdictState(StrEnum):
+    NOT_FINALIZED = "NOT_FINALIZED"
+    FINALIZED = "FINALIZED"
+
+
+# --- input ---------------------------------------------------------------------------------
+
+
+@strawberry.input
+class CohortOverrideInput:
+    role: BindingRole  # type: ignore[valid-type]
+    asset_version_id: strawberry.ID
+
+
+@strawberry.input(description="RELEASE takes `releaseId`; VARIANT `baseReleaseId` + overrides.")
+class ComparisonCohortInput:
+    kind: CohortKind  # type: ignore[valid-type]
+    release_id: strawberry.ID | None = None
+    base_release_id: strawberry.ID | None = None
+    overrides: list[CohortOverrideInput] | None = None
+    label: str | None = None
+
+
+@strawberry.input
+class ComparisonSampleInput:
+    size: int
+    seed: int = 0
+
+
+@strawberry.input
+class VariableMappingInput:
+    variable: str
+    path: str = strawberry.field(description="`input`, `input.<field>…` or `expected…`.")
+
+
+@strawberry.input
+class PairwiseInput:
+    rubric_version_id: strawberry.ID
+    judge_model_config_version_id: strawberry.ID
+
+
+@strawberry.input(description="Cohort 0 is the candidate; every other cohort is a baseline.")
+class CreateComparisonInput:
+    cohorts: list[ComparisonCohortInput]
+    experiment_id: strawberry.ID | None = None
+    dataset_id: strawberry.ID | None = None
+    dataset_version_id: strawberry.ID | None = None
+    split: Split = SplitEnum.DEV  # type: ignore[valid-type]
+    trials_per_case: int = 3
+    checks: JSON | None = strawberry.field(
+        default=None, description='Check specs; default `[{"kind": "CONTAINS"}]`.'
+    )
+    sample: ComparisonSampleInput | None = None
+    variables: list[VariableMappingInput] | None = None
+    missing_field_policy: MissingFieldPolicy = MissingFieldPolicyEnum.LEAVE_OUT  # type: ignore[valid-type]
+    budget_cap_cents: float | None = None
+    pairwise: PairwiseInput | None = None
+    label: str | None = None
+
+    def to_spec(self) -> ComparisonSpec:
+        """The service's view of this input."""
+        return ComparisonSpec(
+            cohorts=tuple(
+                CohortSpec(
+                    kind=CohortKindEnum(c.kind),
+                    release_id=_str(c.release_id),
+                    base_release_id=_str(c.base_release_id),
+                    overrides=tuple((o.role, str(o.asset_version_id)) for o in c.overrides or ()),
+                    label=c.label,
+                )
+                for c in self.cohorts
+            ),
+            experiment_id=_str(self.experiment_id),
+            dataset_id=_str(self.dataset_id),
+            dataset_version_id=_str(self.dataset_version_id),
+            split=SplitEnum(self.split),
+            trials_per_case=self.trials_per_case,
+            checks=self.checks,
+            sample=SampleSpec(self.sample.size, self.sample.seed) if self.sample else None,
+            variables=tuple((v.variable, v.path) for v in self.variables or ()),
+            missing_field_policy=MissingFieldPolicyEnum(self.missing_field_policy),
+            budget_cap_cents=self.budget_cap_cents,
+            pairwise=(
+                PairwiseSpec(
+                    str(self.pairwise.rubric_version_id),
+                    str(self.pairwise.judge_model_config_version_id),
+                )
+                if self.pairwise
+                else None
+            ),
+            label=self.label,
+        )
+
+
+def _str(value: strawberry.ID | None) -> str | None:
+    return None if value is None else str(value)
+
+
+# --- comparison ----------------------------------------------------------------------------
+
+
+@strawberry.type
+class CohortProgress:
+    cohort_index: int
+    state: CohortState  # type: ignore[valid-type]
+
+
+@strawberry.type(description="A snapshot derived from the comparison row; `seq` orders them.")
+class ComparisonProgress:
+    seq: int
+    status: ComparisonStatus  # type: ignore[valid-type]
+    stop_reason: StopReason | None  # type: ignore[valid-type]
+    done_calls: int
+    total_calls: int
+    failed_calls: int
+    percent: float
+    eta_seconds: float | None
+    spent_cents_so_far: float
+    cohorts: list[CohortProgress]
+
+    @classmethod
+    def from_progress(cls, progress: Progress) -> ComparisonProgress:
+        return cls(
+            seq=progress.seq,
+            status=ComparisonStatusEnum(progress.status),
+            stop_reason=StopReasonEnum(progress.stop_reason) if progress.stop_reason else None,
+            done_calls=progress.done_calls,
+            total_calls=progress.total_calls,
+            failed_calls=progress.failed_calls,
+            percent=progress.percent,
+            eta_seconds=progress.eta_seconds,
+            spent_cents_so_far=progress.spent_cents_so_far,
+            cohorts=[
+                CohortProgress(cohort_index=c.cohort_index, state=CohortStateEnum(c.state))
+                for c in progress.cohorts
+            ],
+        )
+
+
+@strawberry.type
+class ComparisonCohort:
+    cohort_index: int
+    kind: CohortKind  # type: ignore[valid-type]
+    label: str
+    release_id: strawberry.ID = strawberry.field(description="The release, or a variant's base.")
+    is_candidate: bool
+    pass_rate: float | None = strawberry.field(
+        description="Mean over cases of passed ÷ completed trials; null until DONE."
+    )
+
+    @classmethod
+    def from_row(cls, row: CohortRow, pass_rate: float | None) -> ComparisonCohort:
+        return cls(
+            cohort_index=row.cohort_index,
+            kind=row.kind,
+            label=row.label,
+            release_id=strawberry.ID(row.release_id),
+            is_candidate=row.cohort_index == 0,
+            pass_rate=pass_rate,
+        )
+
+
+@strawberry.type
+class Comparison:
+    id: strawberry.ID
+    label: str | None
+    status: ComparisonStatus  # type: ignore[valid-type]
+    stop_reason: StopReason | None  # type: ignore[valid-type]
+    error_code: str | None = strawberry.field(description="A bounded code (docs/errors.md).")
+    split: Split  # type: ignore[valid-type]
+    trials_per_case: int
+    case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
+    checks: JSON
+    budget_cap_cents: float | None
+    spent_cents_so_far: float
+    rerun_of_id: strawberry.ID | None
+    created_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+    verdict_state: VerdictState
+    row: strawberry.Private[ComparisonRow]
+
+    @strawberry.field
+    async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
+        row = await loaders.experiment_by_id(info.context).load(self.row.experiment_id)
+        return Experiment.from_row(row)
+
+    @strawberry.field(description="The dataset version frozen at creation.")
+    async def dataset_version(self, info: strawberry.Info[Context]) -> DatasetVersion:
+        row = await loaders.dataset_version_by_id(info.context).load(self.row.dataset_version_id)
+        return DatasetVersion.from_row(row)
+
+    @strawberry.field(description="Cohort 0 is the candidate.")
+    async def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
+        rows = await loaders.cohorts_by_comparison(info.context).load(self.row.id)
+        rates: dict[int, float] = {}
+        if self.row.status == ComparisonStatusEnum.DONE:
+            rates = await loaders.pass_rates(info.context).load(self.row.id)
+        return [ComparisonCohort.from_row(row, rates.get(row.cohort_index)) for row in rows]
+
+    @strawberry.field
+    async def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
+        rows = await loaders.cohorts_by_comparison(info.context).load(self.row.id)
+        states = [(row.cohort_index, row.state) for row in rows]
+        return ComparisonProgress.from_progress(snapshot(self.row, states))
+
+    @classmethod
+    def from_row(cls, row: ComparisonRow) -> Comparison:
+        return cls(
+            id=strawberry.ID(row.id),
+            label=row.label,
+            status=row.status,
+            stop_reason=row.stop_reason,
+            error_code=row.error_code,
+            split=SplitEnum(row.split),
+            trials_per_case=row.trials_per_case,
+            case_count=row.case_count,
+            checks=cast(JSON, row.checks),
+            budget_cap_cents=optional_micros_to_cents(row.budget_cap_micros),
+            spent_cents_so_far=micros_to_cents(row.spent_micros),
+            rerun_of_id=strawberry.ID(row.rerun_of_id) if row.rerun_of_id else None,
+            created_at=row.created_at,
+            started_at=row.started_at,
+            ended_at=row.ended_at,
+            verdict_state=VerdictState.NOT_FINALIZED,
+            row=row,
+        )
+
+
+# --- preview -------------------------------------------------------------------------------
+
+
+@strawberry.type
+class PreviewWarning:
+    code: PreviewWarningCode  # type: ignore[valid-type]
+    message: str
+
+
+@strawberry.type
+class PreviewBlocker:
+    code: PreviewBlockerCode  # type: ignore[valid-type]
+    message: str
+
+
+@strawberry.type
+class CohortPreview:
+    cohort_index: int
+    label: str
+    is_candidate: bool
+    calls: int = strawberry.field(description="Every call for this cohort, judge calls included.")
+    judge_calls: int
+    cost_bound_cents: float
+    connection_id: strawberry.ID
+
+
+@strawberry.type
+class ConnectionSpend:
+    connection_id: strawberry.ID
+    name: str
+    kind: ConnectionKind  # type: ignore[valid-type]
+    status: ConnectionStatus  # type: ignore[valid-type]
+    spent_cents_this_month: float
+    monthly_cap_cents: float | None
+    text: str = strawberry.field(description='E.g. "conn: $3.20 spent of $50.00 this month."')
+
+
+@strawberry.type
+class VariableCoverage:
+    variable: str
+    path: str
+    found: int
+    total: int
+    text: str = strawberry.field(
+        description='E.g. "question ← input.question · found in 50 of 50 cases".'
+    )
+
+
+@strawberry.type
+class ComparisonPreview:
+    dataset_version_id: strawberry.ID
+    dataset_version_number: int
+    split: Split  # type: ignore[valid-type]
+    split_case_count: int = strawberry.field(description="Cases in the split.")
+    case_count: int = strawberry.field(description="Cases the comparison would run.")
+    left_out_count: int
+    trials_per_case: int
+    total_calls: int = strawberry.field(description="Every call, judge calls included.")
+    judge_calls: int
+    call_limit: int
+    cost_bound_cents: float = strawberry.field(
+        description="If every call used its max output tokens (input: characters ÷ 4)."
+    )
+    cohorts: list[CohortPreview]
+    connections: list[ConnectionSpend]
+    variables: list[VariableCoverage]
+    warnings: list[PreviewWarning]
+    blockers: list[PreviewBlocker]
+    can_start: bool
+    summary: str
+
+    @classmethod
+    def from_preview(cls, p: planning.Preview) -> ComparisonPreview:
+        resolved, selection = p.resolved, p.selection
+        return cls(
+            dataset_version_id=strawberry.ID(resolved.dataset_version.id),
+            dataset_version_number=resolved.dataset_version.number,
+            split=resolved.split,
+            split_case_count=selection.split_count,
+            case_count=len(selection.kept),
+            left_out_count=selection.left_out,
+            trials_per_case=resolved.trials_per_case,
+            total_calls=p.total_calls,
+            judge_calls=p.judge_calls,
+            call_limit=p.call_limit,
+            cost_bound_cents=micros_to_cents(p.cost_bound_micros),
+            cohorts=[
+                CohortPreview(
+                    cohort_index=cohort.index,
+                    label=cohort.label,
+                    is_candidate=cohort.index == 0,
+                    calls=calls.calls,
+                    judge_calls=calls.judge_calls,
+                    cost_bound_cents=micros_to_cents(micros),
+                    connection_id=strawberry.ID(cohort.connection.id),
+                )
+                for cohort, calls, micros in zip(
+                    resolved.cohorts, p.cohorts, p.cost_micros, strict=True
+                )
+            ],
+            connections=[
+                ConnectionSpend(
+                    connection_id=strawberry.ID(s.connection.id),
+                    name=s.connection.name,
+                    kind=s.connection.kind,
+                    status=s.connection.status,
+                    spent_cents_this_month=micros_to_cents(s.spent_micros),
+                    monthly_cap_cents=optional_micros_to_cents(s.connection.monthly_cap_micros),
+                    text=s.text,
+                )
+                for s in p.connections
+            ],
+            variables=[
+                VariableCoverage(
+                    variable=c.variable,
+                    path=c.path,
+                    found=c.found,
+                    total=c.total,
+                    text=c.describe(),
+                )
+                for c in selection.coverage
+            ],
+            warnings=[
+                PreviewWarning(code=planning.WarningCode(n.code), message=n.message)
+                for n in p.warnings
+            ],
+            blockers=[
+                PreviewBlocker(code=planning.BlockerCode(n.code), message=n.message)
+                for n in p.blockers
+            ],
+            can_start=p.can_start,
+            summary=p.summary,
+        )

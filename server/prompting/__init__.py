@@ -1,0 +1,1 @@
+"""Prompt templates meet dataset cases: variable mapping, coverage and sandboxed rendering."""

@@ -1,0 +1,164 @@
+"""Rendering a PROMPT_TEMPLATE version's messages in the Jinja2 sandbox.
+
+Undefined variables fail (StrictUndefined) and every template error becomes the bounded code
+`template_render_failed`: template and exception texts can hold case data, so none escapes.
+An object or list value renders as JSON. A message whose whole content is one variable
+(`{{ turns }}`) holding a list of `{role, content}` turns is replaced by those turns.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import StrictUndefined, Template
+from jinja2.runtime import Context
+from jinja2.sandbox import SandboxedEnvironment
+
+from server.providers.base import DispatchError
+
+MAX_RENDERED_CHARS = 1_000_000
+"""Far above any prompt a model takes; a larger render is a runaway template."""
+MAX_EXPONENT = 1024
+TURN_ROLES = ("system", "user", "assistant")
+
+_WHOLE_VARIABLE = re.compile(r"^\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$")
+
+
+class RenderFailed(Exception):
+    """A template could not be rendered; carries only the bounded code."""
+
+    code = DispatchError.TEMPLATE_RENDER_FAILED
+
+    def __init__(self) -> None:
+        super().__init__(self.code.value)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _finalize(value: Any) -> Any:
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return value
+
+
+class _BoundedSandbox(SandboxedEnvironment):
+    """The sandbox, refusing `*` and `**` results big enough to exhaust memory."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        """`left operator right`, unless the result would be huge."""
+        if operator == "**" and isinstance(right, int) and right > MAX_EXPONENT:
+            raise _TooLarge
+        if operator == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, str | list | tuple) and isinstance(times, int):
+                    if len(seq) * times > MAX_RENDERED_CHARS:
+                        raise _TooLarge
+        return super().call_binop(context, operator, left, right)
+
+
+_ENV = _BoundedSandbox(undefined=StrictUndefined, autoescape=False, finalize=_finalize)
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    role: str
+    template: Template
+    splice: str | None
+    """The variable whose list of turns replaces this message, if its content is just it."""
+
+
+def _compile(messages: Sequence[Mapping[str, Any]]) -> list[_Compiled]:
+    compiled = []
+    for message in messages:
+        source = str(message["content"])
+        whole = _WHOLE_VARIABLE.match(source.strip())
+        compiled.append(
+            _Compiled(
+                str(message["role"]), _ENV.from_string(source), whole.group(1) if whole else None
+            )
+        )
+    return compiled
+
+
+class TemplateCache:
+    """Compiled templates by asset version id (versions never change), least recent evicted."""
+
+    def __init__(self, maxsize: int = 256) -> None:
+        self._maxsize = maxsize
+        self._entries: OrderedDict[str, list[_Compiled]] = OrderedDict()
+
+    def get(self, version_id: str, messages: Sequence[Mapping[str, Any]]) -> list[_Compiled]:
+        """The compiled messages of `version_id`, compiling them on first use."""
+        entry = self._entries.get(version_id)
+        if entry is None:
+            entry = _compile(messages)
+            self._entries[version_id] = entry
+            if len(self._entries) > self._maxsize:
+                self._entries.popitem(last=False)
+        else:
+            self._entries.move_to_end(version_id)
+        return entry
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+DEFAULT_CACHE = TemplateCache()
+
+
+def _turns(value: Any) -> list[dict[str, Any]] | None:
+    """`value` as chat turns when it is a non-empty list of `{role, content}` objects."""
+    if not isinstance(value, list) or not value:
+        return None
+    turns = []
+    for turn in value:
+        if not (
+            isinstance(turn, dict)
+            and turn.get("role") in TURN_ROLES
+            and isinstance(turn.get("content"), str)
+        ):
+            return None
+        turns.append({"role": turn["role"], "content": turn["content"]})
+    return turns
+
+
+def _render(compiled: list[_Compiled], variables: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rendered: list[dict[str, Any]] = []
+    size = 0
+    for message in compiled:
+        turns = _turns(variables.get(message.splice)) if message.splice else None
+        if turns is not None:
+            rendered.extend(turns)
+            size += sum(len(t["content"]) for t in turns)
+        else:
+            content = message.template.render(variables)
+            rendered.append({"role": message.role, "content": content})
+            size += len(content)
+        if size > MAX_RENDERED_CHARS:
+            raise _TooLarge
+    return rendered
+
+
+def render_messages(
+    *,
+    version_id: str,
+    messages: Sequence[Mapping[str, Any]],
+    variables: Mapping[str, Any],
+    cache: TemplateCache = DEFAULT_CACHE,
+) -> list[dict[str, Any]]:
+    """The rendered `[{role, content}]` of a template version; raises `RenderFailed`."""
+    try:
+        return _render(cache.get(version_id, messages), variables)
+    except Exception:
+        # A user's template can raise anything (undefined names, sandbox refusals, division
+        # by zero, type errors); the text may quote case data, so only the code leaves here.
+        raise RenderFailed from None

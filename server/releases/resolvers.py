@@ -1,0 +1,44 @@
+"""Thin resolvers for releases: read the context, call one service function, convert."""
+
+from __future__ import annotations
+
+import strawberry
+
+from server.context import Context
+from server.pagination import Connection, check_page_size
+from server.releases import service
+from server.releases.types import CreateReleaseInput, Release
+from server.workspaces.roles import Role
+
+
+@strawberry.type
+class ReleaseQuery:
+    @strawberry.field(description="The workspace's releases, newest first.")
+    async def releases(
+        self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
+    ) -> Connection[Release]:
+        actor = info.context.require()
+        size = check_page_size(first, info.context.settings.max_page_size)
+        async with info.context.read() as session:
+            page = await service.get_page(
+                session=session, workspace_id=actor.workspace_id, first=size, after=after
+            )
+        return Connection.of(page, Release.from_row)
+
+
+@strawberry.type
+class ReleaseMutation:
+    @strawberry.mutation
+    async def create_release(
+        self, info: strawberry.Info[Context], input: CreateReleaseInput
+    ) -> Release:
+        actor = info.context.require(Role.MEMBER)
+        async with info.context.write() as session:
+            row = await service.create(
+                session=session,
+                actor=actor,
+                name=input.name,
+                description=input.description,
+                bindings=[(b.role, str(b.asset_version_id)) for b in input.bindings],
+            )
+        return Release.from_row(row)

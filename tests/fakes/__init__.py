@@ -1,0 +1,1 @@
+"""Real stand-ins for external services, served over HTTP for tests."""

@@ -1,0 +1,127 @@
+"""Crashes, for real: `shipwise worker` processes killed with -9 or stopped with SIGTERM
+mid-run against a fake provider that logs every request with its headers."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.workspaces.roles import Role
+from tests import services
+from tests.conftest import require_services
+from tests.factories import make_comparison_setup, make_workspace
+from tests.fakes.openai_server import Behaviour, FakeOpenAI
+from tests.jobs.crash_stack import (
+    CrashStack,
+    crash_stack,
+    deliveries_per_trial,
+    poll_status,
+    trial_counts,
+)
+
+pytestmark = pytest.mark.slow
+
+CASES, TRIALS = 30, 2
+TOTAL = CASES * TRIALS * 2
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        server.behaviour = Behaviour(delay_seconds=0.3, reply="the answer")
+        yield server
+
+
+async def _start_run(stack: CrashStack, fake: FakeOpenAI) -> tuple[str, str]:
+    backend = stack.backend
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(
+        backend.sessionmaker,
+        ws,
+        cases=CASES,
+        connection_kind="OPENAI_COMPATIBLE",
+        base_url=fake.base_url,
+        secret_box=backend.state.secret_box,
+        max_concurrency=4,
+    )
+    token = ws.tokens[Role.MEMBER]
+    created = (
+        await backend.gql(
+            "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }",
+            {"i": setup.input(trialsPerCase=TRIALS)},
+            token=token,
+        )
+    ).ok()
+    comparison_id: str = created["createComparison"]["id"]
+    (
+        await backend.gql(
+            "mutation($id: ID!) { startComparison(id: $id) { status } }",
+            {"id": comparison_id},
+            token=token,
+        )
+    ).ok()
+    return comparison_id, token
+
+
+def _done_at_least(n: int) -> Any:
+    return lambda c: c["progress"]["doneCalls"] >= n
+
+
+def _terminal(c: dict[str, Any]) -> bool:
+    return c["status"] in ("DONE", "FAILED", "CANCELLED")
+
+
+@pytest.fixture
+async def stack(tmp_path: Path, fernet_key: str) -> Any:
+    require_services("postgres", "redis")
+    async with crash_stack(services.postgres_url(), tmp_path, fernet_key) as built:
+        yield built
+
+
+async def test_kill_9_mid_run_fails_ambiguous_and_never_resends(
+    stack: CrashStack, fake: FakeOpenAI
+) -> None:
+    first = stack.start_worker()
+    comparison_id, token = await _start_run(stack, fake)
+    await poll_status(stack.backend, token, comparison_id, until=_done_at_least(8))
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    stack.start_worker()
+    ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
+    assert ended["status"] == "FAILED"
+    assert ended["errorCode"] == "comparison_dispatch_outcome_ambiguous"
+    rows = await trial_counts(stack.backend, comparison_id)
+    committed = rows.get("COMPLETED", 0) + rows.get("ERRORED", 0)
+    assert committed >= 8, rows
+    assert ended["progress"]["doneCalls"] == committed
+    assert rows.get("ADMITTED", 0) >= 1, "the crash left admitted calls as evidence"
+    sent = deliveries_per_trial(fake, comparison_id)
+    assert sent and all(len(deliveries) == 1 for deliveries in sent.values())
+    # Every committed trial was sent; nothing was sent without a checkpoint row.
+    assert committed <= len(sent) <= committed + rows.get("ADMITTED", 0)
+
+
+async def test_sigterm_mid_run_hands_over_and_completes(
+    stack: CrashStack, fake: FakeOpenAI
+) -> None:
+    first = stack.start_worker()
+    comparison_id, token = await _start_run(stack, fake)
+    await poll_status(stack.backend, token, comparison_id, until=_done_at_least(8))
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(timeout=40) == 0
+    rows = await trial_counts(stack.backend, comparison_id)
+    assert rows.get("ADMITTED", 0) == 0, "in-flight calls finished and committed"
+    assert 8 <= rows.get("COMPLETED", 0) < TOTAL
+    stack.start_worker()
+    ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
+    assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED")
+    assert ended["progress"]["doneCalls"] == TOTAL
+    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
+    sent = deliveries_per_trial(fake, comparison_id)
+    assert len(sent) == TOTAL
+    assert all(len(deliveries) == 1 for deliveries in sent.values())
+    assert len(set().union(*sent.values())) >= 2, "a second delivery finished the run"
