@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(BIN)/shipwise serve --port $(PORT)
+	$(BIN)/shipwise serve --demo --port $(PORT)
 
 test: install lint typecheck pytest
 

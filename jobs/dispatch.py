@@ -69,6 +69,8 @@ class Dispatcher:
         self.lease_ttl = timedelta(seconds=settings.dispatch_lease_seconds)
         self.slice_seconds = settings.dispatch_slice_seconds
         self.token = 0
+        self.leased_at = 0.0
+        """When this delivery last extended its lease (monotonic seconds)."""
 
     async def run(self) -> str:
         async with self.sessionmaker() as session, session.begin():
@@ -81,6 +83,7 @@ class Dispatcher:
         if token is None:
             return "not leased"
         self.token = token
+        self.leased_at = time.monotonic()
         try:
             return await self._run_leased()
         except Fenced:
@@ -112,7 +115,7 @@ class Dispatcher:
     async def _pump(
         self, plan: DispatchPlan, pending: deque[WorkItem]
     ) -> StopReason | ComparisonStatus | None:
-        """Keep `window` calls in flight until done, stopped, the slice ends or SIGTERM."""
+        """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
         window = max(1, self.window_of(plan))
         started = time.monotonic()
         in_flight: set[asyncio.Task[TrialOutcome]] = set()
@@ -126,20 +129,17 @@ class Dispatcher:
                     self.stopping.is_set() or time.monotonic() - started > self.slice_seconds
                 ):
                     admitting = False
-                if admitting and pending and len(in_flight) < window:
-                    batch = [
-                        pending.popleft() for _ in range(min(window - len(in_flight), len(pending)))
-                    ]
+                # Admit a window's worth at a time, while up to another window still runs:
+                # admissions stay rare and the connections' semaphores are never idle.
+                if admitting and pending and len(in_flight) <= window:
+                    size = min(2 * window - len(in_flight), len(pending))
+                    batch = [pending.popleft() for _ in range(size)]
                     ids, stop = await self._admit(plan, batch)
                     if stop is not None:
                         pending.extendleft(reversed(batch))
                         admitting = False
                     for item, trial_id in zip(batch, ids, strict=False):
-                        in_flight.add(
-                            asyncio.create_task(
-                                self.run_trial(plan, item, trial_id, self.delivery_id)
-                            )
-                        )
+                        in_flight.add(asyncio.create_task(self._call(plan, item, trial_id)))
                 if not in_flight:
                     break
                 done, in_flight = await asyncio.wait(
@@ -151,6 +151,8 @@ class Dispatcher:
                 ):
                     await self._record(buffer)
                     buffer, last_flush = [], time.monotonic()
+                if time.monotonic() - self.leased_at >= self.lease_ttl.total_seconds() / 3:
+                    await self._renew()
         finally:
             if in_flight:  # only on an exception: let admitted calls finish into the checkpoint
                 results = await asyncio.gather(*in_flight, return_exceptions=True)
@@ -159,11 +161,25 @@ class Dispatcher:
                 await self._record(buffer)
         return stop
 
+    async def _call(self, plan: DispatchPlan, item: WorkItem, trial_id: int) -> TrialOutcome:
+        """Run one admitted trial. A runner that breaks (a bug, not a provider fault) records
+        `comparison_dispatch_internal` for that trial: raising would lose the outcomes of its
+        batch and leave admitted rows that fail the whole run as ambiguous."""
+        try:
+            return await self.run_trial(plan, item, trial_id, self.delivery_id)
+        except Exception as exc:
+            # The class only: the text could quote a prompt, an output or provider text.
+            logger.error(
+                "trial runner failed",
+                extra={"comparison_id": self.comparison_id, "error_type": type(exc).__name__},
+            )
+            return TrialOutcome.failed(trial_id, DispatchError.DISPATCH_INTERNAL.value)
+
     async def _admit(
         self, plan: DispatchPlan, batch: list[WorkItem]
     ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
         async with self.sessionmaker() as session, session.begin():
-            return await store.admit(
+            ids, stop = await store.admit(
                 session,
                 plan=plan,
                 items=batch,
@@ -171,6 +187,20 @@ class Dispatcher:
                 delivery_id=self.delivery_id,
                 lease_ttl=self.lease_ttl,
             )
+        if stop is None:  # an admission extends the lease
+            self.leased_at = time.monotonic()
+        return ids, stop
+
+    async def _renew(self) -> None:
+        """Extend the lease while calls outlast it (slow or retried calls record nothing for
+        a while): a sweep must not take a live delivery for a dead one and fail the run."""
+        async with self.sessionmaker() as session, session.begin():
+            renewed = await lease.renew(
+                session, comparison_id=self.comparison_id, token=self.token, ttl=self.lease_ttl
+            )
+        if not renewed:
+            raise Fenced(self.comparison_id)
+        self.leased_at = time.monotonic()
 
     async def _record(self, outcomes: list[TrialOutcome]) -> None:
         async with self.sessionmaker() as session, session.begin():
@@ -181,6 +211,7 @@ class Dispatcher:
                 token=self.token,
                 lease_ttl=self.lease_ttl,
             )
+        self.leased_at = time.monotonic()
         await self._publish(snapshot)
 
     async def _finish(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
+
 import server.models  # noqa: F401 - every table, so foreign keys resolve in this process
 from jobs.registry import build_registry
 from jobs.worker import run_worker
@@ -23,7 +25,10 @@ def run(settings: Settings) -> None:
             settings=settings,
             engine=engine,
             sessionmaker=create_sessionmaker(engine),
-            providers=ProviderPool(SecretBox(settings.resolved_secret_key())),
+            providers=ProviderPool(
+                SecretBox(settings.resolved_secret_key()),
+                timeout=httpx.Timeout(settings.provider_timeout_seconds, connect=5.0),
+            ),
         )
 
     async def on_shutdown(ctx: dict[Any, Any]) -> None:

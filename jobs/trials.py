@@ -1,30 +1,53 @@
-"""One trial: render the cohort's prompt for the case, call its connection, run the checks."""
+"""One trial: render the cohort's prompt for the case, call its connection, run the checks
+(a JUDGE_RUBRIC check asks the judge's connection for a structured grade of this output)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from server.checks import run_checks
-from server.comparisons.dispatch_store import DispatchPlan, TrialOutcome, WorkItem
+from server.checks.evaluate import CheckResult
+from server.checks.spec import CheckKind
+from server.comparisons.dispatch_store import (
+    CasePlan,
+    DispatchPlan,
+    JudgePlan,
+    TrialOutcome,
+    WorkItem,
+    judge_key,
+)
 from server.comparisons.models import TrialState
+from server.connections.models import ModelConnection
+from server.judging.grading import judge_messages, parse_grade
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
-from server.providers.base import CallResult, ModelCall
+from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.pricing import cost_micros
 from server.providers.registry import ProviderPool
 
 
-def _errored(trial_id: int, code: str, result: CallResult | None = None) -> TrialOutcome:
+def _cost(connection: ModelConnection, result: CallResult) -> int:
+    return cost_micros(
+        result.input_tokens,
+        result.output_tokens,
+        connection.input_micros_per_million_tokens,
+        connection.output_micros_per_million_tokens,
+    )
+
+
+def _errored(trial_id: int, code: str, result: CallResult, cost: int) -> TrialOutcome:
+    """Failed-or-missing; what the calls made still cost is kept."""
     return TrialOutcome(
         trial_id=trial_id,
         state=TrialState.ERRORED,
         output=None,
         tool_calls=None,
-        input_tokens=result.input_tokens if result else 0,
-        output_tokens=result.output_tokens if result else 0,
-        cost_micros=0,
-        latency_ms=result.latency_ms if result else 0,
-        attempts=result.attempts if result else 0,
+        input_tokens=result.input_tokens,
+        output_tokens=result.output_tokens,
+        cost_micros=cost,
+        latency_ms=result.latency_ms,
+        attempts=result.attempts,
         error_code=code,
         passed=None,
         score=None,
@@ -39,11 +62,18 @@ class TrialRunner:
         self.providers = providers
 
     def window(self, plan: DispatchPlan) -> int:
-        """Calls to keep in flight: the sum of the distinct connections' maxConcurrency."""
+        """Trials to keep in flight: the sum of the cohorts' connections' maxConcurrency."""
         connections = {c.connection.id: c.connection for c in plan.cohorts.values()}
         for connection in connections.values():
             self.providers.get(connection)
+        for judge in plan.judges.values():
+            self.providers.get(judge.connection)
         return sum(c.max_concurrency for c in connections.values())
+
+    async def _call(self, connection: ModelConnection, call: ModelCall) -> CallResult:
+        provider = self.providers.get(connection)
+        async with self.providers.limit(connection.id):
+            return await provider.call(call)
 
     async def run(
         self, plan: DispatchPlan, item: WorkItem, trial_id: int, delivery_id: str
@@ -58,29 +88,40 @@ class TrialRunner:
                 variables=resolve_variables(case, cohort.variables, comparison.variables),
             )
         except RenderFailed as failure:
-            return _errored(trial_id, failure.code.value)
-        call = ModelCall(
-            messages=messages,
-            model=cohort.model,
-            max_output_tokens=cohort.max_output_tokens,
-            temperature=cohort.temperature,
-            tools=cohort.tools,
-            params=cohort.params,
-            trial_header=(
-                f"{comparison.id}/{item.cohort_index}/{item.case_ordinal}/{item.trial_index}"
+            return TrialOutcome.failed(trial_id, failure.code.value)
+        trial_header = f"{comparison.id}/{item.cohort_index}/{item.case_ordinal}/{item.trial_index}"
+        result = await self._call(
+            cohort.connection,
+            ModelCall(
+                messages=messages,
+                model=cohort.model,
+                max_output_tokens=cohort.max_output_tokens,
+                temperature=cohort.temperature,
+                tools=cohort.tools,
+                params=cohort.params,
+                trial_header=trial_header,
+                delivery_header=delivery_id,
+                case_key=case.dataset_item_id,
+                expected=case.expected,
             ),
-            delivery_header=delivery_id,
-            case_key=case.dataset_item_id,
-            expected=case.expected,
         )
-        provider = self.providers.get(cohort.connection)
-        async with self.providers.limit(cohort.connection.id):
-            result = await provider.call(call)
+        cost = _cost(cohort.connection, result)
         if result.error is not None:
-            return _errored(trial_id, result.error.value, result)
-        passed, score, checks = run_checks(
-            comparison.checks, result.output, result.tool_calls, case.expected
-        )
+            return _errored(trial_id, result.error.value, result, cost)
+        output = result.output or ""
+        plain = [s for s in comparison.checks if s.get("kind") != CheckKind.JUDGE_RUBRIC]
+        _, _, checks = run_checks(plain, output, result.tool_calls, case.expected)
+        for spec in comparison.checks:
+            if spec.get("kind") != CheckKind.JUDGE_RUBRIC:
+                continue
+            judged = await self._judge(
+                plan.judges[judge_key(spec)], case, output, trial_header, delivery_id
+            )
+            cost += judged[1]
+            if isinstance(judged[0], DispatchError):
+                return _errored(trial_id, judged[0].value, result, cost)
+            checks.append(judged[0])
+        ordered = _in_spec_order(comparison.checks, checks)
         return TrialOutcome(
             trial_id=trial_id,
             state=TrialState.COMPLETED,
@@ -88,21 +129,57 @@ class TrialRunner:
             tool_calls=list(result.tool_calls) or None,
             input_tokens=result.input_tokens,
             output_tokens=result.output_tokens,
-            cost_micros=cost_micros(
-                result.input_tokens,
-                result.output_tokens,
-                cohort.connection.input_micros_per_million_tokens,
-                cohort.connection.output_micros_per_million_tokens,
-            ),
+            cost_micros=cost,
             latency_ms=result.latency_ms,
             attempts=result.attempts,
             error_code=None,
-            passed=passed,
-            score=score,
-            check_results=[c.as_json() for c in checks],
+            passed=all(c.passed for c in ordered),
+            score=sum(c.score for c in ordered) / len(ordered) if ordered else 1.0,
+            check_results=[c.as_json() for c in ordered],
         )
 
+    async def _judge(
+        self, judge: JudgePlan, case: CasePlan, output: str, trial_header: str, delivery_id: str
+    ) -> tuple[CheckResult | DispatchError, int]:
+        """(the rubric check's result or an error code, what the judge call cost)."""
+        result = await self._call(
+            judge.connection,
+            ModelCall(
+                messages=judge_messages(
+                    rubric=judge.rubric,
+                    scale=judge.scale,
+                    case_input=case.input,
+                    expected=case.expected,
+                    output=output,
+                ),
+                model=judge.model,
+                max_output_tokens=judge.max_output_tokens,
+                temperature=judge.temperature,
+                params=judge.params,
+                trial_header=f"{trial_header}/judge",
+                delivery_header=delivery_id,
+                case_key=case.dataset_item_id,
+            ),
+        )
+        cost = _cost(judge.connection, result)
+        if result.error is not None:
+            return result.error, cost
+        grade = parse_grade(judge.scale, result.output)
+        if grade is None:
+            return DispatchError.JUDGE_GRADE_UNPARSEABLE, cost
+        return CheckResult(CheckKind.JUDGE_RUBRIC, grade.passed, grade.score), cost
 
-def trial_runner(ctx: dict[str, Any]) -> TrialRunner:
+
+def _in_spec_order(specs: list[dict[str, Any]], results: list[CheckResult]) -> list[CheckResult]:
+    """Plain checks ran first, judges after; store them in the order they were asked for."""
+    plain = iter(r for r in results if r.kind != CheckKind.JUDGE_RUBRIC)
+    judged = iter(r for r in results if r.kind == CheckKind.JUDGE_RUBRIC)
+    return [
+        next(judged) if spec.get("kind") == CheckKind.JUDGE_RUBRIC else next(plain)
+        for spec in specs
+    ]
+
+
+def trial_runner(ctx: Mapping[str, Any]) -> TrialRunner:
     """The process-wide runner (its provider pool lives in the context from start-up)."""
     return TrialRunner(ctx["providers"])

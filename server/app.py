@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import httpx
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.applications import Starlette
@@ -58,7 +59,9 @@ def create_app(settings: Settings) -> Starlette:
         engine = create_engine(settings.database_url)
         sessionmaker = create_sessionmaker(engine)
         secret_box = SecretBox(settings.resolved_secret_key())
-        providers = ProviderPool(secret_box)
+        providers = ProviderPool(
+            secret_box, timeout=httpx.Timeout(settings.provider_timeout_seconds, connect=5.0)
+        )
         ctx: dict[str, Any] = {
             "settings": settings,
             "engine": engine,

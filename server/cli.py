@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from server.commands.dataset import dataset_app
 from server.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from server.demo import Demo
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 workspace_app = typer.Typer(no_args_is_help=True, help="Workspaces (admin, on the database).")
@@ -43,6 +46,9 @@ def migrate() -> None:
 def serve(
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to bind.")] = 8000,
+    demo: Annotated[
+        bool, typer.Option("--demo", help="Seed a demo workspace and print how to use it.")
+    ] = False,
 ) -> None:
     """Serve the GraphQL API (GraphiQL at /graphql)."""
     import uvicorn
@@ -53,6 +59,10 @@ def serve(
     settings = get_settings()
     configure_logging(settings.log_level)
     _ensure_embedded_schema(settings)
+    if demo:
+        from server.demo import instructions
+
+        typer.echo(instructions(asyncio.run(_seed_demo(settings)), f"http://{host}:{port}"))
     typer.echo(f"shipwise: GraphiQL at http://{host}:{port}/graphql", err=True)
     uvicorn.run(create_app(settings), host=host, port=port, log_config=None, lifespan="on")
 
@@ -86,6 +96,19 @@ def workspace_create(
         _fail(exc.message)
     typer.echo(f"workspace {workspace_id} created; the owner token follows (shown once):")
     sys.stdout.write(token + "\n")
+
+
+async def _seed_demo(settings: Settings) -> Demo:
+    from server.db import create_engine, create_sessionmaker, transaction
+    from server.demo import seed
+    from server.security import SecretBox
+
+    engine = create_engine(settings.database_url)
+    try:
+        async with transaction(create_sessionmaker(engine)) as session:
+            return await seed(session=session, secret_box=SecretBox(settings.resolved_secret_key()))
+    finally:
+        await engine.dispose()
 
 
 async def _create_workspace(settings: Settings, name: str, owner: str) -> tuple[str, str]:

@@ -13,6 +13,7 @@ from strawberry.types import ExecutionContext
 from server.assets.resolvers import AssetMutation, AssetQuery
 from server.audit.resolvers import AuditQuery
 from server.comparisons.resolvers import ComparisonMutation, ComparisonQuery
+from server.comparisons.subscription import ComparisonSubscription
 from server.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
@@ -46,6 +47,7 @@ Mutation = merge_types(
         ComparisonMutation,
     ),
 )
+Subscription = merge_types("Subscription", (ComparisonSubscription,))
 
 
 class ShipwiseSchema(strawberry.Schema):
@@ -61,6 +63,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
     return ShipwiseSchema(
         query=Query,
         mutation=Mutation,
+        subscription=Subscription,
         extensions=[
             partial(QueryDepthLimiter, max_depth=settings.max_query_depth),
             partial(MaxAliasesLimiter, max_alias_count=settings.max_aliases),

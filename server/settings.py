@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     dispatch_slice_seconds: int = Field(
         60, description="A dispatch job hands over to its continuation after this long."
     )
+    provider_timeout_seconds: float = Field(
+        60.0, gt=0, description="How long one provider request may wait for an answer."
+    )
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."
     )

@@ -12,9 +12,16 @@ import pytest
 from cryptography.fernet import Fernet
 
 from tests import services
+from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
 
 _AVAILABILITY: services.Availability | None = None
+
+PROVIDER_KEY = "sk-fake-0123456789abcdefSECRET"
+"""The API key the session's fake provider accepts."""
+
+PROVIDER_TIMEOUT_SECONDS = 1.0
+"""Dispatch's provider timeout on both backends: fault tests time calls out quickly."""
 
 
 def availability() -> services.Availability:
@@ -120,7 +127,9 @@ async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Ba
     from server.settings import Settings
 
     data_dir = session_tmp / "embedded"
-    settings = Settings(data_dir=data_dir, secret_key=fernet_key)
+    settings = Settings(
+        data_dir=data_dir, secret_key=fernet_key, provider_timeout_seconds=PROVIDER_TIMEOUT_SECONDS
+    )
     await asyncio.to_thread(upgrade, settings.database_url)
     async with start_backend("sqlite", settings) as backend:
         yield backend
@@ -142,6 +151,7 @@ def worker_process(
         "SHIPWISE_SECRET_KEY": fernet_key,
         "SHIPWISE_DATA_DIR": str(session_tmp / "worker"),
         "SHIPWISE_QUEUE_NAME": queue_name,
+        "SHIPWISE_PROVIDER_TIMEOUT_SECONDS": str(PROVIDER_TIMEOUT_SECONDS),
     }
     process = start_worker_process(env, session_tmp / "worker.log")
     try:
@@ -167,6 +177,7 @@ async def postgres_backend(
         redis_url=redis_test_url,
         secret_key=fernet_key,
         queue_name=queue_name,
+        provider_timeout_seconds=PROVIDER_TIMEOUT_SECONDS,
     )
     async with start_backend("postgres", settings) as backend:
         yield backend
@@ -178,3 +189,18 @@ def backend(request: pytest.FixtureRequest) -> Backend:
     name = f"{request.param}_backend"
     result: Backend = request.getfixturevalue(name)
     return result
+
+
+@pytest.fixture(scope="session")
+def _fake_openai_server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as fake:
+        yield fake
+
+
+@pytest.fixture
+def fake_openai(_fake_openai_server: FakeOpenAI) -> FakeOpenAI:
+    """The session's fake OpenAI-compatible provider, accepting only `PROVIDER_KEY`, with no
+    history (tests/server/providers has a fresh one per test instead)."""
+    _fake_openai_server.reset()
+    _fake_openai_server.api_key = PROVIDER_KEY
+    return _fake_openai_server

@@ -8,7 +8,7 @@ and every change bumps `seq`. Every write checks the delivery's fencing token.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
 
@@ -52,6 +52,31 @@ class CohortPlan:
 
 
 @dataclass(frozen=True, slots=True)
+class JudgePlan:
+    """A JUDGE_RUBRIC check's rubric and judge model, resolved for dispatch."""
+
+    rubric: str
+    scale: str
+    connection: ModelConnection
+    model: str
+    temperature: float | None
+    max_output_tokens: int
+    params: dict[str, Any]
+
+
+JUDGE_RUBRIC = "JUDGE_RUBRIC"
+
+
+def judge_key(spec: Mapping[str, Any]) -> tuple[str, str]:
+    return (str(spec["rubricVersionId"]), str(spec["judgeModelConfigVersionId"]))
+
+
+def calls_per_trial(checks: Sequence[Mapping[str, Any]]) -> int:
+    """The model call plus one judge call per JUDGE_RUBRIC check."""
+    return 1 + sum(1 for spec in checks if spec.get("kind") == JUDGE_RUBRIC)
+
+
+@dataclass(frozen=True, slots=True)
 class CasePlan:
     ordinal: int
     dataset_item_id: str
@@ -75,6 +100,7 @@ class DispatchPlan:
     cases: Mapping[int, CasePlan]
     """By ordinal, in case-major order."""
     recorded: frozenset[tuple[int, int, int]]
+    judges: Mapping[tuple[str, str], JudgePlan] = field(default_factory=dict)
 
     def pending(self) -> list[WorkItem]:
         """Case-major: for each case, every cohort's trials, so a stop leaves a paired set."""
@@ -103,6 +129,25 @@ class TrialOutcome:
     passed: bool | None
     score: float | None
     check_results: list[dict[str, Any]] | None
+
+    @classmethod
+    def failed(cls, trial_id: int, code: str) -> TrialOutcome:
+        """Failed-or-missing with `code` and nothing else known (no call result to keep)."""
+        return cls(
+            trial_id=trial_id,
+            state=TrialState.ERRORED,
+            output=None,
+            tool_calls=None,
+            input_tokens=0,
+            output_tokens=0,
+            cost_micros=0,
+            latency_ms=0,
+            attempts=0,
+            error_code=code,
+            passed=None,
+            score=None,
+            check_results=None,
+        )
 
 
 async def count_orphans(session: AsyncSession, comparison_id: str) -> int:
@@ -146,11 +191,35 @@ async def load_plan(session: AsyncSession, comparison_id: str) -> DispatchPlan:
             Trial.comparison_id == comparison_id
         )
     )
+    judges = {
+        judge_key(spec): await _judge_plan(session, spec)
+        for spec in comparison.checks
+        if spec.get("kind") == JUDGE_RUBRIC
+    }
     return DispatchPlan(
         comparison=comparison,
         cohorts=cohorts,
         cases=cases,
         recorded=frozenset((int(a), int(b), int(c)) for a, b, c in recorded),
+        judges=judges,
+    )
+
+
+async def _judge_plan(session: AsyncSession, spec: Mapping[str, Any]) -> JudgePlan:
+    rubric_id, config_id = judge_key(spec)
+    rubric = await session.get(AssetVersion, rubric_id)
+    config = await session.get(AssetVersion, config_id)
+    assert rubric is not None and config is not None
+    connection = await session.get(ModelConnection, config.content["connectionId"])
+    assert connection is not None
+    return JudgePlan(
+        rubric=str(rubric.content["text"]),
+        scale=str(rubric.content["scale"]),
+        connection=connection,
+        model=str(config.content["model"]),
+        temperature=config.content.get("temperature"),
+        max_output_tokens=int(config.content["maxOutputTokens"]),
+        params=dict(config.content.get("params") or {}),
     )
 
 
@@ -317,10 +386,14 @@ async def recompute(session: AsyncSession, comparison: Comparison) -> Progress:
         states[int(row.cohort_index)] = (
             CohortState.DONE if done >= per_cohort_calls else CohortState.RUNNING
         )
-    comparison.done_calls = sum(int(r.done or 0) for r in per_cohort)
-    comparison.failed_calls = sum(int(r.failed or 0) for r in per_cohort)
+    # A recorded trial settles its model call and its judge calls (made, or not needed
+    # because the model call failed), so done reaches the planned total.
+    per_trial = calls_per_trial(comparison.checks)
+    comparison.done_calls = per_trial * sum(int(r.done or 0) for r in per_cohort)
+    comparison.failed_calls = per_trial * sum(int(r.failed or 0) for r in per_cohort)
     comparison.spent_micros = sum(int(r.spent or 0) for r in per_cohort)
     comparison.seq = comparison.seq + 1
+    comparison.progress_at = utcnow()
     cohorts = (
         await session.execute(
             select(ComparisonCohort).where(ComparisonCohort.comparison_id == comparison.id)

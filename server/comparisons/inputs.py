@@ -20,12 +20,12 @@ from server.checks import DEFAULT_CHECKS, CheckKind, validate_check_specs
 from server.comparisons.models import CohortKind
 from server.connections import service as connection_service
 from server.connections.models import ModelConnection
-from server.connections.money import optional_cents_to_micros
 from server.datasets import service as dataset_service
 from server.datasets.models import Split
 from server.errors import NotFound, ValidationFailed
 from server.experiments import service as experiment_service
 from server.experiments.models import Experiment
+from server.money import optional_cents_to_micros
 from server.prompting.variables import MissingFieldPolicy, check_path
 from server.releases import service as release_service
 from server.releases.models import BindingRole, Release

@@ -99,6 +99,9 @@ class Comparison(Base):
     total_calls: Mapped[int] = mapped_column(Integer, comment="planned calls, judge calls included")
     # Progress, recomputed from trial rows under the lease; `seq` orders snapshots.
     seq: Mapped[int] = mapped_column(BigInteger, default=0)
+    progress_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime, comment="when `seq` last moved: the time of the latest snapshot"
+    )
     done_calls: Mapped[int] = mapped_column(Integer, default=0)
     failed_calls: Mapped[int] = mapped_column(Integer, default=0)
     spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -9,9 +9,8 @@ from typing import Any
 
 from server.comparisons.models import TERMINAL_STATUSES, CohortState, Comparison
 from server.db import utcnow
+from server.money import micros_to_cents
 from server.runtime.interfaces import EventBus
-
-MICROS_PER_CENT = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +31,8 @@ class Progress:
     eta_seconds: float | None
     spent_cents_so_far: float
     cohorts: tuple[CohortProgress, ...]
+    updated_at: str | None = None
+    """ISO time the row reached this `seq`, so clients can measure delivery delay."""
 
     def as_payload(self) -> dict[str, Any]:
         return asdict(self)
@@ -68,8 +69,9 @@ def snapshot(comparison: Comparison, cohort_states: Sequence[tuple[int, CohortSt
         failed_calls=comparison.failed_calls,
         percent=round(100.0 * comparison.done_calls / total, 2) if total else 0.0,
         eta_seconds=eta_seconds(comparison, utcnow()),
-        spent_cents_so_far=comparison.spent_micros / MICROS_PER_CENT,
+        spent_cents_so_far=micros_to_cents(comparison.spent_micros),
         cohorts=tuple(CohortProgress(index, state.value) for index, state in cohort_states),
+        updated_at=comparison.progress_at.isoformat() if comparison.progress_at else None,
     )
 
 

@@ -20,12 +20,12 @@ from server.comparisons.models import ComparisonCohort as CohortRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress, snapshot
-from server.connections.money import micros_to_cents, optional_micros_to_cents
 from server.connections.types import ConnectionKind, ConnectionStatus
 from server.context import Context
 from server.datasets.models import Split as SplitEnum
 from server.datasets.types import DatasetVersion, Split
 from server.experiments.types import Experiment
+from server.money import micros_to_cents, optional_micros_to_cents
 from server.prompting.variables import MissingFieldPolicy as MissingFieldPolicyEnum
 from server.releases.types import BindingRole
 
@@ -162,6 +162,9 @@ class ComparisonProgress:
     eta_seconds: float | None
     spent_cents_so_far: float
     cohorts: list[CohortProgress]
+    updated_at: datetime | None = strawberry.field(
+        description="When the comparison reached this `seq`."
+    )
 
     @classmethod
     def from_progress(cls, progress: Progress) -> ComparisonProgress:
@@ -179,6 +182,7 @@ class ComparisonProgress:
                 CohortProgress(cohort_index=c.cohort_index, state=CohortStateEnum(c.state))
                 for c in progress.cohorts
             ],
+            updated_at=datetime.fromisoformat(progress.updated_at) if progress.updated_at else None,
         )
 
 

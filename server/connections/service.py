@@ -21,10 +21,10 @@ from server.auth import Actor
 from server.comparisons.caps import month_to_date_spend
 from server.connections import checks
 from server.connections.models import ConnectionKind, ModelConnection
-from server.connections.money import cents_to_micros, optional_cents_to_micros
 from server.db import utcnow
 from server.errors import NotFound, ValidationFailed
 from server.ids import new_id
+from server.money import cents_to_micros, optional_cents_to_micros
 from server.pagination import Page, keyset_page
 from server.security import SecretBox
 from server.validation import check_range, clean_name

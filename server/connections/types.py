@@ -12,9 +12,9 @@ from server.connections import loaders
 from server.connections.models import ConnectionKind as ConnectionKindEnum
 from server.connections.models import ConnectionStatus as ConnectionStatusEnum
 from server.connections.models import ModelConnection as ModelConnectionRow
-from server.connections.money import micros_to_cents, optional_micros_to_cents
 from server.connections.service import Simulation as SimulationValue
 from server.context import Context
+from server.money import micros_to_cents, optional_micros_to_cents
 
 ConnectionKind = strawberry.enum(ConnectionKindEnum, name="ConnectionKind")
 ConnectionStatus = strawberry.enum(ConnectionStatusEnum, name="ConnectionStatus")

@@ -62,9 +62,10 @@ class DatasetVersion:
     case_count: int = strawberry.field(description="Cases so far while OPEN; final once SEALED.")
     case_counts: CaseCounts
     content_hash: str | None = strawberry.field(
-        description="Set when sealed: sha256 over one line per case in order, the canonical "
-        "JSON (sorted keys, no spaces, UTF-8) of [datasetItemId, input, expected, split, tags] "
-        "and a newline."
+        description="Set when sealed: sha256 over one UTF-8 line per case in order, the "
+        "array [datasetItemId, input, expected, split, tags] written as PostgreSQL writes "
+        "jsonb (keys by byte length then bytes, ', ' and ': ', plain decimal numbers), then a "
+        "newline. The same on every backend and whatever the key order of the source."
     )
     created_at: datetime
     sealed_at: datetime | None

@@ -6,8 +6,8 @@ from datetime import datetime
 
 import strawberry
 
-from server.connections.money import optional_micros_to_cents
 from server.experiments.models import Experiment as ExperimentRow
+from server.money import optional_micros_to_cents
 
 
 @strawberry.type

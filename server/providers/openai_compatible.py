@@ -8,6 +8,7 @@ carry codes, HTTP statuses, attempt numbers and exception class names only.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import math
@@ -32,6 +33,7 @@ for _library in ("httpx", "httpcore"):
 
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
 MAX_ATTEMPTS = 3
+LANE_SIZE = 8
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 30.0
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -235,14 +237,20 @@ class OpenAICompatibleProvider:
         max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
         self._url = base_url.rstrip("/") + "/chat/completions"
-        limits = httpx.Limits(
-            max_connections=max_connections, max_keepalive_connections=max_connections
-        )
-        # The key lives only in the client's default headers, never on this object.
+        # httpcore scans every pooled connection on each request and response, so one pool
+        # of 64 connections costs O(64) per call; lanes of at most LANE_SIZE keep that flat.
+        lanes = max(1, math.ceil(max_connections / LANE_SIZE))
+        per_lane = math.ceil(max_connections / lanes)
+        limits = httpx.Limits(max_connections=per_lane, max_keepalive_connections=per_lane)
+        # The key lives only in the clients' default headers, never on this object.
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.AsyncClient(
-            timeout=timeout, limits=limits, headers=headers, follow_redirects=False
-        )
+        self._clients = [
+            httpx.AsyncClient(
+                timeout=timeout, limits=limits, headers=headers, follow_redirects=False
+            )
+            for _ in range(lanes)
+        ]
+        self._next_lane = itertools.cycle(self._clients)
         self._sleep = sleep
         self._max_attempts = max(1, max_attempts)
 
@@ -275,7 +283,8 @@ class OpenAICompatibleProvider:
         started = time.monotonic()
         status: int | None = None
         try:
-            async with self._client.stream("POST", self._url, json=body, headers=headers) as resp:
+            client = next(self._next_lane)
+            async with client.stream("POST", self._url, json=body, headers=headers) as resp:
                 status = resp.status_code
                 if not 200 <= status < 300:
                     # The error body is never read: it is provider text.
@@ -305,7 +314,7 @@ class OpenAICompatibleProvider:
 
     async def aclose(self) -> None:
         """Close the pooled client and its connections."""
-        await self._client.aclose()
+        await asyncio.gather(*(client.aclose() for client in self._clients))
 
 
 def _name(exc: BaseException) -> str:

@@ -1,15 +1,22 @@
-"""Dispatch through the API: every trial runs once, counters come from rows, caps stop it."""
+"""Dispatch through the API: every trial runs once, counters come from rows.
+
+The helpers here are shared by the `test_dispatch_*` modules (caps, cancel, faults,
+concurrency, progress), which run comparisons against the session's fake provider.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter, defaultdict
 from typing import Any
 
 from sqlalchemy import func, select
 
-from server.comparisons.models import Trial, TrialState
+from server.comparisons.models import Comparison, Trial, TrialState
 from server.workspaces.roles import Role
-from tests.factories import make_comparison_setup, make_workspace
+from tests.conftest import PROVIDER_KEY
+from tests.factories import ComparisonSetup, WorkspaceFixture, make_comparison_setup, make_workspace
+from tests.fakes.openai_server import FakeOpenAI, RecordedRequest
 from tests.harness import Backend
 
 CREATE = """
@@ -23,10 +30,12 @@ mutation($id: ID!, $bg: Boolean) { startComparison(id: $id, background: $bg) {
 } }
 """
 STATUS = """
-query($id: ID!) { comparison(id: $id) { status stopReason errorCode
+query($id: ID!) { comparison(id: $id) { status stopReason errorCode spentCentsSoFar
+  cohorts { cohortIndex passRate }
   progress { seq doneCalls totalCalls failedCalls percent etaSeconds spentCentsSoFar
              cohorts { cohortIndex state } } } }
 """
+TERMINAL = ("DONE", "FAILED", "CANCELLED")
 
 
 async def create(backend: Backend, token: str, setup_input: dict[str, Any]) -> str:
@@ -35,14 +44,41 @@ async def create(backend: Backend, token: str, setup_input: dict[str, Any]) -> s
     return comparison_id
 
 
-async def wait_terminal(backend: Backend, token: str, comparison_id: str) -> dict[str, Any]:
-    for _ in range(600):
-        data = (await backend.gql(STATUS, {"id": comparison_id}, token=token)).ok()
-        if data["comparison"]["status"] in ("DONE", "FAILED", "CANCELLED"):
-            result: dict[str, Any] = data["comparison"]
-            return result
-        await asyncio.sleep(0.1)
-    raise AssertionError("the comparison did not end")
+async def start(
+    backend: Backend, token: str, comparison_id: str, *, background: bool = True
+) -> dict[str, Any]:
+    data = (await backend.gql(START, {"id": comparison_id, "bg": background}, token=token)).ok()
+    started: dict[str, Any] = data["startComparison"]
+    return started
+
+
+async def status(backend: Backend, token: str, comparison_id: str) -> dict[str, Any]:
+    data = (await backend.gql(STATUS, {"id": comparison_id}, token=token)).ok()
+    comparison: dict[str, Any] = data["comparison"]
+    return comparison
+
+
+async def wait_terminal(
+    backend: Backend, token: str, comparison_id: str, *, timeout: float = 60
+) -> dict[str, Any]:
+    """The comparison once terminal and its dispatcher gone (lease freed): nothing changes
+    after this, so a following test sees a quiet provider."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        comparison = await status(backend, token, comparison_id)
+        if comparison["status"] in TERMINAL and not await leased(backend, comparison_id):
+            return await status(backend, token, comparison_id)
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the comparison did not end: {comparison}")
+
+
+async def leased(backend: Backend, comparison_id: str) -> bool:
+    """Whether a delivery holds the dispatch lease (it is still working)."""
+    async with backend.sessionmaker() as session:
+        owner = await session.scalar(
+            select(Comparison.lease_owner).where(Comparison.id == comparison_id)
+        )
+    return owner is not None
 
 
 async def trial_rows(backend: Backend, comparison_id: str) -> dict[str, int]:
@@ -55,14 +91,72 @@ async def trial_rows(backend: Backend, comparison_id: str) -> dict[str, int]:
         return {state.value: int(count) for state, count in rows}
 
 
+async def trials_of(backend: Backend, comparison_id: str) -> list[Trial]:
+    """Every trial row of the comparison in case-major order."""
+    async with backend.sessionmaker() as session:
+        rows = await session.scalars(
+            select(Trial)
+            .where(Trial.comparison_id == comparison_id)
+            .order_by(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
+        )
+        return list(rows)
+
+
+async def committed_count(backend: Backend, comparison_id: str) -> int:
+    """Trials whose outcome has committed (what `doneCalls` counts)."""
+    async with backend.sessionmaker() as session:
+        count = await session.scalar(
+            select(func.count())
+            .select_from(Trial)
+            .where(Trial.comparison_id == comparison_id, Trial.state != TrialState.ADMITTED)
+        )
+    return int(count or 0)
+
+
+async def openai_setup(
+    backend: Backend, fake: FakeOpenAI, ws: WorkspaceFixture, **fields: Any
+) -> ComparisonSetup:
+    """A comparison setup whose connection is the fake provider (OPENAI_COMPATIBLE)."""
+    return await make_comparison_setup(
+        backend.sessionmaker,
+        ws,
+        connection_kind="OPENAI_COMPATIBLE",
+        base_url=fake.base_url,
+        api_key=PROVIDER_KEY,
+        secret_box=backend.state.secret_box,
+        **fields,
+    )
+
+
+def chat_requests(fake: FakeOpenAI, comparison_id: str) -> list[RecordedRequest]:
+    """The provider requests dispatch sent for the comparison, in arrival order."""
+    return [
+        r
+        for r in fake.requests
+        if r.headers.get("x-shipwise-trial", "").startswith(comparison_id + "/")
+    ]
+
+
+def deliveries_per_trial(fake: FakeOpenAI, comparison_id: str) -> dict[str, set[str]]:
+    """Trial header → the deliveries that sent it (one each when nothing was re-sent)."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for request in chat_requests(fake, comparison_id):
+        seen[request.headers["x-shipwise-trial"]].add(request.headers["x-shipwise-delivery"])
+    return seen
+
+
+def partial_cases(trials: list[Trial], *, per_case: int) -> list[int]:
+    """Ordinals of the cases that have some but not all of their `per_case` trial rows."""
+    counts = Counter(t.case_ordinal for t in trials)
+    return sorted(ordinal for ordinal, n in counts.items() if n != per_case)
+
+
 async def test_a_simulated_comparison_runs_every_trial_once(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=24)
     member = ws.tokens[Role.MEMBER]
     comparison_id = await create(backend, member, setup.input(trialsPerCase=2))
-    started = (await backend.gql(START, {"id": comparison_id, "bg": False}, token=member)).ok()[
-        "startComparison"
-    ]
+    started = await start(backend, member, comparison_id, background=False)
     assert started["status"] == "DONE" and started["stopReason"] == "COMPLETED"
     progress = started["progress"]
     assert progress["totalCalls"] == progress["doneCalls"] == 24 * 2 * 2
@@ -71,3 +165,28 @@ async def test_a_simulated_comparison_runs_every_trial_once(backend: Backend) ->
     rows = await trial_rows(backend, comparison_id)
     assert sum(rows.values()) == 96 and rows.get("ADMITTED", 0) == 0
     assert progress["failedCalls"] == rows.get(TrialState.ERRORED.value, 0)
+
+
+async def test_an_openai_compatible_comparison_sends_each_trial_once_with_its_headers(
+    backend: Backend, fake_openai: FakeOpenAI
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await openai_setup(backend, fake_openai, ws, cases=6, max_concurrency=4)
+    member = ws.tokens[Role.MEMBER]
+    comparison_id = await create(backend, member, setup.input(trialsPerCase=2))
+    started = await start(backend, member, comparison_id, background=False)
+    assert (started["status"], started["stopReason"]) == ("DONE", "COMPLETED")
+    sent = deliveries_per_trial(fake_openai, comparison_id)
+    expected = {
+        f"{comparison_id}/{cohort}/{case}/{trial}"
+        for case in range(6)
+        for cohort in range(2)
+        for trial in range(2)
+    }
+    assert set(sent) == expected
+    assert all(len(deliveries) == 1 for deliveries in sent.values())
+    requests = chat_requests(fake_openai, comparison_id)
+    assert len(requests) == len(expected)
+    assert all(r.headers["authorization"] == f"Bearer {PROVIDER_KEY}" for r in requests)
+    assert {r.body["model"] for r in requests} == {"model-0", "model-1"}
+    assert await trial_rows(backend, comparison_id) == {"COMPLETED": 24}

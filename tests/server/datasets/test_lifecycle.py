@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from server.assets.versioning import canonical_json
 from server.audit.models import AuditEvent
 from server.datasets import service
+from server.datasets.digest import case_line
 from server.datasets.models import DatasetCase
 from server.errors import Conflict, ValidationFailed
 from server.workspaces.roles import Role
@@ -30,17 +30,18 @@ from tests.server.datasets.api import (
 
 
 def expected_hash(cases: list[dict[str, Any]]) -> str:
-    """The documented definition, computed from the cases as sent."""
+    """The documented definition, computed in Python from the cases as sent."""
     digest = hashlib.sha256()
     for case in cases:
-        line = [
-            case["datasetItemId"],
-            case["input"],
-            case.get("expected"),
-            case.get("split", "DEV"),
-            case.get("tags", []),
-        ]
-        digest.update(canonical_json(line) + b"\n")
+        digest.update(
+            case_line(
+                case["datasetItemId"],
+                case["input"],
+                case.get("expected"),
+                case.get("split", "DEV"),
+                case.get("tags", []),
+            )
+        )
     return digest.hexdigest()
 
 

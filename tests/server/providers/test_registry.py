@@ -73,7 +73,7 @@ async def test_a_changed_row_rebuilds_and_close_closes_all(box: SecretBox) -> No
     rekeyed = pool.get(_connection(box, api_key_encrypted=box.encrypt("sk-new")))
     moved = pool.get(_connection(box, api_key_encrypted=box.encrypt("sk-new"), base_url="http://x"))
     assert len({id(first), id(rekeyed), id(moved)}) == 3
-    clients = [p._client for p in (first, rekeyed, moved)]  # type: ignore[attr-defined]
+    clients = [c for p in (first, rekeyed, moved) for c in p._clients]  # type: ignore[attr-defined]
     assert not any(c.is_closed for c in clients)
     await pool.aclose()
     assert all(c.is_closed for c in clients)

@@ -1,0 +1,284 @@
+"""Dispatch at the physical limit: 20,000 calls (2 cohorts × 2,000 cases × 5 trials) on
+PostgreSQL + Redis + one `shipwise worker` process against a fake OpenAI-compatible provider
+(its own process) on 127.0.0.1.
+
+    .venv/bin/python bench/dispatch.py                 # full size
+    .venv/bin/python bench/dispatch.py --cases 200     # quick
+
+Prints wall time ÷ ideal (calls × latency ÷ concurrency) at 50 ms, calls per second at 0 ms,
+the p99 delay from a snapshot's row update to its delivery to 200 websocket subscribers (on a
+`shipwise serve` process) during the 50 ms run, and ends with one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cryptography.fernet import Fernet
+
+from server.comparisons import lifecycle
+from server.comparisons.models import TERMINAL_STATUSES, Comparison
+from server.db import create_engine, create_sessionmaker
+from server.migrate import upgrade
+from server.runtime.redis import ArqQueue, RedisStreamEventBus
+from server.security import SecretBox
+from server.workspaces.roles import Role
+from tests.factories import (
+    actor_for,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
+
+ADMIN_URL = os.environ.get(
+    "SHIPWISE_BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+CONCURRENCY = 64
+TRIALS = 5
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def _database() -> tuple[str, str]:
+    import asyncpg
+
+    name = f"shipwise_bench_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    return f"{ADMIN_URL.rpartition('/')[0]}/{name}", name
+
+
+async def _drop(name: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
+    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await conn.close()
+
+
+def _start_fake(delay: float) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "fake_provider.py"), "--delay", str(delay)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    return process, process.stdout.readline().strip()
+
+
+SUBSCRIPTION = "subscription($id: ID!) { comparisonProgress(id: $id) { seq status updatedAt } }"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def _start_api(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    import httpx
+
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient() as client:
+        for _ in range(200):
+            try:
+                if (await client.get(f"{base}/healthz")).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                await asyncio.sleep(0.1)
+    return process, base
+
+
+async def _watch(
+    url: str, token: str, comparison_id: str, delays_ms: list[float], ready: asyncio.Event
+) -> None:
+    """One graphql-transport-ws subscriber: the delay of every snapshot after the first."""
+    from datetime import UTC, datetime
+
+    import websockets
+
+    async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+        await ws.recv()
+        payload = {"query": SUBSCRIPTION, "variables": {"id": comparison_id}}
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        first = True
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["type"] != "next":
+                break
+            received = datetime.now(UTC)
+            if first:
+                first = False
+                ready.set()
+                continue
+            updated = message["payload"]["data"]["comparisonProgress"]["updatedAt"]
+            if updated:
+                delay = received - datetime.fromisoformat(updated)
+                delays_ms.append(delay.total_seconds() * 1000)
+
+
+def _start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "worker"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+
+
+async def _run_once(
+    database_url: str, key: str, delay: float, cases: int, subscribers: int = 0
+) -> dict[str, Any]:
+    """One comparison at `delay` seconds per call; its wall time from start to DONE, and the
+    delivery delays seen by `subscribers` websocket clients."""
+    queue_name = f"shipwise-bench-{secrets.token_hex(4)}"
+    env = {
+        **os.environ,
+        "SHIPWISE_DATABASE_URL": database_url,
+        "SHIPWISE_REDIS_URL": REDIS_URL,
+        "SHIPWISE_SECRET_KEY": key,
+        "SHIPWISE_QUEUE_NAME": queue_name,
+        "SHIPWISE_LOG_LEVEL": "WARNING",
+    }
+    fake, base_url = _start_fake(delay)
+    worker = _start_worker(env)
+    api, api_url = await _start_api(env) if subscribers else (None, "")
+    delays_ms: list[float] = []
+    watchers: list[asyncio.Task[None]] = []
+    engine = create_engine(database_url)
+    sessionmaker = create_sessionmaker(engine)
+    queue = ArqQueue(REDIS_URL, queue_name=queue_name)
+    events = RedisStreamEventBus(REDIS_URL)
+    try:
+        ws = await make_workspace(sessionmaker)
+        setup = await make_comparison_setup(
+            sessionmaker,
+            ws,
+            cases=cases,
+            connection_kind="OPENAI_COMPATIBLE",
+            base_url=base_url,
+            secret_box=SecretBox(key),
+            max_concurrency=CONCURRENCY,
+            max_output_tokens=16,
+        )
+        comparison_id = await make_comparison(sessionmaker, setup, trials=TRIALS)
+        ws_url = api_url.replace("http://", "ws://") + "/graphql"
+        ready = [asyncio.Event() for _ in range(subscribers)]
+        watchers = [
+            asyncio.create_task(_watch(ws_url, ws.owner, comparison_id, delays_ms, event))
+            for event in ready
+        ]
+        await asyncio.gather(*(event.wait() for event in ready))
+        await asyncio.sleep(2)  # the worker is up
+        started = time.perf_counter()
+        await lifecycle.start(
+            sessionmaker=sessionmaker,
+            events=events,
+            queue=queue,
+            actor=actor_for(ws, Role.MEMBER),
+            comparison_id=comparison_id,
+        )
+        while True:
+            async with sessionmaker() as session:
+                row = await session.get(Comparison, comparison_id)
+                assert row is not None
+                if row.status in TERMINAL_STATUSES:
+                    break
+            await asyncio.sleep(0.05)
+        wall = time.perf_counter() - started
+        await asyncio.wait_for(asyncio.gather(*watchers, return_exceptions=True), 30)
+        return {
+            "status": row.status.value,
+            "calls": row.done_calls,
+            "wall_s": wall,
+            "delays_ms": delays_ms,
+        }
+    finally:
+        for watcher in watchers:
+            watcher.cancel()
+        if api is not None:
+            api.terminate()
+            api.wait(timeout=30)
+        await queue.close()
+        await events.close()
+        await engine.dispose()
+        worker.terminate()
+        worker.wait(timeout=60)
+        fake.terminate()
+        fake.wait(timeout=30)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cases", type=int, default=2000)
+    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--subscribers", type=int, default=200)
+    args = parser.parse_args()
+    key = Fernet.generate_key().decode()
+    database_url, name = await _database()
+    try:
+        await asyncio.to_thread(upgrade, database_url)
+        paced = await _run_once(
+            database_url, key, args.latency, args.cases, subscribers=args.subscribers
+        )
+        flat = await _run_once(database_url, key, 0.0, args.cases)
+    finally:
+        await _drop(name)
+    calls = args.cases * TRIALS * 2
+    ideal = calls * args.latency / CONCURRENCY
+    ratio = paced["wall_s"] / ideal
+    calls_per_s = flat["calls"] / flat["wall_s"]
+    print(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts)")  # noqa: T201
+    print(  # noqa: T201
+        f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}: "
+        f"{paced['wall_s']:.2f} s vs ideal {ideal:.2f} s → ratio {ratio:.3f} (target ≤ 1.10); "
+        f"status {paced['status']}, {paced['calls']} calls"
+    )
+    print(  # noqa: T201
+        f"0 ms latency: {flat['wall_s']:.2f} s → {calls_per_s:.0f} calls/s (target ≥ 1,500); "
+        f"status {flat['status']}, {flat['calls']} calls"
+    )
+    delays = sorted(paced["delays_ms"])
+    p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else float("nan")
+    print(  # noqa: T201
+        f"{args.subscribers} subscribers: {len(delays)} deliveries, p50 "
+        f"{delays[len(delays) // 2] if delays else float('nan'):.0f} ms, p99 {p99:.0f} ms"
+    )
+    print(  # noqa: T201
+        json.dumps(
+            {
+                "ratio_to_ideal": round(ratio, 3),
+                "calls_per_s": round(calls_per_s, 1),
+                "subscriber_p99_ms": round(p99, 1),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

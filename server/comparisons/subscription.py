@@ -1,0 +1,162 @@
+"""`comparisonProgress`: the current snapshot from the row, then every later one off the bus.
+
+The row is the truth; the event bus only makes delivery fast. A background task reads the
+bus into a one-slot `Mailbox`, so a slow client holds one pending snapshot at most. When the
+bus goes quiet, or says the run ended, the row is read again, so the terminal snapshot
+arrives even if events were lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
+
+import strawberry
+from prometheus_client import Gauge
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.comparisons import service
+from server.comparisons.mailbox import Mailbox
+from server.comparisons.progress import Progress, snapshot, topic
+from server.comparisons.types import ComparisonProgress
+from server.context import Context
+from server.errors import ValidationFailed
+from server.metrics import REGISTRY
+from server.runtime.interfaces import EventBus
+
+logger = logging.getLogger("shipwise.comparisons")
+
+IDLE_SECONDS = 2.0
+"""With no event for this long, the row is read again (events may have been lost)."""
+
+SUBSCRIPTIONS = Gauge(
+    "shipwise_progress_subscriptions", "Open comparisonProgress subscriptions", registry=REGISTRY
+)
+
+
+async def read_progress(
+    sessionmaker: async_sessionmaker[AsyncSession], *, workspace_id: str, comparison_id: str
+) -> Progress:
+    """The comparison's snapshot from its row, in a short session; NOT_FOUND outside the
+    workspace."""
+    async with sessionmaker() as session:
+        row = await service.get(
+            session=session, workspace_id=workspace_id, comparison_id=comparison_id
+        )
+        cohorts = await service.get_cohorts(session=session, comparison_ids=[row.id])
+    return snapshot(row, [(c.cohort_index, c.state) for c in cohorts.get(row.id, [])])
+
+
+async def _pump(events: EventBus, comparison_id: str, after_seq: int, mailbox: Mailbox) -> None:
+    """Read the comparison's topic into `mailbox` until a terminal snapshot passes."""
+    stream = events.subscribe(topic(comparison_id), after_seq=after_seq)
+    try:
+        async for event in stream:
+            try:
+                progress = Progress.from_payload(dict(event.payload))
+            except (KeyError, TypeError, ValueError):
+                logger.warning("malformed progress event skipped", extra={"seq": event.seq})
+                continue
+            mailbox.put(progress)
+            if progress.terminal:
+                return
+    finally:
+        if isinstance(stream, AsyncGenerator):  # both adapters' are: close it now, not at GC
+            await stream.aclose()
+
+
+def _start_pump(
+    events: EventBus, comparison_id: str, after_seq: int, mailbox: Mailbox
+) -> asyncio.Task[None]:
+    task = asyncio.create_task(
+        _pump(events, comparison_id, after_seq, mailbox), name=f"progress {comparison_id}"
+    )
+    task.add_done_callback(_log_failure)
+    return task
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        # The subscription falls back to reading the row and starts a new reader later.
+        logger.warning("progress events unavailable", extra={"error_type": type(exc).__name__})
+
+
+async def progress_stream(
+    *,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    events: EventBus,
+    workspace_id: str,
+    comparison_id: str,
+    after_seq: int | None = None,
+    idle_seconds: float = IDLE_SECONDS,
+) -> AsyncGenerator[Progress, None]:
+    """The current snapshot (unless `after_seq` already covers it), then each later one in
+    `seq` order, ending after the terminal one; a seq is never repeated or reordered."""
+    if after_seq is not None and after_seq < 0:
+        raise ValidationFailed("`afterSeq` must be 0 or more", field="afterSeq")
+
+    async def read() -> Progress:
+        return await read_progress(
+            sessionmaker, workspace_id=workspace_id, comparison_id=comparison_id
+        )
+
+    current = await read()
+    sent = -1 if after_seq is None else after_seq
+    if current.terminal:
+        if current.seq > sent:
+            yield current
+        return
+    mailbox = Mailbox()
+    # Subscribe before the first yield: what is published while the client reads the current
+    # snapshot waits in the mailbox.
+    pump = _start_pump(events, comparison_id, max(sent, current.seq), mailbox)
+    SUBSCRIPTIONS.inc()
+    try:
+        latest: Progress | None = current
+        while True:
+            if latest is None or latest.terminal:
+                # Quiet for a while, or the end: either way the row has the final word.
+                latest = await read()
+                if pump.done() and not latest.terminal:
+                    pump = _start_pump(events, comparison_id, max(sent, latest.seq), mailbox)
+            if latest.seq > sent:
+                sent = latest.seq
+                yield latest
+            if latest.terminal:
+                return
+            latest = await mailbox.take(idle_seconds)
+    finally:
+        SUBSCRIPTIONS.dec()
+        pump.cancel()
+        await asyncio.gather(pump, return_exceptions=True)
+        mailbox.close()
+
+
+async def comparison_progress(
+    info: strawberry.Info[Context], id: strawberry.ID, after_seq: int | None = None
+) -> AsyncGenerator[ComparisonProgress, None]:
+    """The `comparisonProgress` resolver: VIEWER, scoped to the caller's workspace."""
+    actor = info.context.require()
+    app = info.context.app
+    stream = progress_stream(
+        sessionmaker=app.sessionmaker,
+        events=app.events,
+        workspace_id=actor.workspace_id,
+        comparison_id=str(id),
+        after_seq=after_seq,
+    )
+    async with aclosing(stream):
+        async for progress in stream:
+            yield ComparisonProgress.from_progress(progress)
+
+
+@strawberry.type
+class ComparisonSubscription:
+    comparison_progress: AsyncGenerator[ComparisonProgress, None] = strawberry.subscription(
+        resolver=comparison_progress,
+        description="Progress snapshots: the current one first (unless `afterSeq` covers it), "
+        "then each later one in `seq` order (coalescing may skip numbers); ends after the "
+        "terminal one.",
+    )

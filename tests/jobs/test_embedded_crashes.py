@@ -1,0 +1,245 @@
+"""Embedded mode, for real: `shipwise serve` on SQLite stopped mid-run with SIGTERM resumes
+to DONE at its next start; killed with -9 instead, the run ends FAILED with the ambiguity
+code and nothing is ever sent twice."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.comparisons.models import Comparison, ComparisonStatus, Trial
+from server.db import create_engine, create_sessionmaker
+from server.migrate import upgrade
+from server.settings import Settings
+from server.workspaces.roles import Role
+from tests.factories import make_comparison, make_comparison_setup, make_workspace
+from tests.fakes.openai_server import Behaviour, FakeOpenAI
+from tests.jobs.crash_stack import deliveries_per_trial
+
+pytestmark = pytest.mark.slow
+
+CASES, TRIALS, COHORTS = 30, 2, 2
+TOTAL = CASES * TRIALS * COHORTS
+STATUS = """
+query($id: ID!) { comparison(id: $id) { status stopReason errorCode
+  progress { doneCalls totalCalls failedCalls } } }
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class EmbeddedServer:
+    """`shipwise serve` processes, one at a time, on one data directory."""
+
+    data_dir: Path
+    process: subprocess.Popen[bytes] | None = None
+    runs: int = 0
+    base_url: str = ""
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    async def start(self) -> None:
+        port = _free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
+        env.update(SHIPWISE_DATA_DIR=str(self.data_dir), SHIPWISE_DISPATCH_LEASE_SECONDS="2")
+        with open(self.data_dir.parent / f"serve-{self.runs}.log", "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self.processes.append(self.process)
+        self.runs += 1
+        self.base_url = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient() as client:
+            for _ in range(300):
+                try:
+                    if (await client.get(f"{self.base_url}/healthz")).status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                assert self.process.poll() is None, "shipwise serve exited at start-up"
+                await asyncio.sleep(0.1)
+        raise AssertionError("shipwise serve did not answer /healthz")
+
+    async def stop(self, sig: signal.Signals) -> int:
+        assert self.process is not None
+        self.process.send_signal(sig)
+        code = await asyncio.to_thread(self.process.wait, 40)
+        self.process = None
+        return code
+
+    def log(self, run: int) -> str:
+        """What the `run`-th server process wrote."""
+        return (self.data_dir.parent / f"serve-{run}.log").read_text()
+
+    def kill_all(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+    async def gql(self, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            response = await client.post(
+                f"{self.base_url}/graphql",
+                json={"query": query, "variables": variables},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        body = response.json()
+        assert not body.get("errors"), body
+        data: dict[str, Any] = body["data"]
+        return data
+
+    async def poll(
+        self, token: str, comparison_id: str, until: Any, timeout: float = 60
+    ) -> dict[str, Any]:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            comparison: dict[str, Any] = (await self.gql(token, STATUS, {"id": comparison_id}))[
+                "comparison"
+            ]
+            if until(comparison):
+                return comparison
+            assert asyncio.get_running_loop().time() < deadline, comparison
+            await asyncio.sleep(0.1)
+
+
+@dataclass
+class Stack:
+    server: EmbeddedServer
+    sessionmaker: async_sessionmaker[AsyncSession]
+    fake: FakeOpenAI
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+async def stack(tmp_path: Path, fake: FakeOpenAI) -> AsyncIterator[Stack]:
+    """A migrated SQLite data directory, a test-side engine on it, and no server yet."""
+    data_dir = tmp_path / "data"
+    settings = Settings(data_dir=data_dir)
+    await asyncio.to_thread(upgrade, settings.database_url)
+    engine = create_engine(settings.database_url)
+    server = EmbeddedServer(data_dir)
+    try:
+        yield Stack(server, create_sessionmaker(engine), fake)
+    finally:
+        server.kill_all()
+        await engine.dispose()
+
+
+async def _start_run(stack: Stack) -> tuple[str, str]:
+    """A comparison made on the server's database beforehand, started through HTTP once
+    the server runs; it is mid-run (at least 8 calls committed) on return."""
+    ws = await make_workspace(stack.sessionmaker)
+    setup = await make_comparison_setup(
+        stack.sessionmaker,
+        ws,
+        cases=CASES,
+        connection_kind="OPENAI_COMPATIBLE",
+        base_url=stack.fake.base_url,
+        max_concurrency=4,
+    )
+    comparison_id = await make_comparison(stack.sessionmaker, setup, trials=TRIALS)
+    stack.fake.behaviour = Behaviour(delay_seconds=0.3, reply="the answer")
+    token = ws.tokens[Role.MEMBER]
+    await stack.server.start()
+    await stack.server.gql(
+        token, "mutation($id: ID!) { startComparison(id: $id) { status } }", {"id": comparison_id}
+    )
+    await stack.server.poll(token, comparison_id, lambda c: c["progress"]["doneCalls"] >= 8)
+    return comparison_id, token
+
+
+async def _rows(stack: Stack, comparison_id: str) -> dict[str, int]:
+    async with stack.sessionmaker() as session:
+        rows = await session.execute(
+            select(Trial.state, func.count())
+            .where(Trial.comparison_id == comparison_id)
+            .group_by(Trial.state)
+        )
+        return {state.value: int(count) for state, count in rows}
+
+
+async def _running(stack: Stack) -> int:
+    async with stack.sessionmaker() as session:
+        count = await session.scalar(
+            select(func.count())
+            .select_from(Comparison)
+            .where(Comparison.status == ComparisonStatus.RUNNING)
+        )
+    return int(count or 0)
+
+
+def _terminal(comparison: dict[str, Any]) -> bool:
+    return comparison["status"] in ("DONE", "FAILED", "CANCELLED")
+
+
+async def test_sigterm_mid_run_then_restart_resumes_to_done(stack: Stack) -> None:
+    comparison_id, token = await _start_run(stack)
+    # uvicorn re-raises SIGTERM once its graceful shutdown is complete.
+    assert await stack.server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
+    assert "Application shutdown complete" in stack.server.log(0)
+    rows = await _rows(stack, comparison_id)
+    assert rows.get("ADMITTED", 0) == 0, "in-flight calls finished and committed"
+    assert 8 <= rows.get("COMPLETED", 0) < TOTAL
+    assert await _running(stack) == 1, "left RUNNING for the next start-up"
+
+    await stack.server.start()
+    ended = await stack.server.poll(token, comparison_id, _terminal)
+    assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED")
+    assert ended["progress"]["doneCalls"] == TOTAL
+    assert await _rows(stack, comparison_id) == {"COMPLETED": TOTAL}
+    sent = deliveries_per_trial(stack.fake, comparison_id)
+    assert len(sent) == TOTAL
+    assert all(len(deliveries) == 1 for deliveries in sent.values())
+    assert len(set().union(*sent.values())) >= 2, "a delivery after the restart finished it"
+    assert await _running(stack) == 0
+
+
+async def test_kill_9_mid_run_then_restart_fails_ambiguous_and_never_resends(
+    stack: Stack,
+) -> None:
+    comparison_id, token = await _start_run(stack)
+    await stack.server.stop(signal.SIGKILL)
+    at_kill = await _rows(stack, comparison_id)
+    sent_at_kill = deliveries_per_trial(stack.fake, comparison_id)
+    assert at_kill.get("ADMITTED", 0) >= 1, "the crash left admitted calls as evidence"
+
+    await stack.server.start()
+    ended = await stack.server.poll(token, comparison_id, _terminal)
+    assert ended["status"] == "FAILED"
+    assert ended["errorCode"] == "comparison_dispatch_outcome_ambiguous"
+    rows = await _rows(stack, comparison_id)
+    assert rows == at_kill, "committed outcomes kept; nothing admitted or re-sent since"
+    committed = rows.get("COMPLETED", 0) + rows.get("ERRORED", 0)
+    assert committed >= 8 and ended["progress"]["doneCalls"] == committed
+    sent = deliveries_per_trial(stack.fake, comparison_id)
+    assert sent == sent_at_kill
+    assert all(len(deliveries) == 1 for deliveries in sent.values())
+    assert committed <= len(sent) <= committed + rows["ADMITTED"]
+    assert await _running(stack) == 0
