@@ -129,10 +129,10 @@ class Dispatcher:
                     self.stopping.is_set() or time.monotonic() - started > self.slice_seconds
                 ):
                     admitting = False
-                # Admit a window's worth at a time, while up to another window still runs:
-                # admissions stay rare and the connections' semaphores are never idle.
-                if admitting and pending and len(in_flight) <= window:
-                    size = min(2 * window - len(in_flight), len(pending))
+                # Admit only what can start at once: an admitted call never waits behind
+                # others, so a cancel or SIGTERM stops everything not yet sent.
+                if admitting and pending and len(in_flight) < window:
+                    size = min(window - len(in_flight), len(pending))
                     batch = [pending.popleft() for _ in range(size)]
                     ids, stop = await self._admit(plan, batch)
                     if stop is not None:
