@@ -11,6 +11,7 @@ from jobs.registry import build_registry
 from jobs.worker import run_worker
 from server.db import create_engine, create_sessionmaker
 from server.providers.registry import ProviderPool
+from server.runtime.redis import RedisSlots
 from server.security import SecretBox
 from server.settings import Settings
 
@@ -18,6 +19,7 @@ from server.settings import Settings
 def run(settings: Settings) -> None:
     """Block running jobs until SIGTERM/SIGINT."""
     assert settings.redis_url, "the worker needs Redis"
+    redis_url = settings.redis_url
 
     async def on_startup(ctx: dict[Any, Any]) -> None:
         engine = create_engine(settings.database_url)
@@ -29,11 +31,14 @@ def run(settings: Settings) -> None:
                 SecretBox(settings.resolved_secret_key()),
                 timeout=httpx.Timeout(settings.provider_timeout_seconds, connect=5.0),
             ),
+            slots=RedisSlots(redis_url),
         )
 
     async def on_shutdown(ctx: dict[Any, Any]) -> None:
         if "providers" in ctx:
             await ctx["providers"].aclose()
+        if "slots" in ctx:
+            await ctx["slots"].close()
         if "engine" in ctx:
             await ctx["engine"].dispose()
 

@@ -25,6 +25,7 @@ from server.prompting.variables import resolve_variables
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.pricing import cost_micros
 from server.providers.registry import ProviderPool
+from server.runtime.redis import RedisSlots
 
 
 def _cost(connection: ModelConnection, result: CallResult) -> int:
@@ -58,8 +59,10 @@ def _errored(trial_id: int, code: str, result: CallResult, cost: int) -> TrialOu
 class TrialRunner:
     """Runs trials for the dispatcher; providers are pooled per connection in this process."""
 
-    def __init__(self, providers: ProviderPool) -> None:
+    def __init__(self, providers: ProviderPool, slots: RedisSlots | None = None) -> None:
         self.providers = providers
+        self.slots = slots
+        """Workers share Redis slots so maxConcurrency bounds every worker's calls together."""
 
     def window(self, plan: DispatchPlan) -> int:
         """Trials to keep in flight: the sum of the cohorts' connections' maxConcurrency."""
@@ -73,7 +76,10 @@ class TrialRunner:
     async def _call(self, connection: ModelConnection, call: ModelCall) -> CallResult:
         provider = self.providers.get(connection)
         async with self.providers.limit(connection.id):
-            return await provider.call(call)
+            if self.slots is None:
+                return await provider.call(call)
+            async with self.slots.hold(f"connection:{connection.id}", connection.max_concurrency):
+                return await provider.call(call)
 
     async def run(
         self, plan: DispatchPlan, item: WorkItem, trial_id: int, delivery_id: str
@@ -182,4 +188,4 @@ def _in_spec_order(specs: list[dict[str, Any]], results: list[CheckResult]) -> l
 
 def trial_runner(ctx: Mapping[str, Any]) -> TrialRunner:
     """The process-wide runner (its provider pool lives in the context from start-up)."""
-    return TrialRunner(ctx["providers"])
+    return TrialRunner(ctx["providers"], ctx.get("slots"))
