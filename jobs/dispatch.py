@@ -103,9 +103,10 @@ class Dispatcher:
         if isinstance(stop, StopReason):
             await self._finish(ComparisonStatus.DONE, stop_reason=stop)
             return f"done: {stop.value}"
-        if stop in (ComparisonStatus.CANCELLED, ComparisonStatus.FAILED, ComparisonStatus.DONE):
-            await self._finish(ComparisonStatus.CANCELLED)
-            return f"stopped: {stop}"
+        if isinstance(stop, ComparisonStatus):
+            # Ended elsewhere (a cancel): its status stays; counters settle, the lease is freed.
+            await self._finish(stop)
+            return f"stopped: {stop.value}"
         if not pending:
             await self._finish(ComparisonStatus.DONE, stop_reason=StopReason.COMPLETED)
             return "done"
