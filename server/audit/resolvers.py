@@ -7,7 +7,8 @@ import strawberry
 from server.audit import service
 from server.audit.types import AuditEvent
 from server.context import Context
-from server.pagination import Connection, check_page_size
+from server.listing import workspace_connection
+from server.pagination import Connection
 
 
 @strawberry.type
@@ -22,16 +23,13 @@ class AuditQuery:
         actor_id: strawberry.ID | None = None,
         target_id: strawberry.ID | None = None,
     ) -> Connection[AuditEvent]:
-        actor = info.context.require()
-        size = check_page_size(first, info.context.settings.max_page_size)
-        async with info.context.read() as session:
-            page = await service.get_page(
-                session=session,
-                workspace_id=actor.workspace_id,
-                first=size,
-                after=after,
-                action=action,
-                actor_id=actor_id,
-                target_id=target_id,
-            )
-        return Connection.of(page, AuditEvent.from_row)
+        return await workspace_connection(
+            info.context,
+            first=first,
+            after=after,
+            fetch=service.get_page,
+            convert=AuditEvent.from_row,
+            action=action,
+            actor_id=actor_id,
+            target_id=target_id,
+        )

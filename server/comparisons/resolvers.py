@@ -14,7 +14,8 @@ from server.comparisons.types import (
     CreateComparisonInput,
 )
 from server.context import Context
-from server.pagination import Connection, check_page_size
+from server.listing import workspace_connection
+from server.pagination import Connection
 from server.workspaces.roles import Role
 
 
@@ -52,17 +53,14 @@ class ComparisonQuery:
         after: str | None = None,
         status: ComparisonStatus | None = None,  # type: ignore[valid-type]
     ) -> Connection[Comparison]:
-        actor = info.context.require()
-        size = check_page_size(first, info.context.settings.max_page_size)
-        async with info.context.read() as session:
-            page = await service.get_page(
-                session=session,
-                workspace_id=actor.workspace_id,
-                first=size,
-                after=after,
-                status=ComparisonStatusEnum(status) if status is not None else None,
-            )
-        return Connection.of(page, Comparison.from_row)
+        return await workspace_connection(
+            info.context,
+            first=first,
+            after=after,
+            fetch=service.get_page,
+            convert=Comparison.from_row,
+            status=ComparisonStatusEnum(status) if status is not None else None,
+        )
 
 
 @strawberry.type

@@ -7,7 +7,8 @@ import strawberry
 from server.context import Context
 from server.experiments import service
 from server.experiments.types import CreateExperimentInput, Experiment
-from server.pagination import Connection, check_page_size
+from server.listing import workspace_connection
+from server.pagination import Connection
 from server.workspaces.roles import Role
 
 
@@ -17,13 +18,13 @@ class ExperimentQuery:
     async def experiments(
         self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
     ) -> Connection[Experiment]:
-        actor = info.context.require()
-        size = check_page_size(first, info.context.settings.max_page_size)
-        async with info.context.read() as session:
-            page = await service.get_page(
-                session=session, workspace_id=actor.workspace_id, first=size, after=after
-            )
-        return Connection.of(page, Experiment.from_row)
+        return await workspace_connection(
+            info.context,
+            first=first,
+            after=after,
+            fetch=service.get_page,
+            convert=Experiment.from_row,
+        )
 
 
 @strawberry.type

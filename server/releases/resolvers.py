@@ -5,7 +5,8 @@ from __future__ import annotations
 import strawberry
 
 from server.context import Context
-from server.pagination import Connection, check_page_size
+from server.listing import workspace_connection
+from server.pagination import Connection
 from server.releases import service
 from server.releases.types import CreateReleaseInput, Release
 from server.workspaces.roles import Role
@@ -17,13 +18,9 @@ class ReleaseQuery:
     async def releases(
         self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
     ) -> Connection[Release]:
-        actor = info.context.require()
-        size = check_page_size(first, info.context.settings.max_page_size)
-        async with info.context.read() as session:
-            page = await service.get_page(
-                session=session, workspace_id=actor.workspace_id, first=size, after=after
-            )
-        return Connection.of(page, Release.from_row)
+        return await workspace_connection(
+            info.context, first=first, after=after, fetch=service.get_page, convert=Release.from_row
+        )
 
 
 @strawberry.type

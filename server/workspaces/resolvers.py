@@ -5,7 +5,8 @@ from __future__ import annotations
 import strawberry
 
 from server.context import Context
-from server.pagination import Connection, check_page_size
+from server.listing import workspace_connection
+from server.pagination import Connection
 from server.workspaces import service
 from server.workspaces.roles import Role as RoleEnum
 from server.workspaces.types import (
@@ -47,13 +48,13 @@ class WorkspaceQuery:
     async def members(
         self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
     ) -> Connection[Member]:
-        actor = info.context.require()
-        size = check_page_size(first, info.context.settings.max_page_size)
-        async with info.context.read() as session:
-            page = await service.get_members_page(
-                session=session, workspace_id=actor.workspace_id, first=size, after=after
-            )
-        return Connection.of(page, Member.from_row)
+        return await workspace_connection(
+            info.context,
+            first=first,
+            after=after,
+            fetch=service.get_members_page,
+            convert=Member.from_row,
+        )
 
 
 @strawberry.type

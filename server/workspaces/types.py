@@ -7,7 +7,8 @@ from datetime import datetime
 import strawberry
 
 from server.context import Context
-from server.pagination import Connection, check_page_size
+from server.listing import workspace_connection
+from server.pagination import Connection
 from server.workspaces import service
 from server.workspaces.models import ApiToken as ApiTokenRow
 from server.workspaces.models import Member as MemberRow
@@ -82,13 +83,13 @@ class Workspace:
     async def tokens(
         self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
     ) -> Connection[ApiToken]:
-        actor = info.context.require()
-        size = check_page_size(first, info.context.settings.max_page_size)
-        async with info.context.read() as session:
-            page = await service.get_tokens_page(
-                session=session, workspace_id=actor.workspace_id, first=size, after=after
-            )
-        return Connection.of(page, ApiToken.from_row)
+        return await workspace_connection(
+            info.context,
+            first=first,
+            after=after,
+            fetch=service.get_tokens_page,
+            convert=ApiToken.from_row,
+        )
 
     @classmethod
     def from_row(cls, row: WorkspaceRow) -> Workspace:
