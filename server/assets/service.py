@@ -76,7 +76,6 @@ async def create(
         ) from exc
     await audit.record(
         session=session,
-        workspace_id=actor.workspace_id,
         actor=actor,
         action="asset.create",
         target_type="asset",
@@ -124,7 +123,6 @@ async def add_version(
     version = await _add_sealed_version(session, actor, asset, content)
     await audit.record(
         session=session,
-        workspace_id=actor.workspace_id,
         actor=actor,
         action="asset.add_version",
         target_type="asset_version",

@@ -21,14 +21,18 @@ def _without_secrets(details: dict[str, Any]) -> dict[str, Any]:
 async def record(
     *,
     session: AsyncSession,
-    workspace_id: str,
     actor: Actor | None,
     action: str,
     target_type: str,
     target_id: str | None,
     details: dict[str, Any] | None = None,
+    workspace_id: str | None = None,
 ) -> AuditEvent:
-    """Append one event in the caller's transaction; `actor=None` means the command line."""
+    """Append one event in the caller's transaction, in the actor's workspace; `actor=None`
+    (the command line) names the workspace instead."""
+    workspace_id = workspace_id or (actor.workspace_id if actor else None)
+    if workspace_id is None:
+        raise ValueError("an audit event needs a workspace")
     event = AuditEvent(
         workspace_id=workspace_id,
         actor_member_id=actor.member_id if actor else None,

@@ -373,7 +373,6 @@ async def record_audit(
 ) -> None:
     await audit.record(
         session=session,
-        workspace_id=actor.workspace_id,
         actor=actor,
         action=action,
         target_type="comparison",

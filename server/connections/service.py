@@ -299,7 +299,6 @@ async def _audit(
 ) -> None:
     await audit.record(
         session=session,
-        workspace_id=actor.workspace_id,
         actor=actor,
         action=action,
         target_type="model_connection",

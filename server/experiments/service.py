@@ -96,7 +96,6 @@ async def _audit_create(
 ) -> None:
     await audit.record(
         session=session,
-        workspace_id=actor.workspace_id,
         actor=actor,
         action="experiment.create",
         target_type="experiment",

@@ -103,7 +103,6 @@ async def create(
     await session.flush()
     await audit.record(
         session=session,
-        workspace_id=actor.workspace_id,
         actor=actor,
         action="release.create",
         target_type="release",

@@ -241,7 +241,6 @@ async def _audit(
 ) -> None:
     await audit.record(
         session=session,
-        workspace_id=actor.workspace_id,
         actor=actor,
         action=action,
         target_type=target_type or action.split(".", 1)[0],
