@@ -9,6 +9,7 @@ from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
+from server.runs.models import Run, RunItem, RunItemScore
 from server.workspaces.models import ApiToken, Member, Workspace
 
 __all__ = [
@@ -26,6 +27,9 @@ __all__ = [
     "ModelConnection",
     "Release",
     "ReleaseBinding",
+    "Run",
+    "RunItem",
+    "RunItemScore",
     "Trial",
     "WorkerHeartbeat",
     "Workspace",

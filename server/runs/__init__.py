@@ -1,0 +1,1 @@
+"""Runs: hosted (written at a comparison's finalization) or imported, diffed item by item."""
