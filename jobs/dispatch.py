@@ -29,6 +29,7 @@ from server.comparisons.progress import Progress
 from server.providers.base import DispatchError
 from server.runtime.interfaces import EventBus, JobQueue
 from server.settings import Settings
+from server.webhooks import hooks as webhook_hooks
 
 logger = logging.getLogger("shipwise.dispatch")
 
@@ -232,6 +233,11 @@ class Dispatcher:
                 error_code=error_code,
             )
         await self._publish(snapshot)
+        if status != ComparisonStatus.CANCELLED and snapshot.status == status.value:
+            # This delivery ended it (a cancel publishes its own event).
+            await webhook_hooks.comparison_finished(
+                sessionmaker=self.sessionmaker, queue=self.queue, comparison_id=self.comparison_id
+            )
 
     async def _hand_over(self) -> None:
         """Free the lease and queue the continuation (another worker may take it)."""

@@ -20,6 +20,7 @@ from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.settings import Settings
+from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
 Query = merge_types(
@@ -33,6 +34,7 @@ Query = merge_types(
         ReleaseQuery,
         DatasetQuery,
         ComparisonQuery,
+        WebhookQuery,
     ),
 )
 Mutation = merge_types(
@@ -45,6 +47,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        WebhookMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription,))
