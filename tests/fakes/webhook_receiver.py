@@ -87,7 +87,7 @@ class WebhookReceiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
                 headers = {k.lower(): v for k, v in self.headers.items()}
@@ -99,9 +99,9 @@ class WebhookReceiver:
                 self.end_headers()
                 self.wfile.write(b"ok")
 
-            do_GET = do_POST  # noqa: N815 - a followed redirect would arrive as a GET
+            do_GET = do_POST  # a followed redirect would arrive as a GET
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002, ARG002
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: ARG002
                 return
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
