@@ -101,6 +101,12 @@ async def _claim(
         .where(WebhookAttempt.delivery_id == delivery_id, WebhookAttempt.finished_at.is_(None))
         .values(finished_at=utcnow(), error_code=AttemptError.INTERRUPTED)
     )
+    if attempt - delivery.round_start > MAX_ATTEMPTS:
+        # The round's last attempt was the interrupted one: the round is over.
+        delivery.attempt_count = attempt - 1
+        delivery.status = DeliveryStatus.FAILED
+        delivery.next_attempt_at = None
+        return None
     session.add(WebhookAttempt(delivery_id=delivery_id, number=attempt, started_at=utcnow()))
     try:
         secret: str | None = secret_box.decrypt(webhook.secret_encrypted)
@@ -151,6 +157,12 @@ async def _record(
     session: AsyncSession, *, delivery_id: str, attempt: int, outcome: Result, base: float
 ) -> WebhookDelivery | None:
     """Close the attempt row and settle the delivery; the delivery when a retry is due."""
+    # The delivery's row lock first, as a claim takes it: the same order, no deadlock.
+    delivery = (
+        await session.execute(
+            select(WebhookDelivery).where(WebhookDelivery.id == delivery_id).with_for_update()
+        )
+    ).scalar_one()
     await session.execute(
         update(WebhookAttempt)
         .where(WebhookAttempt.delivery_id == delivery_id, WebhookAttempt.number == attempt)
@@ -161,11 +173,6 @@ async def _record(
             duration_ms=outcome.duration_ms,
         )
     )
-    delivery = (
-        await session.execute(
-            select(WebhookDelivery).where(WebhookDelivery.id == delivery_id).with_for_update()
-        )
-    ).scalar_one()
     if delivery.attempt_count != attempt or delivery.status != DeliveryStatus.PENDING:
         return None  # a later attempt or a redelivery took over meanwhile
     if outcome.ok:

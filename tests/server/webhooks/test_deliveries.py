@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from jobs.webhooks import send_webhook
+from jobs.webhooks import send_webhook, sweep_webhooks
 from server.audit.models import AuditEvent
-from server.webhooks import publishing
+from server.webhooks import publishing, sender
 from server.webhooks.models import WebhookEvent
 from server.webhooks.publishing import publish
 from server.workspaces.roles import Role
@@ -257,3 +257,40 @@ async def test_the_address_rule_is_checked_again_at_send_time(
     assert receiver.requests == []
     # The same attempt delivered twice (at-least-once queues) does nothing the second time.
     assert await send_webhook(ctx, delivery.id, 1) == "not due"
+
+
+async def test_the_sweep_resumes_a_delivery_whose_worker_died_mid_attempt(
+    backend: Backend, receiver: WebhookReceiver
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])
+    ).ok()["createWebhook"]
+    async with backend.sessionmaker() as session, session.begin():
+        [delivery] = await publishing.record(
+            session,
+            workspace_id=ws.id,
+            experiment_id=None,
+            event=WebhookEvent.RUN_REGRESSED,
+            subject_id="run_orphaned",
+            summary={},
+        )
+    # A worker claims attempt 1 and dies before sending; its attempt is long overdue.
+    async with backend.sessionmaker() as session, session.begin():
+        claimed = await sender._claim(
+            session,
+            delivery_id=delivery.id,
+            attempt=1,
+            secret_box=backend.state.secret_box,
+            stale=-3600,
+        )
+    assert claimed is not None
+    ctx = {"sessionmaker": backend.sessionmaker, "queue": backend.state.queue}
+    assert await sweep_webhooks(ctx) >= 1
+    [done] = await wait_for(backend, ws.owner, hook["id"], settled)
+    assert done["status"] == "DELIVERED"
+    assert [(a["number"], a["errorCode"]) for a in done["attempts"]] == [
+        (1, "INTERRUPTED"),
+        (2, None),
+    ]
+    assert len(receiver.requests) == 1 and receiver.requests[0].verified
