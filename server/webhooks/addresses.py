@@ -103,7 +103,7 @@ async def resolve(url: httpx.URL) -> list[IPAddress]:
         infos = await asyncio.get_running_loop().getaddrinfo(
             host, port, type=socket.SOCK_STREAM
         )
-    except (socket.gaierror, UnicodeError) as exc:
+    except (OSError, UnicodeError) as exc:  # socket.gaierror is an OSError
         raise Refused(Refusal.UNRESOLVABLE, "the `url`'s host does not resolve") from exc
     found: list[IPAddress] = []
     for *_, sockaddr in infos:

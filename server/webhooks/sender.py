@@ -139,18 +139,24 @@ async def _send(claimed: Claimed, options: SendOptions) -> Result:
         async with httpx.AsyncClient(
             timeout=options.timeout_seconds, follow_redirects=False, trust_env=False
         ) as client:
-            response = await client.post(
-                target.connect_url, content=claimed.body, headers=headers, extensions=extensions
-            )
+            # Streamed and never read: only the status matters, whatever the body's size.
+            async with client.stream(
+                "POST",
+                target.connect_url,
+                content=claimed.body,
+                headers=headers,
+                extensions=extensions,
+            ) as response:
+                status = response.status_code
     except httpx.TimeoutException:
         return result(None, AttemptError.TIMEOUT)
     except httpx.HTTPError:
         return result(None, AttemptError.CONNECTION_FAILED)
-    if 200 <= response.status_code < 300:
-        return result(response.status_code, None)
-    if 300 <= response.status_code < 400:
-        return result(response.status_code, AttemptError.REDIRECT_REFUSED)
-    return result(response.status_code, AttemptError.HTTP_STATUS)
+    if 200 <= status < 300:
+        return result(status, None)
+    if 300 <= status < 400:
+        return result(status, AttemptError.REDIRECT_REFUSED)
+    return result(status, AttemptError.HTTP_STATUS)
 
 
 async def _record(
