@@ -4,16 +4,20 @@ against a served backend."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import sys
 
+from server.client import ApiClient
+from server.commands.progress_watch import ProgressBar, follow
 from server.comparisons.models import Trial, TrialState
 from server.workspaces.roles import Role
 from tests.commands.test_dataset_import import Done
 from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from tests.fakes.openai_server import closed_base_url
 from tests.harness import Backend
-from tests.server.comparisons.documents import GET
+from tests.server.comparisons.documents import GET, START
 
 
 async def shipwise(*args: str, env: dict[str, str] | None = None) -> Done:
@@ -208,3 +212,22 @@ async def test_cancel_and_status(backend: Backend) -> None:
     refused = await comparison(backend, "sw_not_a_token", "status", comparison_id)
     assert refused.code == 2
     assert "refused the token" in refused.stderr
+
+
+async def test_without_a_websocket_the_wait_polls_to_the_end(backend: Backend) -> None:
+    token, setup = await _setup(backend)
+    comparison_id = await _create(backend, token, setup, "--trials", "1")
+    (await backend.gql(START, {"id": comparison_id}, token=token)).ok()
+    out = io.StringIO()
+    with ApiClient(backend.base_url, token) as client:
+        last = await follow(
+            url=closed_base_url().removesuffix("/v1"),  # nothing accepts the websocket there
+            token=token,
+            client=client,
+            comparison_id=comparison_id,
+            bar=ProgressBar(out),
+        )
+    assert last["status"] == "DONE"
+    assert last["doneCalls"] == 12
+    assert "polling every second" in out.getvalue()
+    assert "100.0%" in out.getvalue()
