@@ -27,7 +27,7 @@ from server.comparisons.models import (
     Trial,
     TrialState,
 )
-from server.comparisons.progress import Progress, snapshot
+from server.comparisons.progress import Progress, shown_state, snapshot
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import utcnow
@@ -401,7 +401,7 @@ async def recompute(session: AsyncSession, comparison: Comparison) -> Progress:
     ).scalars()
     ordered = []
     for cohort in sorted(cohorts, key=lambda c: c.cohort_index):
-        cohort.state = states.get(cohort.cohort_index, CohortState.QUEUED)
+        cohort.state = shown_state(comparison, states.get(cohort.cohort_index, CohortState.QUEUED))
         ordered.append((cohort.cohort_index, cohort.state))
     return snapshot(comparison, ordered)
 

@@ -55,6 +55,8 @@ class CohortState(StrEnum):
     QUEUED = "QUEUED"
     RUNNING = "RUNNING"
     DONE = "DONE"
+    STOPPED = "STOPPED"
+    """Unfinished when its run ended cancelled, capped or failed."""
 
 
 class TrialState(StrEnum):
