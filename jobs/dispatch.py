@@ -148,8 +148,8 @@ class Dispatcher:
                     self.stopping.is_set() or time.monotonic() - started > self.slice_seconds
                 ):
                     admitting = False
-                    if self.stopping.is_set():
-                        self._abandon_waits()  # SIGTERM: what is not sent yet is handed over
+                if self.stopping.is_set():
+                    self._abandon_waits()  # SIGTERM: what is not sent yet is handed over
                 # Admit only what can start at once: an admitted call never waits behind
                 # others, so a cancel or SIGTERM stops everything not yet sent.
                 if admitting and pending and len(in_flight) < window:
