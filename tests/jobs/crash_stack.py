@@ -99,7 +99,12 @@ class CrashStack:
 
 @asynccontextmanager
 async def crash_stack(
-    admin_url: str, tmp_path: Path, fernet_key: str, *, lease_seconds: int = 2
+    admin_url: str,
+    tmp_path: Path,
+    fernet_key: str,
+    *,
+    lease_seconds: int = 2,
+    job_timeout_seconds: int = 60,
 ) -> AsyncIterator[CrashStack]:
     import asyncpg
 
@@ -118,7 +123,7 @@ async def crash_stack(
         "SHIPWISE_SECRET_KEY": fernet_key,
         "SHIPWISE_DATA_DIR": str(tmp_path / "data"),
         "SHIPWISE_DISPATCH_LEASE_SECONDS": str(lease_seconds),
-        "SHIPWISE_JOB_TIMEOUT_SECONDS": "60",
+        "SHIPWISE_JOB_TIMEOUT_SECONDS": str(job_timeout_seconds),
         "SHIPWISE_QUEUE_NAME": f"shipwise-crash-{secrets.token_hex(4)}",
     }
     settings = Settings(

@@ -154,6 +154,57 @@ async def test_cancel_ends_a_wait_for_slots_at_once_and_nothing_is_ambiguous(
     assert deliveries_per_trial(fake, comparison_id) == {}
 
 
+JOB_TIMEOUT_SECONDS = 4
+
+
+@pytest.fixture
+async def short_jobs(tmp_path: Path, fernet_key: str) -> Any:
+    require_services("postgres", "redis")
+    async with crash_stack(
+        services.postgres_url(),
+        tmp_path,
+        fernet_key,
+        lease_seconds=LEASE_SECONDS,
+        job_timeout_seconds=JOB_TIMEOUT_SECONDS,
+    ) as built:
+        yield built
+
+
+async def test_a_job_that_times_out_waiting_for_slots_leaves_nothing_ambiguous(
+    short_jobs: CrashStack, fake: FakeOpenAI
+) -> None:
+    stack = short_jobs
+    setup = await _setup(stack, fake, cases=4)
+    member = setup.workspace.tokens[Role.MEMBER]
+    stack.start_worker()
+    other = RedisSlots(crash_redis_url())
+    key = f"connection:{setup.connection_id}"
+    try:
+        holds = [other.hold(key, MAX_CONCURRENCY) for _ in range(MAX_CONCURRENCY)]
+        for hold in holds:
+            await hold.__aenter__()
+        comparison_id = await _start(stack, setup, trialsPerCase=1)
+        # Longer than a job may run: the delivery waiting for slots times out.
+        await asyncio.sleep(JOB_TIMEOUT_SECONDS + 3)
+        assert deliveries_per_trial(fake, comparison_id) == {}
+        for hold in holds:
+            await hold.__aexit__(None, None, None)
+    finally:
+        await other.close()
+    ended = await poll_status(
+        stack.backend,
+        member,
+        comparison_id,
+        until=lambda c: c["status"] in ("DONE", "FAILED", "CANCELLED"),
+        timeout=30,
+    )
+    # The timed-out delivery's calls were never sent: not ambiguous, sent later, once each.
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": 8}
+    sent = deliveries_per_trial(fake, comparison_id)
+    assert len(sent) == 8 and all(len(d) == 1 for d in sent.values())
+
+
 async def _leased(stack: CrashStack, comparison_id: str) -> bool:
     async with stack.backend.sessionmaker() as session:
         row = await session.get(Comparison, comparison_id)
