@@ -15,7 +15,7 @@ from sqlalchemy import Text
 from sqlalchemy.dialects import postgresql
 
 revision = '0010'
-down_revision = '0006'
+down_revision = '0008'
 branch_labels = None
 depends_on = None
 
