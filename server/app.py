@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.applications import Starlette
@@ -22,6 +21,7 @@ from server.db import create_engine, create_sessionmaker, transaction
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
 from server.metrics import MetricsMiddleware, metrics_endpoint
+from server.providers.openai_compatible import provider_timeout
 from server.providers.registry import ProviderPool
 from server.runtime.factory import build_runtime
 from server.schema import build_schema
@@ -60,7 +60,7 @@ def create_app(settings: Settings) -> Starlette:
         sessionmaker = create_sessionmaker(engine)
         secret_box = SecretBox(settings.resolved_secret_key())
         providers = ProviderPool(
-            secret_box, timeout=httpx.Timeout(settings.provider_timeout_seconds, connect=5.0)
+            secret_box, timeout=provider_timeout(settings.provider_timeout_seconds)
         )
         ctx: dict[str, Any] = {
             "settings": settings,
