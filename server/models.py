@@ -2,7 +2,14 @@
 
 from server.assets.models import Asset, AssetVersion
 from server.audit.models import AuditEvent
-from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
+from server.comparisons.models import (
+    Comparison,
+    ComparisonCase,
+    ComparisonCohort,
+    ConnectionSpend,
+    ExperimentSpend,
+    Trial,
+)
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import Base
@@ -22,8 +29,10 @@ __all__ = [
     "Comparison",
     "ComparisonCase",
     "ComparisonCohort",
+    "ConnectionSpend",
     "DatasetCase",
     "Experiment",
+    "ExperimentSpend",
     "Member",
     "ModelConnection",
     "Release",

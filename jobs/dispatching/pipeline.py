@@ -1,0 +1,187 @@
+"""One slice of a delivery: admission, `window` callers, the recorder and upkeep, concurrent.
+
+Admission checkpoints trials (in case-major order) as soon as the window has room: only
+what can start at once, so a cancel or SIGTERM stops everything not yet sent. It runs beside
+the callers and the recorder: while it waits for the database, calls go on and finish, and
+the next admission takes all the room they freed (batches grow with the load). Callers put
+outcomes on the recorder's queue. A stop (a cap, a cancel, SIGTERM, an error) ends admission;
+an admitted trial not yet taken by a caller is never sent and goes back as unsent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from jobs.dispatching.recorder import Recorder
+from server.comparisons.dispatch_store import TrialOutcome, WorkItem
+from server.comparisons.models import ComparisonStatus, StopReason
+
+Stop = StopReason | ComparisonStatus
+Admit = Callable[[list[WorkItem]], Awaitable[tuple[list[int], Stop | None]]]
+Call = Callable[[WorkItem, int], Awaitable[TrialOutcome]]
+Upkeep = Callable[[Stop | None], Awaitable[Stop | None]]
+
+MAX_ADMIT = 256
+"""The most trials one admission checkpoints."""
+UPKEEP_S = 0.1
+
+
+@dataclass
+class SliceResult:
+    stop: Stop | None = None
+    exhausted: bool = False
+    """Every pending trial was admitted and sent (none came back unsent)."""
+
+
+@dataclass
+class _State:
+    outstanding: int = 0
+    """Admitted, not yet finished by a caller."""
+    unsent: int = 0
+    dropping: bool = False
+    """Admitted trials not yet taken are given back unsent (a stop)."""
+    room: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Pipeline:
+    def __init__(
+        self,
+        *,
+        pending: deque[WorkItem],
+        window: int,
+        admit: Admit,
+        call: Call,
+        recorder: Recorder,
+        upkeep: Upkeep,
+        abandon: Callable[[], None],
+        stopping: asyncio.Event,
+        slice_seconds: float,
+        prefetch: int = 0,
+    ) -> None:
+        self.pending = pending
+        self.window = max(1, window)
+        self.capacity = self.window + prefetch
+        """Admitted and not finished at most; `prefetch` > 0 admits ahead of the callers (a
+        cancel then drops those admitted trials unsent)."""
+        self._admit = admit
+        self._call = call
+        self.recorder = recorder
+        self._upkeep = upkeep
+        self._abandon = abandon
+        self.stopping = stopping
+        self.slice_seconds = slice_seconds
+        self.calls: asyncio.Queue[tuple[WorkItem, int] | None] = asyncio.Queue()
+        self.state = _State()
+        self.result = SliceResult()
+        self.error: BaseException | None = None
+        self._halt = asyncio.Event()
+
+    async def run(self) -> SliceResult:
+        """Admit and call until done, stopped, the slice ends or SIGTERM; every outcome is
+        recorded before this returns (or raises)."""
+        callers = [asyncio.create_task(self._caller()) for _ in range(self.window)]
+        recorder = asyncio.create_task(self.recorder.run())
+        recorder.add_done_callback(self._watch_recorder)
+        upkeep = asyncio.create_task(self._upkeep_loop())
+        try:
+            await self._admission()
+        except BaseException as exc:
+            self.error = self.error or exc
+        if self.error is not None or self.result.stop is not None or self.stopping.is_set():
+            self._drop()
+        for _ in callers:
+            self.calls.put_nowait(None)
+        await asyncio.gather(*callers)
+        upkeep.cancel()
+        await asyncio.gather(upkeep, return_exceptions=True)
+        self.recorder.queue.put_nowait(None)
+        try:
+            await recorder
+        except BaseException as exc:
+            self.error = self.error or exc
+        if self.error is not None:
+            raise self.error
+        self.result.exhausted = not self.pending and self.state.unsent == 0
+        return self.result
+
+    def _drop(self) -> None:
+        """Nothing more is sent: waits for slots end, queued trials go back unsent."""
+        self.state.dropping = True
+        self._abandon()
+        while not self.calls.empty():
+            job = self.calls.get_nowait()
+            if job is not None:
+                self._finished(TrialOutcome.unsent(job[1]))
+
+    def _halt_with(self, stop: Stop | None = None, error: BaseException | None = None) -> None:
+        if stop is not None and self.result.stop is None:
+            self.result.stop = stop
+        if error is not None and self.error is None:
+            self.error = error
+        self._halt.set()
+        self.state.room.set()
+        if isinstance(stop, ComparisonStatus) or error is not None:
+            self._drop()  # cancelled or broken: nothing more is sent
+
+    def _watch_recorder(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self._halt_with(error=exc)
+
+    async def _admission(self) -> None:
+        started = time.monotonic()
+        state = self.state
+        while self.pending and not self._halt.is_set():
+            if self.stopping.is_set() or time.monotonic() - started > self.slice_seconds:
+                return
+            room = self.capacity - state.outstanding
+            if room < 1:
+                state.room.clear()
+                try:
+                    async with asyncio.timeout(UPKEEP_S):
+                        await state.room.wait()
+                except TimeoutError:
+                    pass
+                continue
+            size = min(room, len(self.pending), MAX_ADMIT)
+            batch = [self.pending.popleft() for _ in range(size)]
+            ids, stop = await self._admit(batch)
+            if stop is not None:
+                self.pending.extendleft(reversed(batch))
+                self._halt_with(stop)
+                return
+            state.outstanding += len(ids)
+            for item, trial_id in zip(batch, ids, strict=True):
+                self.calls.put_nowait((item, trial_id))
+
+    async def _caller(self) -> None:
+        while (job := await self.calls.get()) is not None:
+            item, trial_id = job
+            if self.state.dropping:
+                outcome = TrialOutcome.unsent(trial_id)
+            else:
+                outcome = await self._call(item, trial_id)
+            self._finished(outcome)
+
+    def _finished(self, outcome: TrialOutcome) -> None:
+        self.state.outstanding -= 1
+        if not outcome.sent:
+            self.state.unsent += 1
+        self.state.room.set()
+        self.recorder.queue.put_nowait(outcome)
+
+    async def _upkeep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(UPKEEP_S)
+            if self.stopping.is_set() and not self.state.dropping:
+                self._drop()  # SIGTERM: what is not sent yet is handed over
+            try:
+                stop = await self._upkeep(self.result.stop)
+            except Exception as exc:
+                self._halt_with(error=exc)
+                return
+            if stop is not None and self.result.stop is None:
+                self._halt_with(stop)
