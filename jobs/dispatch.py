@@ -2,10 +2,12 @@
 
 One delivery (a job run) takes the lease; an admitted call an earlier delivery left without
 an outcome is never re-sent: it closes as `outcome_ambiguous`, or fails the comparison under
-the workspace's `ambiguousOutcomes: FAIL_RUN`. Then it admits trials in
-case-major order a window at a time, runs them concurrently within each connection's
-`maxConcurrency`, and records outcomes in batches. It hands over to a continuation job
-after a slice or on SIGTERM, once its in-flight calls have finished and committed.
+the workspace's `ambiguousOutcomes: FAIL_RUN`. Counters and spend ledgers are recomputed
+from the rows once. Then the pipeline (`jobs.dispatching`) admits trials in case-major order
+as the window frees, runs them concurrently within each connection's `maxConcurrency`, and
+records outcomes in batches, the three at once. It hands over to a continuation job after a
+slice or on SIGTERM, once its in-flight calls have finished and committed. `_finish` is the
+one place a delivery ends a comparison (DONE, or a terminal status found elsewhere).
 """
 
 from __future__ import annotations

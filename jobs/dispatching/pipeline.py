@@ -1,11 +1,12 @@
 """One slice of a delivery: admission, `window` callers, the recorder and upkeep, concurrent.
 
-Admission checkpoints trials (in case-major order) as soon as the window has room: only
-what can start at once, so a cancel or SIGTERM stops everything not yet sent. It runs beside
-the callers and the recorder: while it waits for the database, calls go on and finish, and
-the next admission takes all the room they freed (batches grow with the load). Callers put
-outcomes on the recorder's queue. A stop (a cap, a cancel, SIGTERM, an error) ends admission;
-an admitted trial not yet taken by a caller is never sent and goes back as unsent.
+Admission checkpoints trials (in case-major order) ahead of the callers: up to `window` in
+flight plus `prefetch` (a window) admitted and waiting, so a caller that finishes finds its
+next trial ready while the database admits the following ones (batches grow with the load).
+Callers put outcomes on the recorder's queue. A cap or a cancel found at admission ends
+admission; what was admitted before it is still sent (admission is the decision to call, as
+the checkpoint says). SIGTERM or an error also drops what is admitted but not yet taken by a
+caller: never sent, it goes back as unsent (its checkpoint is deleted, nothing ambiguous).
 """
 
 from __future__ import annotations
@@ -60,13 +61,12 @@ class Pipeline:
         abandon: Callable[[], None],
         stopping: asyncio.Event,
         slice_seconds: float,
-        prefetch: int = 0,
+        prefetch: int | None = None,
     ) -> None:
         self.pending = pending
         self.window = max(1, window)
-        self.capacity = self.window + prefetch
-        """Admitted and not finished at most; `prefetch` > 0 admits ahead of the callers (a
-        cancel then drops those admitted trials unsent)."""
+        self.capacity = self.window + (self.window if prefetch is None else prefetch)
+        """Admitted and not finished, at most."""
         self._admit = admit
         self._call = call
         self.recorder = recorder
@@ -86,36 +86,52 @@ class Pipeline:
         callers = [asyncio.create_task(self._caller()) for _ in range(self.window)]
         recorder = asyncio.create_task(self.recorder.run())
         recorder.add_done_callback(self._watch_recorder)
-        upkeep = asyncio.create_task(self._upkeep_loop())
+        upkeep: asyncio.Task[None] = asyncio.create_task(self._upkeep_loop())
         try:
             await self._admission()
         except BaseException as exc:
             self.error = self.error or exc
-        if self.error is not None or self.result.stop is not None or self.stopping.is_set():
+        if self.error is not None or self.stopping.is_set():
             self._drop()
         for _ in callers:
             self.calls.put_nowait(None)
-        await asyncio.gather(*callers)
+        # Every admitted trial ends as an outcome (sent or not) and every outcome is recorded,
+        # even when this task is cancelled meanwhile (a job timeout): asyncio.wait, unlike
+        # gather, leaves the tasks it waits for running, and a cancel only drops what is
+        # not sent yet.
+        await self._settle(set(callers))
         upkeep.cancel()
-        await asyncio.gather(upkeep, return_exceptions=True)
+        await self._settle({upkeep})
         self.recorder.queue.put_nowait(None)
-        try:
-            await recorder
-        except BaseException as exc:
-            self.error = self.error or exc
+        await self._settle({recorder})
+        if not recorder.cancelled() and (failure := recorder.exception()) is not None:
+            self.error = self.error or failure
         if self.error is not None:
             raise self.error
         self.result.exhausted = not self.pending and self.state.unsent == 0
         return self.result
 
+    async def _settle(self, tasks: set[asyncio.Task[None]]) -> None:
+        while tasks:
+            try:
+                _, tasks = await asyncio.wait(tasks)
+            except asyncio.CancelledError as exc:
+                self.error = self.error or exc
+                self._drop()
+
     def _drop(self) -> None:
         """Nothing more is sent: waits for slots end, queued trials go back unsent."""
         self.state.dropping = True
         self._abandon()
+        ends = 0
         while not self.calls.empty():
             job = self.calls.get_nowait()
-            if job is not None:
+            if job is None:
+                ends += 1  # a caller's end: it goes back
+            else:
                 self._finished(TrialOutcome.unsent(job[1]))
+        for _ in range(ends):
+            self.calls.put_nowait(None)
 
     def _halt_with(self, stop: Stop | None = None, error: BaseException | None = None) -> None:
         if stop is not None and self.result.stop is None:
@@ -124,8 +140,8 @@ class Pipeline:
             self.error = error
         self._halt.set()
         self.state.room.set()
-        if isinstance(stop, ComparisonStatus) or error is not None:
-            self._drop()  # cancelled or broken: nothing more is sent
+        if error is not None:
+            self._drop()  # broken: nothing more is sent
 
     def _watch_recorder(self, task: asyncio.Task[None]) -> None:
         if not task.cancelled() and (exc := task.exception()) is not None:
@@ -140,11 +156,13 @@ class Pipeline:
             room = self.capacity - state.outstanding
             if room < 1:
                 state.room.clear()
+                # asyncio.wait, not asyncio.timeout: on Python 3.11 an inner timeout expiring
+                # with an outer cancel (the job's timeout) in one loop turn swallows the cancel.
+                waiter = asyncio.ensure_future(state.room.wait())
                 try:
-                    async with asyncio.timeout(UPKEEP_S):
-                        await state.room.wait()
-                except TimeoutError:
-                    pass
+                    await asyncio.wait({waiter}, timeout=UPKEEP_S)
+                finally:
+                    waiter.cancel()
                 continue
             size = min(room, len(self.pending), MAX_ADMIT)
             batch = [self.pending.popleft() for _ in range(size)]

@@ -8,8 +8,9 @@ from collections.abc import Awaitable, Callable
 
 from server.comparisons.dispatch_store import TrialOutcome
 
-FLUSH_EVERY = 64
-"""A batch closes once it holds this many outcomes…"""
+FLUSH_EVERY = 256
+"""A batch closes once it holds this many outcomes… (fewer, larger record transactions:
+each holds the comparison's row lock that admission waits for)"""
 FLUSH_INTERVAL_S = 0.2
 """…or this long after its first outcome arrived."""
 MAX_BATCH = 1024
@@ -42,10 +43,15 @@ class Recorder:
             got = True
             if buffer:
                 wait = self._flush_interval - (time.monotonic() - opened)
+                getter = asyncio.ensure_future(self.queue.get())
                 try:
-                    async with asyncio.timeout(max(wait, 0)):
-                        item = await self.queue.get()
-                except TimeoutError:
+                    done, _ = await asyncio.wait({getter}, timeout=max(wait, 0))
+                finally:
+                    if not getter.done():
+                        getter.cancel()
+                if done:
+                    item = getter.result()
+                else:
                     got = False  # the batch is due
             else:
                 item = await self.queue.get()

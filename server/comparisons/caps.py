@@ -60,7 +60,11 @@ async def experiment_spend_today(
 
 
 async def stop_reason(
-    session: AsyncSession, *, comparison: Comparison, cohorts: Sequence[CohortPlan]
+    session: AsyncSession,
+    *,
+    comparison: Comparison,
+    cohorts: Sequence[CohortPlan],
+    daily_budget_micros: int | None | object = ...,
 ) -> StopReason | None:
     """Why no further call may start, or None. Call with the comparison row locked; reads
     O(1) rows: the comparison's counters and one ledger row per limit."""
@@ -78,10 +82,11 @@ async def stop_reason(
         spent = await ledgers.connection_month(session, capped, now=now)
         if any(spent[cid] >= cap for cid, cap in capped.items() if cap is not None):
             return StopReason.CONNECTION_CAP
-    experiment = await session.get(Experiment, comparison.experiment_id)
-    if experiment is not None and experiment.daily_budget_micros is not None:
-        if await ledgers.experiment_day(session, experiment.id, now=now) >= (
-            experiment.daily_budget_micros
-        ):
+    budget = daily_budget_micros
+    if budget is ...:  # not read with the comparison's lock: read it now
+        experiment = await session.get(Experiment, comparison.experiment_id)
+        budget = experiment.daily_budget_micros if experiment is not None else None
+    if isinstance(budget, int):
+        if await ledgers.experiment_day(session, comparison.experiment_id, now=now) >= budget:
             return StopReason.DAILY_BUDGET
     return None

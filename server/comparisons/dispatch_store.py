@@ -33,6 +33,7 @@ from server.comparisons.recording import Written, write_outcomes
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import utcnow
+from server.experiments.models import Experiment
 
 
 class Fenced(Exception):
@@ -281,12 +282,27 @@ async def admit(
     delivery_id: str,
     lease_ttl: timedelta,
 ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
-    """Checkpoint `items` as ADMITTED unless the run must stop; (trial ids, why it stops)."""
-    comparison = await lock(session, plan.comparison.id, token)
+    """Checkpoint `items` as ADMITTED unless the run must stop; (trial ids, why it stops).
+    Two statements when no connection has a monthly cap and no daily budget is set: the
+    comparison row locked (with its experiment's budget) and the insert."""
+    row = (
+        await session.execute(
+            select(Comparison, Experiment.daily_budget_micros)
+            .join(Experiment, Experiment.id == Comparison.experiment_id)
+            .where(Comparison.id == plan.comparison.id)
+            .with_for_update(of=Comparison)
+        )
+    ).one()
+    comparison, daily_budget = row
+    if comparison.lease_token != token:
+        raise Fenced(comparison.id)
     if comparison.status != ComparisonStatus.RUNNING:
         return [], comparison.status
     stop = await caps.stop_reason(
-        session, comparison=comparison, cohorts=list(plan.cohorts.values())
+        session,
+        comparison=comparison,
+        cohorts=list(plan.cohorts.values()),
+        daily_budget_micros=daily_budget,
     )
     if stop is not None:
         return [], stop
