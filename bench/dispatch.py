@@ -31,9 +31,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cryptography.fernet import Fernet
+from sqlalchemy import func, select
 
 from server.comparisons import lifecycle
-from server.comparisons.models import TERMINAL_STATUSES, Comparison
+from server.comparisons.models import TERMINAL_STATUSES, Comparison, Trial
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.runtime.redis import ArqQueue, RedisStreamEventBus
@@ -291,12 +292,25 @@ async def _run_once(
                     break
             await asyncio.sleep(0.05)
         wall = time.perf_counter() - started
+        async with sessionmaker() as session:
+            first, last = (
+                await session.execute(
+                    select(func.min(Trial.admitted_at), func.max(Trial.completed_at)).where(
+                        Trial.comparison_id == comparison_id
+                    )
+                )
+            ).one()
+        assert row.started_at is not None and row.ended_at is not None
+        steady = (last - first).total_seconds()
+        ramp = (first - row.started_at).total_seconds(), (row.ended_at - last).total_seconds()
         await asyncio.wait_for(asyncio.gather(*watchers, return_exceptions=True), 30)
         return {
             "status": row.status.value,
             "calls": row.done_calls,
             "wall_s": wall,
             "delays_ms": delays_ms,
+            "steady_s": steady,
+            "ramp_s": ramp,
         }
     finally:
         for watcher in watchers:
@@ -385,6 +399,12 @@ async def main() -> None:
         f"{paced['wall_s']:.2f} s vs ideal {ideal:.2f} s → ratio {ratio:.3f} (target ≤ 1.10); "
         f"status {paced['status']}, {paced['calls']} calls"
     )
+    if paced["calls"]:
+        print(  # noqa: T201
+            f"  of which first admission → last outcome {paced['steady_s']:.2f} s "
+            f"(ratio {paced['steady_s'] / ideal:.3f}); start → first admission "
+            f"{paced['ramp_s'][0]:.2f} s, last outcome → DONE {paced['ramp_s'][1]:.2f} s"
+        )
     delays = sorted(paced["delays_ms"])
     p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else float("nan")
     print(  # noqa: T201
