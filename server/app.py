@@ -96,7 +96,7 @@ def create_app(settings: Settings) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/graphql", graphql, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
