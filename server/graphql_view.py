@@ -27,6 +27,7 @@ from strawberry.types.unset import UNSET, UnsetType
 from server.auth import Actor, authenticate, bearer_token
 from server.context import AppState, Context
 from server.errors import ErrorCode, RateLimited, ShipwiseError
+from server.graphiql import page as graphiql_page
 from server.graphql_errors import INTERNAL_MESSAGE, to_coded_error
 from server.http_body import decode_json, operation_from_body
 
@@ -65,6 +66,10 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             )
             response = error_response(INTERNAL_MESSAGE, ErrorCode.INTERNAL, 500)
         await response(scope, receive, send)
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        url = str(request.url.replace(query=""))
+        return graphiql_page.render(self.state.settings.graphiql_assets_dir, url)
 
     def decode_json(self, data: str | bytes) -> object:
         return decode_json(data)

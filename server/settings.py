@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from server.graphiql.assets import DEFAULT_DIR as GRAPHIQL_ASSETS_DIR
+
 DEFAULT_DATA_DIR = Path(".shipwise")
 
 
@@ -47,6 +49,9 @@ class Settings(BaseSettings):
     )
     provider_timeout_seconds: float = Field(
         60.0, gt=0, description="How long one provider request may wait for an answer."
+    )
+    graphiql_assets_dir: Path = Field(
+        GRAPHIQL_ASSETS_DIR, description="Where GraphiQL's files are (`make install` puts them)."
     )
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."
