@@ -183,6 +183,8 @@ shipwise demo is ready.
   GraphiQL:  {url}/graphql
   Token:     {demo.token}
   Headers:   {headers}    (paste into GraphiQL's Headers pane)
+  Clients:   export SHIPWISE_URL={url} SHIPWISE_TOKEN={demo.token}
+             (what shipwise's client commands read; or --url and --token)
 
 The dataset "Capital cities" (60 cases) and two releases that differ in their prompt
 template run on a SIMULATED connection (no provider, no cost). Paste and run:
