@@ -6,10 +6,12 @@ surrogate; httpx's own encoder refuses to write one.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import pytest
+import websockets
 from sqlalchemy import func, select
 
 from server.assets.models import Asset
@@ -19,6 +21,7 @@ from tests.factories import make_workspace
 from tests.harness import Backend, GraphQLResult
 from tests.server.datasets.api import create_dataset, open_version
 
+PROTOCOL = "graphql-transport-ws"
 NUL = "\x00"
 LONE = "\udcff"
 
@@ -188,3 +191,24 @@ async def test_clean_text_with_unicode_still_goes_through(backend: Backend) -> N
         ws.owner,
     )
     assert result.ok()["createDataset"]["name"] == name
+
+
+async def test_a_subscription_argument_is_checked_too(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    async with websockets.connect(backend.ws_url, subprotocols=[PROTOCOL]) as socket:  # type: ignore[list-item]
+        await socket.send(json.dumps({"type": "connection_init", "payload": {"token": ws.owner}}))
+        assert json.loads(await socket.recv()) == {"type": "connection_ack"}
+        subscribe = {
+            "id": "1",
+            "type": "subscribe",
+            "payload": {
+                "query": "subscription($id: ID!) { comparisonProgress(id: $id) { seq } }",
+                "variables": {"id": f"cmp_{NUL}"},
+            },
+        }
+        await socket.send(json.dumps(subscribe))
+        message = json.loads(await asyncio.wait_for(socket.recv(), 10))
+    assert message["type"] == "error"
+    [error] = message["payload"]
+    assert error["extensions"]["code"] == "VALIDATION_FAILED"
+    assert error["extensions"]["field"] == "id" and "NUL" in error["message"]
