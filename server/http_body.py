@@ -56,18 +56,16 @@ def operation_from_body(data: Any) -> GraphQLRequestData:
 
 def _check_nesting(value: Any) -> None:
     """Level by level, without recursion, so any nesting is measured safely."""
-    level = [value]
+    level = [value] if type(value) is dict or type(value) is list else []
     for _ in range(MAX_JSON_NESTING):
+        if not level:
+            return
         children: list[Any] = []
         for item in level:
-            if type(item) is dict:
-                children.extend(item.values())
-            elif type(item) is list:
-                children.extend(item)
-        if not children:
-            return
+            values = item.values() if type(item) is dict else item
+            children.extend(v for v in values if type(v) is dict or type(v) is list)
         level = children
-    if any(type(item) is dict or type(item) is list for item in level):
+    if level:
         raise _too_deep()
 
 

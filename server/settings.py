@@ -31,7 +31,9 @@ class Settings(BaseSettings):
         "generated under the data directory for the embedded default.",
     )
     log_level: str = Field("INFO", description="Python log level name.")
-    max_query_depth: int = Field(12, description="Deepest allowed GraphQL selection.")
+    max_query_depth: int = Field(
+        12, description="Largest operation depth (defined in server/depth_limit.py and the README)."
+    )
     max_aliases: int = Field(50, description="Most aliases in one GraphQL document.")
     max_query_tokens: int = Field(5000, description="Most lexical tokens in one document.")
     max_body_bytes: int = Field(2 * 1024 * 1024, description="Largest accepted request body.")

@@ -255,6 +255,7 @@ class KeepAlive:
 
 GOOD = json.dumps({"query": "{ __typename }"}).encode()
 DEEP = b'{"query": "{ __typename }", "variables": {"v": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
+OVER_LIMIT = b'{"query": "' + b"#" * (2 * 1024 * 1024) + b'{ __typename }"}'
 MUTATION = quote('mutation { createToken(name: "x") { secret } }')
 
 BAD_REQUESTS = [
@@ -272,6 +273,7 @@ BAD_REQUESTS = [
     pytest.param("POST", b"{ __typename }", "text/plain", id="unsupported-content-type"),
     pytest.param("GET", f"?query={MUTATION}".encode(), None, id="mutation-over-get"),
     pytest.param("PUT", GOOD, "application/json", id="other-method"),
+    pytest.param("POST", OVER_LIMIT, "application/json", id="over-the-body-limit"),
 ]
 
 
