@@ -16,6 +16,7 @@ from graphql import GraphQLError
 from graphql.language import (
     ArgumentNode,
     ListValueNode,
+    Node,
     ObjectValueNode,
     StringValueNode,
     ValueNode,
@@ -45,18 +46,18 @@ class RefuseBadText(SchemaExtension):
 def text_rule(variables: Mapping[str, Any]) -> type[ASTValidationRule]:
     class TextRule(ValidationRule):
         def enter_argument(self, node: ArgumentNode, *_args: Any) -> Any:
-            return self._check(problem_in_literal(node.value, (node.name.value,), variables))
+            return self._check(node, problem_in_literal(node.value, (node.name.value,), variables))
 
         def enter_variable_definition(self, node: VariableDefinitionNode, *_args: Any) -> Any:
             if node.default_value is None:
                 return self.SKIP
             path = (f"${node.variable.name.value}",)
-            return self._check(problem_in_literal(node.default_value, path, variables))
+            return self._check(node, problem_in_literal(node.default_value, path, variables))
 
-        def _check(self, problem: tuple[Path, str] | None) -> Any:
+        def _check(self, node: Node, problem: tuple[Path, str] | None) -> Any:
             if problem is None:
                 return self.SKIP  # nothing below an argument needs this rule
-            self.report_error(GraphQLError(problem[1], original_error=refusal(*problem)))
+            self.report_error(GraphQLError(problem[1], node, original_error=refusal(*problem)))
             return self.BREAK  # one refusal is enough
 
     return TextRule

@@ -17,7 +17,8 @@ ASSET_PATH = "/graphiql"
 """Where the files are served: `/graphiql/<name>`."""
 
 TYPE_REF_LEVELS = 7
-"""`ofType` levels of the introspection GraphiQL sends: eight wrappers, `[[T!]!]!` needs five.
+"""`ofType` levels of the introspection GraphiQL sends: up to seven wrappers of a named type
+(`[[T!]!]!` has five).
 
 GraphiQL's own introspection nests `ofType` nine levels (depth 14), over the depth limit
 that counts introspection like any other selection; this one has depth 12."""
