@@ -22,6 +22,7 @@ from server.graphql_errors import CodedErrors
 from server.input_text import RefuseBadText
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.settings import Settings
+from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
 Query = merge_types(
@@ -35,6 +36,7 @@ Query = merge_types(
         ReleaseQuery,
         DatasetQuery,
         ComparisonQuery,
+        WebhookQuery,
     ),
 )
 Mutation = merge_types(
@@ -47,6 +49,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        WebhookMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription,))
