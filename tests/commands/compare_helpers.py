@@ -45,7 +45,7 @@ def shipwise_compare(*args: str, env: dict[str, str] | None = None) -> Done:
 
 
 def trial(
-    quality: int, passed: bool | None = None, note: str = "", **metrics: float
+    quality: int, passed: bool | None = None, *, note: str = "", **metrics: float
 ) -> dict[str, Any]:
     """A trial whose output the fake judge scores by `quality`."""
     entry: dict[str, Any] = {"output": f"answer quality={quality}{' ' + note if note else ''}"}
@@ -56,7 +56,9 @@ def trial(
     return entry
 
 
-def item(key: str | None, position: int, trials: list[dict[str, Any]], task: Any = None) -> dict:
+def item(
+    key: str | None, position: int, trials: list[dict[str, Any]], task: Any = None
+) -> dict[str, Any]:
     entry: dict[str, Any] = {"position": position, "input": task or f"task {position}"}
     if key is not None:
         entry["datasetItemId"] = key
@@ -159,8 +161,8 @@ def case_outcomes(pairs: list[tuple[str, bool, bool]]) -> dict[str, tuple[bool, 
 def expected_metric(rows: list[tuple[str, float, float]], *, name: str) -> dict[str, Any]:
     """The metric delta record for (case, baseline value, treatment value) rows, < 20 cases."""
     cases: dict[str, list[tuple[float, float]]] = {}
-    for case, base, treat in rows:
-        cases.setdefault(case, []).append((base, treat))
+    for case, base_value, treat_value in rows:
+        cases.setdefault(case, []).append((base_value, treat_value))
     base = np.array([np.mean([b for b, _ in v]) for v in cases.values()])
     treat = np.array([np.mean([t for _, t in v]) for v in cases.values()])
     differences = treat - base

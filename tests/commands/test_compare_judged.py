@@ -82,8 +82,8 @@ def _design_files(
         for index, (qb, qt, pb, pt) in enumerate(trials):
             mb, mt = _metrics(rng), _metrics(rng)
             note = (notes or {}).get((case, index), "")
-            base_trials.append(trial(qb, pb, **mb))
-            treat_trials.append(trial(qt, pt, note, **mt))
+            base_trials.append({**trial(qb, pb), "metrics": mb})
+            treat_trials.append({**trial(qt, pt, note=note), "metrics": mt})
             rows.append({"case": case, "qb": qb, "qt": qt, "pb": pb, "pt": pt, "mb": mb, "mt": mt})
         base_items.append(item(case, position, base_trials, task))
         treat_items.append(item(case, position, treat_trials, task))

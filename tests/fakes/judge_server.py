@@ -52,6 +52,10 @@ class FakeJudge(FakeOpenAI):
         self.slow_seconds = slow_seconds
         self._seen: Counter[str] = Counter()
 
+    def __enter__(self) -> FakeJudge:
+        self.start()
+        return self
+
     def verdict(self, a: str, b: str) -> str:
         """The verdict this judge gives for responses A and B."""
         difference = _quality(a) - _quality(b)
