@@ -47,7 +47,7 @@ class JudgeClient:
         model: str,
         api_key: str | None = None,
         timeout_seconds: float = 120.0,
-        max_connections: int = 8,
+        max_connections: int = 16,
     ) -> None:
         base = base_url.rstrip("/")
         self._url = base if base.endswith("/chat/completions") else base + "/chat/completions"
@@ -58,8 +58,9 @@ class JudgeClient:
         limits = httpx.Limits(
             max_connections=max_connections, max_keepalive_connections=max_connections
         )
+        # Waiting for a pooled connection is not the judge being slow: no pool timeout.
         self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout_seconds),
+            timeout=httpx.Timeout(timeout_seconds, pool=None),
             limits=limits,
             headers=headers,
             follow_redirects=False,
@@ -67,7 +68,8 @@ class JudgeClient:
 
     async def complete(self, messages: list[dict[str, str]]) -> str:
         """The assistant's text for `messages`; JudgeError on any failure."""
-        body = {"model": self.model, "messages": messages, "temperature": 0}
+        # No `temperature`: reasoning models refuse any but their default.
+        body = {"model": self.model, "messages": messages}
         try:
             async with self._client.stream("POST", self._url, json=body) as response:
                 if not 200 <= response.status_code < 300:

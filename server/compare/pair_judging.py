@@ -20,6 +20,7 @@ from server.providers.openai_compatible import backoff_delay
 
 MAX_ATTEMPTS: Final = 3
 DEFAULT_CONCURRENCY: Final = 8
+"""Pairs judged at once; each has its two orders in flight (the client pools 16)."""
 
 Complete = Callable[[list[dict[str, str]]], Awaitable[str]]
 Sleep = Callable[[float], Awaitable[None]]
