@@ -8,6 +8,7 @@ statistics stack is imported when the command runs, so other commands start quic
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import re
@@ -160,7 +161,11 @@ def _load(
             _usage("give an experiment directory, or both --baseline and --treatment")
         if baseline_variant is not None:
             _usage("--baseline-variant applies to an experiment directory only")
-        return load_run(baseline), [load_run(treatment)]
+        base_run, treatment_run = load_run(baseline), load_run(treatment)
+        if base_run.name == treatment_run.name:  # e.g. main/results.jsonl and pr/results.jsonl
+            base_run = dataclasses.replace(base_run, name=str(baseline))
+            treatment_run = dataclasses.replace(treatment_run, name=str(treatment))
+        return base_run, [treatment_run]
     except LoadError as exc:
         _usage(str(exc))
 
