@@ -52,7 +52,9 @@ class Run(Base):
             "ix_run_experiment_id_status_completed_at", "experiment_id", "status", "completed_at"
         ),
         Index("ix_run_workspace_id_idempotency_key", "workspace_id", "idempotency_key"),
-        UniqueConstraint("comparison_id", "cohort_index", name="uq_run_comparison_id_cohort_index"),
+        UniqueConstraint(
+            "comparison_id", "cohort_index", name="uq_run_comparison_id_cohort_index"
+        ),
     )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
