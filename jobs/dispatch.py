@@ -20,6 +20,7 @@ from uuid import uuid4
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from jobs.finalize import queue_finalization
 from jobs.trials import trial_runner
 from server.comparisons import dispatch_store as store
 from server.comparisons import lease, progress
@@ -232,6 +233,8 @@ class Dispatcher:
                 error_code=error_code,
             )
         await self._publish(snapshot)
+        if snapshot.status == ComparisonStatus.DONE.value:  # any stop reason
+            await queue_finalization(self.queue, self.comparison_id)
 
     async def _hand_over(self) -> None:
         """Free the lease and queue the continuation (another worker may take it)."""

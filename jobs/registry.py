@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from jobs.dispatch import dispatch_comparison
+from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat
 from jobs.sweeper import sweep_comparisons
 from server.runtime.interfaces import JobRegistry, PeriodicJob
@@ -24,6 +25,7 @@ def build_registry(settings: Settings) -> JobRegistry:
             "record_heartbeat": record_heartbeat,
             "dispatch_comparison": dispatch_comparison,
             "sweep_comparisons": sweep_comparisons,
+            "finalize_comparison": finalize_comparison,
         },
         periodic=(
             PeriodicJob("record_heartbeat", timedelta(minutes=1), run_at_startup=True),

@@ -10,6 +10,7 @@ from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
 from server.runs.models import Run, RunItem, RunItemScore
+from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.workspaces.models import ApiToken, Member, Workspace
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Comparison",
     "ComparisonCase",
     "ComparisonCohort",
+    "ComparisonVerdict",
     "DatasetCase",
     "Experiment",
     "Member",
@@ -31,6 +33,7 @@ __all__ = [
     "RunItem",
     "RunItemScore",
     "Trial",
+    "VerdictCase",
     "WorkerHeartbeat",
     "Workspace",
 ]

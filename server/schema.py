@@ -20,6 +20,7 @@ from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.settings import Settings
+from server.verdicts.mutations import VerdictMutation
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
 Query = merge_types(
@@ -45,6 +46,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        VerdictMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription,))
