@@ -103,6 +103,12 @@ class CreateComparisonInput:
     budget_cap_cents: float | None = None
     pairwise: PairwiseInput | None = None
     label: str | None = None
+    epsilon_points: float = strawberry.field(
+        default=1.0, description="The gate's ε: a change must exceed it (points)."
+    )
+    target_effect_points: float = strawberry.field(
+        default=5.0, description="NO_CHANGE needs the interval for Δ within ± this (points)."
+    )
 
     def to_spec(self) -> ComparisonSpec:
         """The service's view of this input."""
@@ -136,6 +142,8 @@ class CreateComparisonInput:
                 else None
             ),
             label=self.label,
+            epsilon_points=self.epsilon_points,
+            target_effect_points=self.target_effect_points,
         )
 
 
@@ -223,6 +231,8 @@ class Comparison:
     case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
     checks: JSON
     budget_cap_cents: float | None
+    epsilon_points: float
+    target_effect_points: float
     spent_cents_so_far: float
     rerun_of_id: strawberry.ID | None
     created_at: datetime
@@ -305,6 +315,8 @@ class Comparison:
             case_count=row.case_count,
             checks=cast(JSON, row.checks),
             budget_cap_cents=optional_micros_to_cents(row.budget_cap_micros),
+            epsilon_points=row.epsilon_points,
+            target_effect_points=row.target_effect_points,
             spent_cents_so_far=micros_to_cents(row.spent_micros),
             rerun_of_id=strawberry.ID(row.rerun_of_id) if row.rerun_of_id else None,
             created_at=row.created_at,

@@ -84,9 +84,11 @@ async def scripted_setup(
     input_cents_per_million_tokens: float = 0.0,
     output_cents_per_million_tokens: float = 0.0,
     latency_ms: list[int] | None = None,
+    split: str = "DEV",
 ) -> ComparisonSetup:
-    """A dataset of len(tensor[0]) cases and one release per cohort on its own connection."""
-    cases = comparison_cases(len(tensor[0]))
+    """A dataset of len(tensor[0]) cases (all in `split`) and one release per cohort on its
+    own connection."""
+    cases = [{**case, "split": split} for case in comparison_cases(len(tensor[0]))]
     version = await make_comparison_dataset(sessionmaker, ws, cases=cases)
     setup = ComparisonSetup(
         workspace=ws,
