@@ -125,3 +125,13 @@ def test_three_cohorts_use_only_the_cases_every_cohort_completed() -> None:
     runs = records.hosted_runs(data, counts.ran, utcnow())
     assert [r["item_count"] for r in runs.runs] == [24, 24, 24]
     assert runs.items[2 * 24]["trials"][0]["evaluators"] == {}  # cohort 2, case 0: errored
+
+
+def test_a_run_stopped_before_any_case_completed_still_has_a_defined_scorecard() -> None:
+    data = _input([_trial(0, 0, 0, True, 0.5)], cohorts=2, cases=3, per_case=1)
+    scored = scorecard.score(data, tensors.build(data))
+    doc = scored.document
+    assert (doc["usableCases"], doc["casesNotRun"]) == (0, 3)
+    assert doc["verdicts"][0]["outcome"] == "NO_VERDICT"
+    assert doc["overallWinner"] == {"cohortIndex": None, "reason": "NO_VOTES", "votes": [0, 0]}
+    assert all(v["value"] is None for m in doc["metrics"] for v in m["values"])
