@@ -20,6 +20,7 @@ from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.settings import Settings
+from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
@@ -47,6 +48,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        VerdictMutation,
         WebhookMutation,
     ),
 )
