@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from server.commands.compare import ExitOneOnUsageError, compare_command
 from server.commands.comparison import comparison_app
 from server.commands.dataset import dataset_app
 from server.settings import Settings, get_settings
@@ -21,6 +22,7 @@ workspace_app = typer.Typer(no_args_is_help=True, help="Workspaces (admin, on th
 app.add_typer(workspace_app, name="workspace")
 app.add_typer(dataset_app, name="dataset")
 app.add_typer(comparison_app, name="comparison")
+app.command("compare", cls=ExitOneOnUsageError)(compare_command)
 
 
 def _fail(message: str, code: int = 2) -> None:

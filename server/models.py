@@ -10,6 +10,7 @@ from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
 from server.runs.models import Run, RunItem, RunItemScore
+from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
 
@@ -22,6 +23,7 @@ __all__ = [
     "Comparison",
     "ComparisonCase",
     "ComparisonCohort",
+    "ComparisonVerdict",
     "DatasetCase",
     "Experiment",
     "Member",
@@ -32,6 +34,7 @@ __all__ = [
     "RunItem",
     "RunItemScore",
     "Trial",
+    "VerdictCase",
     "Webhook",
     "WebhookAttempt",
     "WebhookDelivery",

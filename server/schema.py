@@ -22,6 +22,7 @@ from server.graphql_errors import CodedErrors
 from server.input_text import RefuseBadText
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.settings import Settings
+from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
@@ -49,6 +50,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        VerdictMutation,
         WebhookMutation,
     ),
 )

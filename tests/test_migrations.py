@@ -28,6 +28,8 @@ EXPECTED_TABLES = {
     "release_binding",
     "model_connection",
     "experiment",
+    "comparison_verdict",
+    "verdict_case",
 }
 
 
