@@ -19,6 +19,7 @@ from server.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
+from server.reports.resolvers import ReportMutation, ReportQuery
 from server.settings import Settings
 from server.verdicts.mutations import VerdictMutation
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
@@ -34,6 +35,7 @@ Query = merge_types(
         ReleaseQuery,
         DatasetQuery,
         ComparisonQuery,
+        ReportQuery,
     ),
 )
 Mutation = merge_types(
@@ -47,6 +49,7 @@ Mutation = merge_types(
         DatasetMutation,
         ComparisonMutation,
         VerdictMutation,
+        ReportMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription,))
