@@ -54,7 +54,8 @@ mutation($id: ID!, $hours: Int!) { reportLink(id: $id, expiresInHours: $hours) {
 """
 LINK_DEFAULT = "mutation($id: ID!) { reportLink(id: $id) { url path expiresAt } }"
 SETTINGS = """
-mutation { updateWorkspaceSettings(input: {allowSelfSignOff: true}) { allowSelfSignOff } }
+mutation { updateWorkspaceSettings(input: {allowSelfSignOff: true}) {
+  settings { allowSelfSignOff } } }
 """
 AUDIT = """
 query($action: String) { auditEvents(first: 50, action: $action) {
