@@ -126,7 +126,7 @@ async def build(
     text = (
         f"Dataset {dataset_name} v{number} · {split} split · {comparison.case_count} cases "
         f"({usable} usable, {int(scorecard.get('casesNotRun', 0))} not run) · "
-        f"{comparison.trials_per_case} trials per case · Checks: {', '.join(checks)} · "
+        f"{_trials(comparison.trials_per_case)} per case · Checks: {', '.join(checks)} · "
         f"Connections and models: {connections} · "
         f"Started {_short(comparison.started_at)}, ended {_short(comparison.ended_at)}, "
         f"finalized {_short(comparison.finalized_at)} · "
@@ -154,6 +154,10 @@ async def build(
         "hostedRun": HOSTED_RUN,
         "text": text,
     }
+
+
+def _trials(count: int) -> str:
+    return "1 trial" if count == 1 else f"{count} trials"
 
 
 def _short(value: datetime | None) -> str:

@@ -67,6 +67,8 @@ query($action: String) { auditEvents(first: 50, action: $action) {
 CANDIDATE = ["P"] * 16 + ["F"] * 8
 BASELINE_1 = ["P"] * 24
 BASELINE_2 = ["F"] * 4 + ["P"] * 20
+LABELS = ["v4", "v3", "v2", "v1"]
+"""Cohort labels: the candidate v4 against v3 (and v2)."""
 
 
 @dataclass
@@ -122,7 +124,12 @@ async def finalized_comparison(
         tensor or [CANDIDATE, BASELINE_1, BASELINE_2],
         output_cents_per_million_tokens=1_000_000.0,
     )
+    labels = LABELS[: len(setup.release_ids)]
+    cohorts = [
+        {"kind": "RELEASE", "releaseId": rid, "label": label}
+        for rid, label in zip(setup.release_ids, labels, strict=True)
+    ]
     comparison_id, comparison = await finalized(
-        backend, setup, trialsPerCase=1, **({"label": "capitals"} | fields)
+        backend, setup, trialsPerCase=1, **({"label": "capitals", "cohorts": cohorts} | fields)
     )
     return Finalized(backend, ws, setup, comparison_id, comparison)

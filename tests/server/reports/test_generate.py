@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
 from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from server.reports import document
 from server.reports.models import Report
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
@@ -56,7 +58,7 @@ async def test_versions_freeze_and_version_one_never_changes(backend: Backend) -
     assert facts["costCents"] == spent > 0
     assert f"Cost of this comparison: ${spent / 100:,.2f}." in facts["text"]
     assert facts["text"].startswith("Dataset ")
-    assert "Dev split · 24 cases" in facts["text"]
+    assert "Dev split · 24 cases (24 usable, 0 not run) · 1 trial per case" in facts["text"]
     assert "sim-0, sim-1, sim-2" not in facts["text"]  # each cohort has its own connection
     assert "(simulated): sim-0" in facts["text"]
     assert facts["text"].endswith(
@@ -117,3 +119,21 @@ async def test_only_a_finalized_comparison_has_a_report(backend: Backend) -> Non
     assert listed["reports"] == []
     unknown = await f.gql(GENERATE, {"id": "cmp_unknown"})
     assert unknown.codes == ["NOT_FOUND"]
+
+
+async def test_at_most_the_listing_limit_per_baseline_with_the_count_of_the_rest(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The page lists at most 1,000 worse cases per baseline; 5 here keeps the run small.
+    monkeypatch.setattr(document, "LISTED_PER_BASELINE", 5)
+    f = await finalized_comparison(backend)
+    report = await f.generate()
+    baselines = json.loads(report["document"])["failureAnalysis"]["baselines"]
+    assert [(len(b["worseCases"]), b["notListed"]) for b in baselines] == [(5, 3), (5, 3)]
+    assert len(await f.follow_ups(report["id"])) == 16  # every follow-up exists
+    page = await backend.client.get(
+        report["pagePath"], headers={"Authorization": f"Bearer {f.token(Role.VIEWER)}"}
+    )
+    assert page.status_code == 200
+    assert page.text.count("And 3 more not listed here") == 2
+    assert page.text.count("Read the 8 cases that got worse") == 2
