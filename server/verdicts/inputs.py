@@ -18,10 +18,9 @@ from server.comparisons.models import (
     ComparisonCase,
     ComparisonCohort,
     ComparisonStatus,
-    Trial,
-    TrialState,
 )
 from server.datasets.models import DatasetCase
+from server.verdicts import bulk
 
 SCORE_0_1 = "SCORE_0_1"
 
@@ -51,9 +50,12 @@ class TrialInfo:
     completed: bool
     passed: bool | None
     score: float | None
-    check_results: list[dict[str, Any]] | None
+    check_passed: tuple[bool | None, ...]
+    """Each check's result in the comparison's check order (None: no result)."""
+    check_scores: tuple[float | None, ...]
     output: str | None
-    tool_calls: list[dict[str, Any]] | None
+    tool_calls: int
+    """How many tool calls the answer made."""
     input_tokens: int
     output_tokens: int
     cost_micros: int
@@ -102,45 +104,8 @@ async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | Non
         .where(ComparisonCase.comparison_id == comparison_id)
         .order_by(ComparisonCase.ordinal)
     )
-    trial_rows = await session.execute(
-        select(
-            Trial.case_ordinal,
-            Trial.cohort_index,
-            Trial.trial_index,
-            Trial.state,
-            Trial.passed,
-            Trial.score,
-            Trial.check_results,
-            Trial.output,
-            Trial.tool_calls,
-            Trial.input_tokens,
-            Trial.output_tokens,
-            Trial.cost_micros,
-            Trial.latency_ms,
-            Trial.error_code,
-        )
-        .where(Trial.comparison_id == comparison_id)
-        .order_by(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
-    )
-    trials = [
-        TrialInfo(
-            case_ordinal=int(row[0]),
-            cohort_index=int(row[1]),
-            trial_index=int(row[2]),
-            completed=row[3] == TrialState.COMPLETED,
-            passed=row[4],
-            score=row[5],
-            check_results=row[6],
-            output=row[7],
-            tool_calls=row[8],
-            input_tokens=int(row[9] or 0),
-            output_tokens=int(row[10] or 0),
-            cost_micros=int(row[11] or 0),
-            latency_ms=int(row[12] or 0),
-            error_code=row[13],
-        )
-        for row in trial_rows
-    ]
+    rows = await bulk.fetch_trials(session, comparison_id, len(comparison.checks))
+    trials = [TrialInfo(*row) for row in rows]
     return FinalizeInput(
         comparison_id=comparison.id,
         workspace_id=comparison.workspace_id,

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 import stats
 from server.ids import new_id
@@ -19,19 +20,18 @@ from server.verdicts.tensors import Tensors, evaluator_names
 
 
 @dataclass(frozen=True, slots=True)
-class Records:
+class HostedRuns:
     runs: list[dict[str, Any]]
     items: list[dict[str, Any]]
     scores: list[dict[str, Any]]
-    cases: list[dict[str, Any]]
 
 
 def _trial_json(trial: TrialInfo, names: list[str]) -> dict[str, Any]:
     evaluators: dict[str, float] = {}
     if trial.completed:
-        for name, result in zip(names, trial.check_results or [], strict=False):
-            if result.get("score") is not None:
-                evaluators[name] = float(result["score"])
+        for name, score in zip(names, trial.check_scores, strict=False):
+            if score is not None:
+                evaluators[name] = score
     return {
         "trialIndex": trial.trial_index,
         "passed": trial.passed if trial.completed else None,
@@ -40,7 +40,7 @@ def _trial_json(trial: TrialInfo, names: list[str]) -> dict[str, Any]:
         "metrics": {
             "tokens": trial.input_tokens + trial.output_tokens,
             "turns": 1,
-            "toolCalls": len(trial.tool_calls or []),
+            "toolCalls": trial.tool_calls,
             "wallMs": trial.latency_ms,
             "errors": 0 if trial.completed else 1,
         },
@@ -61,7 +61,7 @@ def _runs(data: FinalizeInput, now: datetime, item_count: int) -> list[dict[str,
             "source": RunSource.HOSTED,
             "status": RunStatus.COMPLETED,
             "item_count": item_count,
-            "metadata_": {
+            "metadata": {
                 "comparisonId": data.comparison_id,
                 "cohortIndex": cohort.index,
                 "label": cohort.label,
@@ -82,9 +82,9 @@ def _runs(data: FinalizeInput, now: datetime, item_count: int) -> list[dict[str,
     ]
 
 
-def build(data: FinalizeInput, t: Tensors, scored: Scored, now: datetime) -> Records:
-    """Runs, items and scores for every case that ran; case rows with their relations."""
-    ran = scored.ran
+def hosted_runs(data: FinalizeInput, ran: npt.NDArray[np.bool_], now: datetime) -> HostedRuns:
+    """One COMPLETED hosted run per cohort, an item per case that ran (position = its ordinal)
+    with its trials, and each item's mean score per evaluator."""
     runs = _runs(data, now, int(ran.sum()))
     names = evaluator_names(data.checks)
     grouped: dict[tuple[int, int], list[TrialInfo]] = defaultdict(list)
@@ -113,7 +113,7 @@ def build(data: FinalizeInput, t: Tensors, scored: Scored, now: datetime) -> Rec
                 }
             )
             scores.extend(_scores(run["id"], case.ordinal, graded))
-    return Records(runs, items, scores, _case_rows(data, t, scored))
+    return HostedRuns(runs, items, scores)
 
 
 def _scores(run_id: str, position: int, graded: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -140,7 +140,8 @@ def _optional(values: np.ndarray[Any, Any], index: int) -> float | None:
     return None if np.isnan(value) else value
 
 
-def _case_rows(data: FinalizeInput, t: Tensors, scored: Scored) -> list[dict[str, Any]]:
+def case_rows(data: FinalizeInput, t: Tensors, scored: Scored) -> list[dict[str, Any]]:
+    """A row per case that ran: its class, its relation bits per baseline, cohort summaries."""
     fraction = stats.case_means(t.passed, t.completed)
     score = stats.case_means(t.score, t.completed)
     latency = stats.case_means(t.latency_ms, t.completed)

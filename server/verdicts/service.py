@@ -70,17 +70,14 @@ def baseline_outcomes(document: dict[str, Any]) -> tuple[BaselineOutcome, ...]:
     )
 
 
-def _compute(data: inputs.FinalizeInput) -> tuple[dict[str, Any], records.Records]:
-    """The CPU-bound part: count matrices, statistics and every row to write."""
-    counts = tensors.build(data)
-    scored = scorecard.score(data, counts)
-    return scored.document, records.build(data, counts, scored, utcnow())
-
-
 async def finalize(
     *, sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str
 ) -> Finalized:
-    """Finalize a DONE comparison (idempotent: a FINALIZED one is left as it is)."""
+    """Finalize a DONE comparison (idempotent: a FINALIZED one is left as it is).
+
+    The statistics run in an executor while the hosted runs are written, in the one
+    transaction that holds the comparison's row lock.
+    """
     async with sessionmaker() as session:
         verdict = await session.get(ComparisonVerdict, comparison_id)
         if verdict is not None and verdict.state == VerdictState.FINALIZED:
@@ -91,20 +88,33 @@ async def finalize(
     if data is None:
         return Finalized(comparison_id, "not done")
     loop = asyncio.get_running_loop()
-    document, rows = await loop.run_in_executor(None, _compute, data)
     now = utcnow()
-    async with sessionmaker() as session, session.begin():
-        written = await store.write(
-            session, comparison_id=comparison_id, document=document, records=rows, now=now
-        )
-    if not written:
-        return Finalized(comparison_id, "already finalized")
+    counts = await loop.run_in_executor(None, tensors.build, data)
+    scoring = loop.run_in_executor(None, scorecard.score, data, counts)
+    try:
+        runs = await loop.run_in_executor(None, records.hosted_runs, data, counts.ran, now)
+        async with sessionmaker() as session, session.begin():
+            if not await store.claim(session, comparison_id):
+                return Finalized(comparison_id, "already finalized")
+            await store.write_runs(session, runs)
+            scored = await scoring
+            cases = await loop.run_in_executor(None, records.case_rows, data, counts, scored)
+            await store.write_verdict(
+                session,
+                comparison_id=comparison_id,
+                document=scored.document,
+                cases=cases,
+                now=now,
+            )
+    finally:
+        if not scoring.done():  # an early return or a failure: let the thread finish quietly
+            scoring.add_done_callback(lambda future: future.exception())
     return Finalized(
         comparison_id,
         "finalized",
         workspace_id=data.workspace_id,
         experiment_id=data.experiment_id,
-        outcomes=baseline_outcomes(document),
+        outcomes=baseline_outcomes(scored.document),
     )
 
 

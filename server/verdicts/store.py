@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Table, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison
 from server.runs.models import Run, RunItem, RunItemScore
+from server.verdicts import bulk
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
-from server.verdicts.records import Records
-
-BATCH = 5000
+from server.verdicts.records import HostedRuns
 
 
 async def lock(session: AsyncSession, comparison_id: str) -> tuple[Comparison, ComparisonVerdict]:
@@ -44,11 +43,6 @@ async def lock(session: AsyncSession, comparison_id: str) -> tuple[Comparison, C
     return comparison, verdict
 
 
-async def _bulk(session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]]) -> None:
-    for low in range(0, len(rows), BATCH):
-        await session.execute(insert(table), rows[low : low + BATCH])
-
-
 async def clear(session: AsyncSession, comparison_id: str) -> None:
     """Remove the hosted runs and case rows of an earlier attempt."""
     run_ids = select(Run.id).where(Run.comparison_id == comparison_id).scalar_subquery()
@@ -58,24 +52,33 @@ async def clear(session: AsyncSession, comparison_id: str) -> None:
     await session.execute(delete(VerdictCase).where(VerdictCase.comparison_id == comparison_id))
 
 
-async def write(
+async def claim(session: AsyncSession, comparison_id: str) -> bool:
+    """Lock the comparison and clear an earlier attempt's rows; False (nothing to do) when it
+    is FINALIZED already or its cases were erased meanwhile."""
+    _, verdict = await lock(session, comparison_id)
+    if verdict.state == VerdictState.FINALIZED or verdict.cases_erased_at is not None:
+        return False
+    await clear(session, comparison_id)
+    return True
+
+
+async def write_runs(session: AsyncSession, runs: HostedRuns) -> None:
+    await bulk.insert_rows(session, _table(Run), runs.runs)
+    await bulk.insert_rows(session, _table(RunItem), runs.items)
+    await bulk.insert_rows(session, _table(RunItemScore), runs.scores)
+
+
+async def write_verdict(
     session: AsyncSession,
     *,
     comparison_id: str,
     document: dict[str, Any],
-    records: Records,
+    cases: Sequence[dict[str, Any]],
     now: datetime,
-) -> bool:
-    """Store the scorecard, runs and case rows and mark the comparison FINALIZED; False (and
-    nothing written) when it already is, or its cases were erased meanwhile."""
+) -> None:
+    """The case rows and the scorecard; the comparison becomes FINALIZED (after `claim`)."""
+    await bulk.insert_rows(session, _table(VerdictCase), cases)
     comparison, verdict = await lock(session, comparison_id)
-    if verdict.state == VerdictState.FINALIZED or verdict.cases_erased_at is not None:
-        return False
-    await clear(session, comparison_id)
-    await _bulk(session, Run, records.runs)
-    await _bulk(session, RunItem, records.items)
-    await _bulk(session, RunItemScore, records.scores)
-    await _bulk(session, VerdictCase, records.cases)
     verdict.state = VerdictState.FINALIZED
     verdict.error_code = None
     verdict.scorecard = {**document, "finalizedAt": now.isoformat()}
@@ -83,7 +86,10 @@ async def write(
     verdict.attempts = verdict.attempts + 1
     verdict.updated_at = now
     comparison.finalized_at = now
-    return True
+
+
+def _table(model: type[Any]) -> Table:
+    return cast(Table, model.__table__)
 
 
 async def record_failure(

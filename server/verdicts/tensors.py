@@ -68,61 +68,64 @@ class Tensors:
         return np.asarray(self.ran & np.all(self.completed > 0, axis=0), dtype=np.bool_)
 
 
+def _column(trials: list[TrialInfo], value: Any, dtype: Any) -> npt.NDArray[Any]:
+    return np.fromiter((value(t) for t in trials), dtype=dtype, count=len(trials))
+
+
 def build(data: FinalizeInput) -> Tensors:
     """Count matrices from the trial rows (every ERRORED trial alike: failed or missing)."""
     shape = (len(data.cohorts), len(data.cases))
-    kinds = sorted({str(spec.get("kind")) for spec in data.checks})
-    judge_slots = [
-        (index, str(spec["rubricVersionId"]))
-        for index, spec in enumerate(data.checks)
-        if spec.get("kind") == CheckKind.JUDGE_RUBRIC
-        and spec["rubricVersionId"] in data.score_rubrics
-    ]
-    rows = np.zeros(shape, dtype=np.int64)
-    completed = np.zeros(shape, dtype=np.int64)
-    passed = np.zeros(shape, dtype=np.int64)
-    cost = np.zeros(shape)
-    latency = np.zeros(shape)
-    tokens = np.zeros(shape)
-    score = np.zeros(shape)
-    kind_passed = {kind: np.zeros(shape, dtype=np.int64) for kind in kinds}
-    judge_sum = {rubric: np.zeros(shape) for _, rubric in judge_slots}
-    judge_count = {rubric: np.zeros(shape, dtype=np.int64) for _, rubric in judge_slots}
-    done: list[TrialInfo] = []
-    for trial in data.trials:
-        at = (trial.cohort_index, trial.case_ordinal)
-        rows[at] += 1
-        cost[at] += trial.cost_micros
-        if not trial.completed:
+    trials = data.trials
+    cohort = _column(trials, lambda t: t.cohort_index, np.int64)
+    case = _column(trials, lambda t: t.case_ordinal, np.int64)
+    done = _column(trials, lambda t: t.completed, np.bool_)
+
+    def total(values: npt.NDArray[Any], dtype: Any, only_done: bool = True) -> npt.NDArray[Any]:
+        out = np.zeros(shape, dtype=dtype)
+        keep = done if only_done else np.ones(len(trials), dtype=np.bool_)
+        np.add.at(out, (cohort[keep], case[keep]), values[keep])
+        return out
+
+    ones = np.ones(len(trials), dtype=np.int64)
+    passed = _column(trials, lambda t: bool(t.passed), np.int64)
+    score = _column(
+        trials, lambda t: t.score if t.score is not None else float(bool(t.passed)), np.float64
+    )
+    kinds: dict[str, list[int]] = {}
+    for index, spec in enumerate(data.checks):
+        kinds.setdefault(str(spec.get("kind")), []).append(index)
+    kind_passed = {
+        kind: total(
+            _column(trials, lambda t, js=indices: all(t.check_passed[j] for j in js), np.int64),
+            np.int64,
+        )
+        for kind, indices in sorted(kinds.items())
+    }
+    judge_sum: dict[str, FloatMatrix] = {}
+    judge_count: dict[str, IntMatrix] = {}
+    for index, spec in enumerate(data.checks):
+        rubric = str(spec.get("rubricVersionId"))
+        if spec.get("kind") != CheckKind.JUDGE_RUBRIC or rubric not in data.score_rubrics:
             continue
-        done.append(trial)
-        completed[at] += 1
-        passed[at] += bool(trial.passed)
-        latency[at] += trial.latency_ms
-        tokens[at] += trial.output_tokens
-        score[at] += trial.score if trial.score is not None else float(bool(trial.passed))
-        results = trial.check_results or []
-        for kind in kinds:
-            kind_passed[kind][at] += all(r.get("passed") for r in results if r.get("kind") == kind)
-        for index, rubric in judge_slots:
-            if index < len(results) and results[index].get("score") is not None:
-                judge_sum[rubric][at] += float(results[index]["score"])
-                judge_count[rubric][at] += 1
+        graded = _column(trials, lambda t, j=index: t.check_scores[j] is not None, np.bool_)
+        values = _column(trials, lambda t, j=index: t.check_scores[j] or 0.0, np.float64)
+        judge_sum[rubric] = total(np.where(graded, values, 0.0), np.float64)
+        judge_count[rubric] = total(graded.astype(np.int64), np.int64)
     return Tensors(
         cohorts=shape[0],
         cases=shape[1],
         scheduled=data.trials_per_case,
-        rows=rows,
-        completed=completed,
-        passed=passed,
-        cost_micros=cost,
-        latency_ms=latency,
-        output_tokens=tokens,
-        score=score,
+        rows=total(ones, np.int64, only_done=False),
+        completed=total(ones, np.int64),
+        passed=total(passed, np.int64),
+        cost_micros=total(_column(trials, lambda t: t.cost_micros, np.float64), np.float64, False),
+        latency_ms=total(_column(trials, lambda t: t.latency_ms, np.float64), np.float64),
+        output_tokens=total(_column(trials, lambda t: t.output_tokens, np.float64), np.float64),
+        score=total(score, np.float64),
         kind_passed=kind_passed,
         judge_sum=judge_sum,
         judge_count=judge_count,
-        trial_cohort=np.fromiter((t.cohort_index for t in done), np.int64, len(done)),
-        trial_case=np.fromiter((t.case_ordinal for t in done), np.int64, len(done)),
-        trial_latency=np.fromiter((t.latency_ms for t in done), np.float64, len(done)),
+        trial_cohort=cohort[done],
+        trial_case=case[done],
+        trial_latency=_column(trials, lambda t: t.latency_ms, np.float64)[done],
     )

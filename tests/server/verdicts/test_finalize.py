@@ -140,11 +140,12 @@ async def test_finalize_comparison_is_admin_only_idempotent_and_retries(backend:
 
     # A finalization that fails leaves NOT_FINALIZED with a bounded code; the retry works.
     await _unfinalize(backend, comparison_id)
+    # A trial row that names a case the comparison does not have: finalization breaks.
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
             update(Trial)
             .where(Trial.comparison_id == comparison_id, Trial.case_ordinal == 0)
-            .values(check_results=["not a check result"])
+            .values(case_ordinal=999)
         )
     admin = ws.tokens[Role.ADMIN]
     for _ in range(2):
@@ -168,15 +169,16 @@ async def test_finalize_comparison_is_admin_only_idempotent_and_retries(backend:
             )
         )
         assert len({details["jobId"] for details in jobs}) == 2  # a fresh job id each time
-        assert await session.scalar(select(func.count()).select_from(Run).where(
-            Run.comparison_id == comparison_id)) == 0  # fmt: skip
+        runs = await session.scalar(
+            select(func.count()).select_from(Run).where(Run.comparison_id == comparison_id)
+        )
+        assert runs == 0
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
             update(Trial)
-            .where(Trial.comparison_id == comparison_id, Trial.case_ordinal == 0)
-            .values(check_results=[{"kind": "CONTAINS", "passed": True, "score": 1.0},
-                                   {"kind": "EXACT_MATCH", "passed": True, "score": 1.0}])
-        )  # fmt: skip
+            .where(Trial.comparison_id == comparison_id, Trial.case_ordinal == 999)
+            .values(case_ordinal=0)
+        )
     (await backend.gql(FINALIZE, {"id": comparison_id}, token=admin)).ok()
     state = await wait_finalized(backend, admin, comparison_id)
     assert (state["verdictState"], state["verdictErrorCode"]) == ("FINALIZED", None)
