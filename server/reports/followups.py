@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
 from server.auth import Actor
+from server.comparisons import service as comparison_service
 from server.db import utcnow
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
@@ -140,6 +141,19 @@ async def resolve(
     ids = list(dict.fromkeys(follow_up_ids))
     if not 1 <= len(ids) <= MAX_IDS:
         raise ValidationFailed(f"`ids` must name 1 to {MAX_IDS:,} follow-ups", field="ids")
+    # Lock their comparisons first (in id order), as generation and sign-off do, so a
+    # document or a sign-off never sees half of a resolution.
+    comparison_ids = sorted(
+        set(
+            await session.scalars(
+                select(FollowUp.comparison_id).where(
+                    FollowUp.id.in_(ids), FollowUp.workspace_id == actor.workspace_id
+                )
+            )
+        )
+    )
+    for comparison_id in comparison_ids:
+        await comparison_service.get_locked(session, actor.workspace_id, comparison_id)
     rows = {
         row.id: row
         for row in await session.scalars(

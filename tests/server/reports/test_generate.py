@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from server.comparisons.models import Comparison
+from server.db import utcnow
 from server.reports import document
 from server.reports.models import Report
+from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
@@ -137,3 +141,33 @@ async def test_at_most_the_listing_limit_per_baseline_with_the_count_of_the_rest
     assert page.status_code == 200
     assert page.text.count("And 3 more not listed here") == 2
     assert page.text.count("Read the 8 cases that got worse") == 2
+
+
+async def test_staleness_is_frozen_at_generation_and_shown_current_on_the_page(
+    backend: Backend,
+) -> None:
+    f = await finalized_comparison(backend)
+    fresh = await f.generate()
+    assert json.loads(fresh["document"])["staleness"] is None
+    async with backend.sessionmaker() as session, session.begin():
+        await session.execute(
+            update(ComparisonVerdict)
+            .where(ComparisonVerdict.comparison_id == f.comparison_id)
+            .values(finalized_at=utcnow() - timedelta(days=9, hours=1))
+        )
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == f.comparison_id)
+            .values(finalized_at=utcnow() - timedelta(days=9, hours=1))
+        )
+    note = "This verdict is 9 days old. The provider may have changed the model since then."
+    stale = await f.generate()
+    assert json.loads(stale["document"])["staleness"] == {"days": 9, "note": note}
+    headers = {"Authorization": f"Bearer {f.token(Role.VIEWER)}"}
+    page = await backend.client.get(fresh["pagePath"], headers=headers)
+    current = page.text.split('id="staleness-current"', 1)[1].split("</p>", 1)[0]
+    assert note in current  # version 1 was fresh when frozen; today it is stale
+    assert "When frozen: " + note not in page.text
+    assert "A newer version exists" in page.text
+    newer = await backend.client.get(stale["pagePath"], headers=headers)
+    assert "When frozen: " + note in newer.text

@@ -72,6 +72,8 @@ async def test_an_override_needs_a_justification(backend: Backend) -> None:
         result = await f.sign_off(report["id"], "APPROVE", override=True, why=why)
         assert result.codes == ["VALIDATION_FAILED"], why
         assert result.errors[0]["extensions"]["field"] == "overrideJustification"
+    stray = await f.sign_off(report["id"], "HOLD", why="a justification without override")
+    assert stray.codes == ["VALIDATION_FAILED"]
     assert await _verdict(f) is None
     why = "Regressions are on retired capitals; shipping for the latency win."
     signed = (await f.sign_off(report["id"], "APPROVE", override=True, why=why)).ok()["signOff"]
