@@ -162,11 +162,13 @@ async def _reset(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: 
 
 
 async def _finalize_once(
-    sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str
+    sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str, cpu: list[float]
 ) -> float:
-    started = time.perf_counter()
+    """Wall seconds of one finalization; its CPU seconds in this process go to `cpu`."""
+    started, started_cpu = time.perf_counter(), time.process_time()
     done = await service.finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
     elapsed = time.perf_counter() - started
+    cpu.append(time.process_time() - started_cpu)
     assert done.status == "finalized", done
     return elapsed
 
@@ -181,14 +183,15 @@ async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
         comparison_id = await _seed(sessionmaker, cases)
         seeded = time.perf_counter() - seeding
         print(f"seeded {cases * COHORTS * TRIALS:,} trials in {seeded:.1f} s")  # noqa: T201
-        await _finalize_once(sessionmaker, comparison_id)  # warm-up: imports, plans, caches
+        cpu: list[float] = []
+        await _finalize_once(sessionmaker, comparison_id, [])  # warm-up: imports, plans
         await _reset(sessionmaker, comparison_id)
         times = []
         for _ in range(repetitions):
             if profile:
                 profiler = cProfile.Profile()
                 profiler.enable()
-            times.append(await _finalize_once(sessionmaker, comparison_id))
+            times.append(await _finalize_once(sessionmaker, comparison_id, cpu))
             if profile:
                 profiler.disable()
                 out = io.StringIO()
@@ -203,6 +206,8 @@ async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
     return {
         "finalize_s": round(statistics.median(times), 3),
         "runs_s": [round(t, 3) for t in times],
+        "worker_cpu_s": round(statistics.median(cpu), 3),
+        "load_average": round(os.getloadavg()[0], 2),
         "cohorts": COHORTS,
         "cases": cases,
         "trials": TRIALS,

@@ -51,26 +51,23 @@ def _results(value: Any, checks: int) -> tuple[tuple[bool | None, ...], tuple[fl
     return tuple(passed), tuple(scores)
 
 
-async def _driver(session: AsyncSession) -> Any:
+async def driver(session: AsyncSession) -> Any:
     connection = await session.connection()
     raw = await connection.get_raw_connection()
     return raw.driver_connection
 
 
-def _is_postgres(session: AsyncSession) -> bool:
+def is_postgres(session: AsyncSession) -> bool:
     return session.get_bind().dialect.name == "postgresql"
 
 
 async def fetch_trials(session: AsyncSession, comparison_id: str, checks: int) -> list[TrialRow]:
     """Every trial row of the comparison in case-major order, with `checks` check results."""
-    if _is_postgres(session):
-        driver = await _driver(session)
-        records = await driver.fetch(_pg_trials(checks), comparison_id)
+    if is_postgres(session):
+        connection = await driver(session)
+        records = await connection.fetch(_pg_trials(checks), comparison_id)
         end = 13 + 2 * checks
-        return [
-            (*r[0:6], tuple(r[13:end:2]), tuple(r[14:end:2]), *r[6:13])
-            for r in records
-        ]
+        return [(*r[0:6], tuple(r[13:end:2]), tuple(r[14:end:2]), *r[6:13]) for r in records]
     rows = await session.execute(
         select(
             Trial.case_ordinal,
@@ -117,7 +114,7 @@ async def insert_rows(session: AsyncSession, table: Table, rows: Sequence[dict[s
     transaction: COPY on PostgreSQL, batched executemany elsewhere."""
     if not rows:
         return
-    if not _is_postgres(session):
+    if not is_postgres(session):
         for low in range(0, len(rows), BATCH):
             await session.execute(insert(table), list(rows[low : low + BATCH]))
         return
@@ -132,5 +129,5 @@ async def insert_rows(session: AsyncSession, table: Table, rows: Sequence[dict[s
         )
         for row in rows
     ]
-    driver = await _driver(session)
-    await driver.copy_records_to_table(table.name, records=records, columns=columns)
+    connection = await driver(session)
+    await connection.copy_records_to_table(table.name, records=records, columns=columns)

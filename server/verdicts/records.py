@@ -82,6 +82,11 @@ def _runs(data: FinalizeInput, now: datetime, item_count: int) -> list[dict[str,
     ]
 
 
+def run_rows(data: FinalizeInput, ran: npt.NDArray[np.bool_], now: datetime) -> HostedRuns:
+    """One COMPLETED hosted run per cohort, without items (PostgreSQL builds those itself)."""
+    return HostedRuns(_runs(data, now, int(ran.sum())), [], [])
+
+
 def hosted_runs(data: FinalizeInput, ran: npt.NDArray[np.bool_], now: datetime) -> HostedRuns:
     """One COMPLETED hosted run per cohort, an item per case that ran (position = its ordinal)
     with its trials, and each item's mean score per evaluator."""

@@ -11,10 +11,11 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
+import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -24,7 +25,7 @@ from server.comparisons.models import Comparison, ComparisonCase, ComparisonStat
 from server.db import utcnow
 from server.errors import Conflict
 from server.runtime.interfaces import JobQueue
-from server.verdicts import inputs, records, scorecard, store, tensors
+from server.verdicts import bulk, inputs, records, scorecard, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
 from server.workspaces.roles import Role
 
@@ -92,11 +93,10 @@ async def finalize(
     counts = await loop.run_in_executor(None, tensors.build, data)
     scoring = loop.run_in_executor(None, scorecard.score, data, counts)
     try:
-        runs = await loop.run_in_executor(None, records.hosted_runs, data, counts.ran, now)
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
                 return Finalized(comparison_id, "already finalized")
-            await store.write_runs(session, runs)
+            await _write_runs(session, data, counts, now)
             scored = await scoring
             cases = await loop.run_in_executor(None, records.case_rows, data, counts, scored)
             await store.write_verdict(
@@ -116,6 +116,24 @@ async def finalize(
         experiment_id=data.experiment_id,
         outcomes=baseline_outcomes(scored.document),
     )
+
+
+async def _write_runs(
+    session: AsyncSession, data: inputs.FinalizeInput, counts: tensors.Tensors, now: datetime
+) -> None:
+    """The hosted runs: built by PostgreSQL from the trial rows, in Python elsewhere."""
+    if bulk.is_postgres(session):
+        await store.write_runs_in_sql(
+            session,
+            comparison_id=data.comparison_id,
+            runs=records.run_rows(data, counts.ran, now),
+            ran=[int(i) for i in np.flatnonzero(counts.ran)],
+            evaluators=tensors.evaluator_names(data.checks),
+        )
+        return
+    loop = asyncio.get_running_loop()
+    runs = await loop.run_in_executor(None, records.hosted_runs, data, counts.ran, now)
+    await store.write_runs(session, runs)
 
 
 async def record_failure(

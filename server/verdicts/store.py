@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison
 from server.runs.models import Run, RunItem, RunItemScore
-from server.verdicts import bulk
+from server.verdicts import bulk, pg_items
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
 from server.verdicts.records import HostedRuns
 
@@ -66,6 +66,19 @@ async def write_runs(session: AsyncSession, runs: HostedRuns) -> None:
     await bulk.insert_rows(session, _table(Run), runs.runs)
     await bulk.insert_rows(session, _table(RunItem), runs.items)
     await bulk.insert_rows(session, _table(RunItemScore), runs.scores)
+
+
+async def write_runs_in_sql(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    runs: HostedRuns,
+    ran: Sequence[int],
+    evaluators: Sequence[str],
+) -> None:
+    """PostgreSQL: the run rows, then their items and scores made from the trial rows."""
+    await bulk.insert_rows(session, _table(Run), runs.runs)
+    await pg_items.write(session, comparison_id=comparison_id, ran=ran, names=evaluators)
 
 
 async def write_verdict(

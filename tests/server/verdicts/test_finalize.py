@@ -214,3 +214,29 @@ async def test_only_a_done_comparison_finalizes(backend: Backend) -> None:
         None,
         None,
     )
+
+
+async def test_a_cancelled_comparison_shows_no_cases_and_no_verdict(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(
+        backend.sessionmaker, ws, [["PPP"] * 30, ["PPP"] * 30], latency_ms=[50, 50]
+    )
+    member = ws.tokens[Role.MEMBER]
+    created = (await backend.gql(CREATE, {"input": setup.input()}, token=member)).ok()
+    comparison_id = created["createComparison"]["id"]
+    start = "mutation($id: ID!) { startComparison(id: $id) { status } }"
+    (await backend.gql(start, {"id": comparison_id}, token=member)).ok()
+    cancel = "mutation($id: ID!) { cancelComparison(id: $id) { status } }"
+    (await backend.gql(cancel, {"id": comparison_id}, token=member)).ok()
+    result = await backend.gql(FINALIZE, {"id": comparison_id}, token=ws.tokens[Role.ADMIN])
+    assert result.codes == ["CONFLICT"]
+    assert result.errors[0]["extensions"]["reason"] == "NOT_DONE"
+    query = """query($id: ID!) { comparison(id: $id) { status verdictState scorecard { usableCases }
+      cases(filter: ALL) { totalCount edges { node { ordinal } } } } }"""
+    found = (await backend.gql(query, {"id": comparison_id}, token=member)).ok()["comparison"]
+    assert found == {
+        "status": "CANCELLED",
+        "verdictState": "NOT_FINALIZED",
+        "scorecard": None,
+        "cases": {"totalCount": 0, "edges": []},
+    }
