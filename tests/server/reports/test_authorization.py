@@ -11,6 +11,7 @@ from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
 from tests.server.reports.api import (
+    AUDIT,
     GENERATE,
     LINK,
     LINK_DEFAULT,
@@ -110,6 +111,9 @@ async def test_signed_links_expire_and_refuse_any_change(backend: Backend) -> No
     gone = await backend.client.get(expired.path)
     assert gone.status_code == 403 and "expired" in gone.text
     assert (await backend.client.get(path)).status_code == 401  # neither token nor link
+    events = (await f.gql(AUDIT, {"action": "report.link"})).ok()["auditEvents"]["edges"]
+    assert [e["node"]["details"]["hours"] for e in events] == [720, 168]
+    assert {e["node"]["targetId"] for e in events} == {report["id"]}
     unknown = await backend.client.get(
         "/reports/rep_unknown.html", headers={"Authorization": f"Bearer {f.token(Role.VIEWER)}"}
     )
