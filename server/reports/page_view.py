@@ -17,8 +17,9 @@ from server.reports.models import FollowUp, Report, SignOff
 from server.verdicts import service as verdict_service
 from server.workspaces.models import Member
 
-WIDTH: Final = 640
-LABEL_WIDTH: Final = 180
+WIDTH: Final = 720
+LABEL_WIDTH: Final = 150
+VALUE_WIDTH: Final = 150
 ROW_HEIGHT: Final = 30
 PLOT_PAD: Final = 24
 
@@ -41,6 +42,7 @@ class Forest:
     height: int
     rows: list[ForestRow]
     ticks: list[tuple[float, str]]
+    value_x: float
 
 
 @dataclass(slots=True)
@@ -65,7 +67,7 @@ class PageView:
 
 
 def _x(rate: float) -> float:
-    span = WIDTH - LABEL_WIDTH - 2 * PLOT_PAD
+    span = WIDTH - LABEL_WIDTH - VALUE_WIDTH - 2 * PLOT_PAD
     return round(LABEL_WIDTH + PLOT_PAD + max(0.0, min(1.0, rate)) * span, 2)
 
 
@@ -89,7 +91,7 @@ def forest(doc: dict[str, Any], labels: dict[int, str]) -> Forest:
         )
     height = ROW_HEIGHT * len(rows) + 30
     ticks = [(_x(t / 100), f"{t}%") for t in (0, 25, 50, 75, 100)]
-    return Forest(width=WIDTH, height=height, rows=rows, ticks=ticks)
+    return Forest(width=WIDTH, height=height, rows=rows, ticks=ticks, value_x=WIDTH - 4)
 
 
 async def _names(session: AsyncSession, workspace_id: str, ids: set[str]) -> dict[str, str]:
