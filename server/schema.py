@@ -19,6 +19,7 @@ from server.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
+from server.reports.resolvers import ReportMutation, ReportQuery
 from server.settings import Settings
 from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
@@ -35,6 +36,7 @@ Query = merge_types(
         ReleaseQuery,
         DatasetQuery,
         ComparisonQuery,
+        ReportQuery,
         WebhookQuery,
     ),
 )
@@ -49,6 +51,7 @@ Mutation = merge_types(
         DatasetMutation,
         ComparisonMutation,
         VerdictMutation,
+        ReportMutation,
         WebhookMutation,
     ),
 )
