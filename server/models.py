@@ -9,6 +9,7 @@ from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
+from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunItem, RunItemScore
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
@@ -26,13 +27,17 @@ __all__ = [
     "ComparisonVerdict",
     "DatasetCase",
     "Experiment",
+    "FollowUp",
     "Member",
     "ModelConnection",
     "Release",
     "ReleaseBinding",
+    "Report",
     "Run",
     "RunItem",
     "RunItemScore",
+    "SignOff",
+    "SignOffFollowUp",
     "Trial",
     "VerdictCase",
     "Webhook",

@@ -30,6 +30,10 @@ EXPECTED_TABLES = {
     "experiment",
     "comparison_verdict",
     "verdict_case",
+    "report",
+    "follow_up",
+    "sign_off",
+    "sign_off_follow_up",
 }
 
 

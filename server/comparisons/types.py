@@ -28,6 +28,8 @@ from server.money import micros_to_cents, optional_micros_to_cents
 from server.pagination import Connection
 from server.prompting.variables import MissingFieldPolicy as MissingFieldPolicyEnum
 from server.releases.types import BindingRole
+from server.reports import resolvers as report_fields
+from server.reports.types import Report
 from server.verdicts import resolvers as verdict_fields
 from server.verdicts.types import (
     CaseFilter,
@@ -251,6 +253,10 @@ class Comparison:
     @strawberry.field(description="The sign-off's decision; null until signed off.")
     async def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
         return await verdict_fields.verdict(info.context, self.row.id)
+
+    @strawberry.field(description="Its report versions, oldest first.")
+    async def reports(self, info: strawberry.Info[Context]) -> list[Report]:
+        return await report_fields.reports_of(info.context, self.row.id)
 
     @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
     async def scorecard(self, info: strawberry.Info[Context]) -> Scorecard | None:
