@@ -9,7 +9,7 @@ from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
-from server.runs.models import Run, RunItem, RunItemScore
+from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
 from server.workspaces.models import ApiToken, Member, Workspace
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "Release",
     "ReleaseBinding",
     "Run",
+    "RunDiffSummary",
     "RunItem",
     "RunItemScore",
     "Trial",

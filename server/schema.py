@@ -19,6 +19,7 @@ from server.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
+from server.runs.resolvers import RunMutation, RunQuery
 from server.settings import Settings
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
@@ -33,6 +34,7 @@ Query = merge_types(
         ReleaseQuery,
         DatasetQuery,
         ComparisonQuery,
+        RunQuery,
     ),
 )
 Mutation = merge_types(
@@ -45,6 +47,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        RunMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription,))

@@ -1,0 +1,485 @@
+"""Run diffs: the summary (cached per run pair and ε) and the case list, keyset-paginated.
+
+The database pairs the items and computes every per-item difference
+(`server.runs.diff_queries`); only the packed pass counts and each evaluator's vector of
+differences reach `stats/`, which decides significance as SPEC §4 says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+import stats
+from server.errors import Conflict, ValidationFailed
+from server.pagination import Page, decode_cursor, encode_cursor
+from server.runs import diff_queries as q
+from server.runs import service as run_service
+from server.runs.models import Run, RunDiffSummary, RunStatus
+from stats import reasons
+
+DEFAULT_EPSILON: Final = 0.01
+ALPHA: Final = 0.05
+MIN_PAIRED: Final = 20
+CASE_FILTERS: Final = {
+    "ALL": None,
+    "REGRESSED": (q.REGRESSED,),
+    "IMPROVED": (q.IMPROVED,),
+    "CHANGED": (q.REGRESSED, q.IMPROVED),
+}
+SUMMARY_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluatorSummary:
+    name: str
+    paired_count: int
+    baseline_mean: float
+    candidate_mean: float
+    delta: float
+    low: float
+    high: float
+    p_value: float
+    adjusted_p_value: float
+    method: str
+    significant: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DiffSummary:
+    """The whole-run movement; `significant` is the gate on the pass rate alone."""
+
+    candidate_run_id: str
+    baseline_run_id: str
+    epsilon: float
+    pairing: str
+    paired_count: int
+    graded_pair_count: int
+    baseline_pass_rate: float | None
+    candidate_pass_rate: float | None
+    pass_rate_delta: float | None
+    delta_low: float | None
+    delta_high: float | None
+    interval_method: str | None
+    method: str
+    p_value: float
+    exact_p_value: float | None
+    significant: bool
+    significance_reason: str
+    improved_count: int
+    regressed_count: int
+    unchanged_count: int
+    added_count: int
+    removed_count: int
+    evaluators: tuple[EvaluatorSummary, ...] = field(default_factory=tuple)
+
+    @property
+    def regression(self) -> bool:
+        """What `shipwise gate` and RUN_REGRESSED act on: significant and Δ < 0."""
+        return self.significant and (self.pass_rate_delta or 0.0) < 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": SUMMARY_VERSION, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DiffSummary:
+        fields = {k: v for k, v in data.items() if k != "version"}
+        fields["evaluators"] = tuple(EvaluatorSummary(**e) for e in fields["evaluators"])
+        return cls(**fields)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseEvaluator:
+    name: str
+    baseline_mean: float | None
+    candidate_mean: float | None
+    delta: float | None
+    status: str
+    significant: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DiffCase:
+    dataset_item_id: str | None
+    position: int
+    baseline_position: int | None
+    status: str
+    pass_flip: bool
+    candidate_pass_fraction: float | None
+    baseline_pass_fraction: float | None
+    input: Any
+    evaluators: tuple[CaseEvaluator, ...]
+
+
+def check_epsilon(epsilon: float | None) -> float:
+    value = DEFAULT_EPSILON if epsilon is None else float(epsilon)
+    if not math.isfinite(value) or not 0.0 <= value < 1.0:
+        raise ValidationFailed("`epsilon` must be at least 0 and below 1", field="epsilon")
+    return value
+
+
+def pair_seed(candidate_run_id: str, baseline_run_id: str) -> int:
+    """The bootstrap and Monte Carlo seed of a run pair, so its numbers are reproducible."""
+    digest = hashlib.sha256(f"{candidate_run_id}/{baseline_run_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+async def completed_pair(
+    *, session: AsyncSession, workspace_id: str, candidate_run_id: str, baseline_run_id: str
+) -> tuple[Run, Run]:
+    """Both runs of the workspace, COMPLETED; CONFLICT (reason RUN_NOT_COMPLETED) otherwise."""
+    candidate = await run_service.get(
+        session=session, workspace_id=workspace_id, run_id=candidate_run_id
+    )
+    baseline = await run_service.get(
+        session=session, workspace_id=workspace_id, run_id=baseline_run_id
+    )
+    for role, run in (("candidate", candidate), ("baseline", baseline)):
+        if run.status != RunStatus.COMPLETED:
+            raise Conflict(
+                f"the {role} run is {run.status.value}: only COMPLETED runs are diffed",
+                reason="RUN_NOT_COMPLETED",
+                runId=run.id,
+            )
+    return candidate, baseline
+
+
+async def diff_summary(
+    *,
+    session: AsyncSession,
+    workspace_id: str,
+    candidate_run_id: str,
+    baseline_run_id: str,
+    epsilon: float | None = DEFAULT_EPSILON,
+) -> DiffSummary:
+    """The diff's summary, read from the cache or computed and cached."""
+    eps = check_epsilon(epsilon)
+    candidate, baseline = await completed_pair(
+        session=session,
+        workspace_id=workspace_id,
+        candidate_run_id=candidate_run_id,
+        baseline_run_id=baseline_run_id,
+    )
+    key = repr(eps)
+    cached = await session.scalar(
+        select(RunDiffSummary.summary).where(
+            RunDiffSummary.candidate_run_id == candidate.id,
+            RunDiffSummary.baseline_run_id == baseline.id,
+            RunDiffSummary.epsilon == key,
+        )
+    )
+    if cached is not None and cached.get("version") == SUMMARY_VERSION:
+        return DiffSummary.from_json(cached)
+    summary = await _compute(session, candidate.id, baseline.id, eps)
+    await _store(session, summary, key)
+    return summary
+
+
+async def _store(session: AsyncSession, summary: DiffSummary, key: str) -> None:
+    """Cache the summary; a concurrent request that stored it first wins (same numbers)."""
+    row = RunDiffSummary(
+        candidate_run_id=summary.candidate_run_id,
+        baseline_run_id=summary.baseline_run_id,
+        epsilon=key,
+        summary=summary.to_json(),
+    )
+    try:
+        async with session.begin_nested():
+            session.add(row)
+    except IntegrityError:
+        return
+
+
+async def _compute(
+    session: AsyncSession, candidate_id: str, baseline_id: str, epsilon: float
+) -> DiffSummary:
+    pairing = await q.pairing(session, candidate_id, baseline_id)
+    sides = q.Sides(candidate_id, baseline_id, pairing)
+    groups = await q.pass_groups(session, sides, epsilon)
+    added, removed = await q.one_sided_counts(session, sides)
+    vectors = await q.evaluator_vectors(session, sides)
+    seed = pair_seed(candidate_id, baseline_id)
+    # The statistics are CPU work: keep the event loop serving meanwhile.
+    return await asyncio.get_running_loop().run_in_executor(
+        None, _summarize, sides, epsilon, groups, added, removed, vectors, seed
+    )
+
+
+def _summarize(
+    sides: q.Sides,
+    epsilon: float,
+    groups: list[q.PassGroup],
+    added: int,
+    removed: int,
+    vectors: list[q.EvaluatorVector],
+    seed: int,
+) -> DiffSummary:
+    counts = {q.REGRESSED: 0, q.IMPROVED: 0, q.UNCHANGED: 0}
+    for group in groups:
+        counts[group.status] += group.count
+    graded = sorted(
+        (g for g in groups if g.candidate_graded > 0 and g.baseline_graded > 0),
+        key=lambda g: (
+            g.candidate_passed,
+            g.candidate_graded,
+            g.baseline_passed,
+            g.baseline_graded,
+            g.status,
+        ),
+    )
+    repeats = np.array([g.count for g in graded], dtype=np.int64)
+
+    def column(name: str) -> np.ndarray[Any, Any]:
+        return np.repeat(np.array([getattr(g, name) for g in graded], dtype=np.int64), repeats)
+
+    pass_rate = _pass_rate_test(
+        column("candidate_passed"),
+        column("candidate_graded"),
+        column("baseline_passed"),
+        column("baseline_graded"),
+        epsilon,
+        seed,
+    )
+    return DiffSummary(
+        candidate_run_id=sides.candidate,
+        baseline_run_id=sides.baseline,
+        epsilon=epsilon,
+        pairing=sides.pairing,
+        paired_count=sum(counts.values()),
+        improved_count=counts[q.IMPROVED],
+        regressed_count=counts[q.REGRESSED],
+        unchanged_count=counts[q.UNCHANGED],
+        added_count=added,
+        removed_count=removed,
+        evaluators=_evaluators(vectors, epsilon, seed),
+        **pass_rate,
+    )
+
+
+def _pass_rate_test(
+    cand_passed: np.ndarray[Any, Any],
+    cand_graded: np.ndarray[Any, Any],
+    base_passed: np.ndarray[Any, Any],
+    base_graded: np.ndarray[Any, Any],
+    epsilon: float,
+    seed: int,
+) -> dict[str, Any]:
+    """Pass rates over the pairs graded on both sides, the paired test and the gate."""
+    n = len(cand_passed)
+    if n == 0:
+        return {
+            "graded_pair_count": 0,
+            "baseline_pass_rate": None,
+            "candidate_pass_rate": None,
+            "pass_rate_delta": None,
+            "delta_low": None,
+            "delta_high": None,
+            "interval_method": None,
+            "method": reasons.NONE,
+            "p_value": 1.0,
+            "exact_p_value": None,
+            "significant": False,
+            "significance_reason": reasons.NO_CASES,
+        }
+    scheduled = int(max(cand_graded.max(), base_graded.max()))
+    candidate = stats.CohortTrials.of(cand_passed, cand_graded, scheduled)
+    baseline = stats.CohortTrials.of(base_passed, base_graded, scheduled)
+    test = stats.paired_test(candidate, baseline, seed=seed)
+    cand_rate = cand_passed / cand_graded
+    base_rate = base_passed / base_graded
+    differences = cand_rate - base_rate
+    interval = stats.delta_interval(differences, seed=seed, bounds=(-1.0, 1.0))
+    delta = float(differences.mean())
+    beyond = abs(delta) > epsilon + q.TOLERANCE
+    if n < MIN_PAIRED:
+        significant, reason = False, reasons.INSUFFICIENT_CASES
+    elif beyond and test.p_value < ALPHA:
+        significant = True
+        reason = reasons.SIGNIFICANT_REGRESSION if delta < 0 else reasons.SIGNIFICANT_IMPROVEMENT
+    else:
+        significant, reason = False, "WITHIN_EPSILON" if not beyond else "NOT_SIGNIFICANT"
+    return {
+        "graded_pair_count": n,
+        "baseline_pass_rate": float(base_rate.mean()),
+        "candidate_pass_rate": float(cand_rate.mean()),
+        "pass_rate_delta": delta,
+        "delta_low": interval.low,
+        "delta_high": interval.high,
+        "interval_method": interval.method,
+        "method": test.method,
+        "p_value": test.p_value,
+        "exact_p_value": test.exact_p_value,
+        "significant": significant,
+        "significance_reason": reason,
+    }
+
+
+def _evaluators(
+    vectors: list[q.EvaluatorVector], epsilon: float, seed: int
+) -> tuple[EvaluatorSummary, ...]:
+    """Per evaluator: sign-flip p, bootstrap interval, Holm across the evaluators."""
+    tests = []
+    for vector in vectors:
+        differences = np.asarray(vector.differences, dtype=np.float64)
+        test = stats.sign_flip_test(differences, seed=seed)
+        interval = stats.delta_interval(differences, seed=seed)
+        tests.append((vector, differences, test, interval))
+    adjusted = stats.holm([test.p_value for _, _, test, _ in tests])
+    rows = []
+    for (vector, differences, test, interval), p_adjusted in zip(tests, adjusted, strict=True):
+        delta = float(differences.mean())
+        significant = (
+            len(differences) >= MIN_PAIRED
+            and abs(delta) > epsilon + q.TOLERANCE
+            and p_adjusted < ALPHA
+        )
+        rows.append(
+            EvaluatorSummary(
+                name=vector.name,
+                paired_count=len(differences),
+                baseline_mean=vector.baseline_mean,
+                candidate_mean=vector.candidate_mean,
+                delta=delta,
+                low=interval.low,
+                high=interval.high,
+                p_value=test.p_value,
+                adjusted_p_value=p_adjusted,
+                method=test.method,
+                significant=significant,
+            )
+        )
+    return tuple(rows)
+
+
+async def diff_cases(
+    *,
+    session: AsyncSession,
+    summary: DiffSummary,
+    status: str,
+    first: int,
+    after: str | None,
+) -> Page[DiffCase]:
+    """One page of the case list: candidate items in order, then REMOVED baseline items."""
+    statuses = CASE_FILTERS[status]
+    sides = q.Sides(summary.candidate_run_id, summary.baseline_run_id, summary.pairing)
+    group, position = _cursor(after)
+    rows: list[q.CaseRow] = []
+    if group == 0:
+        rows = await q.matched_page(
+            session, sides, summary.epsilon, statuses=statuses, after=position, limit=first + 1
+        )
+    if statuses is None and len(rows) <= first:
+        removed_after = position if group == 1 else None
+        rows += await q.removed_page(
+            session, sides, after=removed_after, limit=first + 1 - len(rows)
+        )
+    has_next = len(rows) > first
+    rows = rows[:first]
+    cases = await _cases(session, sides, summary, rows)
+    total = _total(summary, status)
+    return Page(
+        items=cases,
+        cursors=[encode_cursor([row.group, row.position]) for row in rows],
+        has_next=has_next,
+        has_previous=after is not None,
+        total=total,
+    )
+
+
+def _cursor(after: str | None) -> tuple[int, int | None]:
+    if after is None:
+        return 0, None
+    key = decode_cursor(after)
+    if (
+        not isinstance(key, list)
+        or len(key) != 2
+        or key[0] not in (0, 1)
+        or not isinstance(key[1], int)
+    ):
+        raise ValidationFailed("`after` is not a cursor from this API")
+    return int(key[0]), int(key[1])
+
+
+def _total(summary: DiffSummary, status: str) -> int:
+    if status == "REGRESSED":
+        return summary.regressed_count
+    if status == "IMPROVED":
+        return summary.improved_count
+    if status == "CHANGED":
+        return summary.regressed_count + summary.improved_count
+    return summary.paired_count + summary.added_count + summary.removed_count
+
+
+async def _cases(
+    session: AsyncSession, sides: q.Sides, summary: DiffSummary, rows: list[q.CaseRow]
+) -> list[DiffCase]:
+    cand_scores = await q.scores_of(
+        session, sides.candidate, [r.candidate.position for r in rows if r.candidate]
+    )
+    base_scores = await q.scores_of(
+        session, sides.baseline, [r.baseline.position for r in rows if r.baseline]
+    )
+    significant = {e.name: e.significant for e in summary.evaluators}
+    cases = []
+    for row in rows:
+        cand = cand_scores.get(row.candidate.position, {}) if row.candidate else {}
+        base = base_scores.get(row.baseline.position, {}) if row.baseline else {}
+        evaluators = tuple(
+            _case_evaluator(name, base.get(name), cand.get(name), summary.epsilon, significant)
+            for name in sorted(cand.keys() | base.keys())
+        )
+        item = row.candidate or row.baseline
+        assert item is not None
+        cases.append(
+            DiffCase(
+                dataset_item_id=item.dataset_item_id,
+                position=row.position,
+                baseline_position=row.baseline.position if row.baseline else None,
+                status=row.status,
+                pass_flip=_pass_flip(row),
+                candidate_pass_fraction=_fraction(row.candidate),
+                baseline_pass_fraction=_fraction(row.baseline),
+                input=item.input,
+                evaluators=evaluators,
+            )
+        )
+    return cases
+
+
+def _case_evaluator(
+    name: str,
+    baseline: float | None,
+    candidate: float | None,
+    epsilon: float,
+    significant: dict[str, bool],
+) -> CaseEvaluator:
+    delta = None if baseline is None or candidate is None else candidate - baseline
+    status = q.UNCHANGED
+    if delta is not None and delta < -(epsilon + q.TOLERANCE):
+        status = q.REGRESSED
+    elif delta is not None and delta > epsilon + q.TOLERANCE:
+        status = q.IMPROVED
+    return CaseEvaluator(name, baseline, candidate, delta, status, significant.get(name, False))
+
+
+def _fraction(item: Any) -> float | None:
+    if item is None or item.graded_count == 0:
+        return None
+    return float(item.passed_count / item.graded_count)
+
+
+def _pass_flip(row: q.CaseRow) -> bool:
+    cand, base = row.candidate, row.baseline
+    if cand is None or base is None or cand.graded_count == 0 or base.graded_count == 0:
+        return False
+    return (2 * cand.passed_count > cand.graded_count) != (
+        2 * base.passed_count > base.graded_count
+    )

@@ -1,0 +1,343 @@
+"""Imported runs: `startRunImport` → `appendRunItems` (chunks) → `completeRun` / `failRun`.
+
+Idempotency: the workspace's idempotency key names one live run (RUNNING or COMPLETED);
+starting again with it returns that run, appending items already there is a no-op when
+they are the same and CONFLICT when they differ; after `FAILED` the key starts afresh.
+Every change to a run happens with its row locked, so counts stay true under retries.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+
+from server.audit import service as audit
+from server.auth import Actor
+from server.datasets.cases import CaseError, _check_json
+from server.db import utcnow
+from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
+from server.experiments import service as experiment_service
+from server.ids import new_id
+from server.pagination import Page, keyset_page
+from server.runs.items import MAX_ITEMS_PER_RUN, ItemRow, check_chunk
+from server.runs.models import Run, RunItem, RunItemScore, RunSource, RunStatus
+from server.validation import clean_name
+from server.workspaces.roles import Role
+
+MAX_METADATA_BYTES = 64_000
+MAX_ERROR_CODE_LENGTH = 64
+_ITEMS = RunItem.metadata.tables[RunItem.__tablename__]
+_SCORES = RunItemScore.metadata.tables[RunItemScore.__tablename__]
+INSERT_BATCH = 1000
+
+
+async def get(*, session: AsyncSession, workspace_id: str, run_id: str) -> Run:
+    """The workspace's run; another workspace's or an unknown id is NOT_FOUND."""
+    run = await session.scalar(
+        select(Run).where(Run.id == run_id, Run.workspace_id == workspace_id)
+    )
+    if run is None:
+        raise NotFound("run not found")
+    return run
+
+
+async def get_page(
+    *,
+    session: AsyncSession,
+    workspace_id: str,
+    first: int,
+    after: str | None,
+    experiment_id: str | None = None,
+) -> Page[Run]:
+    """The workspace's runs (of one experiment when given), newest first."""
+    stmt = select(Run).where(Run.workspace_id == workspace_id)
+    if experiment_id is not None:
+        await experiment_service.get(
+            session=session, workspace_id=workspace_id, experiment_id=experiment_id
+        )
+        stmt = stmt.where(Run.experiment_id == experiment_id)
+    return await keyset_page(session, stmt, key=Run.id, first=first, after=after, descending=True)
+
+
+async def get_items_page(
+    *, session: AsyncSession, run_id: str, first: int, after: str | None
+) -> Page[RunItem]:
+    """A run's items by position (the run is already scoped)."""
+    stmt = select(RunItem).where(RunItem.run_id == run_id)
+    return await keyset_page(session, stmt, key=RunItem.position, first=first, after=after)
+
+
+async def start_import(
+    *,
+    session: AsyncSession,
+    actor: Actor,
+    experiment_id: str,
+    idempotency_key: str,
+    metadata: object = None,
+) -> Run:
+    """A new RUNNING imported run, or the live run this key already started (a no-op)."""
+    actor.require(Role.MEMBER)
+    key = clean_name(idempotency_key, field="idempotencyKey")
+    meta = _check_metadata(metadata)
+    experiment = await experiment_service.get(
+        session=session, workspace_id=actor.workspace_id, experiment_id=experiment_id
+    )
+    # Serialize starts in the experiment, so one key never starts two live runs.
+    await session.execute(
+        select(type(experiment).id).where(type(experiment).id == experiment.id).with_for_update()
+    )
+    existing = await session.scalar(
+        select(Run).where(
+            Run.workspace_id == actor.workspace_id,
+            Run.idempotency_key == key,
+            Run.status != RunStatus.FAILED,
+        )
+    )
+    if existing is not None:
+        if existing.experiment_id != experiment.id:
+            raise Conflict(
+                "this idempotencyKey already started a run in another experiment",
+                field="idempotencyKey",
+                runId=existing.id,
+            )
+        return existing
+    run = Run(
+        id=new_id("run"),
+        workspace_id=actor.workspace_id,
+        experiment_id=experiment.id,
+        source=RunSource.IMPORTED,
+        status=RunStatus.RUNNING,
+        item_count=0,
+        metadata_=meta,
+        idempotency_key=key,
+        created_by_member_id=actor.member_id,
+    )
+    session.add(run)
+    await session.flush()
+    await _audit(session, actor, "run.import_start", run, {"experimentId": experiment.id})
+    return run
+
+
+async def append_items(
+    *,
+    session: AsyncSession,
+    actor: Actor,
+    run_id: str,
+    items: object,
+    position: int | None = None,
+) -> tuple[Run, int]:
+    """Write a chunk from `position` (default: after the items so far); (run, items written).
+
+    Items already stored at those positions are compared: the same is a no-op (a retry),
+    different is CONFLICT. A COMPLETED run accepts only such repeats.
+    """
+    actor.require(Role.MEMBER)
+    run = await _locked(session, actor, run_id)
+    if run.status == RunStatus.FAILED:
+        raise Conflict("this run is FAILED; start a new import", reason="RUN_FAILED")
+    start = run.item_count if position is None else position
+    if start < 0:
+        raise ValidationFailed("`position` must not be negative", field="position")
+    rows = check_chunk(items, start=start)
+    end = start + len(rows)
+    stored = min(end, run.item_count) - start
+    if stored > 0:
+        await _check_same(session, run.id, start, rows[:stored])
+    fresh = rows[max(stored, 0) :]
+    if not fresh:
+        return run, 0
+    if run.status == RunStatus.COMPLETED:
+        raise Conflict("this run is COMPLETED: it takes no new items", reason="RUN_COMPLETED")
+    if end > MAX_ITEMS_PER_RUN:
+        raise QuotaExceeded(f"a run holds at most {MAX_ITEMS_PER_RUN:,} items", field="items")
+    if start > run.item_count:
+        raise ValidationFailed(
+            f"`position` {start} leaves a gap: the run has {run.item_count} items",
+            field="position",
+        )
+    await _insert(session, run.id, run.item_count, fresh)
+    count = (
+        await session.execute(
+            update(Run)
+            .where(Run.id == run.id)
+            .values(item_count=Run.item_count + len(fresh))
+            .returning(Run.item_count)
+            .execution_options(synchronize_session=False)
+        )
+    ).scalar_one()
+    set_committed_value(run, "item_count", count)
+    await _audit(session, actor, "run.items_append", run, {"count": len(fresh), "position": start})
+    return run, len(fresh)
+
+
+async def complete(*, session: AsyncSession, actor: Actor, run_id: str) -> Run:
+    """Mark the run COMPLETED (a no-op when it is); it must hold at least one item."""
+    actor.require(Role.MEMBER)
+    run = await _locked(session, actor, run_id)
+    if run.status == RunStatus.COMPLETED:
+        return run
+    if run.status == RunStatus.FAILED:
+        raise Conflict("this run is FAILED; start a new import", reason="RUN_FAILED")
+    if run.item_count == 0:
+        raise ValidationFailed("a run without items cannot be completed: append items first")
+    duplicate = await session.scalar(
+        select(RunItem.dataset_item_id)
+        .where(RunItem.run_id == run.id, RunItem.dataset_item_id.is_not(None))
+        .group_by(RunItem.dataset_item_id)
+        .having(func.count() > 1)
+        .limit(1)
+    )
+    if duplicate is not None:
+        raise ValidationFailed(
+            f"`datasetItemId` {duplicate!r} appears on more than one item",
+            field="datasetItemId",
+            datasetItemId=duplicate,
+        )
+    run.status = RunStatus.COMPLETED
+    run.completed_at = utcnow()
+    await _audit(session, actor, "run.complete", run, {"itemCount": run.item_count})
+    return run
+
+
+async def fail(
+    *, session: AsyncSession, actor: Actor, run_id: str, error_code: str | None = None
+) -> Run:
+    """Mark the run FAILED (a no-op when it is): it is never diffed, and its key is free."""
+    actor.require(Role.MEMBER)
+    run = await _locked(session, actor, run_id)
+    if run.status == RunStatus.FAILED:
+        return run
+    if run.status == RunStatus.COMPLETED:
+        raise Conflict("this run is COMPLETED and cannot fail", reason="RUN_COMPLETED")
+    if error_code is not None:
+        error_code = clean_name(error_code, field="errorCode", max_length=MAX_ERROR_CODE_LENGTH)
+    run.status = RunStatus.FAILED
+    run.error_code = error_code or "import_failed"
+    run.completed_at = utcnow()
+    await _audit(session, actor, "run.fail", run, {"errorCode": run.error_code})
+    return run
+
+
+async def previous_completed_imported_run(
+    *, session: AsyncSession, workspace_id: str, run_id: str
+) -> Run | None:
+    """The experiment's last imported run that completed before `run_id` did (for alerts)."""
+    run = await get(session=session, workspace_id=workspace_id, run_id=run_id)
+    if run.status != RunStatus.COMPLETED or run.completed_at is None:
+        return None
+    return await session.scalar(
+        select(Run)
+        .where(
+            Run.experiment_id == run.experiment_id,
+            Run.source == RunSource.IMPORTED,
+            Run.status == RunStatus.COMPLETED,
+            Run.id != run.id,
+            (Run.completed_at < run.completed_at)
+            | ((Run.completed_at == run.completed_at) & (Run.id < run.id)),
+        )
+        .order_by(Run.completed_at.desc(), Run.id.desc())
+        .limit(1)
+    )
+
+
+async def _locked(session: AsyncSession, actor: Actor, run_id: str) -> Run:
+    """The workspace's imported run, re-read under its row lock."""
+    run = await session.scalar(
+        select(Run)
+        .where(Run.id == run_id, Run.workspace_id == actor.workspace_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    if run is None:
+        raise NotFound("run not found")
+    if run.source != RunSource.IMPORTED:
+        raise Conflict("hosted runs are written by their comparison", reason="RUN_HOSTED")
+    return run
+
+
+async def _insert(session: AsyncSession, run_id: str, start: int, rows: list[ItemRow]) -> None:
+    items: list[dict[str, Any]] = []
+    scores: list[dict[str, Any]] = []
+    for offset, row in enumerate(rows):
+        position = start + offset
+        items.append(
+            {
+                "run_id": run_id,
+                "position": position,
+                "dataset_item_id": row["dataset_item_id"],
+                "input": row["input"],
+                "trials": row["trials"],
+                "trial_count": row["trial_count"],
+                "graded_count": row["graded_count"],
+                "passed_count": row["passed_count"],
+            }
+        )
+        scores.extend({"run_id": run_id, "position": position, **s} for s in row["scores"])
+    for low in range(0, len(items), INSERT_BATCH):
+        await session.execute(insert(_ITEMS), items[low : low + INSERT_BATCH])
+    for low in range(0, len(scores), INSERT_BATCH):
+        await session.execute(insert(_SCORES), scores[low : low + INSERT_BATCH])
+
+
+async def _check_same(session: AsyncSession, run_id: str, start: int, rows: list[ItemRow]) -> None:
+    """CONFLICT unless the stored items at start… are these rows (a retried chunk)."""
+    stored = (
+        await session.execute(
+            select(RunItem.position, RunItem.dataset_item_id, RunItem.input, RunItem.trials)
+            .where(
+                RunItem.run_id == run_id,
+                RunItem.position >= start,
+                RunItem.position < start + len(rows),
+            )
+            .order_by(RunItem.position)
+        )
+    ).all()
+    for (position, item_id, input_, trials), row in zip(stored, rows, strict=False):
+        if (item_id, _canonical(input_), _canonical(trials)) != (
+            row["dataset_item_id"],
+            _canonical(row["input"]),
+            _canonical(row["trials"]),
+        ):
+            raise Conflict(
+                f"item {position} differs from the one this run already holds there: "
+                "an idempotent retry must send the same items",
+                reason="ITEMS_DIFFER",
+                position=position,
+            )
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _check_metadata(metadata: object) -> dict[str, Any]:
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise ValidationFailed("`metadata` must be a JSON object", field="metadata")
+    try:
+        _check_json(metadata, "metadata", 0)
+    except CaseError as error:
+        raise ValidationFailed(error.reason, field="metadata") from None
+    if len(json.dumps(metadata)) > MAX_METADATA_BYTES:
+        raise ValidationFailed(
+            f"`metadata` must be at most {MAX_METADATA_BYTES:,} bytes of JSON", field="metadata"
+        )
+    return metadata
+
+
+async def _audit(
+    session: AsyncSession, actor: Actor, action: str, run: Run, details: dict[str, Any]
+) -> None:
+    await audit.record(
+        session=session,
+        actor=actor,
+        action=action,
+        target_type="run",
+        target_id=run.id,
+        details=details,
+    )
