@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -136,7 +137,7 @@ async def append_items(
     different is CONFLICT. A COMPLETED run accepts only such repeats.
     """
     actor.require(Role.MEMBER)
-    run = await _locked(session, actor, run_id)
+    run = await _locked(session, actor, run_id, shared=True)
     if run.status == RunStatus.FAILED:
         raise Conflict("this run is FAILED; start a new import", reason="RUN_FAILED")
     start = run.item_count if position is None else position
@@ -144,22 +145,22 @@ async def append_items(
         raise ValidationFailed("`position` must not be negative", field="position")
     rows = check_chunk(items, start=start)
     end = start + len(rows)
-    stored = min(end, run.item_count) - start
-    if stored > 0:
-        await _check_same(session, run.id, start, rows[:stored])
-    fresh = rows[max(stored, 0) :]
+    stored = await _check_same(session, run.id, start, rows)
+    fresh = [(start + i, row) for i, row in enumerate(rows) if start + i not in stored]
     if not fresh:
         return run, 0
     if run.status == RunStatus.COMPLETED:
         raise Conflict("this run is COMPLETED: it takes no new items", reason="RUN_COMPLETED")
     if end > MAX_ITEMS_PER_RUN:
         raise QuotaExceeded(f"a run holds at most {MAX_ITEMS_PER_RUN:,} items", field="items")
-    if start > run.item_count:
-        raise ValidationFailed(
-            f"`position` {start} leaves a gap: the run has {run.item_count} items",
-            field="position",
-        )
-    await _insert(session, run.id, run.item_count, fresh)
+    try:
+        async with session.begin_nested():
+            await _insert(session, run.id, fresh)
+    except IntegrityError:
+        raise Conflict(
+            "another chunk is writing these positions at the same time; retry this one",
+            reason="CONCURRENT_APPEND",
+        ) from None
     count = (
         await session.execute(
             update(Run)
@@ -184,6 +185,12 @@ async def complete(*, session: AsyncSession, actor: Actor, run_id: str) -> Run:
         raise Conflict("this run is FAILED; start a new import", reason="RUN_FAILED")
     if run.item_count == 0:
         raise ValidationFailed("a run without items cannot be completed: append items first")
+    last = await session.scalar(select(func.max(RunItem.position)).where(RunItem.run_id == run.id))
+    if last != run.item_count - 1:
+        raise ValidationFailed(
+            f"positions run to {last} but the run holds {run.item_count} items: a chunk is missing",
+            field="position",
+        )
     duplicate = await session.scalar(
         select(RunItem.dataset_item_id)
         .where(RunItem.run_id == run.id, RunItem.dataset_item_id.is_not(None))
@@ -244,14 +251,16 @@ async def previous_completed_imported_run(
     )
 
 
-async def _locked(session: AsyncSession, actor: Actor, run_id: str) -> Run:
-    """The workspace's imported run, re-read under its row lock."""
-    run = await session.scalar(
-        select(Run)
-        .where(Run.id == run_id, Run.workspace_id == actor.workspace_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
+async def _locked(session: AsyncSession, actor: Actor, run_id: str, *, shared: bool = False) -> Run:
+    """The workspace's imported run, re-read under its row lock.
+
+    Appends hold it shared (FOR KEY SHARE), so chunks in flight are written side by side
+    and still add to `item_count`; completing or failing holds it exclusively, so it
+    waits for them.
+    """
+    stmt = select(Run).where(Run.id == run_id, Run.workspace_id == actor.workspace_id)
+    stmt = stmt.with_for_update(read=True, key_share=True) if shared else stmt.with_for_update()
+    run = await session.scalar(stmt.execution_options(populate_existing=True))
     if run is None:
         raise NotFound("run not found")
     if run.source != RunSource.IMPORTED:
@@ -259,11 +268,10 @@ async def _locked(session: AsyncSession, actor: Actor, run_id: str) -> Run:
     return run
 
 
-async def _insert(session: AsyncSession, run_id: str, start: int, rows: list[ItemRow]) -> None:
+async def _insert(session: AsyncSession, run_id: str, rows: list[tuple[int, ItemRow]]) -> None:
     items: list[dict[str, Any]] = []
     scores: list[dict[str, Any]] = []
-    for offset, row in enumerate(rows):
-        position = start + offset
+    for position, row in rows:
         items.append(
             {
                 "run_id": run_id,
@@ -283,8 +291,10 @@ async def _insert(session: AsyncSession, run_id: str, start: int, rows: list[Ite
         await session.execute(insert(_SCORES), scores[low : low + INSERT_BATCH])
 
 
-async def _check_same(session: AsyncSession, run_id: str, start: int, rows: list[ItemRow]) -> None:
-    """CONFLICT unless the stored items at start… are these rows (a retried chunk)."""
+async def _check_same(
+    session: AsyncSession, run_id: str, start: int, rows: list[ItemRow]
+) -> set[int]:
+    """The positions among start… already stored; CONFLICT unless they hold these rows."""
     stored = (
         await session.execute(
             select(RunItem.position, RunItem.dataset_item_id, RunItem.input, RunItem.trials)
@@ -296,7 +306,8 @@ async def _check_same(session: AsyncSession, run_id: str, start: int, rows: list
             .order_by(RunItem.position)
         )
     ).all()
-    for (position, item_id, input_, trials), row in zip(stored, rows, strict=False):
+    for position, item_id, input_, trials in stored:
+        row = rows[position - start]
         if (item_id, _canonical(input_), _canonical(trials)) != (
             row["dataset_item_id"],
             _canonical(row["input"]),
@@ -308,6 +319,7 @@ async def _check_same(session: AsyncSession, run_id: str, start: int, rows: list
                 reason="ITEMS_DIFFER",
                 position=position,
             )
+    return {position for position, *_ in stored}
 
 
 def _canonical(value: Any) -> str:
