@@ -23,6 +23,7 @@ from server.errors import Conflict, ValidationFailed
 from server.pagination import Page, decode_cursor, encode_cursor
 from server.runs import diff_queries as q
 from server.runs import service as run_service
+from server.runs import statuses as st
 from server.runs.models import Run, RunDiffSummary, RunStatus
 from stats import reasons
 
@@ -31,9 +32,9 @@ ALPHA: Final = 0.05
 MIN_PAIRED: Final = 20
 CASE_FILTERS: Final = {
     "ALL": None,
-    "REGRESSED": (q.REGRESSED,),
-    "IMPROVED": (q.IMPROVED,),
-    "CHANGED": (q.REGRESSED, q.IMPROVED),
+    "REGRESSED": (st.REGRESSED,),
+    "IMPROVED": (st.IMPROVED,),
+    "CHANGED": (st.REGRESSED, st.IMPROVED),
 }
 SUMMARY_VERSION: Final = 1
 
@@ -178,7 +179,7 @@ async def diff_summary(
     )
     if cached is not None and cached.get("version") == SUMMARY_VERSION:
         return DiffSummary.from_json(cached)
-    summary = await _compute(session, candidate.id, baseline.id, eps)
+    summary = await _compute(session, candidate, baseline, eps)
     await _store(session, summary, key)
     return summary
 
@@ -199,52 +200,50 @@ async def _store(session: AsyncSession, summary: DiffSummary, key: str) -> None:
 
 
 async def _compute(
-    session: AsyncSession, candidate_id: str, baseline_id: str, epsilon: float
+    session: AsyncSession, candidate: Run, baseline: Run, epsilon: float
 ) -> DiffSummary:
-    pairing = await q.pairing(session, candidate_id, baseline_id)
-    sides = q.Sides(candidate_id, baseline_id, pairing)
-    groups = await q.pass_groups(session, sides, epsilon)
-    added, removed = await q.one_sided_counts(session, sides)
-    vectors = await q.evaluator_vectors(session, sides)
-    seed = pair_seed(candidate_id, baseline_id)
+    await q.pin_join_order(session)
+    pairing = await q.pairing(session, candidate.id, baseline.id)
+    sides = q.Sides(candidate.id, baseline.id, pairing)
+    pairs, vectors = await q.vectors(session, sides)
+    counts = (candidate.item_count, baseline.item_count)
+    seed = pair_seed(candidate.id, baseline.id)
     # The statistics are CPU work: keep the event loop serving meanwhile.
     return await asyncio.get_running_loop().run_in_executor(
-        None, _summarize, sides, epsilon, groups, added, removed, vectors, seed
+        None, _summarize, sides, epsilon, pairs, vectors, counts, seed
     )
 
 
 def _summarize(
     sides: q.Sides,
     epsilon: float,
-    groups: list[q.PassGroup],
-    added: int,
-    removed: int,
+    pairs: q.PairVectors,
     vectors: list[q.EvaluatorVector],
+    item_counts: tuple[int, int],
     seed: int,
 ) -> DiffSummary:
-    counts = {q.REGRESSED: 0, q.IMPROVED: 0, q.UNCHANGED: 0}
-    for group in groups:
-        counts[group.status] += group.count
-    graded = sorted(
-        (g for g in groups if g.candidate_graded > 0 and g.baseline_graded > 0),
-        key=lambda g: (
-            g.candidate_passed,
-            g.candidate_graded,
-            g.baseline_passed,
-            g.baseline_graded,
-            g.status,
-        ),
+    paired = len(pairs.positions)
+    low = np.full(paired, np.inf)
+    high = np.full(paired, -np.inf)
+    for vector in vectors:
+        index = np.searchsorted(pairs.positions, vector.positions)
+        np.minimum.at(low, index, vector.differences)
+        np.maximum.at(high, index, vector.differences)
+    status = st.array_status(
+        pairs.candidate_passed,
+        pairs.candidate_graded,
+        pairs.baseline_passed,
+        pairs.baseline_graded,
+        low,
+        high,
+        epsilon,
     )
-    repeats = np.array([g.count for g in graded], dtype=np.int64)
-
-    def column(name: str) -> np.ndarray[Any, Any]:
-        return np.repeat(np.array([getattr(g, name) for g in graded], dtype=np.int64), repeats)
-
+    graded = (pairs.candidate_graded > 0) & (pairs.baseline_graded > 0)
     pass_rate = _pass_rate_test(
-        column("candidate_passed"),
-        column("candidate_graded"),
-        column("baseline_passed"),
-        column("baseline_graded"),
+        pairs.candidate_passed[graded],
+        pairs.candidate_graded[graded],
+        pairs.baseline_passed[graded],
+        pairs.baseline_graded[graded],
         epsilon,
         seed,
     )
@@ -253,12 +252,12 @@ def _summarize(
         baseline_run_id=sides.baseline,
         epsilon=epsilon,
         pairing=sides.pairing,
-        paired_count=sum(counts.values()),
-        improved_count=counts[q.IMPROVED],
-        regressed_count=counts[q.REGRESSED],
-        unchanged_count=counts[q.UNCHANGED],
-        added_count=added,
-        removed_count=removed,
+        paired_count=paired,
+        improved_count=int(np.count_nonzero(status == st.IMPROVED)),
+        regressed_count=int(np.count_nonzero(status == st.REGRESSED)),
+        unchanged_count=int(np.count_nonzero(status == st.UNCHANGED)),
+        added_count=item_counts[0] - paired,
+        removed_count=item_counts[1] - paired,
         evaluators=_evaluators(vectors, epsilon, seed),
         **pass_rate,
     )
@@ -298,7 +297,7 @@ def _pass_rate_test(
     differences = cand_rate - base_rate
     interval = stats.delta_interval(differences, seed=seed, bounds=(-1.0, 1.0))
     delta = float(differences.mean())
-    beyond = abs(delta) > epsilon + q.TOLERANCE
+    beyond = abs(delta) > epsilon + st.TOLERANCE
     if n < MIN_PAIRED:
         significant, reason = False, reasons.INSUFFICIENT_CASES
     elif beyond and test.p_value < ALPHA:
@@ -328,7 +327,7 @@ def _evaluators(
     """Per evaluator: sign-flip p, bootstrap interval, Holm across the evaluators."""
     tests = []
     for vector in vectors:
-        differences = np.asarray(vector.differences, dtype=np.float64)
+        differences = vector.differences
         test = stats.sign_flip_test(differences, seed=seed)
         interval = stats.delta_interval(differences, seed=seed)
         tests.append((vector, differences, test, interval))
@@ -338,15 +337,15 @@ def _evaluators(
         delta = float(differences.mean())
         significant = (
             len(differences) >= MIN_PAIRED
-            and abs(delta) > epsilon + q.TOLERANCE
+            and abs(delta) > epsilon + st.TOLERANCE
             and p_adjusted < ALPHA
         )
         rows.append(
             EvaluatorSummary(
                 name=vector.name,
                 paired_count=len(differences),
-                baseline_mean=vector.baseline_mean,
-                candidate_mean=vector.candidate_mean,
+                baseline_mean=float(vector.baseline.mean()),
+                candidate_mean=float(vector.candidate.mean()),
                 delta=delta,
                 low=interval.low,
                 high=interval.high,
@@ -371,6 +370,7 @@ async def diff_cases(
     statuses = CASE_FILTERS[status]
     sides = q.Sides(summary.candidate_run_id, summary.baseline_run_id, summary.pairing)
     group, position = _cursor(after)
+    await q.pin_join_order(session, nested_loops=True)
     rows: list[q.CaseRow] = []
     if group == 0:
         rows = await q.matched_page(
@@ -462,11 +462,7 @@ def _case_evaluator(
     significant: dict[str, bool],
 ) -> CaseEvaluator:
     delta = None if baseline is None or candidate is None else candidate - baseline
-    status = q.UNCHANGED
-    if delta is not None and delta < -(epsilon + q.TOLERANCE):
-        status = q.REGRESSED
-    elif delta is not None and delta > epsilon + q.TOLERANCE:
-        status = q.IMPROVED
+    status = st.evaluator_status(delta, epsilon)
     return CaseEvaluator(name, baseline, candidate, delta, status, significant.get(name, False))
 
 

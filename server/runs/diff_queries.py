@@ -1,15 +1,10 @@
 """The SQL of a run diff: items paired in the database, per-item differences computed there.
 
 Two runs are paired by `datasetItemId` when every item of both carries one, else by
-position. A pair's status is one SQL expression (`status_expression`), so the summary's
-counts and the case list's filter agree by construction:
-
-- the pass fraction flipped (majority pass ↔ fail) or moved beyond ε → REGRESSED/IMPROVED
-  by its sign;
-- else any evaluator mean fell by more than ε → REGRESSED; else rose → IMPROVED;
-- else UNCHANGED. Items on one side only are ADDED (candidate) or REMOVED (baseline).
-
-Only aggregates and per-evaluator difference vectors leave the database.
+position (`datasetItemId` is unique in a run, positions too, so pairs are one to one).
+The summary reads two vectors queries (the pairs' pass counts; each evaluator's
+per-pair differences), on PostgreSQL as arrays; the case list pages in SQL with the
+status expression of `server.runs.statuses`.
 """
 
 from __future__ import annotations
@@ -18,34 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    ColumnElement,
-    Float,
-    and_,
-    case,
-    cast,
-    exists,
-    func,
-    literal,
-    select,
-)
-from sqlalchemy.dialects.postgresql import aggregate_order_by
+import numpy as np
+from sqlalchemy import ColumnElement, and_, case, exists, func, literal, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from server.runs.models import RunItem, RunItemScore
-
-TOLERANCE = 1e-9
-"""Float slack on ε, so a difference of exactly ε (say 0.51 − 0.50) is not "beyond" it."""
+from server.runs.statuses import ADDED, REMOVED, IntArray, sql_status
 
 DATASET_ITEM_ID = "DATASET_ITEM_ID"
 POSITIONAL = "POSITIONAL"
-
-REGRESSED = "REGRESSED"
-IMPROVED = "IMPROVED"
-UNCHANGED = "UNCHANGED"
-ADDED = "ADDED"
-REMOVED = "REMOVED"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,41 +35,61 @@ class Sides:
 
 
 @dataclass(frozen=True, slots=True)
-class PassGroup:
-    """Matched pairs sharing these counts and this status, and how many there are."""
+class PairVectors:
+    """Every matched pair, by candidate position: both sides' passed and graded counts."""
 
-    candidate_passed: int
-    candidate_graded: int
-    baseline_passed: int
-    baseline_graded: int
-    status: str
-    count: int
+    positions: IntArray
+    candidate_passed: IntArray
+    candidate_graded: IntArray
+    baseline_passed: IntArray
+    baseline_graded: IntArray
 
 
 @dataclass(frozen=True, slots=True)
 class EvaluatorVector:
-    """One evaluator's per-pair differences (candidate − baseline), in candidate order."""
+    """One evaluator over the pairs both sides scored: candidate positions, the two means."""
 
     name: str
-    differences: list[float]
-    candidate_mean: float
-    baseline_mean: float
+    positions: IntArray
+    candidate: np.ndarray[Any, np.dtype[np.float64]]
+    baseline: np.ndarray[Any, np.dtype[np.float64]]
+
+    @property
+    def differences(self) -> np.ndarray[Any, np.dtype[np.float64]]:
+        return self.candidate - self.baseline
+
+
+async def _is_postgres(session: AsyncSession) -> bool:
+    return (await session.connection()).dialect.name == "postgresql"
+
+
+async def pin_join_order(session: AsyncSession, *, nested_loops: bool = False) -> None:
+    """PostgreSQL: join in the order written, each join on a whole key.
+
+    Right after an import the planner's statistics may still say a run has a few dozen
+    items; left free, it may then hash-join two runs' scores on the evaluator name alone,
+    a product of the runs. In the written order every join has its full key. A page of
+    cases wants index lookups in position order, so it may also rule out hash and merge
+    joins (it reads a few dozen rows past a cursor).
+    """
+    if not await _is_postgres(session):
+        return
+    await session.execute(text("SET LOCAL join_collapse_limit = 1"))
+    await session.execute(text("SET LOCAL work_mem = '64MB'"))
+    if nested_loops:
+        await session.execute(text("SET LOCAL enable_hashjoin = off"))
+        await session.execute(text("SET LOCAL enable_mergejoin = off"))
 
 
 async def pairing(session: AsyncSession, candidate: str, baseline: str) -> str:
     """DATASET_ITEM_ID when every item of both runs carries one, else POSITIONAL."""
-    rows = (
-        await session.execute(
-            select(RunItem.run_id, func.count(), func.count(RunItem.dataset_item_id))
-            .where(RunItem.run_id.in_((candidate, baseline)))
-            .group_by(RunItem.run_id)
+    for run_id in (candidate, baseline):
+        missing = await session.scalar(
+            select(exists().where(RunItem.run_id == run_id, RunItem.dataset_item_id.is_(None)))
         )
-    ).all()
-    counted = {run_id: (total, with_id) for run_id, total, with_id in rows}
-    sides = [counted.get(run_id, (0, 0)) for run_id in (candidate, baseline)]
-    if all(total > 0 and total == with_id for total, with_id in sides):
-        return DATASET_ITEM_ID
-    return POSITIONAL
+        if missing:
+            return POSITIONAL
+    return DATASET_ITEM_ID
 
 
 def _items(sides: Sides) -> tuple[Any, Any, ColumnElement[bool]]:
@@ -106,137 +103,113 @@ def _items(sides: Sides) -> tuple[Any, Any, ColumnElement[bool]]:
     return c, b, on
 
 
-def status_expression(
-    c: Any, b: Any, low: ColumnElement[Any], high: ColumnElement[Any], epsilon: float
-) -> ColumnElement[str]:
-    """A matched pair's status; `low`/`high` are its smallest and largest evaluator deltas."""
-    bar = epsilon + TOLERANCE
-    graded = and_(c.graded_count > 0, b.graded_count > 0)
-    cross = c.passed_count * b.graded_count - b.passed_count * c.graded_count
-    scale = cast(c.graded_count * b.graded_count, Float)
-    candidate_passes = 2 * c.passed_count > c.graded_count
-    baseline_passes = 2 * b.passed_count > b.graded_count
-    return case(
-        (and_(graded, baseline_passes, ~candidate_passes), literal(REGRESSED)),
-        (and_(graded, candidate_passes, ~baseline_passes), literal(IMPROVED)),
-        (and_(graded, cross < -bar * scale), literal(REGRESSED)),
-        (and_(graded, cross > bar * scale), literal(IMPROVED)),
-        (low < -bar, literal(REGRESSED)),
-        (high > bar, literal(IMPROVED)),
-        else_=literal(UNCHANGED),
-    )
+def _ints(values: Sequence[Any]) -> IntArray:
+    return np.asarray(values, dtype=np.int64)
 
 
-def _score_deltas(sides: Sides) -> Any:
-    """Per candidate position: the smallest and largest evaluator delta of its pair."""
-    cs = aliased(RunItemScore, name="cs")
-    bs = aliased(RunItemScore, name="bs")
-    delta = cs.mean - bs.mean
-    stmt = select(
-        cs.position.label("position"), func.min(delta).label("low"), func.max(delta).label("high")
-    ).select_from(cs)
-    if sides.pairing == DATASET_ITEM_ID:
-        c2 = aliased(RunItem, name="c2")
-        b2 = aliased(RunItem, name="b2")
-        stmt = (
-            stmt.join(c2, and_(c2.run_id == cs.run_id, c2.position == cs.position))
-            .join(b2, and_(b2.run_id == sides.baseline, b2.dataset_item_id == c2.dataset_item_id))
-            .join(bs, and_(bs.run_id == sides.baseline, bs.position == b2.position))
-        )
-    else:
-        stmt = stmt.join(bs, and_(bs.run_id == sides.baseline, bs.position == cs.position))
-    return (
-        stmt.where(cs.run_id == sides.candidate, bs.evaluator == cs.evaluator)
-        .group_by(cs.position)
-        .subquery("deltas")
-    )
+_POSTGRES_VECTORS = """
+WITH pairs AS MATERIALIZED (
+  SELECT c.position AS cpos, b.position AS bpos, c.passed_count AS cp, c.graded_count AS cg,
+         b.passed_count AS bp, b.graded_count AS bg
+  FROM run_item AS c JOIN run_item AS b ON b.run_id = :baseline AND {pairing}
+  WHERE c.run_id = :candidate
+),
+scores AS (
+  SELECT cs.evaluator AS name, array_agg(p.cpos) AS positions,
+         array_agg(cs.mean) AS cm, array_agg(bs.mean) AS bm
+  FROM pairs AS p
+  JOIN run_item_score AS cs ON cs.run_id = :candidate AND cs.position = p.cpos
+  JOIN run_item_score AS bs
+    ON bs.run_id = :baseline AND bs.position = p.bpos AND bs.evaluator = cs.evaluator
+  GROUP BY cs.evaluator
+)
+SELECT NULL::text, array_agg(cpos), array_agg(cp), array_agg(cg), array_agg(bp), array_agg(bg),
+       NULL::float8[], NULL::float8[]
+FROM pairs
+UNION ALL
+SELECT name, positions, NULL, NULL, NULL, NULL, cm, bm FROM scores
+"""
+_PAIRING_SQL = {
+    DATASET_ITEM_ID: "b.dataset_item_id = c.dataset_item_id",
+    POSITIONAL: "b.position = c.position",
+}
 
 
-async def pass_groups(session: AsyncSession, sides: Sides, epsilon: float) -> list[PassGroup]:
-    """Matched pairs grouped by their four counts and status: the pass-rate vectors, packed."""
-    c, b, on = _items(sides)
-    deltas = _score_deltas(sides)
-    status = status_expression(c, b, deltas.c.low, deltas.c.high, epsilon).label("status")
-    keys = (c.passed_count, c.graded_count, b.passed_count, b.graded_count, status)
+async def vectors(session: AsyncSession, sides: Sides) -> tuple[PairVectors, list[EvaluatorVector]]:
+    """The pairs' counts and each evaluator's means over the pairs both sides scored.
+
+    PostgreSQL pairs the items once (a materialized CTE) and returns every vector as an
+    array in one statement; elsewhere two plain queries.
+    """
+    if not await _is_postgres(session):
+        return await pair_vectors(session, sides), await evaluator_vectors(session, sides)
+    sql = text(_POSTGRES_VECTORS.format(pairing=_PAIRING_SQL[sides.pairing]))
     rows = (
-        await session.execute(
-            select(*keys, func.count())
-            .select_from(c)
-            .join(b, on)
-            .outerjoin(deltas, deltas.c.position == c.position)
-            .where(c.run_id == sides.candidate)
-            .group_by(*keys)
-        )
+        await session.execute(sql, {"candidate": sides.candidate, "baseline": sides.baseline})
     ).all()
-    return [PassGroup(*row) for row in rows]
+    pairs = next(row for row in rows if row[0] is None)
+    found = [(row[0], row[1], row[6], row[7]) for row in rows if row[0] is not None]
+    return _pairs(list(pairs[1:6])), _evaluators(found)
 
 
-async def one_sided_counts(session: AsyncSession, sides: Sides) -> tuple[int, int]:
-    """(added, removed): candidate items without a baseline partner, and the reverse."""
-    c, b, on = _items(sides)
-    added = await session.scalar(
-        select(func.count())
-        .select_from(c)
-        .where(c.run_id == sides.candidate, ~exists(select(literal(1)).select_from(b).where(on)))
-    )
-    removed = await session.scalar(
-        select(func.count())
-        .select_from(b)
-        .where(
-            b.run_id == sides.baseline,
-            ~exists(select(literal(1)).select_from(c).where(c.run_id == sides.candidate, on)),
+def _pairs(columns: list[Sequence[int] | None]) -> PairVectors:
+    arrays = [_ints(values or []) for values in columns]
+    order = np.argsort(arrays[0], kind="stable")
+    return PairVectors(*(array[order] for array in arrays))
+
+
+def _evaluators(found: list[tuple[str, Any, Any, Any]]) -> list[EvaluatorVector]:
+    vectors = []
+    for name, positions, cand, base in sorted(found, key=lambda row: row[0]):
+        ordered = _ints(positions)
+        order = np.argsort(ordered, kind="stable")
+        vectors.append(
+            EvaluatorVector(
+                name,
+                ordered[order],
+                np.asarray(cand, dtype=np.float64)[order],
+                np.asarray(base, dtype=np.float64)[order],
+            )
         )
-    )
-    return int(added or 0), int(removed or 0)
+    return vectors
+
+
+async def pair_vectors(session: AsyncSession, sides: Sides) -> PairVectors:
+    """The matched pairs' counts, sorted by candidate position."""
+    c, b, on = _items(sides)
+    columns = (c.position, c.passed_count, c.graded_count, b.passed_count, b.graded_count)
+    stmt = select(*columns).select_from(c).join(b, on).where(c.run_id == sides.candidate)
+    rows = (await session.execute(stmt)).all()
+    return _pairs([[r[i] for r in rows] for i in range(len(columns))])
 
 
 async def evaluator_vectors(session: AsyncSession, sides: Sides) -> list[EvaluatorVector]:
-    """Per evaluator, the differences over the matched pairs both sides scored."""
+    """Per evaluator, both sides' means over the matched pairs both scored, by position."""
     c, b, on = _items(sides)
     cs = aliased(RunItemScore, name="cs")
     bs = aliased(RunItemScore, name="bs")
-    delta = cs.mean - bs.mean
-    joined = (
-        select()
+    stmt = (
+        select(cs.evaluator, c.position, cs.mean, bs.mean)
         .select_from(c)
         .join(b, on)
         .join(cs, and_(cs.run_id == sides.candidate, cs.position == c.position))
         .join(
             bs,
             and_(
-                bs.run_id == sides.baseline, bs.position == b.position, bs.evaluator == cs.evaluator
+                bs.run_id == sides.baseline,
+                bs.position == b.position,
+                bs.evaluator == cs.evaluator,
             ),
         )
         .where(c.run_id == sides.candidate)
     )
-    if (await session.connection()).dialect.name == "postgresql":
-        stmt = (
-            joined.add_columns(
-                cs.evaluator,
-                func.array_agg(aggregate_order_by(delta, c.position)),
-                func.avg(cs.mean),
-                func.avg(bs.mean),
-            )
-            .group_by(cs.evaluator)
-            .order_by(cs.evaluator)
-        )
-        return [
-            EvaluatorVector(name, list(values), float(cand), float(base))
-            for name, values, cand, base in (await session.execute(stmt)).all()
-        ]
-    stmt = joined.add_columns(cs.evaluator, delta, cs.mean, bs.mean).order_by(
-        cs.evaluator, c.position
-    )
-    vectors: dict[str, tuple[list[float], list[float], list[float]]] = {}
-    for name, value, cand, base in (await session.execute(stmt)).all():
-        entry = vectors.setdefault(name, ([], [], []))
-        entry[0].append(float(value))
-        entry[1].append(float(cand))
-        entry[2].append(float(base))
-    return [
-        EvaluatorVector(name, diffs, sum(cands) / len(cands), sum(bases) / len(bases))
-        for name, (diffs, cands, bases) in vectors.items()
-    ]
+    grouped: dict[str, tuple[list[int], list[float], list[float]]] = {}
+    for name, position, cand, base in (await session.execute(stmt)).all():
+        entry = grouped.setdefault(name, ([], [], []))
+        entry[0].append(position)
+        entry[1].append(cand)
+        entry[2].append(base)
+    return _evaluators([(name, *lists) for name, lists in grouped.items()])
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,13 +231,15 @@ def _correlated_deltas(sides: Sides, c: Any, b: Any) -> tuple[Any, Any]:
     base = (
         select()
         .select_from(cs)
-        .join(bs, and_(bs.evaluator == cs.evaluator))
-        .where(
-            cs.run_id == sides.candidate,
-            cs.position == c.position,
-            bs.run_id == sides.baseline,
-            bs.position == b.position,
+        .join(
+            bs,
+            and_(
+                bs.run_id == sides.baseline,
+                bs.position == b.position,
+                bs.evaluator == cs.evaluator,
+            ),
         )
+        .where(cs.run_id == sides.candidate, cs.position == c.position)
     )
     low = base.add_columns(func.min(delta)).scalar_subquery()
     high = base.add_columns(func.max(delta)).scalar_subquery()
@@ -288,7 +263,10 @@ async def matched_page(
     c, b, on = _items(sides)
     low, high = _correlated_deltas(sides, c, b)
     status = case(
-        (b.id.is_(None), literal(ADDED)), else_=status_expression(c, b, low, high, epsilon)
+        (b.id.is_(None), literal(ADDED)),
+        else_=sql_status(
+            c.passed_count, c.graded_count, b.passed_count, b.graded_count, low, high, epsilon
+        ),
     ).label("status")
     stmt = select(c, b, status).select_from(c).where(c.run_id == sides.candidate)
     stmt = stmt.outerjoin(b, on) if statuses is None else stmt.join(b, on)
