@@ -70,15 +70,18 @@ async def pin_join_order(session: AsyncSession, *, nested_loops: bool = False) -
     items; left free, it may then hash-join two runs' scores on the evaluator name alone,
     a product of the runs. In the written order every join has its full key. A page of
     cases wants index lookups in position order, so it may also rule out hash and merge
-    joins (it reads a few dozen rows past a cursor).
+    joins (it reads a few dozen rows past a cursor); those make its estimated cost look
+    huge, so JIT compilation (tens of milliseconds) is off too.
     """
     if not await _is_postgres(session):
         return
-    await session.execute(text("SET LOCAL join_collapse_limit = 1"))
-    await session.execute(text("SET LOCAL work_mem = '64MB'"))
+    settings = {"join_collapse_limit": "1", "jit": "off"}
     if nested_loops:
-        await session.execute(text("SET LOCAL enable_hashjoin = off"))
-        await session.execute(text("SET LOCAL enable_mergejoin = off"))
+        settings |= {"enable_hashjoin": "off", "enable_mergejoin": "off"}
+    else:
+        settings["work_mem"] = "64MB"
+    calls = ", ".join(f"set_config('{name}', '{value}', true)" for name, value in settings.items())
+    await session.execute(text(f"SELECT {calls}"))  # one round trip; `true`: this transaction
 
 
 async def pairing(session: AsyncSession, candidate: str, baseline: str) -> str:

@@ -279,7 +279,22 @@ async def _locked(session: AsyncSession, actor: Actor, run_id: str, *, shared: b
     return run
 
 
+ITEM_COLUMNS = (
+    "run_id", "position", "dataset_item_id", "input", "trials",
+    "trial_count", "graded_count", "passed_count",
+)  # fmt: skip
+SCORE_COLUMNS = ("run_id", "position", "evaluator", "mean", "count")
+
+
 async def _insert(session: AsyncSession, run_id: str, rows: list[tuple[int, ItemRow]]) -> None:
+    """The items and their scores: COPY on PostgreSQL (several times faster), else INSERTs.
+
+    A position already taken raises IntegrityError either way.
+    """
+    connection = await session.connection()
+    if connection.dialect.name == "postgresql":
+        await _copy(connection, run_id, rows)
+        return
     items: list[dict[str, Any]] = []
     scores: list[dict[str, Any]] = []
     for position, row in rows:
@@ -300,6 +315,36 @@ async def _insert(session: AsyncSession, run_id: str, rows: list[tuple[int, Item
         await session.execute(insert(_ITEMS), items[low : low + INSERT_BATCH])
     for low in range(0, len(scores), INSERT_BATCH):
         await session.execute(insert(_SCORES), scores[low : low + INSERT_BATCH])
+
+
+async def _copy(connection: Any, run_id: str, rows: list[tuple[int, ItemRow]]) -> None:
+    import asyncpg  # type: ignore[import-untyped]
+
+    items: list[tuple[Any, ...]] = []
+    scores: list[tuple[Any, ...]] = []
+    for position, row in rows:
+        items.append(
+            (
+                run_id,
+                position,
+                row["dataset_item_id"],
+                json.dumps(row["input"]),
+                json.dumps(row["trials"]),
+                row["trial_count"],
+                row["graded_count"],
+                row["passed_count"],
+            )
+        )
+        scores.extend(
+            (run_id, position, s["evaluator"], s["mean"], s["count"]) for s in row["scores"]
+        )
+    raw = (await connection.get_raw_connection()).driver_connection
+    try:
+        await raw.copy_records_to_table("run_item", records=items, columns=ITEM_COLUMNS)
+        if scores:
+            await raw.copy_records_to_table("run_item_score", records=scores, columns=SCORE_COLUMNS)
+    except asyncpg.UniqueViolationError as error:
+        raise IntegrityError("COPY run_item", None, error) from None
 
 
 async def _check_same(

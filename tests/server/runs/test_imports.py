@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from server.workspaces.roles import Role
@@ -179,3 +180,20 @@ async def test_roles_and_workspaces(backend: Backend) -> None:
     listing = await backend.gql("{ runs { totalCount } }", token=other.owner)
     assert listing.ok()["runs"]["totalCount"] == 0
     assert (await backend.gql(RUN, {"id": run})).codes == ["UNAUTHENTICATED"]
+
+
+async def test_the_same_chunk_sent_twice_at_once_is_written_once(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    exp = await experiment(backend, ws.owner)
+    run = (await start(backend, ws.owner, exp, "race")).ok()["startRunImport"]["id"]
+    chunk = [item(True, item_id=f"i{n}", scores={"j": 0.5}) for n in range(300)]
+    results = await asyncio.gather(*(append(backend, ws.owner, run, chunk, 0) for _ in range(3)))
+    written = []
+    for result in results:
+        if result.errors:
+            assert result.errors[0]["extensions"]["reason"] == "CONCURRENT_APPEND"
+        else:
+            written.append(result.data["appendRunItems"]["appendedCount"])
+    assert sorted(written)[-1] == 300 and sum(written) == 300
+    state = (await backend.gql(RUN, {"id": run}, token=ws.owner)).ok()["run"]
+    assert state["itemCount"] == 300 and state["items"]["totalCount"] == 300
