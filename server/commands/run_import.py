@@ -62,31 +62,58 @@ def default_key(path: Path, experiment: str) -> str:
 def read_chunks(
     path: Path, *, chunk_size: int, max_bytes: int = MAX_CHUNK_BYTES
 ) -> Iterator[Chunk]:
-    """Checked items in chunks; a repeated `datasetItemId` names both lines."""
+    """Raw lines in chunks of at most `chunk_size` items and about `max_bytes`.
+
+    Lines are not parsed here: they are spliced into the request as they are and the
+    server checks them (the costly part of a client); a chunk the server refuses is
+    then parsed line by line to name the bad one (`locate`).
+    """
     chunk = Chunk()
-    first_line: dict[str, int] = {}
-    position = 0
+    count = 0
     with path.open("rb") as lines:
         for number, raw in enumerate(lines, start=1):
-            if not raw.strip():
+            text = raw.strip()
+            if not text:
                 continue
-            value = parse_line(number, raw, position)
-            item_id = value.get("datasetItemId")
-            if item_id is not None:
-                seen = first_line.setdefault(item_id, number)
-                if seen != number:
-                    raise BadLine(number, f"`datasetItemId` {item_id!r} repeats line {seen}")
-            position += 1
-            if position > MAX_ITEMS_PER_RUN:
+            count += 1
+            if count > MAX_ITEMS_PER_RUN:
                 raise BadLine(number, f"a run holds at most {MAX_ITEMS_PER_RUN:,} items")
-            chunk.cases.append(value)
+            chunk.cases.append(text)
             chunk.lines.append(number)
-            chunk.size += len(raw)
+            chunk.size += len(text)
             if len(chunk.cases) >= chunk_size or chunk.size >= max_bytes:
                 yield chunk
                 chunk = Chunk()
     if chunk.cases:
         yield chunk
+
+
+def locate(chunk: Chunk, position: int) -> BadLine | None:
+    """The first line of a refused chunk that is not a valid item, if any."""
+    for offset, (number, text) in enumerate(zip(chunk.lines, chunk.cases, strict=True)):
+        try:
+            parse_line(number, text, position + offset)
+        except BadLine as bad:
+            return bad
+    return None
+
+
+def find_repeat(path: Path, item_id: str) -> BadLine | None:
+    """The second line carrying `item_id`, naming the first (after the server refused it)."""
+    first = None
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            if item_id.encode() not in raw:
+                continue
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(value, dict) and value.get("datasetItemId") == item_id:
+                if first is not None:
+                    return BadLine(number, f"`datasetItemId` {item_id!r} repeats line {first}")
+                first = number
+    return None
 
 
 def parse_line(number: int, raw: bytes, position: int) -> Any:
@@ -137,7 +164,7 @@ def import_file(
     try:
         if append_all(client, run_id, read_chunks(path, chunk_size=chunk_size), in_flight) == 0:
             raise EmptyFile(f"{path} holds no items")
-        done = client.execute(COMPLETE, {"id": run_id})["completeRun"]
+        done = _complete(client, path, run_id)
     except BaseException as exc:
         if already_done:  # a repeat of a finished import: it stays as it was
             raise
@@ -147,6 +174,19 @@ def import_file(
             exc.add_note(f"run {run_id} may still be RUNNING; failing it failed: {problem}")
         raise
     return Imported(run_id, experiment_id, int(done["itemCount"]), str(done["status"]))
+
+
+def _complete(client: ApiClient, path: Path, run_id: str) -> dict[str, Any]:
+    try:
+        done: dict[str, Any] = client.execute(COMPLETE, {"id": run_id})["completeRun"]
+    except ApiError as exc:
+        item_id = exc.extensions.get("datasetItemId")
+        if exc.code == "VALIDATION_FAILED" and isinstance(item_id, str):
+            repeat = find_repeat(path, item_id)
+            if repeat is not None:
+                raise repeat from None
+        raise
+    return done
 
 
 def append_all(client: ApiClient, run_id: str, chunks: Iterator[Chunk], in_flight: int) -> int:
@@ -169,14 +209,22 @@ def append_all(client: ApiClient, run_id: str, chunks: Iterator[Chunk], in_fligh
 
 
 def _append(client: ApiClient, run_id: str, chunk: Chunk, position: int) -> None:
+    head = json.dumps({"query": APPEND, "variables": {"id": run_id, "position": position}})
+    body = b"".join((head[:-2].encode(), b', "items": [', b",".join(chunk.cases), b"]}}"))
     try:
-        client.execute(APPEND, {"id": run_id, "items": chunk.cases, "position": position})
+        client.execute_body(body)
     except ApiError as exc:
         index = exc.extensions.get("index")
         if exc.code == "VALIDATION_FAILED" and isinstance(index, int):
             if 0 <= index < len(chunk.lines):
                 reason = str(exc.extensions.get("reason") or exc.message)
-                raise BadLine(chunk.lines[index], reason) from None
+                _, _, field = str(exc.extensions.get("field", "")).partition(".")
+                where = f"`{field}`: " if field.startswith("trials[") else ""
+                raise BadLine(chunk.lines[index], where + reason) from None
+        if exc.code in ("VALIDATION_FAILED", "INTERNAL"):  # e.g. a line that is not JSON
+            bad = locate(chunk, position)
+            if bad is not None:
+                raise bad from None
         raise
 
 

@@ -122,8 +122,11 @@ async def test_a_bad_line_is_reported_and_leaves_the_run_failed(
     done = await import_file(backend, ws.owner, write_lines(tmp_path / "w.jsonl", wrong))
     assert done.code == 1 and "line 3: `trials[0].passed`" in done.stderr
     repeated = [item(True, item_id="same"), item(False, item_id="same")]
-    done = await import_file(backend, ws.owner, write_lines(tmp_path / "r.jsonl", repeated))
-    assert done.code == 1 and "line 2: `datasetItemId` 'same' repeats line 1" in done.stderr
+    repeats = write_lines(tmp_path / "r.jsonl", [item(True, item_id="x"), *repeated])
+    done = await import_file(backend, ws.owner, repeats)
+    assert done.code == 1 and "line 3: `datasetItemId` 'same' appears more than once" in done.stderr
+    done = await import_file(backend, ws.owner, repeats, "--chunk-size", "1")
+    assert done.code == 1 and "line 3: `datasetItemId` 'same' repeats line 2" in done.stderr
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")
     done = await import_file(backend, ws.owner, empty)
