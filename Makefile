@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test pytest lint typecheck schema bench clean
+.PHONY: install browser run test pytest lint typecheck schema bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "shipwise needs Python 3.11+"'
@@ -14,7 +14,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) browser
+
+# Page tests drive Debian's Chromium; install it when missing (root on CI machines).
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq chromium >/dev/null || \
+	      { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }; \
+	    else echo "page tests need Chromium: sudo apt-get install chromium" >&2; fi; }
 
 run: install
 	$(BIN)/shipwise serve --demo --port $(PORT)

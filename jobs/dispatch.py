@@ -1,7 +1,8 @@
 """Job: dispatch a RUNNING comparison's trials, in slices, under a fenced lease.
 
-One delivery (a job run) takes the lease, fails the comparison if an earlier delivery left
-an admitted call without an outcome (never re-sending it), then admits trials in
+One delivery (a job run) takes the lease; an admitted call an earlier delivery left without
+an outcome is never re-sent: it closes as `outcome_ambiguous`, or fails the comparison under
+the workspace's `ambiguousOutcomes: FAIL_RUN`. Then it admits trials in
 case-major order a window at a time, runs them concurrently within each connection's
 `maxConcurrency`, and records outcomes in batches. It hands over to a continuation job
 after a slice or on SIGTERM, once its in-flight calls have finished and committed.
@@ -21,19 +22,24 @@ from uuid import uuid4
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.trials import trial_runner
+from server.comparisons import ambiguous, lease, progress
 from server.comparisons import dispatch_store as store
-from server.comparisons import lease, progress
 from server.comparisons.dispatch_store import DispatchPlan, Fenced, TrialOutcome, WorkItem
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
 from server.providers.base import DispatchError
 from server.runtime.interfaces import EventBus, JobQueue
+from server.runtime.slots import RedisSlots, SlotWaitAbandoned
 from server.settings import Settings
+from server.webhooks import hooks as webhook_hooks
+from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
 
 FLUSH_EVERY = 64
 FLUSH_INTERVAL_S = 0.2
+STATUS_CHECK_S = 0.5
+"""While calls wait for slots, how often the row is read for a cancel (nothing else is)."""
 
 RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
@@ -57,6 +63,7 @@ class Dispatcher:
         run_trial: RunTrial,
         window_of: Callable[[DispatchPlan], int],
         stopping: asyncio.Event | None = None,
+        slots: RedisSlots | None = None,
     ) -> None:
         self.comparison_id = comparison_id
         self.delivery_id = f"dlv_{uuid4().hex[:20]}"
@@ -71,6 +78,10 @@ class Dispatcher:
         self.token = 0
         self.leased_at = 0.0
         """When this delivery last extended its lease (monotonic seconds)."""
+        self.slots = slots
+        """Shared concurrency slots: this delivery's expire with its lease."""
+        self.slots_extended_at = 0.0
+        self.status_read_at = 0.0
 
     async def run(self) -> str:
         async with self.sessionmaker() as session, session.begin():
@@ -85,19 +96,26 @@ class Dispatcher:
         self.token = token
         self.leased_at = time.monotonic()
         try:
+            await self._extend_slots()
             return await self._run_leased()
         except Fenced:
             logger.warning("dispatch fenced out", extra={"comparison_id": self.comparison_id})
             return "fenced"
+        finally:
+            if self.slots is not None:
+                await self.slots.release_all(self.delivery_id)
 
     async def _run_leased(self) -> str:
         async with self.sessionmaker() as session:
             orphans = await store.count_orphans(session, self.comparison_id)
-        if orphans:
+            policy = await ambiguous.policy(session, self.comparison_id) if orphans else None
+        if policy == AmbiguousOutcomes.FAIL_RUN:
             await self._finish(ComparisonStatus.FAILED, error_code=DispatchError.OUTCOME_AMBIGUOUS)
             return "failed: outcome ambiguous"
         async with self.sessionmaker() as session:
             plan = await store.load_plan(session, self.comparison_id)
+        if orphans:  # never re-sent: each closes as outcome_ambiguous, the run goes on
+            await self._close_ambiguous(plan)
         pending = deque(plan.pending())
         stop = await self._pump(plan, pending)
         if isinstance(stop, StopReason):
@@ -120,6 +138,7 @@ class Dispatcher:
         window = max(1, self.window_of(plan))
         started = time.monotonic()
         in_flight: set[asyncio.Task[TrialOutcome]] = set()
+        admitted: dict[int, WorkItem] = {}
         buffer: list[TrialOutcome] = []
         last_flush = time.monotonic()
         stop: StopReason | ComparisonStatus | None = None
@@ -130,6 +149,8 @@ class Dispatcher:
                     self.stopping.is_set() or time.monotonic() - started > self.slice_seconds
                 ):
                     admitting = False
+                if self.stopping.is_set():
+                    self._abandon_waits()  # SIGTERM: what is not sent yet is handed over
                 # Admit only what can start at once: an admitted call never waits behind
                 # others, so a cancel or SIGTERM stops everything not yet sent.
                 if admitting and pending and len(in_flight) < window:
@@ -139,23 +160,30 @@ class Dispatcher:
                     if stop is not None:
                         pending.extendleft(reversed(batch))
                         admitting = False
+                        if isinstance(stop, ComparisonStatus):
+                            self._abandon_waits()  # cancelled: nothing more is sent
                     for item, trial_id in zip(batch, ids, strict=False):
+                        admitted[trial_id] = item
                         in_flight.add(asyncio.create_task(self._call(plan, item, trial_id)))
                 if not in_flight:
                     break
                 done, in_flight = await asyncio.wait(
                     in_flight, timeout=FLUSH_INTERVAL_S, return_when=asyncio.FIRST_COMPLETED
                 )
-                buffer.extend(task.result() for task in done)
+                outcomes = [task.result() for task in done]
+                buffer.extend(outcomes)
+                # A call whose wait for a slot was abandoned was never sent: still to dispatch.
+                pending.extendleft(admitted[o.trial_id] for o in outcomes if not o.sent)
                 if buffer and (
                     len(buffer) >= FLUSH_EVERY or time.monotonic() - last_flush >= FLUSH_INTERVAL_S
                 ):
                     await self._record(buffer)
                     buffer, last_flush = [], time.monotonic()
-                if time.monotonic() - self.leased_at >= self.lease_ttl.total_seconds() / 3:
-                    await self._renew()
+                stop = await self._upkeep(stop)
+                admitting = admitting and stop is None
         finally:
             if in_flight:  # only on an exception: let admitted calls finish into the checkpoint
+                self._abandon_waits()  # (and those still waiting for a slot give up unsent)
                 results = await asyncio.gather(*in_flight, return_exceptions=True)
                 buffer.extend(r for r in results if isinstance(r, TrialOutcome))
             if buffer:
@@ -168,6 +196,8 @@ class Dispatcher:
         batch and leave admitted rows that fail the whole run as ambiguous."""
         try:
             return await self.run_trial(plan, item, trial_id, self.delivery_id)
+        except SlotWaitAbandoned:
+            return TrialOutcome.unsent(trial_id)
         except Exception as exc:
             # The class only: the text could quote a prompt, an output or provider text.
             logger.error(
@@ -191,6 +221,59 @@ class Dispatcher:
         if stop is None:  # an admission extends the lease
             self.leased_at = time.monotonic()
         return ids, stop
+
+    async def _close_ambiguous(self, plan: DispatchPlan) -> None:
+        async with self.sessionmaker() as session, session.begin():
+            snapshot = await ambiguous.close(session, plan=plan, token=self.token)
+        logger.warning(
+            "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
+        )
+        await self._publish(snapshot)
+
+    async def _upkeep(
+        self, stop: StopReason | ComparisonStatus | None
+    ) -> StopReason | ComparisonStatus | None:
+        """Keep the lease and this delivery's slots alive; while calls wait for a slot
+        (nothing is admitted or recorded then), read the row so a cancel ends the wait."""
+        third = self.lease_ttl.total_seconds() / 3
+        if time.monotonic() - self.leased_at >= third:
+            await self._renew()
+        if time.monotonic() - self.slots_extended_at >= third:
+            await self._extend_slots()
+        if (
+            stop is None
+            and self.slots is not None
+            and self.slots.waiting(self.delivery_id)
+            and time.monotonic() - self.status_read_at >= STATUS_CHECK_S
+        ):
+            self.status_read_at = time.monotonic()
+            stop = await self._ended_elsewhere()
+            if stop is not None:
+                self._abandon_waits()
+        return stop
+
+    def _abandon_waits(self) -> None:
+        if self.slots is not None:
+            self.slots.abandon(self.delivery_id)
+
+    async def _extend_slots(self) -> None:
+        """This delivery's slots expire when its lease does (so a crash frees them with it)."""
+        if self.slots is None:
+            return
+        lease_left = self.leased_at + self.lease_ttl.total_seconds() - time.monotonic()
+        await self.slots.extend(self.delivery_id, time.time() + lease_left)
+        self.slots_extended_at = time.monotonic()
+
+    async def _ended_elsewhere(self) -> ComparisonStatus | None:
+        """The comparison's status if it is no longer RUNNING (a cancel); `Fenced` if the
+        lease was taken."""
+        async with self.sessionmaker() as session:
+            status = await lease.status_if_held(
+                session, comparison_id=self.comparison_id, token=self.token
+            )
+        if status is None:
+            raise Fenced(self.comparison_id)
+        return None if status == ComparisonStatus.RUNNING else status
 
     async def _renew(self) -> None:
         """Extend the lease while calls outlast it (slow or retried calls record nothing for
@@ -232,6 +315,11 @@ class Dispatcher:
                 error_code=error_code,
             )
         await self._publish(snapshot)
+        if status != ComparisonStatus.CANCELLED and snapshot.status == status.value:
+            # This delivery ended it (a cancel publishes its own event).
+            await webhook_hooks.comparison_finished(
+                sessionmaker=self.sessionmaker, queue=self.queue, comparison_id=self.comparison_id
+            )
 
     async def _hand_over(self) -> None:
         """Free the lease and queue the continuation (another worker may take it)."""
@@ -266,5 +354,6 @@ async def dispatch_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
         run_trial=runner.run,
         window_of=runner.window,
         stopping=ctx.get("stopping"),
+        slots=ctx.get("slots"),
     )
     return await dispatcher.run()

@@ -11,7 +11,7 @@ from jobs.registry import build_registry
 from jobs.worker import run_worker
 from server.db import create_engine, create_sessionmaker
 from server.providers.registry import ProviderPool
-from server.runtime.redis import RedisSlots
+from server.runtime.slots import RedisSlots
 from server.security import SecretBox
 from server.settings import Settings
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from jobs.dispatch import dispatch_comparison
 from jobs.heartbeat import record_heartbeat
 from jobs.sweeper import sweep_comparisons
+from jobs.webhooks import send_webhook, sweep_webhooks
 from server.runtime.interfaces import JobRegistry, PeriodicJob
 from server.settings import Settings
 
@@ -24,6 +25,8 @@ def build_registry(settings: Settings) -> JobRegistry:
             "record_heartbeat": record_heartbeat,
             "dispatch_comparison": dispatch_comparison,
             "sweep_comparisons": sweep_comparisons,
+            "send_webhook": send_webhook,
+            "sweep_webhooks": sweep_webhooks,
         },
         periodic=(
             PeriodicJob("record_heartbeat", timedelta(minutes=1), run_at_startup=True),
@@ -32,6 +35,7 @@ def build_registry(settings: Settings) -> JobRegistry:
                 sweep_period(settings.dispatch_lease_seconds),
                 run_at_startup=True,
             ),
+            PeriodicJob("sweep_webhooks", timedelta(minutes=1), run_at_startup=True),
         ),
         timeout_seconds=settings.job_timeout_seconds,
         queue_name=settings.queue_name,

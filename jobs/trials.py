@@ -25,7 +25,7 @@ from server.prompting.variables import resolve_variables
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.pricing import cost_micros
 from server.providers.registry import ProviderPool
-from server.runtime.redis import RedisSlots
+from server.runtime.slots import RedisSlots
 
 
 def _cost(connection: ModelConnection, result: CallResult) -> int:
@@ -73,12 +73,22 @@ class TrialRunner:
             self.providers.get(judge.connection)
         return sum(c.max_concurrency for c in connections.values())
 
-    async def _call(self, connection: ModelConnection, call: ModelCall) -> CallResult:
+    async def _call(
+        self, connection: ModelConnection, call: ModelCall, *, abandonable: bool = True
+    ) -> CallResult:
+        """Call within the connection's limits; an abandoned wait raises `SlotWaitAbandoned`
+        (nothing sent). A judge's wait is not abandonable: its trial's call was already sent."""
         provider = self.providers.get(connection)
         async with self.providers.limit(connection.id):
             if self.slots is None:
                 return await provider.call(call)
-            async with self.slots.hold(f"connection:{connection.id}", connection.max_concurrency):
+            # The delivery holds the slot: it expires with that delivery's lease.
+            async with self.slots.hold(
+                f"connection:{connection.id}",
+                connection.max_concurrency,
+                holder=call.delivery_header,
+                abandonable=abandonable,
+            ):
                 return await provider.call(call)
 
     async def run(
@@ -150,7 +160,8 @@ class TrialRunner:
         """(the rubric check's result or an error code, what the judge call cost)."""
         result = await self._call(
             judge.connection,
-            ModelCall(
+            abandonable=False,
+            call=ModelCall(
                 messages=judge_messages(
                     rubric=judge.rubric,
                     scale=judge.scale,

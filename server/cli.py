@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from server.commands.compare import ExitOneOnUsageError, compare_command
+from server.commands.comparison import comparison_app
 from server.commands.dataset import dataset_app
 from server.commands.runs import diff_command, gate_command, run_app
 from server.settings import Settings, get_settings
@@ -22,6 +24,8 @@ app.add_typer(dataset_app, name="dataset")
 app.add_typer(run_app, name="run")
 app.command("diff")(diff_command)
 app.command("gate")(gate_command)
+app.add_typer(comparison_app, name="comparison")
+app.command("compare", cls=ExitOneOnUsageError)(compare_command)
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -10,6 +10,7 @@ from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
+from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
 
 __all__ = [
@@ -32,6 +33,9 @@ __all__ = [
     "RunItem",
     "RunItemScore",
     "Trial",
+    "Webhook",
+    "WebhookAttempt",
+    "WebhookDelivery",
     "WorkerHeartbeat",
     "Workspace",
 ]

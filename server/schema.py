@@ -21,6 +21,7 @@ from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.runs.resolvers import RunMutation, RunQuery
 from server.settings import Settings
+from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
 Query = merge_types(
@@ -35,6 +36,7 @@ Query = merge_types(
         DatasetQuery,
         ComparisonQuery,
         RunQuery,
+        WebhookQuery,
     ),
 )
 Mutation = merge_types(
@@ -48,6 +50,7 @@ Mutation = merge_types(
         DatasetMutation,
         ComparisonMutation,
         RunMutation,
+        WebhookMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription,))

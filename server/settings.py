@@ -51,6 +51,12 @@ class Settings(BaseSettings):
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."
     )
+    webhook_timeout_seconds: float = Field(
+        10.0, gt=0, description="How long one webhook request may take."
+    )
+    webhook_retry_base_seconds: float = Field(
+        10.0, gt=0, description="Webhook retries wait base · 2ⁿ seconds (n = 0, 1, …)."
+    )
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> Settings:

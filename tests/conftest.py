@@ -23,6 +23,15 @@ PROVIDER_KEY = "sk-fake-0123456789abcdefSECRET"
 PROVIDER_TIMEOUT_SECONDS = 1.0
 """Dispatch's provider timeout on both backends: fault tests time calls out quickly."""
 
+WEBHOOK_RETRY_BASE_SECONDS = 0.05
+"""Webhook retries wait 0.05 · 2ⁿ s on both backends, so six attempts take under 2 s."""
+
+WEBHOOK_SETTINGS = {
+    "webhook_allow_private": True,  # the test receiver listens on 127.0.0.1
+    "webhook_retry_base_seconds": WEBHOOK_RETRY_BASE_SECONDS,
+    "webhook_timeout_seconds": 5.0,
+}
+
 
 def availability() -> services.Availability:
     global _AVAILABILITY
@@ -128,7 +137,10 @@ async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Ba
 
     data_dir = session_tmp / "embedded"
     settings = Settings(
-        data_dir=data_dir, secret_key=fernet_key, provider_timeout_seconds=PROVIDER_TIMEOUT_SECONDS
+        data_dir=data_dir,
+        secret_key=fernet_key,
+        provider_timeout_seconds=PROVIDER_TIMEOUT_SECONDS,
+        **WEBHOOK_SETTINGS,
     )
     await asyncio.to_thread(upgrade, settings.database_url)
     async with start_backend("sqlite", settings) as backend:
@@ -152,6 +164,7 @@ def worker_process(
         "SHIPWISE_DATA_DIR": str(session_tmp / "worker"),
         "SHIPWISE_QUEUE_NAME": queue_name,
         "SHIPWISE_PROVIDER_TIMEOUT_SECONDS": str(PROVIDER_TIMEOUT_SECONDS),
+        **{f"SHIPWISE_{k.upper()}": str(v).lower() for k, v in WEBHOOK_SETTINGS.items()},
     }
     process = start_worker_process(env, session_tmp / "worker.log")
     try:
@@ -178,6 +191,7 @@ async def postgres_backend(
         secret_key=fernet_key,
         queue_name=queue_name,
         provider_timeout_seconds=PROVIDER_TIMEOUT_SECONDS,
+        **WEBHOOK_SETTINGS,
     )
     async with start_backend("postgres", settings) as backend:
         yield backend

@@ -8,11 +8,11 @@ and every change bumps `seq`. Every write checks the delivery's fencing token.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, case, func, insert, select, update
+from sqlalchemy import Table, bindparam, case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
@@ -27,7 +27,7 @@ from server.comparisons.models import (
     Trial,
     TrialState,
 )
-from server.comparisons.progress import Progress, snapshot
+from server.comparisons.progress import Progress, shown_state, snapshot
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import utcnow
@@ -129,6 +129,13 @@ class TrialOutcome:
     passed: bool | None
     score: float | None
     check_results: list[dict[str, Any]] | None
+    sent: bool = True
+    """False: the call never left (its wait for a slot was abandoned); the checkpoint goes."""
+
+    @classmethod
+    def unsent(cls, trial_id: int) -> TrialOutcome:
+        """Nothing was sent: recording deletes the checkpoint, so the trial is pending again."""
+        return replace(cls.failed(trial_id, ""), error_code=None, sent=False)
 
     @classmethod
     def failed(cls, trial_id: int, code: str) -> TrialOutcome:
@@ -251,7 +258,8 @@ async def _cohort_plan(session: AsyncSession, cohort: ComparisonCohort) -> Cohor
     )
 
 
-async def _lock(session: AsyncSession, comparison_id: str, token: int) -> Comparison:
+async def lock(session: AsyncSession, comparison_id: str, token: int) -> Comparison:
+    """The comparison row under its row lock; `Fenced` unless `token` holds the lease."""
     row = (
         await session.execute(
             select(Comparison).where(Comparison.id == comparison_id).with_for_update()
@@ -272,7 +280,7 @@ async def admit(
     lease_ttl: timedelta,
 ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
     """Checkpoint `items` as ADMITTED unless the run must stop; (trial ids, why it stops)."""
-    comparison = await _lock(session, plan.comparison.id, token)
+    comparison = await lock(session, plan.comparison.id, token)
     if comparison.status != ComparisonStatus.RUNNING:
         return [], comparison.status
     stop = await caps.stop_reason(
@@ -335,8 +343,14 @@ async def record(
     lease_ttl: timedelta,
 ) -> Progress:
     """Commit outcomes, recompute counters from the rows, bump `seq` (one transaction)."""
-    comparison = await _lock(session, comparison_id, token)
+    comparison = await lock(session, comparison_id, token)
     now = utcnow()
+    unsent = [o.trial_id for o in outcomes if not o.sent]
+    if unsent:  # never sent, so not ambiguous: the trial is simply not dispatched yet
+        await session.execute(
+            delete(Trial).where(Trial.id.in_(unsent), Trial.state == TrialState.ADMITTED)
+        )
+    outcomes = [o for o in outcomes if o.sent]
     if outcomes:
         await session.execute(
             _RECORD,
@@ -401,7 +415,7 @@ async def recompute(session: AsyncSession, comparison: Comparison) -> Progress:
     ).scalars()
     ordered = []
     for cohort in sorted(cohorts, key=lambda c: c.cohort_index):
-        cohort.state = states.get(cohort.cohort_index, CohortState.QUEUED)
+        cohort.state = shown_state(comparison, states.get(cohort.cohort_index, CohortState.QUEUED))
         ordered.append((cohort.cohort_index, cohort.state))
     return snapshot(comparison, ordered)
 
@@ -416,7 +430,7 @@ async def finish(
     error_code: str | None = None,
 ) -> Progress:
     """End a RUNNING comparison (a cancelled one keeps its status) and free the lease."""
-    comparison = await _lock(session, comparison_id, token)
+    comparison = await lock(session, comparison_id, token)
     if comparison.status == ComparisonStatus.RUNNING:
         comparison.status = status
         comparison.stop_reason = stop_reason

@@ -152,6 +152,9 @@ def check(spec: ComparisonSpec) -> list[dict[str, Any]]:
     if spec.label is not None:
         clean_name(spec.label, field="label", max_length=MAX_LABEL)
     optional_cents_to_micros(spec.budget_cap_cents, field="budgetCapCents")
+    if spec.pairwise is not None:
+        # Dispatch makes no pairwise judge calls yet: counting them would end runs DONE at half.
+        raise ValidationFailed("pairwise judging is not available yet", field="pairwise")
     checks = list(DEFAULT_CHECKS) if spec.checks is None else spec.checks
     return [dict(c) for c in validate_check_specs(checks)]
 

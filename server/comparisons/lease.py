@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import or_, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, ComparisonStatus
@@ -47,6 +47,19 @@ async def renew(session: AsyncSession, *, comparison_id: str, token: int, ttl: t
         .returning(Comparison.id)
     )
     return result.scalar_one_or_none() is not None
+
+
+async def status_if_held(
+    session: AsyncSession, *, comparison_id: str, token: int
+) -> ComparisonStatus | None:
+    """The comparison's status while `token` holds its lease; None once fenced out."""
+    result = await session.execute(
+        select(Comparison.status).where(
+            Comparison.id == comparison_id, Comparison.lease_token == token
+        )
+    )
+    status = result.scalar_one_or_none()
+    return ComparisonStatus(status) if status is not None else None
 
 
 async def release(session: AsyncSession, *, comparison_id: str, token: int) -> None:

@@ -30,6 +30,7 @@ from server.connections.models import ModelConnection
 from server.db import utcnow
 from server.errors import Conflict, QuotaExceeded
 from server.runtime.interfaces import EventBus, JobQueue
+from server.webhooks import hooks as webhook_hooks
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
 
@@ -172,6 +173,7 @@ async def cancel(
     *,
     sessionmaker: async_sessionmaker[AsyncSession],
     events: EventBus,
+    queue: JobQueue,
     actor: Actor,
     comparison_id: str,
 ) -> Comparison:
@@ -193,6 +195,9 @@ async def cancel(
             session, actor, "comparison.cancel", comparison, {"from": previous.value}
         )
     await _publish(events, comparison_id, snapshot)
+    await webhook_hooks.comparison_finished(
+        sessionmaker=sessionmaker, queue=queue, comparison_id=comparison_id
+    )
     return comparison
 
 

@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -55,6 +56,8 @@ class CohortState(StrEnum):
     QUEUED = "QUEUED"
     RUNNING = "RUNNING"
     DONE = "DONE"
+    STOPPED = "STOPPED"
+    """Unfinished when its run ended cancelled, capped or failed."""
 
 
 class TrialState(StrEnum):
@@ -184,6 +187,12 @@ class Trial(Base):
     input_tokens: Mapped[int] = mapped_column(Integer, default=0)
     output_tokens: Mapped[int] = mapped_column(Integer, default=0)
     cost_micros: Mapped[int] = mapped_column(BigInteger, default=0)
+    cost_estimated: Mapped[bool] = mapped_column(
+        Boolean,
+        default=False,
+        server_default=false(),
+        comment="cost is the bound (max output tokens), not measured: an ambiguous outcome",
+    )
     latency_ms: Mapped[int] = mapped_column(Integer, default=0)
     error_code: Mapped[str | None] = mapped_column(String(64))
     passed: Mapped[bool | None] = mapped_column(Boolean)

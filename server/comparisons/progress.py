@@ -58,6 +58,13 @@ def eta_seconds(comparison: Comparison, now: datetime) -> float | None:
     return round(remaining * elapsed / comparison.done_calls, 1)
 
 
+def shown_state(comparison: Comparison, state: CohortState) -> CohortState:
+    """A cohort unfinished when its run ended (cancelled, capped or failed) is STOPPED."""
+    if comparison.status in TERMINAL_STATUSES and state != CohortState.DONE:
+        return CohortState.STOPPED
+    return state
+
+
 def snapshot(comparison: Comparison, cohort_states: Sequence[tuple[int, CohortState]]) -> Progress:
     total = comparison.total_calls
     return Progress(
@@ -70,7 +77,10 @@ def snapshot(comparison: Comparison, cohort_states: Sequence[tuple[int, CohortSt
         percent=round(100.0 * comparison.done_calls / total, 2) if total else 0.0,
         eta_seconds=eta_seconds(comparison, utcnow()),
         spent_cents_so_far=micros_to_cents(comparison.spent_micros),
-        cohorts=tuple(CohortProgress(index, state.value) for index, state in cohort_states),
+        cohorts=tuple(
+            CohortProgress(index, shown_state(comparison, state).value)
+            for index, state in cohort_states
+        ),
         updated_at=comparison.progress_at.isoformat() if comparison.progress_at else None,
     )
 

@@ -103,7 +103,11 @@ class ComparisonMutation:
         actor = info.context.require(Role.MEMBER)
         app = info.context.app
         row = await lifecycle.cancel(
-            sessionmaker=app.sessionmaker, events=app.events, actor=actor, comparison_id=str(id)
+            sessionmaker=app.sessionmaker,
+            events=app.events,
+            queue=app.queue,
+            actor=actor,
+            comparison_id=str(id),
         )
         return Comparison.from_row(row)
 

@@ -20,8 +20,12 @@ class DispatchError(StrEnum):
     SIMULATED_ERROR = "simulated_error"
     JUDGE_GRADE_UNPARSEABLE = "judge_grade_unparseable"
     CONNECTION_NOT_READY = "connection_not_ready"
+    TRIAL_OUTCOME_AMBIGUOUS = "outcome_ambiguous"
+    """A trial's call was admitted but its outcome never committed (a crash): never re-sent,
+    closed as failed-or-missing under `ambiguousOutcomes: COUNT_AS_MISSING`."""
     OUTCOME_AMBIGUOUS = "comparison_dispatch_outcome_ambiguous"
-    """A call was admitted but its outcome never committed (a crash): never re-sent."""
+    """A call was admitted but its outcome never committed (a crash): never re-sent; the
+    comparison's code under `ambiguousOutcomes: FAIL_RUN`."""
     DISPATCH_INTERNAL = "comparison_dispatch_internal"
 
 

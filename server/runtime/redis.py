@@ -1,4 +1,5 @@
-"""Redis adapters: arq for jobs, a bounded stream per topic for events, INCR for rate limits."""
+"""Redis adapters: arq for jobs, a bounded stream per topic for events, INCR for rate limits
+(concurrency slots are in `server.runtime.slots`)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,8 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
-from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any, Final, cast
-from uuid import uuid4
 
 from arq.connections import ArqRedis, RedisSettings, create_pool
 from arq.constants import default_queue_name
@@ -210,48 +209,6 @@ class RedisRateLimiter:
             pipe.expire(redis_key, window_seconds + 1)
             count, _ = await pipe.execute()
         return int(count) <= limit
-
-    async def close(self) -> None:
-        await self._redis.aclose()
-
-
-# A slot is a member of the key's sorted set scored by its expiry; expired slots (a worker
-# killed mid-call) are dropped before counting, so capacity comes back after the TTL.
-_TAKE_SLOT = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
-  redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-"""
-
-
-class RedisSlots:
-    """Concurrency slots shared by every process on one Redis: at most `limit` holders per key.
-
-    Each process also keeps its own semaphore; this bounds the sum across workers.
-    """
-
-    def __init__(self, redis_url: str, *, ttl_seconds: float = 600, poll_seconds: float = 0.005):
-        self._redis = Redis.from_url(redis_url)
-        self._take = self._redis.register_script(_TAKE_SLOT)
-        self._ttl_ms = int(ttl_seconds * 1000)
-        self._poll = poll_seconds
-
-    @asynccontextmanager
-    async def hold(self, key: str, limit: int) -> AsyncIterator[None]:
-        name = f"shipwise:slots:{key}"
-        member = uuid4().hex
-        while not await self._take(
-            keys=[name], args=[int(time.time() * 1000), self._ttl_ms, limit, member]
-        ):
-            await asyncio.sleep(self._poll)
-        try:
-            yield
-        finally:
-            await cast("Awaitable[int]", self._redis.zrem(name, member))
 
     async def close(self) -> None:
         await self._redis.aclose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import Boolean, Enum, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -11,6 +12,15 @@ from server.db import Base, UTCDateTime, utcnow
 from server.workspaces.roles import Role
 
 RoleColumn = Enum(Role, name="role", native_enum=False, length=16)
+
+
+class AmbiguousOutcomes(StrEnum):
+    """What a crash's admitted-but-unrecorded trials do to their run (SPEC §2, Dispatch)."""
+
+    COUNT_AS_MISSING = "COUNT_AS_MISSING"
+    """Each closes as `outcome_ambiguous` (failed-or-missing, cost at its bound); it resumes."""
+    FAIL_RUN = "FAIL_RUN"
+    """The comparison ends FAILED with `comparison_dispatch_outcome_ambiguous`."""
 
 
 class Workspace(Base):
@@ -23,6 +33,11 @@ class Workspace(Base):
     allow_self_sign_off: Mapped[bool] = mapped_column(Boolean, default=False)
     max_running_comparisons: Mapped[int] = mapped_column(Integer, default=2)
     requests_per_minute_per_token: Mapped[int] = mapped_column(Integer, default=600)
+    ambiguous_outcomes: Mapped[AmbiguousOutcomes] = mapped_column(
+        Enum(AmbiguousOutcomes, name="ambiguous_outcomes", native_enum=False, length=24),
+        default=AmbiguousOutcomes.COUNT_AS_MISSING,
+        server_default=AmbiguousOutcomes.COUNT_AS_MISSING.value,
+    )
 
 
 class Member(Base):

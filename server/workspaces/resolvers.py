@@ -131,5 +131,6 @@ class WorkspaceMutation:
                 allow_self_sign_off=input.allow_self_sign_off,
                 max_running_comparisons=input.max_running_comparisons,
                 requests_per_minute_per_token=input.requests_per_minute_per_token,
+                ambiguous_outcomes=input.ambiguous_outcomes,
             )
         return Workspace.from_row(row)

@@ -15,7 +15,7 @@ from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.security import display_prefix, generate_token, hash_token
 from server.validation import check_range, clean_name
-from server.workspaces.models import ApiToken, Member, Workspace
+from server.workspaces.models import AmbiguousOutcomes, ApiToken, Member, Workspace
 from server.workspaces.roles import PRIVILEGED_ROLES, Role
 
 
@@ -206,6 +206,7 @@ async def update_settings(
     allow_self_sign_off: bool | None = None,
     max_running_comparisons: int | None = None,
     requests_per_minute_per_token: int | None = None,
+    ambiguous_outcomes: AmbiguousOutcomes | None = None,
 ) -> Workspace:
     actor.require(Role.ADMIN)
     workspace = await get(session=session, workspace_id=actor.workspace_id)
@@ -227,6 +228,9 @@ async def update_settings(
                 high=100_000,
             )
         )
+    if ambiguous_outcomes is not None:
+        workspace.ambiguous_outcomes = ambiguous_outcomes
+        changes["ambiguousOutcomes"] = ambiguous_outcomes.value
     await _audit(session, actor, "workspace.update_settings", workspace.id, changes, "workspace")
     return workspace
 

@@ -10,12 +10,18 @@ from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
 from server.workspaces import service
+from server.workspaces.models import AmbiguousOutcomes as AmbiguousOutcomesEnum
 from server.workspaces.models import ApiToken as ApiTokenRow
 from server.workspaces.models import Member as MemberRow
 from server.workspaces.models import Workspace as WorkspaceRow
 from server.workspaces.roles import Role as RoleEnum
 
 Role = strawberry.enum(RoleEnum, name="Role")
+AmbiguousOutcomes = strawberry.enum(
+    AmbiguousOutcomesEnum,
+    name="AmbiguousOutcomes",
+    description="What a crash's admitted calls without a recorded outcome do to their run.",
+)
 
 
 @strawberry.type
@@ -24,6 +30,7 @@ class WorkspaceSettings:
     allow_self_sign_off: bool
     max_running_comparisons: int
     requests_per_minute_per_token: int
+    ambiguous_outcomes: AmbiguousOutcomes  # type: ignore[valid-type]
 
 
 @strawberry.type
@@ -102,6 +109,7 @@ class Workspace:
                 allow_self_sign_off=row.allow_self_sign_off,
                 max_running_comparisons=row.max_running_comparisons,
                 requests_per_minute_per_token=row.requests_per_minute_per_token,
+                ambiguous_outcomes=row.ambiguous_outcomes,
             ),
         )
 
@@ -120,3 +128,4 @@ class WorkspaceSettingsInput:
     allow_self_sign_off: bool | None = None
     max_running_comparisons: int | None = None
     requests_per_minute_per_token: int | None = None
+    ambiguous_outcomes: AmbiguousOutcomes | None = None  # type: ignore[valid-type]

@@ -4,6 +4,7 @@ database, in-process API, and `shipwise worker` processes the test starts and ki
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import secrets
 import subprocess
@@ -16,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from server.comparisons.models import Trial
+from server.comparisons.models import Trial, TrialState
 from server.migrate import upgrade
 from server.settings import Settings
 from tests import services
@@ -27,8 +28,50 @@ CRASH_REDIS_DB_OFFSET = 7
 
 STATUS = """
 query($id: ID!) { comparison(id: $id) { status stopReason errorCode
-  progress { doneCalls totalCalls failedCalls } } }
+  progress { doneCalls totalCalls failedCalls spentCentsSoFar } } }
 """
+POLICIES = ("COUNT_AS_MISSING", "FAIL_RUN")
+"""Both `ambiguousOutcomes` settings: every kill -9 test runs under each."""
+SET_POLICY = """
+mutation($value: AmbiguousOutcomes!) { updateWorkspaceSettings(input: {ambiguousOutcomes: $value})
+  { settings { ambiguousOutcomes } } }
+"""
+
+# Prices for crash runs: 1 µ$ an input token, 2 µ$ an output token.
+INPUT_CENTS_PER_MILLION, OUTPUT_CENTS_PER_MILLION = 100.0, 200.0
+MAX_OUTPUT_TOKENS = 256
+SYSTEM = "You are a careful assistant."  # the factory's system message
+
+
+def bound_micros(case_ordinal: int, cohort_index: int) -> tuple[int, int]:
+    """(input tokens, micro-dollars) of a factory trial at its bound: the rendered prompt's
+    characters ÷ 4 rounded up, and max output tokens."""
+    prompt = f"Answer briefly ({cohort_index}): What is {case_ordinal:03d} + {case_ordinal:03d}?"
+    tokens_in = math.ceil((len(SYSTEM) + len(prompt)) / 4)
+    return tokens_in, tokens_in * 1 + MAX_OUTPUT_TOKENS * 2
+
+
+async def trials_of(sessionmaker: Any, comparison_id: str) -> list[Trial]:
+    async with sessionmaker() as session:
+        rows = await session.execute(select(Trial).where(Trial.comparison_id == comparison_id))
+        return list(rows.scalars())
+
+
+def assert_closed_as_missing(
+    trials: list[Trial], *, admitted_at_kill: set[int], spent_cents: float
+) -> None:
+    """The trials a kill left admitted closed as `outcome_ambiguous` (failed-or-missing) with
+    their cost at the bound, marked estimated; the spend shown counts them."""
+    closed = [t for t in trials if t.id in admitted_at_kill]
+    assert closed and len(closed) == len(admitted_at_kill)
+    for trial in closed:
+        tokens_in, micros = bound_micros(trial.case_ordinal, trial.cohort_index)
+        assert (trial.state, trial.error_code) == (TrialState.ERRORED, "outcome_ambiguous")
+        assert (trial.input_tokens, trial.output_tokens) == (tokens_in, MAX_OUTPUT_TOKENS)
+        assert trial.cost_micros == micros and trial.cost_estimated is True
+    assert not any(t.cost_estimated for t in trials if t.id not in admitted_at_kill)
+    assert all(t.state != TrialState.ADMITTED for t in trials)
+    assert spent_cents == sum(t.cost_micros for t in trials) / 10_000
 
 
 def crash_redis_url() -> str:
@@ -56,7 +99,12 @@ class CrashStack:
 
 @asynccontextmanager
 async def crash_stack(
-    admin_url: str, tmp_path: Path, fernet_key: str, *, lease_seconds: int = 2
+    admin_url: str,
+    tmp_path: Path,
+    fernet_key: str,
+    *,
+    lease_seconds: int = 2,
+    job_timeout_seconds: int = 60,
 ) -> AsyncIterator[CrashStack]:
     import asyncpg
 
@@ -75,7 +123,7 @@ async def crash_stack(
         "SHIPWISE_SECRET_KEY": fernet_key,
         "SHIPWISE_DATA_DIR": str(tmp_path / "data"),
         "SHIPWISE_DISPATCH_LEASE_SECONDS": str(lease_seconds),
-        "SHIPWISE_JOB_TIMEOUT_SECONDS": "60",
+        "SHIPWISE_JOB_TIMEOUT_SECONDS": str(job_timeout_seconds),
         "SHIPWISE_QUEUE_NAME": f"shipwise-crash-{secrets.token_hex(4)}",
     }
     settings = Settings(

@@ -16,11 +16,18 @@ from tests.conftest import require_services
 from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import (
+    INPUT_CENTS_PER_MILLION,
+    MAX_OUTPUT_TOKENS,
+    OUTPUT_CENTS_PER_MILLION,
+    POLICIES,
+    SET_POLICY,
     CrashStack,
+    assert_closed_as_missing,
     crash_stack,
     deliveries_per_trial,
     poll_status,
     trial_counts,
+    trials_of,
 )
 
 pytestmark = pytest.mark.slow
@@ -36,7 +43,9 @@ def fake() -> Iterator[FakeOpenAI]:
         yield server
 
 
-async def _start_run(stack: CrashStack, fake: FakeOpenAI) -> tuple[str, str]:
+async def _start_run(
+    stack: CrashStack, fake: FakeOpenAI, policy: str = "COUNT_AS_MISSING"
+) -> tuple[str, str]:
     backend = stack.backend
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(
@@ -47,7 +56,11 @@ async def _start_run(stack: CrashStack, fake: FakeOpenAI) -> tuple[str, str]:
         base_url=fake.base_url,
         secret_box=backend.state.secret_box,
         max_concurrency=4,
+        max_output_tokens=MAX_OUTPUT_TOKENS,
+        input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
+        output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
     )
+    (await backend.gql(SET_POLICY, {"value": policy}, token=ws.tokens[Role.ADMIN])).ok()
     token = ws.tokens[Role.MEMBER]
     created = (
         await backend.gql(
@@ -82,27 +95,51 @@ async def stack(tmp_path: Path, fernet_key: str) -> Any:
         yield built
 
 
-async def test_kill_9_mid_run_fails_ambiguous_and_never_resends(
-    stack: CrashStack, fake: FakeOpenAI
+@pytest.mark.parametrize("policy", POLICIES)
+async def test_kill_9_mid_run_never_resends_and_ends_as_the_policy_says(
+    stack: CrashStack, fake: FakeOpenAI, policy: str
 ) -> None:
     first = stack.start_worker()
-    comparison_id, token = await _start_run(stack, fake)
+    comparison_id, token = await _start_run(stack, fake, policy)
     await poll_status(stack.backend, token, comparison_id, until=_done_at_least(8))
     first.send_signal(signal.SIGKILL)
     first.wait()
+    at_kill = await trials_of(stack.backend.sessionmaker, comparison_id)
+    admitted = {t.id for t in at_kill if t.state.value == "ADMITTED"}
+    assert admitted, "the crash left admitted calls as evidence"
+    sent_at_kill = deliveries_per_trial(fake, comparison_id)
     stack.start_worker()
     ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
-    assert ended["status"] == "FAILED"
-    assert ended["errorCode"] == "comparison_dispatch_outcome_ambiguous"
     rows = await trial_counts(stack.backend, comparison_id)
-    committed = rows.get("COMPLETED", 0) + rows.get("ERRORED", 0)
-    assert committed >= 8, rows
-    assert ended["progress"]["doneCalls"] == committed
-    assert rows.get("ADMITTED", 0) >= 1, "the crash left admitted calls as evidence"
     sent = deliveries_per_trial(fake, comparison_id)
     assert sent and all(len(deliveries) == 1 for deliveries in sent.values())
-    # Every committed trial was sent; nothing was sent without a checkpoint row.
-    assert committed <= len(sent) <= committed + rows.get("ADMITTED", 0)
+    # Nothing admitted at the kill was sent again (or for the first time) afterwards.
+    assert {t: sent[t] for t in sent_at_kill} == sent_at_kill
+    unsent = {
+        f"{comparison_id}/{t.cohort_index}/{t.case_ordinal}/{t.trial_index}"
+        for t in at_kill
+        if t.id in admitted
+    } - set(sent_at_kill)
+    assert not unsent & set(sent), "an admitted call was sent after the kill"
+    if policy == "FAIL_RUN":
+        assert ended["status"] == "FAILED"
+        assert ended["errorCode"] == "comparison_dispatch_outcome_ambiguous"
+        committed = rows.get("COMPLETED", 0) + rows.get("ERRORED", 0)
+        assert committed >= 8, rows
+        assert ended["progress"]["doneCalls"] == committed
+        assert rows.get("ADMITTED", 0) == len(admitted)
+        # Every committed trial was sent; nothing was sent without a checkpoint row.
+        assert committed <= len(sent) <= committed + rows.get("ADMITTED", 0)
+        return
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    assert rows == {"COMPLETED": TOTAL - len(admitted), "ERRORED": len(admitted)}
+    progress = ended["progress"]
+    assert progress["doneCalls"] == TOTAL and progress["failedCalls"] == len(admitted)
+    trials = await trials_of(stack.backend.sessionmaker, comparison_id)
+    assert_closed_as_missing(
+        trials, admitted_at_kill=admitted, spent_cents=progress["spentCentsSoFar"]
+    )
+    assert TOTAL - len(admitted) <= len(sent) <= TOTAL
 
 
 async def test_sigterm_mid_run_hands_over_and_completes(

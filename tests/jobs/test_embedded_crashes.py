@@ -1,6 +1,7 @@
 """Embedded mode, for real: `shipwise serve` on SQLite stopped mid-run with SIGTERM resumes
-to DONE at its next start; killed with -9 instead, the run ends FAILED with the ambiguity
-code and nothing is ever sent twice."""
+to DONE at its next start; killed with -9 instead, nothing is ever sent twice and the run
+resumes to DONE with the ambiguous trials missing (or, under FAIL_RUN, ends FAILED with the
+ambiguity code)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,16 @@ from server.settings import Settings
 from server.workspaces.roles import Role
 from tests.factories import make_comparison, make_comparison_setup, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.jobs.crash_stack import deliveries_per_trial
+from tests.jobs.crash_stack import (
+    INPUT_CENTS_PER_MILLION,
+    MAX_OUTPUT_TOKENS,
+    OUTPUT_CENTS_PER_MILLION,
+    POLICIES,
+    SET_POLICY,
+    assert_closed_as_missing,
+    deliveries_per_trial,
+    trials_of,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -35,7 +45,7 @@ CASES, TRIALS, COHORTS = 30, 2, 2
 TOTAL = CASES * TRIALS * COHORTS
 STATUS = """
 query($id: ID!) { comparison(id: $id) { status stopReason errorCode
-  progress { doneCalls totalCalls failedCalls } } }
+  progress { doneCalls totalCalls failedCalls spentCentsSoFar } } }
 """
 
 
@@ -152,7 +162,7 @@ async def stack(tmp_path: Path, fake: FakeOpenAI) -> AsyncIterator[Stack]:
         await engine.dispose()
 
 
-async def _start_run(stack: Stack) -> tuple[str, str]:
+async def _start_run(stack: Stack, policy: str = "COUNT_AS_MISSING") -> tuple[str, str]:
     """A comparison made on the server's database beforehand, started through HTTP once
     the server runs; it is mid-run (at least 8 calls committed) on return."""
     ws = await make_workspace(stack.sessionmaker)
@@ -163,11 +173,15 @@ async def _start_run(stack: Stack) -> tuple[str, str]:
         connection_kind="OPENAI_COMPATIBLE",
         base_url=stack.fake.base_url,
         max_concurrency=4,
+        max_output_tokens=MAX_OUTPUT_TOKENS,
+        input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
+        output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
     )
     comparison_id = await make_comparison(stack.sessionmaker, setup, trials=TRIALS)
     stack.fake.behaviour = Behaviour(delay_seconds=0.3, reply="the answer")
     token = ws.tokens[Role.MEMBER]
     await stack.server.start()
+    await stack.server.gql(ws.tokens[Role.ADMIN], SET_POLICY, {"value": policy})
     await stack.server.gql(
         token, "mutation($id: ID!) { startComparison(id: $id) { status } }", {"id": comparison_id}
     )
@@ -221,25 +235,43 @@ async def test_sigterm_mid_run_then_restart_resumes_to_done(stack: Stack) -> Non
     assert await _running(stack) == 0
 
 
-async def test_kill_9_mid_run_then_restart_fails_ambiguous_and_never_resends(
-    stack: Stack,
+@pytest.mark.parametrize("policy", POLICIES)
+async def test_kill_9_mid_run_then_restart_never_resends_and_ends_as_the_policy_says(
+    stack: Stack, policy: str
 ) -> None:
-    comparison_id, token = await _start_run(stack)
+    comparison_id, token = await _start_run(stack, policy)
     await stack.server.stop(signal.SIGKILL)
     at_kill = await _rows(stack, comparison_id)
+    admitted = {
+        t.id for t in await trials_of(stack.sessionmaker, comparison_id) if t.state == "ADMITTED"
+    }
     sent_at_kill = deliveries_per_trial(stack.fake, comparison_id)
     assert at_kill.get("ADMITTED", 0) >= 1, "the crash left admitted calls as evidence"
 
     await stack.server.start()
     ended = await stack.server.poll(token, comparison_id, _terminal)
-    assert ended["status"] == "FAILED"
-    assert ended["errorCode"] == "comparison_dispatch_outcome_ambiguous"
     rows = await _rows(stack, comparison_id)
-    assert rows == at_kill, "committed outcomes kept; nothing admitted or re-sent since"
-    committed = rows.get("COMPLETED", 0) + rows.get("ERRORED", 0)
-    assert committed >= 8 and ended["progress"]["doneCalls"] == committed
     sent = deliveries_per_trial(stack.fake, comparison_id)
-    assert sent == sent_at_kill
     assert all(len(deliveries) == 1 for deliveries in sent.values())
-    assert committed <= len(sent) <= committed + rows["ADMITTED"]
+    assert {t: sent[t] for t in sent_at_kill} == sent_at_kill, "nothing sent again"
     assert await _running(stack) == 0
+    if policy == "FAIL_RUN":
+        assert ended["status"] == "FAILED"
+        assert ended["errorCode"] == "comparison_dispatch_outcome_ambiguous"
+        assert rows == at_kill, "committed outcomes kept; nothing admitted or re-sent since"
+        committed = rows.get("COMPLETED", 0) + rows.get("ERRORED", 0)
+        assert committed >= 8 and ended["progress"]["doneCalls"] == committed
+        assert sent == sent_at_kill
+        assert committed <= len(sent) <= committed + rows["ADMITTED"]
+        return
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    assert rows == {"COMPLETED": TOTAL - len(admitted), "ERRORED": len(admitted)}
+    progress = ended["progress"]
+    assert progress["doneCalls"] == TOTAL and progress["failedCalls"] == len(admitted)
+    assert_closed_as_missing(
+        await trials_of(stack.sessionmaker, comparison_id),
+        admitted_at_kill=admitted,
+        spent_cents=progress["spentCentsSoFar"],
+    )
+    # Every trial not left admitted by the kill was sent exactly once.
+    assert TOTAL - len(admitted) <= len(sent) <= TOTAL

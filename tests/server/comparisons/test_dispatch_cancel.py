@@ -63,6 +63,7 @@ async def test_cancel_stops_admitting_and_in_flight_calls_finish_into_the_checkp
     assert [c["passRate"] for c in shown["cohorts"]] == [None, None]
     assert shown["progress"]["status"] == "CANCELLED"
     assert shown["progress"]["etaSeconds"] == 0
+    assert [c["state"] for c in shown["progress"]["cohorts"]] == ["STOPPED"] * COHORTS
     listed = (await backend.gql(LIST, {"status": "CANCELLED"}, token=member)).ok()
     nodes = [e["node"] for e in listed["comparisons"]["edges"]]
     assert [n["id"] for n in nodes] == [comparison_id]

@@ -62,6 +62,7 @@ def _assert_factual(ended: dict[str, Any], trials: list[Trial], stop_reason: str
     assert all(t.state != TrialState.ADMITTED for t in trials)
     assert progress["doneCalls"] == len(trials) < progress["totalCalls"]
     assert progress["failedCalls"] == 0
+    assert [c["state"] for c in progress["cohorts"]] == ["STOPPED"] * COHORTS, "capped unfinished"
     spent_micros = sum(t.cost_micros for t in trials)
     assert spent_micros == len(trials) * CENTS_PER_CALL * MICROS_PER_CENT
     assert ended["spentCentsSoFar"] == progress["spentCentsSoFar"] == spent_micros / 10_000

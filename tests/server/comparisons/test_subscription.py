@@ -178,6 +178,30 @@ async def test_an_ended_comparison_sends_its_snapshot_and_completes(backend: Bac
     assert await collect(backend, viewer, comparison_id, after_seq=row["seq"]) == []
 
 
+async def test_a_cancelled_runs_terminal_snapshot_shows_unfinished_cohorts_stopped(
+    backend: Backend,
+) -> None:
+    ws, comparison_id = await slow_setup(backend)
+    viewer, member = ws.tokens[Role.VIEWER], ws.tokens[Role.MEMBER]
+    async with subscription(backend, viewer, comparison_id) as stream:
+        await anext(stream)
+        (await backend.gql(START, {"id": comparison_id}, token=member)).ok()
+        async with asyncio.timeout(30):
+            async for snapshot in stream:
+                if snapshot["doneCalls"] > 0:
+                    assert {c["state"] for c in snapshot["cohorts"]} <= {"QUEUED", "RUNNING"}
+                    break
+        (await backend.gql(CANCEL, {"id": comparison_id}, token=member)).ok()
+        async with asyncio.timeout(30):
+            rest = [snapshot async for snapshot in stream]
+    terminal = rest[-1]
+    assert terminal["status"] == "CANCELLED"
+    assert terminal["doneCalls"] < terminal["totalCalls"]
+    assert [c["state"] for c in terminal["cohorts"]] == ["STOPPED", "STOPPED"]
+    row = await row_progress(backend, viewer, comparison_id)
+    assert [c["state"] for c in row["cohorts"]] == ["STOPPED", "STOPPED"]
+
+
 async def test_a_lost_terminal_event_is_read_from_the_row(backend: Backend) -> None:
     ws, comparison_id = await slow_setup(backend, cases=2)
     viewer = ws.tokens[Role.VIEWER]
@@ -194,6 +218,7 @@ async def test_a_lost_terminal_event_is_read_from_the_row(backend: Backend) -> N
             rest = [snapshot async for snapshot in stream]
     assert [s["status"] for s in rest] == ["CANCELLED"]
     assert rest[0]["seq"] == first["seq"] + 1
+    assert [c["state"] for c in rest[0]["cohorts"]] == ["STOPPED", "STOPPED"]
 
 
 # --- slow subscribers ----------------------------------------------------------------------

@@ -90,7 +90,7 @@ async def test_settings_have_spec_defaults_and_update(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     query = (
         "{ workspace { settings { allowHostedRuns allowSelfSignOff maxRunningComparisons "
-        "requestsPerMinutePerToken } } }"
+        "requestsPerMinutePerToken ambiguousOutcomes } } }"
     )
     settings = (await backend.gql(query, token=ws.owner)).ok()["workspace"]["settings"]
     assert settings == {
@@ -98,6 +98,7 @@ async def test_settings_have_spec_defaults_and_update(backend: Backend) -> None:
         "allowSelfSignOff": False,
         "maxRunningComparisons": 2,
         "requestsPerMinutePerToken": 600,
+        "ambiguousOutcomes": "COUNT_AS_MISSING",
     }
     updated = (
         await backend.gql(
@@ -111,6 +112,39 @@ async def test_settings_have_spec_defaults_and_update(backend: Backend) -> None:
         "allowHostedRuns": False,
         "maxRunningComparisons": 5,
         "allowSelfSignOff": False,
+    }
+
+
+AMBIGUOUS = """
+mutation($value: AmbiguousOutcomes!) {
+  updateWorkspaceSettings(input: {ambiguousOutcomes: $value}) { settings { ambiguousOutcomes } }
+}
+"""
+AUDIT = "{ auditEvents(first: 1) { edges { node { action actorRole details } } } }"
+
+
+async def test_ambiguous_outcomes_is_an_admin_setting_and_audited(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    refused = await backend.gql(AMBIGUOUS, {"value": "FAIL_RUN"}, token=ws.tokens[Role.MEMBER])
+    assert refused.codes == ["FORBIDDEN"]
+    bad = await backend.gql(AMBIGUOUS, {"value": "RETRY"}, token=ws.tokens[Role.ADMIN])
+    assert bad.codes == ["VALIDATION_FAILED"]
+    query = "{ workspace { settings { ambiguousOutcomes } } }"
+    assert (await backend.gql(query, token=ws.owner)).ok()["workspace"]["settings"] == {
+        "ambiguousOutcomes": "COUNT_AS_MISSING"
+    }
+    updated = (
+        await backend.gql(AMBIGUOUS, {"value": "FAIL_RUN"}, token=ws.tokens[Role.ADMIN])
+    ).ok()["updateWorkspaceSettings"]["settings"]
+    assert updated == {"ambiguousOutcomes": "FAIL_RUN"}
+    assert (await backend.gql(query, token=ws.tokens[Role.VIEWER])).ok()["workspace"][
+        "settings"
+    ] == {"ambiguousOutcomes": "FAIL_RUN"}
+    event = (await backend.gql(AUDIT, token=ws.owner)).ok()["auditEvents"]["edges"][0]["node"]
+    assert event == {
+        "action": "workspace.update_settings",
+        "actorRole": "ADMIN",
+        "details": {"ambiguousOutcomes": "FAIL_RUN"},
     }
 
 

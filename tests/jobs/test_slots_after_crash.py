@@ -1,0 +1,212 @@
+"""Shared concurrency slots belong to a live lease: a `shipwise worker` killed with -9 gives
+its slots back when its lease ends, and a run waiting for slots stops at once on cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+
+from server.comparisons.models import Comparison
+from server.runtime.slots import RedisSlots
+from server.workspaces.roles import Role
+from tests import services
+from tests.conftest import require_services
+from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from tests.fakes.openai_server import Behaviour, FakeOpenAI
+from tests.jobs.crash_stack import (
+    CrashStack,
+    crash_redis_url,
+    crash_stack,
+    deliveries_per_trial,
+    poll_status,
+    trial_counts,
+)
+
+pytestmark = pytest.mark.slow
+
+LEASE_SECONDS = 2
+MAX_CONCURRENCY = 4
+START = "mutation($id: ID!) { startComparison(id: $id) { status } }"
+CANCEL = "mutation($id: ID!) { cancelComparison(id: $id) { status } }"
+CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        server.behaviour = Behaviour(delay_seconds=0.5, reply="the answer")
+        yield server
+
+
+@pytest.fixture
+async def stack(tmp_path: Path, fernet_key: str) -> Any:
+    require_services("postgres", "redis")
+    async with crash_stack(
+        services.postgres_url(), tmp_path, fernet_key, lease_seconds=LEASE_SECONDS
+    ) as built:
+        yield built
+
+
+async def _setup(stack: CrashStack, fake: FakeOpenAI, cases: int) -> ComparisonSetup:
+    ws = await make_workspace(stack.backend.sessionmaker)
+    return await make_comparison_setup(
+        stack.backend.sessionmaker,
+        ws,
+        cases=cases,
+        connection_kind="OPENAI_COMPATIBLE",
+        base_url=fake.base_url,
+        secret_box=stack.backend.state.secret_box,
+        max_concurrency=MAX_CONCURRENCY,
+    )
+
+
+async def _start(stack: CrashStack, setup: ComparisonSetup, **fields: Any) -> str:
+    token = setup.workspace.tokens[Role.MEMBER]
+    created = (await stack.backend.gql(CREATE, {"i": setup.input(**fields)}, token=token)).ok()
+    comparison_id: str = created["createComparison"]["id"]
+    (await stack.backend.gql(START, {"id": comparison_id}, token=token)).ok()
+    return comparison_id
+
+
+async def _slots_taken(connection_id: str) -> int:
+    redis = Redis.from_url(crash_redis_url())
+    try:
+        key = f"shipwise:slots:connection:{connection_id}"
+        return int(await redis.zcount(key, int(time.time() * 1000), "+inf"))
+    finally:
+        await redis.aclose()
+
+
+async def test_a_killed_workers_slots_come_back_with_its_lease(
+    stack: CrashStack, fake: FakeOpenAI
+) -> None:
+    setup = await _setup(stack, fake, cases=30)
+    member = setup.workspace.tokens[Role.MEMBER]
+    first = stack.start_worker()
+    killed = await _start(stack, setup, trialsPerCase=2)
+    await poll_status(
+        stack.backend, member, killed, until=lambda c: c["progress"]["doneCalls"] >= 8
+    )
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    assert await _slots_taken(setup.connection_id) == MAX_CONCURRENCY, "the kill left its slots"
+
+    restarted = time.monotonic()
+    stack.start_worker()
+    fresh = await _start(stack, setup, trialsPerCase=1, sample={"size": 5, "seed": 1})
+    ended = await poll_status(
+        stack.backend,
+        member,
+        fresh,
+        until=lambda c: c["status"] in ("DONE", "FAILED", "CANCELLED"),
+        timeout=LEASE_SECONDS + 30,
+    )
+    assert time.monotonic() - restarted <= LEASE_SECONDS + 30
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    assert await trial_counts(stack.backend, fresh) == {"COMPLETED": 10}
+    assert len(deliveries_per_trial(fake, fresh)) == 10
+    assert fake.peak_concurrency <= MAX_CONCURRENCY
+
+
+async def test_cancel_ends_a_wait_for_slots_at_once_and_nothing_is_ambiguous(
+    stack: CrashStack, fake: FakeOpenAI
+) -> None:
+    setup = await _setup(stack, fake, cases=10)
+    member = setup.workspace.tokens[Role.MEMBER]
+    stack.start_worker()
+    # Another live holder (this test) has every slot of the connection.
+    other = RedisSlots(crash_redis_url())
+    key = f"connection:{setup.connection_id}"
+    try:
+        holds = [other.hold(key, MAX_CONCURRENCY) for _ in range(MAX_CONCURRENCY)]
+        for hold in holds:
+            await hold.__aenter__()
+        comparison_id = await _start(stack, setup, trialsPerCase=1)
+        deadline = time.monotonic() + 30
+        while (await trial_counts(stack.backend, comparison_id)).get("ADMITTED", 0) < 4:
+            assert time.monotonic() < deadline, "the worker never admitted a window"
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)  # the admitted calls wait for slots; none is sent
+        assert deliveries_per_trial(fake, comparison_id) == {}
+
+        cancelled_at = time.monotonic()
+        (await stack.backend.gql(CANCEL, {"id": comparison_id}, token=member)).ok()
+        while await _leased(stack, comparison_id):
+            assert time.monotonic() - cancelled_at < 3, "the dispatcher kept waiting for slots"
+            await asyncio.sleep(0.05)
+        for hold in holds:
+            await hold.__aexit__(None, None, None)
+    finally:
+        await other.close()
+    await asyncio.sleep(1)
+    ended = await poll_status(stack.backend, member, comparison_id, until=lambda _c: True)
+    assert (ended["status"], ended["errorCode"]) == ("CANCELLED", None)
+    # The waiting calls were never sent: their checkpoints went, none is left ambiguous.
+    assert await trial_counts(stack.backend, comparison_id) == {}
+    assert ended["progress"]["doneCalls"] == 0
+    assert deliveries_per_trial(fake, comparison_id) == {}
+
+
+JOB_TIMEOUT_SECONDS = 4
+
+
+@pytest.fixture
+async def short_jobs(tmp_path: Path, fernet_key: str) -> Any:
+    require_services("postgres", "redis")
+    async with crash_stack(
+        services.postgres_url(),
+        tmp_path,
+        fernet_key,
+        lease_seconds=LEASE_SECONDS,
+        job_timeout_seconds=JOB_TIMEOUT_SECONDS,
+    ) as built:
+        yield built
+
+
+async def test_a_job_that_times_out_waiting_for_slots_leaves_nothing_ambiguous(
+    short_jobs: CrashStack, fake: FakeOpenAI
+) -> None:
+    stack = short_jobs
+    setup = await _setup(stack, fake, cases=4)
+    member = setup.workspace.tokens[Role.MEMBER]
+    stack.start_worker()
+    other = RedisSlots(crash_redis_url())
+    key = f"connection:{setup.connection_id}"
+    try:
+        holds = [other.hold(key, MAX_CONCURRENCY) for _ in range(MAX_CONCURRENCY)]
+        for hold in holds:
+            await hold.__aenter__()
+        comparison_id = await _start(stack, setup, trialsPerCase=1)
+        # Longer than a job may run: the delivery waiting for slots times out.
+        await asyncio.sleep(JOB_TIMEOUT_SECONDS + 3)
+        assert deliveries_per_trial(fake, comparison_id) == {}
+        for hold in holds:
+            await hold.__aexit__(None, None, None)
+    finally:
+        await other.close()
+    ended = await poll_status(
+        stack.backend,
+        member,
+        comparison_id,
+        until=lambda c: c["status"] in ("DONE", "FAILED", "CANCELLED"),
+        timeout=30,
+    )
+    # The timed-out delivery's calls were never sent: not ambiguous, sent later, once each.
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": 8}
+    sent = deliveries_per_trial(fake, comparison_id)
+    assert len(sent) == 8 and all(len(d) == 1 for d in sent.values())
+
+
+async def _leased(stack: CrashStack, comparison_id: str) -> bool:
+    async with stack.backend.sessionmaker() as session:
+        row = await session.get(Comparison, comparison_id)
+        assert row is not None
+        return row.lease_owner is not None

@@ -1,0 +1,84 @@
+"""RedisSlots on a real Redis: slots expire with their holder's lease, are renewed with it,
+and a holder's waits end at once when it abandons them."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+from uuid import uuid4
+
+import pytest
+
+from server.runtime.slots import RedisSlots, SlotWaitAbandoned
+from tests import services
+from tests.conftest import require_services
+
+
+@pytest.fixture
+async def slots() -> AsyncIterator[RedisSlots]:
+    require_services("redis")
+    pool = RedisSlots(services.redis_url(), poll_seconds=0.005, max_poll_seconds=0.02)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
+async def _enter(
+    slots: RedisSlots, key: str, limit: int, holder: str
+) -> AbstractAsyncContextManager[None]:
+    hold = slots.hold(key, limit, holder=holder)
+    await hold.__aenter__()
+    return hold
+
+
+async def _leave(*holds: AbstractAsyncContextManager[None]) -> None:
+    for hold in holds:
+        await hold.__aexit__(None, None, None)
+
+
+async def test_a_dead_holders_slots_come_back_when_its_lease_ends(slots: RedisSlots) -> None:
+    key = f"test:{uuid4().hex}"
+    # The holder says its lease ends in 0.6 s, takes both slots, then goes quiet (a crash).
+    await slots.extend("dead", time.time() + 0.6)
+    held = [await _enter(slots, key, 2, "dead") for _ in range(2)]
+    started = time.monotonic()
+    live = await _enter(slots, key, 2, "live")
+    waited = time.monotonic() - started
+    assert 0.4 <= waited < 2.0, waited
+    await _leave(live, *held)
+
+
+async def test_extending_the_lease_renews_the_held_slots(slots: RedisSlots) -> None:
+    key = f"test:{uuid4().hex}"
+    await slots.extend("holder", time.time() + 0.5)
+    held = await _enter(slots, key, 1, "holder")
+    for _ in range(4):  # renewed past its first expiry, as a dispatcher renews its lease
+        await asyncio.sleep(0.25)
+        await slots.extend("holder", time.time() + 0.5)
+    with pytest.raises(TimeoutError):
+        async with asyncio.timeout(0.3):
+            await _enter(slots, key, 1, "other")
+    await _leave(held)
+    async with asyncio.timeout(1):
+        await _leave(await _enter(slots, key, 1, "other"))
+
+
+async def test_abandon_ends_a_holders_waits_at_once(slots: RedisSlots) -> None:
+    key = f"test:{uuid4().hex}"
+    held = await _enter(slots, key, 1, "other")
+    waiting = asyncio.create_task(_enter(slots, key, 1, "waiter"))
+    await asyncio.sleep(0.2)
+    assert slots.waiting("waiter") == 1 and not waiting.done()
+    slots.abandon("waiter")
+    async with asyncio.timeout(0.1):
+        with pytest.raises(SlotWaitAbandoned):
+            await waiting
+    with pytest.raises(SlotWaitAbandoned):  # and it waits no more
+        await _enter(slots, key, 1, "waiter")
+    assert slots.waiting("waiter") == 0
+    await _leave(held)
+    await slots.release_all("waiter")
+    await _leave(await _enter(slots, key, 1, "waiter"))
