@@ -36,7 +36,9 @@ START = """mutation($e: ID!, $k: String!, $m: JSON) {
 APPEND = """mutation($id: ID!, $items: JSON!, $position: Int) {
   appendRunItems(runId: $id, items: $items, position: $position) { appendedCount }
 }"""
-COMPLETE = "mutation($id: ID!) { completeRun(runId: $id) { id status itemCount } }"
+COMPLETE = (
+    "mutation($id: ID!, $n: Int) { completeRun(runId: $id, itemCount: $n) { id status itemCount } }"
+)
 FAIL = "mutation($id: ID!, $code: String) { failRun(runId: $id, errorCode: $code) { status } }"
 
 __all__ = ["BadLine", "EmptyFile", "Imported", "import_file"]
@@ -162,9 +164,10 @@ def import_file(
     run_id = str(run["id"])
     already_done = run["status"] == "COMPLETED"
     try:
-        if append_all(client, run_id, read_chunks(path, chunk_size=chunk_size), in_flight) == 0:
+        sent = append_all(client, run_id, read_chunks(path, chunk_size=chunk_size), in_flight)
+        if sent == 0:
             raise EmptyFile(f"{path} holds no items")
-        done = _complete(client, path, run_id)
+        done = _complete(client, path, run_id, sent)
     except BaseException as exc:
         if already_done:  # a repeat of a finished import: it stays as it was
             raise
@@ -176,9 +179,9 @@ def import_file(
     return Imported(run_id, experiment_id, int(done["itemCount"]), str(done["status"]))
 
 
-def _complete(client: ApiClient, path: Path, run_id: str) -> dict[str, Any]:
+def _complete(client: ApiClient, path: Path, run_id: str, sent: int) -> dict[str, Any]:
     try:
-        done: dict[str, Any] = client.execute(COMPLETE, {"id": run_id})["completeRun"]
+        done: dict[str, Any] = client.execute(COMPLETE, {"id": run_id, "n": sent})["completeRun"]
     except ApiError as exc:
         item_id = exc.extensions.get("datasetItemId")
         if exc.code == "VALIDATION_FAILED" and isinstance(item_id, str):

@@ -22,6 +22,7 @@ MAX_EVALUATORS_PER_ITEM = 50
 MAX_OUTPUT_CHARS = 100_000
 MAX_TRIALS_PER_ITEM = 100
 MAX_NAME_LENGTH = 200
+MAX_POSITION = 2**31 - 1
 ITEM_FIELDS = frozenset({"datasetItemId", "position", "input", "trials"})
 TRIAL_FIELDS = frozenset({"passed", "evaluators", "output", "metrics"})
 METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors"})
@@ -38,6 +39,7 @@ class ScoreRow(TypedDict):
 class ItemRow(TypedDict):
     """A checked item: its `run_item` column values and its evaluator means."""
 
+    position: int
     dataset_item_id: str | None
     input: Any
     trials: list[dict[str, Any]]
@@ -47,10 +49,10 @@ class ItemRow(TypedDict):
     scores: list[ScoreRow]
 
 
-def check_item(raw: object, position: int | None = None) -> ItemRow:
+def check_item(raw: object, position: int) -> ItemRow:
     """The row of one item, or CaseError naming the first problem.
 
-    `position`, when the item gives one, must be where it lands (`position` here).
+    The item lands at its own `position` when it gives one, else at `position`.
     """
     if not isinstance(raw, dict):
         raise CaseError("an item must be a JSON object", "")
@@ -68,12 +70,12 @@ def check_item(raw: object, position: int | None = None) -> ItemRow:
         )
     _check_json(item_id, "datasetItemId", 0)
     given = raw.get("position")
-    if given is not None and position is not None and given != position:
-        raise CaseError(
-            f"`position` is {given!r} but this item is at position {position} "
-            "(items are numbered from 0 in the order sent)",
-            "position",
-        )
+    if given is not None:
+        if type(given) is not int or not 0 <= given <= MAX_POSITION:
+            raise CaseError(
+                f"`position` must be a whole number from 0 to {MAX_POSITION}", "position"
+            )
+        position = given
     if "input" not in raw:
         raise CaseError("`input` is required", "input")
     _check_json(raw["input"], "input", 0)
@@ -92,6 +94,7 @@ def check_item(raw: object, position: int | None = None) -> ItemRow:
             f"{len(sums)} evaluators; at most {MAX_EVALUATORS_PER_ITEM} per item", "trials"
         )
     return {
+        "position": position,
         "dataset_item_id": item_id,
         "input": raw["input"],
         "trials": trials,
@@ -170,7 +173,8 @@ def _finite_number(value: object) -> bool:
 
 
 def check_chunk(raw: object, *, start: int) -> list[ItemRow]:
-    """The rows of a chunk landing at `start`; VALIDATION_FAILED names the item's index."""
+    """The rows of a chunk whose items without a `position` land at start, start + 1, …;
+    VALIDATION_FAILED names the item's index."""
     if not isinstance(raw, list):
         raise ValidationFailed("`items` must be a list of items", field="items")
     if not raw:
@@ -182,11 +186,16 @@ def check_chunk(raw: object, *, start: int) -> list[ItemRow]:
         )
     rows: list[ItemRow] = []
     seen: set[str] = set()
+    positions: set[int] = set()
     for index, item in enumerate(raw):
         try:
             row = check_item(item, start + index)
         except CaseError as error:
             raise item_error(index, error.reason, error.field) from None
+        if row["position"] in positions:
+            reason = f"`position` {row['position']} appears more than once"
+            raise item_error(index, reason, "position", position=row["position"])
+        positions.add(row["position"])
         item_id = row["dataset_item_id"]
         if item_id is not None:
             if item_id in seen:

@@ -30,8 +30,9 @@ ITEMS_DESCRIPTION = (
     "naming `items[i]` (extensions: index, reason)."
 )
 POSITION = (
-    "Where the chunk's first item goes (0-based; default after the items so far). Items "
-    "already stored there must be the same (an idempotent retry) or it is CONFLICT."
+    "Where the chunk's items without a `position` of their own go: this one, the next… "
+    "(default: the number of items so far). Items already stored at a position must be "
+    "the same (an idempotent retry) or it is CONFLICT."
 )
 
 
@@ -120,10 +121,20 @@ class RunMutation:
         )
 
     @strawberry.mutation(description="Mark an imported run COMPLETED: it can be diffed.")
-    async def complete_run(self, info: strawberry.Info[Context], run_id: strawberry.ID) -> Run:
+    async def complete_run(
+        self,
+        info: strawberry.Info[Context],
+        run_id: strawberry.ID,
+        item_count: Annotated[
+            int | None,
+            strawberry.argument(description="Refuse unless the run holds this many items."),
+        ] = None,
+    ) -> Run:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.complete(session=session, actor=actor, run_id=run_id)
+            row = await service.complete(
+                session=session, actor=actor, run_id=run_id, item_count=item_count
+            )
         return Run.from_row(row)
 
     @strawberry.mutation(description="Mark an imported run FAILED: never diffed; its key is free.")

@@ -24,9 +24,9 @@ from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.ids import new_id
 from server.pagination import Page, keyset_page
-from server.runs.items import MAX_ITEMS_PER_RUN, ItemRow, check_chunk
+from server.runs.items import MAX_ITEMS_PER_RUN, MAX_POSITION, ItemRow, check_chunk
 from server.runs.models import Run, RunItem, RunItemScore, RunSource, RunStatus
-from server.validation import clean_name
+from server.validation import check_range, clean_name
 from server.workspaces.roles import Role
 
 MAX_METADATA_BYTES = 64_000
@@ -131,7 +131,8 @@ async def append_items(
     items: object,
     position: int | None = None,
 ) -> tuple[Run, int]:
-    """Write a chunk from `position` (default: after the items so far); (run, items written).
+    """Write a chunk; (run, items written). An item goes to its own `position`, if it gives
+    one, else to the chunk's `position` (default: the number of items so far) + its index.
 
     Items already stored at those positions are compared: the same is a no-op (a retry),
     different is CONFLICT. A COMPLETED run accepts only such repeats.
@@ -141,17 +142,15 @@ async def append_items(
     if run.status == RunStatus.FAILED:
         raise Conflict("this run is FAILED; start a new import", reason="RUN_FAILED")
     start = run.item_count if position is None else position
-    if start < 0:
-        raise ValidationFailed("`position` must not be negative", field="position")
+    check_range(start, field="position", low=0, high=MAX_POSITION)
     rows = check_chunk(items, start=start)
-    end = start + len(rows)
-    stored = await _check_same(session, run.id, start, rows)
-    fresh = [(start + i, row) for i, row in enumerate(rows) if start + i not in stored]
+    stored = await _check_same(session, run.id, rows)
+    fresh = [row for row in rows if row["position"] not in stored]
     if not fresh:
         return run, 0
     if run.status == RunStatus.COMPLETED:
         raise Conflict("this run is COMPLETED: it takes no new items", reason="RUN_COMPLETED")
-    if end > MAX_ITEMS_PER_RUN:
+    if run.item_count + len(fresh) > MAX_ITEMS_PER_RUN:
         raise QuotaExceeded(f"a run holds at most {MAX_ITEMS_PER_RUN:,} items", field="items")
     try:
         async with session.begin_nested():
@@ -170,13 +169,19 @@ async def append_items(
             .execution_options(synchronize_session=False)
         )
     ).scalar_one()
+    if count > MAX_ITEMS_PER_RUN:  # chunks written side by side went over together
+        raise QuotaExceeded(f"a run holds at most {MAX_ITEMS_PER_RUN:,} items", field="items")
     set_committed_value(run, "item_count", count)
     await _audit(session, actor, "run.items_append", run, {"count": len(fresh), "position": start})
     return run, len(fresh)
 
 
-async def complete(*, session: AsyncSession, actor: Actor, run_id: str) -> Run:
-    """Mark the run COMPLETED (a no-op when it is); it must hold at least one item."""
+async def complete(
+    *, session: AsyncSession, actor: Actor, run_id: str, item_count: int | None = None
+) -> Run:
+    """Mark the run COMPLETED (a no-op when it is); it must hold at least one item, and
+    `item_count` items when given (how a client that sent chunks side by side knows none
+    is missing)."""
     actor.require(Role.MEMBER)
     run = await _locked(session, actor, run_id)
     if run.status == RunStatus.COMPLETED:
@@ -185,11 +190,10 @@ async def complete(*, session: AsyncSession, actor: Actor, run_id: str) -> Run:
         raise Conflict("this run is FAILED; start a new import", reason="RUN_FAILED")
     if run.item_count == 0:
         raise ValidationFailed("a run without items cannot be completed: append items first")
-    last = await session.scalar(select(func.max(RunItem.position)).where(RunItem.run_id == run.id))
-    if last != run.item_count - 1:
+    if item_count is not None and item_count != run.item_count:
         raise ValidationFailed(
-            f"positions run to {last} but the run holds {run.item_count} items: a chunk is missing",
-            field="position",
+            f"the run holds {run.item_count} items, not {item_count}: a chunk is missing",
+            field="itemCount",
         )
     duplicate = await session.scalar(
         select(RunItem.dataset_item_id)
@@ -286,7 +290,7 @@ ITEM_COLUMNS = (
 SCORE_COLUMNS = ("run_id", "position", "evaluator", "mean", "count")
 
 
-async def _insert(session: AsyncSession, run_id: str, rows: list[tuple[int, ItemRow]]) -> None:
+async def _insert(session: AsyncSession, run_id: str, rows: list[ItemRow]) -> None:
     """The items and their scores: COPY on PostgreSQL (several times faster), else INSERTs.
 
     A position already taken raises IntegrityError either way.
@@ -297,7 +301,8 @@ async def _insert(session: AsyncSession, run_id: str, rows: list[tuple[int, Item
         return
     items: list[dict[str, Any]] = []
     scores: list[dict[str, Any]] = []
-    for position, row in rows:
+    for row in rows:
+        position = row["position"]
         items.append(
             {
                 "run_id": run_id,
@@ -317,12 +322,13 @@ async def _insert(session: AsyncSession, run_id: str, rows: list[tuple[int, Item
         await session.execute(insert(_SCORES), scores[low : low + INSERT_BATCH])
 
 
-async def _copy(connection: Any, run_id: str, rows: list[tuple[int, ItemRow]]) -> None:
+async def _copy(connection: Any, run_id: str, rows: list[ItemRow]) -> None:
     import asyncpg  # type: ignore[import-untyped]
 
     items: list[tuple[Any, ...]] = []
     scores: list[tuple[Any, ...]] = []
-    for position, row in rows:
+    for row in rows:
+        position = row["position"]
         items.append(
             (
                 run_id,
@@ -347,35 +353,42 @@ async def _copy(connection: Any, run_id: str, rows: list[tuple[int, ItemRow]]) -
         raise IntegrityError("COPY run_item", None, error) from None
 
 
-async def _check_same(
-    session: AsyncSession, run_id: str, start: int, rows: list[ItemRow]
-) -> set[int]:
-    """The positions among start… already stored; CONFLICT unless they hold these rows."""
-    stored = (
-        await session.execute(
-            select(RunItem.position, RunItem.dataset_item_id, RunItem.input, RunItem.trials)
-            .where(
-                RunItem.run_id == run_id,
-                RunItem.position >= start,
-                RunItem.position < start + len(rows),
+async def _check_same(session: AsyncSession, run_id: str, rows: list[ItemRow]) -> set[int]:
+    """The chunk's positions already stored; CONFLICT unless they hold these very items."""
+    wanted = {row["position"]: row for row in rows}
+    taken = (
+        set(
+            await session.scalars(
+                select(RunItem.position).where(
+                    RunItem.run_id == run_id,
+                    RunItem.position >= min(wanted),
+                    RunItem.position <= max(wanted),
+                )
             )
-            .order_by(RunItem.position)
         )
-    ).all()
-    for position, item_id, input_, trials in stored:
-        row = rows[position - start]
-        if (item_id, _canonical(input_), _canonical(trials)) != (
-            row["dataset_item_id"],
-            _canonical(row["input"]),
-            _canonical(row["trials"]),
-        ):
-            raise Conflict(
-                f"item {position} differs from the one this run already holds there: "
-                "an idempotent retry must send the same items",
-                reason="ITEMS_DIFFER",
-                position=position,
+        & wanted.keys()
+    )
+    ordered = sorted(taken)
+    for low in range(0, len(ordered), 1000):
+        stored = await session.execute(
+            select(RunItem.position, RunItem.dataset_item_id, RunItem.input, RunItem.trials).where(
+                RunItem.run_id == run_id, RunItem.position.in_(ordered[low : low + 1000])
             )
-    return {position for position, *_ in stored}
+        )
+        for position, item_id, input_, trials in stored:
+            row = wanted[position]
+            if (item_id, _canonical(input_), _canonical(trials)) != (
+                row["dataset_item_id"],
+                _canonical(row["input"]),
+                _canonical(row["trials"]),
+            ):
+                raise Conflict(
+                    f"item {position} differs from the one this run already holds there: "
+                    "an idempotent retry must send the same items",
+                    reason="ITEMS_DIFFER",
+                    position=position,
+                )
+    return taken
 
 
 def _canonical(value: Any) -> str:

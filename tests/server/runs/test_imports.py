@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from sqlalchemy import update
+
+from server.runs.models import Run
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
@@ -138,15 +141,16 @@ async def test_limits_and_bad_items_are_refused_and_change_nothing(backend: Back
         ({"input": "q", "trials": [{"passed": "yes"}]}, "passed"),
         ({"input": "q", "trials": [{"evaluators": {"j": "high"}}]}, "evaluators"),
         ({"input": "q", "trials": [{"metrics": {"cost": 1}}]}, "metrics"),
-        ({"input": "q", "position": 5, "trials": [{"passed": True}]}, "position"),
+        ({"input": "q", "position": -1, "trials": [{"passed": True}]}, "position"),
+        ({"input": "q", "position": "2", "trials": [{"passed": True}]}, "position"),
         ({"input": "q", "trials": [{"passed": True}], "extra": 1}, "extra"),
     ):
         code, message = _error(await append(backend, ws.owner, run, [bad]))
         assert code == "VALIDATION_FAILED" and field in message, message
     duplicate = [item(True, item_id="same"), item(False, item_id="same")]
     assert _error(await append(backend, ws.owner, run, duplicate))[0] == "VALIDATION_FAILED"
-    quota = await append(backend, ws.owner, run, [item(True)] * 3, 99_998)
-    assert _error(quota)[0] == "QUOTA_EXCEEDED"
+    twice = [{**item(True), "position": 4}, {**item(False), "position": 4}]
+    assert "appears more than once" in _error(await append(backend, ws.owner, run, twice))[1]
     state = (await backend.gql(RUN, {"id": run}, token=ws.owner)).ok()["run"]
     assert state["itemCount"] == 0 and state["items"]["totalCount"] == 0
     empty = await backend.gql(COMPLETE, {"id": run}, token=ws.owner)
@@ -160,11 +164,31 @@ async def test_limits_and_bad_items_are_refused_and_change_nothing(backend: Back
 
     gappy = (await start(backend, ws.owner, exp, "gap")).ok()["startRunImport"]["id"]
     (await append(backend, ws.owner, gappy, [item(True)] * 2, 3)).ok()  # chunks may race
-    code, message = _error(await backend.gql(COMPLETE, {"id": gappy}, token=ws.owner))
+    complete_5 = "mutation($id: ID!) { completeRun(runId: $id, itemCount: 5) { itemCount } }"
+    code, message = _error(await backend.gql(complete_5, {"id": gappy}, token=ws.owner))
     assert code == "VALIDATION_FAILED" and "a chunk is missing" in message
     (await append(backend, ws.owner, gappy, [item(True)] * 3, 0)).ok()
-    done = (await backend.gql(COMPLETE, {"id": gappy}, token=ws.owner)).ok()["completeRun"]
+    done = (await backend.gql(complete_5, {"id": gappy}, token=ws.owner)).ok()["completeRun"]
     assert done["itemCount"] == 5
+
+
+async def test_items_keep_their_own_positions_and_a_run_holds_at_most_100000(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    exp = await experiment(backend, ws.owner)
+    sparse = [{**item(True, item_id=f"s{n}"), "position": 10 * n + 1} for n in range(4)]
+    run = await import_run(backend, ws.owner, exp, sparse, key="sparse", chunk=3)
+    page = (await backend.gql(RUN, {"id": run}, token=ws.owner)).ok()["run"]
+    assert [e["node"]["position"] for e in page["items"]["edges"]] == [1, 11, 21, 31]
+    full = (await start(backend, ws.owner, exp, "full")).ok()["startRunImport"]["id"]
+    (await append(backend, ws.owner, full, [item(True)] * 2)).ok()
+    async with backend.sessionmaker() as session, session.begin():
+        # Stand in for 99,998 appended items: the count is what the limit reads.
+        await session.execute(update(Run).where(Run.id == full).values(item_count=99_999))
+    quota = await append(backend, ws.owner, full, [item(True)] * 2, 5)
+    assert _error(quota)[0] == "QUOTA_EXCEEDED"
+    assert (await append(backend, ws.owner, full, [item(True)], 5)).ok()
 
 
 async def test_roles_and_workspaces(backend: Backend) -> None:
