@@ -13,7 +13,7 @@ import json
 import math
 from typing import Any, TypedDict
 
-from server.datasets.cases import MAX_JSON_DEPTH, CaseError, _check_json
+from server.datasets.cases import MAX_JSON_DEPTH, CaseError, _bad_text, _check_json
 from server.errors import ValidationFailed
 
 MAX_ITEMS_PER_CHUNK = 5_000
@@ -109,41 +109,53 @@ def check_item(raw: object, position: int) -> ItemRow:
 
 
 def _check_trial(trial: object, index: int, sums: dict[str, list[float]]) -> int | None:
-    """Check one trial, add its evaluator scores to `sums`; 1/0 for passed/failed, None ungraded."""
-    where = f"trials[{index}]"
-    if not isinstance(trial, dict):
-        raise CaseError("a trial must be a JSON object", where)
-    unknown = trial.keys() - TRIAL_FIELDS
-    if unknown:
+    """Check one trial, add its evaluator scores to `sums`; 1/0 for passed/failed, None ungraded.
+
+    This runs for every trial of up to 5,000 items a request: exact type tests, and the
+    error text is built only on an error.
+    """
+    if type(trial) is not dict:
+        raise CaseError("a trial must be a JSON object", f"trials[{index}]")
+    if not trial.keys() <= TRIAL_FIELDS:
+        where = f"trials[{index}]"
+        unknown = trial.keys() - TRIAL_FIELDS
         name = sorted(unknown)[0]
         raise CaseError(
             f"unknown field `{name}` (allowed: {', '.join(sorted(TRIAL_FIELDS))})",
             f"{where}.{name}",
         )
     grade = trial.get("passed")
-    if grade is not None and not isinstance(grade, bool):
-        raise CaseError("`passed` must be true, false or null", f"{where}.passed")
-    evaluators = trial.get("evaluators") or {}
-    if not isinstance(evaluators, dict):
-        raise CaseError("`evaluators` must be an object {name: score}", f"{where}.evaluators")
-    for name, score in evaluators.items():
-        if not 1 <= len(name) <= MAX_NAME_LENGTH:
-            raise CaseError(
-                f"an evaluator name must have 1 to {MAX_NAME_LENGTH} characters",
-                f"{where}.evaluators",
-            )
-        if not _finite_number(score):
-            raise CaseError(f"evaluator {name!r} must score a finite number", f"{where}.evaluators")
-        entry = sums.setdefault(name, [0.0, 0])
-        entry[0] += float(score)
-        entry[1] += 1
-    _check_json(evaluators, f"{where}.evaluators", 1)
+    if grade is not None and type(grade) is not bool:
+        raise CaseError("`passed` must be true, false or null", f"trials[{index}].passed")
+    evaluators = trial.get("evaluators")
+    if evaluators:
+        _add_scores(evaluators, index, sums)
     if "output" in trial:
-        _check_output(trial["output"], where)
+        _check_output(trial["output"], f"trials[{index}]")
     metrics = trial.get("metrics")
     if metrics is not None:
-        _check_metrics(metrics, where)
+        _check_metrics(metrics, f"trials[{index}]")
     return None if grade is None else int(grade)
+
+
+def _add_scores(evaluators: object, index: int, sums: dict[str, list[float]]) -> None:
+    where = f"trials[{index}].evaluators"
+    if type(evaluators) is not dict:
+        raise CaseError("`evaluators` must be an object {name: score}", where)
+    for name, score in evaluators.items():
+        if not 1 <= len(name) <= MAX_NAME_LENGTH or _bad_text(name):
+            raise CaseError(
+                f"an evaluator name must be a string of 1 to {MAX_NAME_LENGTH} characters", where
+            )
+        kind = type(score)
+        if not (kind is int or (kind is float and math.isfinite(score))):
+            raise CaseError(f"evaluator {name!r} must score a finite number", where)
+        entry = sums.get(name)
+        if entry is None:
+            sums[name] = [float(score), 1]
+        else:
+            entry[0] += score
+            entry[1] += 1
 
 
 def _check_output(output: object, where: str) -> None:
