@@ -24,7 +24,7 @@ from server.pagination import Page, decode_cursor, encode_cursor
 from server.runs import diff_queries as q
 from server.runs import service as run_service
 from server.runs import statuses as st
-from server.runs.models import Run, RunDiffSummary, RunStatus
+from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus
 from stats import reasons
 
 DEFAULT_EPSILON: Final = 0.01
@@ -184,6 +184,28 @@ async def diff_summary(
     return summary
 
 
+async def diff_against_previous(
+    *, session: AsyncSession, workspace_id: str, run_id: str, epsilon: float = DEFAULT_EPSILON
+) -> DiffSummary | None:
+    """An imported run's diff against the previous completed imported run of its experiment
+    (what RUN_REGRESSED acts on: fire when `.regression`); None without such a run."""
+    run = await run_service.get(session=session, workspace_id=workspace_id, run_id=run_id)
+    if run.source != RunSource.IMPORTED:
+        return None
+    previous = await run_service.previous_completed_imported_run(
+        session=session, workspace_id=workspace_id, run_id=run_id
+    )
+    if previous is None:
+        return None
+    return await diff_summary(
+        session=session,
+        workspace_id=workspace_id,
+        candidate_run_id=run.id,
+        baseline_run_id=previous.id,
+        epsilon=epsilon,
+    )
+
+
 async def _store(session: AsyncSession, summary: DiffSummary, key: str) -> None:
     """Cache the summary; a concurrent request that stored it first wins (same numbers)."""
     row = RunDiffSummary(
@@ -202,10 +224,16 @@ async def _store(session: AsyncSession, summary: DiffSummary, key: str) -> None:
 async def _compute(
     session: AsyncSession, candidate: Run, baseline: Run, epsilon: float
 ) -> DiffSummary:
-    await q.pin_join_order(session)
-    pairing = await q.pairing(session, candidate.id, baseline.id)
-    sides = q.Sides(candidate.id, baseline.id, pairing)
-    pairs, vectors = await q.vectors(session, sides)
+    # In a savepoint rolled back afterwards, so the planner settings end with the reads
+    # and a caller's own transaction (the alerting job's, say) goes on as it was.
+    savepoint = await session.begin_nested()
+    try:
+        await q.pin_join_order(session)
+        pairing = await q.pairing(session, candidate.id, baseline.id)
+        sides = q.Sides(candidate.id, baseline.id, pairing)
+        pairs, vectors = await q.vectors(session, sides)
+    finally:
+        await savepoint.rollback()
     counts = (candidate.item_count, baseline.item_count)
     seed = pair_seed(candidate.id, baseline.id)
     # The statistics are CPU work: keep the event loop serving meanwhile.

@@ -272,3 +272,12 @@ async def test_the_previous_completed_imported_run_of_the_experiment(backend: Ba
         assert await previous(second) == first
         assert await previous(first) is None
         assert await previous(failed) is None
+        against = await run_diff.diff_against_previous(
+            session=session, workspace_id=ws.id, run_id=third
+        )
+        assert against is not None and against.baseline_run_id == second
+        assert against.pass_rate_delta == -1.0 and not against.regression  # one item: no gate
+        assert (
+            await run_diff.diff_against_previous(session=session, workspace_id=ws.id, run_id=first)
+            is None
+        )
