@@ -87,7 +87,7 @@ async def test_import_twice_then_gate_and_diff(backend: Backend, tmp_path: Path)
     assert all(row[3] == "yes" and "judge" in row for row in rows)
     raw = await shipwise(
         "diff", "--candidate", candidate, "--baseline", baseline, "--json", "--limit", "3",
-        env=viewer,
+        "--url", backend.base_url, "--token", ws.tokens[Role.VIEWER],
     )  # fmt: skip
     parsed = json.loads(raw.stdout)
     assert parsed["totalCount"] == 40 and len(parsed["cases"]) == 3
