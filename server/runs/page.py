@@ -15,6 +15,7 @@ from server.auth import authenticate, bearer_token
 from server.context import AppState
 from server.errors import Conflict, NotFound, ShipwiseError, ValidationFailed
 from server.pagination import check_page_size
+from server.runs import cases as case_list
 from server.runs import diff as diffs
 from server.runs import links
 from server.runs import service as run_service
@@ -70,7 +71,7 @@ async def diff_page(request: Request) -> HTMLResponse:
             if candidate.experiment_id != experiment_id:
                 raise NotFound("run not found")
         async with state.sessionmaker() as session, session.begin():
-            page = await diffs.diff_cases(
+            page = await case_list.diff_cases(
                 session=session, summary=summary, status=status, first=size,
                 after=query.get("after"),
             )  # fmt: skip

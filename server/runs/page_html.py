@@ -12,7 +12,8 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
-from server.runs.diff import DiffCase, DiffSummary
+from server.runs.cases import DiffCase
+from server.runs.diff import DiffSummary
 
 TABS = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 INPUT_PREVIEW = 160

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -24,16 +24,14 @@ from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.ids import new_id
 from server.pagination import Page, keyset_page
-from server.runs.items import MAX_ITEMS_PER_RUN, MAX_POSITION, ItemRow, check_chunk
-from server.runs.models import Run, RunItem, RunItemScore, RunSource, RunStatus
+from server.runs import item_store
+from server.runs.items import MAX_ITEMS_PER_RUN, MAX_POSITION, check_chunk
+from server.runs.models import Run, RunItem, RunSource, RunStatus
 from server.validation import check_range, clean_name
 from server.workspaces.roles import Role
 
 MAX_METADATA_BYTES = 64_000
 MAX_ERROR_CODE_LENGTH = 64
-_ITEMS = RunItem.metadata.tables[RunItem.__tablename__]
-_SCORES = RunItemScore.metadata.tables[RunItemScore.__tablename__]
-INSERT_BATCH = 1000
 
 
 async def get(*, session: AsyncSession, workspace_id: str, run_id: str) -> Run:
@@ -144,7 +142,7 @@ async def append_items(
     start = run.item_count if position is None else position
     check_range(start, field="position", low=0, high=MAX_POSITION)
     rows = check_chunk(items, start=start)
-    stored = await _check_same(session, run.id, rows)
+    stored = await item_store.stored_positions(session, run.id, rows)
     fresh = [row for row in rows if row["position"] not in stored]
     if not fresh:
         return run, 0
@@ -154,7 +152,7 @@ async def append_items(
         raise QuotaExceeded(f"a run holds at most {MAX_ITEMS_PER_RUN:,} items", field="items")
     try:
         async with session.begin_nested():
-            await _insert(session, run.id, fresh)
+            await item_store.insert(session, run.id, fresh)
     except IntegrityError:
         raise Conflict(
             "another chunk is writing these positions at the same time; retry this one",
@@ -281,118 +279,6 @@ async def _locked(session: AsyncSession, actor: Actor, run_id: str, *, shared: b
     if run.source != RunSource.IMPORTED:
         raise Conflict("hosted runs are written by their comparison", reason="RUN_HOSTED")
     return run
-
-
-ITEM_COLUMNS = (
-    "run_id", "position", "dataset_item_id", "input", "trials",
-    "trial_count", "graded_count", "passed_count",
-)  # fmt: skip
-SCORE_COLUMNS = ("run_id", "position", "evaluator", "mean", "count")
-
-
-async def _insert(session: AsyncSession, run_id: str, rows: list[ItemRow]) -> None:
-    """The items and their scores: COPY on PostgreSQL (several times faster), else INSERTs.
-
-    A position already taken raises IntegrityError either way.
-    """
-    connection = await session.connection()
-    if connection.dialect.name == "postgresql":
-        await _copy(connection, run_id, rows)
-        return
-    items: list[dict[str, Any]] = []
-    scores: list[dict[str, Any]] = []
-    for row in rows:
-        position = row["position"]
-        items.append(
-            {
-                "run_id": run_id,
-                "position": position,
-                "dataset_item_id": row["dataset_item_id"],
-                "input": row["input"],
-                "trials": row["trials"],
-                "trial_count": row["trial_count"],
-                "graded_count": row["graded_count"],
-                "passed_count": row["passed_count"],
-            }
-        )
-        scores.extend({"run_id": run_id, "position": position, **s} for s in row["scores"])
-    for low in range(0, len(items), INSERT_BATCH):
-        await session.execute(insert(_ITEMS), items[low : low + INSERT_BATCH])
-    for low in range(0, len(scores), INSERT_BATCH):
-        await session.execute(insert(_SCORES), scores[low : low + INSERT_BATCH])
-
-
-async def _copy(connection: Any, run_id: str, rows: list[ItemRow]) -> None:
-    import asyncpg  # type: ignore[import-untyped]
-
-    items: list[tuple[Any, ...]] = []
-    scores: list[tuple[Any, ...]] = []
-    for row in rows:
-        position = row["position"]
-        items.append(
-            (
-                run_id,
-                position,
-                row["dataset_item_id"],
-                json.dumps(row["input"]),
-                json.dumps(row["trials"]),
-                row["trial_count"],
-                row["graded_count"],
-                row["passed_count"],
-            )
-        )
-        scores.extend(
-            (run_id, position, s["evaluator"], s["mean"], s["count"]) for s in row["scores"]
-        )
-    raw = (await connection.get_raw_connection()).driver_connection
-    try:
-        await raw.copy_records_to_table("run_item", records=items, columns=ITEM_COLUMNS)
-        if scores:
-            await raw.copy_records_to_table("run_item_score", records=scores, columns=SCORE_COLUMNS)
-    except asyncpg.UniqueViolationError as error:
-        raise IntegrityError("COPY run_item", None, error) from None
-
-
-async def _check_same(session: AsyncSession, run_id: str, rows: list[ItemRow]) -> set[int]:
-    """The chunk's positions already stored; CONFLICT unless they hold these very items."""
-    wanted = {row["position"]: row for row in rows}
-    taken = (
-        set(
-            await session.scalars(
-                select(RunItem.position).where(
-                    RunItem.run_id == run_id,
-                    RunItem.position >= min(wanted),
-                    RunItem.position <= max(wanted),
-                )
-            )
-        )
-        & wanted.keys()
-    )
-    ordered = sorted(taken)
-    for low in range(0, len(ordered), 1000):
-        stored = await session.execute(
-            select(RunItem.position, RunItem.dataset_item_id, RunItem.input, RunItem.trials).where(
-                RunItem.run_id == run_id, RunItem.position.in_(ordered[low : low + 1000])
-            )
-        )
-        for position, item_id, input_, trials in stored:
-            row = wanted[position]
-            if (item_id, _canonical(input_), _canonical(trials)) != (
-                row["dataset_item_id"],
-                _canonical(row["input"]),
-                _canonical(row["trials"]),
-            ):
-                raise Conflict(
-                    f"item {position} differs from the one this run already holds there: "
-                    "an idempotent retry must send the same items",
-                    reason="ITEMS_DIFFER",
-                    position=position,
-                )
-    return taken
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def _check_metadata(metadata: object) -> dict[str, Any]:

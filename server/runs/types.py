@@ -13,6 +13,7 @@ from server.comparisons import loaders as comparison_loaders
 from server.context import Context
 from server.experiments.types import Experiment
 from server.pagination import Connection, check_page_size
+from server.runs import cases as case_list
 from server.runs import diff as diffs
 from server.runs import service
 from server.runs.models import Run as RunRow
@@ -267,7 +268,7 @@ class RunDiffCase:
     evaluators: list[DiffCaseEvaluator]
 
     @classmethod
-    def of(cls, case: diffs.DiffCase) -> RunDiffCase:
+    def of(cls, case: case_list.DiffCase) -> RunDiffCase:
         return cls(
             dataset_item_id=case.dataset_item_id,
             position=case.position,
@@ -309,7 +310,7 @@ class RunDiff:
         info.context.require()
         size = check_page_size(first, info.context.settings.max_page_size)
         async with info.context.read() as session:
-            page = await diffs.diff_cases(
+            page = await case_list.diff_cases(
                 session=session, summary=self._summary, status=status.value, first=size, after=after
             )
         return Connection.of(page, RunDiffCase.of)
