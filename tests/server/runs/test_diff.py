@@ -13,9 +13,13 @@ from sqlalchemy import func, select
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
+from server.db import utcnow
+from server.ids import new_id
 from server.runs import diff as run_diff
+from server.runs import item_store
 from server.runs import service as run_service
-from server.runs.models import RunDiffSummary
+from server.runs.items import check_chunk
+from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
@@ -279,5 +283,40 @@ async def test_the_previous_completed_imported_run_of_the_experiment(backend: Ba
         assert against.pass_rate_delta == -1.0 and not against.regression  # one item: no gate
         assert (
             await run_diff.diff_against_previous(session=session, workspace_id=ws.id, run_id=first)
+            is None
+        )
+
+
+async def test_a_hosted_run_diffs_like_an_imported_one(backend: Backend) -> None:
+    """Finalization writes hosted runs into the same tables; here rows stand in for it."""
+    ws = await make_workspace(backend.sessionmaker)
+    exp = await experiment(backend, ws.owner)
+    candidate_items, baseline_items = single_trial_runs()
+    baseline = await import_run(backend, ws.owner, exp, baseline_items, key="b")
+    hosted = new_id("run")
+    async with backend.sessionmaker() as session, session.begin():
+        session.add(
+            Run(
+                id=hosted, workspace_id=ws.id, experiment_id=exp, source=RunSource.HOSTED,
+                status=RunStatus.COMPLETED, item_count=N, metadata_={}, completed_at=utcnow(),
+            )
+        )  # fmt: skip
+        await session.flush()
+        rows = check_chunk(candidate_items, start=0)
+        await item_store.insert(session, hosted, rows)
+    summary = (await diff(backend, ws.owner, hosted, baseline)).ok()["runDiff"]["summary"]
+    assert summary["pairing"] == "DATASET_ITEM_ID"
+    assert (summary["regressedCount"], summary["improvedCount"]) == (8, 1)
+    assert summary["pValue"] == pytest.approx(mid_p(1, 8)) and summary["significant"]
+    refused = await backend.gql(
+        'mutation($id: ID!) { appendRunItems(runId: $id, items: [{input: "q", trials: []}]) '
+        "{ appendedCount } }",
+        {"id": hosted},
+        token=ws.owner,
+    )
+    assert refused.errors[0]["extensions"]["reason"] == "RUN_HOSTED"
+    async with backend.sessionmaker() as session:
+        assert (
+            await run_diff.diff_against_previous(session=session, workspace_id=ws.id, run_id=hosted)
             is None
         )
