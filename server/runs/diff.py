@@ -342,8 +342,8 @@ def _evaluators(
             EvaluatorSummary(
                 name=vector.name,
                 paired_count=len(differences),
-                baseline_mean=float(vector.baseline.mean()),
-                candidate_mean=float(vector.candidate.mean()),
+                baseline_mean=vector.baseline_mean,
+                candidate_mean=vector.candidate_mean,
                 delta=delta,
                 low=interval.low,
                 high=interval.high,

@@ -2,9 +2,10 @@
 
 Two runs are paired by `datasetItemId` when every item of both carries one, else by
 position (`datasetItemId` is unique in a run, positions too, so pairs are one to one).
-The summary reads two vectors queries (the pairs' pass counts; each evaluator's
-per-pair differences), on PostgreSQL as arrays; the case list pages in SQL with the
-status expression of `server.runs.statuses`.
+The summary reads, in one PostgreSQL statement as arrays (elsewhere two queries): each
+pair's passed and graded counts on both sides (what the paired pass-rate tests take) and
+each evaluator's per-pair differences with both sides' means. The case list pages in SQL
+with the status expression of `server.runs.statuses`.
 """
 
 from __future__ import annotations
@@ -47,16 +48,14 @@ class PairVectors:
 
 @dataclass(frozen=True, slots=True)
 class EvaluatorVector:
-    """One evaluator over the pairs both sides scored: candidate positions, the two means."""
+    """One evaluator over the pairs both sides scored: the pairs' candidate positions, their
+    differences (candidate − baseline, computed in SQL) and each side's mean over them."""
 
     name: str
     positions: IntArray
-    candidate: np.ndarray[Any, np.dtype[np.float64]]
-    baseline: np.ndarray[Any, np.dtype[np.float64]]
-
-    @property
-    def differences(self) -> np.ndarray[Any, np.dtype[np.float64]]:
-        return self.candidate - self.baseline
+    differences: np.ndarray[Any, np.dtype[np.float64]]
+    candidate_mean: float
+    baseline_mean: float
 
 
 async def _is_postgres(session: AsyncSession) -> bool:
@@ -119,7 +118,7 @@ WITH pairs AS MATERIALIZED (
 ),
 scores AS (
   SELECT cs.evaluator AS name, array_agg(p.cpos) AS positions,
-         array_agg(cs.mean) AS cm, array_agg(bs.mean) AS bm
+         array_agg(cs.mean - bs.mean) AS d, avg(cs.mean) AS cm, avg(bs.mean) AS bm
   FROM pairs AS p
   JOIN run_item_score AS cs ON cs.run_id = :candidate AND cs.position = p.cpos
   JOIN run_item_score AS bs
@@ -127,10 +126,10 @@ scores AS (
   GROUP BY cs.evaluator
 )
 SELECT NULL::text, array_agg(cpos), array_agg(cp), array_agg(cg), array_agg(bp), array_agg(bg),
-       NULL::float8[], NULL::float8[]
+       NULL::float8[], NULL::float8, NULL::float8
 FROM pairs
 UNION ALL
-SELECT name, positions, NULL, NULL, NULL, NULL, cm, bm FROM scores
+SELECT name, positions, NULL, NULL, NULL, NULL, d, cm, bm FROM scores
 """
 _PAIRING_SQL = {
     DATASET_ITEM_ID: "b.dataset_item_id = c.dataset_item_id",
@@ -151,7 +150,7 @@ async def vectors(session: AsyncSession, sides: Sides) -> tuple[PairVectors, lis
         await session.execute(sql, {"candidate": sides.candidate, "baseline": sides.baseline})
     ).all()
     pairs = next(row for row in rows if row[0] is None)
-    found = [(row[0], row[1], row[6], row[7]) for row in rows if row[0] is not None]
+    found = [(row[0], row[1], row[6], row[7], row[8]) for row in rows if row[0] is not None]
     return _pairs(list(pairs[1:6])), _evaluators(found)
 
 
@@ -161,19 +160,13 @@ def _pairs(columns: list[Sequence[int] | None]) -> PairVectors:
     return PairVectors(*(array[order] for array in arrays))
 
 
-def _evaluators(found: list[tuple[str, Any, Any, Any]]) -> list[EvaluatorVector]:
+def _evaluators(found: list[tuple[str, Any, Any, float, float]]) -> list[EvaluatorVector]:
     vectors = []
-    for name, positions, cand, base in sorted(found, key=lambda row: row[0]):
+    for name, positions, differences, cand, base in sorted(found, key=lambda row: row[0]):
         ordered = _ints(positions)
         order = np.argsort(ordered, kind="stable")
-        vectors.append(
-            EvaluatorVector(
-                name,
-                ordered[order],
-                np.asarray(cand, dtype=np.float64)[order],
-                np.asarray(base, dtype=np.float64)[order],
-            )
-        )
+        values = np.asarray(differences, dtype=np.float64)[order]
+        vectors.append(EvaluatorVector(name, ordered[order], values, float(cand), float(base)))
     return vectors
 
 
@@ -192,7 +185,7 @@ async def evaluator_vectors(session: AsyncSession, sides: Sides) -> list[Evaluat
     cs = aliased(RunItemScore, name="cs")
     bs = aliased(RunItemScore, name="bs")
     stmt = (
-        select(cs.evaluator, c.position, cs.mean, bs.mean)
+        select(cs.evaluator, c.position, cs.mean - bs.mean, cs.mean, bs.mean)
         .select_from(c)
         .join(b, on)
         .join(cs, and_(cs.run_id == sides.candidate, cs.position == c.position))
@@ -206,13 +199,19 @@ async def evaluator_vectors(session: AsyncSession, sides: Sides) -> list[Evaluat
         )
         .where(c.run_id == sides.candidate)
     )
-    grouped: dict[str, tuple[list[int], list[float], list[float]]] = {}
-    for name, position, cand, base in (await session.execute(stmt)).all():
-        entry = grouped.setdefault(name, ([], [], []))
+    grouped: dict[str, tuple[list[int], list[float], list[float], list[float]]] = {}
+    for name, position, difference, cand, base in (await session.execute(stmt)).all():
+        entry = grouped.setdefault(name, ([], [], [], []))
         entry[0].append(position)
-        entry[1].append(cand)
-        entry[2].append(base)
-    return _evaluators([(name, *lists) for name, lists in grouped.items()])
+        entry[1].append(difference)
+        entry[2].append(cand)
+        entry[3].append(base)
+    return _evaluators(
+        [
+            (name, positions, diffs, sum(cands) / len(cands), sum(bases) / len(bases))
+            for name, (positions, diffs, cands, bases) in grouped.items()
+        ]
+    )
 
 
 @dataclass(frozen=True, slots=True)
