@@ -19,8 +19,10 @@ from server.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
+from server.reports.resolvers import ReportMutation, ReportQuery
 from server.runs.resolvers import RunMutation, RunQuery
 from server.settings import Settings
+from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 
@@ -36,6 +38,7 @@ Query = merge_types(
         DatasetQuery,
         ComparisonQuery,
         RunQuery,
+        ReportQuery,
         WebhookQuery,
     ),
 )
@@ -50,6 +53,8 @@ Mutation = merge_types(
         DatasetMutation,
         ComparisonMutation,
         RunMutation,
+        VerdictMutation,
+        ReportMutation,
         WebhookMutation,
     ),
 )

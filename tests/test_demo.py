@@ -77,13 +77,35 @@ def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None
         comparison = created["createComparison"]
         assert isinstance(comparison, dict)
         assert comparison["progress"] == {"totalCalls": 60 * 3 * 2}
-        run = printed.split("mutation Run", 1)[1].replace("<the id>", str(comparison["id"]))
+        run = printed.split("mutation Run", 1)[1].split("and once it is DONE", 1)[0]
+        run = run.replace("<the id>", str(comparison["id"]))
         ended = _run(base, token.group(1), "mutation Run" + run)["startComparison"]
         assert isinstance(ended, dict)
         assert ended["status"] == "DONE" and ended["stopReason"] == "COMPLETED"
         rates = [c["passRate"] for c in ended["cohorts"]]
-        assert all(0 < r < 1 for r in rates) and rates[0] != rates[1]
-        assert "SIMULATED" in printed
+        assert rates == [45 / 60, 52 / 60]  # the script: the candidate regresses
+        assert ended["spentCentsSoFar"] > 0  # simulated, but priced
+        banner = printed.replace(token.group(1), "sw_…")
+        assert "SIMULATED" in banner and "priced" in banner
+        assert "free" not in banner and "no cost" not in banner
+        verdict_query = "query Verdict" + printed.split("query Verdict", 1)[1].replace(
+            "<the id>", str(comparison["id"])
+        )
+        for _ in range(300):
+            found = _run(base, token.group(1), verdict_query)["comparison"]
+            assert isinstance(found, dict)
+            if found["verdictState"] == "FINALIZED":
+                break
+            time.sleep(0.1)
+        card = found["scorecard"]
+        (verdict,) = card["verdicts"]
+        assert verdict["summary"] == "Regressed vs capitals v1: −11.7 points, outside the noise"
+        assert (verdict["outcome"], verdict["worseCount"], verdict["betterCount"]) == (
+            "REGRESSED",
+            10,
+            3,
+        )
+        assert found["cases"]["totalCount"] == 10
     with demo_server(data_dir) as (base, printed_again):
         again = re.search(r"Token:\s+(sw_\S+)", printed_again)
         assert again and again.group(1) != token.group(1)

@@ -1,7 +1,7 @@
 """run diff summary
 
 Revision ID: 0009
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-01 08:56:21.724748
 """
 
@@ -15,7 +15,7 @@ from sqlalchemy import Text
 from sqlalchemy.dialects import postgresql
 
 revision = '0009'
-down_revision = '0010'
+down_revision = '0011'
 branch_labels = None
 depends_on = None
 
