@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from jobs.dispatching.pipeline import Pipeline, SliceResult
 from jobs.dispatching.recorder import Recorder
+from jobs.finalize import queue_finalization
 from jobs.trials import trial_runner
 from server.comparisons import ambiguous, lease, progress
 from server.comparisons import dispatch_store as store
@@ -290,6 +291,8 @@ class Dispatcher:
             await webhook_hooks.comparison_finished(
                 sessionmaker=self.sessionmaker, queue=self.queue, comparison_id=self.comparison_id
             )
+        if snapshot.status == ComparisonStatus.DONE.value:  # any stop reason
+            await queue_finalization(self.queue, self.comparison_id)
 
     async def _hand_over(self) -> None:
         """Free the lease and queue the continuation (another worker may take it)."""

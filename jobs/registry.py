@@ -5,8 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from jobs.dispatch import dispatch_comparison
+from jobs.erasure import erase_stale_cases
+from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat
+from jobs.run_alerts import announce_run_regression
 from jobs.sweeper import sweep_comparisons
+from jobs.verdict_sweep import sweep_verdicts
 from jobs.webhooks import send_webhook, sweep_webhooks
 from server.runtime.interfaces import JobRegistry, PeriodicJob
 from server.settings import Settings
@@ -27,6 +31,10 @@ def build_registry(settings: Settings) -> JobRegistry:
             "sweep_comparisons": sweep_comparisons,
             "send_webhook": send_webhook,
             "sweep_webhooks": sweep_webhooks,
+            "finalize_comparison": finalize_comparison,
+            "sweep_verdicts": sweep_verdicts,
+            "erase_stale_cases": erase_stale_cases,
+            "announce_run_regression": announce_run_regression,
         },
         periodic=(
             PeriodicJob("record_heartbeat", timedelta(minutes=1), run_at_startup=True),
@@ -36,6 +44,8 @@ def build_registry(settings: Settings) -> JobRegistry:
                 run_at_startup=True,
             ),
             PeriodicJob("sweep_webhooks", timedelta(minutes=1), run_at_startup=True),
+            PeriodicJob("sweep_verdicts", timedelta(minutes=5), run_at_startup=True),
+            PeriodicJob("erase_stale_cases", timedelta(hours=1), run_at_startup=True),
         ),
         timeout_seconds=settings.job_timeout_seconds,
         queue_name=settings.queue_name,

@@ -18,11 +18,14 @@ from server.body_limit import BodyLimitMiddleware
 from server.comparisons import lease
 from server.context import AppState
 from server.db import create_engine, create_sessionmaker, transaction
+from server.graphiql import page as graphiql_page
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
 from server.metrics import MetricsMiddleware, metrics_endpoint
 from server.providers.openai_compatible import provider_timeout
 from server.providers.registry import ProviderPool
+from server.reports.page import report_page
+from server.runs.page import diff_page
 from server.runtime.factory import build_runtime
 from server.schema import build_schema
 from server.security import SecretBox
@@ -96,11 +99,17 @@ def create_app(settings: Settings) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/graphql", graphql, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             WebSocketRoute("/graphql", graphql),
+            Route(
+                f"{graphiql_page.ASSET_PATH}/{{name}}",
+                graphiql_page.asset_endpoint(settings.graphiql_assets_dir),
+            ),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),
+            Route("/experiments/{experiment_id}/runs/{run_id}/diff", diff_page),
+            Route("/reports/{report_id}.html", report_page, methods=["GET"]),
         ],
         middleware=[
             Middleware(MetricsMiddleware),

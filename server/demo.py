@@ -1,5 +1,7 @@
 """`shipwise serve --demo`: a workspace with a 60-case dataset, two releases that differ in
-their prompt template, and a SIMULATED connection, so a newcomer can run a comparison."""
+their prompt template and model, and a SIMULATED connection whose deterministic script
+makes the candidate regress on some cases and improve on others, so a newcomer runs a
+comparison to a verdict ("Regressed vs capitals v1: −11.7 points, outside the noise")."""
 
 from __future__ import annotations
 
@@ -49,6 +51,33 @@ CANDIDATE_PROMPT = (
     "You are a careful geography tutor. Name the capital city of {{ country }}. "
     "Reply with just the city's name."
 )
+
+
+# Trials per case (the comparison default) of each release, by case: P passes, F fails.
+# v1 (the baseline): 48 cases always right, 6 that flip (PPF), 6 always wrong. v2 (the
+# candidate) loses 8 of v1's sure cases outright and flips 2 more, wins 1 of v1's wrong ones
+# and steadies 2 of its flips: 45 of 60 against 52 of 60.
+BASELINE_SCRIPT = ["PPP"] * 48 + ["PPF"] * 6 + ["FFF"] * 6
+CANDIDATE_SCRIPT = (
+    ["FFF"] * 8 + ["PPF"] * 2 + ["PPP"] * 38 + ["PPP"] * 2 + ["PPF"] * 4 + ["PPP"] + ["FFF"] * 5
+)
+MODELS = {"capitals v1": "sim-1", "capitals v2": "sim-2"}
+INPUT_CENTS_PER_MILLION = 15.0
+OUTPUT_CENTS_PER_MILLION = 60.0
+
+
+def _script() -> dict[str, object]:
+    """Each case's answers per model and trial: the city, or a wrong one."""
+    script: dict[str, object] = {}
+    for index, city in enumerate(CAPITALS.values()):
+        models = {}
+        for model, letters in (
+            ("sim-1", BASELINE_SCRIPT[index]),
+            ("sim-2", CANDIDATE_SCRIPT[index]),
+        ):
+            models[model] = {"trials": [city if ch == "P" else "I am not sure." for ch in letters]}
+        script[f"capital-{index:02d}"] = {"models": models}
+    return script
 
 
 @dataclass(frozen=True)
@@ -102,9 +131,11 @@ async def seed(*, session: AsyncSession, secret_box: SecretBox) -> Demo:
         secret_box=secret_box,
         name="Simulated model",
         kind=ConnectionKind.SIMULATED,
-        input_cents_per_million_tokens=15.0,
-        output_cents_per_million_tokens=60.0,
-        simulation=connection_service.Simulation(seed=7, accuracy=0.8, latency_ms=40),
+        input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
+        output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
+        simulation=connection_service.Simulation(
+            seed=7, accuracy=0.8, latency_ms=40, script=_script()
+        ),
     )
     dataset = await dataset_service.create_dataset(
         session=session, actor=actor, name="Capital cities"
@@ -112,15 +143,15 @@ async def seed(*, session: AsyncSession, secret_box: SecretBox) -> Demo:
     await dataset_service.create_sealed_version(
         session=session, actor=actor, asset=dataset, cases=_cases()
     )
-    config = await _version(
-        session,
-        actor,
-        AssetKind.MODEL_CONFIG,
-        "Simulated model config",
-        {"connectionId": connection.id, "model": "sim-1", "maxOutputTokens": 32},
-    )
     releases = []
     for name, text in (("capitals v1", BASELINE_PROMPT), ("capitals v2", CANDIDATE_PROMPT)):
+        config = await _version(
+            session,
+            actor,
+            AssetKind.MODEL_CONFIG,
+            f"{name} model config",
+            {"connectionId": connection.id, "model": MODELS[name], "maxOutputTokens": 32},
+        )
         prompt = await _version(
             session,
             actor,
@@ -175,7 +206,7 @@ async def _existing(session: AsyncSession, token: str) -> Demo:
 
 
 def instructions(demo: Demo, url: str) -> str:
-    """What `serve --demo` prints: the token, GraphiQL's address and queries to paste."""
+    """What `serve --demo` prints: the token, GraphiQL's address and the steps to a verdict."""
     headers = json.dumps({"Authorization": f"Bearer {demo.token}"})
     return f"""
 shipwise demo is ready.
@@ -183,9 +214,14 @@ shipwise demo is ready.
   GraphiQL:  {url}/graphql
   Token:     {demo.token}
   Headers:   {headers}    (paste into GraphiQL's Headers pane)
+  Clients:   export SHIPWISE_URL={url} SHIPWISE_TOKEN={demo.token}
+             (what shipwise's client commands read; or --url and --token)
 
-The dataset "Capital cities" (60 cases) and two releases that differ in their prompt
-template run on a SIMULATED connection (no provider, no cost). Paste and run:
+The dataset "Capital cities" (60 cases) and two releases, "capitals v1" (the baseline) and
+"capitals v2" (the candidate: a new prompt and model), run on a SIMULATED connection: no
+provider is called and its answers follow a fixed script, but it is priced like a real one
+({INPUT_CENTS_PER_MILLION:g} ¢ / {OUTPUT_CENTS_PER_MILLION:g} ¢ per million input / output
+tokens), so the comparison shows a small, realistic cost. Paste and run, in order:
 
 mutation Compare {{
   createComparison(input: {{
@@ -204,6 +240,25 @@ mutation Run {{
     status stopReason spentCentsSoFar
     cohorts {{ label isCandidate passRate }}
     progress {{ doneCalls totalCalls failedCalls }}
+  }}
+}}
+
+and once it is DONE (the verdict is made a moment later, verdictState FINALIZED):
+
+query Verdict {{
+  comparison(id: "<the id>") {{
+    verdictState
+    scorecard {{
+      verdicts {{ summary outcome passRateDeltaPoints deltaLow deltaHigh
+                 worseCount betterCount sameCount }}
+      metrics {{ name values {{ cohortIndex value }} winners }}
+      trials {{ cohortIndex passHatK flips failedOrMissingTrials }}
+    }}
+    cases(baselineCohortIndex: 1, first: 3) {{
+      totalCount
+      edges {{ node {{ datasetItemId input expected
+        cohorts {{ cohortIndex passFraction trials {{ output passed }} }} }} }}
+    }}
   }}
 }}
 """

@@ -16,7 +16,9 @@ from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
-from server.runs.models import Run, RunItem, RunItemScore
+from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
+from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
+from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
 
@@ -29,18 +31,25 @@ __all__ = [
     "Comparison",
     "ComparisonCase",
     "ComparisonCohort",
+    "ComparisonVerdict",
     "ConnectionSpend",
     "DatasetCase",
     "Experiment",
     "ExperimentSpend",
+    "FollowUp",
     "Member",
     "ModelConnection",
     "Release",
     "ReleaseBinding",
+    "Report",
     "Run",
+    "RunDiffSummary",
     "RunItem",
     "RunItemScore",
+    "SignOff",
+    "SignOffFollowUp",
     "Trial",
+    "VerdictCase",
     "Webhook",
     "WebhookAttempt",
     "WebhookDelivery",

@@ -5,9 +5,10 @@ Nothing here does I/O or imports the rest of shipwise.
 
 from stats.bootstrap import bootstrap_mean_interval, delta_interval
 from stats.confidence import CohortConfidence, cohort_confidence
+from stats.descriptive import case_means, percentile
 from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
 from stats.gate import (
-    PairedComparison,
+        PairedComparison,
     PairedTest,
     SignificanceRow,
     Verdict,
@@ -15,6 +16,7 @@ from stats.gate import (
     decide,
     gate,
     paired_test,
+    subset,
 )
 from stats.intervals import (
     Interval,
@@ -38,6 +40,7 @@ from stats.trials import (
     pass_at_k,
     pass_fractions,
     pass_hat_k,
+    relations,
     trial_summary,
 )
 from stats.winners import (
@@ -68,6 +71,7 @@ __all__ = [
     "ZTestResult",
     "adequacy",
     "bootstrap_mean_interval",
+    "case_means",
     "case_outcomes",
     "clustered_interval",
     "cohort_confidence",
@@ -86,6 +90,7 @@ __all__ = [
     "overall_winner",
     "paired_mde",
     "paired_test",
+    "percentile",
     "pairwise_summary",
     "pass_at_k",
     "pass_fractions",
@@ -93,7 +98,9 @@ __all__ = [
     "pass_rate_interval",
     "pass_rate_winners",
     "regressed_cases",
+    "relations",
     "sign_flip_test",
+    "subset",
     "sign_flip_test_lattice",
     "t_interval",
     "trial_summary",

@@ -46,6 +46,11 @@ def same_length(*arrays: npt.NDArray[np.generic]) -> int:
     return lengths.pop()
 
 
+def all_finite(*values: float | npt.NDArray[np.generic]) -> bool:
+    """Whether every number in `values` (scalars or arrays) is neither NaN nor ±inf."""
+    return all(bool(np.all(np.isfinite(value))) for value in values)
+
+
 def two_sided_z(confidence: float) -> float:
     """Φ⁻¹(1 − (1 − confidence)/2), e.g. 1.959964 for 95%."""
     if not 0.0 < confidence < 1.0:

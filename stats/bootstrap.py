@@ -10,7 +10,7 @@ import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
 from stats import reasons
-from stats._arrays import FloatArray, as_floats, clip
+from stats._arrays import FloatArray, all_finite, as_floats, clip
 from stats.intervals import Interval, t_interval
 from stats.permutation import PAIRED_T_MIN_CASES
 
@@ -37,13 +37,20 @@ def bootstrap_mean_interval(
     the αᵢ are not finite (every resample on one side of θ̂) the percentile interval is
     returned with reason BCA_DEGENERATE. Seeded; resampling with few distinct values
     draws multinomial counts per value, which is the same distribution as drawing cases.
+    Fewer than two cases, zero spread, or a NaN or infinite value (reason
+    NON_FINITE_INPUT) give the t-interval's answer.
     """
     data = as_floats(values)
     n = len(data)
-    if n < 2 or float(np.ptp(data)) == 0.0:
+    if n < 2 or not all_finite(data) or float(np.ptp(data)) == 0.0:
         point = t_interval(data, confidence=confidence, bounds=bounds)
         return Interval(
-            point.estimate, point.low, point.high, n, reasons.BOOTSTRAP_PERCENTILE, point.reason
+            point.estimate,
+            point.low,
+            point.high,
+            point.n,
+            reasons.BOOTSTRAP_PERCENTILE,
+            point.reason,
         )
     if resamples < 1:
         raise ValueError(f"resamples must be positive, got {resamples}")
@@ -76,6 +83,7 @@ def delta_interval(
     threshold at which `stats.permutation` switches to the paired t-test) the
     t-interval, which the bootstrap matches there to well within its own resampling
     error. Clipped to `bounds` when given (e.g. [−1, 1] for pass-rate differences).
+    A NaN or infinite value gives the answer for no cases with reason NON_FINITE_INPUT.
     """
     data = as_floats(values)
     n = len(data)
@@ -110,8 +118,12 @@ def _bootstrap_means(data: FloatArray, resamples: int, rng: np.random.Generator)
 def _bca_levels(
     data: FloatArray, means: FloatArray, estimate: float, confidence: float
 ) -> tuple[float, float] | None:
-    """BCa quantile levels (α₁, α₂), or None when BCa degenerates."""
-    tolerance = 1e-12 * max(1.0, float(np.abs(data).max()))
+    """BCa quantile levels (α₁, α₂), or None when BCa degenerates.
+
+    Resample means within 10⁻¹² of the data's magnitude of θ̂ count as ties (rounding of
+    the sums); the tolerance is relative, so scaling the data scales the interval.
+    """
+    tolerance = 1e-12 * float(np.abs(data).max())
     below = int(np.count_nonzero(means < estimate - tolerance))
     at_or_below = int(np.count_nonzero(means <= estimate + tolerance))
     share = (below + at_or_below) / (2.0 * len(means))

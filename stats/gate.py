@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
+import numpy.typing as npt
 
 from stats import reasons
+from stats._arrays import as_bools
 from stats.bootstrap import delta_interval
 from stats.mcnemar import mcnemar_from_counts
 from stats.multiplicity import holm
@@ -104,8 +106,13 @@ def compare_pair(
     *,
     seed: int = 0,
     confidence: float = 0.95,
+    cases: npt.ArrayLike | None = None,
 ) -> PairedComparison:
     """Paired analysis on the cases both cohorts completed a trial of (SPEC §4).
+
+    `cases`, a boolean mask, limits the analysis to those cases (a comparison's usable
+    cases: a completed trial in every cohort); the missing rates and the sensitivity Δ
+    stay over all the cases given, since a case lost to errors is what they measure.
 
     Δ = mean over usable cases of (candidate − baseline) pass fraction; the deciding
     test is `paired_test`; the interval for Δ is `stats.bootstrap.delta_interval`
@@ -115,6 +122,12 @@ def compare_pair(
     """
     if len(candidate) != len(baseline):
         raise ValueError(f"cohorts differ in cases: {len(candidate)} != {len(baseline)}")
+    all_candidate, all_baseline = candidate, baseline
+    if cases is not None:
+        mask = as_bools(cases, "cases")
+        if len(mask) != len(candidate):
+            raise ValueError(f"cases mask has {len(mask)} entries for {len(candidate)} cases")
+        candidate, baseline = subset(candidate, mask), subset(baseline, mask)
     usable = (candidate.completed > 0) & (baseline.completed > 0)
     cand_passed, cand_done = candidate.passed[usable], candidate.completed[usable]
     base_passed, base_done = baseline.passed[usable], baseline.completed[usable]
@@ -140,9 +153,9 @@ def compare_pair(
         better_count=int(np.count_nonzero(differences > 0)),
         same_count=int(np.count_nonzero(differences == 0)),
         mde=paired_mde(differences).value,
-        candidate_missing_rate=_missing_rate(candidate),
-        baseline_missing_rate=_missing_rate(baseline),
-        sensitivity_delta=_sensitivity_delta(candidate, baseline),
+        candidate_missing_rate=_missing_rate(all_candidate),
+        baseline_missing_rate=_missing_rate(all_baseline),
+        sensitivity_delta=_sensitivity_delta(all_candidate, all_baseline),
         reason=test.reason,
     )
 
@@ -236,13 +249,16 @@ def gate(
     target_effect: float = DEFAULT_TARGET_EFFECT,
     alpha: float = DEFAULT_ALPHA,
     seed: int = 0,
+    cases: npt.ArrayLike | None = None,
 ) -> tuple[Verdict, ...]:
     """One verdict per baseline (same order), with Holm adjustment across the baselines.
 
     Holm is applied per method: the deciding paired p-values together, the z-test
-    p-values together (`stats.multiplicity.holm`).
+    p-values together (`stats.multiplicity.holm`). `cases` is `compare_pair`'s mask.
     """
-    comparisons = [compare_pair(candidate, baseline, seed=seed) for baseline in baselines]
+    comparisons = [
+        compare_pair(candidate, baseline, seed=seed, cases=cases) for baseline in baselines
+    ]
     paired_adjusted = holm([c.p_value for c in comparisons])
     z_adjusted = holm([c.z_test.p_value for c in comparisons])
     verdicts = []
@@ -293,6 +309,12 @@ def gate(
             )
         )
     return tuple(verdicts)
+
+
+def subset(trials: CohortTrials, mask: npt.ArrayLike) -> CohortTrials:
+    """The cohort's counts on the cases `mask` selects (same `scheduled`)."""
+    keep = as_bools(mask, "mask")
+    return CohortTrials(trials.passed[keep], trials.completed[keep], trials.scheduled)
 
 
 def _missing_rate(trials: CohortTrials) -> float:

@@ -15,7 +15,7 @@ import numpy.typing as npt
 from scipy.stats import t as student_t
 
 from stats import reasons
-from stats._arrays import as_floats, as_ints, clip, same_length, two_sided_z
+from stats._arrays import all_finite, as_floats, as_ints, clip, same_length, two_sided_z
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +36,11 @@ def wilson_interval(successes: float, n: int, *, confidence: float = 0.95) -> In
     centre = (p̂ + z²/2n) / (1 + z²/n), half-width = z·√(p̂(1−p̂)/n + z²/4n²) / (1 + z²/n)
     (Wilson 1927; recommended by Brown, Cai & DasGupta 2001, "Interval Estimation for a
     Binomial Proportion"). `successes` may be fractional (an effective count).
-    n = 0 gives [0, 1] with reason NO_CASES.
+    n = 0 gives [0, 1] with reason NO_CASES; a NaN or infinite input the same [0, 1]
+    with reason NON_FINITE_INPUT.
     """
+    if not all_finite(successes, n):
+        return Interval(0.0, 0.0, 1.0, 0, reasons.WILSON, reasons.NON_FINITE_INPUT)
     if n < 0 or successes < 0 or successes > n:
         raise ValueError(f"need 0 <= successes <= n, got successes={successes}, n={n}")
     if n == 0:
@@ -63,11 +66,14 @@ def clustered_interval(fractions: npt.ArrayLike, *, confidence: float = 0.95) ->
     When the SE is 0 (every case has the same fraction, or one case) the design effect
     is undefined; we take the conservative intra-case correlation of 1, i.e. an
     effective sample size of n cases, and return the Wilson interval on it.
+    No cases give [0, 1] with reason NO_CASES; a NaN or infinite fraction the same
+    with reason NON_FINITE_INPUT.
     """
     values = as_floats(fractions, "fractions")
     n = len(values)
-    if n == 0:
-        return Interval(0.0, 0.0, 1.0, 0, reasons.CLUSTERED_CR1, reasons.NO_CASES)
+    if n == 0 or not all_finite(values):
+        reason = reasons.NO_CASES if n == 0 else reasons.NON_FINITE_INPUT
+        return Interval(0.0, 0.0, 1.0, 0, reasons.CLUSTERED_CR1, reason)
     if np.any((values < 0.0) | (values > 1.0)):
         raise ValueError("pass fractions must lie in [0, 1]")
     mean = float(values.mean())
@@ -114,13 +120,15 @@ def t_interval(
     Used for Δ and pairwise scores under 20 cases (SPEC §4). With `bounds` the interval
     is clipped to them, and n < 2 (no spread to estimate) returns the bounds themselves;
     without bounds n < 2 returns the point. Zero spread returns the point with a reason.
+    A NaN or infinite value gives the answer for no cases with reason NON_FINITE_INPUT.
     """
     data = as_floats(values)
     n = len(data)
-    if n == 0:
+    if n == 0 or not all_finite(data):
         low, high = bounds if bounds is not None else (0.0, 0.0)
         estimate = clip(0.0, low, high)
-        return Interval(estimate, float(low), float(high), 0, reasons.T_INTERVAL, reasons.NO_CASES)
+        reason = reasons.NO_CASES if n == 0 else reasons.NON_FINITE_INPUT
+        return Interval(estimate, float(low), float(high), 0, reasons.T_INTERVAL, reason)
     mean = float(data.mean())
     if n == 1:
         low, high = bounds if bounds is not None else (mean, mean)

@@ -8,7 +8,7 @@ import numpy.typing as npt
 from scipy.stats import binom
 
 from stats import reasons
-from stats._arrays import as_bools, same_length
+from stats._arrays import all_finite, as_bools, same_length
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +32,11 @@ def mcnemar_from_counts(improved: int, regressed: int, n: int) -> McNemarResult:
     mid-p = 2·[P(X ≤ min(b, c)) − ½·P(X = min(b, c))]
     (Fagerland, Lydersen & Laake 2013, "The McNemar test for binary matched-pairs
     data: mid-p and asymptotic are better than exact conditional", BMC Med Res Methodol).
-    No discordant pairs gives p = 1 with reason NO_DISCORDANT_PAIRS.
+    No discordant pairs gives p = 1 with reason NO_DISCORDANT_PAIRS; a NaN or infinite
+    count gives p = 1 with reason NON_FINITE_INPUT.
     """
+    if not all_finite(improved, regressed, n):
+        return McNemarResult(0, 0, 0, 0.0, 1.0, 1.0, reasons.NON_FINITE_INPUT)
     if min(improved, regressed) < 0 or improved + regressed > n:
         raise ValueError(f"need 0 <= improved + regressed <= n, got {improved}, {regressed}, {n}")
     delta = (improved - regressed) / n if n else 0.0

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Final
 
 import numpy as np
@@ -42,15 +43,15 @@ from scipy.special import expit
 from scipy.stats import t as student_t
 
 from stats import reasons
-from stats._arrays import FloatArray, IntArray, as_floats, as_ints
+from stats._arrays import FloatArray, IntArray, all_finite, as_floats, as_ints
 
 ENUMERATION_MAX_CASES: Final = 20
 MONTE_CARLO_RESAMPLES: Final = 9_999
 PAIRED_T_MIN_CASES: Final = 10_000
 PAIRED_T_MAX_LEVERAGE: Final = 0.01
-# 2³·3²·5²·7: a multiple of every trial count 1–10 and of the pairwise buckets' fifths.
-GRID_BASE: Final = 12_600
-# Largest common denominator handed to the integer path (numerators stay far from 2⁶³).
+# A grid's integers must match the data to this fraction of one step.
+LATTICE_TOLERANCE: Final = 1e-6
+# Largest common denominator, and largest |kᵢ|, handed to the integer path (far from 2⁶³).
 MAX_DENOMINATOR: Final = 10**9
 CONVOLUTION_MAX_WINDOW: Final = 1 << 22
 CONVOLUTION_MAX_WORK: Final = 1 << 24
@@ -87,12 +88,12 @@ def sign_flip_test(
 ) -> PermutationResult:
     """Two-sided sign-flip permutation test of mean(d) = 0; see the module docstring.
 
-    A grid is detected when every dᵢ·12,600 is within 10⁻⁶ of an integer (trial
-    fractions with up to 10 trials, the pairwise buckets) or all |dᵢ| are equal.
+    A grid is detected whatever the scale of the dᵢ (`lattice_steps`). A NaN or
+    infinite difference gives p = 1 with reason NON_FINITE_INPUT.
     """
     values = as_floats(differences, "differences")
-    if not np.all(np.isfinite(values)):
-        raise ValueError("differences must be finite")
+    if not all_finite(values):
+        return PermutationResult(0.0, 1.0, reasons.NONE, 0, 0, reasons.NON_FINITE_INPUT)
     return _dispatch(values, lattice_steps(values), resamples, seed)
 
 
@@ -133,25 +134,36 @@ def common_denominator(counts: npt.ArrayLike) -> int | None:
 def lattice_steps(differences: npt.ArrayLike) -> IntArray | None:
     """Integers kᵢ with dᵢ = kᵢ·step for one common step, or None when there is no grid.
 
-    Candidate steps: 1/12,600 (reduced by the gcd of the kᵢ), or |d| itself when all
-    nonzero |dᵢ| are equal. Only the kᵢ matter to the test: it is scale-free.
+    Scale-free: the ratios rᵢ = dᵢ/m to the smallest nonzero |dᵢ| are brought onto a
+    common denominator L ≤ 10⁹ by continued fractions (each rᵢ·L within 10⁻⁶ of an
+    integer), so multiplying every dᵢ by one constant gives the same kᵢ. Trial
+    fractions with up to 10 trials and the pairwise buckets lie on such grids; only the
+    kᵢ (reduced by their gcd) matter to the test.
     """
     values = as_floats(differences)
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
     magnitudes = np.abs(values)
     nonzero = magnitudes[magnitudes > 0.0]
-    if len(nonzero) and float(np.ptp(nonzero)) == 0.0:
-        return np.sign(values).astype(np.int64)
-    scaled = values * GRID_BASE
-    if float(np.abs(scaled).max()) >= 2.0**52:
-        return None
-    steps = np.rint(scaled)
-    if float(np.abs(scaled - steps).max()) > 1e-6:
-        return None
+    if len(nonzero) == 0:
+        return np.zeros(len(values), dtype=np.int64)
+    with np.errstate(over="ignore"):
+        ratios = values / float(nonzero.min())
+    denominator = 1
+    while True:
+        scaled = ratios * denominator
+        if not np.all(np.abs(scaled) <= MAX_DENOMINATOR):
+            return None
+        steps = np.rint(scaled)
+        residuals = np.abs(scaled - steps)
+        worst = int(np.argmax(residuals))
+        if float(residuals[worst]) <= LATTICE_TOLERANCE:
+            break
+        limit = MAX_DENOMINATOR // denominator
+        factor = Fraction(float(scaled[worst])).limit_denominator(limit).denominator
+        if factor == 1:
+            return None
+        denominator *= factor
     integers = steps.astype(np.int64)
-    divisor = int(np.gcd.reduce(integers)) if np.any(integers) else 1
-    return integers // max(divisor, 1)
+    return integers // int(np.gcd.reduce(integers))
 
 
 def enumeration_p_value(values: npt.ArrayLike) -> float:

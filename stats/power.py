@@ -12,7 +12,7 @@ from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
 from stats import reasons
-from stats._arrays import as_floats
+from stats._arrays import all_finite, as_floats
 
 DEFAULT_TARGET_EFFECT: Final = 0.05
 MIN_CASES: Final = 20
@@ -56,8 +56,11 @@ def unpaired_mde(pass_rate: float, n: int, *, alpha: float = 0.05, power: float 
     the variance under the alternative is larger). The shift is taken towards ½, the
     direction of larger variance, so the MDE holds for either direction of change.
     When even a shift to the far bound lacks the power, that bound is returned with
-    reason POWER_NOT_REACHABLE; n = 0 returns 1.0 with reason NO_CASES.
+    reason POWER_NOT_REACHABLE; n = 0 returns 1.0 with reason NO_CASES, and a NaN or
+    infinite rate or n returns 1.0 with reason NON_FINITE_INPUT.
     """
+    if not all_finite(pass_rate, n):
+        return Mde(1.0, reasons.NON_FINITE_INPUT)
     if not 0.0 <= pass_rate <= 1.0:
         raise ValueError(f"pass_rate must lie in [0, 1], got {pass_rate}")
     if n <= 0:
@@ -78,10 +81,13 @@ def paired_mde(differences: npt.ArrayLike, *, alpha: float = 0.05, power: float 
 
     Var is the sample variance (n − 1) of the per-case differences (e.g. Chow, Shao &
     Wang 2008, §3.1, one-sample normal design). Fewer than two cases give 1.0 with a
-    reason; zero variance gives 0.0 with reason ZERO_VARIANCE.
+    reason; zero variance gives 0.0 with reason ZERO_VARIANCE; a NaN or infinite
+    difference gives 1.0 with reason NON_FINITE_INPUT.
     """
     data = as_floats(differences, "differences")
     n = len(data)
+    if not all_finite(data):
+        return Mde(1.0, reasons.NON_FINITE_INPUT)
     if n < 2:
         return Mde(1.0, reasons.NO_CASES if n == 0 else reasons.ONE_CASE)
     if float(np.ptp(data)) == 0.0:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from scipy.special import ndtr
 
 from stats import reasons
+from stats._arrays import all_finite
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +31,11 @@ def two_proportion_ztest(
     p̄ = (x₁ + x₂)/(n₁ + n₂), z = (p̂₁ − p̂₂) / √(p̄(1 − p̄)(1/n₁ + 1/n₂)), p = 2·Φ(−|z|)
     (e.g. Agresti 2013, Categorical Data Analysis, §3.1; statsmodels `proportions_ztest`).
     Either side empty, or both sides all-pass or all-fail (p̄ ∈ {0, 1}), gives p = 1
-    with a reason.
+    with a reason; a NaN or infinite count gives p = 1 with reason NON_FINITE_INPUT.
     """
+    counts = (candidate_successes, candidate_n, baseline_successes, baseline_n)
+    if not all_finite(*counts):
+        return ZTestResult(0.0, 0.0, 0.0, 0.0, 1.0, reasons.NON_FINITE_INPUT)
     for successes, n in ((candidate_successes, candidate_n), (baseline_successes, baseline_n)):
         if n < 0 or successes < 0 or successes > n:
             raise ValueError(f"need 0 <= successes <= n, got {successes} of {n}")

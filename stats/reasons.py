@@ -23,6 +23,8 @@ PARTIALLY_JUDGED: Final = "PARTIALLY_JUDGED"
 TIED_VOTES: Final = "TIED_VOTES"
 NO_VOTES: Final = "NO_VOTES"
 FLOOR_REACHED: Final = "FLOOR_REACHED"
+# A NaN or ±inf where a number is needed: the answer given for no cases, with this reason.
+NON_FINITE_INPUT: Final = "NON_FINITE_INPUT"
 
 # Gate reasons (SPEC §4).
 INSUFFICIENT_CASES: Final = "INSUFFICIENT_CASES"

@@ -119,6 +119,20 @@ def flips(passed: npt.ArrayLike, completed: npt.ArrayLike) -> int:
     return int(np.count_nonzero((passes > 0) & (passes < trials)))
 
 
+def relations(candidate: CohortTrials, baseline: CohortTrials) -> npt.NDArray[np.int8]:
+    """Per case: −1 when the candidate's pass fraction is below the baseline's (*worse*),
+    +1 above (*better*), 0 equal (*same*) or when either has no completed trial (SPEC §4).
+
+    Compared exactly on integers: p꜀/n꜀ < p_b/n_b ⇔ p꜀·n_b < p_b·n꜀.
+    """
+    if len(candidate) != len(baseline):
+        raise ValueError(f"cohorts differ in cases: {len(candidate)} != {len(baseline)}")
+    usable = (candidate.completed > 0) & (baseline.completed > 0)
+    left = candidate.passed * baseline.completed
+    right = baseline.passed * candidate.completed
+    return np.asarray(np.where(usable, np.sign(left - right), 0), dtype=np.int8)
+
+
 def trial_summary(trials: CohortTrials, *, k: int | None = None) -> TrialSummary:
     """pass^k, pass@k (k = trials per case unless given), flips and failed-or-missing trials.
 

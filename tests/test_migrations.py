@@ -28,6 +28,12 @@ EXPECTED_TABLES = {
     "release_binding",
     "model_connection",
     "experiment",
+    "comparison_verdict",
+    "verdict_case",
+    "report",
+    "follow_up",
+    "sign_off",
+    "sign_off_follow_up",
 }
 
 

@@ -14,7 +14,7 @@ import server.db
 from sqlalchemy import Text
 
 revision = '0008'
-down_revision = '0006'
+down_revision = '0007'
 branch_labels = None
 depends_on = None
 

@@ -7,6 +7,7 @@ judging call. Both raise before anything is written.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +77,8 @@ class ComparisonSpec:
     budget_cap_cents: float | None = None
     pairwise: PairwiseSpec | None = None
     label: str | None = None
+    epsilon_points: float = 1.0
+    target_effect_points: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,8 @@ class ResolvedInput:
     experiment: Experiment | None
     label: str | None
     connections: dict[str, ModelConnection] = field(default_factory=dict)
+    epsilon_points: float = 1.0
+    target_effect_points: float = 5.0
     """Every connection called (cohorts' and judges'), by id."""
 
 
@@ -155,8 +160,18 @@ def check(spec: ComparisonSpec) -> list[dict[str, Any]]:
     if spec.pairwise is not None:
         # Dispatch makes no pairwise judge calls yet: counting them would end runs DONE at half.
         raise ValidationFailed("pairwise judging is not available yet", field="pairwise")
+    _check_points(spec.epsilon_points, field="epsilonPoints", allow_zero=True)
+    _check_points(spec.target_effect_points, field="targetEffectPoints", allow_zero=False)
     checks = list(DEFAULT_CHECKS) if spec.checks is None else spec.checks
     return [dict(c) for c in validate_check_specs(checks)]
+
+
+def _check_points(value: float, *, field: str, allow_zero: bool) -> None:
+    """A gate threshold in pass-rate points: (0 or more than 0) to 100."""
+    low_ok = value >= 0 if allow_zero else value > 0
+    if not math.isfinite(value) or not low_ok or value > 100:
+        bound = "0" if allow_zero else "more than 0"
+        raise ValidationFailed(f"`{field}` must be {bound} and at most 100 points", field=field)
 
 
 def _check_cohort(index: int, cohort: CohortSpec) -> None:
@@ -251,6 +266,8 @@ async def resolve(*, session: AsyncSession, actor: Actor, spec: ComparisonSpec) 
         experiment=experiment,
         label=None if spec.label is None else clean_name(spec.label, field="label"),
         connections=connections,
+        epsilon_points=float(spec.epsilon_points),
+        target_effect_points=float(spec.target_effect_points),
     )
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Enum,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -98,6 +99,12 @@ class Comparison(Base):
     missing_field_policy: Mapped[str] = mapped_column(String(16))
     pairwise: Mapped[dict[str, Any] | None] = mapped_column(PortableJSON)
     budget_cap_micros: Mapped[int | None] = mapped_column(BigInteger)
+    epsilon_points: Mapped[float] = mapped_column(
+        Float, default=1.0, server_default="1", comment="the gate's ε, in points"
+    )
+    target_effect_points: Mapped[float] = mapped_column(
+        Float, default=5.0, server_default="5", comment="the gate's target effect, in points"
+    )
     case_count: Mapped[int] = mapped_column(Integer, comment="frozen cases in comparison_case")
     total_calls: Mapped[int] = mapped_column(Integer, comment="planned calls, judge calls included")
     # Progress, recomputed from trial rows under the lease; `seq` orders snapshots.

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import Float, case, cast, func, insert, literal, select
+from sqlalchemy import case, func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset
@@ -112,6 +113,8 @@ async def create(
         missing_field_policy=resolved.missing_field_policy.value,
         pairwise=_pairwise_json(resolved),
         budget_cap_micros=resolved.budget_cap_micros,
+        epsilon_points=resolved.epsilon_points,
+        target_effect_points=resolved.target_effect_points,
         case_count=len(selection.kept),
         total_calls=total,
         created_by_member_id=actor.member_id,
@@ -267,6 +270,8 @@ async def rerun(*, session: AsyncSession, actor: Actor, comparison_id: str) -> C
         missing_field_policy=source.missing_field_policy,
         pairwise=source.pairwise,
         budget_cap_micros=source.budget_cap_micros,
+        epsilon_points=source.epsilon_points,
+        target_effect_points=source.target_effect_points,
         case_count=source.case_count,
         total_calls=source.total_calls,
         created_by_member_id=actor.member_id,
@@ -341,26 +346,24 @@ async def get_experiments(
 async def pass_rates(
     *, session: AsyncSession, comparison_ids: Sequence[str]
 ) -> dict[str, dict[int, float]]:
-    """Per cohort: the mean over cases of passed ÷ completed trials (cases with none skipped)."""
-    passed = cast(func.sum(case((Trial.passed.is_(True), 1), else_=0)), Float)
-    per_case = (
+    """Per cohort: the mean over cases of passed ÷ completed trials (cases with none skipped),
+    summed exactly from the integer counts, so identical pass sets give identical rates."""
+    rows = await session.execute(
         select(
             Trial.comparison_id,
             Trial.cohort_index,
-            (passed / func.count()).label("fraction"),
+            func.sum(case((Trial.passed.is_(True), 1), else_=0)),
+            func.count(),
         )
         .where(Trial.comparison_id.in_(comparison_ids), Trial.state == TrialState.COMPLETED)
         .group_by(Trial.comparison_id, Trial.cohort_index, Trial.case_ordinal)
-        .subquery()
     )
-    rows = await session.execute(
-        select(
-            per_case.c.comparison_id, per_case.c.cohort_index, func.avg(per_case.c.fraction)
-        ).group_by(per_case.c.comparison_id, per_case.c.cohort_index)
-    )
+    sums: dict[tuple[str, int], list[Fraction]] = defaultdict(list)
+    for comparison_id, cohort_index, passed, completed in rows:
+        sums[(comparison_id, int(cohort_index))].append(Fraction(int(passed), int(completed)))
     found: dict[str, dict[int, float]] = defaultdict(dict)
-    for comparison_id, cohort_index, rate in rows:
-        found[comparison_id][int(cohort_index)] = float(rate)
+    for (comparison_id, cohort_index), fractions in sums.items():
+        found[comparison_id][cohort_index] = float(sum(fractions) / len(fractions))
     return found
 
 

@@ -4,7 +4,6 @@ the preview."""
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import cast
 
 import strawberry
@@ -26,8 +25,19 @@ from server.datasets.models import Split as SplitEnum
 from server.datasets.types import DatasetVersion, Split
 from server.experiments.types import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
+from server.pagination import Connection
 from server.prompting.variables import MissingFieldPolicy as MissingFieldPolicyEnum
 from server.releases.types import BindingRole
+from server.reports import resolvers as report_fields
+from server.reports.types import Report
+from server.verdicts import resolvers as verdict_fields
+from server.verdicts.types import (
+    CaseFilter,
+    ComparisonCase,
+    Scorecard,
+    SignOffVerdict,
+    VerdictState,
+)
 
 ComparisonStatus = strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
 StopReason = strawberry.enum(StopReasonEnum, name="StopReason")
@@ -40,12 +50,6 @@ MissingFieldPolicy = strawberry.enum(
 )
 PreviewWarningCode = strawberry.enum(planning.WarningCode, name="PreviewWarningCode")
 PreviewBlockerCode = strawberry.enum(planning.BlockerCode, name="PreviewBlockerCode")
-
-
-@strawberry.enum(description="FINALIZED once the scorecard and runs are made (a later step).")
-class VerdictState(StrEnum):
-    NOT_FINALIZED = "NOT_FINALIZED"
-    FINALIZED = "FINALIZED"
 
 
 # --- input ---------------------------------------------------------------------------------
@@ -101,6 +105,12 @@ class CreateComparisonInput:
     budget_cap_cents: float | None = None
     pairwise: PairwiseInput | None = None
     label: str | None = None
+    epsilon_points: float = strawberry.field(
+        default=1.0, description="The gate's ε: a change must exceed it (points)."
+    )
+    target_effect_points: float = strawberry.field(
+        default=5.0, description="NO_CHANGE needs the interval for Δ within ± this (points)."
+    )
 
     def to_spec(self) -> ComparisonSpec:
         """The service's view of this input."""
@@ -134,6 +144,8 @@ class CreateComparisonInput:
                 else None
             ),
             label=self.label,
+            epsilon_points=self.epsilon_points,
+            target_effect_points=self.target_effect_points,
         )
 
 
@@ -221,13 +233,56 @@ class Comparison:
     case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
     checks: JSON
     budget_cap_cents: float | None
+    epsilon_points: float
+    target_effect_points: float
     spent_cents_so_far: float
     rerun_of_id: strawberry.ID | None
     created_at: datetime
     started_at: datetime | None
     ended_at: datetime | None
-    verdict_state: VerdictState
     row: strawberry.Private[ComparisonRow]
+
+    @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
+    async def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
+        return await verdict_fields.verdict_state(info.context, self.row.id)
+
+    @strawberry.field(description="Why finalization failed: a bounded code (docs/errors.md).")
+    async def verdict_error_code(self, info: strawberry.Info[Context]) -> str | None:
+        return await verdict_fields.verdict_error_code(info.context, self.row.id)
+
+    @strawberry.field(description="The sign-off's decision; null until signed off.")
+    async def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
+        return await verdict_fields.verdict(info.context, self.row.id)
+
+    @strawberry.field(description="Its report versions, oldest first.")
+    async def reports(self, info: strawberry.Info[Context]) -> list[Report]:
+        return await report_fields.reports_of(info.context, self.row.id)
+
+    @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
+    async def scorecard(self, info: strawberry.Info[Context]) -> Scorecard | None:
+        return await verdict_fields.scorecard(info.context, self.row.id)
+
+    @strawberry.field(
+        description="The case-debug view. With `baselineCohortIndex`, that baseline's worse "
+        "(REGRESSIONS) or better (IMPROVEMENTS) cases by pass fraction; without it, the "
+        "failure analysis classes. Empty until FINALIZED."
+    )
+    async def cases(
+        self,
+        info: strawberry.Info[Context],
+        filter: CaseFilter = CaseFilter.REGRESSIONS,
+        baseline_cohort_index: int | None = None,
+        first: int | None = None,
+        after: str | None = None,
+    ) -> Connection[ComparisonCase]:
+        return await verdict_fields.cases(
+            info.context,
+            self.row,
+            case_filter=filter,
+            baseline_cohort_index=baseline_cohort_index,
+            first=first,
+            after=after,
+        )
 
     @strawberry.field
     async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
@@ -266,12 +321,13 @@ class Comparison:
             case_count=row.case_count,
             checks=cast(JSON, row.checks),
             budget_cap_cents=optional_micros_to_cents(row.budget_cap_micros),
+            epsilon_points=row.epsilon_points,
+            target_effect_points=row.target_effect_points,
             spent_cents_so_far=micros_to_cents(row.spent_micros),
             rerun_of_id=strawberry.ID(row.rerun_of_id) if row.rerun_of_id else None,
             created_at=row.created_at,
             started_at=row.started_at,
             ended_at=row.ended_at,
-            verdict_state=VerdictState.NOT_FINALIZED,
             row=row,
         )
 

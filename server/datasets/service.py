@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -20,6 +20,7 @@ from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
 from server.assets.versioning import lock_asset, next_version_number
 from server.audit import service as audit
 from server.auth import Actor
+from server.comparisons.models import Comparison
 from server.datasets.cases import MAX_CASES_PER_CHUNK, CaseRow, check_chunk, chunk_error
 from server.datasets.digest import digest_cases
 from server.datasets.models import DatasetCase, Split
@@ -48,6 +49,15 @@ async def create_dataset(
             f"`description` must be at most {MAX_DESCRIPTION_LENGTH} characters",
             field="description",
         )
+    existing = await session.scalar(
+        select(Asset.id).where(
+            Asset.workspace_id == actor.workspace_id,
+            Asset.kind == AssetKind.EVALUATION_SUITE,
+            Asset.name == name,
+        )
+    )
+    if existing is not None:  # named in the error, so a client can add a version to it
+        raise Conflict(f"a dataset named {name!r} already exists", field="name", datasetId=existing)
     dataset = Asset(
         id=new_id("ds"),
         workspace_id=actor.workspace_id,
@@ -108,14 +118,29 @@ async def get_versions_by_dataset(
 
 async def holdout_looks(
     *,
-    session: AsyncSession,  # noqa: ARG001 - the comparisons issue will query with it
+    session: AsyncSession,
     version_ids: Sequence[str],
 ) -> dict[str, int]:
     """Finalized comparisons on each version's holdout split.
 
-    Always 0 for now: comparisons do not exist yet; the comparisons issue will count them here.
+    A comparison counts once however often it is finalized: `finalized_at` is set by its
+    first finalization only (later ones are no-ops).
     """
-    return dict.fromkeys(version_ids, 0)
+    found = dict.fromkeys(version_ids, 0)
+    if not version_ids:
+        return found
+    rows = await session.execute(
+        select(Comparison.dataset_version_id, func.count())
+        .where(
+            Comparison.dataset_version_id.in_(list(version_ids)),
+            Comparison.split == Split.HOLDOUT.value,
+            Comparison.finalized_at.is_not(None),
+        )
+        .group_by(Comparison.dataset_version_id)
+    )
+    for version_id, count in rows:
+        found[str(version_id)] = int(count)
+    return found
 
 
 async def get_cases_page(

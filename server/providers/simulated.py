@@ -4,7 +4,10 @@ Each call draws two stable pseudo-random numbers from the connection's seed, the
 trial's cohort/case/trial parts (not the comparison id, so a rerun repeats its outcomes),
 the model and the rendered messages (so two prompt templates get different, reproducible
 outcomes). One decides a simulated error (`errorRate`), the other a right or wrong answer
-(`accuracy`). A per-case `script` overrides both.
+(`accuracy`). A per-case `script` overrides both; a script entry `{"trials": [...]}` answers
+trial i with its i-th entry (cycling), an entry `{"models": {model: entry}}` answers each
+model with its own entry (an unlisted model draws), and an entry `{"error": true}` fails the
+call with `simulated_error`, so a test or a demo can script every trial's outcome.
 """
 
 from __future__ import annotations
@@ -54,6 +57,24 @@ def scripted_answer(entry: Any) -> tuple[str, list[dict[str, Any]]]:
     return _as_text(entry), []
 
 
+def by_model(entry: Any, model: str) -> Any:
+    """A `{"models": {...}}` entry's answer for `model` (None: not scripted for it)."""
+    if isinstance(entry, dict) and isinstance(entry.get("models"), dict):
+        return entry["models"].get(model)
+    return entry
+
+
+def per_trial(entry: Any, trial_header: str) -> Any:
+    """A `{"trials": [...]}` entry's answer for the header's trial index (cycling)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("trials"), list):
+        return entry
+    answers = entry["trials"]
+    if not answers:
+        return ""
+    index = trial_header.rsplit("/", 1)[-1]
+    return answers[int(index) % len(answers) if index.isdigit() else 0]
+
+
 class SimulatedProvider:
     """Answers `expected` with probability `accuracy`, fails with probability `errorRate`."""
 
@@ -88,8 +109,14 @@ class SimulatedProvider:
         """A deterministic answer (or `simulated_error`) after `latencyMs`."""
         if self._latency_ms:
             await self._sleep(self._latency_ms / 1000)
-        if request.case_key in self._script:
-            output, tool_calls = scripted_answer(self._script[request.case_key])
+        entry = by_model(self._script.get(request.case_key), request.model)
+        if entry is not None:
+            entry = per_trial(entry, request.trial_header)
+            if isinstance(entry, dict) and entry.get("error"):
+                return CallResult(
+                    output=None, latency_ms=self._latency_ms, error=DispatchError.SIMULATED_ERROR
+                )
+            output, tool_calls = scripted_answer(entry)
         else:
             error_draw, answer_draw = self.draws(request)
             if error_draw < self._error_rate:

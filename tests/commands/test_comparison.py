@@ -9,9 +9,12 @@ import json
 import os
 import sys
 
+from sqlalchemy import update
+
 from server.client import ApiClient
 from server.commands.progress_watch import ProgressBar, follow
-from server.comparisons.models import Trial, TrialState
+from server.comparisons.models import Comparison, Trial, TrialState
+from server.workspaces.models import AmbiguousOutcomes, Workspace
 from server.workspaces.roles import Role
 from tests.commands.test_dataset_import import Done
 from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
@@ -175,8 +178,18 @@ async def test_start_wait_exits_1_when_the_comparison_fails(backend: Backend) ->
     token, setup = await _setup(backend)
     comparison_id = await _create(backend, token, setup, "--trials", "1")
     # What a dispatcher killed mid-call leaves: an admitted trial without an outcome, which
-    # the next delivery must not re-send, so the comparison ends FAILED.
+    # the next delivery must not re-send; under FAIL_RUN the comparison ends FAILED.
     async with backend.sessionmaker() as session, session.begin():
+        workspace_id = await session.scalar(
+            Comparison.__table__.select()
+            .with_only_columns(Comparison.workspace_id)
+            .where(Comparison.id == comparison_id)
+        )
+        await session.execute(
+            update(Workspace)
+            .where(Workspace.id == workspace_id)
+            .values(ambiguous_outcomes=AmbiguousOutcomes.FAIL_RUN)
+        )
         session.add(
             Trial(
                 comparison_id=comparison_id,

@@ -44,6 +44,22 @@ def test_bca_matches_scipy_within_tolerance(data: np.ndarray) -> None:
     assert interval.estimate == pytest.approx(data.mean())
 
 
+@pytest.mark.parametrize("scale", [1e-13, 1e-9, 1e13])
+def test_bca_tie_tolerance_is_relative_to_the_data(scale: float) -> None:
+    data = np.random.default_rng(1).exponential(1.0, size=40)
+    scaled = data * scale
+    interval = bootstrap_mean_interval(scaled, seed=7)
+    low, high = _scipy_bca(scaled)
+    se = scaled.std(ddof=1) / np.sqrt(len(scaled))
+    assert interval.method == reasons.BOOTSTRAP_BCA
+    assert abs(interval.low - low) < 0.2 * se
+    assert abs(interval.high - high) < 0.2 * se
+    # The same seed draws the same resamples, so the interval scales with the data.
+    unscaled = bootstrap_mean_interval(data, seed=7)
+    assert interval.low == pytest.approx(unscaled.low * scale, rel=1e-9)
+    assert interval.high == pytest.approx(unscaled.high * scale, rel=1e-9)
+
+
 def test_bca_corrects_for_skew() -> None:
     data = np.random.default_rng(4).exponential(1.0, size=40)
     interval = bootstrap_mean_interval(data)
@@ -67,6 +83,20 @@ def test_degenerate_inputs(values: list[float], reason: str) -> None:
     interval = bootstrap_mean_interval(values, bounds=(-1.0, 1.0))
     assert interval.reason == reason
     assert all(np.isfinite([interval.estimate, interval.low, interval.high]))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("size", [5, 30])
+def test_non_finite_values_give_the_no_case_answer(bad: float, size: int) -> None:
+    values = [0.1 * i for i in range(size - 1)] + [bad]
+    for interval in (
+        bootstrap_mean_interval(values, bounds=(-1.0, 1.0)),
+        delta_interval(values, bounds=(-1.0, 1.0)),
+    ):
+        assert (interval.estimate, interval.low, interval.high, interval.n) == (0.0, -1.0, 1.0, 0)
+        assert interval.reason == reasons.NON_FINITE_INPUT
+    unbounded = delta_interval(values)
+    assert (unbounded.low, unbounded.high, unbounded.reason) == (0.0, 0.0, reasons.NON_FINITE_INPUT)
 
 
 def test_seeded() -> None:

@@ -112,3 +112,90 @@ def test_gate_degenerate_inputs_give_no_verdict_for_insufficient_cases(
         assert (verdict.outcome, verdict.reason) == (reasons.NO_VERDICT, reasons.INSUFFICIENT_CASES)
     else:
         assert verdict.outcome in (reasons.REGRESSED, reasons.IMPROVED, reasons.NO_CHANGE)
+
+
+NAN, INF = float("nan"), float("inf")
+SPREAD = [0.1, 0.4, 0.2, 0.9, 0.5]
+
+# Each: the call, and the answer it must give (the no-case answer), as literals.
+NON_FINITE: dict[str, tuple[Callable[[], object], dict[str, object]]] = {
+    "wilson nan successes": (
+        lambda: stats.wilson_interval(NAN, 10),
+        {"estimate": 0.0, "low": 0.0, "high": 1.0, "n": 0},
+    ),
+    "wilson inf n": (
+        lambda: stats.wilson_interval(3, INF),  # type: ignore[arg-type]
+        {"estimate": 0.0, "low": 0.0, "high": 1.0, "n": 0},
+    ),
+    "wilson inf both": (
+        lambda: stats.wilson_interval(INF, INF),  # type: ignore[arg-type]
+        {"low": 0.0, "high": 1.0},
+    ),
+    "z nan": (lambda: stats.two_proportion_ztest(NAN, 10, 3, 10), {"p_value": 1.0, "z": 0.0}),  # type: ignore[arg-type]
+    "z inf n": (
+        lambda: stats.two_proportion_ztest(3, 10, 3, INF),  # type: ignore[arg-type]
+        {"p_value": 1.0, "delta": 0.0},
+    ),
+    "cr1 nan": (
+        lambda: stats.clustered_interval([0.5, NAN, 1.0]),
+        {"estimate": 0.0, "low": 0.0, "high": 1.0, "n": 0},
+    ),
+    "cr1 inf": (lambda: stats.clustered_interval([0.5, INF]), {"low": 0.0, "high": 1.0}),
+    "t nan": (
+        lambda: stats.t_interval([*SPREAD, NAN]),
+        {"estimate": 0.0, "low": 0.0, "high": 0.0, "n": 0},
+    ),
+    "t -inf bounded": (
+        lambda: stats.t_interval([*SPREAD, -INF], bounds=(-1.0, 1.0)),
+        {"estimate": 0.0, "low": -1.0, "high": 1.0},
+    ),
+    "bootstrap nan": (
+        lambda: stats.bootstrap_mean_interval(SPREAD * 6 + [NAN]),
+        {"estimate": 0.0, "low": 0.0, "high": 0.0, "n": 0},
+    ),
+    "bootstrap inf": (lambda: stats.bootstrap_mean_interval([INF, 1.0]), {"n": 0}),
+    "delta nan small": (lambda: stats.delta_interval([*SPREAD, NAN]), {"low": 0.0, "high": 0.0}),
+    "delta inf large": (
+        lambda: stats.delta_interval(SPREAD * 6 + [INF], bounds=(-1.0, 1.0)),
+        {"estimate": 0.0, "low": -1.0, "high": 1.0},
+    ),
+    "delta nan very large": (
+        lambda: stats.delta_interval([*np.linspace(0.0, 1.0, 10_000), NAN]),
+        {"low": 0.0, "high": 0.0},
+    ),
+    "paired mde nan": (lambda: stats.paired_mde([*SPREAD, NAN]), {"value": 1.0}),
+    "paired mde inf": (lambda: stats.paired_mde([INF, -INF]), {"value": 1.0}),
+    "unpaired mde nan": (lambda: stats.unpaired_mde(NAN, 30), {"value": 1.0}),
+    "sign flip nan": (lambda: stats.sign_flip_test([*SPREAD, NAN]), {"p_value": 1.0}),
+    "sign flip inf": (lambda: stats.sign_flip_test([INF] * 30), {"p_value": 1.0}),
+    "mcnemar counts nan": (
+        lambda: stats.mcnemar_from_counts(NAN, 1, 10),  # type: ignore[arg-type]
+        {"p_value": 1.0, "exact_p_value": 1.0, "n": 0},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NON_FINITE))
+def test_non_finite_input_gives_the_no_case_answer_with_a_reason(name: str) -> None:
+    produce, expected = NON_FINITE[name]
+    result = produce()
+    _assert_plain_and_finite(result)
+    assert getattr(result, "reason", None) == reasons.NON_FINITE_INPUT
+    assert {field: getattr(result, field) for field in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "produce",
+    [
+        lambda: stats.t_interval([[0.1, NAN]]),
+        lambda: stats.clustered_interval([[0.5, NAN]]),
+        lambda: stats.bootstrap_mean_interval([[0.1, INF]]),
+        lambda: stats.delta_interval([[0.1, NAN]]),
+        lambda: stats.paired_mde([[NAN]]),
+        lambda: stats.sign_flip_test([[NAN, 0.2]]),
+    ],
+    ids=["t", "cr1", "bootstrap", "delta", "paired mde", "sign flip"],
+)
+def test_malformed_shapes_stay_a_value_error(produce: Callable[[], object]) -> None:
+    with pytest.raises(ValueError, match="one-dimensional"):
+        produce()

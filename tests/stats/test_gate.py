@@ -208,3 +208,27 @@ def test_swapping_candidate_and_baseline(cases: list[tuple[int, int]], seed: int
         forward.better_count,
         forward.worse_count,
     )
+
+
+def test_a_cases_mask_limits_the_analysis_but_not_the_missing_rates() -> None:
+    """The usable cases of a three-cohort comparison: the pair is analysed on the mask; the
+    missing rates and the sensitivity Δ stay over every case given (counted by hand)."""
+    candidate = CohortTrials.of([3, 0, 2, 1, 3], [3, 0, 3, 1, 3], 3)
+    baseline = CohortTrials.of([3, 3, 1, 3, 0], [3, 3, 3, 3, 3], 3)
+    mask = np.array([True, False, True, False, True])
+    masked = compare_pair(candidate, baseline, cases=mask)
+    alone = compare_pair(
+        CohortTrials.of([3, 2, 3], [3, 3, 3], 3), CohortTrials.of([3, 1, 0], [3, 3, 3], 3)
+    )
+    assert (masked.n, masked.delta, masked.p_value) == (3, alone.delta, alone.p_value)
+    assert masked.delta == pytest.approx((0 + 1 / 3 + 1) / 3, abs=1e-12)
+    assert masked.candidate_missing_rate == pytest.approx(5 / 15, abs=1e-12)
+    assert masked.baseline_missing_rate == 0.0
+    sensitivity = np.mean([3 / 3, 0, 2 / 3, 1 / 3, 3 / 3]) - np.mean([1, 1, 1 / 3, 1, 0])
+    assert masked.sensitivity_delta == pytest.approx(sensitivity, abs=1e-12)
+    (verdict,) = gate(candidate, [baseline], cases=mask)
+    assert verdict.n == 3 and verdict.pass_rate_delta_points == pytest.approx(
+        masked.delta * 100, abs=1e-9
+    )
+    with pytest.raises(ValueError):
+        compare_pair(candidate, baseline, cases=[True])

@@ -144,6 +144,14 @@ def test_lattice_steps_detection() -> None:
     assert same_magnitude is not None
     assert same_magnitude.tolist() == [1, -1, 1]
     assert lattice_steps(np.random.default_rng(0).normal(size=50)) is None
+    for scale in (1e-13, 1e13, 7.0):
+        scaled = lattice_steps(np.array([1 / 3, -2 / 3, 0.0, 1.0]) * scale)
+        assert scaled is not None
+        assert scaled.tolist() == [1, -2, 0, 3]
+    assert lattice_steps(np.random.default_rng(0).normal(size=50) * 1e-13) is None
+    tokens = lattice_steps(np.array([13_001.0, 13_002.0, -5.0]))
+    assert tokens is not None
+    assert tokens.tolist() == [13_001, 13_002, -5]
 
 
 def test_common_denominator() -> None:
@@ -181,9 +189,37 @@ def test_all_same_sign_is_two_to_the_one_minus_n() -> None:
     assert 0.0 < tiny <= 1e-300
 
 
-def test_non_finite_differences_are_a_programmer_error() -> None:
-    with pytest.raises(ValueError):
-        sign_flip_test([0.1, np.nan])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_differences_give_p_one_with_a_reason(bad: float) -> None:
+    result = sign_flip_test([0.1, bad, 0.3])
+    assert (result.p_value, result.estimate, result.n) == (1.0, 0.0, 0)
+    assert result.reason == reasons.NON_FINITE_INPUT
+
+
+def test_malformed_differences_are_a_programmer_error() -> None:
+    with pytest.raises(ValueError, match="one-dimensional"):
+        sign_flip_test([[0.1, np.nan]])
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-13, 1e13, 3.7e-7])
+def test_convolution_p_does_not_depend_on_the_scale_of_the_differences(scale: float) -> None:
+    rng = np.random.default_rng(21)
+    steps = rng.binomial(3, 0.65, size=60) - rng.binomial(3, 0.5, size=60)
+    result = sign_flip_test(steps / 3 * scale)
+    assert result.method == reasons.EXACT_CONVOLUTION
+    assert result.p_value == pytest.approx(_exact_null_p(steps), rel=1e-9)
+    assert result.p_value < 0.05
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-13, 1e13])
+def test_enumeration_p_does_not_depend_on_the_scale_of_the_differences(scale: float) -> None:
+    steps = np.array([1, 2, 0, 3, -1, 2, 1, 1, 3, 2, -2, 1, 2, 0, 1])
+    expected = _exact_null_p(steps)
+    assert expected == pytest.approx(_scipy_sign_flip(steps / 3.0, np.inf), rel=1e-9)
+    result = sign_flip_test(steps / 3.0 * scale)
+    assert result.method == reasons.EXACT_ENUMERATION
+    assert result.p_value == pytest.approx(expected, rel=1e-9)
+    assert result.p_value < 0.05
 
 
 @settings(max_examples=150, deadline=None)

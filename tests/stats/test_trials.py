@@ -109,3 +109,13 @@ def test_cohort_trials_defaults_scheduled_to_largest_completed() -> None:
     assert trials.scheduled == 3
     assert len(trials) == 2
     assert trials.failed_or_missing == 1
+
+
+def test_relations_compare_pass_fractions_exactly() -> None:
+    from stats.trials import relations
+
+    candidate = CohortTrials.of([1, 2, 0, 3, 1], [3, 3, 0, 3, 2], 3)
+    baseline = CohortTrials.of([2, 2, 1, 3, 2], [3, 3, 3, 3, 3], 3)
+    # 1/3 < 2/3 worse; equal; no completed trial → same; equal; 1/2 < 2/3 worse.
+    assert list(relations(candidate, baseline)) == [-1, 0, 0, 0, -1]
+    assert list(relations(baseline, candidate)) == [1, 0, 0, 0, 1]

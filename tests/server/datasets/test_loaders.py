@@ -71,4 +71,5 @@ async def test_one_and_fifty_datasets_cost_the_same_statements(backend: Backend)
         assert node["latestVersion"]["caseCount"] == 3
         assert node["latestVersion"]["caseCounts"] == {"dev": 2, "holdout": 1}
     assert many_statements == few_statements
-    assert few_statements <= 8  # auth, count, page, versions (and a BEGIN each on SQLite)
+    # auth, count, page, versions, holdout looks (and a BEGIN each on SQLite)
+    assert few_statements <= 10

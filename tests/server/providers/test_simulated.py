@@ -146,3 +146,20 @@ async def test_defaults_when_the_simulation_is_empty() -> None:
     assert all(r.error is None for r in results)
     right = sum(r.output == "4" for r in results) / len(results)
     assert 0.7 < right < 0.9  # the connection default, accuracy 0.8
+
+
+async def test_a_script_answers_trial_by_trial_model_by_model_and_can_fail() -> None:
+    script = {
+        "item-0": {"trials": ["first", "second", {"error": True}]},
+        "item-1": {"models": {"sim-2": "only sim-2 is scripted"}},
+        "item-2": {"trials": []},
+    }
+    provider = SimulatedProvider({"seed": 0, "accuracy": 1, "script": script})
+    trials = await _run(provider, [_call(0, trial=t) for t in range(4)])
+    assert [r.output for r in trials] == ["first", "second", None, "first"]  # cycling
+    assert trials[2].error == DispatchError.SIMULATED_ERROR
+    scripted = await provider.call(_call(1, model="sim-2"))
+    drawn = await provider.call(_call(1, model="sim-1"))
+    assert scripted.output == "only sim-2 is scripted"
+    assert drawn.output == "4"  # accuracy 1: the expected answer
+    assert (await provider.call(_call(2))).output == ""

@@ -1,0 +1,225 @@
+"""Finalization at full size on PostgreSQL: 3 cohorts × 5,000 cases × 3 trials, 2 checks.
+
+The comparison's 45,000 trial rows are written directly (as dispatch would leave them: varied
+outcomes, outputs, latencies, tokens and costs); then `server.verdicts.service.finalize`
+is timed end to end — reading the rows, every statistic, and writing the scorecard, 3 hosted
+runs (15,000 items, 30,000 evaluator scores) and 5,000 case rows.
+
+    .venv/bin/python bench/finalize.py                  # full size, 3 repetitions
+    .venv/bin/python bench/finalize.py --cases 500      # quick
+    .venv/bin/python bench/finalize.py --profile        # cProfile of one run, top 25
+
+Ends with one JSON line: {"finalize_s": <median seconds>, ...}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import os
+import pstats
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
+from server.datasets.models import DatasetCase
+from server.db import create_engine, create_sessionmaker, utcnow
+from server.migrate import upgrade
+from server.runs.models import Run, RunItem, RunItemScore
+from server.settings import Settings
+from server.verdicts import service
+from server.verdicts.models import ComparisonVerdict, VerdictCase
+from tests.factories import make_comparison, make_comparison_setup, make_workspace
+
+ADMIN_URL = os.environ.get(
+    "SHIPWISE_BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+COHORTS, TRIALS = 3, 3
+CHECKS = [{"kind": "CONTAINS"}, {"kind": "EXACT_MATCH"}]
+RATES = (0.78, 0.82, 0.80)
+
+
+async def _database() -> tuple[str, str]:
+    import asyncpg
+
+    name = f"shipwise_bench_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    return f"{ADMIN_URL.rpartition('/')[0]}/{name}", name
+
+
+async def _drop(name: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
+    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await conn.close()
+
+
+def _trial_rows(comparison_id: str, connection_id: str, cases: int) -> list[dict[str, Any]]:
+    """What dispatch leaves: outcomes drawn per cohort, 1% errors, varied latency and tokens."""
+    rng = np.random.default_rng(7)
+    now = utcnow()
+    rows = []
+    for case in range(cases):
+        for cohort in range(COHORTS):
+            for trial in range(TRIALS):
+                errored = rng.random() < 0.01
+                passed = bool(rng.random() < RATES[cohort])
+                contains = passed or bool(rng.random() < 0.3)
+                output_tokens = int(rng.integers(1, 40))
+                rows.append(
+                    {
+                        "comparison_id": comparison_id,
+                        "case_ordinal": case,
+                        "cohort_index": cohort,
+                        "trial_index": trial,
+                        "connection_id": connection_id,
+                        "state": TrialState.ERRORED if errored else TrialState.COMPLETED,
+                        "delivery_id": "dlv_bench",
+                        "lease_token": 1,
+                        "attempts": 1,
+                        "output": None if errored else f"The answer is {case}. " * 3,
+                        "input_tokens": 20,
+                        "output_tokens": 0 if errored else output_tokens,
+                        "cost_micros": 0 if errored else 3 + output_tokens * 6,
+                        "latency_ms": int(rng.gamma(4.0, 60.0)),
+                        "error_code": "provider_timeout" if errored else None,
+                        "passed": None if errored else passed,
+                        "score": None if errored else (float(passed) + float(contains)) / 2,
+                        "check_results": None
+                        if errored
+                        else [
+                            {"kind": "CONTAINS", "passed": contains, "score": float(contains),
+                             "reason": None if contains else "not_contained"},
+                            {"kind": "EXACT_MATCH", "passed": passed, "score": float(passed),
+                             "reason": None if passed else "mismatch"},
+                        ],  # fmt: skip
+                        "admitted_at": now,
+                        "completed_at": now,
+                    }
+                )
+    return rows
+
+
+async def _seed(sessionmaker: async_sessionmaker[AsyncSession], cases: int) -> str:
+    ws = await make_workspace(sessionmaker, name="bench")
+    setup = await make_comparison_setup(sessionmaker, ws, cases=cases, cohorts=COHORTS)
+    # 45,000 calls is over the per-comparison limit: the bench makes its rows itself.
+    settings = Settings.model_construct(max_calls_per_comparison=10**6)
+    comparison_id = await make_comparison(
+        sessionmaker, setup, trials=TRIALS, checks=CHECKS, settings=settings
+    )
+    rows = _trial_rows(comparison_id, setup.connection_id, cases)
+    async with sessionmaker() as session, session.begin():
+        for low in range(0, len(rows), 5000):
+            await session.execute(insert(Trial), rows[low : low + 5000])
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == comparison_id)
+            .values(
+                status=ComparisonStatus.DONE,
+                stop_reason=StopReason.COMPLETED,
+                started_at=utcnow(),
+                ended_at=utcnow(),
+            )
+        )
+    async with sessionmaker() as session:
+        assert await session.scalar(select(DatasetCase.id).limit(1)) is not None
+    return comparison_id
+
+
+async def _reset(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str) -> None:
+    """Undo a finalization so the next repetition does all the work again."""
+    async with sessionmaker() as session, session.begin():
+        runs = select(Run.id).where(Run.comparison_id == comparison_id).scalar_subquery()
+        await session.execute(delete(RunItemScore).where(RunItemScore.run_id.in_(runs)))
+        await session.execute(delete(RunItem).where(RunItem.run_id.in_(runs)))
+        await session.execute(delete(Run).where(Run.comparison_id == comparison_id))
+        await session.execute(delete(VerdictCase).where(VerdictCase.comparison_id == comparison_id))
+        await session.execute(
+            delete(ComparisonVerdict).where(ComparisonVerdict.comparison_id == comparison_id)
+        )
+        await session.execute(
+            update(Comparison).where(Comparison.id == comparison_id).values(finalized_at=None)
+        )
+    async with sessionmaker() as session:
+        await session.execute(select(1))
+
+
+async def _finalize_once(
+    sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str, cpu: list[float]
+) -> float:
+    """Wall seconds of one finalization; its CPU seconds in this process go to `cpu`."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    done = await service.finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
+    elapsed = time.perf_counter() - started
+    cpu.append(time.process_time() - started_cpu)
+    assert done.status == "finalized", done
+    return elapsed
+
+
+async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
+    url, name = await _database()
+    try:
+        await asyncio.to_thread(upgrade, url)
+        engine = create_engine(url)
+        sessionmaker = create_sessionmaker(engine)
+        seeding = time.perf_counter()
+        comparison_id = await _seed(sessionmaker, cases)
+        seeded = time.perf_counter() - seeding
+        print(f"seeded {cases * COHORTS * TRIALS:,} trials in {seeded:.1f} s")  # noqa: T201
+        cpu: list[float] = []
+        await _finalize_once(sessionmaker, comparison_id, [])  # warm-up: imports, plans
+        await _reset(sessionmaker, comparison_id)
+        times = []
+        for _ in range(repetitions):
+            if profile:
+                profiler = cProfile.Profile()
+                profiler.enable()
+            times.append(await _finalize_once(sessionmaker, comparison_id, cpu))
+            if profile:
+                profiler.disable()
+                out = io.StringIO()
+                pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+                print(out.getvalue())  # noqa: T201
+            await _reset(sessionmaker, comparison_id)
+        await engine.dispose()
+    finally:
+        await _drop(name)
+    for index, seconds in enumerate(times):
+        print(f"finalize #{index + 1}: {seconds:.3f} s")  # noqa: T201
+    return {
+        "finalize_s": round(statistics.median(times), 3),
+        "runs_s": [round(t, 3) for t in times],
+        "worker_cpu_s": round(statistics.median(cpu), 3),
+        "load_average": round(os.getloadavg()[0], 2),
+        "cohorts": COHORTS,
+        "cases": cases,
+        "trials": TRIALS,
+        "checks": len(CHECKS),
+    }
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=5000)
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    result = asyncio.run(main(args.cases, 1 if args.profile else args.repetitions, args.profile))
+    print(json.dumps(result))  # noqa: T201

@@ -1,0 +1,73 @@
+"""Job: finalize a DONE comparison — its scorecard, hosted runs and case rows.
+
+Queued by dispatch when a run ends DONE and by `finalizeComparison` (a fresh job id each
+time). Idempotent; a failure leaves the comparison NOT_FINALIZED with a bounded code.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from server.runtime.interfaces import JobQueue
+from server.verdicts import service
+from server.verdicts.models import VerdictError
+from server.webhooks import hooks as webhook_hooks
+
+logger = logging.getLogger("shipwise.finalize")
+
+
+async def finalize_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
+    """arq job: finalize one comparison; what it did (`finalized`, `already finalized`…)."""
+    sessionmaker = ctx["sessionmaker"]
+    try:
+        done = await service.finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
+    except Exception as exc:
+        # The class only: a message could quote case data.
+        logger.error(
+            "finalization failed",
+            extra={"comparison_id": comparison_id, "error_type": type(exc).__name__},
+        )
+        await service.record_failure(
+            sessionmaker=sessionmaker,
+            comparison_id=comparison_id,
+            error_code=VerdictError.FINALIZE_INTERNAL.value,
+        )
+        return "failed"
+    await _announce_regressions(ctx, done)
+    return done.status
+
+
+async def _announce_regressions(ctx: dict[str, Any], done: service.Finalized) -> None:
+    """`COMPARISON_REGRESSED` when this attempt finalized a baseline as `REGRESSED`."""
+    regressed = [o for o in done.outcomes if o.outcome == "REGRESSED"]
+    if done.status != "finalized" or not regressed:
+        return
+    await webhook_hooks.comparison_regressed(
+        sessionmaker=ctx["sessionmaker"],
+        queue=ctx["queue"],
+        comparison_id=done.comparison_id,
+        summary={
+            "regressedBaselines": [
+                {
+                    "baselineCohortIndex": o.baseline_cohort_index,
+                    "reason": o.reason,
+                    "passRateDeltaPoints": o.pass_rate_delta_points,
+                }
+                for o in regressed
+            ]
+        },
+    )
+
+
+async def queue_finalization(queue: JobQueue, comparison_id: str) -> None:
+    """Dispatch's hook once a run ended DONE; never raises (the verdict sweep catches a lost
+    job: a DONE comparison nobody tried to finalize)."""
+    try:
+        await queue.enqueue(
+            service.FINALIZE_JOB,
+            comparison_id,
+            job_id=service.finalize_job_id(comparison_id, "dispatch"),
+        )
+    except Exception as exc:
+        logger.warning("finalization not queued", extra={"error_type": type(exc).__name__})

@@ -1,0 +1,111 @@
+"""`GET /reports/{id}.html`: the report page, for a bearer token or a signed expiring link.
+
+Every refusal is a small HTML page with the right status (401, 403, 404), never a 500 or a
+trace. The page is self-contained: inline CSS and SVG, no script, no external asset.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Final
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from server.auth import authenticate, bearer_token
+from server.context import AppState
+from server.db import utcnow
+from server.errors import NotFound, ShipwiseError, Unauthenticated
+from server.reports import links, page_view
+from server.reports import service as report_service
+from server.reports.models import Report
+from server.verdicts import wording
+
+logger = logging.getLogger("shipwise.reports")
+
+HEADERS: Final = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "private, no-store",
+    "X-Content-Type-Options": "nosniff",
+}
+
+_ENV = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(["html", "j2"], default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_ENV.filters["points"] = wording.points
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{float(value) * 100:.1f}%"
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{float(value):,.{digits}f}"
+
+
+_ENV.filters["pct"] = _pct
+_ENV.filters["num"] = _num
+
+
+def _refusal(status: int, title: str, message: str) -> HTMLResponse:
+    html = _ENV.get_template("refusal.html.j2").render(title=title, message=message)
+    return HTMLResponse(html, status_code=status, headers=HEADERS)
+
+
+class LinkRefused(ShipwiseError):
+    """A link that is altered, not ours, or expired."""
+
+
+async def _authorized(session: AsyncSession, request: Request, report_id: str) -> Report:
+    state: AppState = request.app.state.shipwise
+    params = request.query_params
+    if "sig" in params:
+        report = await session.get(Report, report_id)
+        if report is None or report.workspace_id != params.get("ws", ""):
+            raise NotFound("report not found")
+        result = links.check(
+            secret=state.settings.resolved_secret_key(),
+            workspace_id=report.workspace_id,
+            report_id=report.id,
+            expires=params.get("exp", ""),
+            signature=params.get("sig", ""),
+            now=utcnow(),
+        )
+        if result == links.LinkCheck.EXPIRED:
+            raise LinkRefused("This link has expired. Ask a member for a new one.")
+        if result != links.LinkCheck.VALID:
+            raise LinkRefused("This link is not valid.")
+        return report
+    actor = await authenticate(session, bearer_token(request.headers.get("authorization")))
+    return await report_service.get(
+        session=session, workspace_id=actor.workspace_id, report_id=report_id
+    )
+
+
+async def report_page(request: Request) -> HTMLResponse:
+    state: AppState = request.app.state.shipwise
+    report_id = str(request.path_params["report_id"])
+    try:
+        async with state.sessionmaker() as session:
+            report = await _authorized(session, request, report_id)
+            view = await page_view.build(session, report, utcnow())
+    except NotFound:
+        return _refusal(404, "Not found", "There is no such report in your workspace.")
+    except Unauthenticated:
+        return _refusal(
+            401, "Sign in needed", "Open this page with an API token or a signed report link."
+        )
+    except LinkRefused as exc:
+        return _refusal(403, "Link refused", exc.message)
+    except ShipwiseError as exc:
+        return _refusal(403, "Refused", exc.message)
+    html = _ENV.get_template("report.html.j2").render(v=view, d=view.doc)
+    return HTMLResponse(html, headers=HEADERS)

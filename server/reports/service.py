@@ -1,0 +1,158 @@
+"""Reports: generating frozen versions, reading them, and signed links to their page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.audit import service as audit
+from server.auth import Actor
+from server.comparisons import service as comparison_service
+from server.comparisons.models import ComparisonCohort
+from server.db import utcnow
+from server.errors import Conflict, NotFound, ValidationFailed
+from server.ids import new_id
+from server.reports import document, followups, links
+from server.reports.models import Report, SignOff
+from server.verdicts import service as verdict_service
+from server.workspaces.roles import Role
+
+
+async def generate(*, session: AsyncSession, actor: Actor, comparison_id: str) -> Report:
+    """`generateReport`: freeze version n+1 of a FINALIZED comparison (MEMBER and up). The
+    first version also makes the comparison's follow-ups."""
+    actor.require(Role.MEMBER)
+    comparison = await comparison_service.get_locked(session, actor.workspace_id, comparison_id)
+    scorecard = await verdict_service.get_document(session=session, comparison_id=comparison.id)
+    if scorecard is None:
+        raise Conflict(
+            "only a FINALIZED comparison has a report: wait for its verdict (or retry "
+            "`finalizeComparison`)",
+            reason="NOT_FINALIZED",
+        )
+    latest = await session.scalar(
+        select(func.max(Report.version)).where(Report.comparison_id == comparison.id)
+    )
+    version = int(latest or 0) + 1
+    created = 0
+    if latest is None:
+        baselines = await session.scalars(
+            select(ComparisonCohort.cohort_index).where(
+                ComparisonCohort.comparison_id == comparison.id, ComparisonCohort.cohort_index > 0
+            )
+        )
+        created = await followups.create_all(
+            session,
+            workspace_id=comparison.workspace_id,
+            comparison_id=comparison.id,
+            baselines=list(baselines),
+        )
+    now = utcnow()
+    report_id = new_id("rep")
+    doc = await document.build(
+        session,
+        report_id=report_id,
+        version=version,
+        comparison=comparison,
+        scorecard=scorecard,
+        generated_by={"memberId": actor.member_id, "role": actor.role.value},
+        now=now,
+    )
+    text = document.serialize(doc)
+    report = Report(
+        id=report_id,
+        workspace_id=comparison.workspace_id,
+        comparison_id=comparison.id,
+        version=version,
+        document=text,
+        document_sha256=document.sha256(text),
+        created_by_member_id=actor.member_id,
+        created_at=now,
+    )
+    session.add(report)
+    await session.flush()
+    await audit.record(
+        session=session,
+        actor=actor,
+        action="report.generate",
+        target_type="report",
+        target_id=report.id,
+        details={
+            "comparisonId": comparison.id,
+            "version": version,
+            "documentSha256": report.document_sha256,
+            "followUpsCreated": created,
+        },
+    )
+    return report
+
+
+async def get(*, session: AsyncSession, workspace_id: str, report_id: str) -> Report:
+    """The workspace's report; another workspace's or an unknown id is NOT_FOUND."""
+    row = await session.get(Report, report_id)
+    if row is None or row.workspace_id != workspace_id:
+        raise NotFound("report not found")
+    return row
+
+
+async def get_for_comparisons(
+    *, session: AsyncSession, comparison_ids: Sequence[str]
+) -> dict[str, list[Report]]:
+    """Each comparison's versions, oldest first (callers have scoped the ids)."""
+    found: dict[str, list[Report]] = {c: [] for c in comparison_ids}
+    for row in await session.scalars(
+        select(Report)
+        .where(Report.comparison_id.in_(comparison_ids))
+        .order_by(Report.comparison_id, Report.version)
+    ):
+        found[row.comparison_id].append(row)
+    return found
+
+
+async def latest_version(session: AsyncSession, comparison_id: str) -> int:
+    value = await session.scalar(
+        select(func.max(Report.version)).where(Report.comparison_id == comparison_id)
+    )
+    return int(value or 0)
+
+
+async def get_sign_offs(*, session: AsyncSession, report_ids: Sequence[str]) -> dict[str, SignOff]:
+    rows = await session.scalars(select(SignOff).where(SignOff.report_id.in_(report_ids)))
+    return {row.report_id: row for row in rows}
+
+
+async def link(
+    *,
+    session: AsyncSession,
+    actor: Actor,
+    secret: str,
+    report_id: str,
+    expires_in_hours: int,
+    now: datetime | None = None,
+) -> links.SignedLink:
+    """`reportLink`: a signed page link (MEMBER and up), valid 1 to 720 hours."""
+    actor.require(Role.MEMBER)
+    if not 1 <= expires_in_hours <= links.MAX_HOURS:
+        raise ValidationFailed(
+            f"`expiresInHours` must be 1 to {links.MAX_HOURS}", field="expiresInHours"
+        )
+    report = await get(session=session, workspace_id=actor.workspace_id, report_id=report_id)
+    signed = links.sign(
+        secret=secret,
+        workspace_id=report.workspace_id,
+        report_id=report.id,
+        hours=expires_in_hours,
+        now=now or utcnow(),
+    )
+    await audit.record(
+        session=session,
+        actor=actor,
+        action="report.link",
+        target_type="report",
+        target_id=report.id,
+        details={"expiresAt": signed.expires_at.isoformat(), "hours": expires_in_hours},
+    )
+    return signed

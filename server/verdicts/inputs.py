@@ -1,0 +1,137 @@
+"""What finalization reads: a DONE comparison's cases and trial rows, as plain values.
+
+`load` reads; `FinalizeInput` crosses into the executor, so it holds no ORM objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.assets.models import AssetVersion
+from server.checks import CheckKind
+from server.comparisons.models import (
+    Comparison,
+    ComparisonCase,
+    ComparisonCohort,
+    ComparisonStatus,
+)
+from server.datasets.models import DatasetCase
+from server.verdicts import bulk
+
+SCORE_0_1 = "SCORE_0_1"
+
+
+@dataclass(frozen=True, slots=True)
+class CaseInfo:
+    ordinal: int
+    dataset_case_id: int
+    dataset_item_id: str
+    input: Any
+
+
+@dataclass(frozen=True, slots=True)
+class CohortInfo:
+    index: int
+    label: str
+    release_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrialInfo:
+    """One trial row; `completed` is False for an ERRORED (or never closed) trial."""
+
+    case_ordinal: int
+    cohort_index: int
+    trial_index: int
+    completed: bool
+    passed: bool | None
+    score: float | None
+    check_passed: tuple[bool | None, ...]
+    """Each check's result in the comparison's check order (None: no result)."""
+    check_scores: tuple[float | None, ...]
+    output: str | None
+    tool_calls: int
+    """How many tool calls the answer made."""
+    input_tokens: int
+    output_tokens: int
+    cost_micros: int
+    latency_ms: int
+    error_code: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FinalizeInput:
+    comparison_id: str
+    workspace_id: str
+    experiment_id: str
+    dataset_version_id: str
+    split: str
+    stop_reason: str | None
+    trials_per_case: int
+    checks: list[dict[str, Any]]
+    score_rubrics: frozenset[str]
+    """Rubric version ids of JUDGE_RUBRIC checks on the SCORE_0_1 scale."""
+    epsilon_points: float
+    target_effect_points: float
+    started_by_member_id: str | None
+    cohorts: list[CohortInfo]
+    cases: list[CaseInfo]
+    trials: list[TrialInfo]
+
+
+async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | None:
+    """The comparison's finalization input, or None unless it is DONE."""
+    comparison = await session.get(Comparison, comparison_id, populate_existing=True)
+    if comparison is None or comparison.status != ComparisonStatus.DONE:
+        return None
+    cohorts = await session.scalars(
+        select(ComparisonCohort)
+        .where(ComparisonCohort.comparison_id == comparison_id)
+        .order_by(ComparisonCohort.cohort_index)
+    )
+    case_rows = await session.execute(
+        select(
+            ComparisonCase.ordinal,
+            DatasetCase.id,
+            DatasetCase.dataset_item_id,
+            DatasetCase.input,
+        )
+        .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
+        .where(ComparisonCase.comparison_id == comparison_id)
+        .order_by(ComparisonCase.ordinal)
+    )
+    rows = await bulk.fetch_trials(session, comparison_id, len(comparison.checks))
+    trials = [TrialInfo(*row) for row in rows]
+    return FinalizeInput(
+        comparison_id=comparison.id,
+        workspace_id=comparison.workspace_id,
+        experiment_id=comparison.experiment_id,
+        dataset_version_id=comparison.dataset_version_id,
+        split=comparison.split,
+        stop_reason=comparison.stop_reason.value if comparison.stop_reason else None,
+        trials_per_case=comparison.trials_per_case,
+        checks=list(comparison.checks),
+        score_rubrics=await _score_rubrics(session, comparison.checks),
+        epsilon_points=float(comparison.epsilon_points),
+        target_effect_points=float(comparison.target_effect_points),
+        started_by_member_id=comparison.started_by_member_id,
+        cohorts=[CohortInfo(c.cohort_index, c.label, c.release_id) for c in cohorts],
+        cases=[CaseInfo(int(o), int(i), str(d), inp) for o, i, d, inp in case_rows],
+        trials=trials,
+    )
+
+
+async def _score_rubrics(session: AsyncSession, checks: list[dict[str, Any]]) -> frozenset[str]:
+    ids = [
+        str(spec["rubricVersionId"])
+        for spec in checks
+        if spec.get("kind") == CheckKind.JUDGE_RUBRIC.value
+    ]
+    if not ids:
+        return frozenset()
+    rows = await session.scalars(select(AssetVersion).where(AssetVersion.id.in_(ids)))
+    return frozenset(row.id for row in rows if row.content.get("scale") == SCORE_0_1)

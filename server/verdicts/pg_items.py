@@ -1,0 +1,90 @@
+"""PostgreSQL: a hosted run's items and evaluator scores built by the database itself.
+
+`INSERT … SELECT` from the trial rows makes the same items `records.hosted_runs` makes in
+Python (the shape `server/runs/models.py` documents), so no output or JSON document crosses
+into the worker; it runs while the statistics are computed. SQLite uses the Python path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.verdicts import bulk
+
+_COMPLETED = "t.state = 'COMPLETED'"
+
+
+def _score(index: int) -> str:
+    return f"(t.check_results->{index}->>'score')::float8"
+
+
+def _items_sql(names: Sequence[str]) -> str:
+    """Names are bound as parameters $3, $4…; check indices are trusted integers."""
+    pairs = ", ".join(f"${3 + j}::text, {_score(j)}" for j in range(len(names)))
+    evaluators = f"jsonb_strip_nulls(jsonb_build_object({pairs}))" if names else "'{}'::jsonb"
+    return f"""
+INSERT INTO run_item (run_id, position, dataset_item_id, input, trials, trial_count,
+                      graded_count, passed_count)
+SELECT r.id, t.case_ordinal, dc.dataset_item_id, dc.input,
+       jsonb_agg(jsonb_build_object(
+         'trialIndex', t.trial_index,
+         'passed', CASE WHEN {_COMPLETED} THEN t.passed END,
+         'evaluators', CASE WHEN {_COMPLETED} THEN {evaluators} ELSE '{{}}'::jsonb END,
+         'output', t.output,
+         'metrics', jsonb_build_object(
+           'tokens', t.input_tokens + t.output_tokens,
+           'turns', 1,
+           'toolCalls', CASE WHEN jsonb_typeof(t.tool_calls) = 'array'
+                             THEN jsonb_array_length(t.tool_calls) ELSE 0 END,
+           'wallMs', t.latency_ms,
+           'errors', CASE WHEN {_COMPLETED} THEN 0 ELSE 1 END),
+         'errorCode', t.error_code,
+         'latencyMs', t.latency_ms,
+         'inputTokens', t.input_tokens,
+         'outputTokens', t.output_tokens,
+         'costMicros', t.cost_micros
+       ) ORDER BY t.trial_index),
+       count(*),
+       count(*) FILTER (WHERE {_COMPLETED}),
+       count(*) FILTER (WHERE {_COMPLETED} AND t.passed)
+FROM trial t
+JOIN run r ON r.comparison_id = t.comparison_id AND r.cohort_index = t.cohort_index
+JOIN comparison_case cc ON cc.comparison_id = t.comparison_id AND cc.ordinal = t.case_ordinal
+JOIN dataset_case dc ON dc.id = cc.dataset_case_id
+WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[])
+GROUP BY r.id, t.case_ordinal, dc.dataset_item_id, dc.input
+"""
+
+
+def _scores_sql(index: int) -> str:
+    return f"""
+INSERT INTO run_item_score (run_id, position, evaluator, mean, count)
+SELECT r.id, t.case_ordinal, $3::text, avg({_score(index)}), count({_score(index)})
+FROM trial t
+JOIN run r ON r.comparison_id = t.comparison_id AND r.cohort_index = t.cohort_index
+WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[]) AND {_COMPLETED}
+  AND {_score(index)} IS NOT NULL
+GROUP BY r.id, t.case_ordinal
+"""
+
+
+async def insert_items(
+    driver: Any, *, comparison_id: str, ran: Sequence[int], names: Sequence[str]
+) -> None:
+    """Items and scores for the runs already inserted for `comparison_id`, on `driver` (the
+    session's asyncpg connection, inside its transaction)."""
+    await driver.execute(_items_sql(names), comparison_id, list(ran), *names)
+    for index, name in enumerate(names):
+        await driver.execute(_scores_sql(index), comparison_id, list(ran), name)
+
+
+async def write(
+    session: AsyncSession, *, comparison_id: str, ran: Sequence[int], names: Sequence[str]
+) -> None:
+    """`insert_items` on the session's connection."""
+    await insert_items(
+        await bulk.driver(session), comparison_id=comparison_id, ran=ran, names=names
+    )

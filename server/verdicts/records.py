@@ -1,0 +1,192 @@
+"""The rows finalization writes: one hosted run per cohort with its items and evaluator
+scores (the shape `server/runs/models.py` documents), and the case rows of the case view."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import stats
+from server.ids import new_id
+from server.runs.models import RunSource, RunStatus
+from server.verdicts.inputs import FinalizeInput, TrialInfo
+from server.verdicts.scorecard import Scored
+from server.verdicts.tensors import Tensors, evaluator_names
+
+
+@dataclass(frozen=True, slots=True)
+class HostedRuns:
+    runs: list[dict[str, Any]]
+    items: list[dict[str, Any]]
+    scores: list[dict[str, Any]]
+
+
+def _trial_json(trial: TrialInfo, names: list[str]) -> dict[str, Any]:
+    evaluators: dict[str, float] = {}
+    if trial.completed:
+        for name, score in zip(names, trial.check_scores, strict=False):
+            if score is not None:
+                evaluators[name] = score
+    return {
+        "trialIndex": trial.trial_index,
+        "passed": trial.passed if trial.completed else None,
+        "evaluators": evaluators,
+        "output": trial.output,
+        "metrics": {
+            "tokens": trial.input_tokens + trial.output_tokens,
+            "turns": 1,
+            "toolCalls": trial.tool_calls,
+            "wallMs": trial.latency_ms,
+            "errors": 0 if trial.completed else 1,
+        },
+        "errorCode": trial.error_code,
+        "latencyMs": trial.latency_ms,
+        "inputTokens": trial.input_tokens,
+        "outputTokens": trial.output_tokens,
+        "costMicros": trial.cost_micros,
+    }
+
+
+def _runs(data: FinalizeInput, now: datetime, item_count: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": new_id("run"),
+            "workspace_id": data.workspace_id,
+            "experiment_id": data.experiment_id,
+            "source": RunSource.HOSTED,
+            "status": RunStatus.COMPLETED,
+            "item_count": item_count,
+            "metadata": {
+                "comparisonId": data.comparison_id,
+                "cohortIndex": cohort.index,
+                "label": cohort.label,
+                "releaseId": cohort.release_id,
+                "isCandidate": cohort.index == 0,
+                "datasetVersionId": data.dataset_version_id,
+                "split": data.split,
+                "trialsPerCase": data.trials_per_case,
+                "checks": data.checks,
+            },
+            "comparison_id": data.comparison_id,
+            "cohort_index": cohort.index,
+            "created_by_member_id": data.started_by_member_id,
+            "created_at": now,
+            "completed_at": now,
+        }
+        for cohort in data.cohorts
+    ]
+
+
+def run_rows(data: FinalizeInput, ran: npt.NDArray[np.bool_], now: datetime) -> HostedRuns:
+    """One COMPLETED hosted run per cohort, without items (PostgreSQL builds those itself)."""
+    return HostedRuns(_runs(data, now, int(ran.sum())), [], [])
+
+
+def hosted_runs(data: FinalizeInput, ran: npt.NDArray[np.bool_], now: datetime) -> HostedRuns:
+    """One COMPLETED hosted run per cohort, an item per case that ran (position = its ordinal)
+    with its trials, and each item's mean score per evaluator."""
+    runs = _runs(data, now, int(ran.sum()))
+    names = evaluator_names(data.checks)
+    grouped: dict[tuple[int, int], list[TrialInfo]] = defaultdict(list)
+    for trial in data.trials:
+        if ran[trial.case_ordinal]:
+            grouped[(trial.cohort_index, trial.case_ordinal)].append(trial)
+    items: list[dict[str, Any]] = []
+    scores: list[dict[str, Any]] = []
+    for cohort, run in zip(data.cohorts, runs, strict=True):
+        for case in data.cases:
+            if not ran[case.ordinal]:
+                continue
+            trials = grouped[(cohort.index, case.ordinal)]
+            documents = [_trial_json(trial, names) for trial in trials]
+            graded = [d for d in documents if d["passed"] is not None]
+            items.append(
+                {
+                    "run_id": run["id"],
+                    "position": case.ordinal,
+                    "dataset_item_id": case.dataset_item_id,
+                    "input": case.input,
+                    "trials": documents,
+                    "trial_count": len(documents),
+                    "graded_count": len(graded),
+                    "passed_count": sum(1 for d in graded if d["passed"]),
+                }
+            )
+            scores.extend(_scores(run["id"], case.ordinal, graded))
+    return HostedRuns(runs, items, scores)
+
+
+def _scores(run_id: str, position: int, graded: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    sums: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = defaultdict(int)
+    for document in graded:
+        for name, value in document["evaluators"].items():
+            sums[name] += value
+            counts[name] += 1
+    return [
+        {
+            "run_id": run_id,
+            "position": position,
+            "evaluator": name,
+            "mean": sums[name] / counts[name],
+            "count": counts[name],
+        }
+        for name in sums
+    ]
+
+
+def _optional(values: np.ndarray[Any, Any], index: int) -> float | None:
+    value = float(values[index])
+    return None if np.isnan(value) else value
+
+
+def case_rows(data: FinalizeInput, t: Tensors, scored: Scored) -> list[dict[str, Any]]:
+    """A row per case that ran: its class, its relation bits per baseline, cohort summaries."""
+    fraction = stats.case_means(t.passed, t.completed)
+    score = stats.case_means(t.score, t.completed)
+    latency = stats.case_means(t.latency_ms, t.completed)
+    tokens = stats.case_means(t.output_tokens, t.completed)
+    cost = stats.case_means(t.cost_micros, t.rows)
+    rows: list[dict[str, Any]] = []
+    ran_index = 0
+    for case in data.cases:
+        i = case.ordinal
+        if not scored.ran[i]:
+            continue
+        worse = better = 0
+        for offset, relation in enumerate(scored.relations[:, ran_index]):
+            bit = 1 << (offset + 1)
+            worse |= bit if relation < 0 else 0
+            better |= bit if relation > 0 else 0
+        rows.append(
+            {
+                "comparison_id": data.comparison_id,
+                "ordinal": i,
+                "dataset_case_id": case.dataset_case_id,
+                "dataset_item_id": case.dataset_item_id,
+                "classification": scored.classifications[ran_index],
+                "worse_mask": worse,
+                "better_mask": better,
+                "cohorts": [
+                    {
+                        "cohortIndex": c,
+                        "trials": int(t.rows[c, i]),
+                        "completed": int(t.completed[c, i]),
+                        "passed": int(t.passed[c, i]),
+                        "passFraction": _optional(fraction[c], i),
+                        "score": _optional(score[c], i),
+                        "latencyMs": _optional(latency[c], i),
+                        "outputTokens": _optional(tokens[c], i),
+                        "costMicros": _optional(cost[c], i),
+                    }
+                    for c in range(t.cohorts)
+                ],
+            }
+        )
+        ran_index += 1
+    return rows

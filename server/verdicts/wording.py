@@ -1,0 +1,56 @@
+"""The sentences a verdict is read by: the chip per baseline and the staleness note."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+STALE_AFTER_DAYS: Final = 7
+MIN_CASES: Final = 20
+
+
+def staleness_note(days: int) -> str:
+    return f"This verdict is {days} days old. The provider may have changed the model since then."
+
+
+def points(value: float | None) -> str:
+    """Signed points with one decimal and a true minus sign: "−11.7", "+3.3", "0.0"."""
+    number = round(float(value or 0.0), 1)
+    if number == 0:
+        return "0.0"
+    return f"{number:+.1f}".replace("-", "−")
+
+
+def chip(verdict: dict[str, Any]) -> str:
+    """E.g. "Regressed vs capitals v1: −11.7 points, outside the noise"."""
+    label = verdict.get("baselineLabel") or f"cohort {verdict['baselineCohortIndex']}"
+    delta = points(verdict.get("passRateDeltaPoints"))
+    outcome, reason = verdict["outcome"], verdict["reason"]
+    if outcome == "REGRESSED":
+        return f"Regressed vs {label}: {delta} points, outside the noise"
+    if outcome == "IMPROVED":
+        return f"Improved vs {label}: {delta} points, outside the noise"
+    if outcome == "NO_CHANGE":
+        return f"No change vs {label}: {delta} points, inside the noise"
+    if reason == "INSUFFICIENT_CASES":
+        return (
+            f"No verdict vs {label}: a verdict needs at least {MIN_CASES} usable cases, "
+            f"and this run has {verdict.get('n', 0)}"
+        )
+    if reason == "MISSING_DATA":
+        gap = (
+            abs(
+                float(verdict.get("candidateMissingRate") or 0.0)
+                - float(verdict.get("baselineMissingRate") or 0.0)
+            )
+            * 100
+        )
+        return (
+            f"No verdict vs {label}: failed or missing trials differ by {gap:.1f} points; "
+            f"counting them as failures, the pass rate moves "
+            f"{points(verdict.get('sensitivityDeltaPoints'))} points"
+        )
+    low, high = points(verdict.get("deltaLow")), points(verdict.get("deltaHigh"))
+    return (
+        f"No verdict vs {label}: {delta} points, inside the noise, and the interval "
+        f"[{low}, {high}] is too wide to call it no change"
+    )

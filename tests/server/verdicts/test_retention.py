@@ -1,0 +1,136 @@
+"""Time and finalization: holdout looks counted once, staleness at 7 days, and the erasure
+of cases nobody finalized within 30 days (then CONFLICT, reason CASES_ERASED)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import func, select, update
+
+from jobs.erasure import erase_stale_cases
+from jobs.verdict_sweep import sweep_verdicts
+from server.comparisons.models import Comparison, ComparisonCase, Trial
+from server.db import utcnow
+from server.verdicts.models import ComparisonVerdict
+from server.workspaces.roles import Role
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.server.verdicts.scenarios import finalized, scorecard_of, scripted_setup, wait_finalized
+from tests.server.verdicts.test_finalize import FINALIZE, _unfinalize
+
+LOOKS = "query($id: ID!) { dataset(id: $id) { latestVersion { holdoutLooks } } }"
+RERUN = "mutation($id: ID!) { rerunComparison(id: $id) { id } }"
+
+
+async def test_a_holdout_comparison_counts_once_in_holdout_looks(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 4, ["F"] * 4], split="HOLDOUT")
+
+    async def looks() -> int:
+        data = (await backend.gql(LOOKS, {"id": setup.dataset_id}, token=ws.owner)).ok()
+        count: int = data["dataset"]["latestVersion"]["holdoutLooks"]
+        return count
+
+    assert await looks() == 0
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1, split="HOLDOUT")
+    assert await looks() == 1
+    for _ in range(2):  # finalizing again is a no-op, and so is the count
+        (await backend.gql(FINALIZE, {"id": comparison_id}, token=ws.tokens[Role.ADMIN])).ok()
+    assert await looks() == 1
+    await finalized(backend, setup, trialsPerCase=1, split="HOLDOUT")  # another look
+    assert await looks() == 2
+
+
+async def test_a_verdict_seven_days_old_is_stale(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 3, ["F"] * 3])
+    comparison_id, comparison = await finalized(backend, setup, trialsPerCase=1)
+    assert comparison["scorecard"]["staleness"] is None
+    for days, expected in ((6, None), (9, 9)):
+        async with backend.sessionmaker() as session, session.begin():
+            await session.execute(
+                update(ComparisonVerdict)
+                .where(ComparisonVerdict.comparison_id == comparison_id)
+                .values(finalized_at=utcnow() - timedelta(days=days, hours=1))
+            )
+        card = (await scorecard_of(backend, ws.owner, comparison_id))["scorecard"]
+        if expected is None:
+            assert card["staleness"] is None
+        else:
+            assert card["staleness"] == {
+                "days": 9,
+                "note": "This verdict is 9 days old. The provider may have changed the model "
+                "since then.",
+            }
+
+
+async def test_cases_not_finalized_within_thirty_days_are_erased(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 5, ["F"] * 5])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
+    await _unfinalize(backend, comparison_id)
+    ctx = {"sessionmaker": backend.sessionmaker}
+
+    async def backdate(days: int) -> None:
+        async with backend.sessionmaker() as session, session.begin():
+            await session.execute(
+                update(Comparison)
+                .where(Comparison.id == comparison_id)
+                .values(ended_at=utcnow() - timedelta(days=days))
+            )
+
+    await backdate(29)
+    await erase_stale_cases(ctx)
+    async with backend.sessionmaker() as session:
+        kept = await session.scalar(
+            select(func.count())
+            .select_from(ComparisonCase)
+            .where(ComparisonCase.comparison_id == comparison_id)
+        )
+    assert kept == 5  # 29 days: kept
+    await backdate(31)
+    assert await erase_stale_cases(ctx) >= 1
+    async with backend.sessionmaker() as session:
+        kept = await session.scalar(
+            select(func.count())
+            .select_from(ComparisonCase)
+            .where(ComparisonCase.comparison_id == comparison_id)
+        )
+        trials = list(
+            await session.scalars(select(Trial).where(Trial.comparison_id == comparison_id))
+        )
+    assert kept == 0
+    assert {(t.output, t.check_results) for t in trials} == {(None, None)}
+    assert all(t.cost_micros >= 0 and t.state.value == "COMPLETED" for t in trials)
+    admin = ws.tokens[Role.ADMIN]
+    result = await backend.gql(FINALIZE, {"id": comparison_id}, token=admin)
+    assert result.codes == ["CONFLICT"]
+    assert result.errors[0]["extensions"]["reason"] == "CASES_ERASED"
+    state = await scorecard_of(backend, admin, comparison_id)
+    assert (state["verdictState"], state["verdictErrorCode"], state["scorecard"]) == (
+        "NOT_FINALIZED",
+        "verdict_cases_erased",
+        None,
+    )
+    rerun = await backend.gql(RERUN, {"id": comparison_id}, token=ws.tokens[Role.MEMBER])
+    assert rerun.codes == ["CONFLICT"]
+    assert await erase_stale_cases(ctx) == 0  # nothing left to erase
+
+
+async def test_a_lost_finalization_job_is_queued_again_by_the_sweep(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 3, ["F"] * 3])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
+    await _unfinalize(backend, comparison_id)
+    async with backend.sessionmaker() as session, session.begin():
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == comparison_id)
+            .values(ended_at=utcnow() - timedelta(minutes=2))
+        )
+    assert (
+        await sweep_verdicts({"sessionmaker": backend.sessionmaker, "queue": backend.state.queue})
+        >= 1
+    )
+    state = await wait_finalized(backend, ws.owner, comparison_id)
+    assert state["verdictState"] == "FINALIZED"
