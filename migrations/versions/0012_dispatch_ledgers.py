@@ -1,7 +1,7 @@
 """dispatch ledgers
 
 Revision ID: 0012
-Revises: 0011
+Revises: 0009
 Create Date: 2026-12-01 09:28:59.892611
 """
 
@@ -15,7 +15,7 @@ from sqlalchemy import Text
 
 
 revision = '0012'
-down_revision = '0011'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 
