@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from jobs.dispatching.recorder import Recorder
+from jobs.dispatching.recorder import FLUSH_EVERY, Recorder
 from server.comparisons.dispatch_store import TrialOutcome, WorkItem
 from server.comparisons.models import ComparisonStatus, StopReason
 
@@ -41,7 +41,7 @@ class SliceResult:
 @dataclass
 class _State:
     outstanding: int = 0
-    """Admitted, not yet finished by a caller."""
+    """Admitted, not yet recorded."""
     unsent: int = 0
     dropping: bool = False
     """Admitted trials not yet taken are given back unsent (a stop)."""
@@ -65,8 +65,16 @@ class Pipeline:
     ) -> None:
         self.pending = pending
         self.window = max(1, window)
-        self.capacity = self.window + (self.window if prefetch is None else prefetch)
-        """Admitted and not finished, at most."""
+        # Batches of two windows (at most FLUSH_EVERY): fewer, larger record transactions,
+        # each holding the comparison's row lock that admission waits for.
+        recorder.flush_every = min(FLUSH_EVERY, 2 * self.window)
+        recorder.on_recorded = self._recorded
+        self.capacity = (
+            self.window + (self.window if prefetch is None else prefetch) + recorder.flush_every
+        )
+        """Admitted and not yet recorded, at most: in flight, waiting for a caller, and one
+        batch filling. It bounds how far admission runs ahead of recorded spend, so a cap
+        (checked post hoc at admission) overshoots by at most this many calls."""
         self._admit = admit
         self._call = call
         self.recorder = recorder
@@ -185,11 +193,13 @@ class Pipeline:
             self._finished(outcome)
 
     def _finished(self, outcome: TrialOutcome) -> None:
-        self.state.outstanding -= 1
         if not outcome.sent:
             self.state.unsent += 1
-        self.state.room.set()
         self.recorder.queue.put_nowait(outcome)
+
+    def _recorded(self, count: int) -> None:
+        self.state.outstanding -= count
+        self.state.room.set()
 
     async def _upkeep_loop(self) -> None:
         while True:

@@ -9,8 +9,7 @@ from collections.abc import Awaitable, Callable
 from server.comparisons.dispatch_store import TrialOutcome
 
 FLUSH_EVERY = 256
-"""A batch closes once it holds this many outcomes… (fewer, larger record transactions:
-each holds the comparison's row lock that admission waits for)"""
+"""A batch closes once it holds this many outcomes (the pipeline lowers it to two windows)…"""
 FLUSH_INTERVAL_S = 0.2
 """…or this long after its first outcome arrived."""
 MAX_BATCH = 1024
@@ -31,8 +30,10 @@ class Recorder:
     ) -> None:
         self.queue: asyncio.Queue[TrialOutcome | None] = asyncio.Queue()
         self._record = record
-        self._flush_every = flush_every
+        self.flush_every = flush_every
         self._flush_interval = flush_interval
+        self.on_recorded: Callable[[int], None] = lambda _: None
+        """Called with a batch's size once it is committed."""
 
     async def run(self) -> None:
         buffer: list[TrialOutcome] = []
@@ -69,8 +70,9 @@ class Recorder:
                     buffer.append(more)
             if buffer and (
                 ending
-                or len(buffer) >= self._flush_every
+                or len(buffer) >= self.flush_every
                 or time.monotonic() - opened >= self._flush_interval
             ):
                 batch, buffer = buffer, []
                 await self._record(batch)
+                self.on_recorded(len(batch))
