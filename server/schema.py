@@ -22,6 +22,7 @@ from server.graphql_errors import CodedErrors
 from server.input_text import RefuseBadText
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
+from server.runs.resolvers import RunMutation, RunQuery
 from server.settings import Settings
 from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
@@ -38,6 +39,7 @@ Query = merge_types(
         ReleaseQuery,
         DatasetQuery,
         ComparisonQuery,
+        RunQuery,
         ReportQuery,
         WebhookQuery,
     ),
@@ -52,6 +54,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        RunMutation,
         VerdictMutation,
         ReportMutation,
         WebhookMutation,
