@@ -8,6 +8,7 @@ from server.datasets.models import DatasetCase
 from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
+from server.pairwise.models import PairwiseJob
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
@@ -30,6 +31,7 @@ __all__ = [
     "FollowUp",
     "Member",
     "ModelConnection",
+    "PairwiseJob",
     "Release",
     "ReleaseBinding",
     "Report",

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, StopReason, Trial
 from server.experiments.models import Experiment
+from server.pairwise.models import PairwiseJob
 
 if TYPE_CHECKING:
     from server.comparisons.dispatch_store import CohortPlan
@@ -43,7 +44,26 @@ async def month_to_date_spend(
     )
     for connection_id, total in rows:
         spend[connection_id] = int(total)
+    for connection_id, total in await _pairwise_spend(session, ids, now):
+        spend[connection_id] += int(total)
     return spend
+
+
+async def _pairwise_spend(
+    session: AsyncSession, ids: list[str], now: datetime | None
+) -> list[tuple[str, int]]:
+    """What pairwise jobs' judge calls cost each connection this month (a running job's
+    spend so far counts from its start)."""
+    when = func.coalesce(PairwiseJob.completed_at, PairwiseJob.started_at)
+    rows = await session.execute(
+        select(PairwiseJob.connection_id, func.coalesce(func.sum(PairwiseJob.cost_micros), 0))
+        .where(
+            PairwiseJob.connection_id.in_(ids),
+            when >= month_start(now or datetime.now(UTC)),
+        )
+        .group_by(PairwiseJob.connection_id)
+    )
+    return [(str(connection_id), int(total)) for connection_id, total in rows]
 
 
 async def experiment_spend_today(

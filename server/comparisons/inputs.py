@@ -375,6 +375,13 @@ async def _connection(
         ) from None
 
 
+async def resolve_judge(
+    *, session: AsyncSession, workspace_id: str, rubric_id: str, config_id: str, where: str
+) -> Judge:
+    """A judge (rubric, model config and its connection) as `pairwise` and checks resolve it."""
+    return await _judge(session, workspace_id, rubric_id, config_id, where=where)
+
+
 async def _judge(
     session: AsyncSession, workspace_id: str, rubric_id: str, config_id: str, *, where: str
 ) -> Judge:
