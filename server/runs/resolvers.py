@@ -10,8 +10,8 @@ from strawberry.scalars import JSON
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
+from server.runs import alerts, links, service
 from server.runs import diff as diffs
-from server.runs import links, service
 from server.runs.items import (
     MAX_EVALUATORS_PER_ITEM,
     MAX_ITEMS_PER_CHUNK,
@@ -135,6 +135,9 @@ class RunMutation:
             row = await service.complete(
                 session=session, actor=actor, run_id=run_id, item_count=item_count
             )
+        await alerts.queue_regression_check(
+            queue=info.context.app.queue, workspace_id=actor.workspace_id, run_id=row.id
+        )
         return Run.from_row(row)
 
     @strawberry.mutation(description="Mark an imported run FAILED: never diffed; its key is free.")
