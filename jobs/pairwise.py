@@ -17,9 +17,12 @@ async def judge_run_pair(ctx: dict[str, Any], pairwise_job_id: str) -> str:
     try:
         return await execute.judge_job(
             sessionmaker=ctx["sessionmaker"],
+            queue=ctx["queue"],
             secrets=SecretBox(settings.resolved_secret_key()),
             job_id=pairwise_job_id,
             timeout_seconds=settings.provider_timeout_seconds,
+            # Hand over well before arq's timeout: a slice's calls may still take a while.
+            budget_seconds=settings.job_timeout_seconds / 3,
         )
     except Exception as exc:
         # The class only: a message could quote run data.

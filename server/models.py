@@ -8,7 +8,7 @@ from server.datasets.models import DatasetCase
 from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
-from server.pairwise.models import PairwiseJob
+from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
@@ -32,6 +32,7 @@ __all__ = [
     "Member",
     "ModelConnection",
     "PairwiseJob",
+    "PairwisePair",
     "Release",
     "ReleaseBinding",
     "Report",

@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import BigInteger, Enum, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, Enum, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from server.db import Base, PortableJSON, UTCDateTime, utcnow
@@ -48,4 +48,28 @@ class PairwiseJob(Base):
     created_by_member_id: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class PairState(StrEnum):
+    ADMITTED = "ADMITTED"
+    """Checkpointed before its judge calls: on redelivery it is never re-sent."""
+    DONE = "DONE"
+
+
+class PairwisePair(Base):
+    """One matched pair of a job (its index in pairing order) and how it was judged."""
+
+    __tablename__ = "pairwise_pair"
+
+    job_id: Mapped[str] = mapped_column(
+        ForeignKey("pairwise_job.id", ondelete="CASCADE"), primary_key=True
+    )
+    pair_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    state: Mapped[PairState] = mapped_column(
+        Enum(PairState, name="pairwise_pair_state", native_enum=False, length=16)
+    )
+    forward: Mapped[float | None] = mapped_column(Float, comment="the candidate's score as B")
+    reverse: Mapped[float | None] = mapped_column(Float, comment="the candidate's score as A")
+    failure: Mapped[dict[str, Any] | None] = mapped_column(PortableJSON)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -16,11 +16,12 @@ from server.auth import Actor
 from server.comparisons.inputs import resolve_judge
 from server.errors import NotFound, ValidationFailed
 from server.ids import new_id
+from server.pairwise import execute
 from server.pairwise.models import PairwiseJob, PairwiseJobStatus
 from server.runs import diff as run_diff
 from server.workspaces.roles import Role
 
-JOB: Final = "judge_run_pair"
+JOB: Final = execute.JOB
 
 
 def job_id(pairwise_job_id: str) -> str:

@@ -4,7 +4,6 @@ backends: the job runs embedded or in a real worker). Every statistic is recompu
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,6 @@ from sqlalchemy import select
 
 from server.audit.models import AuditEvent
 from server.workspaces.roles import Role
-from tests.conftest import PROVIDER_KEY
 from tests.factories import make_workspace
 from tests.fakes.judge_server import FakeJudge
 from tests.harness import Backend
@@ -29,13 +27,6 @@ SCORES = {0: 0.0, 1: 0.4, 2: 1.0, -1: -0.4, -2: -1.0}
 BASELINE_PASSES = {0, 1, 2, 3, 4, 5}
 CANDIDATE_PASSES = {1, 2, 3, 4, 5, 6, 7, 8, 9}
 SPEND = "{ modelConnections { edges { node { name monthToDateSpentCents } } } }"
-
-
-@pytest.fixture
-def judge() -> Iterator[FakeJudge]:
-    """A judge that prefers response A when the two are equally good."""
-    with FakeJudge(api_key=PROVIDER_KEY, prefer_a=True) as fake:
-        yield fake
 
 
 def runs(markers: dict[int, tuple[str, str]] | None = None) -> tuple[list[Any], list[Any]]:
