@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, StopReason, Trial
 from server.experiments.models import Experiment
-from server.pairwise.models import PairwiseJob
+from server.pairwise.models import ComparisonPairJudgment, PairwiseJob
 
 if TYPE_CHECKING:
     from server.comparisons.dispatch_store import CohortPlan
@@ -52,8 +52,8 @@ async def month_to_date_spend(
 async def _pairwise_spend(
     session: AsyncSession, ids: list[str], now: datetime | None
 ) -> list[tuple[str, int]]:
-    """What pairwise jobs' judge calls cost each connection this month (a running job's
-    spend so far counts from its start)."""
+    """What pairwise judge calls cost each connection this month: pairwise jobs' (a running
+    job's spend so far counts from its start) and hosted comparisons'."""
     when = func.coalesce(PairwiseJob.completed_at, PairwiseJob.started_at)
     rows = await session.execute(
         select(PairwiseJob.connection_id, func.coalesce(func.sum(PairwiseJob.cost_micros), 0))
@@ -63,7 +63,19 @@ async def _pairwise_spend(
         )
         .group_by(PairwiseJob.connection_id)
     )
-    return [(str(connection_id), int(total)) for connection_id, total in rows]
+    found = [(str(connection_id), int(total)) for connection_id, total in rows]
+    hosted = await session.execute(
+        select(
+            ComparisonPairJudgment.connection_id,
+            func.coalesce(func.sum(ComparisonPairJudgment.cost_micros), 0),
+        )
+        .where(
+            ComparisonPairJudgment.connection_id.in_(ids),
+            ComparisonPairJudgment.completed_at >= month_start(now or datetime.now(UTC)),
+        )
+        .group_by(ComparisonPairJudgment.connection_id)
+    )
+    return found + [(str(connection_id), int(total)) for connection_id, total in hosted]
 
 
 async def experiment_spend_today(
@@ -79,7 +91,17 @@ async def experiment_spend_today(
             )
         )
     ).scalar_one()
-    return int(total)
+    judged = (
+        await session.execute(
+            select(func.coalesce(func.sum(ComparisonPairJudgment.cost_micros), 0))
+            .join(Comparison, Comparison.id == ComparisonPairJudgment.comparison_id)
+            .where(
+                Comparison.experiment_id == experiment_id,
+                ComparisonPairJudgment.completed_at >= day_start(now or datetime.now(UTC)),
+            )
+        )
+    ).scalar_one()
+    return int(total) + int(judged)
 
 
 async def stop_reason(

@@ -31,6 +31,7 @@ from server.comparisons.progress import Progress, shown_state, snapshot
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import utcnow
+from server.pairwise import counts as pairwise_counts
 
 
 class Fenced(Exception):
@@ -406,6 +407,11 @@ async def recompute(session: AsyncSession, comparison: Comparison) -> Progress:
     comparison.done_calls = per_trial * sum(int(r.done or 0) for r in per_cohort)
     comparison.failed_calls = per_trial * sum(int(r.failed or 0) for r in per_cohort)
     comparison.spent_micros = sum(int(r.spent or 0) for r in per_cohort)
+    # Pairwise judge calls (server/pairwise/hosted.py) are calls of the comparison too.
+    judged, judge_failed, judge_spent = await pairwise_counts.counters(session, comparison.id)
+    comparison.done_calls += judged
+    comparison.failed_calls += judge_failed
+    comparison.spent_micros += judge_spent
     comparison.seq = comparison.seq + 1
     comparison.progress_at = utcnow()
     cohorts = (
