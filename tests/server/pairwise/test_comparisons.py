@@ -128,3 +128,41 @@ async def test_without_pairwise_no_judge_call_is_made_and_pairwise_is_null(
     data = (await backend.gql(VERDICTS, {"id": comparison_id}, token=token)).ok()
     assert [v["pairwise"] for v in data["comparison"]["scorecard"]["verdicts"]] == [None]
     assert judge_calls(judge) == []
+
+
+async def test_judge_spend_counts_toward_the_budget_cap_and_stops_further_judge_calls(
+    backend: Backend, judge: FakeJudge
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(
+        backend.sessionmaker, ws, cases=CASES, simulation=Simulation(script=script())
+    )
+    rubric, config = await judge_versions(backend, ws, judge)  # priced: ~15 ¢ a call
+    token = ws.tokens[Role.MEMBER]
+    trials = 3  # 24 pairs: more than one slice of judge calls
+    spec = setup.input(
+        trialsPerCase=trials,
+        budgetCapCents=1.0,
+        pairwise={"rubricVersionId": rubric, "judgeModelConfigVersionId": config},
+    )
+    comparison_id = (await backend.gql(CREATE, {"i": spec}, token=token)).ok()["createComparison"][
+        "id"
+    ]
+    ended = (await backend.gql(START, {"id": comparison_id}, token=token)).ok()["startComparison"]
+    assert ended["status"] == "DONE" and ended["stopReason"] == "BUDGET_CAP"
+    assert ended["spentCentsSoFar"] >= 1.0
+    sent = len(judge_calls(judge))
+    pairs = CASES * trials
+    assert 0 < sent < 2 * pairs and sent % 2 == 0, "the cap stopped the later slices"
+    progress = ended["progress"]
+    assert progress["doneCalls"] == CASES * trials * 2 + sent < progress["totalCalls"]
+
+    await wait_finalized(backend, token, comparison_id)
+    data = (await backend.gql(VERDICTS, {"id": comparison_id}, token=token)).ok()
+    [verdict] = data["comparison"]["scorecard"]["verdicts"]
+    result = verdict["pairwise"]
+    judged = sent // 2
+    assert result["judgedPairs"] == judged and result["totalPairs"] == pairs
+    assert result["note"] == f"Judged {judged} of {pairs} matched pairs"
+    assert {f["errorClass"] for f in result["failures"]} == {"not_run"}
+    assert len(result["failures"]) == pairs - judged
