@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
+from server.comparisons.models import Comparison, StopReason
 from server.connections.service import Simulation
+from server.pairwise.hosted import FORWARD, REVERSE, Stage
 from server.pairwise.models import ComparisonPairJudgment, JudgmentState
 from server.workspaces.roles import Role
 from tests.factories import make_comparison_setup, make_workspace
@@ -166,3 +168,53 @@ async def test_judge_spend_counts_toward_the_budget_cap_and_stops_further_judge_
     assert result["note"] == f"Judged {judged} of {pairs} matched pairs"
     assert {f["errorClass"] for f in result["failures"]} == {"not_run"}
     assert len(result["failures"]) == pairs - judged
+
+
+async def test_an_admitted_judge_call_without_an_outcome_is_never_re_sent(
+    backend: Backend, judge: FakeJudge
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(
+        backend.sessionmaker, ws, cases=CASES, simulation=Simulation(script=script())
+    )
+    rubric, config = await judge_versions(backend, ws, judge)
+    token = ws.tokens[Role.MEMBER]
+    spec = setup.input(
+        trialsPerCase=1, pairwise={"rubricVersionId": rubric, "judgeModelConfigVersionId": config}
+    )
+    comparison_id = (await backend.gql(CREATE, {"i": spec}, token=token)).ok()["createComparison"][
+        "id"
+    ]
+    (await backend.gql(START, {"id": comparison_id}, token=token)).ok()
+    await wait_finalized(backend, token, comparison_id)
+    sent = len(judge_calls(judge))
+    assert sent == CASES * 2
+    # What a worker stopping hard mid-call leaves: case 3's pair admitted, no outcome.
+    key = (comparison_id, 1, 3, 0)
+    async with backend.sessionmaker() as session, session.begin():
+        for order in (FORWARD, REVERSE):
+            row = await session.get(ComparisonPairJudgment, (*key, order))
+            assert row is not None
+            row.state, row.score = JudgmentState.ADMITTED, None
+        comparison = await session.get(Comparison, comparison_id)
+        assert comparison is not None
+        lease_token = comparison.lease_token
+
+    async def nothing(*_: Any) -> None:
+        return None
+
+    stage = Stage(backend.sessionmaker, backend.settings)
+    settled = await stage.settle(
+        comparison_id=comparison_id,
+        token=lease_token,
+        stop_reason=StopReason.COMPLETED,
+        publish=nothing,
+        renew=nothing,
+    )
+    assert settled == StopReason.COMPLETED
+    assert len(judge_calls(judge)) == sent, "never re-sent"
+    async with backend.sessionmaker() as session:
+        for order in (FORWARD, REVERSE):
+            row = await session.get(ComparisonPairJudgment, (*key, order))
+            assert row is not None and row.state == JudgmentState.ERRORED
+            assert row.failure is not None and row.failure["errorClass"] == "outcome_ambiguous"
