@@ -32,6 +32,7 @@ from server.comparisons import dispatch_store as store
 from server.comparisons.dispatch_store import DispatchPlan, Fenced, TrialOutcome, WorkItem
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
+from server.pairwise.hosted import Stage as PairwiseStage
 from server.providers.base import DispatchError
 from server.runtime.interfaces import EventBus, JobQueue
 from server.runtime.slots import RedisSlots, SlotWaitAbandoned
@@ -87,6 +88,7 @@ class Dispatcher:
         self.status_read_at = 0.0
         self.fresh_cohorts: set[int] = set()
         """Cohorts admitted to since the last record: that record shows them RUNNING."""
+        self.pairwise = PairwiseStage(sessionmaker, settings)
 
     async def run(self) -> str:
         async with self.sessionmaker() as session, session.begin():
@@ -276,6 +278,20 @@ class Dispatcher:
         stop_reason: StopReason | None = None,
         error_code: str | None = None,
     ) -> None:
+        if status == ComparisonStatus.DONE:
+            # The pairwise stage (server/pairwise/hosted.py): a run with `pairwise` makes and
+            # records its pairwise judge calls before it is DONE; None: hand over, not yet.
+            settled = await self.pairwise.settle(
+                comparison_id=self.comparison_id,
+                token=self.token,
+                stop_reason=stop_reason,
+                publish=self._publish,
+                renew=self._renew,
+            )
+            if settled is None:
+                await self._hand_over()
+                return
+            stop_reason = settled
         async with self.sessionmaker() as session, session.begin():
             snapshot = await store.finish(
                 session,

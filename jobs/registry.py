@@ -8,6 +8,7 @@ from jobs.dispatch import dispatch_comparison
 from jobs.erasure import erase_stale_cases
 from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat
+from jobs.pairwise import judge_run_pair
 from jobs.run_alerts import announce_run_regression
 from jobs.sweeper import sweep_comparisons
 from jobs.verdict_sweep import sweep_verdicts
@@ -34,6 +35,7 @@ def build_registry(settings: Settings) -> JobRegistry:
             "finalize_comparison": finalize_comparison,
             "sweep_verdicts": sweep_verdicts,
             "erase_stale_cases": erase_stale_cases,
+            "judge_run_pair": judge_run_pair,
             "announce_run_regression": announce_run_regression,
         },
         periodic=(

@@ -15,6 +15,7 @@ from server.datasets.models import DatasetCase
 from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
+from server.pairwise.models import ComparisonPairJudgment, PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
@@ -31,6 +32,7 @@ __all__ = [
     "Comparison",
     "ComparisonCase",
     "ComparisonCohort",
+    "ComparisonPairJudgment",
     "ComparisonVerdict",
     "ConnectionSpend",
     "DatasetCase",
@@ -39,6 +41,8 @@ __all__ = [
     "FollowUp",
     "Member",
     "ModelConnection",
+    "PairwiseJob",
+    "PairwisePair",
     "Release",
     "ReleaseBinding",
     "Report",

@@ -20,6 +20,7 @@ from server.depth_limit import DepthLimiter
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
 from server.input_text import RefuseBadText
+from server.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
 from server.runs.resolvers import RunMutation, RunQuery
@@ -40,6 +41,7 @@ Query = merge_types(
         DatasetQuery,
         ComparisonQuery,
         RunQuery,
+        PairwiseQuery,
         ReportQuery,
         WebhookQuery,
     ),
@@ -55,6 +57,7 @@ Mutation = merge_types(
         DatasetMutation,
         ComparisonMutation,
         RunMutation,
+        PairwiseMutation,
         VerdictMutation,
         ReportMutation,
         WebhookMutation,

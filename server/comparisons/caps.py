@@ -6,57 +6,18 @@ shown elsewhere (preview, connections) still sum the trial rows."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons import ledgers
-from server.comparisons.ledgers import day_start, month_start
-from server.comparisons.models import Comparison, StopReason, Trial
+from server.comparisons.models import Comparison, StopReason
 from server.experiments.models import Experiment
 
 if TYPE_CHECKING:
     from server.comparisons.dispatch_store import CohortPlan
-
-
-async def month_to_date_spend(
-    session: AsyncSession, connection_ids: Iterable[str], *, now: datetime | None = None
-) -> dict[str, int]:
-    """Micro-dollars recorded this UTC month per connection, from trial rows."""
-    ids = list(connection_ids)
-    spend = dict.fromkeys(ids, 0)
-    if not ids:
-        return spend
-    rows = await session.execute(
-        select(Trial.connection_id, func.coalesce(func.sum(Trial.cost_micros), 0))
-        .where(
-            Trial.connection_id.in_(ids),
-            Trial.completed_at >= month_start(now or datetime.now(UTC)),
-        )
-        .group_by(Trial.connection_id)
-    )
-    for connection_id, total in rows:
-        spend[connection_id] = int(total)
-    return spend
-
-
-async def experiment_spend_today(
-    session: AsyncSession, experiment_id: str, *, now: datetime | None = None
-) -> int:
-    total = (
-        await session.execute(
-            select(func.coalesce(func.sum(Trial.cost_micros), 0))
-            .join(Comparison, Comparison.id == Trial.comparison_id)
-            .where(
-                Comparison.experiment_id == experiment_id,
-                Trial.completed_at >= day_start(now or datetime.now(UTC)),
-            )
-        )
-    ).scalar_one()
-    return int(total)
 
 
 async def stop_reason(

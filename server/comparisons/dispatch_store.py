@@ -34,6 +34,7 @@ from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import utcnow
 from server.experiments.models import Experiment
+from server.pairwise import counts as pairwise_counts
 
 
 class Fenced(Exception):
@@ -455,6 +456,11 @@ async def recompute(
     comparison.done_calls = per_trial * sum(c.done_trials for c in cohorts)
     comparison.failed_calls = per_trial * sum(c.failed_trials for c in cohorts)
     comparison.spent_micros = sum(c.spent_micros for c in cohorts)
+    # Pairwise judge calls (server/pairwise/hosted.py) are calls of the comparison too.
+    judged, judge_failed, judge_spent = await pairwise_counts.counters(session, comparison.id)
+    comparison.done_calls += judged
+    comparison.failed_calls += judge_failed
+    comparison.spent_micros += judge_spent
     if not bump_unchanged and _counters(comparison, cohorts) == before:
         return snapshot(comparison, [(c.cohort_index, c.state) for c in cohorts])
     return _bump(comparison, cohorts, utcnow())

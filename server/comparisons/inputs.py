@@ -157,9 +157,6 @@ def check(spec: ComparisonSpec) -> list[dict[str, Any]]:
     if spec.label is not None:
         clean_name(spec.label, field="label", max_length=MAX_LABEL)
     optional_cents_to_micros(spec.budget_cap_cents, field="budgetCapCents")
-    if spec.pairwise is not None:
-        # Dispatch makes no pairwise judge calls yet: counting them would end runs DONE at half.
-        raise ValidationFailed("pairwise judging is not available yet", field="pairwise")
     _check_points(spec.epsilon_points, field="epsilonPoints", allow_zero=True)
     _check_points(spec.target_effect_points, field="targetEffectPoints", allow_zero=False)
     checks = list(DEFAULT_CHECKS) if spec.checks is None else spec.checks
@@ -373,6 +370,13 @@ async def _connection(
         raise ValidationFailed(
             f"`{where}` names no model connection of this workspace", field=where
         ) from None
+
+
+async def resolve_judge(
+    *, session: AsyncSession, workspace_id: str, rubric_id: str, config_id: str, where: str
+) -> Judge:
+    """A judge (rubric, model config and its connection) as `pairwise` and checks resolve it."""
+    return await _judge(session, workspace_id, rubric_id, config_id, where=where)
 
 
 async def _judge(

@@ -10,31 +10,17 @@ adds its own rows on top: nothing is counted twice or lost).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons.models import Comparison, ConnectionSpend, ExperimentSpend, Trial
-
-
-def month_start(now: datetime) -> datetime:
-    return now.astimezone(UTC).replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-
-
-def day_start(now: datetime) -> datetime:
-    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-
-
-def month_key(now: datetime) -> str:
-    return month_start(now).date().isoformat()
-
-
-def day_key(now: datetime) -> str:
-    return day_start(now).date().isoformat()
+from server.comparisons import spend
+from server.comparisons.models import ConnectionSpend, ExperimentSpend
+from server.comparisons.periods import day_key, month_key
 
 
 def _insert(session: AsyncSession, table: Any) -> Any:
@@ -110,36 +96,23 @@ async def resync(
     session: AsyncSession, *, experiment_id: str, connection_ids: Iterable[str], now: datetime
 ) -> None:
     """Recompute the current month's connection ledgers and today's experiment ledger from
-    the trial rows, each under its row lock."""
+    the rows (trials and pairwise judge calls), each under its row lock."""
     month = month_key(now)
     for connection_id in sorted(set(connection_ids)):
         await _lock_row(session, ConnectionSpend, connection_id=connection_id, month=month)
-        total = (
-            await session.execute(
-                select(func.coalesce(func.sum(Trial.cost_micros), 0)).where(
-                    Trial.connection_id == connection_id,
-                    Trial.completed_at >= month_start(now),
-                )
-            )
-        ).scalar_one()
+        totals = await spend.month_to_date_spend(session, [connection_id], now=now)
         await session.execute(
             update(ConnectionSpend)
             .where(ConnectionSpend.connection_id == connection_id, ConnectionSpend.month == month)
-            .values(spent_micros=int(total))
+            .values(spent_micros=totals[connection_id])
         )
     day = day_key(now)
     await _lock_row(session, ExperimentSpend, experiment_id=experiment_id, day=day)
-    total = (
-        await session.execute(
-            select(func.coalesce(func.sum(Trial.cost_micros), 0))
-            .join(Comparison, Comparison.id == Trial.comparison_id)
-            .where(Comparison.experiment_id == experiment_id, Trial.completed_at >= day_start(now))
-        )
-    ).scalar_one()
+    total = await spend.experiment_spend_today(session, experiment_id, now=now)
     await session.execute(
         update(ExperimentSpend)
         .where(ExperimentSpend.experiment_id == experiment_id, ExperimentSpend.day == day)
-        .values(spent_micros=int(total))
+        .values(spent_micros=total)
     )
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets.models import Asset
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons import caps, inputs
+from server.comparisons import inputs, spend
 from server.comparisons import preview as planning
 from server.comparisons.inputs import ComparisonSpec, ResolvedInput
 from server.comparisons.models import (
@@ -52,7 +52,7 @@ async def preview(
     counts = planning.count_calls(resolved, len(selection.kept))
     workspace = await session.get(Workspace, actor.workspace_id)
     assert workspace is not None
-    spent = await caps.month_to_date_spend(session, resolved.connections)
+    spent = await spend.month_to_date_spend(session, resolved.connections)
     looks = 0
     if resolved.split == Split.HOLDOUT:
         version_id = resolved.dataset_version.id

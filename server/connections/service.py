@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons.caps import month_to_date_spend
+from server.comparisons.spend import month_to_date_spend
 from server.connections import checks
 from server.connections.models import ConnectionKind, ModelConnection
 from server.db import utcnow

@@ -24,6 +24,7 @@ from server.comparisons import service as comparison_service
 from server.comparisons.models import Comparison, ComparisonCase, ComparisonStatus
 from server.db import utcnow
 from server.errors import Conflict
+from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
 from server.verdicts import bulk, inputs, records, scorecard, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
@@ -98,6 +99,8 @@ async def finalize(
                 return Finalized(comparison_id, "already finalized")
             await _write_runs(session, data, counts, now)
             scored = await scoring
+            # Pairwise judging (server/pairwise/hosted_result.py): a result per baseline.
+            await hosted_pairwise.add_pairwise(session, comparison_id, scored.document)
             cases = await loop.run_in_executor(None, records.case_rows, data, counts, scored)
             await store.write_verdict(
                 session,

@@ -12,6 +12,7 @@ from strawberry.scalars import JSON
 from server.checks import CheckKind as CheckKindEnum
 from server.db import utcnow
 from server.money import micros_to_cents
+from server.pairwise.types import PairwiseResult
 from server.verdicts import wording
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
@@ -141,21 +142,6 @@ class FailureAnalysis:
     agree: int
 
 
-@strawberry.type(description="Pairwise judging against this baseline (null without it).")
-class PairwiseSummary:
-    win_rate: float
-    tie_rate: float
-    loss_rate: float
-    mean_score: float
-    low: float
-    high: float
-    p_value: float
-    order_disagreement_rate: float
-    judged_pairs: int
-    total_pairs: int
-    regression: bool
-
-
 @strawberry.type(description="Deltas, interval and mde in points (1 point = 0.01).")
 class BaselineVerdict:
     baseline_cohort_index: int
@@ -172,7 +158,9 @@ class BaselineVerdict:
     sensitivity_delta_points: float = strawberry.field(
         description="Δ with every failed-or-missing trial counted as a failure."
     )
-    pairwise: PairwiseSummary | None
+    pairwise: PairwiseResult | None = strawberry.field(
+        description="Pairwise judging against this baseline (null without the option)."
+    )
     summary: str = strawberry.field(
         description='The chip, e.g. "Regressed vs v1: −11.7 points, outside the noise".'
     )
@@ -282,7 +270,7 @@ def _verdict(v: dict[str, Any]) -> BaselineVerdict:
         better_count=int(v["betterCount"]),
         same_count=int(v["sameCount"]),
         sensitivity_delta_points=float(v["sensitivityDeltaPoints"] or 0.0),
-        pairwise=None,
+        pairwise=PairwiseResult.from_json(v.get("pairwise")),
         summary=wording.chip(v),
     )
 

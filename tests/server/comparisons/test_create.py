@@ -377,18 +377,19 @@ async def test_judge_calls_count_toward_the_total(backend: Backend) -> None:
     assert created["progress"]["totalCalls"] == 120
 
 
-async def test_pairwise_is_refused_until_dispatch_makes_its_calls(backend: Backend) -> None:
-    setup = await _setup(backend, cases=10)
-    pairwise = {
-        "rubricVersionId": RUBRIC,
-        "judgeModelConfigVersionId": setup.model_config_version_ids[0],
-    }
-    before = await count_rows(backend, setup.workspace.id)
-    result = await _create(backend, setup, pairwise=pairwise)
-    assert result.codes == ["VALIDATION_FAILED"]
-    assert result.errors[0]["message"] == "pairwise judging is not available yet"
-    assert error_extensions(result)["field"] == "pairwise"
-    assert await count_rows(backend, setup.workspace.id) == before == (0, 0)
+async def test_pairwise_calls_count_toward_the_total(backend: Backend) -> None:
+    setup = await _setup(backend, cases=10, cohorts=3)
+    judge = setup.model_config_version_ids[0]
+    checks = [
+        {"kind": "CONTAINS"},
+        {"kind": "JUDGE_RUBRIC", "rubricVersionId": RUBRIC, "judgeModelConfigVersionId": judge},
+    ]
+    pairwise = {"rubricVersionId": RUBRIC, "judgeModelConfigVersionId": judge}
+    created = (
+        await _create(backend, setup, trialsPerCase=2, checks=checks, pairwise=pairwise)
+    ).ok()["createComparison"]
+    # 10 cases × 2 trials × 3 cohorts × (1 call + 1 judge) + 10 × 2 × 2 baselines × 2 orders
+    assert created["progress"]["totalCalls"] == 120 + 80
 
 
 async def test_more_than_20000_calls_is_quota_exceeded_and_writes_nothing(

@@ -171,19 +171,18 @@ async def test_judge_calls_are_counted_and_priced(backend: Backend) -> None:
     assert "judge calls included" in preview["summary"]
 
 
-async def test_pairwise_is_refused_as_create_refuses_it(backend: Backend) -> None:
+async def test_pairwise_adds_two_judge_calls_per_case_and_trial_to_each_baseline(
+    backend: Backend,
+) -> None:
     setup = await _setup(backend, cases=10, cohorts=3)
     pairwise = {
         "rubricVersionId": "astv_builtin_rubric_correct_1",
         "judgeModelConfigVersionId": setup.model_config_version_ids[0],
     }
-    result = await backend.gql(
-        PREVIEW,
-        {"input": setup.input(trialsPerCase=2, pairwise=pairwise)},
-        token=setup.workspace.tokens[Role.MEMBER],
-    )
-    assert result.codes == ["VALIDATION_FAILED"]
-    assert result.errors[0]["message"] == "pairwise judging is not available yet"
+    preview = await _preview(backend, setup, trialsPerCase=2, pairwise=pairwise)
+    assert [c["calls"] for c in preview["cohorts"]] == [20, 60, 60]
+    assert preview["totalCalls"] == 140
+    assert "20 for " in preview["summary"] and "60 for " in preview["summary"]
 
 
 async def test_fewer_than_3_trials_warns_about_flips(backend: Backend) -> None:

@@ -1,0 +1,1 @@
+"""Pairwise judging of two completed runs: a `PairwiseJob` judged by an arq job."""

@@ -1,0 +1,86 @@
+"""GraphQL documents and helpers for the pairwise tests."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from server.assets.models import AssetKind
+from tests.conftest import PROVIDER_KEY
+from tests.factories import WorkspaceFixture, make_asset_version, make_connection
+from tests.fakes.judge_server import FakeJudge
+from tests.harness import Backend, GraphQLResult
+
+RESULT_FIELDS = """
+  note partial winRate tieRate lossRate meanScore low high pValue orderDisagreementRate
+  judgedPairs totalPairs judgeModel simulated regression
+  failures { datasetItemId position trialIndex errorClass retryable attempts message model
+             otherMessages }
+  mcnemar { n improved regressed pValue exactPValue }
+  metricDeltas { name delta low high highVariance baselineMean candidateMean n }
+"""
+JOB_FIELDS = (
+    "id status judgedPairs totalPairs errorCode spentCents candidateRunId baselineRunId "
+    "result {" + RESULT_FIELDS + "}"
+)
+CREATE = (
+    """mutation($c: ID!, $b: ID!, $r: ID!, $j: ID!) {
+  pairwiseComparison(candidateRunId: $c, baselineRunId: $b, rubricVersionId: $r,
+                     judgeModelConfigVersionId: $j) {"""
+    + JOB_FIELDS
+    + "} }"
+)
+JOB = "query($id: ID!) { pairwiseJob(id: $id) {" + JOB_FIELDS + "} }"
+
+
+async def judge_versions(
+    backend: Backend, ws: WorkspaceFixture, judge: FakeJudge, *, simulated: bool = False
+) -> tuple[str, str]:
+    """A rubric and a judge MODEL_CONFIG on a connection to `judge`: their version ids."""
+    if simulated:
+        connection = await make_connection(backend.sessionmaker, ws, name="sim-judge")
+    else:
+        connection = await make_connection(
+            backend.sessionmaker,
+            ws,
+            kind="OPENAI_COMPATIBLE",
+            name="judge",
+            secret_box=backend.state.secret_box,
+            base_url=judge.base_url,
+            api_key=PROVIDER_KEY,
+            input_cents_per_million_tokens=100_000.0,
+            output_cents_per_million_tokens=100_000.0,
+        )
+    rubric = await make_asset_version(
+        backend.sessionmaker,
+        ws,
+        kind=AssetKind.RUBRIC,
+        content={"text": "The higher quality answer wins.", "scale": "SCORE_0_1"},
+    )
+    config = await make_asset_version(
+        backend.sessionmaker,
+        ws,
+        kind=AssetKind.MODEL_CONFIG,
+        content={"connectionId": connection.id, "model": "judge-1", "maxOutputTokens": 20},
+    )
+    return rubric.id, config.id
+
+
+async def create(
+    backend: Backend, token: str, candidate: str, baseline: str, rubric: str, config: str
+) -> GraphQLResult:
+    return await backend.gql(
+        CREATE, {"c": candidate, "b": baseline, "r": rubric, "j": config}, token=token
+    )
+
+
+async def wait_done(backend: Backend, token: str, job_id: str, timeout: float = 60) -> Any:
+    """Poll `pairwiseJob` until DONE or FAILED."""
+    deadline = time.monotonic() + timeout
+    while True:
+        job = (await backend.gql(JOB, {"id": job_id}, token=token)).ok()["pairwiseJob"]
+        if job["status"] in ("DONE", "FAILED"):
+            return job
+        assert time.monotonic() < deadline, f"the pairwise job is still {job['status']}"
+        await asyncio.sleep(0.1)
