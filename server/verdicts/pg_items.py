@@ -59,15 +59,19 @@ GROUP BY r.id, t.case_ordinal, dc.dataset_item_id, dc.input
 """
 
 
-def _scores_sql(index: int) -> str:
+def _scores_sql(names: Sequence[str]) -> str:
+    """Every evaluator's mean score per item in one pass over the trial rows (names bound
+    as $3, $4…, as in `_items_sql`); an item without a score for it gets no row."""
+    pairs = ", ".join(f"(${3 + j}::text, {_score(j)})" for j in range(len(names)))
     return f"""
 INSERT INTO run_item_score (run_id, position, evaluator, mean, count)
-SELECT r.id, t.case_ordinal, $3::text, avg({_score(index)}), count({_score(index)})
+SELECT r.id, t.case_ordinal, e.name, avg(e.score), count(e.score)
 FROM trial t
 JOIN run r ON r.comparison_id = t.comparison_id AND r.cohort_index = t.cohort_index
+CROSS JOIN LATERAL (VALUES {pairs}) AS e(name, score)
 WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[]) AND {_COMPLETED}
-  AND {_score(index)} IS NOT NULL
-GROUP BY r.id, t.case_ordinal
+GROUP BY r.id, t.case_ordinal, e.name
+HAVING count(e.score) > 0
 """
 
 
@@ -77,8 +81,8 @@ async def insert_items(
     """Items and scores for the runs already inserted for `comparison_id`, on `driver` (the
     session's asyncpg connection, inside its transaction)."""
     await driver.execute(_items_sql(names), comparison_id, list(ran), *names)
-    for index, name in enumerate(names):
-        await driver.execute(_scores_sql(index), comparison_id, list(ran), name)
+    if names:
+        await driver.execute(_scores_sql(names), comparison_id, list(ran), *names)
 
 
 async def write(

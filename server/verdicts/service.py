@@ -25,7 +25,7 @@ from server.comparisons.models import Comparison, ComparisonCase, ComparisonStat
 from server.db import utcnow
 from server.errors import Conflict
 from server.runtime.interfaces import JobQueue
-from server.verdicts import bulk, inputs, records, scorecard, store, tensors
+from server.verdicts import bulk, gc_pause, inputs, records, scorecard, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
 from server.workspaces.roles import Role
 
@@ -77,8 +77,16 @@ async def finalize(
     """Finalize a DONE comparison (idempotent: a FINALIZED one is left as it is).
 
     The statistics run in an executor while the hosted runs are written, in the one
-    transaction that holds the comparison's row lock.
+    transaction that holds the comparison's row lock. The cyclic garbage collector is
+    paused meanwhile (`gc_pause`).
     """
+    with gc_pause.paused():
+        return await _finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
+
+
+async def _finalize(
+    *, sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str
+) -> Finalized:
     async with sessionmaker() as session:
         verdict = await session.get(ComparisonVerdict, comparison_id)
         if verdict is not None and verdict.state == VerdictState.FINALIZED:
