@@ -22,19 +22,24 @@ def _score(index: int) -> str:
 
 
 def _items_sql(names: Sequence[str]) -> str:
-    """Names are bound as parameters $3, $4…; check indices are trusted integers."""
+    """Names are bound as parameters $3, $4…; check indices are trusted integers.
+
+    Each item's trials are built as `json` (text) and cast to `jsonb` once per item: the
+    same documents as building `jsonb` per trial, in about 60% of the time (measured with
+    bench/finalize.py's 45,000 trials: 0.75 s against 1.1–1.3 s on the loaded machine).
+    """
     pairs = ", ".join(f"${3 + j}::text, {_score(j)}" for j in range(len(names)))
-    evaluators = f"jsonb_strip_nulls(jsonb_build_object({pairs}))" if names else "'{}'::jsonb"
+    evaluators = f"json_strip_nulls(json_build_object({pairs}))" if names else "'{}'::json"
     return f"""
 INSERT INTO run_item (run_id, position, dataset_item_id, input, trials, trial_count,
                       graded_count, passed_count)
 SELECT r.id, t.case_ordinal, dc.dataset_item_id, dc.input,
-       jsonb_agg(jsonb_build_object(
+       json_agg(json_build_object(
          'trialIndex', t.trial_index,
          'passed', CASE WHEN {_COMPLETED} THEN t.passed END,
-         'evaluators', CASE WHEN {_COMPLETED} THEN {evaluators} ELSE '{{}}'::jsonb END,
+         'evaluators', CASE WHEN {_COMPLETED} THEN {evaluators} ELSE '{{}}'::json END,
          'output', t.output,
-         'metrics', jsonb_build_object(
+         'metrics', json_build_object(
            'tokens', t.input_tokens + t.output_tokens,
            'turns', 1,
            'toolCalls', CASE WHEN jsonb_typeof(t.tool_calls) = 'array'
@@ -46,7 +51,7 @@ SELECT r.id, t.case_ordinal, dc.dataset_item_id, dc.input,
          'inputTokens', t.input_tokens,
          'outputTokens', t.output_tokens,
          'costMicros', t.cost_micros
-       ) ORDER BY t.trial_index),
+       ) ORDER BY t.trial_index)::jsonb,
        count(*),
        count(*) FILTER (WHERE {_COMPLETED}),
        count(*) FILTER (WHERE {_COMPLETED} AND t.passed)

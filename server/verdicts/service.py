@@ -99,14 +99,13 @@ async def _finalize(
     loop = asyncio.get_running_loop()
     now = utcnow()
     counts = await loop.run_in_executor(None, tensors.build, data)
-    scoring = loop.run_in_executor(None, scorecard.score, data, counts)
+    scoring = loop.run_in_executor(None, _score, data, counts)
     try:
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
                 return Finalized(comparison_id, "already finalized")
             await _write_runs(session, data, counts, now)
-            scored = await scoring
-            cases = await loop.run_in_executor(None, records.case_rows, data, counts, scored)
+            scored, cases = await scoring
             await store.write_verdict(
                 session,
                 comparison_id=comparison_id,
@@ -124,6 +123,14 @@ async def _finalize(
         experiment_id=data.experiment_id,
         outcomes=baseline_outcomes(scored.document),
     )
+
+
+def _score(
+    data: inputs.FinalizeInput, counts: tensors.Tensors
+) -> tuple[scorecard.Scored, list[dict[str, Any]]]:
+    """The scorecard and the case rows, both off the event loop while the runs are written."""
+    scored = scorecard.score(data, counts)
+    return scored, records.case_rows(data, counts, scored)
 
 
 async def _write_runs(
