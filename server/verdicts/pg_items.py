@@ -27,13 +27,19 @@ def _items_sql(names: Sequence[str]) -> str:
     Each item's trials are built as `json` (text) and cast to `jsonb` once per item: the
     same documents as building `jsonb` per trial, in about 60% of the time (measured with
     bench/finalize.py's 45,000 trials: 0.75 s against 1.1–1.3 s on the loaded machine).
+    The trials are grouped first and the case input joined to the 15,000 groups after, so
+    the sort carries no inputs (it spilled 16 MB to disk before): 0.65–0.85 s against
+    0.9–1.3 s measured back to back.
     """
     pairs = ", ".join(f"${3 + j}::text, {_score(j)}" for j in range(len(names)))
     evaluators = f"json_strip_nulls(json_build_object({pairs}))" if names else "'{}'::json"
     return f"""
 INSERT INTO run_item (run_id, position, dataset_item_id, input, trials, trial_count,
                       graded_count, passed_count)
-SELECT r.id, t.case_ordinal, dc.dataset_item_id, dc.input,
+SELECT g.run_id, g.position, dc.dataset_item_id, dc.input, g.trials, g.trial_count,
+       g.graded_count, g.passed_count
+FROM (
+SELECT r.id AS run_id, t.case_ordinal AS position,
        json_agg(json_build_object(
          'trialIndex', t.trial_index,
          'passed', CASE WHEN {_COMPLETED} THEN t.passed END,
@@ -51,16 +57,17 @@ SELECT r.id, t.case_ordinal, dc.dataset_item_id, dc.input,
          'inputTokens', t.input_tokens,
          'outputTokens', t.output_tokens,
          'costMicros', t.cost_micros
-       ) ORDER BY t.trial_index)::jsonb,
-       count(*),
-       count(*) FILTER (WHERE {_COMPLETED}),
-       count(*) FILTER (WHERE {_COMPLETED} AND t.passed)
+       ) ORDER BY t.trial_index)::jsonb AS trials,
+       count(*) AS trial_count,
+       count(*) FILTER (WHERE {_COMPLETED}) AS graded_count,
+       count(*) FILTER (WHERE {_COMPLETED} AND t.passed) AS passed_count
 FROM trial t
 JOIN run r ON r.comparison_id = t.comparison_id AND r.cohort_index = t.cohort_index
-JOIN comparison_case cc ON cc.comparison_id = t.comparison_id AND cc.ordinal = t.case_ordinal
-JOIN dataset_case dc ON dc.id = cc.dataset_case_id
 WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[])
-GROUP BY r.id, t.case_ordinal, dc.dataset_item_id, dc.input
+GROUP BY r.id, t.case_ordinal
+) g
+JOIN comparison_case cc ON cc.comparison_id = $1 AND cc.ordinal = g.position
+JOIN dataset_case dc ON dc.id = cc.dataset_case_id
 """
 
 
