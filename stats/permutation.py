@@ -66,7 +66,7 @@ ENUMERATION_HARD_LIMIT: Final = 40
 _LOG_TWO_OVER_DELTA: Final = math.log(2.0) + 300.0 * math.log(10.0)
 P_VALUE_FLOOR: Final = float(np.finfo(np.float64).tiny)
 ByteArray = npt.NDArray[np.uint8]
-SIGN_CACHE_BYTES: Final = 32 << 20
+SIGN_CACHE_BYTES: Final = 16 << 20
 # ln of the |φ(f)| below which a frequency of the convolution is dropped (≈ 1.8e-35).
 SPECTRUM_CUTOFF: Final = -80.0
 # _BYTE_BITS[b, k] = bit k of b: the ±1 pattern (1 = +1) a random byte stands for.
@@ -294,15 +294,16 @@ def sign_bytes(seed: int, resamples: int, width: int) -> Iterable[ByteArray]:
     """The seeded sign matrix, R rows of `width` random bytes, in row blocks.
 
     Blocks of ⌊2²⁰/width⌋ rows, each drawn in turn from one generator seeded with `seed`,
-    so the matrix depends only on (seed, R, width). Matrices up to 32 MB are cached and
-    shared (read-only); larger ones are drawn again, block by block, on each call.
+    so the matrix depends only on (seed, R, width). Matrices up to 16 MB (two at most)
+    are cached and shared (read-only); larger ones are drawn again, block by block, on
+    each call.
     """
     if resamples * width <= SIGN_CACHE_BYTES:
         return _cached_sign_bytes(seed, resamples, width)
     return _draw_sign_bytes(seed, resamples, width)
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)
 def _cached_sign_bytes(seed: int, resamples: int, width: int) -> tuple[ByteArray, ...]:
     return tuple(_draw_sign_bytes(seed, resamples, width))
 
