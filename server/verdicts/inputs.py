@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -40,9 +40,12 @@ class CohortInfo:
     release_id: str
 
 
-@dataclass(frozen=True, slots=True)
-class TrialInfo:
-    """One trial row; `completed` is False for an ERRORED (or never closed) trial."""
+class TrialInfo(NamedTuple):
+    """One trial row; `completed` is False for an ERRORED (or never closed) trial.
+
+    A named tuple, not a frozen dataclass: 45,000 of them are built per finalization and a
+    frozen dataclass's `__init__` (one `object.__setattr__` per field) took 0.2 s of it.
+    """
 
     case_ordinal: int
     cohort_index: int
@@ -105,7 +108,7 @@ async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | Non
         .order_by(ComparisonCase.ordinal)
     )
     rows = await bulk.fetch_trials(session, comparison_id, len(comparison.checks))
-    trials = [TrialInfo(*row) for row in rows]
+    trials = list(map(TrialInfo._make, rows))
     return FinalizeInput(
         comparison_id=comparison.id,
         workspace_id=comparison.workspace_id,

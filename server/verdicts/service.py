@@ -26,7 +26,7 @@ from server.db import utcnow
 from server.errors import Conflict
 from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
-from server.verdicts import bulk, inputs, records, scorecard, store, tensors
+from server.verdicts import bulk, gc_pause, inputs, records, scorecard, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
 from server.workspaces.roles import Role
 
@@ -78,8 +78,16 @@ async def finalize(
     """Finalize a DONE comparison (idempotent: a FINALIZED one is left as it is).
 
     The statistics run in an executor while the hosted runs are written, in the one
-    transaction that holds the comparison's row lock.
+    transaction that holds the comparison's row lock. The cyclic garbage collector is
+    paused meanwhile (`gc_pause`).
     """
+    with gc_pause.paused():
+        return await _finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
+
+
+async def _finalize(
+    *, sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str
+) -> Finalized:
     async with sessionmaker() as session:
         verdict = await session.get(ComparisonVerdict, comparison_id)
         if verdict is not None and verdict.state == VerdictState.FINALIZED:
@@ -92,16 +100,15 @@ async def finalize(
     loop = asyncio.get_running_loop()
     now = utcnow()
     counts = await loop.run_in_executor(None, tensors.build, data)
-    scoring = loop.run_in_executor(None, scorecard.score, data, counts)
+    scoring = loop.run_in_executor(None, _score, data, counts)
     try:
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
                 return Finalized(comparison_id, "already finalized")
             await _write_runs(session, data, counts, now)
-            scored = await scoring
+            scored, cases = await scoring
             # Pairwise judging (server/pairwise/hosted_result.py): a result per baseline.
             await hosted_pairwise.add_pairwise(session, comparison_id, scored.document)
-            cases = await loop.run_in_executor(None, records.case_rows, data, counts, scored)
             await store.write_verdict(
                 session,
                 comparison_id=comparison_id,
@@ -119,6 +126,14 @@ async def finalize(
         experiment_id=data.experiment_id,
         outcomes=baseline_outcomes(scored.document),
     )
+
+
+def _score(
+    data: inputs.FinalizeInput, counts: tensors.Tensors
+) -> tuple[scorecard.Scored, list[dict[str, Any]]]:
+    """The scorecard and the case rows, both off the event loop while the runs are written."""
+    scored = scorecard.score(data, counts)
+    return scored, records.case_rows(data, counts, scored)
 
 
 async def _write_runs(

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import signal as scipy_signal
 from scipy import stats as scipy_stats
 
-from stats import reasons
+from stats import permutation, reasons
 from stats.permutation import (
     ENUMERATION_MAX_CASES,
     PAIRED_T_MIN_CASES,
@@ -18,6 +19,7 @@ from stats.permutation import (
     enumeration_p_value,
     lattice_steps,
     monte_carlo_p_value,
+    sign_bytes,
     sign_flip_test,
     sign_flip_test_lattice,
 )
@@ -99,6 +101,33 @@ def test_convolution_matches_direct_convolution(seed: int) -> None:
     rng = np.random.default_rng(seed)
     steps = rng.integers(-5, 6, size=300) + (rng.random(300) < 0.1)
     assert convolution_p_value(steps) == pytest.approx(_exact_null_p(steps), rel=1e-9)
+
+
+def _exact_null_p_fft(steps: np.ndarray) -> float:
+    """`_exact_null_p` for wide grids: the same convolution by scipy's FFT convolution."""
+    magnitudes = np.abs(steps[steps != 0])
+    observed = abs(int(steps.sum()))
+    law = np.array([1.0])
+    for value in np.unique(magnitudes):
+        count = int(np.count_nonzero(magnitudes == value))
+        component = np.zeros(value * count + 1)
+        component[:: int(value)] = scipy_stats.binom.pmf(np.arange(count + 1), count, 0.5)
+        law = np.clip(scipy_signal.fftconvolve(law, component), 0.0, None)
+    statistic = 2 * np.arange(len(law)) - int(magnitudes.sum())
+    return float(min(1.0, law[np.abs(statistic) >= observed].sum()))
+
+
+@pytest.mark.parametrize(("shift", "seed"), [(0.0, 0), (0.7, 1), (1.0, 2), (1.3, 3)])
+def test_convolution_on_a_wide_grid_matches_direct_convolution(shift: float, seed: int) -> None:
+    """Per-case means of token counts: ~150 magnitudes, a window of ~10⁵ points, where most
+    frequencies of the characteristic function are dropped as negligible."""
+    rng = np.random.default_rng(seed)
+    steps = np.rint(rng.normal(shift, 30.0, size=3000)).astype(np.int64)
+    assert convolution_feasible(steps)
+    assert len(np.unique(np.abs(steps))) > 80
+    expected = _exact_null_p_fft(steps)
+    assert 1e-4 < expected <= 1.0
+    assert convolution_p_value(steps) == pytest.approx(expected, rel=1e-9)
 
 
 def test_convolution_keeps_relative_precision_far_in_the_tail() -> None:
@@ -243,3 +272,45 @@ def test_p_in_unit_range_and_swap_keeps_p(values: list[float], seed: int) -> Non
     assert 0.0 <= forward.p_value <= 1.0
     assert backward.p_value == forward.p_value
     assert backward.estimate == pytest.approx(-forward.estimate)
+
+
+@pytest.mark.parametrize("n", [1 + 20, 37, 64, 203])
+def test_monte_carlo_counts_the_sums_of_its_sign_matrix(n: int) -> None:
+    """The look-up-table sums equal Σ sᵢdᵢ computed directly from the same seeded bits
+    (bit k of byte j is case 8j + k, set = +1), also when n is not a multiple of 8."""
+    rng = np.random.default_rng(n)
+    values = rng.normal(0.3, 1.0, size=n)
+    resamples, seed = 2_999, 11
+    width = (n + 7) // 8
+    signs = np.concatenate(
+        [
+            np.unpackbits(block, axis=1, bitorder="little")
+            for block in sign_bytes(seed, resamples, width)
+        ]
+    )[:, :n]
+    assert signs.shape == (resamples, n)
+    sums = (2.0 * signs - 1.0) @ values
+    extreme = int(np.count_nonzero(np.abs(sums) >= abs(values.sum()) - 1e-9))
+    expected = (extreme + 1) / (resamples + 1)
+    assert monte_carlo_p_value(values, resamples=resamples, seed=seed) == expected
+    assert monte_carlo_p_value(-values, resamples=resamples, seed=seed) == expected
+
+
+def test_sign_matrix_is_the_same_cached_or_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    values = np.random.default_rng(3).normal(0.05, 1.0, size=500)
+    cached = monte_carlo_p_value(values, resamples=4_999, seed=7)
+    monkeypatch.setattr(permutation, "SIGN_CACHE_BYTES", 0)
+    assert monte_carlo_p_value(values, resamples=4_999, seed=7) == cached
+    other = monte_carlo_p_value(values, resamples=4_999, seed=8)
+    assert abs(other - cached) < 4 * np.sqrt(cached * (1 - cached) / 4_999) + 1e-3
+
+
+def test_monte_carlo_is_within_resampling_error_of_scipy_at_n_5000() -> None:
+    """The cost and latency rows' case: continuous per-case means at n = 5,000."""
+    rng = np.random.default_rng(21)
+    values = rng.gamma(2.0, 1.0, 5000) - rng.gamma(2.0, 1.0, 5000) + 0.04
+    ours = monte_carlo_p_value(values, seed=5)
+    reference = _scipy_sign_flip(values, 9_999, seed=5)
+    spread = np.sqrt(reference * (1 - reference) * (1 / 9_999 + 1 / 9_999))
+    assert 0.01 < reference < 0.9
+    assert abs(ours - reference) < 4 * spread
