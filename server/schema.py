@@ -18,6 +18,7 @@ from server.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
+from server.operation_scope import OperationScope
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
 from server.settings import Settings
@@ -77,6 +78,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
             partial(MaxAliasesLimiter, max_alias_count=settings.max_aliases),
             partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
             CodedErrors,
+            OperationScope,
         ],
     )
 

@@ -16,7 +16,7 @@ from sqlalchemy import Table, bindparam, case, delete, func, insert, select, upd
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.comparisons import caps
+from server.comparisons import caps, cohort_rates
 from server.comparisons.models import (
     CohortState,
     Comparison,
@@ -438,4 +438,6 @@ async def finish(
         comparison.ended_at = utcnow()
     comparison.lease_owner = None
     comparison.lease_expires_at = None
-    return await recompute(session, comparison)
+    progress = await recompute(session, comparison)
+    await cohort_rates.settle(session, comparison_id=comparison.id)
+    return progress

@@ -6,7 +6,6 @@ from server.comparisons.models import Comparison as ComparisonRow
 from server.context import Context
 from server.pagination import Connection, check_page_size
 from server.verdicts import cases as case_view
-from server.verdicts.loaders import verdict_by_comparison
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
 from server.verdicts.types import (
@@ -14,27 +13,26 @@ from server.verdicts.types import (
     CaseFilter,
     ComparisonCase,
     Scorecard,
-    case_trial,
 )
 
 
 async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     return row.state if row is not None else VerdictStateEnum.NOT_FINALIZED
 
 
 async def verdict_error_code(context: Context, comparison_id: str) -> str | None:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     return row.error_code if row is not None else None
 
 
 async def verdict(context: Context, comparison_id: str) -> SignOffVerdictEnum | None:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     return row.verdict if row is not None else None
 
 
 async def scorecard(context: Context, comparison_id: str) -> Scorecard | None:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
         return None
     assert row.finalized_at is not None
@@ -51,11 +49,11 @@ def _case(view: case_view.CaseView) -> ComparisonCase:
             return None
         return (float(candidate[name]) - float(baseline[name])) / scale
 
+    key = (row.comparison_id, row.ordinal)
     return ComparisonCase(
         ordinal=row.ordinal,
         dataset_item_id=row.dataset_item_id,
-        input=view.input,
-        expected=view.expected,
+        dataset_case_id=row.dataset_case_id,
         classification=row.classification,
         baseline_cohort_index=view.baseline_cohort_index,
         latency_delta_ms=delta("latencyMs"),
@@ -66,7 +64,7 @@ def _case(view: case_view.CaseView) -> ComparisonCase:
                 passed=None if not c["completed"] else 2 * c["passed"] > c["completed"],
                 pass_fraction=c["passFraction"],
                 score=c["score"],
-                trials=[case_trial(t) for t in view.trials.get(c["cohortIndex"], [])],
+                key=key,
             )
             for c in row.cohorts
         ],

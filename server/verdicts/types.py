@@ -10,9 +10,11 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.checks import CheckKind as CheckKindEnum
+from server.context import Context
 from server.db import utcnow
 from server.money import micros_to_cents
 from server.verdicts import wording
+from server.verdicts.cases import CaseKey, CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
@@ -318,15 +320,18 @@ class CaseCohort:
     )
     pass_fraction: float | None
     score: float | None = strawberry.field(description="Mean of the completed trials' scores.")
-    trials: list[CaseTrial]
+    key: strawberry.Private[CaseKey]
+
+    @strawberry.field
+    async def trials(self, info: strawberry.Info[Context]) -> list[CaseTrial]:
+        found = await info.context.loaders.case_trials.load(self.key)
+        return [case_trial(row) for row in found.get(self.cohort_index, ())]
 
 
 @strawberry.type
 class ComparisonCase:
     ordinal: int
     dataset_item_id: str
-    input: JSON
-    expected: JSON | None
     classification: CaseClassification  # type: ignore[valid-type]
     baseline_cohort_index: int = strawberry.field(
         description="The baseline the deltas compare with (the one asked for, else cohort 1)."
@@ -338,9 +343,20 @@ class ComparisonCase:
         description="Candidate − baseline mean cost per trial."
     )
     cohorts: list[CaseCohort]
+    dataset_case_id: strawberry.Private[int]
+
+    @strawberry.field
+    async def input(self, info: strawberry.Info[Context]) -> JSON:
+        found, _ = await info.context.loaders.dataset_cases.load(self.dataset_case_id)
+        return cast(JSON, found)
+
+    @strawberry.field
+    async def expected(self, info: strawberry.Info[Context]) -> JSON | None:
+        _, found = await info.context.loaders.dataset_cases.load(self.dataset_case_id)
+        return cast(JSON | None, found)
 
 
-def case_trial(row: Any) -> CaseTrial:
+def case_trial(row: CaseTrialRow) -> CaseTrial:
     """A `trial` row as the case view shows it."""
     return CaseTrial(
         trial_index=row.trial_index,
