@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser run test pytest lint typecheck schema bench clean
+.PHONY: install browser graphiql run test pytest lint typecheck schema bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "shipwise needs Python 3.11+"'
@@ -14,7 +14,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP) browser
+install: $(STAMP) browser graphiql
+
+# GraphiQL's files, from the npm registry when npm is present, into a git-ignored directory
+# (server/graphiql/static); without them /graphql says how to get them and the API works.
+graphiql: $(STAMP)
+	@$(BIN)/python -m server.graphiql.fetch || \
+	  echo "GraphiQL: going on without its files; /graphql says how to get them" >&2
 
 # Page tests drive Debian's Chromium; install it when missing (root on CI machines).
 browser:
@@ -41,4 +47,4 @@ schema: install
 	$(BIN)/python -c 'from server.schema import export_sdl; open("schema.graphql", "w").write(export_sdl())'
 
 clean:
-	rm -rf $(VENV) .shipwise .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .shipwise .pytest_cache .mypy_cache .ruff_cache server/graphiql/static

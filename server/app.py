@@ -19,6 +19,7 @@ from server.body_limit import BodyLimitMiddleware
 from server.comparisons import lease
 from server.context import AppState
 from server.db import create_engine, create_sessionmaker, transaction
+from server.graphiql import page as graphiql_page
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
 from server.metrics import MetricsMiddleware, metrics_endpoint
@@ -97,8 +98,12 @@ def create_app(settings: Settings) -> Starlette:
 
     return Starlette(
         routes=[
-            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/graphql", graphql, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             WebSocketRoute("/graphql", graphql),
+            Route(
+                f"{graphiql_page.ASSET_PATH}/{{name}}",
+                graphiql_page.asset_endpoint(settings.graphiql_assets_dir),
+            ),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from functools import partial
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -32,9 +33,15 @@ def _fail(message: str, code: int = 2) -> None:
 def _ensure_embedded_schema(settings: Settings) -> None:
     """The embedded SQLite default migrates itself; PostgreSQL needs `shipwise migrate`."""
     if settings.is_sqlite:
+        import logging
+
         from server.migrate import upgrade
 
-        upgrade(settings.database_url)
+        migrated = upgrade(settings.database_url)
+        if migrated.applied:
+            logging.getLogger("shipwise.migrate").info(
+                "database migrated", extra={"head": migrated.head, "applied": migrated.applied}
+            )
 
 
 @app.command()
@@ -42,8 +49,7 @@ def migrate() -> None:
     """Upgrade the configured database to the newest schema."""
     from server.migrate import upgrade
 
-    upgrade(get_settings().database_url)
-    typer.echo("database is at the newest schema")
+    typer.echo(upgrade(get_settings().database_url).summary())
 
 
 @app.command()
@@ -58,17 +64,20 @@ def serve(
     import uvicorn
 
     from server.app import create_app
+    from server.banner import BannerServer, demo_banner, serve_banner
     from server.logs import configure_logging
 
     settings = get_settings()
     configure_logging(settings.log_level)
     _ensure_embedded_schema(settings)
+    banner = serve_banner
     if demo:
-        from server.demo import instructions
-
-        typer.echo(instructions(asyncio.run(_seed_demo(settings)), f"http://{host}:{port}"))
-    typer.echo(f"shipwise: GraphiQL at http://{host}:{port}/graphql", err=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_config=None, lifespan="on")
+        seeded = asyncio.run(_seed_demo(settings))
+        banner = partial(demo_banner, seeded)
+    config = uvicorn.Config(
+        create_app(settings), host=host, port=port, log_config=None, lifespan="on"
+    )
+    BannerServer(config, banner).run()
 
 
 @app.command()

@@ -214,6 +214,8 @@ shipwise demo is ready.
   GraphiQL:  {url}/graphql
   Token:     {demo.token}
   Headers:   {headers}    (paste into GraphiQL's Headers pane)
+  Clients:   export SHIPWISE_URL={url} SHIPWISE_TOKEN={demo.token}
+             (what shipwise's client commands read; or --url and --token)
 
 The dataset "Capital cities" (60 cases) and two releases, "capitals v1" (the baseline) and
 "capitals v2" (the candidate: a new prompt and model), run on a SIMULATED connection: no

@@ -1,21 +1,43 @@
-"""The Strawberry ASGI view: authentication and rate limiting for HTTP and websockets."""
+"""The Strawberry ASGI view: authentication and rate limiting for HTTP and websockets.
+
+Every refusal at the HTTP level (a body that is not one JSON object, an unsupported content
+type, a mutation over GET, …) answers a coded GraphQL error in JSON with a 4xx status, so
+a client reads it like any other error and its keep-alive connection goes on working.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
 from typing import Any
 
+from cross_web import AsyncHTTPRequestAdapter, HTTPException, parse_content_type
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
+from strawberry.http import GraphQLHTTPResponse, GraphQLRequestData
 from strawberry.schema import BaseSchema
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
 from server.auth import Actor, authenticate, bearer_token
 from server.context import AppState, Context
-from server.errors import RateLimited, ShipwiseError
+from server.errors import ErrorCode, RateLimited, ShipwiseError
+from server.graphiql import page as graphiql_page
+from server.graphql_errors import INTERNAL_MESSAGE, to_coded_error
+from server.http_body import decode_json, operation_from_body
+
+logger = logging.getLogger("shipwise.http")
+
+
+def error_response(message: str, code: ErrorCode, status: int) -> Response:
+    """`{"data": null, "errors": [{"message", "extensions": {"code"}}]}` with `status`."""
+    body = {"data": None, "errors": [{"message": message, "extensions": {"code": code.value}}]}
+    return Response(json.dumps(body), status_code=status, media_type="application/json")
 
 
 class ShipwiseGraphQL(GraphQL[Context, None]):
@@ -27,6 +49,51 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             keep_alive_interval=15,
         )
         self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope, receive))
+        except HTTPException as refusal:
+            response = error_response(
+                refusal.reason, ErrorCode.VALIDATION_FAILED, refusal.status_code
+            )
+        except Exception as exc:  # answered in JSON all the same: never a bare 500
+            logger.error(
+                "unexpected error in the GraphQL view", extra={"error_type": type(exc).__name__}
+            )
+            response = error_response(INTERNAL_MESSAGE, ErrorCode.INTERNAL, 500)
+        await response(scope, receive, send)
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        url = str(request.url.replace(query=""))
+        return graphiql_page.render(self.state.settings.graphiql_assets_dir, url)
+
+    def decode_json(self, data: str | bytes) -> object:
+        return decode_json(data)
+
+    async def parse_http_body(
+        self, request: AsyncHTTPRequestAdapter
+    ) -> GraphQLRequestData | list[GraphQLRequestData]:
+        if request.method == "GET":
+            return await super().parse_http_body(request)
+        content_type, _ = parse_content_type(request.content_type or "")
+        if content_type != "application/json":
+            raise HTTPException(415, "send the operation as an application/json body")
+        return operation_from_body(self.decode_json(await request.get_body()))
+
+    async def process_result(
+        self, request: Request, result: ExecutionResult
+    ) -> GraphQLHTTPResponse:
+        """Errors raised outside the masking extension's reach still leave with a code."""
+        if result.errors:
+            result.errors = [
+                error if (error.extensions or {}).get("code") else to_coded_error(error)
+                for error in result.errors
+            ]
+        return await super().process_result(request, result)
 
     async def get_context(
         self,

@@ -44,3 +44,5 @@ def configure_logging(level: str = "INFO") -> None:
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "arq"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
+    # Alembic logs every plugin it sets up and every step; `shipwise.migrate` sums them up.
+    logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))

@@ -6,7 +6,7 @@ from functools import partial
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 
@@ -16,8 +16,10 @@ from server.comparisons.resolvers import ComparisonMutation, ComparisonQuery
 from server.comparisons.subscription import ComparisonSubscription
 from server.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.datasets.resolvers import DatasetMutation, DatasetQuery
+from server.depth_limit import DepthLimiter
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
+from server.input_text import RefuseBadText
 from server.operation_scope import OperationScope
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
@@ -74,9 +76,10 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         mutation=Mutation,
         subscription=Subscription,
         extensions=[
-            partial(QueryDepthLimiter, max_depth=settings.max_query_depth),
+            partial(DepthLimiter, max_depth=settings.max_query_depth),
             partial(MaxAliasesLimiter, max_alias_count=settings.max_aliases),
             partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
+            RefuseBadText,
             CodedErrors,
             OperationScope,
         ],

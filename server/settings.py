@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from server.graphiql.assets import DEFAULT_DIR as GRAPHIQL_ASSETS_DIR
+
 DEFAULT_DATA_DIR = Path(".shipwise")
 
 
@@ -29,7 +31,9 @@ class Settings(BaseSettings):
         "generated under the data directory for the embedded default.",
     )
     log_level: str = Field("INFO", description="Python log level name.")
-    max_query_depth: int = Field(12, description="Deepest allowed GraphQL selection.")
+    max_query_depth: int = Field(
+        12, description="Largest operation depth (defined in server/depth_limit.py and the README)."
+    )
     max_aliases: int = Field(50, description="Most aliases in one GraphQL document.")
     max_query_tokens: int = Field(5000, description="Most lexical tokens in one document.")
     max_body_bytes: int = Field(2 * 1024 * 1024, description="Largest accepted request body.")
@@ -47,6 +51,9 @@ class Settings(BaseSettings):
     )
     provider_timeout_seconds: float = Field(
         60.0, gt=0, description="How long one provider request may wait for an answer."
+    )
+    graphiql_assets_dir: Path = Field(
+        GRAPHIQL_ASSETS_DIR, description="Where GraphiQL's files are (`make install` puts them)."
     )
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."

@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from alembic.script import ScriptDirectory
 
+from server.migrate import alembic_config
 from server.settings import Settings
 from tests.harness import start_backend
 
@@ -42,8 +43,17 @@ def test_workspace_create_refuses_a_blank_name(tmp_path: Path) -> None:
     assert "name" in done.stderr and "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("command", ["migrate"])
-def test_migrate_brings_the_embedded_database_to_head(tmp_path: Path, command: str) -> None:
-    done = _shipwise(command, data_dir=tmp_path)
+def test_migrate_says_what_it_did_to_an_empty_database_and_then_that_nothing_was_left(
+    tmp_path: Path,
+) -> None:
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    count = len(list(ScriptDirectory.from_config(alembic_config("sqlite://")).walk_revisions()))
+    done = _shipwise("migrate", data_dir=tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "shipwise.db").exists()
+    said = done.stdout.strip()
+    assert "shipwise.db: was empty; created the schema" in said
+    assert f"with {count} migrations (0001 to {head})" in said
+    again = _shipwise("migrate", data_dir=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip().endswith(f"already at the newest schema ({head}); nothing to do")

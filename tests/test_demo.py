@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -10,7 +11,9 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -25,9 +28,24 @@ def _free_port() -> int:
         return port
 
 
+@dataclass
+class Printed:
+    """Everything `serve --demo` wrote to stdout and stderr, in order."""
+
+    lines: list[str]
+
+    @property
+    def banner(self) -> str:
+        return "\n".join(line for line in self.lines if not line.startswith('{"time"'))
+
+    @property
+    def logs(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.lines if line.startswith('{"time"')]
+
+
 @contextmanager
-def demo_server(data_dir: Path) -> Iterator[tuple[str, str]]:
-    """Start `serve --demo`; yield (base URL, everything it printed before serving)."""
+def demo_server(data_dir: Path) -> Iterator[tuple[str, Printed]]:
+    """Start `serve --demo`; yield (base URL, what it printed until it served and said so)."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
     env["SHIPWISE_DATA_DIR"] = str(data_dir)
@@ -37,20 +55,36 @@ def demo_server(data_dir: Path) -> Iterator[tuple[str, str]]:
             [sys.executable, "-m", "server.cli", "serve", "--demo", "--port", str(port)],
             env=env,
             stdout=out,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
+        for _ in range(300):
             try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
+                up = httpx.get(f"{base}/healthz", timeout=1).status_code == 200
             except httpx.HTTPError:
-                time.sleep(0.1)
-        yield base, out_path.read_text()
+                up = False
+            if up and "failedCalls" in out_path.read_text():  # the banner's last lines
+                break
+            time.sleep(0.1)
+        yield base, Printed(out_path.read_text().splitlines())
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def _check_start_up(base: str, printed: Printed, *, migrated: bool) -> None:
+    """One banner, after start-up; no per-plugin migration lines; no line twice."""
+    lines = printed.lines
+    ready = [i for i, line in enumerate(lines) if "shipwise demo is ready" in line]
+    started = [i for i, line in enumerate(lines) if "Application startup complete" in line]
+    assert len(ready) == 1 and len(started) == 1 and started[0] < ready[0], lines
+    assert sum(f"{base}/graphql" in line for line in lines) == 1
+    assert not [log for log in printed.logs if log["logger"].startswith("alembic")]
+    assert not [line for line in lines if "setup plugin" in line or "Running upgrade" in line]
+    messages = [(log["logger"], log["message"]) for log in printed.logs]
+    assert len(messages) == len(set(messages)), messages
+    assert (("shipwise.migrate", "database migrated") in messages) is migrated
 
 
 def _run(base: str, token: str, document: str) -> dict[str, object]:
@@ -68,7 +102,10 @@ def _run(base: str, token: str, document: str) -> dict[str, object]:
 
 def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
-    with demo_server(data_dir) as (base, printed):
+    with demo_server(data_dir) as (base, output):
+        _check_start_up(base, output, migrated=True)
+        printed = output.banner
+        assert f"export SHIPWISE_URL={base} SHIPWISE_TOKEN=sw_" in printed
         token = re.search(r"Token:\s+(sw_\S+)", printed)
         assert token, printed
         assert f"{base}/graphql" in printed
@@ -106,8 +143,9 @@ def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None
             3,
         )
         assert found["cases"]["totalCount"] == 10
-    with demo_server(data_dir) as (base, printed_again):
-        again = re.search(r"Token:\s+(sw_\S+)", printed_again)
+    with demo_server(data_dir) as (base, output_again):
+        _check_start_up(base, output_again, migrated=False)
+        again = re.search(r"Token:\s+(sw_\S+)", output_again.banner)
         assert again and again.group(1) != token.group(1)
         me = _run(base, again.group(1), "{ me { role workspace { name } } }")
         assert me["me"] == {"role": "OWNER", "workspace": {"name": "shipwise demo"}}

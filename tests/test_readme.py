@@ -17,3 +17,9 @@ def test_every_setting_is_documented() -> None:
 def test_the_readme_opens_with_make_run_and_make_test() -> None:
     first_block = README.split("```sh", 1)[1].split("```", 1)[0]
     assert "make run" in first_block and "make test" in first_block
+
+
+def test_where_it_gives_the_port_option_it_says_how_clients_find_the_server() -> None:
+    after_port = README.split("make run PORT=8001", 1)[1][:600]
+    assert "--url http://127.0.0.1:8001" in after_port
+    assert "SHIPWISE_URL=http://127.0.0.1:8001" in after_port

@@ -33,6 +33,7 @@ SEAL = (
     "mutation($id: ID!) { sealDatasetVersion(versionId: $id) "
     "{ id datasetId number caseCount caseCounts { dev holdout } contentHash } }"
 )
+LATEST = "query($id: ID!) { dataset(id: $id) { id latestVersion { id } } }"
 DISCARD = "mutation($id: ID!) { discardDatasetVersion(versionId: $id) { state } }"
 
 
@@ -135,8 +136,7 @@ def import_file(
     propagates, so no half-written version is left OPEN.
     """
     if dataset_id is None:
-        created = client.execute(CREATE, {"input": {"name": name, "description": description}})
-        dataset_id = created["createDataset"]["id"]
+        dataset_id = create_or_resume(client, name=name or "", description=description)
     version_id = client.execute(OPEN, {"id": dataset_id})["openDatasetVersion"]["id"]
     try:
         chunks = read_chunks(path, chunk_size=chunk_size)
@@ -157,6 +157,30 @@ def import_file(
         holdout_case_count=sealed["caseCounts"]["holdout"],
         content_hash=sealed["contentHash"],
     )
+
+
+def create_or_resume(client: ApiClient, *, name: str, description: str | None) -> str:
+    """A new dataset named `name`, or the one an earlier failed import left without versions.
+
+    A dataset with a sealed version is not touched: the CONFLICT says how to add a version.
+    """
+    try:
+        created = client.execute(CREATE, {"input": {"name": name, "description": description}})
+    except ApiError as exc:
+        existing = exc.extensions.get("datasetId")
+        if exc.code != "CONFLICT" or not isinstance(existing, str):
+            raise
+        found = client.execute(LATEST, {"id": existing})["dataset"]
+        if found["latestVersion"] is None:
+            return existing  # left empty by a failed import: go on with it
+        raise ApiError(
+            "CONFLICT",
+            f"a dataset named {name!r} already exists ({existing}); "
+            f"to add a version to it, run again with --dataset-id {existing}",
+            exc.extensions,
+        ) from None
+    dataset_id: str = created["createDataset"]["id"]
+    return dataset_id
 
 
 def append_all(client: ApiClient, version_id: str, chunks: Iterator[Chunk], in_flight: int) -> int:

@@ -49,6 +49,15 @@ async def create_dataset(
             f"`description` must be at most {MAX_DESCRIPTION_LENGTH} characters",
             field="description",
         )
+    existing = await session.scalar(
+        select(Asset.id).where(
+            Asset.workspace_id == actor.workspace_id,
+            Asset.kind == AssetKind.EVALUATION_SUITE,
+            Asset.name == name,
+        )
+    )
+    if existing is not None:  # named in the error, so a client can add a version to it
+        raise Conflict(f"a dataset named {name!r} already exists", field="name", datasetId=existing)
     dataset = Asset(
         id=new_id("ds"),
         workspace_id=actor.workspace_id,

@@ -104,6 +104,31 @@ async def test_a_bad_line_is_reported_and_its_version_discarded(
     assert [(v["state"], v["caseCount"]) for v in found["versions"]] == [("DISCARDED", 0)]
 
 
+async def test_a_retry_with_the_same_name_after_a_failed_import_works(
+    backend: Backend, tmp_path: Path
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    lines: list[Any] = list(dataset_cases(6))
+    lines[4] = {"datasetItemId": "no-input"}
+    bad = write_lines(tmp_path / "bad.jsonl", lines)
+    assert (await run_import(backend, ws.owner, bad, "--name", "retry")).code == 1
+    good = write_lines(tmp_path / "good.jsonl", dataset_cases(6))
+    retried = await run_import(backend, ws.owner, good, "--name", "retry")
+    assert retried.code == 0, retried.stderr
+    found = await dataset_named(backend, ws.owner, "retry")  # still one dataset of that name
+    assert [(v["state"], v["caseCount"]) for v in found["versions"]] == [
+        ("SEALED", 6),
+        ("DISCARDED", 0),
+    ]
+    assert found["latestVersion"]["id"] == retried.stdout.strip().splitlines()[-1]
+
+    again = await run_import(backend, ws.owner, good, "--name", "retry")
+    assert again.code == 2
+    assert f"run again with --dataset-id {found['id']}" in again.stderr
+    assert "Traceback" not in again.stderr
+    assert len((await dataset(backend, ws.owner, found["id"]))["versions"]) == 2
+
+
 async def test_invalid_and_duplicate_cases_are_reported_by_line(
     backend: Backend, tmp_path: Path
 ) -> None:

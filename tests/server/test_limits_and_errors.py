@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from urllib.parse import quote, urlsplit
 
 import pytest
 from sqlalchemy import func, select
@@ -21,6 +23,49 @@ def _nested_selection(depth: int) -> str:
     for _ in range(depth - 1):
         body = f"a {{ {body} }}"
     return f"{{ me {{ {body} }} }}"
+
+
+def _nested_type(depth: int) -> str:
+    """`{ __type(name: "Query") { ofType { … name } } }` with `depth` levels of selection sets."""
+    body = "name"
+    for _ in range(depth - 1):
+        body = f"ofType {{ {body} }}"
+    return f'{{ __type(name: "Query") {{ {body} }} }}'
+
+
+@pytest.mark.parametrize("with_token", [True, False], ids=["token", "anonymous"])
+async def test_introspection_counts_towards_the_depth_limit(
+    backend: Backend, with_token: bool
+) -> None:
+    token = (await make_workspace(backend.sessionmaker)).owner if with_token else None
+    at_limit = await backend.gql(_nested_type(12), token=token)
+    assert at_limit.ok() == {"__type": {"ofType": None}}
+    for depth in (13, 100):
+        too_deep = await backend.gql(_nested_type(depth), token=token)
+        assert too_deep.codes == ["VALIDATION_FAILED"] and too_deep.data is None
+        assert DEPTH_ERROR in too_deep.errors[0]["message"]
+
+    def schema_types(depth: int) -> str:  # __schema, types, fields, type, then ofTypes
+        inner = "name"
+        for _ in range(depth - 4):
+            inner = f"ofType {{ {inner} }}"
+        return f"{{ __schema {{ types {{ fields {{ type {{ {inner} }} }} }} }} }}"
+
+    assert (await backend.gql(schema_types(12), token=token)).ok()["__schema"]["types"]
+    assert (await backend.gql(schema_types(13), token=token)).codes == ["VALIDATION_FAILED"]
+
+
+async def test_fragments_count_where_they_are_spread(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    fragment = "fragment T on __Type { " + "ofType { " * 10 + "name" + " }" * 10 + " }"
+    fits = await backend.gql(f'{{ __type(name: "Query") {{ ofType {{ ...T }} }} }} {fragment}')
+    assert fits.ok() == {"__type": {"ofType": None}}
+    deeper = await backend.gql(
+        f'{{ __type(name: "Query") {{ ofType {{ ofType {{ ...T }} }} }} }} {fragment}',
+        token=ws.owner,
+    )
+    assert deeper.codes == ["VALIDATION_FAILED"]
+    assert DEPTH_ERROR in deeper.errors[0]["message"]
 
 
 async def test_a_query_deeper_than_twelve_is_refused(backend: Backend) -> None:
@@ -168,3 +213,101 @@ async def test_bad_input_gets_a_code_and_writes_nothing(
     ).ok()
     assert settings["workspace"]["settings"]["allowHostedRuns"] is True
     assert "Traceback" not in json.dumps(result.body) and "SELECT" not in json.dumps(result.body)
+
+
+class KeepAlive:
+    """One HTTP/1.1 connection to the server, kept open across requests (no client pooling
+    that would silently open a new one after a reset)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, base_url: str) -> KeepAlive:
+        url = urlsplit(base_url)
+        reader, writer = await asyncio.open_connection(url.hostname, url.port)
+        return cls(reader, writer)
+
+    async def request(
+        self, method: str, target: str, body: bytes = b"", content_type: str | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        head = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1", "Accept: application/json"]
+        if content_type is not None:
+            head.append(f"Content-Type: {content_type}")
+        if method != "GET":
+            head.append(f"Content-Length: {len(body)}")
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        await self.writer.drain()
+        status_line = await asyncio.wait_for(self.reader.readline(), 10)
+        assert status_line, "the server closed the connection"
+        headers: dict[str, str] = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        payload = await self.reader.readexactly(int(headers["content-length"]))
+        return int(status_line.split()[1]), headers, payload
+
+    async def close(self) -> None:
+        self.writer.close()
+        await self.writer.wait_closed()
+
+
+GOOD = json.dumps({"query": "{ __typename }"}).encode()
+DEEP = b'{"query": "{ __typename }", "variables": {"v": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
+OVER_LIMIT = b'{"query": "' + b"#" * (2 * 1024 * 1024) + b'{ __typename }"}'
+MUTATION = quote('mutation { createToken(name: "x") { secret } }')
+
+BAD_REQUESTS = [
+    pytest.param("POST", b'"x"', "application/json", id="string-body"),
+    pytest.param("POST", b"null", "application/json", id="null-body"),
+    pytest.param("POST", b"42", "application/json", id="number-body"),
+    pytest.param("POST", b"true", "application/json", id="boolean-body"),
+    pytest.param("POST", DEEP, "application/json", id="variables-100000-deep"),
+    pytest.param("POST", b'{"query": "{ __typename }"', "application/json", id="invalid-json"),
+    pytest.param("POST", b"\xff\xfe{}", "application/json", id="not-utf8"),
+    pytest.param("POST", b"", "application/json", id="empty-body"),
+    pytest.param("POST", b"[" + GOOD + b"]", "application/json", id="batch"),
+    pytest.param("POST", b'{"variables": {}}', "application/json", id="no-query"),
+    pytest.param("POST", b'{"query": "{ __typename }", "variables": [1]}', None, id="no-type"),
+    pytest.param("POST", b"{ __typename }", "text/plain", id="unsupported-content-type"),
+    pytest.param("GET", f"?query={MUTATION}".encode(), None, id="mutation-over-get"),
+    pytest.param("PUT", GOOD, "application/json", id="other-method"),
+    pytest.param("POST", OVER_LIMIT, "application/json", id="over-the-body-limit"),
+]
+
+
+@pytest.mark.parametrize(("method", "body", "content_type"), BAD_REQUESTS)
+async def test_a_refused_body_answers_json_and_the_connection_keeps_working(
+    backend: Backend, method: str, body: bytes, content_type: str | None
+) -> None:
+    connection = await KeepAlive.open(backend.base_url)
+    try:
+        target = "/graphql" + (body.decode() if method == "GET" else "")
+        sent = b"" if method == "GET" else body
+        status, headers, payload = await connection.request(method, target, sent, content_type)
+        assert 400 <= status < 500
+        assert headers["content-type"].startswith("application/json")
+        answer = json.loads(payload)
+        assert answer["data"] is None
+        [error] = answer["errors"]
+        assert error["extensions"] == {"code": "VALIDATION_FAILED"} and error["message"]
+        assert "Traceback" not in error["message"]
+        for _ in range(2):  # the same connection answers the next request
+            status, _, payload = await connection.request(
+                "POST", "/graphql", GOOD, "application/json"
+            )
+            assert status == 200 and json.loads(payload) == {"data": {"__typename": "Query"}}
+    finally:
+        await connection.close()
+
+
+async def test_nesting_within_the_body_limit_is_accepted(backend: Backend) -> None:
+    nested: object = "leaf"
+    for _ in range(60):
+        nested = [nested]
+    body = json.dumps({"query": "{ __typename }", "variables": {"v": nested}})
+    response = await backend.client.post(
+        "/graphql", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert response.json() == {"data": {"__typename": "Query"}}
