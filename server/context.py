@@ -18,6 +18,7 @@ from server.reading import SharedReader
 from server.runtime.interfaces import EventBus, JobQueue, RateLimiter
 from server.security import SecretBox
 from server.settings import Settings
+from server.token_cache import TokenCache
 from server.workspaces.roles import Role
 
 
@@ -32,6 +33,7 @@ class AppState:
     events: EventBus
     rate_limiter: RateLimiter
     secret_box: SecretBox
+    tokens: TokenCache
 
 
 @dataclass(slots=True)

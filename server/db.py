@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import JSON, BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Engine
@@ -85,7 +86,11 @@ def create_engine(database_url: str, *, pool_size: int = 10) -> AsyncEngine:
         _configure_sqlite(engine.sync_engine)
         return engine
     return create_async_engine(
-        database_url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
+        database_url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_pre_ping=True,
+        json_deserializer=orjson.loads,  # JSONB columns: several times faster than `json`
     )
 
 

@@ -2,8 +2,8 @@
 
 A token is trusted for `ttl` seconds after the database last confirmed it (at most 4 s, so
 a revoked token, a removed member or a changed role is honoured within 5 s in every
-process). Unknown or revoked tokens are never cached: each is checked again. The cache is
-bounded; it holds token hashes, never the tokens themselves.
+process; at once in the process that made the change). Unknown or revoked tokens are never
+cached: each is checked again. The cache is bounded; it holds token hashes, never tokens.
 """
 
 from __future__ import annotations
@@ -48,3 +48,9 @@ class TokenCache:
             while len(self._entries) > self._max_entries:
                 self._entries.popitem(last=False)
         return actor
+
+    def forget(self, matches: Callable[[Actor], bool]) -> None:
+        """Drop the entries whose actor `matches`: this process honours its own revocations,
+        role changes and settings at once (other processes within `ttl`)."""
+        for key in [k for k, (_, actor) in self._entries.items() if matches(actor)]:
+            del self._entries[key]

@@ -86,6 +86,7 @@ class WorkspaceMutation:
             row = await service.set_member_role(
                 session=session, actor=actor, member_id=member_id, role=role
             )
+        info.context.app.tokens.forget(lambda cached: cached.member_id == str(member_id))
         return Member.from_row(row)
 
     @strawberry.mutation
@@ -95,6 +96,7 @@ class WorkspaceMutation:
         actor = info.context.require(RoleEnum.ADMIN)
         async with info.context.write() as session:
             row = await service.remove_member(session=session, actor=actor, member_id=member_id)
+        info.context.app.tokens.forget(lambda cached: cached.member_id == str(member_id))
         return Member.from_row(row)
 
     @strawberry.mutation(description="A new API token; its secret is shown in this answer only.")
@@ -116,6 +118,7 @@ class WorkspaceMutation:
         actor = info.context.require(RoleEnum.ADMIN)
         async with info.context.write() as session:
             row = await service.revoke_token(session=session, actor=actor, token_id=id)
+        info.context.app.tokens.forget(lambda cached: cached.token_id == str(id))
         return ApiToken.from_row(row)
 
     @strawberry.mutation
@@ -133,4 +136,5 @@ class WorkspaceMutation:
                 requests_per_minute_per_token=input.requests_per_minute_per_token,
                 ambiguous_outcomes=input.ambiguous_outcomes,
             )
+        info.context.app.tokens.forget(lambda cached: cached.workspace_id == actor.workspace_id)
         return Workspace.from_row(row)
