@@ -19,7 +19,12 @@ from jobs.registry import build_registry
 from server.body_limit import BodyLimitMiddleware
 from server.comparisons import lease
 from server.context import AppState
-from server.db import create_engine, create_sessionmaker, transaction
+from server.db import (
+    create_engine,
+    create_read_sessionmaker,
+    create_sessionmaker,
+    transaction,
+)
 from server.graphiql import page as graphiql_page
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
@@ -78,8 +83,11 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        engine = create_engine(settings.database_url, pool_size=20)
+        # A request holds one connection while it reads (server/reading.py): enough for 50
+        # concurrent requests without opening and closing overflow connections under load.
+        engine = create_engine(settings.database_url, pool_size=30, max_overflow=10)
         sessionmaker = create_sessionmaker(engine)
+        read_sessionmaker = create_read_sessionmaker(engine)
         secret_box = SecretBox(settings.resolved_secret_key())
         providers = ProviderPool(
             secret_box, timeout=httpx.Timeout(settings.provider_timeout_seconds, connect=5.0)
@@ -99,11 +107,12 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             settings=settings,
             engine=engine,
             sessionmaker=sessionmaker,
+            read_sessionmaker=read_sessionmaker,
             queue=runtime.queue,
             events=runtime.events,
             rate_limiter=runtime.rate_limiter,
             secret_box=secret_box,
-            tokens=TokenCache(sessionmaker, ttl=settings.token_cache_seconds),
+            tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
         )
         app.state.shipwise = state
         graphql.view = ShipwiseGraphQL(build_schema(settings), state)

@@ -29,6 +29,7 @@ class AppState:
     settings: Settings
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
+    read_sessionmaker: async_sessionmaker[AsyncSession]
     queue: JobQueue
     events: EventBus
     rate_limiter: RateLimiter
@@ -70,7 +71,7 @@ class Context:
     def reader(self) -> SharedReader:
         if self._reader is None:
             self._reader = SharedReader(
-                self.app.sessionmaker, end_each_use=self.app.engine.dialect.name == "sqlite"
+                self.app.read_sessionmaker, end_each_use=self.app.engine.dialect.name == "sqlite"
             )
         return self._reader
 

@@ -25,17 +25,7 @@ class WorkspaceQuery:
     @strawberry.field
     async def me(self, info: strawberry.Info[Context]) -> Me:
         actor = info.context.require()
-        async with info.context.read() as session:
-            member = await service.get_member(
-                session=session, workspace_id=actor.workspace_id, member_id=actor.member_id
-            )
-            workspace = await service.get(session=session, workspace_id=actor.workspace_id)
-        return Me(
-            member=Member.from_row(member),
-            workspace=Workspace.from_row(workspace),
-            role=actor.role,
-            token_id=strawberry.ID(actor.token_id),
-        )
+        return Me(role=actor.role, token_id=strawberry.ID(actor.token_id), actor=actor)
 
     @strawberry.field
     async def workspace(self, info: strawberry.Info[Context]) -> Workspace:
