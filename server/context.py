@@ -49,6 +49,8 @@ class Context:
     _failure: ShipwiseError | None = None
     _reader: SharedReader | None = None
     _loaders: Loaders | None = None
+    operations: int = 0
+    """Operations running on this context (`server.operation_scope`)."""
 
     def authenticate_as(self, actor: Actor | None, failure: ShipwiseError | None) -> None:
         self._actor = actor
@@ -70,8 +72,12 @@ class Context:
     @property
     def reader(self) -> SharedReader:
         if self._reader is None:
+            # A websocket lives long: it gives its connection back after each use, as SQLite
+            # must (server/reading.py).
+            sqlite = self.app.engine.dialect.name == "sqlite"
             self._reader = SharedReader(
-                self.app.read_sessionmaker, end_each_use=self.app.engine.dialect.name == "sqlite"
+                self.app.read_sessionmaker,
+                end_each_use=sqlite or isinstance(self.request, WebSocket),
             )
         return self._reader
 

@@ -11,9 +11,14 @@ from server.context import Context
 
 class OperationScope(SchemaExtension):
     async def on_operation(self) -> AsyncIterator[None]:
+        context = self.execution_context.context
+        if not isinstance(context, Context):
+            yield
+            return
+        context.operations += 1
         try:
             yield
         finally:
-            context = self.execution_context.context
-            if isinstance(context, Context):
+            context.operations -= 1
+            if context.operations == 0:  # a websocket may run operations side by side
                 await context.end_operation()

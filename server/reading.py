@@ -5,8 +5,9 @@ at once, yet a session per DataLoader batch costs a pool checkout, a ping, BEGIN
 ROLLBACK each. So a request reads through one session behind a lock: root resolvers and
 loader batches take turns on it, and it is closed when the operation ends.
 
-On SQLite every transaction begins IMMEDIATE (it takes the write lock), so there the
-transaction ends after each use instead of being held across the request.
+On SQLite every transaction begins IMMEDIATE (it takes the write lock), and a websocket
+lives long: there the session gives its transaction and connection back after each use
+(`end_each_use`) instead of holding them across the operation.
 """
 
 from __future__ import annotations
