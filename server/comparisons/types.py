@@ -287,6 +287,7 @@ class Comparison:
             baseline_cohort_index=baseline_cohort_index,
             first=first,
             after=after,
+            selections=info.selected_fields[0].selections,
         )
 
     @strawberry.field

@@ -10,11 +10,10 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.checks import CheckKind as CheckKindEnum
-from server.context import Context
 from server.db import utcnow
 from server.money import micros_to_cents
 from server.verdicts import wording
-from server.verdicts.cases import CaseKey, CaseTrialRow
+from server.verdicts.cases import CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
@@ -320,12 +319,7 @@ class CaseCohort:
     )
     pass_fraction: float | None
     score: float | None = strawberry.field(description="Mean of the completed trials' scores.")
-    key: strawberry.Private[CaseKey]
-
-    @strawberry.field
-    async def trials(self, info: strawberry.Info[Context]) -> list[CaseTrial]:
-        found = await info.context.loaders.case_trials.load(self.key)
-        return [case_trial(row) for row in found.get(self.cohort_index, ())]
+    trials: list[CaseTrial]
 
 
 @strawberry.type
@@ -343,17 +337,8 @@ class ComparisonCase:
         description="Candidate − baseline mean cost per trial."
     )
     cohorts: list[CaseCohort]
-    dataset_case_id: strawberry.Private[int]
-
-    @strawberry.field
-    async def input(self, info: strawberry.Info[Context]) -> JSON:
-        found, _ = await info.context.loaders.dataset_cases.load(self.dataset_case_id)
-        return cast(JSON, found)
-
-    @strawberry.field
-    async def expected(self, info: strawberry.Info[Context]) -> JSON | None:
-        _, found = await info.context.loaders.dataset_cases.load(self.dataset_case_id)
-        return cast(JSON | None, found)
+    input: JSON
+    expected: JSON | None
 
 
 def case_trial(row: CaseTrialRow) -> CaseTrial:
