@@ -8,6 +8,7 @@ from jobs.dispatch import dispatch_comparison
 from jobs.erasure import erase_stale_cases
 from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat
+from jobs.run_alerts import announce_run_regression
 from jobs.sweeper import sweep_comparisons
 from jobs.verdict_sweep import sweep_verdicts
 from jobs.webhooks import send_webhook, sweep_webhooks
@@ -33,6 +34,7 @@ def build_registry(settings: Settings) -> JobRegistry:
             "finalize_comparison": finalize_comparison,
             "sweep_verdicts": sweep_verdicts,
             "erase_stale_cases": erase_stale_cases,
+            "announce_run_regression": announce_run_regression,
         },
         periodic=(
             PeriodicJob("record_heartbeat", timedelta(minutes=1), run_at_startup=True),

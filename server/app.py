@@ -31,6 +31,7 @@ from server.health import healthz, readyz
 from server.metrics import MetricsMiddleware, metrics_endpoint
 from server.providers.registry import ProviderPool
 from server.reports.page import report_page
+from server.runs.page import diff_page
 from server.runtime.factory import build_runtime
 from server.schema import build_schema
 from server.security import SecretBox
@@ -139,6 +140,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),
+            Route("/experiments/{experiment_id}/runs/{run_id}/diff", diff_page),
             Route("/reports/{report_id}.html", report_page, methods=["GET"]),
         ],
         middleware=[

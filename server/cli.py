@@ -13,6 +13,7 @@ import typer
 from server.commands.compare import ExitOneOnUsageError, compare_command
 from server.commands.comparison import comparison_app
 from server.commands.dataset import dataset_app
+from server.commands.runs import diff_command, gate_command, run_app
 from server.settings import Settings, get_settings
 
 if TYPE_CHECKING:
@@ -22,6 +23,9 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
 workspace_app = typer.Typer(no_args_is_help=True, help="Workspaces (admin, on the database).")
 app.add_typer(workspace_app, name="workspace")
 app.add_typer(dataset_app, name="dataset")
+app.add_typer(run_app, name="run")
+app.command("diff")(diff_command)
+app.command("gate")(gate_command)
 app.add_typer(comparison_app, name="comparison")
 app.command("compare", cls=ExitOneOnUsageError)(compare_command)
 

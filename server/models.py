@@ -10,7 +10,7 @@ from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
-from server.runs.models import Run, RunItem, RunItemScore
+from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
@@ -34,6 +34,7 @@ __all__ = [
     "ReleaseBinding",
     "Report",
     "Run",
+    "RunDiffSummary",
     "RunItem",
     "RunItemScore",
     "SignOff",

@@ -21,6 +21,7 @@ from server.graphql_errors import CodedErrors
 from server.operation_scope import OperationScope
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
+from server.runs.resolvers import RunMutation, RunQuery
 from server.settings import Settings
 from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
@@ -37,6 +38,7 @@ Query = merge_types(
         ReleaseQuery,
         DatasetQuery,
         ComparisonQuery,
+        RunQuery,
         ReportQuery,
         WebhookQuery,
     ),
@@ -51,6 +53,7 @@ Mutation = merge_types(
         ReleaseMutation,
         DatasetMutation,
         ComparisonMutation,
+        RunMutation,
         VerdictMutation,
         ReportMutation,
         WebhookMutation,

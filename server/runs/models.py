@@ -52,9 +52,7 @@ class Run(Base):
             "ix_run_experiment_id_status_completed_at", "experiment_id", "status", "completed_at"
         ),
         Index("ix_run_workspace_id_idempotency_key", "workspace_id", "idempotency_key"),
-        UniqueConstraint(
-            "comparison_id", "cohort_index", name="uq_run_comparison_id_cohort_index"
-        ),
+        UniqueConstraint("comparison_id", "cohort_index", name="uq_run_comparison_id_cohort_index"),
     )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
@@ -112,3 +110,19 @@ class RunItemScore(Base):
     evaluator: Mapped[str] = mapped_column(String(200), primary_key=True)
     mean: Mapped[float] = mapped_column(Float)
     count: Mapped[int] = mapped_column(Integer)
+
+
+class RunDiffSummary(Base):
+    """A run diff's summary, cached per (candidate, baseline, ε): completed runs never change."""
+
+    __tablename__ = "run_diff_summary"
+
+    candidate_run_id: Mapped[str] = mapped_column(
+        ForeignKey("run.id", ondelete="CASCADE"), primary_key=True
+    )
+    baseline_run_id: Mapped[str] = mapped_column(
+        ForeignKey("run.id", ondelete="CASCADE"), primary_key=True
+    )
+    epsilon: Mapped[str] = mapped_column(String(32), primary_key=True, comment="repr(float(ε))")
+    summary: Mapped[dict[str, Any]] = mapped_column(PortableJSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
