@@ -117,8 +117,8 @@ async def test_runs_that_ended_before_stored_pass_rates_get_them_from_their_tria
             .values(status=ComparisonStatus.DONE)
         )
     await engine.dispose()
-    # Back to before the stored rates, then up again: the migration settles the ended run.
-    await asyncio.to_thread(alembic.command.downgrade, alembic_config(url), "0011")
+    # One revision back (before the stored rates), then up: the migration settles the run.
+    await asyncio.to_thread(alembic.command.downgrade, alembic_config(url), "-1")
     await asyncio.to_thread(upgrade, url)
     engine = create_engine(url)
     try:
