@@ -1,13 +1,17 @@
 """Dispatch at the physical limit: 20,000 calls (2 cohorts × 2,000 cases × 5 trials) on
-PostgreSQL + Redis + one `shipwise worker` process against a fake OpenAI-compatible provider
-(its own process) on 127.0.0.1.
+PostgreSQL + Redis + `shipwise worker` processes against a fake OpenAI-compatible provider
+(its own process) on 127.0.0.1, every outcome committed.
 
     .venv/bin/python bench/dispatch.py                 # full size
     .venv/bin/python bench/dispatch.py --cases 200     # quick
+    .venv/bin/python bench/dispatch.py --profile /tmp/worker.txt   # py-spy on the 0 ms worker
 
-Prints wall time ÷ ideal (calls × latency ÷ concurrency) at 50 ms, calls per second at 0 ms,
-the p99 delay from a snapshot's row update to its delivery to 200 websocket subscribers (on a
-`shipwise serve` process) during the 50 ms run, and ends with one JSON line.
+In one invocation: the floor (a plain keep-alive aiohttp loop, concurrency 64, against the
+0 ms fake), the provider client's CPU per call (ours and the plain loop's, in this process),
+calls per second at 0 ms with one worker and with two, wall time ÷ ideal (calls × latency ÷
+concurrency) at 50 ms, and the p99 delay from a snapshot's row update to its delivery to 200
+websocket subscribers (on a `shipwise serve` process) during the 50 ms run. Ends with one
+JSON line.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import asyncio
 import json
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -26,9 +31,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cryptography.fernet import Fernet
+from sqlalchemy import func, select
 
 from server.comparisons import lifecycle
-from server.comparisons.models import TERMINAL_STATUSES, Comparison
+from server.comparisons.models import TERMINAL_STATUSES, Comparison, Trial
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.runtime.redis import ArqQueue, RedisStreamEventBus
@@ -90,12 +96,22 @@ def _free_port() -> int:
         return port
 
 
-async def _start_api(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+def _spied(command: list[str], profile: str | None) -> list[str]:
+    if not profile:
+        return command
+    spy = str(Path(sys.executable).parent / "py-spy")
+    fmt = {".svg": "flamegraph", ".json": "speedscope"}.get(Path(profile).suffix, "raw")
+    return [spy, "record", "--format", fmt, "-o", profile, "--", *command]
+
+
+async def _start_api(
+    env: dict[str, str], profile: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     import httpx
 
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+        _spied([sys.executable, "-m", "server.cli", "serve", "--port", str(port)], profile),
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -141,21 +157,86 @@ async def _watch(
                 delays_ms.append(delay.total_seconds() * 1000)
 
 
-def _start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+def _start_worker(env: dict[str, str], profile: str | None = None) -> subprocess.Popen[bytes]:
+    command = _spied([sys.executable, "-m", "server.cli", "worker"], profile)
     return subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "worker"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=ROOT,
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
     )
 
 
+BODY = {
+    "model": "bench",
+    "messages": [{"role": "user", "content": "What is 001 + 001?"}],
+    "max_tokens": 16,
+}
+
+
+async def _floor(base_url: str, calls: int) -> dict[str, float]:
+    """A plain keep-alive aiohttp loop at concurrency 64: calls/s and client CPU per call."""
+    import aiohttp
+
+    url = base_url.rstrip("/") + "/chat/completions"
+    left = calls
+    connector = aiohttp.TCPConnector(limit=CONCURRENCY)
+    async with aiohttp.ClientSession(connector=connector) as session:
+
+        async def loop() -> None:
+            nonlocal left
+            while left > 0:
+                left -= 1
+                async with session.post(url, json=BODY) as response:
+                    await response.read()
+
+        cpu, started = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(loop() for _ in range(CONCURRENCY)))
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"calls_per_s": calls / wall, "cpu_ms_per_call": cpu * 1000 / calls}
+
+
+async def _provider_cpu(base_url: str, calls: int) -> dict[str, float]:
+    """Our OPENAI_COMPATIBLE provider, same load: calls/s and client CPU per call."""
+    from server.providers.base import ModelCall
+    from server.providers.openai_compatible import OpenAICompatibleProvider
+
+    provider = OpenAICompatibleProvider(base_url, "sk-bench", max_connections=CONCURRENCY)
+    call = ModelCall(
+        messages=BODY["messages"],  # type: ignore[arg-type]
+        model="bench",
+        max_output_tokens=16,
+        trial_header="cmp_bench/0/1/0",
+        delivery_header="dlv_bench",
+    )
+    left = calls
+    errors = 0
+
+    async def loop() -> None:
+        nonlocal left, errors
+        while left > 0:
+            left -= 1
+            errors += (await provider.call(call)).error is not None
+
+    try:
+        cpu, started = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(loop() for _ in range(CONCURRENCY)))
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    finally:
+        await provider.aclose()
+    assert errors == 0, errors
+    return {"calls_per_s": calls / wall, "cpu_ms_per_call": cpu * 1000 / calls}
+
+
 async def _run_once(
-    database_url: str, key: str, delay: float, cases: int, subscribers: int = 0
+    database_url: str,
+    key: str,
+    delay: float,
+    cases: int,
+    subscribers: int = 0,
+    workers: int = 1,
+    profile: str | None = None,
+    api_profile: str | None = None,
 ) -> dict[str, Any]:
-    """One comparison at `delay` seconds per call; its wall time from start to DONE, and the
-    delivery delays seen by `subscribers` websocket clients."""
+    """One comparison at `delay` seconds per call on `workers` worker processes; its wall time
+    from start to DONE, and the delivery delays seen by `subscribers` websocket clients."""
     queue_name = f"shipwise-bench-{secrets.token_hex(4)}"
     env = {
         **os.environ,
@@ -166,8 +247,8 @@ async def _run_once(
         "SHIPWISE_LOG_LEVEL": "WARNING",
     }
     fake, base_url = _start_fake(delay)
-    worker = _start_worker(env)
-    api, api_url = await _start_api(env) if subscribers else (None, "")
+    worker_processes = [_start_worker(env, profile if i == 0 else None) for i in range(workers)]
+    api, api_url = await _start_api(env, api_profile) if subscribers else (None, "")
     delays_ms: list[float] = []
     watchers: list[asyncio.Task[None]] = []
     engine = create_engine(database_url)
@@ -211,24 +292,39 @@ async def _run_once(
                     break
             await asyncio.sleep(0.05)
         wall = time.perf_counter() - started
+        async with sessionmaker() as session:
+            first, last = (
+                await session.execute(
+                    select(func.min(Trial.admitted_at), func.max(Trial.completed_at)).where(
+                        Trial.comparison_id == comparison_id
+                    )
+                )
+            ).one()
+        assert row.started_at is not None and row.ended_at is not None
+        steady = (last - first).total_seconds()
+        ramp = (first - row.started_at).total_seconds(), (row.ended_at - last).total_seconds()
         await asyncio.wait_for(asyncio.gather(*watchers, return_exceptions=True), 30)
         return {
             "status": row.status.value,
             "calls": row.done_calls,
             "wall_s": wall,
             "delays_ms": delays_ms,
+            "steady_s": steady,
+            "ramp_s": ramp,
         }
     finally:
         for watcher in watchers:
             watcher.cancel()
         if api is not None:
-            api.terminate()
+            api.send_signal(signal.SIGINT if api_profile else signal.SIGTERM)
             api.wait(timeout=30)
         await queue.close()
         await events.close()
         await engine.dispose()
-        worker.terminate()
-        worker.wait(timeout=60)
+        for worker in worker_processes:
+            worker.send_signal(signal.SIGINT if profile else signal.SIGTERM)
+        for worker in worker_processes:
+            worker.wait(timeout=60)
         fake.terminate()
         fake.wait(timeout=30)
 
@@ -238,43 +334,97 @@ async def main() -> None:
     parser.add_argument("--cases", type=int, default=2000)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--subscribers", type=int, default=200)
+    parser.add_argument("--profile", help="py-spy the 0 ms worker into this file")
+    parser.add_argument("--profile-api", help="py-spy the API serving the subscribers")
+    parser.add_argument(
+        "--phases", default="flat,two,paced", help="which runs (a partial run prints nan)"
+    )
     args = parser.parse_args()
     key = Fernet.generate_key().decode()
+    calls = args.cases * TRIALS * 2
+    fake, base_url = _start_fake(0.0)
+    try:
+        await _floor(base_url, 1_000)  # warm the fake up
+        floor = await _floor(base_url, calls)
+        ours = await _provider_cpu(base_url, calls)
+    finally:
+        fake.terminate()
+        fake.wait(timeout=30)
     database_url, name = await _database()
     try:
         await asyncio.to_thread(upgrade, database_url)
-        paced = await _run_once(
-            database_url, key, args.latency, args.cases, subscribers=args.subscribers
-        )
-        flat = await _run_once(database_url, key, 0.0, args.cases)
+        phases = set(args.phases.split(","))
+        skipped = {"status": "skipped", "calls": 0, "wall_s": float("nan"), "delays_ms": []}
+        flat, two, paced = skipped, skipped, skipped
+        if "flat" in phases:
+            flat = await _run_once(database_url, key, 0.0, args.cases, profile=args.profile)
+        if "two" in phases:
+            two = await _run_once(database_url, key, 0.0, args.cases, workers=2)
+        if "paced" in phases:
+            paced = await _run_once(
+                database_url,
+                key,
+                args.latency,
+                args.cases,
+                subscribers=args.subscribers,
+                profile=None if "flat" in phases else args.profile,
+                api_profile=args.profile_api,
+            )
     finally:
         await _drop(name)
-    calls = args.cases * TRIALS * 2
     ideal = calls * args.latency / CONCURRENCY
     ratio = paced["wall_s"] / ideal
-    calls_per_s = flat["calls"] / flat["wall_s"]
+    calls_per_s = (flat["calls"] or float("nan")) / flat["wall_s"]
+    two_per_s = (two["calls"] or float("nan")) / two["wall_s"]
     print(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts)")  # noqa: T201
+    print(  # noqa: T201
+        f"floor (plain aiohttp loop, concurrency {CONCURRENCY}, 0 ms fake): "
+        f"{floor['calls_per_s']:.0f} calls/s, client CPU {floor['cpu_ms_per_call']:.3f} ms/call"
+    )
+    print(  # noqa: T201
+        f"our provider alone, same load: {ours['calls_per_s']:.0f} calls/s, "
+        f"client CPU {ours['cpu_ms_per_call']:.3f} ms/call"
+    )
+    print(  # noqa: T201
+        f"0 ms latency, one worker: {flat['wall_s']:.2f} s → {calls_per_s:.0f} calls/s "
+        f"(target ≥ 1,500; {calls_per_s / floor['calls_per_s']:.2f} of the floor); "
+        f"status {flat['status']}, {flat['calls']} calls"
+    )
+    print(  # noqa: T201
+        f"0 ms latency, two workers: {two['wall_s']:.2f} s → {two_per_s:.0f} calls/s; "
+        f"status {two['status']}, {two['calls']} calls"
+    )
     print(  # noqa: T201
         f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}: "
         f"{paced['wall_s']:.2f} s vs ideal {ideal:.2f} s → ratio {ratio:.3f} (target ≤ 1.10); "
         f"status {paced['status']}, {paced['calls']} calls"
     )
-    print(  # noqa: T201
-        f"0 ms latency: {flat['wall_s']:.2f} s → {calls_per_s:.0f} calls/s (target ≥ 1,500); "
-        f"status {flat['status']}, {flat['calls']} calls"
-    )
+    if paced["calls"]:
+        print(  # noqa: T201
+            f"  of which first admission → last outcome {paced['steady_s']:.2f} s "
+            f"(ratio {paced['steady_s'] / ideal:.3f}); start → first admission "
+            f"{paced['ramp_s'][0]:.2f} s, last outcome → DONE {paced['ramp_s'][1]:.2f} s"
+        )
     delays = sorted(paced["delays_ms"])
     p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else float("nan")
     print(  # noqa: T201
         f"{args.subscribers} subscribers: {len(delays)} deliveries, p50 "
-        f"{delays[len(delays) // 2] if delays else float('nan'):.0f} ms, p99 {p99:.0f} ms"
+        f"{delays[len(delays) // 2] if delays else float('nan'):.0f} ms, p99 {p99:.0f} ms "
+        "(target ≤ 250)"
     )
+
+    def figure(value: float, digits: int = 1) -> float | None:
+        return round(value, digits) if value == value else None  # NaN (a skipped run): null
+
     print(  # noqa: T201
         json.dumps(
             {
-                "ratio_to_ideal": round(ratio, 3),
-                "calls_per_s": round(calls_per_s, 1),
-                "subscriber_p99_ms": round(p99, 1),
+                "calls_per_s": figure(calls_per_s),
+                "calls_per_s_two_workers": figure(two_per_s),
+                "floor_calls_per_s": figure(floor["calls_per_s"]),
+                "provider_cpu_ms_per_call": figure(ours["cpu_ms_per_call"], 3),
+                "ratio_to_ideal": figure(ratio, 3),
+                "subscriber_p99_ms": figure(p99),
             }
         )
     )

@@ -2,10 +2,12 @@
 
 One delivery (a job run) takes the lease; an admitted call an earlier delivery left without
 an outcome is never re-sent: it closes as `outcome_ambiguous`, or fails the comparison under
-the workspace's `ambiguousOutcomes: FAIL_RUN`. Then it admits trials in
-case-major order a window at a time, runs them concurrently within each connection's
-`maxConcurrency`, and records outcomes in batches. It hands over to a continuation job
-after a slice or on SIGTERM, once its in-flight calls have finished and committed.
+the workspace's `ambiguousOutcomes: FAIL_RUN`. Counters and spend ledgers are recomputed
+from the rows once. Then the pipeline (`jobs.dispatching`) admits trials in case-major order
+as the window frees, runs them concurrently within each connection's `maxConcurrency`, and
+records outcomes in batches, the three at once. It hands over to a continuation job after a
+slice or on SIGTERM, once its in-flight calls have finished and committed. `_finish` is the
+one place a delivery ends a comparison (DONE, or a terminal status found elsewhere).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from uuid import uuid4
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from jobs.dispatching.pipeline import Pipeline, SliceResult
+from jobs.dispatching.recorder import Recorder
 from jobs.finalize import queue_finalization
 from jobs.trials import trial_runner
 from server.comparisons import ambiguous, lease, progress
@@ -37,8 +41,6 @@ from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
 
-FLUSH_EVERY = 64
-FLUSH_INTERVAL_S = 0.2
 STATUS_CHECK_S = 0.5
 """While calls wait for slots, how often the row is read for a cancel (nothing else is)."""
 
@@ -83,6 +85,8 @@ class Dispatcher:
         """Shared concurrency slots: this delivery's expire with its lease."""
         self.slots_extended_at = 0.0
         self.status_read_at = 0.0
+        self.fresh_cohorts: set[int] = set()
+        """Cohorts admitted to since the last record: that record shows them RUNNING."""
 
     async def run(self) -> str:
         async with self.sessionmaker() as session, session.begin():
@@ -117,8 +121,9 @@ class Dispatcher:
             plan = await store.load_plan(session, self.comparison_id)
         if orphans:  # never re-sent: each closes as outcome_ambiguous, the run goes on
             await self._close_ambiguous(plan)
-        pending = deque(plan.pending())
-        stop = await self._pump(plan, pending)
+        await self._resync(plan)
+        result = await self._pump(plan, deque(plan.pending()))
+        stop = result.stop
         if isinstance(stop, StopReason):
             await self._finish(ComparisonStatus.DONE, stop_reason=stop)
             return f"done: {stop.value}"
@@ -126,70 +131,26 @@ class Dispatcher:
             # Ended elsewhere (a cancel): its status stays; counters settle, the lease is freed.
             await self._finish(stop)
             return f"stopped: {stop.value}"
-        if not pending:
+        if result.exhausted:
             await self._finish(ComparisonStatus.DONE, stop_reason=StopReason.COMPLETED)
             return "done"
         await self._hand_over()
         return "handed over"
 
-    async def _pump(
-        self, plan: DispatchPlan, pending: deque[WorkItem]
-    ) -> StopReason | ComparisonStatus | None:
+    async def _pump(self, plan: DispatchPlan, pending: deque[WorkItem]) -> SliceResult:
         """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
-        window = max(1, self.window_of(plan))
-        started = time.monotonic()
-        in_flight: set[asyncio.Task[TrialOutcome]] = set()
-        admitted: dict[int, WorkItem] = {}
-        buffer: list[TrialOutcome] = []
-        last_flush = time.monotonic()
-        stop: StopReason | ComparisonStatus | None = None
-        admitting = True
-        try:
-            while True:
-                if admitting and (
-                    self.stopping.is_set() or time.monotonic() - started > self.slice_seconds
-                ):
-                    admitting = False
-                if self.stopping.is_set():
-                    self._abandon_waits()  # SIGTERM: what is not sent yet is handed over
-                # Admit only what can start at once: an admitted call never waits behind
-                # others, so a cancel or SIGTERM stops everything not yet sent.
-                if admitting and pending and len(in_flight) < window:
-                    size = min(window - len(in_flight), len(pending))
-                    batch = [pending.popleft() for _ in range(size)]
-                    ids, stop = await self._admit(plan, batch)
-                    if stop is not None:
-                        pending.extendleft(reversed(batch))
-                        admitting = False
-                        if isinstance(stop, ComparisonStatus):
-                            self._abandon_waits()  # cancelled: nothing more is sent
-                    for item, trial_id in zip(batch, ids, strict=False):
-                        admitted[trial_id] = item
-                        in_flight.add(asyncio.create_task(self._call(plan, item, trial_id)))
-                if not in_flight:
-                    break
-                done, in_flight = await asyncio.wait(
-                    in_flight, timeout=FLUSH_INTERVAL_S, return_when=asyncio.FIRST_COMPLETED
-                )
-                outcomes = [task.result() for task in done]
-                buffer.extend(outcomes)
-                # A call whose wait for a slot was abandoned was never sent: still to dispatch.
-                pending.extendleft(admitted[o.trial_id] for o in outcomes if not o.sent)
-                if buffer and (
-                    len(buffer) >= FLUSH_EVERY or time.monotonic() - last_flush >= FLUSH_INTERVAL_S
-                ):
-                    await self._record(buffer)
-                    buffer, last_flush = [], time.monotonic()
-                stop = await self._upkeep(stop)
-                admitting = admitting and stop is None
-        finally:
-            if in_flight:  # only on an exception: let admitted calls finish into the checkpoint
-                self._abandon_waits()  # (and those still waiting for a slot give up unsent)
-                results = await asyncio.gather(*in_flight, return_exceptions=True)
-                buffer.extend(r for r in results if isinstance(r, TrialOutcome))
-            if buffer:
-                await self._record(buffer)
-        return stop
+        pipeline = Pipeline(
+            pending=pending,
+            window=self.window_of(plan),
+            admit=lambda batch: self._admit(plan, batch),
+            call=lambda item, trial_id: self._call(plan, item, trial_id),
+            recorder=Recorder(self._record),
+            upkeep=self._upkeep,
+            abandon=self._abandon_waits,
+            stopping=self.stopping,
+            slice_seconds=self.slice_seconds,
+        )
+        return await pipeline.run()
 
     async def _call(self, plan: DispatchPlan, item: WorkItem, trial_id: int) -> TrialOutcome:
         """Run one admitted trial. A runner that breaks (a bug, not a provider fault) records
@@ -221,6 +182,7 @@ class Dispatcher:
             )
         if stop is None:  # an admission extends the lease
             self.leased_at = time.monotonic()
+            self.fresh_cohorts.update(item.cohort_index for item in batch)
         return ids, stop
 
     async def _close_ambiguous(self, plan: DispatchPlan) -> None:
@@ -229,6 +191,12 @@ class Dispatcher:
         logger.warning(
             "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
         )
+        await self._publish(snapshot)
+
+    async def _resync(self, plan: DispatchPlan) -> None:
+        """Counters and spend ledgers from the rows once per lease; records add to them."""
+        async with self.sessionmaker() as session, session.begin():
+            snapshot = await store.resync(session, plan=plan, token=self.token)
         await self._publish(snapshot)
 
     async def _upkeep(
@@ -288,6 +256,7 @@ class Dispatcher:
         self.leased_at = time.monotonic()
 
     async def _record(self, outcomes: list[TrialOutcome]) -> None:
+        fresh, self.fresh_cohorts = self.fresh_cohorts, set()
         async with self.sessionmaker() as session, session.begin():
             snapshot = await store.record(
                 session,
@@ -295,6 +264,7 @@ class Dispatcher:
                 outcomes=outcomes,
                 token=self.token,
                 lease_ttl=self.lease_ttl,
+                admitted_cohorts=fresh,
             )
         self.leased_at = time.monotonic()
         await self._publish(snapshot)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 import server.models  # noqa: F401 - every table, so foreign keys resolve in this process
 from jobs.registry import build_registry
 from jobs.worker import run_worker
 from server.db import create_engine, create_sessionmaker
+from server.providers.openai_compatible import provider_timeout
 from server.providers.registry import ProviderPool
 from server.runtime.slots import RedisSlots
 from server.security import SecretBox
@@ -29,7 +28,7 @@ def run(settings: Settings) -> None:
             sessionmaker=create_sessionmaker(engine),
             providers=ProviderPool(
                 SecretBox(settings.resolved_secret_key()),
-                timeout=httpx.Timeout(settings.provider_timeout_seconds, connect=5.0),
+                timeout=provider_timeout(settings.provider_timeout_seconds),
             ),
             slots=RedisSlots(redis_url),
         )

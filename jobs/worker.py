@@ -177,6 +177,14 @@ class ShipwiseWorker(Worker):
             stopping.set()
 
 
+def _new_loop() -> asyncio.AbstractEventLoop:
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a dependency off Windows
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
 def run_worker(
     *,
     registry: JobRegistry,
@@ -184,8 +192,9 @@ def run_worker(
     on_startup: Hook | None = None,
     on_shutdown: Hook | None = None,
 ) -> None:
-    """Run a worker until SIGTERM/SIGINT (`shipwise worker`); blocks, call outside a loop."""
-    loop = asyncio.new_event_loop()
+    """Run a worker until SIGTERM/SIGINT (`shipwise worker`); blocks, call outside a loop.
+    The loop is uvloop's where it is installed (the dispatch hot path), else asyncio's."""
+    loop = _new_loop()
     asyncio.set_event_loop(loop)
     try:
         settings = worker_settings(

@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.applications import Starlette
@@ -29,6 +28,7 @@ from server.graphiql import page as graphiql_page
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
 from server.metrics import MetricsMiddleware, metrics_endpoint
+from server.providers.openai_compatible import provider_timeout
 from server.providers.registry import ProviderPool
 from server.reports.page import report_page
 from server.runs.page import diff_page
@@ -91,7 +91,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         read_sessionmaker = create_read_sessionmaker(engine)
         secret_box = SecretBox(settings.resolved_secret_key())
         providers = ProviderPool(
-            secret_box, timeout=httpx.Timeout(settings.provider_timeout_seconds, connect=5.0)
+            secret_box, timeout=provider_timeout(settings.provider_timeout_seconds)
         )
         ctx: dict[str, Any] = {
             "settings": settings,

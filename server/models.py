@@ -2,7 +2,14 @@
 
 from server.assets.models import Asset, AssetVersion
 from server.audit.models import AuditEvent
-from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
+from server.comparisons.models import (
+    Comparison,
+    ComparisonCase,
+    ComparisonCohort,
+    ConnectionSpend,
+    ExperimentSpend,
+    Trial,
+)
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import Base
@@ -25,8 +32,10 @@ __all__ = [
     "ComparisonCase",
     "ComparisonCohort",
     "ComparisonVerdict",
+    "ConnectionSpend",
     "DatasetCase",
     "Experiment",
+    "ExperimentSpend",
     "FollowUp",
     "Member",
     "ModelConnection",

@@ -1,7 +1,7 @@
 """cohort pass rates
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0012
 Create Date: 2026-12-01 09:50:02.112646
 """
 
@@ -16,7 +16,7 @@ import server.db
 from sqlalchemy import Text
 
 revision = '0013'
-down_revision = '0009'
+down_revision = '0012'
 branch_labels = None
 depends_on = None
 

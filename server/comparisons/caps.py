@@ -1,5 +1,8 @@
 """Spend limits that stop further calls: the comparison's cap, each connection's monthly
-cap and the experiment's daily budget. Post-hoc: spend is known once outcomes are recorded."""
+cap and the experiment's daily budget. Post-hoc: spend is known once outcomes are recorded.
+
+Dispatch reads the spend ledgers (`ledgers`: one row per limit); the month-to-date figures
+shown elsewhere (preview, connections) still sum the trial rows."""
 
 from __future__ import annotations
 
@@ -10,19 +13,13 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.comparisons import ledgers
+from server.comparisons.ledgers import day_start, month_start
 from server.comparisons.models import Comparison, StopReason, Trial
 from server.experiments.models import Experiment
 
 if TYPE_CHECKING:
     from server.comparisons.dispatch_store import CohortPlan
-
-
-def month_start(now: datetime) -> datetime:
-    return now.astimezone(UTC).replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-
-
-def day_start(now: datetime) -> datetime:
-    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 async def month_to_date_spend(
@@ -63,24 +60,33 @@ async def experiment_spend_today(
 
 
 async def stop_reason(
-    session: AsyncSession, *, comparison: Comparison, cohorts: Sequence[CohortPlan]
+    session: AsyncSession,
+    *,
+    comparison: Comparison,
+    cohorts: Sequence[CohortPlan],
+    daily_budget_micros: int | None | object = ...,
 ) -> StopReason | None:
-    """Why no further call may start, or None. Call with the comparison row locked."""
+    """Why no further call may start, or None. Call with the comparison row locked; reads
+    O(1) rows: the comparison's counters and one ledger row per limit."""
     if comparison.budget_cap_micros is not None and (
         comparison.spent_micros >= comparison.budget_cap_micros
     ):
         return StopReason.BUDGET_CAP
+    now = datetime.now(UTC)
     capped = {
         c.connection.id: c.connection.monthly_cap_micros
         for c in cohorts
         if c.connection.monthly_cap_micros is not None
     }
     if capped:
-        spent = await month_to_date_spend(session, capped)
+        spent = await ledgers.connection_month(session, capped, now=now)
         if any(spent[cid] >= cap for cid, cap in capped.items() if cap is not None):
             return StopReason.CONNECTION_CAP
-    experiment = await session.get(Experiment, comparison.experiment_id)
-    if experiment is not None and experiment.daily_budget_micros is not None:
-        if await experiment_spend_today(session, experiment.id) >= experiment.daily_budget_micros:
+    budget = daily_budget_micros
+    if budget is ...:  # not read with the comparison's lock: read it now
+        experiment = await session.get(Experiment, comparison.experiment_id)
+        budget = experiment.daily_budget_micros if experiment is not None else None
+    if isinstance(budget, int):
+        if await ledgers.experiment_day(session, comparison.experiment_id, now=now) >= budget:
             return StopReason.DAILY_BUDGET
     return None

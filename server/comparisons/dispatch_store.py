@@ -1,22 +1,23 @@
 """The database side of dispatch: the plan, admission under the row lock, and recording.
 
 Admission commits each trial's checkpoint (state ADMITTED) before its provider call; the
-outcome commits after. Counters and spend are recomputed from trial rows on every record,
-and every change bumps `seq`. Every write checks the delivery's fencing token.
+outcome commits after. A record adds to the counters and the spend ledgers exactly the rows
+its one statement wrote; they are recomputed from all the rows at lease acquisition and at
+the end. Every change bumps `seq`; every write checks the delivery's fencing token.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
-from typing import Any, cast
+from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Table, bindparam, case, delete, func, insert, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.comparisons import caps, cohort_rates
+from server.comparisons import caps, cohort_rates, ledgers
 from server.comparisons.models import (
     CohortState,
     Comparison,
@@ -28,9 +29,11 @@ from server.comparisons.models import (
     TrialState,
 )
 from server.comparisons.progress import Progress, shown_state, snapshot
+from server.comparisons.recording import Written, write_outcomes
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import utcnow
+from server.experiments.models import Experiment
 
 
 class Fenced(Exception):
@@ -279,12 +282,27 @@ async def admit(
     delivery_id: str,
     lease_ttl: timedelta,
 ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
-    """Checkpoint `items` as ADMITTED unless the run must stop; (trial ids, why it stops)."""
-    comparison = await lock(session, plan.comparison.id, token)
+    """Checkpoint `items` as ADMITTED unless the run must stop; (trial ids, why it stops).
+    Two statements when no connection has a monthly cap and no daily budget is set: the
+    comparison row locked (with its experiment's budget) and the insert."""
+    row = (
+        await session.execute(
+            select(Comparison, Experiment.daily_budget_micros)
+            .join(Experiment, Experiment.id == Comparison.experiment_id)
+            .where(Comparison.id == plan.comparison.id)
+            .with_for_update(of=Comparison)
+        )
+    ).one()
+    comparison, daily_budget = row
+    if comparison.lease_token != token:
+        raise Fenced(comparison.id)
     if comparison.status != ComparisonStatus.RUNNING:
         return [], comparison.status
     stop = await caps.stop_reason(
-        session, comparison=comparison, cohorts=list(plan.cohorts.values())
+        session,
+        comparison=comparison,
+        cohorts=list(plan.cohorts.values()),
+        daily_budget_micros=daily_budget,
     )
     if stop is not None:
         return [], stop
@@ -312,28 +330,6 @@ async def admit(
     return [int(i) for i in ids], None
 
 
-_TRIAL = cast(Table, Trial.__table__)
-_RECORD = (
-    update(_TRIAL)
-    .where(_TRIAL.c.id == bindparam("b_id"), _TRIAL.c.state == TrialState.ADMITTED.value)
-    .values(
-        state=bindparam("b_state"),
-        output=bindparam("b_output"),
-        tool_calls=bindparam("b_tool_calls"),
-        input_tokens=bindparam("b_input_tokens"),
-        output_tokens=bindparam("b_output_tokens"),
-        cost_micros=bindparam("b_cost_micros"),
-        latency_ms=bindparam("b_latency_ms"),
-        attempts=bindparam("b_attempts"),
-        error_code=bindparam("b_error_code"),
-        passed=bindparam("b_passed"),
-        score=bindparam("b_score"),
-        check_results=bindparam("b_check_results"),
-        completed_at=bindparam("b_completed_at"),
-    )
-)
-
-
 async def record(
     session: AsyncSession,
     *,
@@ -341,8 +337,11 @@ async def record(
     outcomes: Sequence[TrialOutcome],
     token: int,
     lease_ttl: timedelta,
+    admitted_cohorts: Collection[int] = (),
 ) -> Progress:
-    """Commit outcomes, recompute counters from the rows, bump `seq` (one transaction)."""
+    """Commit outcomes and add exactly the rows written to the counters, the cohorts' counters
+    and the spend ledgers; `seq` + 1 (one transaction, O(batch) whatever the run's size).
+    Under the comparison's row lock, so an admission after it sees the spend it recorded."""
     comparison = await lock(session, comparison_id, token)
     now = utcnow()
     unsent = [o.trial_id for o in outcomes if not o.sent]
@@ -350,74 +349,138 @@ async def record(
         await session.execute(
             delete(Trial).where(Trial.id.in_(unsent), Trial.state == TrialState.ADMITTED)
         )
-    outcomes = [o for o in outcomes if o.sent]
-    if outcomes:
-        await session.execute(
-            _RECORD,
-            [
-                {
-                    "b_id": o.trial_id,
-                    "b_state": o.state.value,
-                    "b_output": o.output,
-                    "b_tool_calls": o.tool_calls,
-                    "b_input_tokens": o.input_tokens,
-                    "b_output_tokens": o.output_tokens,
-                    "b_cost_micros": o.cost_micros,
-                    "b_latency_ms": o.latency_ms,
-                    "b_attempts": o.attempts,
-                    "b_error_code": o.error_code,
-                    "b_passed": o.passed,
-                    "b_score": o.score,
-                    "b_check_results": o.check_results,
-                    "b_completed_at": now,
-                }
-                for o in outcomes
-            ],
-        )
+    written = await write_outcomes(session, [o for o in outcomes if o.sent], now=now)
+    by_cohort: dict[int, list[Written]] = {}
+    by_connection: dict[str, int] = {}
+    for row in written:
+        by_cohort.setdefault(row.cohort_index, []).append(row)
+        by_connection[row.connection_id] = by_connection.get(row.connection_id, 0) + row.cost_micros
+    await ledgers.add(
+        session, experiment_id=comparison.experiment_id, by_connection=by_connection, now=now
+    )
+    per_trial = calls_per_trial(comparison.checks)
+    done = sum(len(rows) for rows in by_cohort.values())
+    failed = sum(1 for row in written if row.failed)
+    comparison.done_calls += per_trial * done
+    comparison.failed_calls += per_trial * failed
+    comparison.spent_micros += sum(by_connection.values())
+    comparison.seq += 1
+    comparison.progress_at = now
     comparison.lease_expires_at = now + lease_ttl
-    return await recompute(session, comparison)
-
-
-async def recompute(session: AsyncSession, comparison: Comparison) -> Progress:
-    """Counters, spend and cohort states from the committed trial rows; `seq` + 1."""
-    per_cohort = (
-        await session.execute(
-            select(
-                Trial.cohort_index,
-                func.count().label("rows"),
-                func.sum(case((Trial.state != TrialState.ADMITTED, 1), else_=0)).label("done"),
-                func.sum(case((Trial.state == TrialState.ERRORED, 1), else_=0)).label("failed"),
-                func.coalesce(func.sum(Trial.cost_micros), 0).label("spent"),
-            )
-            .where(Trial.comparison_id == comparison.id)
-            .group_by(Trial.cohort_index)
-        )
-    ).all()
     per_cohort_calls = comparison.case_count * comparison.trials_per_case
-    states: dict[int, CohortState] = {}
-    for row in per_cohort:
-        done = int(row.done or 0)
-        states[int(row.cohort_index)] = (
-            CohortState.DONE if done >= per_cohort_calls else CohortState.RUNNING
+    for index in sorted(set(by_cohort) | set(admitted_cohorts)):
+        rows = by_cohort.get(index, [])
+        total = ComparisonCohort.done_trials + len(rows)
+        await session.execute(
+            update(ComparisonCohort)
+            .where(ComparisonCohort.comparison_id == comparison_id)
+            .where(ComparisonCohort.cohort_index == index)
+            .values(
+                done_trials=total,
+                failed_trials=ComparisonCohort.failed_trials + sum(1 for r in rows if r.failed),
+                spent_micros=ComparisonCohort.spent_micros + sum(r.cost_micros for r in rows),
+                # A STOPPED cohort (the run ended meanwhile) keeps its state.
+                state=case(
+                    (ComparisonCohort.state == CohortState.STOPPED, CohortState.STOPPED.value),
+                    (total >= per_cohort_calls, CohortState.DONE.value),
+                    else_=CohortState.RUNNING.value,
+                ),
+            )
+            .execution_options(synchronize_session=False)
         )
+    cohorts = await _cohorts(session, comparison_id)
+    ordered = [(c.cohort_index, shown_state(comparison, c.state)) for c in cohorts]
+    return snapshot(comparison, ordered)
+
+
+async def _cohorts(session: AsyncSession, comparison_id: str) -> list[ComparisonCohort]:
+    rows = await session.execute(
+        select(ComparisonCohort)
+        .where(ComparisonCohort.comparison_id == comparison_id)
+        .order_by(ComparisonCohort.cohort_index)
+        .execution_options(populate_existing=True)
+    )
+    return list(rows.scalars())
+
+
+def _bump(comparison: Comparison, cohorts: Sequence[ComparisonCohort], now: datetime) -> Progress:
+    comparison.seq = comparison.seq + 1
+    comparison.progress_at = now
+    ordered = []
+    for cohort in cohorts:
+        cohort.state = shown_state(comparison, cohort.state)
+        ordered.append((cohort.cohort_index, cohort.state))
+    return snapshot(comparison, ordered)
+
+
+async def recompute(
+    session: AsyncSession, comparison: Comparison, *, bump_unchanged: bool = True
+) -> Progress:
+    """Counters, spend and cohort states from every committed trial row; `seq` + 1 (unless
+    nothing changed and not `bump_unchanged`). Only at lease acquisition and at the end:
+    every record in between adds what it wrote."""
+    per_cohort = {
+        int(row.cohort_index): row
+        for row in (
+            await session.execute(
+                select(
+                    Trial.cohort_index,
+                    func.count().label("rows"),
+                    func.sum(case((Trial.state != TrialState.ADMITTED, 1), else_=0)).label("done"),
+                    func.sum(case((Trial.state == TrialState.ERRORED, 1), else_=0)).label("failed"),
+                    func.coalesce(func.sum(Trial.cost_micros), 0).label("spent"),
+                )
+                .where(Trial.comparison_id == comparison.id)
+                .group_by(Trial.cohort_index)
+            )
+        ).all()
+    }
+    per_cohort_calls = comparison.case_count * comparison.trials_per_case
     # A recorded trial settles its model call and its judge calls (made, or not needed
     # because the model call failed), so done reaches the planned total.
     per_trial = calls_per_trial(comparison.checks)
-    comparison.done_calls = per_trial * sum(int(r.done or 0) for r in per_cohort)
-    comparison.failed_calls = per_trial * sum(int(r.failed or 0) for r in per_cohort)
-    comparison.spent_micros = sum(int(r.spent or 0) for r in per_cohort)
-    comparison.seq = comparison.seq + 1
-    comparison.progress_at = utcnow()
-    cohorts = (
-        await session.execute(
-            select(ComparisonCohort).where(ComparisonCohort.comparison_id == comparison.id)
-        )
-    ).scalars()
-    ordered = []
-    for cohort in sorted(cohorts, key=lambda c: c.cohort_index):
-        cohort.state = shown_state(comparison, states.get(cohort.cohort_index, CohortState.QUEUED))
-        ordered.append((cohort.cohort_index, cohort.state))
-    return snapshot(comparison, ordered)
+    cohorts = await _cohorts(session, comparison.id)
+    before = _counters(comparison, cohorts)
+    for cohort in cohorts:
+        row = per_cohort.get(cohort.cohort_index)
+        cohort.done_trials = int(row.done or 0) if row else 0
+        cohort.failed_trials = int(row.failed or 0) if row else 0
+        cohort.spent_micros = int(row.spent or 0) if row else 0
+        if row is None:
+            cohort.state = CohortState.QUEUED
+        elif cohort.done_trials >= per_cohort_calls:
+            cohort.state = CohortState.DONE
+        else:
+            cohort.state = CohortState.RUNNING
+    comparison.done_calls = per_trial * sum(c.done_trials for c in cohorts)
+    comparison.failed_calls = per_trial * sum(c.failed_trials for c in cohorts)
+    comparison.spent_micros = sum(c.spent_micros for c in cohorts)
+    if not bump_unchanged and _counters(comparison, cohorts) == before:
+        return snapshot(comparison, [(c.cohort_index, c.state) for c in cohorts])
+    return _bump(comparison, cohorts, utcnow())
+
+
+def _counters(comparison: Comparison, cohorts: Sequence[ComparisonCohort]) -> tuple[Any, ...]:
+    return (
+        comparison.done_calls,
+        comparison.failed_calls,
+        comparison.spent_micros,
+        tuple((c.done_trials, c.failed_trials, c.spent_micros, c.state) for c in cohorts),
+    )
+
+
+async def resync(session: AsyncSession, *, plan: DispatchPlan, token: int) -> Progress:
+    """At lease acquisition: counters and the spend ledgers this run's caps read, from rows."""
+    connections = {c.connection.id for c in plan.cohorts.values()}
+    connections.update(j.connection.id for j in plan.judges.values())
+    await ledgers.resync(
+        session,
+        experiment_id=plan.comparison.experiment_id,
+        connection_ids=connections,
+        now=utcnow(),
+    )
+    comparison = await lock(session, plan.comparison.id, token)
+    return await recompute(session, comparison, bump_unchanged=False)
 
 
 async def finish(

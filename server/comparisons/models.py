@@ -158,6 +158,11 @@ class ComparisonCohort(Base):
     state: Mapped[CohortState] = mapped_column(
         _enum(CohortState, "cohort_state"), default=CohortState.QUEUED
     )
+    # Counters of this cohort's recorded trials: each record adds exactly the rows it wrote;
+    # recomputed from the rows at lease acquisition and at the end.
+    done_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    failed_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    spent_micros: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class ComparisonCase(Base):
@@ -216,3 +221,23 @@ class Trial(Base):
     check_results: Mapped[list[dict[str, Any]] | None] = mapped_column(PortableJSON)
     admitted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ConnectionSpend(Base):
+    """A connection's recorded spend in one UTC month: the ledger its monthly cap reads."""
+
+    __tablename__ = "connection_spend"
+
+    connection_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    month: Mapped[str] = mapped_column(String(10), primary_key=True, comment="YYYY-MM-01 (UTC)")
+    spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class ExperimentSpend(Base):
+    """An experiment's recorded spend in one UTC day: the ledger its daily budget reads."""
+
+    __tablename__ = "experiment_spend"
+
+    experiment_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), primary_key=True, comment="YYYY-MM-DD (UTC)")
+    spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -1,14 +1,14 @@
 """`comparisonProgress`: the current snapshot from the row, then every later one off the bus.
 
-The row is the truth; the event bus only makes delivery fast. A background task reads the
-bus into a one-slot `Mailbox`, so a slow client holds one pending snapshot at most. When the
+The row is the truth; the event bus only makes delivery fast. One reader per comparison in
+this process (`progress_hub`) puts every snapshot into each subscription's one-slot `Mailbox`,
+so a slow client holds one pending snapshot at most. When the
 bus goes quiet, or says the run ended, the row is read again, so the terminal snapshot
 arrives even if events were lost.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.comparisons import service
 from server.comparisons.mailbox import Mailbox
-from server.comparisons.progress import Progress, snapshot, topic
+from server.comparisons.progress import Progress, snapshot
+from server.comparisons.progress_hub import hub_for
 from server.comparisons.types import ComparisonProgress
 from server.context import Context
 from server.errors import ValidationFailed
@@ -49,40 +50,6 @@ async def read_progress(
     return snapshot(row, [(c.cohort_index, c.state) for c in cohorts.get(row.id, [])])
 
 
-async def _pump(events: EventBus, comparison_id: str, after_seq: int, mailbox: Mailbox) -> None:
-    """Read the comparison's topic into `mailbox` until a terminal snapshot passes."""
-    stream = events.subscribe(topic(comparison_id), after_seq=after_seq)
-    try:
-        async for event in stream:
-            try:
-                progress = Progress.from_payload(dict(event.payload))
-            except (KeyError, TypeError, ValueError):
-                logger.warning("malformed progress event skipped", extra={"seq": event.seq})
-                continue
-            mailbox.put(progress)
-            if progress.terminal:
-                return
-    finally:
-        if isinstance(stream, AsyncGenerator):  # both adapters' are: close it now, not at GC
-            await stream.aclose()
-
-
-def _start_pump(
-    events: EventBus, comparison_id: str, after_seq: int, mailbox: Mailbox
-) -> asyncio.Task[None]:
-    task = asyncio.create_task(
-        _pump(events, comparison_id, after_seq, mailbox), name=f"progress {comparison_id}"
-    )
-    task.add_done_callback(_log_failure)
-    return task
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and (exc := task.exception()) is not None:
-        # The subscription falls back to reading the row and starts a new reader later.
-        logger.warning("progress events unavailable", extra={"error_type": type(exc).__name__})
-
-
 async def progress_stream(
     *,
     sessionmaker: async_sessionmaker[AsyncSession],
@@ -109,9 +76,10 @@ async def progress_stream(
             yield current
         return
     mailbox = Mailbox()
-    # Subscribe before the first yield: what is published while the client reads the current
+    hub = hub_for(events)
+    # Join before the first yield: what is published while the client reads the current
     # snapshot waits in the mailbox.
-    pump = _start_pump(events, comparison_id, max(sent, current.seq), mailbox)
+    hub.join(comparison_id, max(sent, current.seq), mailbox)
     SUBSCRIPTIONS.inc()
     try:
         latest: Progress | None = current
@@ -119,8 +87,8 @@ async def progress_stream(
             if latest is None or latest.terminal:
                 # Quiet for a while, or the end: either way the row has the final word.
                 latest = await read()
-                if pump.done() and not latest.terminal:
-                    pump = _start_pump(events, comparison_id, max(sent, latest.seq), mailbox)
+                if not latest.terminal:
+                    hub.ensure_reader(comparison_id, max(sent, latest.seq))
             if latest.seq > sent:
                 sent = latest.seq
                 yield latest
@@ -129,8 +97,7 @@ async def progress_stream(
             latest = await mailbox.take(idle_seconds)
     finally:
         SUBSCRIPTIONS.dec()
-        pump.cancel()
-        await asyncio.gather(pump, return_exceptions=True)
+        hub.leave(comparison_id, mailbox)
         mailbox.close()
 
 

@@ -1,4 +1,4 @@
-"""The OPENAI_COMPATIBLE provider: chat completions over one pooled httpx client per connection.
+"""The OPENAI_COMPATIBLE provider: chat completions over one aiohttp session per connection.
 
 Faults become bounded `DispatchError` codes. Provider bodies, exception texts, prompts,
 outputs and keys never reach a log line or a `CallResult` other than its `output`: logs
@@ -8,7 +8,6 @@ carry codes, HTTP statuses, attempt numbers and exception class names only.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import logging
 import math
@@ -19,21 +18,25 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+import aiohttp
 import httpx
+import orjson
 
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.pricing import estimate_input_tokens, estimate_output_tokens
 
 logger = logging.getLogger("shipwise.providers")
 
-for _library in ("httpx", "httpcore"):
+for _library in ("httpx", "httpcore", "aiohttp"):
     # Their INFO and DEBUG lines quote the provider's reason phrase and response headers,
     # which are provider text: only their warnings may reach our logs.
     logging.getLogger(_library).setLevel(logging.WARNING)
 
-DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+ProviderTimeout = aiohttp.ClientTimeout | httpx.Timeout
+"""aiohttp's own, or an httpx timeout read as (connect, read)."""
+DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=60.0)
 MAX_ATTEMPTS = 3
-LANE_SIZE = 8
+READ_CHUNK_BYTES = 64 * 1024
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 30.0
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -172,8 +175,8 @@ def _token_count(usage: Any, key: str) -> int | None:
 def parse_completion(raw: bytes) -> Completion:
     """`choices[0].message` content and tool calls, and `usage`; raises `_Malformed`."""
     try:
-        data = json.loads(raw)
-    except ValueError:  # UnicodeDecodeError included
+        data = orjson.loads(raw)
+    except ValueError:  # orjson.JSONDecodeError and bad UTF-8 included
         raise _Malformed from None
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -210,19 +213,39 @@ def _status_failure(status: int, retry_after: str | None) -> _Attempt:
     return _Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
 
 
-async def _read_capped(response: httpx.Response) -> bytes:
+async def _read_capped(response: aiohttp.ClientResponse) -> bytes:
+    if response.content_length is not None and response.content_length > MAX_RESPONSE_BYTES:
+        raise _Malformed
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():
+    while chunk := await response.content.read(READ_CHUNK_BYTES):
         size += len(chunk)
         if size > MAX_RESPONSE_BYTES:
             raise _Malformed
         chunks.append(chunk)
-    return b"".join(chunks)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def client_timeout(timeout: ProviderTimeout) -> aiohttp.ClientTimeout:
+    """aiohttp's timeout for ours: connect bounds the TCP connect, read each socket read (a
+    body that stalls half-way times out too); httpx timeouts are read the same way."""
+    if isinstance(timeout, aiohttp.ClientTimeout):
+        return timeout
+    return aiohttp.ClientTimeout(total=None, sock_connect=timeout.connect, sock_read=timeout.read)
+
+
+def provider_timeout(read_seconds: float) -> aiohttp.ClientTimeout:
+    """The settings' provider timeout: each read within `read_seconds`, a connect within 5 s."""
+    return aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=read_seconds)
 
 
 class OpenAICompatibleProvider:
-    """`POST {base_url}/chat/completions`, retried on 429, 5xx, timeouts and connection errors."""
+    """`POST {base_url}/chat/completions`, retried on 429, 5xx, timeouts and connection errors.
+
+    One aiohttp `ClientSession` (keep-alive, at most `max_connections` sockets) is created in
+    the running loop on the first call and closed by `aclose`; the fixed headers (the key, the
+    content type) are built once and live only in that session.
+    """
 
     simulated = False
 
@@ -231,32 +254,48 @@ class OpenAICompatibleProvider:
         base_url: str,
         api_key: str | None,
         *,
-        timeout: httpx.Timeout = DEFAULT_TIMEOUT,
+        timeout: ProviderTimeout = DEFAULT_TIMEOUT,
         max_connections: int = 8,
         sleep: Sleep = asyncio.sleep,
         max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
         self._url = base_url.rstrip("/") + "/chat/completions"
-        # httpcore scans every pooled connection on each request and response, so one pool
-        # of 64 connections costs O(64) per call; lanes of at most LANE_SIZE keep that flat.
-        lanes = max(1, math.ceil(max_connections / LANE_SIZE))
-        per_lane = math.ceil(max_connections / lanes)
-        limits = httpx.Limits(max_connections=per_lane, max_keepalive_connections=per_lane)
-        # The key lives only in the clients' default headers, never on this object.
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._clients = [
-            httpx.AsyncClient(
-                timeout=timeout, limits=limits, headers=headers, follow_redirects=False
-            )
-            for _ in range(lanes)
-        ]
-        self._next_lane = itertools.cycle(self._clients)
+        self._timeout = client_timeout(timeout)
+        self._max_connections = max(1, max_connections)
+        headers = {"Content-Type": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        # The key lives only in the session's default headers, never on this object.
+        self._headers: dict[str, str] | None = headers
+        self._session: aiohttp.ClientSession | None = None
+        self._closed = False
         self._sleep = sleep
         self._max_attempts = max(1, max_attempts)
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            if self._closed:
+                raise RuntimeError("provider is closed")
+            connector = aiohttp.TCPConnector(
+                limit=self._max_connections, limit_per_host=0, keepalive_timeout=30
+            )
+            self._session = aiohttp.ClientSession(
+                connector=connector,
+                headers=self._headers,
+                timeout=self._timeout,
+                json_serialize=_dumps,
+                auto_decompress=True,
+            )
+            self._headers = None
+        return self._session
+
     async def call(self, request: ModelCall) -> CallResult:
         """The completion after at most `max_attempts` attempts; faults become error codes."""
-        body = request_body(request)
+        body = orjson.dumps(request_body(request), default=str)
         headers = trial_headers(request)
         attempt = 0
         while True:
@@ -279,30 +318,33 @@ class OpenAICompatibleProvider:
                 return CallResult(output=None, attempts=attempt, error=error)
             await self._sleep(backoff_delay(attempt - 1, outcome.retry_after))
 
-    async def _attempt(self, body: dict[str, Any], headers: dict[str, str]) -> _Attempt:
+    async def _attempt(self, body: bytes, headers: dict[str, str]) -> _Attempt:
         started = time.monotonic()
         status: int | None = None
         try:
-            client = next(self._next_lane)
-            async with client.stream("POST", self._url, json=body, headers=headers) as resp:
-                status = resp.status_code
+            client = self._client()
+            async with client.post(
+                self._url, data=body, headers=headers, allow_redirects=False
+            ) as resp:
+                status = resp.status
                 if not 200 <= status < 300:
                     # The error body is never read: it is provider text.
-                    return _status_failure(status, resp.headers.get("retry-after"))
+                    return _status_failure(status, resp.headers.get("Retry-After"))
                 raw = await _read_capped(resp)
             completion = parse_completion(raw)
-        except httpx.TimeoutException as exc:
+        except TimeoutError as exc:  # aiohttp's ServerTimeoutError and asyncio's alike
             return _Attempt(
                 error=DispatchError.PROVIDER_TIMEOUT, retryable=True, error_type=_name(exc)
             )
-        except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+        except (aiohttp.InvalidURL, aiohttp.NonHttpUrlClientError, ValueError) as exc:
+            # A URL nobody can be asked at (ValueError: yarl refusing it).
             return _Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
-        except (httpx.TransportError, OSError) as exc:
-            # Refused, reset, DNS, protocol errors: nobody answered usefully.
+        except (aiohttp.ClientConnectionError, OSError) as exc:
+            # Refused, reset, DNS, a server that hung up: nobody answered usefully.
             return _Attempt(
                 error=DispatchError.PROVIDER_UNREACHABLE, retryable=True, error_type=_name(exc)
             )
-        except (_Malformed, httpx.HTTPError) as exc:
+        except (_Malformed, aiohttp.ClientError) as exc:
             # A 2xx that is not a chat completion: asking again would most likely repeat it.
             return _Attempt(
                 error=DispatchError.PROVIDER_MALFORMED_RESPONSE,
@@ -313,8 +355,14 @@ class OpenAICompatibleProvider:
         return _Attempt(completion=completion, latency_ms=latency_ms)
 
     async def aclose(self) -> None:
-        """Close the pooled client and its connections."""
-        await asyncio.gather(*(client.aclose() for client in self._clients))
+        """Close the session and its connections."""
+        self._closed = True
+        if self._session is not None:
+            await self._session.close()
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value, default=str).decode()
 
 
 def _name(exc: BaseException) -> str:

@@ -1,7 +1,7 @@
 """One provider per model connection per process, and the semaphore that caps its calls.
 
 A worker or the embedded runner keeps one `ProviderPool` for its lifetime: every call to a
-connection reuses the same pooled httpx client, and every call in this process holds that
+connection reuses the same aiohttp session, and every call in this process holds that
 connection's semaphore, so no more than `maxConcurrency` calls are in flight at once.
 """
 
@@ -12,12 +12,16 @@ import json
 import logging
 from dataclasses import dataclass
 
-import httpx
 from cryptography.fernet import InvalidToken
 
 from server.connections.models import ConnectionKind, ModelConnection
 from server.providers.base import CallResult, DispatchError, ModelCall, Provider
-from server.providers.openai_compatible import DEFAULT_TIMEOUT, OpenAICompatibleProvider, Sleep
+from server.providers.openai_compatible import (
+    DEFAULT_TIMEOUT,
+    OpenAICompatibleProvider,
+    ProviderTimeout,
+    Sleep,
+)
 from server.providers.simulated import SimulatedProvider
 from server.security import SecretBox
 
@@ -66,7 +70,7 @@ class ProviderPool:
         self,
         secrets: SecretBox,
         *,
-        timeout: httpx.Timeout = DEFAULT_TIMEOUT,
+        timeout: ProviderTimeout = DEFAULT_TIMEOUT,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self._secrets = secrets

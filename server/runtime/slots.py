@@ -5,26 +5,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 from uuid import uuid4
 
 from redis.asyncio import Redis
 
 # A slot is a member of the key's sorted set scored by its expiry (ms); expired slots are
 # dropped before counting. The expiry is the holder's lease end, renewed with the lease, so
-# the slots of a worker killed mid-call come back when its lease ends.
-_TAKE_SLOT = """
+# the slots of a worker killed mid-call come back when its lease ends. A holder reserves a
+# block of slots in one call (up to ARGV[3] − taken, at most the members given).
+_RESERVE = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+local free = tonumber(ARGV[3]) - redis.call('ZCARD', KEYS[1])
+local n = math.min(free, #ARGV - 3)
+for i = 1, n do redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i + 3]) end
+if n > 0 then
   local ttl = tonumber(ARGV[2]) - tonumber(ARGV[1])
   if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
-  return 1
 end
-return 0
+return math.max(n, 0)
 """
 
 # Move the holder's live slots to the new expiry (XX: a slot already given up stays gone).
@@ -37,9 +39,29 @@ end
 return 1
 """
 
+BLOCK = 16
+"""Slots reserved at least per Redis call when a holder needs more (fewer if fewer are free)."""
+RETURN_AFTER_S = 0.05
+"""A holder's reserved slots that nobody used for this long go back to Redis."""
+
 
 class SlotWaitAbandoned(Exception):
     """The holder stopped waiting for a slot (cancelled, stopping, fenced): nothing was sent."""
+
+
+@dataclass(eq=False)
+class _Block:
+    """One holder's slots of one key: reserved in Redis, handed out locally."""
+
+    free: list[str] = field(default_factory=list)
+    """Reserved members nobody uses now."""
+    used: int = 0
+    waiters: int = 0
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when a slot is given back locally or a reservation ends."""
+    reserving: bool = False
+    """One reservation at a time per block: the others wait for it, then share its slots."""
+    returning: asyncio.TimerHandle | None = None
 
 
 @dataclass(eq=False)
@@ -49,15 +71,18 @@ class _Holder:
     abandoned: asyncio.Event = field(default_factory=asyncio.Event)
     waiting: int = 0
     members: dict[str, str] = field(default_factory=dict)
-    """Held slot member → its key."""
+    """Reserved slot member → its key."""
+    blocks: dict[str, _Block] = field(default_factory=dict)
 
 
 class RedisSlots:
     """Concurrency slots shared by every process on one Redis: at most `limit` holders per key.
 
-    A holder is a dispatch delivery: its slots expire with its lease (`extend` renews them),
-    and `abandon` ends its waits at once. Each process also keeps its own semaphore; this
-    bounds the sum across workers.
+    A holder is a dispatch delivery: it reserves slots in blocks (one Redis call for many),
+    hands them to its calls locally and gives back what it has not used for a moment, and
+    at the end of its lease all of them; its slots expire with its lease (`extend` renews
+    them), and `abandon` ends its waits at once. Each process also keeps its own semaphore;
+    this bounds the sum across workers.
     """
 
     def __init__(
@@ -69,13 +94,16 @@ class RedisSlots:
         max_poll_seconds: float = 0.1,
     ) -> None:
         self._redis = Redis.from_url(redis_url)
-        self._take = self._redis.register_script(_TAKE_SLOT)
+        self._reserve = self._redis.register_script(_RESERVE)
         self._renew = self._redis.register_script(_RENEW_SLOTS)
         self._ttl_ms = int(ttl_seconds * 1000)
         """The expiry of a slot whose holder has not said when its lease ends."""
         self._poll = poll_seconds
         self._max_poll = max_poll_seconds
         self._holders: dict[str, _Holder] = {}
+        self._returns: set[asyncio.Future[None]] = set()
+        self.redis_calls = 0
+        """Reservations and returns sent to Redis (a block each), for tests and benchmarks."""
 
     def waiting(self, holder: str) -> int:
         """How many of `holder`'s calls wait for a slot."""
@@ -98,12 +126,19 @@ class RedisSlots:
         self._holders.setdefault(holder, _Holder()).abandoned.set()
 
     async def release_all(self, holder: str) -> None:
-        """The holder's lease is over: give back anything it still holds and forget it."""
+        """The holder's lease is over: give back everything it reserved and forget it."""
         state = self._holders.pop(holder, None)
-        if state is not None:
-            state.abandoned.set()
-            for member, key in state.members.items():
-                await cast("Awaitable[int]", self._redis.zrem(key, member))
+        if state is None:
+            return
+        state.abandoned.set()
+        by_key: dict[str, list[str]] = {}
+        for member, key in state.members.items():
+            by_key.setdefault(key, []).append(member)
+        for block in state.blocks.values():
+            if block.returning is not None:
+                block.returning.cancel()
+        for key, members in by_key.items():
+            await self._give_back(key, members)
 
     @asynccontextmanager
     async def hold(
@@ -112,37 +147,103 @@ class RedisSlots:
         """Wait for one of `limit` slots of `key` and hold it for the block."""
         state = self._holders.setdefault(holder, _Holder())
         name = f"shipwise:slots:{key}"
-        member = f"{holder}:{uuid4().hex}"
+        block = state.blocks.setdefault(name, _Block())
         delay = self._poll
         state.waiting += 1
+        block.waiters += 1
         try:
             while True:
                 if abandonable and state.abandoned.is_set():
                     raise SlotWaitAbandoned(holder)
-                now = _now_ms()
-                expiry = state.until_ms if state.until_ms is not None else now + self._ttl_ms
-                if await self._take(keys=[name], args=[now, expiry, limit, member]):
+                if block.free:
+                    member = block.free.pop()
                     break
+                if not block.reserving:
+                    reserved = len(block.free) + block.used
+                    want = min(limit - reserved, max(BLOCK, block.waiters))
+                    if want > 0 and await self._take(state, name, limit, want, block):
+                        continue
+                block.released.clear()
+                waits = [block.released.wait()]
                 if abandonable:
-                    with contextlib.suppress(TimeoutError):
-                        async with asyncio.timeout(delay):
-                            await state.abandoned.wait()
-                else:
-                    await asyncio.sleep(delay)
+                    waits.append(state.abandoned.wait())
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(delay):
+                        await _first(waits)
                 delay = min(delay * 2, self._max_poll)
         finally:
             state.waiting -= 1
-        state.members[member] = name
+            block.waiters -= 1
+        block.used += 1
         try:
             yield
         finally:
-            state.members.pop(member, None)
-            await cast("Awaitable[int]", self._redis.zrem(name, member))
+            block.used -= 1
+            if name in state.blocks or state.members.get(member) == name:
+                block.free.append(member)
+                block.released.set()
+                self._schedule_return(holder, state, name, block)
             if not holder and not state.members and not state.waiting:
                 self._holders.pop(holder, None)
 
+    async def _take(self, state: _Holder, name: str, limit: int, want: int, block: _Block) -> int:
+        """Reserve up to `want` more slots of `name` in one call; how many were."""
+        now = _now_ms()
+        expiry = state.until_ms if state.until_ms is not None else now + self._ttl_ms
+        prefix = uuid4().hex
+        members = [f"{prefix}:{i}" for i in range(want)]
+        self.redis_calls += 1
+        block.reserving = True
+        try:
+            got = int(await self._reserve(keys=[name], args=[now, expiry, limit, *members]))
+        finally:
+            block.reserving = False
+            block.released.set()
+        for member in members[:got]:
+            state.members[member] = name
+            block.free.append(member)
+        return got
+
+    def _schedule_return(self, holder: str, state: _Holder, name: str, block: _Block) -> None:
+        if block.waiters or block.returning is not None:
+            return
+
+        def give_back() -> None:
+            block.returning = None
+            if block.waiters or not block.free or self._holders.get(holder) is not state:
+                return
+            members, block.free = block.free, []
+            for member in members:
+                state.members.pop(member, None)
+            task = asyncio.ensure_future(self._give_back(name, members))
+            self._returns.add(task)
+            task.add_done_callback(self._returns.discard)
+
+        block.returning = asyncio.get_running_loop().call_later(RETURN_AFTER_S, give_back)
+
+    async def _give_back(self, name: str, members: list[str]) -> None:
+        if members:
+            self.redis_calls += 1
+            await cast("Awaitable[int]", self._redis.zrem(name, *members))
+
     async def close(self) -> None:
+        """Give back every slot this process still reserves, then disconnect."""
+        for holder in list(self._holders):
+            with contextlib.suppress(Exception):
+                await self.release_all(holder)
+        for task in list(self._returns):
+            with contextlib.suppress(Exception):
+                await task
         await self._redis.aclose()
+
+
+async def _first(waits: list[Coroutine[Any, Any, Any]]) -> None:
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
 
 
 def _now_ms() -> int:

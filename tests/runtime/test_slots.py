@@ -82,3 +82,37 @@ async def test_abandon_ends_a_holders_waits_at_once(slots: RedisSlots) -> None:
     await _leave(held)
     await slots.release_all("waiter")
     await _leave(await _enter(slots, key, 1, "waiter"))
+
+
+async def test_a_holder_reserves_and_returns_slots_in_blocks(slots: RedisSlots) -> None:
+    from redis.asyncio import Redis
+
+    from server.runtime.slots import RETURN_AFTER_S
+
+    key = f"test:{uuid4().hex}"
+    redis = Redis.from_url(services.redis_url())
+    peak = 0
+    active = 0
+
+    async def call() -> None:
+        nonlocal peak, active
+        async with slots.hold(key, 32, holder="holder"):
+            active += 1
+            peak = max(peak, active)
+            await asyncio.sleep(0.01)
+            active -= 1
+
+    try:
+        await slots.extend("holder", time.time() + 30)
+        for _ in range(5):
+            await asyncio.gather(*(call() for _ in range(48)))
+        # 240 calls, at most 32 at once: a few reservations of blocks, not two calls a call.
+        assert peak == 32
+        assert slots.redis_calls <= 8, slots.redis_calls
+        assert await redis.zcard(f"shipwise:slots:{key}") == 32, "kept for the next calls"
+        await asyncio.sleep(RETURN_AFTER_S * 4)
+        assert await redis.zcard(f"shipwise:slots:{key}") == 0, "unused slots went back"
+        assert slots.redis_calls <= 9
+    finally:
+        await slots.release_all("holder")
+        await redis.aclose()

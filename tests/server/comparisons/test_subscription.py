@@ -387,3 +387,42 @@ async def test_the_mailbox_keeps_the_newest_snapshot_and_never_replaces_a_termin
     taken = await mailbox.take(0.01)
     assert taken is not None and (taken.seq, taken.status) == (6, "DONE")
     assert mailbox.pending == 0
+
+
+# --- one shared reader ---------------------------------------------------------------------
+
+
+async def test_many_subscriptions_to_one_comparison_share_one_stream_reader(
+    backend: Backend,
+) -> None:
+    from server.comparisons.progress_hub import hub_for
+
+    ws, comparison_id = await slow_setup(backend, cases=30)
+    token = ws.tokens[Role.MEMBER]
+    hub = hub_for(backend.state.events)
+    seen: list[list[dict[str, Any]]] = [[] for _ in range(8)]
+    first = [asyncio.Event() for _ in seen]
+
+    async def watch(index: int) -> None:
+        async with subscription(backend, token, comparison_id) as stream:
+            async with asyncio.timeout(30):
+                async for snapshot in stream:
+                    seen[index].append(snapshot)
+                    first[index].set()
+
+    watchers = [asyncio.create_task(watch(i)) for i in range(len(seen))]
+    async with asyncio.timeout(10):
+        await asyncio.gather(*(event.wait() for event in first))
+    await backend.gql(START, {"id": comparison_id}, token=token)
+    readers = []
+    for _ in range(10):
+        await asyncio.sleep(0.05)
+        readers.append(hub.readers())
+    assert hub.reading(comparison_id)
+    assert max(readers) == 1, "one reader for the comparison, however many subscribe"
+    await asyncio.gather(*watchers)
+    for snapshots in seen:
+        assert_in_order(snapshots)
+        assert snapshots[-1]["status"] == "DONE"
+        assert len(snapshots) > 2, "each subscription got the progress, not just the end"
+    assert not hub.reading(comparison_id), "the reader stops with its last subscription"

@@ -73,10 +73,11 @@ async def test_a_changed_row_rebuilds_and_close_closes_all(box: SecretBox) -> No
     rekeyed = pool.get(_connection(box, api_key_encrypted=box.encrypt("sk-new")))
     moved = pool.get(_connection(box, api_key_encrypted=box.encrypt("sk-new"), base_url="http://x"))
     assert len({id(first), id(rekeyed), id(moved)}) == 3
-    clients = [c for p in (first, rekeyed, moved) for c in p._clients]  # type: ignore[attr-defined]
-    assert not any(c.is_closed for c in clients)
+    providers = [p for p in (first, rekeyed, moved) if isinstance(p, OpenAICompatibleProvider)]
+    assert len(providers) == 3
+    assert not any(p.closed for p in providers)
     await pool.aclose()
-    assert all(c.is_closed for c in clients)
+    assert all(p.closed for p in providers)
 
 
 async def test_the_decrypted_key_reaches_the_provider(
