@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,7 +18,12 @@ from jobs.registry import build_registry
 from server.body_limit import BodyLimitMiddleware
 from server.comparisons import lease
 from server.context import AppState
-from server.db import create_engine, create_sessionmaker, transaction
+from server.db import (
+    create_engine,
+    create_read_sessionmaker,
+    create_sessionmaker,
+    transaction,
+)
 from server.graphiql import page as graphiql_page
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
@@ -30,6 +36,7 @@ from server.runtime.factory import build_runtime
 from server.schema import build_schema
 from server.security import SecretBox
 from server.settings import Settings
+from server.token_cache import TokenCache
 
 logger = logging.getLogger("shipwise.app")
 
@@ -54,13 +61,34 @@ async def _free_stale_leases(sessionmaker: async_sessionmaker[AsyncSession]) -> 
         logger.warning("database unavailable at start-up", extra={"error_type": type(exc).__name__})
 
 
-def create_app(settings: Settings) -> Starlette:
+def create_served_app() -> Starlette:
+    """What each `shipwise serve --workers N` process serves: the app from the environment."""
+    from server.logs import configure_logging
+    from server.settings import get_settings
+
+    settings = get_settings()
+    configure_logging(settings.log_level)
+    return create_app(settings, tune_gc=True)
+
+
+def _tune_gc() -> None:
+    """A served process: what start-up built lives for good, so the collector stops scanning
+    it (`gc.freeze`), and young collections run less often under many short-lived objects."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+
+
+def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
     graphql = _LazyGraphQL()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        engine = create_engine(settings.database_url)
+        # A request holds one connection while it reads (server/reading.py): enough for 50
+        # concurrent requests without opening and closing overflow connections under load.
+        engine = create_engine(settings.database_url, pool_size=30, max_overflow=10)
         sessionmaker = create_sessionmaker(engine)
+        read_sessionmaker = create_read_sessionmaker(engine)
         secret_box = SecretBox(settings.resolved_secret_key())
         providers = ProviderPool(
             secret_box, timeout=provider_timeout(settings.provider_timeout_seconds)
@@ -80,16 +108,20 @@ def create_app(settings: Settings) -> Starlette:
             settings=settings,
             engine=engine,
             sessionmaker=sessionmaker,
+            read_sessionmaker=read_sessionmaker,
             queue=runtime.queue,
             events=runtime.events,
             rate_limiter=runtime.rate_limiter,
             secret_box=secret_box,
+            tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
         )
         app.state.shipwise = state
         graphql.view = ShipwiseGraphQL(build_schema(settings), state)
         if runtime.embedded:
             await _free_stale_leases(sessionmaker)
         await runtime.start()
+        if tune_gc:
+            _tune_gc()
         try:
             yield
         finally:

@@ -12,6 +12,8 @@ from server.security import TOKEN_PREFIX, hash_token
 from server.workspaces.models import ApiToken, Member, Workspace
 from server.workspaces.roles import Role
 
+MAX_TOKEN_LENGTH = 200
+
 
 @dataclass(frozen=True, slots=True)
 class Actor:
@@ -41,7 +43,7 @@ def bearer_token(header_value: str | None) -> str | None:
 
 async def authenticate(session: AsyncSession, token: str | None) -> Actor:
     """Resolve a token, or raise UNAUTHENTICATED for a missing, unknown or revoked one."""
-    if not token or not token.startswith(TOKEN_PREFIX) or len(token) > 200:
+    if not token or not token.startswith(TOKEN_PREFIX) or len(token) > MAX_TOKEN_LENGTH:
         raise Unauthenticated("a valid API token is required")
     row = (
         await session.execute(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Annotated
 
@@ -63,6 +64,10 @@ def serve(
     demo: Annotated[
         bool, typer.Option("--demo", help="Seed a demo workspace and print how to use it.")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(min=1, help="API processes on the one port (uvicorn's workers; needs Redis)."),
+    ] = 1,
 ) -> None:
     """Serve the GraphQL API (GraphiQL at /graphql)."""
     import uvicorn
@@ -73,15 +78,46 @@ def serve(
 
     settings = get_settings()
     configure_logging(settings.log_level)
+    if workers > 1 and not settings.redis_url:
+        _fail(
+            "--workers needs SHIPWISE_REDIS_URL (and PostgreSQL): without Redis, jobs and "
+            "events live inside one process"
+        )
     _ensure_embedded_schema(settings)
     banner = serve_banner
     if demo:
         seeded = asyncio.run(_seed_demo(settings))
         banner = partial(demo_banner, seeded)
+    if workers > 1:
+        _serve_workers(host, port, workers, banner)
+        return
     config = uvicorn.Config(
-        create_app(settings), host=host, port=port, log_config=None, lifespan="on"
+        create_app(settings, tune_gc=True), host=host, port=port, log_config=None, lifespan="on"
     )
     BannerServer(config, banner).run()
+
+
+def _serve_workers(host: str, port: int, workers: int, banner: Callable[[str], str]) -> None:
+    """uvicorn's supervisor: `workers` processes accept on one socket bound here; each builds
+    the app from the environment (`server.app:create_served_app`)."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(
+        "server.app:create_served_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_config=None,
+        lifespan="on",
+    )
+    sock = config.bind_socket()
+    bound = sock.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    sys.stdout.write(banner(f"http://{shown}:{bound}"))
+    sys.stdout.flush()
+    Multiprocess(config, sockets=[sock]).run()
 
 
 @app.command()

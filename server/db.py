@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import JSON, BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Engine
@@ -77,7 +78,9 @@ def _configure_sqlite(sync_engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def create_engine(database_url: str, *, pool_size: int = 10) -> AsyncEngine:
+def create_engine(
+    database_url: str, *, pool_size: int = 10, max_overflow: int | None = None
+) -> AsyncEngine:
     """An async engine for the URL, with SQLite's locking made safe for concurrent writers."""
     if database_url.startswith("sqlite"):
         _ensure_sqlite_dir(database_url)
@@ -85,7 +88,11 @@ def create_engine(database_url: str, *, pool_size: int = 10) -> AsyncEngine:
         _configure_sqlite(engine.sync_engine)
         return engine
     return create_async_engine(
-        database_url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True
+        database_url,
+        pool_size=pool_size,
+        max_overflow=pool_size if max_overflow is None else max_overflow,
+        pool_pre_ping=True,
+        json_deserializer=orjson.loads,  # JSONB columns: several times faster than `json`
     )
 
 
@@ -99,6 +106,15 @@ def _ensure_sqlite_dir(database_url: str) -> None:
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def create_read_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions for reads only: on PostgreSQL in autocommit, so a request's reads cost no
+    BEGIN and ROLLBACK round trips (each statement sees the latest commits, as READ
+    COMMITTED would); SQLite keeps its own transactions (`server/reading.py`)."""
+    if engine.dialect.name == "sqlite":
+        return create_sessionmaker(engine)
+    return create_sessionmaker(engine.execution_options(isolation_level="AUTOCOMMIT"))
 
 
 @asynccontextmanager

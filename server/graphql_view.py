@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any
 
+import orjson
 from cross_web import AsyncHTTPRequestAdapter, HTTPException, parse_content_type
 from starlette.requests import Request
 from starlette.responses import Response
@@ -24,7 +25,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
-from server.auth import Actor, authenticate, bearer_token
+from server.auth import Actor, bearer_token
 from server.context import AppState, Context
 from server.errors import ErrorCode, RateLimited, ShipwiseError
 from server.graphiql import page as graphiql_page
@@ -70,6 +71,14 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
     async def render_graphql_ide(self, request: Request) -> Response:
         url = str(request.url.replace(query=""))
         return graphiql_page.render(self.state.settings.graphiql_assets_dir, url)
+
+    def encode_json(self, data: object) -> str:
+        """orjson: several times faster than `json` on the large results of a case page.
+        Text, not bytes: websocket messages must go out as text frames."""
+        try:
+            return orjson.dumps(data).decode()
+        except (TypeError, orjson.JSONEncodeError):  # e.g. an integer beyond 64 bits
+            return json.dumps(data, separators=(",", ":"))
 
     def decode_json(self, data: str | bytes) -> object:
         return decode_json(data)
@@ -117,8 +126,7 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
 
     async def _authenticate(self, context: Context, token: str | None) -> None:
         try:
-            async with self.state.sessionmaker() as session:
-                actor = await authenticate(session, token)
+            actor = await self.state.tokens.authenticate(token)
             await self._check_rate(actor)
         except ShipwiseError as failure:
             context.authenticate_as(None, failure)

@@ -6,7 +6,6 @@ from functools import partial
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 
@@ -16,10 +15,10 @@ from server.comparisons.resolvers import ComparisonMutation, ComparisonQuery
 from server.comparisons.subscription import ComparisonSubscription
 from server.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.datasets.resolvers import DatasetMutation, DatasetQuery
-from server.depth_limit import DepthLimiter
+from server.document_cache import DocumentCache, Documents
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.graphql_errors import CodedErrors
-from server.input_text import RefuseBadText
+from server.operation_scope import OperationScope
 from server.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
@@ -76,16 +75,20 @@ class ShipwiseSchema(strawberry.Schema):
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
+    """The schema with its limits, checked once per document text (`DocumentCache`)."""
+    documents = Documents(
+        max_depth=settings.max_query_depth,
+        max_aliases=settings.max_aliases,
+        max_tokens=settings.max_query_tokens,
+    )
     return ShipwiseSchema(
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
         extensions=[
-            partial(DepthLimiter, max_depth=settings.max_query_depth),
-            partial(MaxAliasesLimiter, max_alias_count=settings.max_aliases),
-            partial(MaxTokensLimiter, max_token_count=settings.max_query_tokens),
-            RefuseBadText,
+            partial(DocumentCache, documents),
             CodedErrors,
+            OperationScope,
         ],
     )
 

@@ -64,6 +64,13 @@ class Settings(BaseSettings):
     webhook_retry_base_seconds: float = Field(
         10.0, gt=0, description="Webhook retries wait base · 2ⁿ seconds (n = 0, 1, …)."
     )
+    token_cache_seconds: float = Field(
+        2.0,
+        ge=0,
+        le=4,
+        description="How long a process trusts a verified API token before checking it again "
+        "(a revoked token is refused within this, plus a second: well within 5 s).",
+    )
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> Settings:

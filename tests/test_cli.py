@@ -57,3 +57,9 @@ def test_migrate_says_what_it_did_to_an_empty_database_and_then_that_nothing_was
     again = _shipwise("migrate", data_dir=tmp_path)
     assert again.returncode == 0, again.stderr
     assert again.stdout.strip().endswith(f"already at the newest schema ({head}); nothing to do")
+
+
+def test_serve_refuses_several_workers_without_redis(tmp_path: Path) -> None:
+    done = _shipwise("serve", "--workers", "2", "--port", "0", data_dir=tmp_path)
+    assert done.returncode == 2
+    assert "SHIPWISE_REDIS_URL" in done.stderr and "Traceback" not in done.stderr

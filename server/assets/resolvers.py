@@ -5,7 +5,6 @@ from __future__ import annotations
 import strawberry
 
 from server.assets import service
-from server.assets.loaders import prime_assets
 from server.assets.types import (
     AddAssetVersionInput,
     Asset,
@@ -34,7 +33,7 @@ class AssetQuery:
             page = await service.get_page(
                 session=session, workspace_id=actor.workspace_id, kind=kind, first=size, after=after
             )
-        prime_assets(info.context, page.items)
+        info.context.loaders.assets.prime_many({row.id: row for row in page.items})
         return Connection.of(page, Asset.from_row)
 
 

@@ -8,7 +8,6 @@ from typing import cast
 import strawberry
 from strawberry.scalars import JSON
 
-from server.assets.loaders import asset_by_id, sealed_versions_by_asset
 from server.assets.models import Asset as AssetRow
 from server.assets.models import AssetKind as AssetKindEnum
 from server.assets.models import AssetVersion as AssetVersionRow
@@ -36,7 +35,7 @@ class AssetVersion:
 
     @strawberry.field
     async def asset(self, info: strawberry.Info[Context]) -> Asset:
-        row = await asset_by_id(info.context).load(self.asset_id)
+        row = await info.context.loaders.assets.load(self.asset_id)
         if row is None:
             raise NotFound("asset not found")
         return Asset.from_row(row)
@@ -67,7 +66,7 @@ class Asset:
 
     @strawberry.field(description="The sealed versions, oldest first.")
     async def versions(self, info: strawberry.Info[Context]) -> list[AssetVersion]:
-        rows = await sealed_versions_by_asset(info.context).load(str(self.id))
+        rows = await info.context.loaders.sealed_versions.load(str(self.id))
         return [AssetVersion.from_row(row) for row in rows]
 
     @classmethod

@@ -17,7 +17,7 @@ from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.comparisons import caps, ledgers
+from server.comparisons import caps, cohort_rates, ledgers
 from server.comparisons.models import (
     CohortState,
     Comparison,
@@ -507,4 +507,6 @@ async def finish(
         comparison.ended_at = utcnow()
     comparison.lease_owner = None
     comparison.lease_expires_at = None
-    return await recompute(session, comparison)
+    progress = await recompute(session, comparison)
+    await cohort_rates.settle(session, comparison_id=comparison.id)
+    return progress

@@ -146,6 +146,15 @@ class ComparisonCohort(Base):
         PortableJSON, comment="resolved role → asset version id, frozen at creation"
     )
     label: Mapped[str] = mapped_column(String(200))
+    # The pass rate settled when the run ends (server/comparisons/cohort_rates.py): integers,
+    # so identical pass sets give identical rates and reads never aggregate trial rows.
+    usable_cases: Mapped[int] = mapped_column(
+        Integer, default=0, server_default="0", comment="cases with a completed trial"
+    )
+    pass_fraction_sum: Mapped[int] = mapped_column(
+        BigInteger, default=0, server_default="0", comment="Σ passed × PASS_SCALE ÷ completed"
+    )
+
     state: Mapped[CohortState] = mapped_column(
         _enum(CohortState, "cohort_state"), default=CohortState.QUEUED
     )

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import case, func, insert, literal, select
+from sqlalchemy import func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset
@@ -24,8 +23,6 @@ from server.comparisons.models import (
     ComparisonCase,
     ComparisonCohort,
     ComparisonStatus,
-    Trial,
-    TrialState,
 )
 from server.comparisons.preview import Preview
 from server.comparisons.selection import Selection, select_for
@@ -341,30 +338,6 @@ async def get_experiments(
         )
     )
     return {row.id: row for row in rows}
-
-
-async def pass_rates(
-    *, session: AsyncSession, comparison_ids: Sequence[str]
-) -> dict[str, dict[int, float]]:
-    """Per cohort: the mean over cases of passed ÷ completed trials (cases with none skipped),
-    summed exactly from the integer counts, so identical pass sets give identical rates."""
-    rows = await session.execute(
-        select(
-            Trial.comparison_id,
-            Trial.cohort_index,
-            func.sum(case((Trial.passed.is_(True), 1), else_=0)),
-            func.count(),
-        )
-        .where(Trial.comparison_id.in_(comparison_ids), Trial.state == TrialState.COMPLETED)
-        .group_by(Trial.comparison_id, Trial.cohort_index, Trial.case_ordinal)
-    )
-    sums: dict[tuple[str, int], list[Fraction]] = defaultdict(list)
-    for comparison_id, cohort_index, passed, completed in rows:
-        sums[(comparison_id, int(cohort_index))].append(Fraction(int(passed), int(completed)))
-    found: dict[str, dict[int, float]] = defaultdict(dict)
-    for (comparison_id, cohort_index), fractions in sums.items():
-        found[comparison_id][cohort_index] = float(sum(fractions) / len(fractions))
-    return found
 
 
 async def record_audit(

@@ -9,8 +9,8 @@ from typing import cast
 import strawberry
 from strawberry.scalars import JSON
 
-from server.comparisons import loaders
 from server.comparisons import preview as planning
+from server.comparisons.cohort_rates import pass_rate
 from server.comparisons.inputs import CohortSpec, ComparisonSpec, PairwiseSpec, SampleSpec
 from server.comparisons.models import CohortKind as CohortKindEnum
 from server.comparisons.models import CohortState as CohortStateEnum
@@ -210,14 +210,19 @@ class ComparisonCohort:
     )
 
     @classmethod
-    def from_row(cls, row: CohortRow, pass_rate: float | None) -> ComparisonCohort:
+    def from_row(cls, row: CohortRow, *, done: bool) -> ComparisonCohort:
+        """`passRate` from the integers stored when the run ended (only once DONE)."""
         return cls(
             cohort_index=row.cohort_index,
             kind=row.kind,
             label=row.label,
             release_id=strawberry.ID(row.release_id),
             is_candidate=row.cohort_index == 0,
-            pass_rate=pass_rate,
+            pass_rate=pass_rate(
+                usable_cases=row.usable_cases, pass_fraction_sum=row.pass_fraction_sum
+            )
+            if done
+            else None,
         )
 
 
@@ -282,29 +287,28 @@ class Comparison:
             baseline_cohort_index=baseline_cohort_index,
             first=first,
             after=after,
+            selections=info.selected_fields[0].selections,
         )
 
     @strawberry.field
     async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
-        row = await loaders.experiment_by_id(info.context).load(self.row.experiment_id)
+        row = await info.context.loaders.experiments.load(self.row.experiment_id)
         return Experiment.from_row(row)
 
     @strawberry.field(description="The dataset version frozen at creation.")
     async def dataset_version(self, info: strawberry.Info[Context]) -> DatasetVersion:
-        row = await loaders.dataset_version_by_id(info.context).load(self.row.dataset_version_id)
+        row = await info.context.loaders.dataset_versions.load(self.row.dataset_version_id)
         return DatasetVersion.from_row(row)
 
     @strawberry.field(description="Cohort 0 is the candidate.")
     async def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
-        rows = await loaders.cohorts_by_comparison(info.context).load(self.row.id)
-        rates: dict[int, float] = {}
-        if self.row.status == ComparisonStatusEnum.DONE:
-            rates = await loaders.pass_rates(info.context).load(self.row.id)
-        return [ComparisonCohort.from_row(row, rates.get(row.cohort_index)) for row in rows]
+        rows = await info.context.loaders.comparison_cohorts.load(self.row.id)
+        done = self.row.status == ComparisonStatusEnum.DONE
+        return [ComparisonCohort.from_row(row, done=done) for row in rows]
 
     @strawberry.field
     async def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
-        rows = await loaders.cohorts_by_comparison(info.context).load(self.row.id)
+        rows = await info.context.loaders.comparison_cohorts.load(self.row.id)
         states = [(row.cohort_index, row.state) for row in rows]
         return ComparisonProgress.from_progress(snapshot(self.row, states))
 

@@ -1,4 +1,5 @@
-"""Per-request DataLoaders of connection facts, so a list of N connections costs one batch."""
+"""DataLoaders of connection facts, so a list of N connections costs one batch; built per
+request into `server.loaders.Loaders`."""
 
 from __future__ import annotations
 
@@ -7,23 +8,17 @@ from collections.abc import Sequence
 from strawberry.dataloader import DataLoader
 
 from server.connections import service
-from server.context import Context
-
-_SPEND = "connections.month_to_date_spend"
+from server.reading import SharedReader
 
 
-def month_to_date_spend(context: Context) -> DataLoader[str, int]:
-    """The request's loader of month-to-date spend in micro-dollars, made on first use."""
-    loader: DataLoader[str, int] | None = context.loaders.get(_SPEND)
-    if loader is None:
+def month_to_date_spend(reader: SharedReader) -> DataLoader[str, int]:
+    """Month-to-date spend in micro-dollars by connection id (ids come from scoped rows)."""
 
-        async def load(connection_ids: list[str]) -> Sequence[int]:
-            # Its own short session: sibling resolvers never share one.
-            async with context.read() as session:
-                spent = await service.month_to_date_spend_micros(
-                    session=session, connection_ids=connection_ids
-                )
-            return [spent.get(connection_id, 0) for connection_id in connection_ids]
+    async def load(connection_ids: list[str]) -> Sequence[int]:
+        async with reader.session() as session:
+            spent = await service.month_to_date_spend_micros(
+                session=session, connection_ids=connection_ids
+            )
+        return [spent.get(connection_id, 0) for connection_id in connection_ids]
 
-        loader = context.loaders[_SPEND] = DataLoader(load_fn=load)
-    return loader
+    return DataLoader(load_fn=load)

@@ -8,7 +8,6 @@ from typing import Any, cast
 import strawberry
 from strawberry.scalars import JSON
 
-from server.connections import loaders
 from server.connections.models import ConnectionKind as ConnectionKindEnum
 from server.connections.models import ConnectionStatus as ConnectionStatusEnum
 from server.connections.models import ModelConnection as ModelConnectionRow
@@ -60,7 +59,7 @@ class ModelConnection:
 
     @strawberry.field(description="Spend this calendar month (UTC), derived from model calls.")
     async def month_to_date_spent_cents(self, info: strawberry.Info[Context]) -> float:
-        micros = await loaders.month_to_date_spend(info.context).load(str(self.id))
+        micros = await info.context.loaders.connection_spend.load(str(self.id))
         return micros_to_cents(micros)
 
     @classmethod

@@ -11,7 +11,7 @@ from strawberry.scalars import JSON
 from server.assets.models import Asset as AssetRow
 from server.assets.models import AssetVersion as AssetVersionRow
 from server.context import Context
-from server.datasets import loaders, service
+from server.datasets import service
 from server.datasets.models import DatasetCase as DatasetCaseRow
 from server.datasets.models import Split as SplitEnum
 from server.pagination import Connection, check_page_size
@@ -72,7 +72,7 @@ class DatasetVersion:
 
     @strawberry.field(description="Finalized comparisons that looked at this holdout split.")
     async def holdout_looks(self, info: strawberry.Info[Context]) -> int:
-        return await loaders.holdout_looks(info.context).load(str(self.id))
+        return await info.context.loaders.holdout_looks.load(str(self.id))
 
     @strawberry.field
     async def cases(
@@ -115,12 +115,12 @@ class Dataset:
 
     @strawberry.field(description="Every version, newest first, OPEN and DISCARDED included.")
     async def versions(self, info: strawberry.Info[Context]) -> list[DatasetVersion]:
-        rows = await loaders.versions_by_dataset(info.context).load(str(self.id))
+        rows = await info.context.loaders.versions_by_dataset.load(str(self.id))
         return [DatasetVersion.from_row(row) for row in rows]
 
     @strawberry.field(description="The highest-numbered SEALED version, if any.")
     async def latest_version(self, info: strawberry.Info[Context]) -> DatasetVersion | None:
-        rows = await loaders.versions_by_dataset(info.context).load(str(self.id))
+        rows = await info.context.loaders.versions_by_dataset.load(str(self.id))
         sealed = (row for row in rows if row.state.value == DatasetVersionState.SEALED)
         latest = next(sealed, None)
         return None if latest is None else DatasetVersion.from_row(latest)

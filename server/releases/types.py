@@ -8,7 +8,6 @@ import strawberry
 
 from server.assets.types import AssetVersion
 from server.context import Context
-from server.releases.loaders import bindings_by_release
 from server.releases.models import BindingRole as BindingRoleEnum
 from server.releases.models import Release as ReleaseRow
 
@@ -30,7 +29,7 @@ class Release:
 
     @strawberry.field(description="Role → asset version, in role order.")
     async def bindings(self, info: strawberry.Info[Context]) -> list[ReleaseBinding]:
-        loaded = await bindings_by_release(info.context).load(str(self.id))
+        loaded = await info.context.loaders.release_bindings.load(str(self.id))
         return [
             ReleaseBinding(role=b.role, asset_version=AssetVersion.from_row(b.version))
             for b in loaded

@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from server.context import Context
-from server.reports import followups, loaders, service, signoff
+from server.reports import followups, service, signoff
 from server.reports.links import DEFAULT_HOURS
 from server.reports.models import Decision as DecisionEnum
 from server.reports.types import FollowUp, Report, ReportLink, SignOff, SignOffDecision
@@ -14,7 +14,7 @@ from server.workspaces.roles import Role
 
 async def reports_of(context: Context, comparison_id: str) -> list[Report]:
     """`Comparison.reports`: every version, oldest first."""
-    rows = await loaders.reports_by_comparison(context).load(comparison_id)
+    rows = await context.loaders.reports.load(comparison_id)
     return [Report.from_row(row) for row in rows]
 
 

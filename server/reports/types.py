@@ -8,7 +8,7 @@ import strawberry
 
 from server.context import Context
 from server.pagination import Connection, check_page_size
-from server.reports import followups, links, loaders, signoff_reads
+from server.reports import followups, links, signoff_reads
 from server.reports.models import Decision as DecisionEnum
 from server.reports.models import FollowUp as FollowUpRow
 from server.reports.models import FollowUpState as FollowUpStateEnum
@@ -130,12 +130,12 @@ class Report:
 
     @strawberry.field(description="Whether this is the comparison's newest version.")
     async def is_latest(self, info: strawberry.Info[Context]) -> bool:
-        versions = await loaders.reports_by_comparison(info.context).load(str(self.comparison_id))
+        versions = await info.context.loaders.reports.load(str(self.comparison_id))
         return bool(versions) and versions[-1].version == self.version
 
     @strawberry.field(description="This version's sign-off; null until signed.")
     async def sign_off(self, info: strawberry.Info[Context]) -> SignOff | None:
-        row = await loaders.sign_off_by_report(info.context).load(str(self.id))
+        row = await info.context.loaders.sign_offs.load(str(self.id))
         return SignOff.from_row(row) if row is not None else None
 
     @strawberry.field(description="The comparison's follow-ups as they are now (shared).")

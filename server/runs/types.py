@@ -9,7 +9,6 @@ from typing import Any, cast
 import strawberry
 from strawberry.scalars import JSON
 
-from server.comparisons import loaders as comparison_loaders
 from server.context import Context
 from server.experiments.types import Experiment
 from server.pagination import Connection, check_page_size
@@ -143,7 +142,7 @@ class Run:
 
     @strawberry.field
     async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
-        row = await comparison_loaders.experiment_by_id(info.context).load(str(self.experiment_id))
+        row = await info.context.loaders.experiments.load(str(self.experiment_id))
         return Experiment.from_row(row)
 
     @strawberry.field(description="The run's items by position.")

@@ -1,14 +1,15 @@
 """The case-debug view: a finalized comparison's case rows, filtered and keyset-paginated in
-SQL, with each cohort's trials for the page only."""
+SQL; each case's trials and dataset case are read in one statement for the whole page."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import ColumnElement, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import ComparisonCohort, Trial
@@ -28,11 +29,26 @@ class CaseFilter(StrEnum):
 @dataclass(frozen=True, slots=True)
 class CaseView:
     case: VerdictCase
-    input: Any
-    expected: Any
-    trials: dict[int, list[Trial]]
-    """Per cohort index, in trial order."""
     baseline_cohort_index: int
+
+
+CaseKey = tuple[str, int]
+"""`(comparison_id, case ordinal)`: what the trials of a case are loaded by."""
+
+
+class CaseTrialRow(Protocol):
+    """The trial columns the case view shows."""
+
+    cohort_index: int
+    trial_index: int
+    passed: bool | None
+    output: str | None
+    check_results: list[dict[str, Any]] | None
+    latency_ms: int
+    input_tokens: int
+    output_tokens: int
+    cost_micros: int
+    error_code: str | None
 
 
 def _condition(case_filter: CaseFilter, baseline: int | None) -> ColumnElement[bool] | None:
@@ -58,10 +74,12 @@ def _condition(case_filter: CaseFilter, baseline: int | None) -> ColumnElement[b
 
 
 async def _cohort_count(session: AsyncSession, comparison_id: str) -> int:
-    rows = await session.scalars(
-        select(ComparisonCohort.cohort_index).where(ComparisonCohort.comparison_id == comparison_id)
+    count = await session.scalar(
+        select(func.count())
+        .select_from(ComparisonCohort)
+        .where(ComparisonCohort.comparison_id == comparison_id)
     )
-    return len(list(rows))
+    return int(count or 0)
 
 
 async def get_case_page(
@@ -73,48 +91,76 @@ async def get_case_page(
     first: int,
     after: str | None,
 ) -> Page[CaseView]:
-    """One page of case rows in case order (the comparison is already scoped)."""
-    cohorts = await _cohort_count(session, comparison_id)
-    if baseline_cohort_index is not None and not 1 <= baseline_cohort_index < cohorts:
-        raise ValidationFailed(
-            f"`baselineCohortIndex` must name a baseline: 1 to {cohorts - 1}",
-            field="baselineCohortIndex",
-        )
+    """One page of case rows in case order (the comparison is already scoped); their trials
+    and dataset cases load through `get_trials` and `get_dataset_cases`."""
+    if baseline_cohort_index is not None:
+        cohorts = await _cohort_count(session, comparison_id)
+        if not 1 <= baseline_cohort_index < cohorts:
+            raise ValidationFailed(
+                f"`baselineCohortIndex` must name a baseline: 1 to {cohorts - 1}",
+                field="baselineCohortIndex",
+            )
     stmt = select(VerdictCase).where(VerdictCase.comparison_id == comparison_id)
     condition = _condition(case_filter, baseline_cohort_index)
     if condition is not None:
         stmt = stmt.where(condition)
     page = await keyset_page(session, stmt, key=VerdictCase.ordinal, first=first, after=after)
-    ordinals = [row.ordinal for row in page.items]
-    trials: dict[int, dict[int, list[Trial]]] = defaultdict(lambda: defaultdict(list))
-    datasets: dict[int, tuple[Any, Any]] = {}
-    if ordinals:
-        for trial in await session.scalars(
-            select(Trial)
-            .where(Trial.comparison_id == comparison_id, Trial.case_ordinal.in_(ordinals))
-            .order_by(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
-        ):
-            trials[trial.case_ordinal][trial.cohort_index].append(trial)
-        rows = await session.execute(
-            select(DatasetCase.id, DatasetCase.input, DatasetCase.expected).where(
-                DatasetCase.id.in_([row.dataset_case_id for row in page.items])
-            )
-        )
-        datasets = {int(i): (inp, exp) for i, inp, exp in rows}
-    views = [
-        CaseView(
-            case=row,
-            input=datasets.get(row.dataset_case_id, (None, None))[0],
-            expected=datasets.get(row.dataset_case_id, (None, None))[1],
-            trials=dict(trials[row.ordinal]),
-            baseline_cohort_index=baseline_cohort_index or 1,
-        )
-        for row in page.items
-    ]
     return Page(
-        items=views,
+        items=[CaseView(row, baseline_cohort_index or 1) for row in page.items],
         cursors=page.cursors,
         has_next=page.has_next,
         has_previous=page.has_previous,
         total=page.total,
     )
+
+
+_TRIAL_COLUMNS = (
+    Trial.comparison_id,
+    Trial.case_ordinal,
+    Trial.cohort_index,
+    Trial.trial_index,
+    Trial.passed,
+    Trial.output,
+    Trial.check_results,
+    Trial.latency_ms,
+    Trial.input_tokens,
+    Trial.output_tokens,
+    Trial.cost_micros,
+    Trial.error_code,
+)
+
+
+async def get_trials(
+    *, session: AsyncSession, keys: Sequence[CaseKey]
+) -> dict[CaseKey, dict[int, list[CaseTrialRow]]]:
+    """The trials of each case, per cohort index in trial order, in one statement."""
+    by_comparison: dict[str, list[int]] = defaultdict(list)
+    for comparison_id, ordinal in keys:
+        by_comparison[comparison_id].append(ordinal)
+    condition = or_(
+        *(
+            and_(Trial.comparison_id == comparison_id, Trial.case_ordinal.in_(ordinals))
+            for comparison_id, ordinals in by_comparison.items()
+        )
+    )
+    rows = await session.execute(
+        select(*_TRIAL_COLUMNS)
+        .where(condition)
+        .order_by(Trial.comparison_id, Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
+    )
+    found: dict[CaseKey, dict[int, list[CaseTrialRow]]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        found[(row.comparison_id, row.case_ordinal)][row.cohort_index].append(row)
+    return found
+
+
+async def get_dataset_cases(
+    *, session: AsyncSession, dataset_case_ids: Sequence[int]
+) -> dict[int, tuple[Any, Any]]:
+    """Each dataset case's `(input, expected)`, in one statement."""
+    rows = await session.execute(
+        select(DatasetCase.id, DatasetCase.input, DatasetCase.expected).where(
+            DatasetCase.id.in_(dataset_case_ids)
+        )
+    )
+    return {int(i): (inp, exp) for i, inp, exp in rows}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
 from server.comparisons.models import Comparison as ComparisonRow
 from server.context import Context
-from server.pagination import Connection, check_page_size
+from server.pagination import Connection, Page, check_page_size
 from server.verdicts import cases as case_view
-from server.verdicts.loaders import verdict_by_comparison
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
 from server.verdicts.types import (
@@ -17,31 +20,38 @@ from server.verdicts.types import (
     case_trial,
 )
 
+T = TypeVar("T")
+
 
 async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     return row.state if row is not None else VerdictStateEnum.NOT_FINALIZED
 
 
 async def verdict_error_code(context: Context, comparison_id: str) -> str | None:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     return row.error_code if row is not None else None
 
 
 async def verdict(context: Context, comparison_id: str) -> SignOffVerdictEnum | None:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     return row.verdict if row is not None else None
 
 
 async def scorecard(context: Context, comparison_id: str) -> Scorecard | None:
-    row = await verdict_by_comparison(context).load(comparison_id)
+    row = await context.loaders.verdicts.load(comparison_id)
     if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
         return None
     assert row.finalized_at is not None
     return Scorecard.from_document(row.scorecard, row.finalized_at)
 
 
-def _case(view: case_view.CaseView) -> ComparisonCase:
+TrialsByCohort = dict[int, list[case_view.CaseTrialRow]]
+
+
+def _case(
+    view: case_view.CaseView, trials: TrialsByCohort, dataset_case: tuple[Any, Any]
+) -> ComparisonCase:
     row = view.case
     summaries = {c["cohortIndex"]: c for c in row.cohorts}
     candidate, baseline = summaries.get(0, {}), summaries.get(view.baseline_cohort_index, {})
@@ -54,8 +64,8 @@ def _case(view: case_view.CaseView) -> ComparisonCase:
     return ComparisonCase(
         ordinal=row.ordinal,
         dataset_item_id=row.dataset_item_id,
-        input=view.input,
-        expected=view.expected,
+        input=dataset_case[0],
+        expected=dataset_case[1],
         classification=row.classification,
         baseline_cohort_index=view.baseline_cohort_index,
         latency_delta_ms=delta("latencyMs"),
@@ -66,10 +76,18 @@ def _case(view: case_view.CaseView) -> ComparisonCase:
                 passed=None if not c["completed"] else 2 * c["passed"] > c["completed"],
                 pass_fraction=c["passFraction"],
                 score=c["score"],
-                trials=[case_trial(t) for t in view.trials.get(c["cohortIndex"], [])],
+                trials=[case_trial(t) for t in trials.get(c["cohortIndex"], ())],
             )
             for c in row.cohorts
         ],
+    )
+
+
+def _selects(selections: Sequence[Any], names: frozenset[str]) -> bool:
+    """Whether a field named in `names` is selected anywhere below (fragments included)."""
+    return any(
+        getattr(s, "name", None) in names or _selects(getattr(s, "selections", ()), names)
+        for s in selections
     )
 
 
@@ -81,7 +99,10 @@ async def cases(
     baseline_cohort_index: int | None,
     first: int | None,
     after: str | None,
+    selections: Sequence[Any],
 ) -> Connection[ComparisonCase]:
+    """A page of cases; the page's trials and dataset cases come through the request's
+    loaders in one batch each, and only when selected, so nested fields resolve at once."""
     size = check_page_size(first, context.settings.max_page_size)
     async with context.read() as session:
         page = await case_view.get_case_page(
@@ -92,4 +113,27 @@ async def cases(
             first=size,
             after=after,
         )
-    return Connection.of(page, _case)
+    rows = [view.case for view in page.items]
+    no_trials: list[TrialsByCohort] = [{} for _ in rows]
+    no_cases: list[tuple[Any, Any]] = [(None, None) for _ in rows]
+    loaders = context.loaders
+    trials, dataset_cases = await asyncio.gather(
+        loaders.case_trials.load_many([(r.comparison_id, r.ordinal) for r in rows])
+        if _selects(selections, frozenset({"trials"}))
+        else _ready(no_trials),
+        loaders.dataset_cases.load_many([r.dataset_case_id for r in rows])
+        if _selects(selections, frozenset({"input", "expected"}))
+        else _ready(no_cases),
+    )
+    loaded: Page[tuple[case_view.CaseView, TrialsByCohort, tuple[Any, Any]]] = Page(
+        items=list(zip(page.items, trials, dataset_cases, strict=True)),
+        cursors=page.cursors,
+        has_next=page.has_next,
+        has_previous=page.has_previous,
+        total=page.total,
+    )
+    return Connection.of(loaded, lambda item: _case(*item))
+
+
+async def _ready(value: list[T]) -> list[T]:
+    return value

@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.auth import Actor
+from server.comparisons import cohort_rates
 from server.comparisons import service as comparison_service
 from server.comparisons.models import Comparison, ComparisonCase, ComparisonStatus
 from server.db import utcnow
@@ -105,6 +106,7 @@ async def _finalize(
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
                 return Finalized(comparison_id, "already finalized")
+            await cohort_rates.settle(session, comparison_id=comparison_id)
             await _write_runs(session, data, counts, now)
             scored, cases = await scoring
             # Pairwise judging (server/pairwise/hosted_result.py): a result per baseline.

@@ -14,6 +14,7 @@ from server.db import utcnow
 from server.money import micros_to_cents
 from server.pairwise.types import PairwiseResult
 from server.verdicts import wording
+from server.verdicts.cases import CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
@@ -313,8 +314,6 @@ class CaseCohort:
 class ComparisonCase:
     ordinal: int
     dataset_item_id: str
-    input: JSON
-    expected: JSON | None
     classification: CaseClassification  # type: ignore[valid-type]
     baseline_cohort_index: int = strawberry.field(
         description="The baseline the deltas compare with (the one asked for, else cohort 1)."
@@ -326,9 +325,11 @@ class ComparisonCase:
         description="Candidate − baseline mean cost per trial."
     )
     cohorts: list[CaseCohort]
+    input: JSON
+    expected: JSON | None
 
 
-def case_trial(row: Any) -> CaseTrial:
+def case_trial(row: CaseTrialRow) -> CaseTrial:
     """A `trial` row as the case view shows it."""
     return CaseTrial(
         trial_index=row.trial_index,

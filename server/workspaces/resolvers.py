@@ -25,17 +25,7 @@ class WorkspaceQuery:
     @strawberry.field
     async def me(self, info: strawberry.Info[Context]) -> Me:
         actor = info.context.require()
-        async with info.context.read() as session:
-            member = await service.get_member(
-                session=session, workspace_id=actor.workspace_id, member_id=actor.member_id
-            )
-            workspace = await service.get(session=session, workspace_id=actor.workspace_id)
-        return Me(
-            member=Member.from_row(member),
-            workspace=Workspace.from_row(workspace),
-            role=actor.role,
-            token_id=strawberry.ID(actor.token_id),
-        )
+        return Me(role=actor.role, token_id=strawberry.ID(actor.token_id), actor=actor)
 
     @strawberry.field
     async def workspace(self, info: strawberry.Info[Context]) -> Workspace:
@@ -86,6 +76,7 @@ class WorkspaceMutation:
             row = await service.set_member_role(
                 session=session, actor=actor, member_id=member_id, role=role
             )
+        info.context.app.tokens.forget(lambda cached: cached.member_id == str(member_id))
         return Member.from_row(row)
 
     @strawberry.mutation
@@ -95,6 +86,7 @@ class WorkspaceMutation:
         actor = info.context.require(RoleEnum.ADMIN)
         async with info.context.write() as session:
             row = await service.remove_member(session=session, actor=actor, member_id=member_id)
+        info.context.app.tokens.forget(lambda cached: cached.member_id == str(member_id))
         return Member.from_row(row)
 
     @strawberry.mutation(description="A new API token; its secret is shown in this answer only.")
@@ -116,6 +108,7 @@ class WorkspaceMutation:
         actor = info.context.require(RoleEnum.ADMIN)
         async with info.context.write() as session:
             row = await service.revoke_token(session=session, actor=actor, token_id=id)
+        info.context.app.tokens.forget(lambda cached: cached.token_id == str(id))
         return ApiToken.from_row(row)
 
     @strawberry.mutation
@@ -133,4 +126,5 @@ class WorkspaceMutation:
                 requests_per_minute_per_token=input.requests_per_minute_per_token,
                 ambiguous_outcomes=input.ambiguous_outcomes,
             )
+        info.context.app.tokens.forget(lambda cached: cached.workspace_id == actor.workspace_id)
         return Workspace.from_row(row)

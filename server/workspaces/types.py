@@ -6,6 +6,7 @@ from datetime import datetime
 
 import strawberry
 
+from server.auth import Actor
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
@@ -116,10 +117,27 @@ class Workspace:
 
 @strawberry.type
 class Me:
-    member: Member
-    workspace: Workspace
+    """The caller: `role` and `tokenId` cost nothing; `member` and `workspace` a read each."""
+
     role: Role  # type: ignore[valid-type]
     token_id: strawberry.ID
+    actor: strawberry.Private[Actor]
+
+    @strawberry.field
+    async def member(self, info: strawberry.Info[Context]) -> Member:
+        async with info.context.read() as session:
+            row = await service.get_member(
+                session=session,
+                workspace_id=self.actor.workspace_id,
+                member_id=self.actor.member_id,
+            )
+        return Member.from_row(row)
+
+    @strawberry.field
+    async def workspace(self, info: strawberry.Info[Context]) -> Workspace:
+        async with info.context.read() as session:
+            row = await service.get(session=session, workspace_id=self.actor.workspace_id)
+        return Workspace.from_row(row)
 
 
 @strawberry.input

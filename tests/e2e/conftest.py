@@ -62,11 +62,12 @@ class Deployment:
         self.processes.append(process)
         return process
 
-    async def start_api(self) -> str:
-        """`shipwise serve` on a free port; its base URL once `/healthz` answers."""
+    async def start_api(self, workers: int = 1) -> str:
+        """`shipwise serve [--workers N]` on a free port; its base URL once `/healthz` answers."""
         port = free_port()
         name = f"api-{port}"
-        process = self._spawn(name, "serve", "--host", "127.0.0.1", "--port", str(port))
+        args = ("serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers))
+        process = self._spawn(name, *args)
         base_url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + STARTUP_SECONDS
         async with httpx.AsyncClient(base_url=base_url, timeout=1) as client:

@@ -4,11 +4,13 @@ real graphql-transport-ws client (`gql`)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 from gql import Client, GraphQLRequest
 from gql.transport.websockets import WebsocketsTransport
@@ -130,3 +132,30 @@ async def test_a_subscriber_on_another_api_process_sees_the_run(
     for api in (starter, watcher):
         row = await gql_http(api, PROGRESS, {"id": comparison_id}, ws.tokens[Role.VIEWER])
         assert snapshots[-1] == row["comparison"]["progress"]
+
+
+async def test_serve_with_two_workers_relays_a_run_from_either_process(
+    deployment: Deployment, database: async_sessionmaker[AsyncSession]
+) -> None:
+    api = await deployment.start_api(workers=2)
+    served = psutil.Process(deployment.processes[-1].pid)
+
+    def api_processes() -> int:  # uvicorn's workers (not multiprocessing's resource tracker)
+        return sum("spawn_main" in " ".join(child.cmdline()) for child in served.children())
+
+    deadline = time.monotonic() + 30
+    while api_processes() < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert api_processes() == 2  # two API processes accept on the one port
+    deployment.start_worker()
+    ws, comparison_id = await a_comparison(database)
+    # The subscription and the start may land on either process: events go through Redis.
+    snapshots = await watch_while_starting(
+        subscribe_url=api, start_url=api, ws=ws, comparison_id=comparison_id
+    )
+    assert_a_whole_run(snapshots)
+    rows = [
+        await gql_http(api, PROGRESS, {"id": comparison_id}, ws.tokens[Role.VIEWER])
+        for _ in range(6)  # new connections land on either process
+    ]
+    assert all(row["comparison"]["progress"] == snapshots[-1] for row in rows)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import pytest
 from sqlalchemy import insert, select, update
 
+from server.comparisons import cohort_rates
 from server.comparisons.models import (
     Comparison,
     ComparisonCase,
@@ -272,10 +274,12 @@ async def _add_trials(
 
 
 async def _set_status(backend: Backend, comparison_id: str, status: ComparisonStatus) -> None:
+    """End the run as dispatch's finishing transaction does: the status, the stored rates."""
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
             update(Comparison).where(Comparison.id == comparison_id).values(status=status)
         )
+        await cohort_rates.settle(session, comparison_id=comparison_id)
 
 
 async def test_pass_rates_are_means_of_case_fractions_and_only_for_done(backend: Backend) -> None:
@@ -298,6 +302,30 @@ async def test_pass_rates_are_means_of_case_fractions_and_only_for_done(backend:
     assert [c["passRate"] for c in read["cohorts"]] == [pytest.approx(0.75), 0.0]
     read = (await _gql(backend, GET, ws, id=cancelled)).ok()["comparison"]
     assert [c["passRate"] for c in read["cohorts"]] == [None, None]
+
+
+# Passed of completed per case: a float mean over these depends on the order of the cases
+# (0.23611111111111113 one way, …08 the other); the exact mean is 17/72.
+_FRACTIONS = [(2, 3), (1, 2), (0, 1), (0, 1), (0, 1), (1, 3), (3, 3), (1, 3), (0, 3), (0, 1)]
+_FRACTIONS += [(0, 3), (0, 3)]
+
+
+def _trials(passed: int, completed: int) -> list[bool]:
+    return [index < passed for index in range(completed)]
+
+
+async def test_identical_pass_sets_give_identical_pass_rates(backend: Backend) -> None:
+    setup = await _slow(backend)
+    comparison_id = await _created(backend, setup)
+    cases = [_trials(passed, completed) for passed, completed in _FRACTIONS]
+    outcomes = {0: cases, 1: cases[::-1]}  # the same cases' outcomes, in reverse order
+    await _add_trials(backend, comparison_id, setup.connection_id, outcomes)
+    await _set_status(backend, comparison_id, ComparisonStatus.DONE)
+    read = (await _gql(backend, GET, setup.workspace, id=comparison_id)).ok()["comparison"]
+    rates = [c["passRate"] for c in read["cohorts"]]
+    exact = sum(Fraction(p, c) for p, c in _FRACTIONS) / len(_FRACTIONS)
+    assert exact == Fraction(17, 72)
+    assert rates == [float(exact), float(exact)]
 
 
 async def test_listing_costs_the_same_statements_for_one_or_ten(backend: Backend) -> None:

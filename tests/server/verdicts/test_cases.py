@@ -160,3 +160,23 @@ async def test_bad_baseline_and_other_workspaces(
     stranger = await make_workspace(backend.sessionmaker, name="other")
     result = await backend.gql(CASES, {"id": comparison_id}, token=stranger.owner)
     assert result.codes == ["NOT_FOUND"]
+
+
+FRAGMENTS = """
+query($id: ID!) { comparison(id: $id) { cases(filter: ALL, first: 2) { edges { node {
+  ...Case } } } } }
+fragment Case on ComparisonCase { ordinal input cohorts { ... on CaseCohort { ...Trials } } }
+fragment Trials on CaseCohort { cohortIndex trials { trialIndex passed } }
+"""
+
+
+async def test_trials_and_inputs_asked_for_through_fragments_are_there(
+    backend: Backend, finalized_cases: tuple[str, str, dict[str, Any]]
+) -> None:
+    token, comparison_id, _ = finalized_cases
+    result = await backend.gql(FRAGMENTS, {"id": comparison_id}, token=token)
+    nodes = [e["node"] for e in result.ok()["comparison"]["cases"]["edges"]]
+    assert [n["ordinal"] for n in nodes] == [0, 1]
+    assert all(n["input"] is not None for n in nodes)
+    assert [[len(c["trials"]) for c in n["cohorts"]] for n in nodes] == [[2, 2, 2], [2, 2, 2]]
+    assert nodes[0]["cohorts"][0]["trials"][0] == {"trialIndex": 0, "passed": True}

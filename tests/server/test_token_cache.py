@@ -1,0 +1,72 @@
+"""API tokens are verified against the database at most once every few seconds per process,
+and a revoked token is refused within 5 seconds — revoked through the API or by another
+process writing the database."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from sqlalchemy import update
+
+from server.db import utcnow
+from server.workspaces.models import ApiToken
+from server.workspaces.roles import Role
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.statements import counting_statements
+
+ME = "{ me { role } }"
+CREATE = "mutation { createToken(name: \"ci\") { token { id } secret } }"
+REVOKE = "mutation($id: ID!) { revokeToken(id: $id) { id revokedAt } }"
+
+
+async def _new_token(backend: Backend, owner: str) -> tuple[str, str]:
+    created = (await backend.gql(CREATE, token=owner)).ok()["createToken"]
+    return created["token"]["id"], created["secret"]
+
+
+async def _seconds_until_refused(backend: Backend, token: str) -> float:
+    started = time.monotonic()
+    while time.monotonic() - started < 10:
+        result = await backend.gql(ME, token=token)
+        if result.body.get("errors"):
+            assert result.body["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
+            return time.monotonic() - started
+        await asyncio.sleep(0.1)
+    raise AssertionError("the revoked token was still accepted after 10 s")
+
+
+async def test_a_verified_token_costs_no_statement_until_it_is_checked_again(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    (await backend.gql(ME, token=ws.tokens[Role.VIEWER])).ok()
+    with counting_statements(backend) as seen:
+        assert (await backend.gql(ME, token=ws.tokens[Role.VIEWER])).ok() == {
+            "me": {"role": "VIEWER"}
+        }
+    assert not [s for s in seen if "api_token" in s], seen
+
+
+async def test_a_token_revoked_through_the_api_is_refused_within_5_seconds(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token_id, secret = await _new_token(backend, ws.owner)
+    assert (await backend.gql(ME, token=secret)).ok() == {"me": {"role": "OWNER"}}  # cached
+    (await backend.gql(REVOKE, {"id": token_id}, token=ws.owner)).ok()
+    assert await _seconds_until_refused(backend, secret) < 5
+
+
+async def test_a_token_revoked_by_another_process_is_refused_within_5_seconds(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token_id, secret = await _new_token(backend, ws.owner)
+    assert (await backend.gql(ME, token=secret)).ok() == {"me": {"role": "OWNER"}}  # cached
+    async with backend.sessionmaker() as session, session.begin():  # as another API process
+        await session.execute(
+            update(ApiToken).where(ApiToken.id == token_id).values(revoked_at=utcnow())
+        )
+    assert await _seconds_until_refused(backend, secret) < 5
