@@ -148,6 +148,9 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=1)
     parser.add_argument("--evaluators", type=int, default=2)
     parser.add_argument("--profile", help="Profile the server with py-spy into this file.")
+    parser.add_argument(
+        "--keep-database", action="store_true", help="Keep the database (for EXPLAIN) and name it."
+    )
     args = parser.parse_args()
     admin_url = os.environ.get("SHIPWISE_BENCH_DATABASE_URL", DEFAULT_ADMIN_URL)
 
@@ -186,7 +189,10 @@ def main() -> None:
         if server is not None:
             stop_server(server)
         shutil.rmtree(workdir, ignore_errors=True)
-        asyncio.run(drop_database(admin_url, name))
+        if args.keep_database:
+            emit(f"kept database {name}")
+        else:
+            asyncio.run(drop_database(admin_url, name))
 
     seconds = baseline["seconds"] + candidate["seconds"]
     rate = 2 * args.items / seconds

@@ -29,7 +29,7 @@ from stats import reasons
 DEFAULT_EPSILON: Final = 0.01
 ALPHA: Final = 0.05
 MIN_PAIRED: Final = 20
-SUMMARY_VERSION: Final = 1
+SUMMARY_VERSION: Final = 2  # 2: with the changed pairs' positions
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,10 @@ class DiffSummary:
     added_count: int
     removed_count: int
     evaluators: tuple[EvaluatorSummary, ...] = field(default_factory=tuple)
+    # The candidate positions of the REGRESSED and the IMPROVED pairs, ascending: a filtered
+    # page of cases reads its rows by position instead of deriving statuses again in SQL.
+    regressed_positions: tuple[int, ...] = field(default_factory=tuple, repr=False)
+    improved_positions: tuple[int, ...] = field(default_factory=tuple, repr=False)
 
     @property
     def regression(self) -> bool:
@@ -87,6 +91,8 @@ class DiffSummary:
     def from_json(cls, data: dict[str, Any]) -> DiffSummary:
         fields = {k: v for k, v in data.items() if k != "version"}
         fields["evaluators"] = tuple(EvaluatorSummary(**e) for e in fields["evaluators"])
+        for name in ("regressed_positions", "improved_positions"):
+            fields[name] = tuple(fields.get(name, ()))
         return cls(**fields)
 
 
@@ -257,6 +263,8 @@ def _summarize(
         added_count=item_counts[0] - paired,
         removed_count=item_counts[1] - paired,
         evaluators=_evaluators(vectors, epsilon, seed),
+        regressed_positions=tuple(pairs.positions[status == st.REGRESSED].tolist()),
+        improved_positions=tuple(pairs.positions[status == st.IMPROVED].tolist()),
         **pass_rate,
     )
 

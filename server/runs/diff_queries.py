@@ -280,6 +280,24 @@ async def matched_page(
     return [CaseRow(0, cand.position, kind, cand, base) for cand, base, kind in rows]
 
 
+async def pairs_at(
+    session: AsyncSession, sides: Sides, positions: Sequence[int], statuses: dict[int, str]
+) -> list[CaseRow]:
+    """The matched pairs at these candidate positions, in position order, with given statuses."""
+    if not positions:
+        return []
+    c, b, on = _items(sides)
+    stmt = (
+        select(c, b)
+        .select_from(c)
+        .join(b, on)
+        .where(c.run_id == sides.candidate, c.position.in_(list(positions)))
+        .order_by(c.position)
+    )
+    rows = (await session.execute(stmt)).all()
+    return [CaseRow(0, cand.position, statuses[cand.position], cand, base) for cand, base in rows]
+
+
 async def removed_page(
     session: AsyncSession, sides: Sides, *, after: int | None, limit: int
 ) -> list[CaseRow]:
