@@ -10,7 +10,7 @@ from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
-from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
+from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
@@ -37,6 +37,7 @@ __all__ = [
     "RunDiffSummary",
     "RunItem",
     "RunItemScore",
+    "RunVector",
     "SignOff",
     "SignOffFollowUp",
     "Trial",

@@ -23,6 +23,7 @@ from server.errors import Conflict, ValidationFailed
 from server.runs import diff_queries as q
 from server.runs import service as run_service
 from server.runs import statuses as st
+from server.runs import vectors as run_vectors
 from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus
 from stats import reasons
 
@@ -200,6 +201,8 @@ async def _store(session: AsyncSession, summary: DiffSummary, key: str) -> None:
 async def _compute(
     session: AsyncSession, candidate: Run, baseline: Run, epsilon: float
 ) -> DiffSummary:
+    if await q.is_postgres(session):
+        await run_vectors.build(session, [candidate.id, baseline.id])  # kept: runs are final
     # In a savepoint rolled back afterwards, so the planner settings end with the reads
     # and a caller's own transaction (the alerting job's, say) goes on as it was.
     savepoint = await session.begin_nested()
