@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final
 
 import numpy as np
@@ -86,7 +86,11 @@ class DiffSummary:
         return self.significant and (self.pass_rate_delta or 0.0) < 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": SUMMARY_VERSION, **asdict(self)}
+        # `asdict` deep-copies every element: the positions (thousands) go in as lists.
+        rest = asdict(replace(self, regressed_positions=(), improved_positions=()))
+        rest["regressed_positions"] = list(self.regressed_positions)
+        rest["improved_positions"] = list(self.improved_positions)
+        return {"version": SUMMARY_VERSION, **rest}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DiffSummary:

@@ -158,7 +158,7 @@ async def vectors(session: AsyncSession, sides: Sides) -> tuple[PairVectors, lis
 
 
 def _pairs(columns: list[Sequence[int] | None]) -> PairVectors:
-    arrays = [_ints(values or []) for values in columns]
+    arrays = [_ints([] if values is None else values) for values in columns]
     order = np.argsort(arrays[0], kind="stable")
     return PairVectors(*(array[order] for array in arrays))
 

@@ -9,9 +9,11 @@ still in SQL. Runs whose keys differ take the joins of `server.runs.diff_queries
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -62,12 +64,12 @@ WHERE c.run_id = :candidate AND b.run_id = :baseline
 """
 
 _ZIPPED = """
-SELECT NULL::text, c.positions, c.passed, c.graded, b.passed, b.graded,
-       NULL::float8[], NULL::float8, NULL::float8
+SELECT NULL::text, array_send(c.positions), array_send(c.passed), array_send(c.graded),
+       array_send(b.passed), array_send(b.graded), NULL::bytea, NULL::float8, NULL::float8
 FROM run_vector AS c, run_vector AS b
 WHERE c.run_id = :candidate AND b.run_id = :baseline
 UNION ALL
-SELECT ce.name, z.positions, NULL, NULL, NULL, NULL, z.d, z.cm, z.bm
+SELECT ce.name, array_send(z.positions), NULL, NULL, NULL, NULL, array_send(z.d), z.cm, z.bm
 FROM run_vector AS c
 JOIN run_vector AS b ON b.run_id = :baseline
 CROSS JOIN LATERAL unnest(c.evaluators) WITH ORDINALITY AS ce(name, ci)
@@ -75,7 +77,12 @@ JOIN LATERAL unnest(b.evaluators) WITH ORDINALITY AS be(name, bi) ON be.name = c
 CROSS JOIN LATERAL (
   SELECT array_agg(x.p) AS positions, array_agg(x.cm - x.bm) AS d,
          avg(x.cm) AS cm, avg(x.bm) AS bm
-  FROM unnest(c.positions, c.means[ce.ci:ce.ci], b.means[be.bi:be.bi]) AS x(p, cm, bm)
+  FROM (
+    -- set-returning functions in the select list stream in lockstep (no tuplestore):
+    -- about twice as fast here as `FROM unnest(a, b, c)`
+    SELECT unnest(c.positions) AS p, unnest(c.means[ce.ci:ce.ci]) AS cm,
+           unnest(b.means[be.bi:be.bi]) AS bm
+  ) AS x
   WHERE x.cm IS NOT NULL AND x.bm IS NOT NULL
 ) AS z
 WHERE c.run_id = :candidate AND z.positions IS NOT NULL
@@ -94,8 +101,32 @@ async def zipped(
     session: AsyncSession, candidate: str, baseline: str, pairing: str
 ) -> list[Any] | None:
     """The diff's rows (as `diff_queries.vectors` reads them) when both runs' vectors hold
-    the same keys in the same order; None otherwise."""
+    the same keys in the same order; None otherwise. Arrays travel in binary form."""
     params = {"candidate": candidate, "baseline": baseline, "pairing": pairing}
     if await session.scalar(text(_ZIPPABLE), params) is None:
         return None
-    return list((await session.execute(text(_ZIPPED), params)).all())
+    rows = (await session.execute(text(_ZIPPED), params)).all()
+    return [
+        (row[0], *(None if blob is None else from_array_send(blob) for blob in row[1:7]), *row[7:])
+        for row in rows
+    ]
+
+
+_ELEMENTS = {23: np.dtype([("length", ">i4"), ("value", ">i4")]),  # int4
+             701: np.dtype([("length", ">i4"), ("value", ">f8")])}  # float8  # fmt: skip
+
+
+def from_array_send(blob: bytes) -> np.ndarray[Any, Any]:
+    """A one-dimensional int4 or float8 array without NULLs from PostgreSQL's binary form
+    (`array_send`): a header, then a length and a big-endian value per element. Read with
+    numpy in microseconds, where decoding 100,000 elements into Python numbers takes ms."""
+    ndim, _, oid = struct.unpack_from(">iii", blob)
+    if ndim == 0:
+        return np.empty(0, dtype=np.float64 if oid == 701 else np.int64)
+    if ndim != 1:
+        raise ValueError("a one-dimensional array was expected")
+    (count,) = struct.unpack_from(">i", blob, 12)
+    elements = np.frombuffer(blob, dtype=_ELEMENTS[oid], count=count, offset=20)
+    if count and elements["length"].min() < 0:
+        raise ValueError("an array without NULLs was expected")
+    return elements["value"].astype(np.float64 if oid == 701 else np.int64)

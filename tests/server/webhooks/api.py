@@ -30,9 +30,7 @@ WEBHOOKS = (
     " deliveries(first: 20) { totalCount edges { node {" + DELIVERY_FIELDS + "} } } } } } }"
 )
 
-REDELIVER = (
-    "mutation($id: ID!) { redeliverWebhook(deliveryId: $id) {" + DELIVERY_FIELDS + "} }"
-)
+REDELIVER = "mutation($id: ID!) { redeliverWebhook(deliveryId: $id) {" + DELIVERY_FIELDS + "} }"
 
 
 async def create_webhook(
