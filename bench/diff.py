@@ -5,9 +5,10 @@ subprocess, creates a workspace with `shipwise workspace create`, writes two res
 JSONL files (a baseline and a candidate that regresses 5% of the items and improves 3%)
 and times each import command (a subprocess) while sampling the resident memory of the
 client and the server every 50 ms. Then times `runDiff(status: REGRESSED, first: 50)` with
-its summary over HTTP: the first call computes the summary (uncached), later calls read
-it from the cache (median of 15). The database is dropped at the end. The last line
-printed is one JSON object.
+its summary over HTTP: the first call computes the summary (uncached: the summary that
+the RUN_REGRESSED job queued by `completeRun` cached is dropped first), later calls read
+it from the cache (median of 15). The database is dropped at the end (`--keep-database`
+keeps it, for EXPLAIN). The last line printed is one JSON object.
 
     .venv/bin/python bench/diff.py [--items 100000] [--trials 1] [--evaluators 2]
 
