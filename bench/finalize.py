@@ -104,18 +104,10 @@ def _trial_rows(comparison_id: str, connection_id: str, cases: int) -> list[dict
                         "check_results": None
                         if errored
                         else [
-                            {
-                                "kind": "CONTAINS",
-                                "passed": contains,
-                                "score": float(contains),
-                                "reason": None if contains else "not_contained",
-                            },
-                            {
-                                "kind": "EXACT_MATCH",
-                                "passed": passed,
-                                "score": float(passed),
-                                "reason": None if passed else "mismatch",
-                            },
+                            {"kind": "CONTAINS", "passed": contains, "score": float(contains),
+                             "reason": None if contains else "not_contained"},
+                            {"kind": "EXACT_MATCH", "passed": passed, "score": float(passed),
+                             "reason": None if passed else "mismatch"},
                         ],  # fmt: skip
                         "admitted_at": now,
                         "completed_at": now,

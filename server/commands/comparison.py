@@ -18,7 +18,9 @@ from server.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOpti
 from server.commands.comparison_input import BadInput, comparison_input
 from server.commands.progress_watch import ProgressBar, follow
 
-comparison_app = typer.Typer(no_args_is_help=True, help="Comparisons (API client: --url, --token).")
+comparison_app = typer.Typer(
+    no_args_is_help=True, help="Comparisons (API client: --url, --token)."
+)
 
 NOT_SUCCESSFUL = 1
 OPERATIONAL_ERROR = 2
@@ -32,7 +34,9 @@ FIELDS = """
     progress { doneCalls totalCalls failedCalls percent etaSeconds }
 """
 CREATE = (
-    "mutation($input: CreateComparisonInput!) { createComparison(input: $input) {" + FIELDS + "} }"
+    "mutation($input: CreateComparisonInput!) { createComparison(input: $input) {"
+    + FIELDS
+    + "} }"
 )
 PREVIEW = """
 query($input: CreateComparisonInput!) {
@@ -60,7 +64,7 @@ CohortOption = Annotated[
     list[str],
     typer.Option(
         "--cohort-json",
-        help="A cohort as JSON, repeatable; the first is the candidate. "
+        help='A cohort as JSON, repeatable; the first is the candidate. '
         '{"kind": "RELEASE", "releaseId": "…"} or {"cohort_kind": "variant", '
         '"base_release_id": "…", "overrides": {"prompt_template": "<version id>"}}.',
     ),

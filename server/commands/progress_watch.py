@@ -26,7 +26,9 @@ PROGRESS_FIELDS = """
     seq status stopReason doneCalls totalCalls failedCalls percent etaSeconds spentCentsSoFar
     cohorts { cohortIndex state }
 """
-SUBSCRIPTION = "subscription($id: ID!) { comparisonProgress(id: $id) {" + PROGRESS_FIELDS + "} }"
+SUBSCRIPTION = (
+    "subscription($id: ID!) { comparisonProgress(id: $id) {" + PROGRESS_FIELDS + "} }"
+)
 POLL = "query($id: ID!) { comparison(id: $id) { progress {" + PROGRESS_FIELDS + "} } }"
 
 
@@ -51,9 +53,7 @@ def ws_url(url: str) -> str:
 async def subscribe(url: str, token: str, comparison_id: str) -> AsyncIterator[dict[str, Any]]:
     """Each progress snapshot until the terminal one."""
     async with websockets.connect(
-        ws_url(url),
-        subprotocols=[PROTOCOL],
-        open_timeout=10,  # type: ignore[list-item]
+        ws_url(url), subprotocols=[PROTOCOL], open_timeout=10  # type: ignore[list-item]
     ) as ws:
         await ws.send(
             json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}})

@@ -100,7 +100,9 @@ async def resolve(url: httpx.URL) -> list[IPAddress]:
         pass
     port = url.port or (443 if url.scheme == "https" else 80)
     try:
-        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = await asyncio.get_running_loop().getaddrinfo(
+            host, port, type=socket.SOCK_STREAM
+        )
     except (OSError, UnicodeError) as exc:  # socket.gaierror is an OSError
         raise Refused(Refusal.UNRESOLVABLE, "the `url`'s host does not resolve") from exc
     found: list[IPAddress] = []

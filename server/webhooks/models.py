@@ -86,7 +86,9 @@ class WebhookAttempt(Base):
     )
 
     id: Mapped[int] = mapped_column(AutoIncrementBigInt, primary_key=True, autoincrement=True)
-    delivery_id: Mapped[str] = mapped_column(ForeignKey("webhook_delivery.id", ondelete="CASCADE"))
+    delivery_id: Mapped[str] = mapped_column(
+        ForeignKey("webhook_delivery.id", ondelete="CASCADE")
+    )
     number: Mapped[int] = mapped_column(Integer, comment="1-based, across redeliveries")
     started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

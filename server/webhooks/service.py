@@ -174,7 +174,9 @@ async def get_attempts(
     return found
 
 
-async def redeliver(*, session: AsyncSession, actor: Actor, delivery_id: str) -> WebhookDelivery:
+async def redeliver(
+    *, session: AsyncSession, actor: Actor, delivery_id: str
+) -> WebhookDelivery:
     """Send a finished (DELIVERED or FAILED) delivery again with a fresh round of attempts.
 
     The same event id and body go out again; CONFLICT while a round is still under way.

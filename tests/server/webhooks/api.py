@@ -30,7 +30,9 @@ WEBHOOKS = (
     " deliveries(first: 20) { totalCount edges { node {" + DELIVERY_FIELDS + "} } } } } } }"
 )
 
-REDELIVER = "mutation($id: ID!) { redeliverWebhook(deliveryId: $id) {" + DELIVERY_FIELDS + "} }"
+REDELIVER = (
+    "mutation($id: ID!) { redeliverWebhook(deliveryId: $id) {" + DELIVERY_FIELDS + "} }"
+)
 
 
 async def create_webhook(

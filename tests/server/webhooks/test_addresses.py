@@ -52,7 +52,9 @@ async def test_a_checked_target_connects_to_the_address_and_names_the_host() -> 
     assert (local.address, local.host_header) == ("127.0.0.1", "localhost")
 
 
-@pytest.mark.parametrize(("failed", "seconds"), [(1, 10), (2, 20), (3, 40), (4, 80), (5, 160)])
+@pytest.mark.parametrize(
+    ("failed", "seconds"), [(1, 10), (2, 20), (3, 40), (4, 80), (5, 160)]
+)
 def test_retries_wait_ten_seconds_times_two_to_the_n(failed: int, seconds: int) -> None:
     assert retry_delay(failed, 10.0) == timedelta(seconds=seconds)
 

@@ -24,9 +24,9 @@ async def test_a_regressed_verdict_fires_comparison_regressed(
     backend: Backend, receiver: WebhookReceiver
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_REGRESSED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_REGRESSED"])
+    ).ok()["createWebhook"]
 
     # 30 cases, one trial: the candidate fails 15 the baseline passes (Δ = −50 points,
     # McNemar mid-p on 15 discordant cases all one way ≈ 6e-5): REGRESSED.

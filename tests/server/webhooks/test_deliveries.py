@@ -58,9 +58,9 @@ async def test_a_finished_comparison_is_delivered_signed_after_two_failures(
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=4)
     comparison_id = await make_comparison(backend.sessionmaker, setup, trials=1)
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_FINISHED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_FINISHED"])
+    ).ok()["createWebhook"]
     # Neither of these may receive anything: another experiment, another event.
     other_experiment = (
         await backend.gql(
@@ -76,9 +76,9 @@ async def test_a_finished_comparison_is_delivered_signed_after_two_failures(
             experiment_id=other_experiment,
         )
     ).ok()["createWebhook"]
-    runs_only = (await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])).ok()[
-        "createWebhook"
-    ]
+    runs_only = (
+        await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])
+    ).ok()["createWebhook"]
     receiver.plan(500, 302)
 
     started = await backend.gql(
@@ -127,9 +127,9 @@ async def test_a_cancelled_comparison_is_a_finished_one(
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=3)
     comparison_id = await make_comparison(backend.sessionmaker, setup, trials=1)
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_FINISHED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_FINISHED"])
+    ).ok()["createWebhook"]
     cancelled = await backend.gql(CANCEL, {"id": comparison_id}, token=ws.tokens[Role.MEMBER])
     assert cancelled.ok()["cancelComparison"]["status"] == "CANCELLED"
     [delivery] = await wait_for(backend, ws.owner, hook["id"], settled)
@@ -142,9 +142,9 @@ async def test_six_failures_fail_the_delivery_and_an_admin_redelivers_it(
     backend: Backend, receiver: WebhookReceiver
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])
+    ).ok()["createWebhook"]
     receiver.default_status = 503
     [delivery_id] = await _publish_run_regressed(backend, ws.id, "run_failing")
     [failed] = await wait_for(backend, ws.owner, hook["id"], settled)
@@ -215,9 +215,9 @@ async def test_publishing_an_event_twice_delivers_it_once(
     backend: Backend, receiver: WebhookReceiver
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])
+    ).ok()["createWebhook"]
     first = await _publish_run_regressed(backend, ws.id, "run_twice")
     again = await _publish_run_regressed(backend, ws.id, "run_twice")
     assert len(first) == 1 and again == []
@@ -231,9 +231,9 @@ async def test_the_address_rule_is_checked_again_at_send_time(
 ) -> None:
     """Created while private addresses were allowed, sent by a worker that refuses them."""
     ws = await make_workspace(backend.sessionmaker)
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])
+    ).ok()["createWebhook"]
     async with backend.sessionmaker() as session, session.begin():
         [delivery] = await publishing.record(
             session,
@@ -263,9 +263,9 @@ async def test_the_sweep_resumes_a_delivery_whose_worker_died_mid_attempt(
     backend: Backend, receiver: WebhookReceiver
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["RUN_REGRESSED"])
+    ).ok()["createWebhook"]
     async with backend.sessionmaker() as session, session.begin():
         [delivery] = await publishing.record(
             session,

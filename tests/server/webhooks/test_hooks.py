@@ -89,9 +89,9 @@ async def test_comparison_regressed_carries_the_callers_summary(
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=3)
     comparison_id = await make_comparison(backend.sessionmaker, setup, trials=1, label="v2")
-    hook = (await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_REGRESSED"])).ok()[
-        "createWebhook"
-    ]
+    hook = (
+        await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_REGRESSED"])
+    ).ok()["createWebhook"]
     summary = {"regressedBaselines": [{"baselineCohortIndex": 1, "passRateDeltaPoints": -8.0}]}
     fired = await hooks.comparison_regressed(
         sessionmaker=backend.sessionmaker,
