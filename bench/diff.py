@@ -5,9 +5,10 @@ subprocess, creates a workspace with `shipwise workspace create`, writes two res
 JSONL files (a baseline and a candidate that regresses 5% of the items and improves 3%)
 and times each import command (a subprocess) while sampling the resident memory of the
 client and the server every 50 ms. Then times `runDiff(status: REGRESSED, first: 50)` with
-its summary over HTTP: the first call computes the summary (uncached), later calls read
-it from the cache (median of 15). The database is dropped at the end. The last line
-printed is one JSON object.
+its summary over HTTP: the first call computes the summary (uncached: the summary that
+the RUN_REGRESSED job queued by `completeRun` cached is dropped first), later calls read
+it from the cache (median of 15). The database is dropped at the end (`--keep-database`
+keeps it, for EXPLAIN). The last line printed is one JSON object.
 
     .venv/bin/python bench/diff.py [--items 100000] [--trials 1] [--evaluators 2]
 
@@ -121,6 +122,27 @@ def run_import(env: dict[str, str], path: Path, server_pid: int) -> dict[str, An
     }
 
 
+async def clear_cached_summaries(database_url: str) -> int:
+    """Wait for the embedded RUN_REGRESSED job's diff (completeRun queues it; it caches the
+    very summary timed here), then drop every cached summary, so the first call computes."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(database_url)
+    try:
+        for _ in range(600):
+            async with engine.begin() as connection:
+                found = await connection.scalar(text("SELECT count(*) FROM run_diff_summary"))
+            if found:
+                break
+            await asyncio.sleep(0.05)
+        async with engine.begin() as connection:
+            deleted = await connection.execute(text("DELETE FROM run_diff_summary"))
+        return int(deleted.rowcount)
+    finally:
+        await engine.dispose()
+
+
 def time_diff(env: dict[str, str], candidate: str, baseline: str) -> tuple[float, list[float]]:
     headers = {"Authorization": f"Bearer {env['SHIPWISE_TOKEN']}"}
     body = {"query": QUERY, "variables": {"c": candidate, "b": baseline}}
@@ -148,6 +170,9 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=1)
     parser.add_argument("--evaluators", type=int, default=2)
     parser.add_argument("--profile", help="Profile the server with py-spy into this file.")
+    parser.add_argument(
+        "--keep-database", action="store_true", help="Keep the database (for EXPLAIN) and name it."
+    )
     args = parser.parse_args()
     admin_url = os.environ.get("SHIPWISE_BENCH_DATABASE_URL", DEFAULT_ADMIN_URL)
 
@@ -180,13 +205,18 @@ def main() -> None:
         server = start_server(env, port, workdir / "server.log", args.profile)
         baseline = run_import(env, base_path, server.pid)
         candidate = run_import(env, cand_path, server.pid)
+        cleared = asyncio.run(clear_cached_summaries(database_url))
+        emit(f"dropped {cleared} cached summary(ies) of the RUN_REGRESSED job")
         with PeakRss(server.pid) as diff_rss:
             first_ms, cached = time_diff(env, candidate["run_id"], baseline["run_id"])
     finally:
         if server is not None:
             stop_server(server)
         shutil.rmtree(workdir, ignore_errors=True)
-        asyncio.run(drop_database(admin_url, name))
+        if args.keep_database:
+            emit(f"kept database {name}")
+        else:
+            asyncio.run(drop_database(admin_url, name))
 
     seconds = baseline["seconds"] + candidate["seconds"]
     rate = 2 * args.items / seconds

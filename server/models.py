@@ -18,7 +18,7 @@ from server.ops.models import WorkerHeartbeat
 from server.pairwise.models import ComparisonPairJudgment, PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
-from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore
+from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
@@ -50,6 +50,7 @@ __all__ = [
     "RunDiffSummary",
     "RunItem",
     "RunItemScore",
+    "RunVector",
     "SignOff",
     "SignOffFollowUp",
     "Trial",

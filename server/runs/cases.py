@@ -62,7 +62,9 @@ async def diff_cases(
     group, position = _cursor(after)
     await q.pin_join_order(session, nested_loops=True)
     rows: list[q.CaseRow] = []
-    if group == 0:
+    if group == 0 and statuses is not None:
+        rows = await _changed_page(session, sides, summary, statuses, position, first + 1)
+    elif group == 0:
         rows = await q.matched_page(
             session, sides, summary.epsilon, statuses=statuses, after=position, limit=first + 1
         )
@@ -82,6 +84,25 @@ async def diff_cases(
         has_previous=after is not None,
         total=total,
     )
+
+
+async def _changed_page(
+    session: AsyncSession,
+    sides: q.Sides,
+    summary: DiffSummary,
+    statuses: tuple[str, ...],
+    after: int | None,
+    limit: int,
+) -> list[q.CaseRow]:
+    """A filtered page read by position: the summary knows which pairs have each status."""
+    wanted: dict[int, str] = {}
+    if st.REGRESSED in statuses:
+        wanted |= dict.fromkeys(summary.regressed_positions, st.REGRESSED)
+    if st.IMPROVED in statuses:
+        wanted |= dict.fromkeys(summary.improved_positions, st.IMPROVED)
+    start = -1 if after is None else after
+    positions = [p for p in sorted(wanted) if p > start][:limit]
+    return await q.pairs_at(session, sides, positions, wanted)
 
 
 def _cursor(after: str | None) -> tuple[int, int | None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final
 
 import numpy as np
@@ -23,13 +23,14 @@ from server.errors import Conflict, ValidationFailed
 from server.runs import diff_queries as q
 from server.runs import service as run_service
 from server.runs import statuses as st
+from server.runs import vectors as run_vectors
 from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus
 from stats import reasons
 
 DEFAULT_EPSILON: Final = 0.01
 ALPHA: Final = 0.05
 MIN_PAIRED: Final = 20
-SUMMARY_VERSION: Final = 1
+SUMMARY_VERSION: Final = 2  # 2: with the changed pairs' positions
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,10 @@ class DiffSummary:
     added_count: int
     removed_count: int
     evaluators: tuple[EvaluatorSummary, ...] = field(default_factory=tuple)
+    # The candidate positions of the REGRESSED and the IMPROVED pairs, ascending: a filtered
+    # page of cases reads its rows by position instead of deriving statuses again in SQL.
+    regressed_positions: tuple[int, ...] = field(default_factory=tuple, repr=False)
+    improved_positions: tuple[int, ...] = field(default_factory=tuple, repr=False)
 
     @property
     def regression(self) -> bool:
@@ -81,12 +86,18 @@ class DiffSummary:
         return self.significant and (self.pass_rate_delta or 0.0) < 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": SUMMARY_VERSION, **asdict(self)}
+        # `asdict` deep-copies every element: the positions (thousands) go in as lists.
+        rest = asdict(replace(self, regressed_positions=(), improved_positions=()))
+        rest["regressed_positions"] = list(self.regressed_positions)
+        rest["improved_positions"] = list(self.improved_positions)
+        return {"version": SUMMARY_VERSION, **rest}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DiffSummary:
         fields = {k: v for k, v in data.items() if k != "version"}
         fields["evaluators"] = tuple(EvaluatorSummary(**e) for e in fields["evaluators"])
+        for name in ("regressed_positions", "improved_positions"):
+            fields[name] = tuple(fields.get(name, ()))
         return cls(**fields)
 
 
@@ -194,6 +205,8 @@ async def _store(session: AsyncSession, summary: DiffSummary, key: str) -> None:
 async def _compute(
     session: AsyncSession, candidate: Run, baseline: Run, epsilon: float
 ) -> DiffSummary:
+    if await q.is_postgres(session):
+        await run_vectors.build(session, [candidate.id, baseline.id])  # kept: runs are final
     # In a savepoint rolled back afterwards, so the planner settings end with the reads
     # and a caller's own transaction (the alerting job's, say) goes on as it was.
     savepoint = await session.begin_nested()
@@ -257,6 +270,8 @@ def _summarize(
         added_count=item_counts[0] - paired,
         removed_count=item_counts[1] - paired,
         evaluators=_evaluators(vectors, epsilon, seed),
+        regressed_positions=tuple(pairs.positions[status == st.REGRESSED].tolist()),
+        improved_positions=tuple(pairs.positions[status == st.IMPROVED].tolist()),
         **pass_rate,
     )
 

@@ -19,6 +19,7 @@ from sqlalchemy import ColumnElement, and_, case, exists, func, literal, select,
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from server.runs import vectors as run_vectors
 from server.runs.models import RunItem, RunItemScore
 from server.runs.statuses import ADDED, REMOVED, IntArray, sql_status
 
@@ -58,7 +59,7 @@ class EvaluatorVector:
     baseline_mean: float
 
 
-async def _is_postgres(session: AsyncSession) -> bool:
+async def is_postgres(session: AsyncSession) -> bool:
     return (await session.connection()).dialect.name == "postgresql"
 
 
@@ -72,7 +73,7 @@ async def pin_join_order(session: AsyncSession, *, nested_loops: bool = False) -
     joins (it reads a few dozen rows past a cursor); those make its estimated cost look
     huge, so JIT compilation (tens of milliseconds) is off too.
     """
-    if not await _is_postgres(session):
+    if not await is_postgres(session):
         return
     settings = {"join_collapse_limit": "1", "jit": "off"}
     if nested_loops:
@@ -140,22 +141,24 @@ _PAIRING_SQL = {
 async def vectors(session: AsyncSession, sides: Sides) -> tuple[PairVectors, list[EvaluatorVector]]:
     """The pairs' counts and each evaluator's means over the pairs both sides scored.
 
-    PostgreSQL pairs the items once (a materialized CTE) and returns every vector as an
-    array in one statement; elsewhere two plain queries.
+    PostgreSQL zips the runs' `RunVector` rows when they hold the same keys, else pairs
+    the items once (a materialized CTE); either way every vector comes back as an array in
+    one statement. Elsewhere two plain queries.
     """
-    if not await _is_postgres(session):
+    if not await is_postgres(session):
         return await pair_vectors(session, sides), await evaluator_vectors(session, sides)
-    sql = text(_POSTGRES_VECTORS.format(pairing=_PAIRING_SQL[sides.pairing]))
-    rows = (
-        await session.execute(sql, {"candidate": sides.candidate, "baseline": sides.baseline})
-    ).all()
+    rows = await run_vectors.zipped(session, sides.candidate, sides.baseline, sides.pairing)
+    if rows is None:
+        sql = text(_POSTGRES_VECTORS.format(pairing=_PAIRING_SQL[sides.pairing]))
+        params = {"candidate": sides.candidate, "baseline": sides.baseline}
+        rows = list((await session.execute(sql, params)).all())
     pairs = next(row for row in rows if row[0] is None)
     found = [(row[0], row[1], row[6], row[7], row[8]) for row in rows if row[0] is not None]
     return _pairs(list(pairs[1:6])), _evaluators(found)
 
 
 def _pairs(columns: list[Sequence[int] | None]) -> PairVectors:
-    arrays = [_ints(values or []) for values in columns]
+    arrays = [_ints([] if values is None else values) for values in columns]
     order = np.argsort(arrays[0], kind="stable")
     return PairVectors(*(array[order] for array in arrays))
 
@@ -278,6 +281,24 @@ async def matched_page(
         stmt = stmt.where(status.in_(statuses))
     rows = (await session.execute(stmt.order_by(c.position).limit(limit))).all()
     return [CaseRow(0, cand.position, kind, cand, base) for cand, base, kind in rows]
+
+
+async def pairs_at(
+    session: AsyncSession, sides: Sides, positions: Sequence[int], statuses: dict[int, str]
+) -> list[CaseRow]:
+    """The matched pairs at these candidate positions, in position order, with given statuses."""
+    if not positions:
+        return []
+    c, b, on = _items(sides)
+    stmt = (
+        select(c, b)
+        .select_from(c)
+        .join(b, on)
+        .where(c.run_id == sides.candidate, c.position.in_(list(positions)))
+        .order_by(c.position)
+    )
+    rows = (await session.execute(stmt)).all()
+    return [CaseRow(0, cand.position, statuses[cand.position], cand, base) for cand, base in rows]
 
 
 async def removed_page(

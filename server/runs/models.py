@@ -16,12 +16,15 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
+    ARRAY,
+    JSON,
     Enum,
     Float,
     ForeignKey,
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -126,3 +129,30 @@ class RunDiffSummary(Base):
     epsilon: Mapped[str] = mapped_column(String(32), primary_key=True, comment="repr(float(ε))")
     summary: Mapped[dict[str, Any]] = mapped_column(PortableJSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+_INTS = ARRAY(Integer).with_variant(JSON(), "sqlite")
+
+
+class RunVector(Base):
+    """PostgreSQL: a completed run's items as parallel arrays in pairing-key order.
+
+    Built once per completed run (`server.runs.vectors`), so a diff of two runs over the
+    same items zips two rows' arrays in SQL instead of joining 2 × n item and score rows.
+    `keyed_by` is DATASET_ITEM_ID (sorted by `keys`) when every item carries one, else
+    POSITIONAL (sorted by position); `means[e][k]` is evaluator `evaluators[e]`'s mean of
+    the k-th item, NULL where that item has no score of it.
+    """
+
+    __tablename__ = "run_vector"
+
+    run_id: Mapped[str] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), primary_key=True)
+    keyed_by: Mapped[str] = mapped_column(String(16))
+    keys: Mapped[list[str] | None] = mapped_column(ARRAY(Text).with_variant(JSON(), "sqlite"))
+    positions: Mapped[list[int]] = mapped_column(_INTS)
+    passed: Mapped[list[int]] = mapped_column(_INTS)
+    graded: Mapped[list[int]] = mapped_column(_INTS)
+    evaluators: Mapped[list[str]] = mapped_column(ARRAY(Text).with_variant(JSON(), "sqlite"))
+    means: Mapped[list[list[float | None]] | None] = mapped_column(
+        ARRAY(Float, dimensions=2).with_variant(JSON(), "sqlite")
+    )

@@ -25,6 +25,7 @@ from server.experiments import service as experiment_service
 from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.runs import item_store
+from server.runs import vectors as run_vectors
 from server.runs.items import MAX_ITEMS_PER_RUN, MAX_POSITION, check_chunk
 from server.runs.models import Run, RunItem, RunSource, RunStatus
 from server.validation import check_range, clean_name
@@ -209,6 +210,8 @@ async def complete(
     run.status = RunStatus.COMPLETED
     run.completed_at = utcnow()
     await _refresh_statistics(session)
+    if (await session.connection()).dialect.name == "postgresql":
+        await run_vectors.build(session, [run.id])  # what its diffs zip
     await _audit(session, actor, "run.complete", run, {"itemCount": run.item_count})
     return run
 

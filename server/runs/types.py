@@ -231,7 +231,10 @@ class RunDiffSummary:
 
     @classmethod
     def of(cls, summary: diffs.DiffSummary) -> RunDiffSummary:
-        skip = {"candidate_run_id", "baseline_run_id", "evaluators", "pairing"}
+        skip = {
+            "candidate_run_id", "baseline_run_id", "evaluators", "pairing",
+            "regressed_positions", "improved_positions",
+        }  # fmt: skip
         values = {
             name: getattr(summary, name)
             for name in summary.__dataclass_fields__

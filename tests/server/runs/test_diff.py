@@ -19,7 +19,7 @@ from server.runs import diff as run_diff
 from server.runs import item_store
 from server.runs import service as run_service
 from server.runs.items import check_chunk
-from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus
+from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus, RunVector
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
@@ -320,3 +320,51 @@ async def test_a_hosted_run_diffs_like_an_imported_one(backend: Backend) -> None
             await run_diff.diff_against_previous(session=session, workspace_id=ws.id, run_id=hosted)
             is None
         )
+
+
+async def test_same_items_in_another_order_with_sparse_and_one_sided_evaluators(
+    backend: Backend,
+) -> None:
+    """On PostgreSQL the runs' vectors (sorted by id) are zipped: the numbers must not move."""
+    ws = await make_workspace(backend.sessionmaker)
+    exp = await experiment(backend, ws.owner)
+    baseline_items, candidate_items = [], []
+    for n in range(30):
+        base = {"judge": 0.5} | ({"sparse": 0.2} if n % 3 else {})
+        cand = {"judge": 0.5 + 0.1 * (n % 2), "extra": 1.0} | ({"sparse": 0.4} if n % 2 else {})
+        baseline_items.append(item(True, item_id=f"k{n:02d}", scores=base))
+        candidate_items.append(item(n not in (4, 8), item_id=f"k{n:02d}", scores=cand))
+    candidate_items = [candidate_items[(7 * i) % 30] for i in range(30)]
+    baseline = await import_run(backend, ws.owner, exp, baseline_items, key="b", chunk=7)
+    candidate = await import_run(backend, ws.owner, exp, candidate_items, key="c", chunk=11)
+    async with backend.sessionmaker() as session:
+        laid_out = await session.scalar(
+            select(func.count()).where(RunVector.run_id.in_([candidate, baseline]))
+        )
+    assert laid_out == (2 if backend.name == "postgres" else 0)  # built by completeRun
+    result = (await diff(backend, ws.owner, candidate, baseline, status="REGRESSED")).ok()
+    summary = result["runDiff"]["summary"]
+    assert summary["pairing"] == "DATASET_ITEM_ID" and summary["pairedCount"] == 30
+    counts = ("regressedCount", "improvedCount", "unchangedCount", "addedCount", "removedCount")
+    assert [summary[k] for k in counts] == [2, 15, 13, 0, 0]
+    assert summary["passRateDelta"] == pytest.approx(-2 / 30)
+    judge, sparse = summary["evaluators"]  # "extra" has no baseline side
+    assert (judge["name"], judge["pairedCount"]) == ("judge", 30)
+    assert (judge["baselineMean"], judge["candidateMean"]) == pytest.approx((0.5, 0.55))
+    assert judge["delta"] == pytest.approx(0.05)
+    assert judge["pValue"] == pytest.approx(2 / 2**15)  # 15 equal +0.1s: two of 2¹⁵ flips
+    paired = [n for n in range(30) if n % 3 and n % 2]
+    assert (sparse["name"], sparse["pairedCount"]) == ("sparse", len(paired))
+    assert (sparse["baselineMean"], sparse["candidateMean"]) == pytest.approx((0.2, 0.4))
+    assert sparse["delta"] == pytest.approx(0.2)
+    cases = result["runDiff"]["cases"]
+    nodes = [e["node"] for e in cases["edges"]]
+    # k08 sits at candidate position 14, k04 at 22 (7 · 13 ≡ 1 mod 30).
+    assert [(n["datasetItemId"], n["position"], n["baselinePosition"]) for n in nodes] == [
+        ("k08", 14, 8),
+        ("k04", 22, 4),
+    ]
+    assert cases["totalCount"] == 2 and not cases["pageInfo"]["hasNextPage"]
+    improved = (await diff(backend, ws.owner, candidate, baseline, status="IMPROVED")).ok()
+    ids = [e["node"]["datasetItemId"] for e in improved["runDiff"]["cases"]["edges"]]
+    assert sorted(ids) == [f"k{n:02d}" for n in range(1, 30, 2)]
