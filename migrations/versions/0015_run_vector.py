@@ -15,7 +15,7 @@ from sqlalchemy import Text
 from sqlalchemy.dialects import postgresql
 
 revision = '0015'
-down_revision = '0009'
+down_revision = '0013'
 branch_labels = None
 depends_on = None
 
