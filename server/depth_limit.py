@@ -22,14 +22,6 @@ from graphql.language import (
     SelectionSetNode,
 )
 from graphql.validation import ValidationRule
-from strawberry.extensions import AddValidationRules
-
-
-class DepthLimiter(AddValidationRules):
-    """Refuse operations deeper than `max_depth` (VALIDATION_FAILED, nothing executed)."""
-
-    def __init__(self, max_depth: int) -> None:
-        super().__init__([depth_rule(max_depth)])
 
 
 def depth_rule(max_depth: int) -> type[ValidationRule]:

@@ -9,7 +9,7 @@ naming where it is (`input.name`, `cases[3].input.question`), the same on both b
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from graphql import GraphQLError
@@ -24,7 +24,6 @@ from graphql.language import (
     VariableNode,
 )
 from graphql.validation import ASTValidationRule, ValidationRule
-from strawberry.extensions import SchemaExtension
 
 from server.errors import ValidationFailed
 
@@ -32,15 +31,6 @@ Path = tuple[str | int, ...]
 
 NUL = "contains a NUL character (U+0000), which text cannot hold"
 SURROGATE = "contains an unpaired surrogate, which is not valid UTF-8"
-
-
-class RefuseBadText(SchemaExtension):
-    """Adds the rule, bound to this operation's variables, to the operation's validation."""
-
-    def on_operation(self) -> Iterator[None]:
-        context = self.execution_context
-        context.validation_rules = (*context.validation_rules, text_rule(context.variables or {}))
-        yield
 
 
 def text_rule(variables: Mapping[str, Any]) -> type[ASTValidationRule]:

@@ -117,8 +117,9 @@ async def test_runs_that_ended_before_stored_pass_rates_get_them_from_their_tria
             .values(status=ComparisonStatus.DONE)
         )
     await engine.dispose()
-    # One revision back (before the stored rates), then up: the migration settles the run.
-    await asyncio.to_thread(alembic.command.downgrade, alembic_config(url), "-1")
+    # Back to the revision before the stored rates (0013), then up: the migration settles
+    # the run.
+    await asyncio.to_thread(alembic.command.downgrade, alembic_config(url), "0014")
     await asyncio.to_thread(upgrade, url)
     engine = create_engine(url)
     try:
