@@ -29,7 +29,8 @@ from jobs.finalize import queue_finalization
 from jobs.trials import trial_runner
 from server.comparisons import ambiguous, lease, progress
 from server.comparisons import dispatch_store as store
-from server.comparisons.dispatch_store import DispatchPlan, Fenced, TrialOutcome, WorkItem
+from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, load_plan
+from server.comparisons.dispatch_store import Fenced, TrialOutcome
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
 from server.pairwise.hosted import Stage as PairwiseStage
@@ -120,7 +121,7 @@ class Dispatcher:
             await self._finish(ComparisonStatus.FAILED, error_code=DispatchError.OUTCOME_AMBIGUOUS)
             return "failed: outcome ambiguous"
         async with self.sessionmaker() as session:
-            plan = await store.load_plan(session, self.comparison_id)
+            plan = await load_plan(session, self.comparison_id)
         if orphans:  # never re-sent: each closes as outcome_ambiguous, the run goes on
             await self._close_ambiguous(plan)
         await self._resync(plan)

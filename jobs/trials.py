@@ -9,14 +9,14 @@ from typing import Any
 from server.checks import run_checks
 from server.checks.evaluate import CheckResult
 from server.checks.spec import CheckKind
-from server.comparisons.dispatch_store import (
+from server.comparisons.dispatch_plan import (
     CasePlan,
     DispatchPlan,
     JudgePlan,
-    TrialOutcome,
     WorkItem,
     judge_key,
 )
+from server.comparisons.dispatch_store import TrialOutcome
 from server.comparisons.models import TrialState
 from server.connections.models import ModelConnection
 from server.judging.grading import judge_messages, parse_grade

@@ -17,6 +17,7 @@ from server.auth import Actor
 from server.connections import service as connection_service
 from server.connections.models import ConnectionKind
 from server.datasets import service as dataset_service
+from server.datasets import versions as dataset_versions
 from server.releases import service as release_service
 from server.releases.models import BindingRole
 from server.security import SecretBox
@@ -140,7 +141,7 @@ async def seed(*, session: AsyncSession, secret_box: SecretBox) -> Demo:
     dataset = await dataset_service.create_dataset(
         session=session, actor=actor, name="Capital cities"
     )
-    await dataset_service.create_sealed_version(
+    await dataset_versions.create_sealed_version(
         session=session, actor=actor, asset=dataset, cases=_cases()
     )
     releases = []

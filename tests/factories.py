@@ -258,6 +258,7 @@ async def make_comparison_dataset(
 ) -> AssetVersion:
     """A dataset with one SEALED version holding `cases`; returns the version."""
     from server.datasets import service as dataset_service
+    from server.datasets import versions as dataset_versions
     from server.ids import new_id
 
     async with sessionmaker() as session, session.begin():
@@ -265,7 +266,7 @@ async def make_comparison_dataset(
         dataset = await dataset_service.create_dataset(
             session=session, actor=actor, name=name or new_id("dataset")
         )
-        return await dataset_service.create_sealed_version(
+        return await dataset_versions.create_sealed_version(
             session=session, actor=actor, asset=dataset, cases=cases
         )
 
@@ -434,6 +435,7 @@ async def make_dataset(
     """A dataset with one SEALED version of `cases` DEV + `holdout` HOLDOUT cases; the version
     (its dataset is `version.asset_id`)."""
     from server.datasets import service as dataset_service
+    from server.datasets import versions as dataset_versions
     from server.ids import new_id
 
     async with sessionmaker() as session, session.begin():
@@ -441,6 +443,6 @@ async def make_dataset(
         dataset = await dataset_service.create_dataset(
             session=session, actor=actor, name=name or new_id("dataset")
         )
-        return await dataset_service.create_sealed_version(
+        return await dataset_versions.create_sealed_version(
             session=session, actor=actor, asset=dataset, cases=dataset_cases(cases, holdout=holdout)
         )

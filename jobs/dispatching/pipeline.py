@@ -18,7 +18,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from jobs.dispatching.recorder import FLUSH_EVERY, Recorder
-from server.comparisons.dispatch_store import TrialOutcome, WorkItem
+from server.comparisons.dispatch_plan import WorkItem
+from server.comparisons.dispatch_store import TrialOutcome
 from server.comparisons.models import ComparisonStatus, StopReason
 
 Stop = StopReason | ComparisonStatus

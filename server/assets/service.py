@@ -15,7 +15,7 @@ from server.assets.versioning import content_hash, lock_asset, next_version_numb
 from server.audit import service as audit
 from server.auth import Actor
 from server.connections import service as connection_service
-from server.datasets import service as dataset_service
+from server.datasets import versions as dataset_versions
 from server.db import utcnow
 from server.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from server.ids import new_id
@@ -117,7 +117,7 @@ async def add_version(
     if asset.kind == AssetKind.EVALUATION_SUITE:
         # The datasets service stores the cases and records the one audit event.
         cases = check_suite(content)
-        return await dataset_service.create_sealed_version(
+        return await dataset_versions.create_sealed_version(
             session=session, actor=actor, asset=asset, cases=cases
         )
     version = await _add_sealed_version(session, actor, asset, content)

@@ -14,7 +14,7 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons import dispatch_store as store
-from server.comparisons.dispatch_store import JUDGE_RUBRIC, DispatchPlan, judge_key
+from server.comparisons.dispatch_plan import JUDGE_RUBRIC, DispatchPlan, judge_key
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.comparisons.progress import Progress
 from server.connections.models import ModelConnection

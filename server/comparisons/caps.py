@@ -17,7 +17,7 @@ from server.comparisons.models import Comparison, StopReason
 from server.experiments.models import Experiment
 
 if TYPE_CHECKING:
-    from server.comparisons.dispatch_store import CohortPlan
+    from server.comparisons.dispatch_plan import CohortPlan
 
 
 async def stop_reason(

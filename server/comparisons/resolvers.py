@@ -7,12 +7,8 @@ from starlette.requests import Request
 
 from server.comparisons import lifecycle, service
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
-from server.comparisons.types import (
-    Comparison,
-    ComparisonPreview,
-    ComparisonStatus,
-    CreateComparisonInput,
-)
+from server.comparisons.preview_types import ComparisonPreview
+from server.comparisons.types import Comparison, ComparisonStatus, CreateComparisonInput
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets.models import Asset
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons import inputs, spend
+from server.comparisons import inputs, resolution, spend
 from server.comparisons import preview as planning
 from server.comparisons.inputs import ComparisonSpec, ResolvedInput
 from server.comparisons.models import (
@@ -44,7 +44,7 @@ async def preview(
     *, session: AsyncSession, actor: Actor, settings: Settings, spec: ComparisonSpec
 ) -> Preview:
     """Every figure, warning and blocker of the comparison `spec` describes; writes nothing."""
-    resolved = await inputs.resolve(session=session, actor=actor, spec=spec)
+    resolved = await resolution.resolve(session=session, actor=actor, spec=spec)
     selection = await select_for(session, resolved)
     counts = planning.count_calls(resolved, len(selection.kept))
     workspace = await session.get(Workspace, actor.workspace_id)
@@ -83,7 +83,7 @@ async def create(
 ) -> Comparison:
     """A SETUP comparison with its frozen cases and bindings; nothing is dispatched."""
     actor.require(Role.MEMBER)
-    resolved = await inputs.resolve(session=session, actor=actor, spec=spec)
+    resolved = await resolution.resolve(session=session, actor=actor, spec=spec)
     pair = planning.same_configuration([(c.index, c.bindings) for c in resolved.cohorts])
     if pair is not None:
         note = planning.same_configuration_note(pair)

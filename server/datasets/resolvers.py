@@ -8,7 +8,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.context import Context
-from server.datasets import service
+from server.datasets import service, versions
 from server.datasets.cases import MAX_CASES_PER_CHUNK
 from server.datasets.types import (
     AppendedDatasetCases,
@@ -76,7 +76,7 @@ class DatasetMutation:
     ) -> DatasetVersion:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.open_version(session=session, actor=actor, dataset_id=dataset_id)
+            row = await versions.open_version(session=session, actor=actor, dataset_id=dataset_id)
         return DatasetVersion.from_row(row)
 
     @strawberry.mutation(description="Append a chunk of cases to an OPEN version, in order.")
@@ -89,7 +89,7 @@ class DatasetMutation:
     ) -> AppendedDatasetCases:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.append_cases(
+            row = await versions.append_cases(
                 session=session, actor=actor, version_id=version_id, cases=cases, position=position
             )
         return AppendedDatasetCases(
@@ -104,7 +104,7 @@ class DatasetMutation:
     ) -> DatasetVersion:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.seal_version(session=session, actor=actor, version_id=version_id)
+            row = await versions.seal_version(session=session, actor=actor, version_id=version_id)
         return DatasetVersion.from_row(row)
 
     @strawberry.mutation(description="Drop an OPEN version and its cases (state DISCARDED).")
@@ -113,5 +113,7 @@ class DatasetMutation:
     ) -> DatasetVersion:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.discard_version(session=session, actor=actor, version_id=version_id)
+            row = await versions.discard_version(
+                session=session, actor=actor, version_id=version_id
+            )
         return DatasetVersion.from_row(row)

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons.inputs import resolve_judge
+from server.comparisons.resolution import resolve_judge
 from server.errors import NotFound, ValidationFailed
 from server.ids import new_id
 from server.pairwise import execute

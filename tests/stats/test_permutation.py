@@ -10,12 +10,11 @@ from scipy import signal as scipy_signal
 from scipy import stats as scipy_stats
 
 from stats import permutation, reasons
+from stats.convolution import convolution_feasible, convolution_p_value
 from stats.permutation import (
     ENUMERATION_MAX_CASES,
     PAIRED_T_MIN_CASES,
     common_denominator,
-    convolution_feasible,
-    convolution_p_value,
     enumeration_p_value,
     lattice_steps,
     monte_carlo_p_value,

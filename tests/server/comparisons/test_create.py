@@ -10,6 +10,7 @@ from sqlalchemy import select
 from server.assets.models import AssetKind
 from server.comparisons.models import ComparisonCase, ComparisonCohort, Trial
 from server.datasets import service as dataset_service
+from server.datasets import versions as dataset_versions
 from server.datasets.models import DatasetCase
 from server.workspaces.roles import Role
 from tests.factories import (
@@ -113,10 +114,10 @@ async def test_dataset_id_freezes_its_latest_sealed_version(backend: Backend) ->
         dataset = await dataset_service.get_dataset(
             session=session, actor=actor, dataset_id=setup.dataset_id
         )
-        v2 = await dataset_service.create_sealed_version(
+        v2 = await dataset_versions.create_sealed_version(
             session=session, actor=actor, asset=dataset, cases=comparison_cases(7)
         )
-        await dataset_service.open_version(session=session, actor=actor, dataset_id=dataset.id)
+        await dataset_versions.open_version(session=session, actor=actor, dataset_id=dataset.id)
     fields = {"datasetId": setup.dataset_id, "datasetVersionId": None}
     created = (await _create(backend, setup, **fields)).ok()["createComparison"]
     assert created["datasetVersion"] == {"id": v2.id, "number": 2}
@@ -408,7 +409,7 @@ async def test_more_than_20000_calls_is_quota_exceeded_and_writes_nothing(
 async def test_the_dataset_version_must_be_sealed(backend: Backend) -> None:
     setup = await _setup(backend, cases=3)
     async with backend.sessionmaker() as session, session.begin():
-        open_version = await dataset_service.open_version(
+        open_version = await dataset_versions.open_version(
             session=session,
             actor=actor_for(setup.workspace, Role.MEMBER),
             dataset_id=setup.dataset_id,

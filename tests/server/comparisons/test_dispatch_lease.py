@@ -13,7 +13,8 @@ from sqlalchemy import update
 
 from jobs.dispatch import Dispatcher
 from server.comparisons import lifecycle
-from server.comparisons.dispatch_store import DispatchPlan, TrialOutcome, WorkItem
+from server.comparisons.dispatch_plan import DispatchPlan, WorkItem
+from server.comparisons.dispatch_store import TrialOutcome
 from server.comparisons.models import Comparison, ComparisonStatus, TrialState
 from server.providers.base import DispatchError
 from server.runtime.interfaces import JobStats

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from server.audit.models import AuditEvent
-from server.datasets import service
+from server.datasets import versions
 from server.datasets.digest import case_line
 from server.datasets.models import DatasetCase
 from server.errors import Conflict, ValidationFailed
@@ -251,7 +251,7 @@ async def test_a_deadlock_between_chunks_is_a_conflict(backend: Backend) -> None
 
     async def second_writer() -> str:
         async with backend.sessionmaker() as session, session.begin():
-            await service.append_cases(
+            await versions.append_cases(
                 session=session, actor=actor, version_id=version_id,
                 cases=[case("x"), case("y")], position=1,
             )  # fmt: skip
@@ -260,13 +260,13 @@ async def test_a_deadlock_between_chunks_is_a_conflict(backend: Backend) -> None
     outcomes: list[str] = []
     async with backend.sessionmaker() as first:
         await first.begin()
-        await service.append_cases(
+        await versions.append_cases(
             session=first, actor=actor, version_id=version_id, cases=[case("y")], position=0
         )
         second = asyncio.create_task(second_writer())
         await asyncio.sleep(0.3)  # the second writer now waits for our "y"
         try:
-            await service.append_cases(
+            await versions.append_cases(
                 session=first, actor=actor, version_id=version_id, cases=[case("x")], position=3
             )
             await first.commit()

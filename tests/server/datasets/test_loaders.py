@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import event
 
-from server.datasets import service
+from server.datasets import versions
 from tests.factories import WorkspaceFixture, actor_for, make_dataset, make_workspace
 from tests.harness import Backend
 
@@ -41,7 +41,7 @@ async def datasets_with_two_versions(backend: Backend, ws: WorkspaceFixture, cou
     for i in range(count):
         version = await make_dataset(backend.sessionmaker, ws, cases=2, holdout=1, name=f"d{i}")
         async with backend.sessionmaker() as session, session.begin():
-            await service.open_version(
+            await versions.open_version(
                 session=session, actor=actor_for(ws), dataset_id=version.asset_id
             )
 

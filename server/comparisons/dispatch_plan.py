@@ -1,0 +1,184 @@
+"""The dispatch plan: a comparison's cohorts, cases, judges and recorded trials, loaded once.
+
+A plan is read at lease acquisition; `DispatchPlan.pending` lists, case-major, the trials
+no row records yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.assets.models import AssetVersion
+from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
+from server.connections.models import ModelConnection
+from server.datasets.models import DatasetCase
+
+
+@dataclass(frozen=True, slots=True)
+class CohortPlan:
+    index: int
+    connection: ModelConnection
+    prompt_version_id: str
+    messages: list[dict[str, Any]]
+    variables: list[str]
+    model: str
+    temperature: float | None
+    max_output_tokens: int
+    params: dict[str, Any]
+    tools: list[dict[str, Any]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class JudgePlan:
+    """A JUDGE_RUBRIC check's rubric and judge model, resolved for dispatch."""
+
+    rubric: str
+    scale: str
+    connection: ModelConnection
+    model: str
+    temperature: float | None
+    max_output_tokens: int
+    params: dict[str, Any]
+
+
+JUDGE_RUBRIC = "JUDGE_RUBRIC"
+
+
+def judge_key(spec: Mapping[str, Any]) -> tuple[str, str]:
+    return (str(spec["rubricVersionId"]), str(spec["judgeModelConfigVersionId"]))
+
+
+def calls_per_trial(checks: Sequence[Mapping[str, Any]]) -> int:
+    """The model call plus one judge call per JUDGE_RUBRIC check."""
+    return 1 + sum(1 for spec in checks if spec.get("kind") == JUDGE_RUBRIC)
+
+
+@dataclass(frozen=True, slots=True)
+class CasePlan:
+    ordinal: int
+    dataset_item_id: str
+    input: Any
+    expected: Any
+
+
+@dataclass(frozen=True, slots=True)
+class WorkItem:
+    """One trial to run, identified as in the X-Shipwise-Trial header."""
+
+    case_ordinal: int
+    cohort_index: int
+    trial_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class DispatchPlan:
+    comparison: Comparison
+    cohorts: Mapping[int, CohortPlan]
+    cases: Mapping[int, CasePlan]
+    """By ordinal, in case-major order."""
+    recorded: frozenset[tuple[int, int, int]]
+    judges: Mapping[tuple[str, str], JudgePlan] = field(default_factory=dict)
+
+    def pending(self) -> list[WorkItem]:
+        """Case-major: for each case, every cohort's trials, so a stop leaves a paired set."""
+        trials = self.comparison.trials_per_case
+        return [
+            WorkItem(case.ordinal, cohort.index, trial)
+            for case in self.cases.values()
+            for cohort in self.cohorts.values()
+            for trial in range(trials)
+            if (case.ordinal, cohort.index, trial) not in self.recorded
+        ]
+
+
+async def load_plan(session: AsyncSession, comparison_id: str) -> DispatchPlan:
+    comparison = await session.get(Comparison, comparison_id)
+    assert comparison is not None
+    cohort_rows = (
+        await session.execute(
+            select(ComparisonCohort)
+            .where(ComparisonCohort.comparison_id == comparison_id)
+            .order_by(ComparisonCohort.cohort_index)
+        )
+    ).scalars()
+    cohorts = {row.cohort_index: await _cohort_plan(session, row) for row in cohort_rows}
+    case_rows = await session.execute(
+        select(
+            ComparisonCase.ordinal,
+            DatasetCase.dataset_item_id,
+            DatasetCase.input,
+            DatasetCase.expected,
+        )
+        .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
+        .where(ComparisonCase.comparison_id == comparison_id)
+        .order_by(ComparisonCase.ordinal)
+    )
+    cases = {int(row[0]): CasePlan(*row) for row in case_rows}
+    recorded = await session.execute(
+        select(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index).where(
+            Trial.comparison_id == comparison_id
+        )
+    )
+    judges = {
+        judge_key(spec): await _judge_plan(session, spec)
+        for spec in comparison.checks
+        if spec.get("kind") == JUDGE_RUBRIC
+    }
+    return DispatchPlan(
+        comparison=comparison,
+        cohorts=cohorts,
+        cases=cases,
+        recorded=frozenset((int(a), int(b), int(c)) for a, b, c in recorded),
+        judges=judges,
+    )
+
+
+async def _judge_plan(session: AsyncSession, spec: Mapping[str, Any]) -> JudgePlan:
+    rubric_id, config_id = judge_key(spec)
+    rubric = await session.get(AssetVersion, rubric_id)
+    config = await session.get(AssetVersion, config_id)
+    assert rubric is not None and config is not None
+    connection = await session.get(ModelConnection, config.content["connectionId"])
+    assert connection is not None
+    return JudgePlan(
+        rubric=str(rubric.content["text"]),
+        scale=str(rubric.content["scale"]),
+        connection=connection,
+        model=str(config.content["model"]),
+        temperature=config.content.get("temperature"),
+        max_output_tokens=int(config.content["maxOutputTokens"]),
+        params=dict(config.content.get("params") or {}),
+    )
+
+
+async def _cohort_plan(session: AsyncSession, cohort: ComparisonCohort) -> CohortPlan:
+    versions = {
+        row.id: row
+        for row in (
+            await session.execute(
+                select(AssetVersion).where(AssetVersion.id.in_(list(cohort.bindings.values())))
+            )
+        ).scalars()
+    }
+    prompt = versions[cohort.bindings["prompt_template"]]
+    config = versions[cohort.bindings["model_config"]].content
+    tools_id = cohort.bindings.get("tools")
+    connection = await session.get(ModelConnection, config["connectionId"])
+    assert connection is not None
+    return CohortPlan(
+        index=cohort.cohort_index,
+        connection=connection,
+        prompt_version_id=prompt.id,
+        messages=list(prompt.content["messages"]),
+        variables=list(prompt.variables or []),
+        model=str(config["model"]),
+        temperature=config.get("temperature"),
+        max_output_tokens=int(config["maxOutputTokens"]),
+        params=dict(config.get("params") or {}),
+        tools=list(versions[tools_id].content["tools"]) if tools_id else None,
+    )
