@@ -157,6 +157,16 @@ async def _watch(
                 delays_ms.append(delay.total_seconds() * 1000)
 
 
+def _cpu_seconds(process: subprocess.Popen[bytes]) -> float:
+    """User + system CPU of a process so far (py-spy's child, when profiled, included)."""
+    import psutil
+
+    parent = psutil.Process(process.pid)
+    return float(
+        sum(p.cpu_times().user + p.cpu_times().system for p in [parent, *parent.children()])
+    )
+
+
 def _start_worker(env: dict[str, str], profile: str | None = None) -> subprocess.Popen[bytes]:
     command = _spied([sys.executable, "-m", "server.cli", "worker"], profile)
     return subprocess.Popen(
@@ -276,6 +286,7 @@ async def _run_once(
         ]
         await asyncio.gather(*(event.wait() for event in ready))
         await asyncio.sleep(2)  # the worker is up
+        api_cpu_before = _cpu_seconds(api) if api is not None else 0.0
         started = time.perf_counter()
         await lifecycle.start(
             sessionmaker=sessionmaker,
@@ -304,7 +315,9 @@ async def _run_once(
         steady = (last - first).total_seconds()
         ramp = (first - row.started_at).total_seconds(), (row.ended_at - last).total_seconds()
         await asyncio.wait_for(asyncio.gather(*watchers, return_exceptions=True), 30)
+        api_cpu_s = _cpu_seconds(api) - api_cpu_before if api is not None else 0.0
         return {
+            "api_cpu_s": api_cpu_s,
             "status": row.status.value,
             "calls": row.done_calls,
             "wall_s": wall,
@@ -412,6 +425,11 @@ async def main() -> None:
         f"{delays[len(delays) // 2] if delays else float('nan'):.0f} ms, p99 {p99:.0f} ms "
         "(target ≤ 250)"
     )
+    if delays:
+        print(  # noqa: T201
+            f"  API process CPU {paced['api_cpu_s']:.2f} s → "
+            f"{paced['api_cpu_s'] * 1000 / len(delays):.3f} ms per delivered snapshot"
+        )
 
     def figure(value: float, digits: int = 1) -> float | None:
         return round(value, digits) if value == value else None  # NaN (a skipped run): null

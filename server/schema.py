@@ -24,6 +24,7 @@ from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
 from server.runs.resolvers import RunMutation, RunQuery
 from server.settings import Settings
+from server.shared_events import SharedEventExecutor
 from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
@@ -85,6 +86,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
+        execution_context_class=SharedEventExecutor,
         extensions=[
             partial(DocumentCache, documents),
             CodedErrors,

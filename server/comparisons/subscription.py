@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
+from functools import lru_cache
 
 import strawberry
 from prometheus_client import Gauge
@@ -116,7 +117,13 @@ async def comparison_progress(
     )
     async with aclosing(stream):
         async for progress in stream:
-            yield ComparisonProgress.from_progress(progress)
+            yield _view(progress)
+
+
+@lru_cache(maxsize=256)
+def _view(progress: Progress) -> ComparisonProgress:
+    """One view object per snapshot, so its execution is shared (`server.shared_events`)."""
+    return ComparisonProgress.from_progress(progress)
 
 
 @strawberry.type

@@ -5,7 +5,7 @@ The preview's output types live in `server.comparisons.preview_types`."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
+from typing import ClassVar, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -161,6 +161,9 @@ class CohortProgress:
 
 @strawberry.type(description="A snapshot derived from the comparison row; `seq` orders them.")
 class ComparisonProgress:
+    SHARED_EVENT: ClassVar[bool] = True
+    """Plain values: one execution serves every subscriber (`server.shared_events`)."""
+
     seq: int
     status: ComparisonStatus  # type: ignore[valid-type]
     stop_reason: StopReason | None  # type: ignore[valid-type]

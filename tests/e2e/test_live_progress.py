@@ -159,3 +159,18 @@ async def test_serve_with_two_workers_relays_a_run_from_either_process(
         for _ in range(6)  # new connections land on either process
     ]
     assert all(row["comparison"]["progress"] == snapshots[-1] for row in rows)
+
+
+async def test_served_websockets_are_not_compressed(deployment: Deployment) -> None:
+    """Snapshots are small frames sent to every subscriber: per-message deflate would cost
+    each of them CPU on both ends, so `shipwise serve` declines the client's offer (one
+    set of uvicorn options serves `--workers N` too)."""
+    import websockets
+
+    api = await deployment.start_api()
+    url = api.replace("http://", "ws://") + "/graphql"
+    async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
+        assert ws.request is not None and ws.response is not None
+        assert "permessage-deflate" in ws.request.headers["Sec-WebSocket-Extensions"]
+        assert "Sec-WebSocket-Extensions" not in ws.response.headers
+        assert ws.subprotocol == "graphql-transport-ws"

@@ -426,3 +426,53 @@ async def test_many_subscriptions_to_one_comparison_share_one_stream_reader(
         assert snapshots[-1]["status"] == "DONE"
         assert len(snapshots) > 2, "each subscription got the progress, not just the end"
     assert not hub.reading(comparison_id), "the reader stops with its last subscription"
+
+
+def subscription_events(execution: str) -> float:
+    return REGISTRY.get_sample_value(
+        "shipwise_subscription_events_total", {"execution": execution}
+    ) or 0.0
+
+
+async def test_subscribers_asking_the_same_share_each_snapshots_execution(
+    backend: Backend,
+) -> None:
+    """Six subscriptions of one query: each snapshot is executed once and lent to the rest;
+    a seventh with other fields gets its own execution, with exactly its fields."""
+    ws, comparison_id = await slow_setup(backend, cases=30)
+    token = ws.tokens[Role.VIEWER]
+    narrow = "subscription($id: ID!) { comparisonProgress(id: $id) { seq doneCalls } }"
+    seen: list[list[dict[str, Any]]] = [[] for _ in range(7)]
+    first = [asyncio.Event() for _ in seen]
+    own_before, shared_before = subscription_events("own"), subscription_events("shared")
+
+    async def watch(index: int) -> None:
+        query = narrow if index == 6 else SUBSCRIBE
+        async with Client(transport=transport(backend, token)) as session:
+            results = session.subscribe(
+                GraphQLRequest(query, variable_values={"id": comparison_id})
+            )
+            async with aclosing(_progress(results)) as stream, asyncio.timeout(30):
+                async for snapshot in stream:
+                    seen[index].append(snapshot)
+                    first[index].set()
+
+    watchers = [asyncio.create_task(watch(i)) for i in range(len(seen))]
+    async with asyncio.timeout(10):
+        await asyncio.gather(*(event.wait() for event in first))
+    (await backend.gql(START, {"id": comparison_id}, token=ws.tokens[Role.MEMBER])).ok()
+    await asyncio.gather(*watchers)
+    final = await row_progress(backend, token, comparison_id)
+    for snapshots in seen[:6]:
+        assert_in_order(snapshots)
+        assert snapshots[-1] == final
+    narrow_seen = seen[6]
+    assert all(set(s) == {"seq", "doneCalls"} for s in narrow_seen)
+    assert narrow_seen[-1] == {"seq": final["seq"], "doneCalls": final["doneCalls"]}
+    assert [s["seq"] for s in narrow_seen] == sorted({s["seq"] for s in narrow_seen})
+    shared = subscription_events("shared") - shared_before
+    own = subscription_events("own") - own_before
+    # Snapshots off the event stream are one object for all: 5 of every 6 borrow; the narrow
+    # query and the first, row-read snapshot of each subscription run their own.
+    assert shared >= 5 * (len(seen[0]) - 2), (shared, own)
+    assert own >= len(narrow_seen) - 1
