@@ -41,13 +41,15 @@ class SharedEventExecutor(StrawberryGraphQLCoreExecutionContext):
     """Strawberry's executor; a subscription event with a shareable payload runs once."""
 
     _event_key: _Key | None = None
+    _variables_key: str | None = None
 
     def build_per_event_executor(self, payload: Any) -> SharedEventExecutor:
         executor = super().build_per_event_executor(payload)
         assert isinstance(executor, SharedEventExecutor)
         if getattr(type(payload), "SHARED_EVENT", False):
-            variables = repr(sorted(self.variable_values.coerced.items()))
-            executor._event_key = (id(payload), id(self.operation), variables)
+            if self._variables_key is None:  # once per subscription
+                self._variables_key = repr(sorted(self.variable_values.coerced.items()))
+            executor._event_key = (id(payload), id(self.operation), self._variables_key)
         return executor
 
     def execute_operation(self, serially: bool | None = None) -> Any:
