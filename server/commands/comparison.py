@@ -11,18 +11,18 @@ import asyncio
 import json
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
 from server.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
+from server.commands.client_setup import explain, fail
 from server.commands.comparison_input import BadInput, comparison_input
 from server.commands.progress_watch import ProgressBar, follow
 
 comparison_app = typer.Typer(no_args_is_help=True, help="Comparisons (API client: --url, --token).")
 
 NOT_SUCCESSFUL = 1
-OPERATIONAL_ERROR = 2
 
 FIELDS = """
     id label status stopReason errorCode split trialsPerCase caseCount budgetCapCents
@@ -98,19 +98,6 @@ SeedOption = Annotated[int, typer.Option("--sample-seed", help="The sample's see
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the API's answer as JSON.")]
 
 
-def _fail(message: str, code: int = OPERATIONAL_ERROR) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _explain(error: ApiError, url: str) -> str:
-    if error.code == "UNREACHABLE":
-        return f"cannot reach the shipwise server at {url}"
-    if error.code == "UNAUTHENTICATED":
-        return "the server refused the token (missing, unknown or revoked): check --token"
-    return f"{error.code}: {error.message}"
-
-
 def _experiment_id(client: ApiClient, experiment: str | None) -> str | None:
     """An `exp_…` id as given; a name looked up, or created when the workspace has none."""
     if experiment is None or experiment.startswith("exp_"):
@@ -172,9 +159,9 @@ def _run(url: str, token: str, call: Any) -> Any:
         with ApiClient(url, token) as client:
             return call(client)
     except BadInput as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except ApiError as exc:
-        _fail(_explain(exc, url))
+        fail(explain(exc, url))
 
 
 InputHandler = Callable[[dict[str, Any], bool], None]
