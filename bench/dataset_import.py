@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import PeakRss, emit, shipwise, site
+from bench.harness import emit, shipwise, site, timed_command
 
 TARGET_CASES_PER_S = 20_000.0
 TARGET_RSS_MB = 300.0
@@ -53,20 +51,9 @@ def run_import(
         "dataset", "import", str(path), "--name", "bench",
         "--chunk-size", str(chunk_size), "--in-flight", str(in_flight),
     )  # fmt: skip
-    with PeakRss(server_pid) as server_rss:
-        started = time.perf_counter()
-        client = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        with PeakRss(client.pid) as client_rss:
-            out, err = client.communicate()
-        seconds = time.perf_counter() - started
-    if client.returncode != 0:
-        raise SystemExit(f"the import failed ({client.returncode}): {err.decode()}")
-    emit(out.decode().strip().splitlines()[0])
-    return {
-        "seconds": seconds,
-        "client_mb": client_rss.peak_mb,
-        "server_mb": server_rss.peak_mb,
-    }
+    timed = timed_command(command, env, server_pid)
+    emit(timed.lines[0])
+    return {"seconds": timed.seconds, "client_mb": timed.client_mb, "server_mb": timed.server_mb}
 
 
 def main() -> None:

@@ -23,7 +23,6 @@ import asyncio
 import json
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
-from bench.harness import PeakRss, emit, shipwise, site
+from bench.harness import PeakRss, emit, shipwise, site, timed_command
 
 TARGET_ITEMS_PER_S = 25_000.0
 TARGET_FIRST_PAGE_MS = 200.0
@@ -89,21 +88,13 @@ def _trial(draw: float, quality: float, evaluators: int) -> dict[str, Any]:
 
 def run_import(env: dict[str, str], path: Path, server_pid: int) -> dict[str, Any]:
     command = shipwise("run", "import", str(path), "--experiment", "bench")
-    with PeakRss(server_pid) as server_rss:
-        started = time.perf_counter()
-        client = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        with PeakRss(client.pid) as client_rss:
-            out, err = client.communicate()
-        seconds = time.perf_counter() - started
-    if client.returncode != 0:
-        raise SystemExit(f"the import failed ({client.returncode}): {err.decode()}")
-    lines = out.decode().strip().splitlines()
-    emit(lines[0])
+    timed = timed_command(command, env, server_pid)
+    emit(timed.lines[0])
     return {
-        "run_id": lines[-1],
-        "seconds": seconds,
-        "client_mb": client_rss.peak_mb,
-        "server_mb": server_rss.peak_mb,
+        "run_id": timed.lines[-1],
+        "seconds": timed.seconds,
+        "client_mb": timed.client_mb,
+        "server_mb": timed.server_mb,
     }
 
 

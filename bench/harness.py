@@ -185,6 +185,30 @@ class PeakRss:
         return self.peak_bytes / (1024 * 1024)
 
 
+@dataclass(frozen=True)
+class Timed:
+    """A client command's output lines, wall time and peak RSS (its own and the server's)."""
+
+    lines: list[str]
+    seconds: float
+    client_mb: float
+    server_mb: float
+
+
+def timed_command(command: list[str], env: dict[str, str], server_pid: int) -> Timed:
+    """Run a client command to its end, sampling its RSS and the server's; exit on failure."""
+    with PeakRss(server_pid) as server_rss:
+        started = time.perf_counter()
+        client = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        with PeakRss(client.pid) as client_rss:
+            out, err = client.communicate()
+        seconds = time.perf_counter() - started
+    if client.returncode != 0:
+        raise SystemExit(f"the import failed ({client.returncode}): {err.decode()}")
+    lines = out.decode().strip().splitlines()
+    return Timed(lines, seconds, client_rss.peak_mb, server_rss.peak_mb)
+
+
 @dataclass
 class Site:
     """A migrated bench database, a work directory, and the environment of a served
