@@ -21,13 +21,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -35,20 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
-from cryptography.fernet import Fernet
 
-from bench.dataset_import import (
-    DEFAULT_ADMIN_URL,
-    PeakRss,
-    create_database,
-    drop_database,
-    emit,
-    free_port,
-    shipwise,
-    start_server,
-    stop_server,
-)
-from server.migrate import upgrade
+from bench.harness import PeakRss, emit, shipwise, site, timed_command
 
 TARGET_ITEMS_PER_S = 25_000.0
 TARGET_FIRST_PAGE_MS = 200.0
@@ -104,21 +88,13 @@ def _trial(draw: float, quality: float, evaluators: int) -> dict[str, Any]:
 
 def run_import(env: dict[str, str], path: Path, server_pid: int) -> dict[str, Any]:
     command = shipwise("run", "import", str(path), "--experiment", "bench")
-    with PeakRss(server_pid) as server_rss:
-        started = time.perf_counter()
-        client = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        with PeakRss(client.pid) as client_rss:
-            out, err = client.communicate()
-        seconds = time.perf_counter() - started
-    if client.returncode != 0:
-        raise SystemExit(f"the import failed ({client.returncode}): {err.decode()}")
-    lines = out.decode().strip().splitlines()
-    emit(lines[0])
+    timed = timed_command(command, env, server_pid)
+    emit(timed.lines[0])
     return {
-        "run_id": lines[-1],
-        "seconds": seconds,
-        "client_mb": client_rss.peak_mb,
-        "server_mb": server_rss.peak_mb,
+        "run_id": timed.lines[-1],
+        "seconds": timed.seconds,
+        "client_mb": timed.client_mb,
+        "server_mb": timed.server_mb,
     }
 
 
@@ -174,49 +150,20 @@ def main() -> None:
         "--keep-database", action="store_true", help="Keep the database (for EXPLAIN) and name it."
     )
     args = parser.parse_args()
-    admin_url = os.environ.get("SHIPWISE_BENCH_DATABASE_URL", DEFAULT_ADMIN_URL)
 
-    database_url, name = asyncio.run(create_database(admin_url))
-    workdir = Path(tempfile.mkdtemp(prefix="shipwise-bench-"))
-    server: subprocess.Popen[bytes] | None = None
-    try:
-        upgrade(database_url)
-        port = free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
-        env |= {
-            "SHIPWISE_DATABASE_URL": database_url,
-            "SHIPWISE_SECRET_KEY": Fernet.generate_key().decode(),
-            "SHIPWISE_DATA_DIR": str(workdir / "data"),
-            "SHIPWISE_LOG_LEVEL": "WARNING",
-        }
-        created = subprocess.run(
-            shipwise("workspace", "create", "bench"), env=env, capture_output=True, text=True
-        )
-        if created.returncode != 0:
-            raise SystemExit(f"workspace create failed: {created.stderr}")
-        env |= {
-            "SHIPWISE_TOKEN": created.stdout.strip().splitlines()[-1],
-            "SHIPWISE_URL": f"http://127.0.0.1:{port}",
-        }
-        base_path, cand_path = write_runs(workdir, args.items, args.trials, args.evaluators)
+    with site(keep_database=args.keep_database) as bench:
+        env = bench.env
+        base_path, cand_path = write_runs(bench.workdir, args.items, args.trials, args.evaluators)
         size = (base_path.stat().st_size + cand_path.stat().st_size) / 1e6
         emit(f"2 × {args.items:,} items ({args.trials} trial(s), {args.evaluators} evaluators),"
              f" {size:.1f} MB of JSONL")  # fmt: skip
-        server = start_server(env, port, workdir / "server.log", args.profile)
+        server = bench.serve(args.profile)
         baseline = run_import(env, base_path, server.pid)
         candidate = run_import(env, cand_path, server.pid)
-        cleared = asyncio.run(clear_cached_summaries(database_url))
+        cleared = asyncio.run(clear_cached_summaries(bench.database_url))
         emit(f"dropped {cleared} cached summary(ies) of the RUN_REGRESSED job")
         with PeakRss(server.pid) as diff_rss:
             first_ms, cached = time_diff(env, candidate["run_id"], baseline["run_id"])
-    finally:
-        if server is not None:
-            stop_server(server)
-        shutil.rmtree(workdir, ignore_errors=True)
-        if args.keep_database:
-            emit(f"kept database {name}")
-        else:
-            asyncio.run(drop_database(admin_url, name))
 
     seconds = baseline["seconds"] + candidate["seconds"]
     rate = 2 * args.items / seconds

@@ -21,7 +21,6 @@ import io
 import json
 import os
 import pstats
-import secrets
 import statistics
 import sys
 import time
@@ -34,6 +33,7 @@ import numpy as np
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.harness import create_database, drop_database
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.datasets.models import DatasetCase
 from server.db import create_engine, create_sessionmaker, utcnow
@@ -44,30 +44,9 @@ from server.verdicts import service
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from tests.factories import make_comparison, make_comparison_setup, make_workspace
 
-ADMIN_URL = os.environ.get(
-    "SHIPWISE_BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-)
 COHORTS, TRIALS = 3, 3
 CHECKS = [{"kind": "CONTAINS"}, {"kind": "EXACT_MATCH"}]
 RATES = (0.78, 0.82, 0.80)
-
-
-async def _database() -> tuple[str, str]:
-    import asyncpg
-
-    name = f"shipwise_bench_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    return f"{ADMIN_URL.rpartition('/')[0]}/{name}", name
-
-
-async def _drop(name: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
-    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await conn.close()
 
 
 def _trial_rows(comparison_id: str, connection_id: str, cases: int) -> list[dict[str, Any]]:
@@ -174,7 +153,7 @@ async def _finalize_once(
 
 
 async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
-    url, name = await _database()
+    url, name = await create_database()
     try:
         await asyncio.to_thread(upgrade, url)
         engine = create_engine(url)
@@ -200,7 +179,7 @@ async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
             await _reset(sessionmaker, comparison_id)
         await engine.dispose()
     finally:
-        await _drop(name)
+        await drop_database(name)
     for index, seconds in enumerate(times):
         print(f"finalize #{index + 1}: {seconds:.3f} s")  # noqa: T201
     return {

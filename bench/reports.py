@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, select
 
-from bench.finalize import _database, _drop, _seed
+from bench.finalize import _seed
+from bench.harness import create_database, drop_database
 from server.auth import Actor
 from server.comparisons.models import Comparison
 from server.db import create_engine, create_sessionmaker, utcnow
@@ -48,7 +49,7 @@ async def _actor(session: Any, comparison_id: str, role: Role) -> Actor:
 
 
 async def main(cases: int) -> dict[str, Any]:
-    url, name = await _database()
+    url, name = await create_database()
     timings: dict[str, float] = {}
     try:
         await asyncio.to_thread(upgrade, url)
@@ -115,7 +116,7 @@ async def main(cases: int) -> dict[str, Any]:
             )
         await engine.dispose()
     finally:
-        await _drop(name)
+        await drop_database(name)
     for key, seconds in timings.items():
         print(f"{key}: {seconds:.3f} s")  # noqa: T201
     return {

@@ -15,10 +15,14 @@ import json
 import statistics
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 from scipy.stats import permutation_test
 
+from bench.harness import emit
 from stats.gate import paired_test
 from stats.trials import CohortTrials
 
@@ -28,11 +32,6 @@ SCIPY_RESAMPLES = 9_999
 SCIPY_BATCH = 500
 TARGET_MS = 100.0
 TARGET_SPEEDUP = 50.0
-
-
-def emit(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
 
 
 def make_cohorts(seed: int = 20240601) -> tuple[CohortTrials, CohortTrials]:

@@ -10,20 +10,19 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from typing import Annotated, Any, NoReturn
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 
 from server.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
+from server.commands.client_setup import explain, fail
 from server.commands.comparison_input import BadInput, comparison_input
 from server.commands.progress_watch import ProgressBar, follow
 
-comparison_app = typer.Typer(
-    no_args_is_help=True, help="Comparisons (API client: --url, --token)."
-)
+comparison_app = typer.Typer(no_args_is_help=True, help="Comparisons (API client: --url, --token).")
 
 NOT_SUCCESSFUL = 1
-OPERATIONAL_ERROR = 2
 
 FIELDS = """
     id label status stopReason errorCode split trialsPerCase caseCount budgetCapCents
@@ -34,9 +33,7 @@ FIELDS = """
     progress { doneCalls totalCalls failedCalls percent etaSeconds }
 """
 CREATE = (
-    "mutation($input: CreateComparisonInput!) { createComparison(input: $input) {"
-    + FIELDS
-    + "} }"
+    "mutation($input: CreateComparisonInput!) { createComparison(input: $input) {" + FIELDS + "} }"
 )
 PREVIEW = """
 query($input: CreateComparisonInput!) {
@@ -64,7 +61,7 @@ CohortOption = Annotated[
     list[str],
     typer.Option(
         "--cohort-json",
-        help='A cohort as JSON, repeatable; the first is the candidate. '
+        help="A cohort as JSON, repeatable; the first is the candidate. "
         '{"kind": "RELEASE", "releaseId": "…"} or {"cohort_kind": "variant", '
         '"base_release_id": "…", "overrides": {"prompt_template": "<version id>"}}.',
     ),
@@ -99,19 +96,6 @@ SampleOption = Annotated[
 ]
 SeedOption = Annotated[int, typer.Option("--sample-seed", help="The sample's seed.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the API's answer as JSON.")]
-
-
-def _fail(message: str, code: int = OPERATIONAL_ERROR) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def _explain(error: ApiError, url: str) -> str:
-    if error.code == "UNREACHABLE":
-        return f"cannot reach the shipwise server at {url}"
-    if error.code == "UNAUTHENTICATED":
-        return "the server refused the token (missing, unknown or revoked): check --token"
-    return f"{error.code}: {error.message}"
 
 
 def _experiment_id(client: ApiClient, experiment: str | None) -> str | None:
@@ -175,85 +159,71 @@ def _run(url: str, token: str, call: Any) -> Any:
         with ApiClient(url, token) as client:
             return call(client)
     except BadInput as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except ApiError as exc:
-        _fail(_explain(exc, url))
+        fail(explain(exc, url))
+
+
+InputHandler = Callable[[dict[str, Any], bool], None]
+
+
+def _input_command(query: str, field: str) -> Callable[[InputHandler], Callable[..., None]]:
+    """A command taking the CreateComparisonInput flags: it sends `query` and hands the answer
+    (and `--json`) to the decorated function, whose docstring is the command's help."""
+
+    def decorate(handler: InputHandler) -> Callable[..., None]:
+        def command(
+            token: TokenOption,
+            cohort_json: CohortOption,
+            dataset: DatasetOption = None,
+            dataset_version: DatasetVersionOption = None,
+            trials: TrialsOption = None,
+            split: SplitOption = None,
+            checks_json: ChecksOption = None,
+            budget_cents: BudgetOption = None,
+            experiment: ExperimentOption = None,
+            label: LabelOption = None,
+            sample_size: SampleOption = None,
+            sample_seed: SeedOption = 0,
+            as_json: JsonOption = False,
+            url: UrlOption = DEFAULT_URL,
+        ) -> None:
+            flags = {
+                "cohorts": cohort_json,
+                "dataset": dataset,
+                "dataset_version": dataset_version,
+                "trials": trials,
+                "split": split,
+                "checks_json": checks_json,
+                "budget_cents": budget_cents,
+                "experiment": experiment,
+                "label": label,
+                "sample_size": sample_size,
+                "sample_seed": sample_seed,
+            }
+            answer = _run(
+                url, token, lambda c: c.execute(query, {"input": _input(c, **flags)})[field]
+            )
+            handler(answer, as_json)
+
+        command.__name__, command.__doc__ = handler.__name__, handler.__doc__
+        return command
+
+    return decorate
 
 
 @comparison_app.command("create")
-def create_command(
-    token: TokenOption,
-    cohort_json: CohortOption,
-    dataset: DatasetOption = None,
-    dataset_version: DatasetVersionOption = None,
-    trials: TrialsOption = None,
-    split: SplitOption = None,
-    checks_json: ChecksOption = None,
-    budget_cents: BudgetOption = None,
-    experiment: ExperimentOption = None,
-    label: LabelOption = None,
-    sample_size: SampleOption = None,
-    sample_seed: SeedOption = 0,
-    as_json: JsonOption = False,
-    url: UrlOption = DEFAULT_URL,
-) -> None:
+@_input_command(CREATE, "createComparison")
+def create_command(comparison: dict[str, Any], as_json: bool) -> None:
     """Create a SETUP comparison (nothing runs yet); its id is printed alone on the last line."""
-    flags = {
-        "cohorts": cohort_json,
-        "dataset": dataset,
-        "dataset_version": dataset_version,
-        "trials": trials,
-        "split": split,
-        "checks_json": checks_json,
-        "budget_cents": budget_cents,
-        "experiment": experiment,
-        "label": label,
-        "sample_size": sample_size,
-        "sample_seed": sample_seed,
-    }
-    comparison = _run(
-        url, token, lambda c: c.execute(CREATE, {"input": _input(c, **flags)})["createComparison"]
-    )
     typer.echo(json.dumps(comparison, indent=2) if as_json else _describe(comparison))
     sys.stdout.write(comparison["id"] + "\n")
 
 
 @comparison_app.command("preview")
-def preview_command(
-    token: TokenOption,
-    cohort_json: CohortOption,
-    dataset: DatasetOption = None,
-    dataset_version: DatasetVersionOption = None,
-    trials: TrialsOption = None,
-    split: SplitOption = None,
-    checks_json: ChecksOption = None,
-    budget_cents: BudgetOption = None,
-    experiment: ExperimentOption = None,
-    label: LabelOption = None,
-    sample_size: SampleOption = None,
-    sample_seed: SeedOption = 0,
-    as_json: JsonOption = False,
-    url: UrlOption = DEFAULT_URL,
-) -> None:
+@_input_command(PREVIEW, "comparisonPreview")
+def preview_command(preview: dict[str, Any], as_json: bool) -> None:
     """What the comparison would run and cost, and whether it can start (exit 1 if not)."""
-    flags = {
-        "cohorts": cohort_json,
-        "dataset": dataset,
-        "dataset_version": dataset_version,
-        "trials": trials,
-        "split": split,
-        "checks_json": checks_json,
-        "budget_cents": budget_cents,
-        "experiment": experiment,
-        "label": label,
-        "sample_size": sample_size,
-        "sample_seed": sample_seed,
-    }
-    preview = _run(
-        url,
-        token,
-        lambda c: c.execute(PREVIEW, {"input": _input(c, **flags)})["comparisonPreview"],
-    )
     if as_json:
         typer.echo(json.dumps(preview, indent=2))
     else:

@@ -7,21 +7,26 @@ version keeps the file's order. Memory holds only the chunks in flight.
 
 from __future__ import annotations
 
-import json
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from server.client import ApiClient, ApiError
+from server.commands.chunk_upload import (
+    DEFAULT_IN_FLIGHT,
+    MAX_CHUNK_BYTES,
+    BadLine,
+    Chunk,
+    EmptyFile,
+    chunked,
+    decode_line,
+    nonblank_lines,
+    refused_line,
+    send_all,
+    undo,
+)
 from server.datasets.cases import MAX_CASES_PER_CHUNK, CaseError, check_case
-
-MAX_CHUNK_BYTES = 1_500_000
-"""Stay well under the server's 2 MiB request limit however large the cases are."""
-DEFAULT_IN_FLIGHT = 3
-"""Chunks on the wire at once: the server checks one while the database writes another."""
 
 CREATE = "mutation($input: CreateDatasetInput!) { createDataset(input: $input) { id } }"
 OPEN = "mutation($id: ID!) { openDatasetVersion(datasetId: $id) { id number } }"
@@ -35,28 +40,6 @@ SEAL = (
 )
 LATEST = "query($id: ID!) { dataset(id: $id) { id latestVersion { id } } }"
 DISCARD = "mutation($id: ID!) { discardDatasetVersion(versionId: $id) { state } }"
-
-
-class BadLine(Exception):
-    """A line of the file that is not a valid case."""
-
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
-        self.line = line
-        self.reason = reason
-
-
-class EmptyFile(Exception):
-    """A file with no cases (only blank lines, or none)."""
-
-
-@dataclass
-class Chunk:
-    """Cases to append in one call, with the file line of each."""
-
-    cases: list[Any] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
-    size: int = 0
 
 
 @dataclass(frozen=True)
@@ -80,25 +63,18 @@ def read_chunks(
     Repeated `datasetItemId`s are caught here, naming both lines: with chunks in flight
     side by side, the server could otherwise report either occurrence.
     """
-    chunk = Chunk()
+    return chunked(_checked_cases(path), chunk_size=chunk_size, max_bytes=max_bytes)
+
+
+def _checked_cases(path: Path) -> Iterator[tuple[int, Any, int]]:
     first_line: dict[str, int] = {}
-    with path.open("rb") as lines:
-        for number, raw in enumerate(lines, start=1):
-            if not raw.strip():
-                continue
-            case = parse_line(number, raw)
-            item_id = case["datasetItemId"]
-            seen = first_line.setdefault(item_id, number)
-            if seen != number:
-                raise BadLine(number, f"`datasetItemId` {item_id!r} repeats line {seen}")
-            chunk.cases.append(case)
-            chunk.lines.append(number)
-            chunk.size += len(raw)
-            if len(chunk.cases) >= chunk_size or chunk.size >= max_bytes:
-                yield chunk
-                chunk = Chunk()
-    if chunk.cases:
-        yield chunk
+    for number, raw in nonblank_lines(path):
+        case = parse_line(number, raw)
+        item_id = case["datasetItemId"]
+        seen = first_line.setdefault(item_id, number)
+        if seen != number:
+            raise BadLine(number, f"`datasetItemId` {item_id!r} repeats line {seen}")
+        yield number, case, len(raw)
 
 
 def parse_line(number: int, raw: bytes) -> Any:
@@ -107,12 +83,7 @@ def parse_line(number: int, raw: bytes) -> Any:
     Checked here as the server will check it, so a bad line is reported before it is sent
     (and NaN or an unpaired surrogate never reaches the JSON encoder of the request).
     """
-    try:
-        case = json.loads(raw.decode())
-    except UnicodeDecodeError:
-        raise BadLine(number, "not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise BadLine(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    case = decode_line(number, raw)
     try:
         check_case(case)
     except CaseError as exc:
@@ -184,25 +155,10 @@ def create_or_resume(client: ApiClient, *, name: str, description: str | None) -
 
 
 def append_all(client: ApiClient, version_id: str, chunks: Iterator[Chunk], in_flight: int) -> int:
-    """Send the chunks, up to `in_flight` at a time, each with its position; the cases sent.
-
-    The next chunk is read while earlier ones are on the wire; errors surface in file order.
-    """
-    pending: deque[Future[None]] = deque()
-    position = 0
-    with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="append") as pool:
-        try:
-            for chunk in chunks:
-                if len(pending) >= in_flight:
-                    pending.popleft().result()
-                pending.append(pool.submit(_append, client, version_id, chunk, position))
-                position += len(chunk.cases)
-            while pending:
-                pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
-    return position
+    """Send the chunks, up to `in_flight` at a time, each with its position; the cases sent."""
+    return send_all(
+        chunks, lambda chunk, position: _append(client, version_id, chunk, position), in_flight
+    )
 
 
 def _append(client: ApiClient, version_id: str, chunk: Chunk, position: int) -> None:
@@ -210,11 +166,9 @@ def _append(client: ApiClient, version_id: str, chunk: Chunk, position: int) -> 
     try:
         client.execute(APPEND, variables)
     except ApiError as exc:
-        index = exc.extensions.get("index")
-        if exc.code == "VALIDATION_FAILED" and isinstance(index, int):
-            if 0 <= index < len(chunk.lines):
-                reason = str(exc.extensions.get("reason") or exc.message)
-                raise BadLine(chunk.lines[index], reason) from None
+        bad = refused_line(exc, chunk)
+        if bad is not None:
+            raise bad from None
         if exc.code == "VALIDATION_FAILED":
             lines = f"{chunk.lines[0]}-{chunk.lines[-1]}"
             raise BadLine(chunk.lines[0], f"(chunk of lines {lines}) {exc.message}") from None
@@ -223,8 +177,4 @@ def _append(client: ApiClient, version_id: str, chunk: Chunk, position: int) -> 
 
 def discard(client: ApiClient, version_id: str) -> ApiError | None:
     """Discard the open version; the error, if that failed too."""
-    try:
-        client.execute(DISCARD, {"id": version_id})
-    except ApiError as exc:
-        return exc
-    return None
+    return undo(client, DISCARD, {"id": version_id})

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from server.client import ApiClient, ApiError
-from server.commands.dataset_import import MAX_CHUNK_BYTES, BadLine, Chunk, EmptyFile
+from server.commands import chunk_upload
+from server.commands.chunk_upload import (
+    DEFAULT_IN_FLIGHT,
+    MAX_CHUNK_BYTES,
+    BadLine,
+    Chunk,
+    EmptyFile,
+)
 from server.runs.items import MAX_ITEMS_PER_CHUNK, MAX_ITEMS_PER_RUN, CaseError, check_item
-
-DEFAULT_IN_FLIGHT = 3
 
 EXPERIMENTS = """query($after: String) {
   experiments(first: 100, after: $after) {
@@ -40,8 +43,6 @@ COMPLETE = (
     "mutation($id: ID!, $n: Int) { completeRun(runId: $id, itemCount: $n) { id status itemCount } }"
 )
 FAIL = "mutation($id: ID!, $code: String) { failRun(runId: $id, errorCode: $code) { status } }"
-
-__all__ = ["BadLine", "EmptyFile", "Imported", "import_file"]
 
 
 @dataclass(frozen=True)
@@ -70,24 +71,15 @@ def read_chunks(
     server checks them (the costly part of a client); a chunk the server refuses is
     then parsed line by line to name the bad one (`locate`).
     """
-    chunk = Chunk()
-    count = 0
-    with path.open("rb") as lines:
-        for number, raw in enumerate(lines, start=1):
-            text = raw.strip()
-            if not text:
-                continue
-            count += 1
-            if count > MAX_ITEMS_PER_RUN:
-                raise BadLine(number, f"a run holds at most {MAX_ITEMS_PER_RUN:,} items")
-            chunk.cases.append(text)
-            chunk.lines.append(number)
-            chunk.size += len(text)
-            if len(chunk.cases) >= chunk_size or chunk.size >= max_bytes:
-                yield chunk
-                chunk = Chunk()
-    if chunk.cases:
-        yield chunk
+    return chunk_upload.chunked(_raw_cases(path), chunk_size=chunk_size, max_bytes=max_bytes)
+
+
+def _raw_cases(path: Path) -> Iterator[tuple[int, bytes, int]]:
+    for count, (number, raw) in enumerate(chunk_upload.nonblank_lines(path), start=1):
+        if count > MAX_ITEMS_PER_RUN:
+            raise BadLine(number, f"a run holds at most {MAX_ITEMS_PER_RUN:,} items")
+        text = raw.strip()
+        yield number, text, len(text)
 
 
 def locate(chunk: Chunk, position: int) -> BadLine | None:
@@ -120,12 +112,7 @@ def find_repeat(path: Path, item_id: str) -> BadLine | None:
 
 def parse_line(number: int, raw: bytes, position: int) -> Any:
     """The item on line `number`, or BadLine saying why it is not one."""
-    try:
-        value = json.loads(raw.decode())
-    except UnicodeDecodeError:
-        raise BadLine(number, "not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise BadLine(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    value = chunk_upload.decode_line(number, raw)
     try:
         check_item(value, position)
     except CaseError as exc:
@@ -194,21 +181,9 @@ def _complete(client: ApiClient, path: Path, run_id: str, sent: int) -> dict[str
 
 def append_all(client: ApiClient, run_id: str, chunks: Iterator[Chunk], in_flight: int) -> int:
     """Send the chunks, up to `in_flight` at a time, each with its position; the items sent."""
-    pending: deque[Future[None]] = deque()
-    position = 0
-    with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="append") as pool:
-        try:
-            for chunk in chunks:
-                if len(pending) >= in_flight:
-                    pending.popleft().result()
-                pending.append(pool.submit(_append, client, run_id, chunk, position))
-                position += len(chunk.cases)
-            while pending:
-                pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
-    return position
+    return chunk_upload.send_all(
+        chunks, lambda chunk, position: _append(client, run_id, chunk, position), in_flight
+    )
 
 
 def _append(client: ApiClient, run_id: str, chunk: Chunk, position: int) -> None:
@@ -217,24 +192,14 @@ def _append(client: ApiClient, run_id: str, chunk: Chunk, position: int) -> None
     try:
         client.execute_body(body)
     except ApiError as exc:
-        index = exc.extensions.get("index")
-        if exc.code == "VALIDATION_FAILED" and isinstance(index, int):
-            if 0 <= index < len(chunk.lines):
-                reason = str(exc.extensions.get("reason") or exc.message)
-                _, _, field = str(exc.extensions.get("field", "")).partition(".")
-                where = f"`{field}`: " if field.startswith("trials[") else ""
-                raise BadLine(chunk.lines[index], where + reason) from None
-        if exc.code in ("VALIDATION_FAILED", "INTERNAL"):  # e.g. a line that is not JSON
-            bad = locate(chunk, position)
-            if bad is not None:
-                raise bad from None
+        bad = chunk_upload.refused_line(exc, chunk)
+        if bad is None and exc.code in ("VALIDATION_FAILED", "INTERNAL"):
+            bad = locate(chunk, position)  # e.g. a line that is not JSON
+        if bad is not None:
+            raise bad from None
         raise
 
 
 def fail(client: ApiClient, run_id: str, code: str) -> ApiError | None:
     """Mark the run FAILED; the error, if that failed too."""
-    try:
-        client.execute(FAIL, {"id": run_id, "code": code})
-    except ApiError as exc:
-        return exc
-    return None
+    return chunk_upload.undo(client, FAIL, {"id": run_id, "code": code})

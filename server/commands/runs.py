@@ -10,20 +10,26 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
 from server.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
-from server.commands.run_import import DEFAULT_IN_FLIGHT, BadLine, EmptyFile, import_file
+from server.commands.chunk_upload import DEFAULT_IN_FLIGHT
+from server.commands.client_setup import (
+    OPERATIONAL_ERROR,
+    InFlightOption,
+    explain,
+    fail,
+    run_import,
+)
+from server.commands.run_import import import_file
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
 
 PASSED = 0
 REGRESSION = 1
-DATA_ERROR = 1
-OPERATIONAL_ERROR = 2
 STATUSES = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 PAGE = 100
 
@@ -53,22 +59,6 @@ EpsilonOption = Annotated[
 ]
 
 
-def _fail(message: str, code: int, notes: list[str] | None = None) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    for note in notes or []:
-        typer.echo(f"error: {note}", err=True)
-    raise typer.Exit(code)
-
-
-def _explain(error: ApiError, url: str) -> str:
-    if error.code == "UNREACHABLE":
-        return f"cannot reach the shipwise server at {url}"
-    if error.code == "UNAUTHENTICATED":
-        return "the server refused the token (missing, unknown or revoked): check --token"
-    reason = error.extensions.get("reason")
-    return f"{error.code}: {error.message}" + (f" ({reason})" if reason else "")
-
-
 @run_app.command("import")
 def import_command(
     file: Annotated[Path, typer.Argument(help="JSONL, one item per line; blank lines skipped.")],
@@ -88,34 +78,28 @@ def import_command(
         int,
         typer.Option("--chunk-size", min=1, max=MAX_ITEMS_PER_CHUNK, help="Items per call."),
     ] = MAX_ITEMS_PER_CHUNK,
-    in_flight: Annotated[
-        int, typer.Option("--in-flight", min=1, max=8, help="Chunks sent at once.")
-    ] = DEFAULT_IN_FLIGHT,
+    in_flight: InFlightOption = DEFAULT_IN_FLIGHT,
 ) -> None:
     """Import a results file as a COMPLETED run; prints the run id alone on the last line.
 
     A bad line is reported as `line N: reason` and the run is left FAILED (exit 1).
     """
     meta = _metadata(metadata)
-    if not file.is_file():
-        _fail(f"{file} is not a readable file", OPERATIONAL_ERROR)
-    try:
-        with ApiClient(url, token) as client:
-            imported = import_file(
-                client,
-                file,
-                experiment=experiment,
-                idempotency_key=idempotency_key,
-                metadata=meta,
-                chunk_size=chunk_size,
-                in_flight=in_flight,
-            )
-    except (BadLine, EmptyFile) as exc:
-        _fail(str(exc), DATA_ERROR, getattr(exc, "__notes__", None))
-    except ApiError as exc:
-        _fail(_explain(exc, url), OPERATIONAL_ERROR, getattr(exc, "__notes__", None))
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}", OPERATIONAL_ERROR)
+    imported = run_import(
+        file,
+        url=url,
+        token=token,
+        with_reason=True,
+        call=lambda client: import_file(
+            client,
+            file,
+            experiment=experiment,
+            idempotency_key=idempotency_key,
+            metadata=meta,
+            chunk_size=chunk_size,
+            in_flight=in_flight,
+        ),
+    )
     typer.echo(
         f"run {imported.run_id}: {imported.item_count} items, {imported.status}, "
         f"in experiment {experiment!r}"
@@ -129,9 +113,9 @@ def _metadata(text: str | None) -> dict[str, Any] | None:
     try:
         value = json.loads(text)
     except ValueError:
-        _fail("--metadata must be a JSON object", OPERATIONAL_ERROR)
+        fail("--metadata must be a JSON object", OPERATIONAL_ERROR)
     if not isinstance(value, dict):
-        _fail("--metadata must be a JSON object", OPERATIONAL_ERROR)
+        fail("--metadata must be a JSON object", OPERATIONAL_ERROR)
     return value
 
 
@@ -152,12 +136,12 @@ def diff_command(
     """Compare two COMPLETED runs item by item: the summary, then the cases."""
     status = status.upper()
     if status not in STATUSES:
-        _fail(f"--status must be one of {', '.join(STATUSES)}", OPERATIONAL_ERROR)
+        fail(f"--status must be one of {', '.join(STATUSES)}", OPERATIONAL_ERROR)
     try:
         with ApiClient(url, token) as client:
             summary, total, cases = _fetch(client, candidate, baseline, status, epsilon, limit)
     except ApiError as exc:
-        _fail(_explain(exc, url), OPERATIONAL_ERROR)
+        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
     if as_json:
         typer.echo(json.dumps({"summary": summary, "totalCount": total, "cases": cases}))
         return
@@ -269,7 +253,7 @@ def gate_command(
             variables = {"c": candidate, "b": baseline, "eps": epsilon}
             summary = client.execute(SUMMARY_ONLY, variables)["runDiff"]["summary"]
     except ApiError as exc:
-        _fail(_explain(exc, url), OPERATIONAL_ERROR)
+        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
     typer.echo(format_gate(summary))
     delta = summary["passRateDelta"]
     if summary["significant"] and delta is not None and delta < 0:

@@ -1,43 +1,27 @@
-"""Signed, expiring report links: HMAC-SHA256 with a key derived from the server secret.
+"""Signed, expiring report links: a `signed_links` token for the report page.
 
-The link names the workspace, the report and the expiry; the signature covers all three, so
-changing any of them (or pointing the link at another report) is refused.
+The token names the report (its subject), its workspace and the expiry; the signature covers
+all three, so changing any of them (or pointing the link at another report) is refused.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from enum import StrEnum
+from datetime import datetime, timedelta
 from typing import Final
 from urllib.parse import urlencode
 
-DEFAULT_HOURS: Final = 168
-MAX_HOURS: Final = 720
+from server import signed_links
 
-
-class LinkCheck(StrEnum):
-    VALID = "VALID"
-    INVALID = "INVALID"
-    EXPIRED = "EXPIRED"
+KIND: Final = "report"
+DEFAULT_HOURS: Final = signed_links.DEFAULT_HOURS
+MAX_HOURS: Final = signed_links.MAX_HOURS
 
 
 @dataclass(frozen=True, slots=True)
 class SignedLink:
     path: str
     expires_at: datetime
-
-
-def _key(secret: str) -> bytes:
-    """A key for links alone, so the secret's other uses never sign a link."""
-    return hmac.new(secret.encode(), b"shipwise report link v1", hashlib.sha256).digest()
-
-
-def _signature(secret: str, workspace_id: str, report_id: str, expires: int) -> str:
-    message = f"report:{workspace_id}:{report_id}:{expires}".encode()
-    return hmac.new(_key(secret), message, hashlib.sha256).hexdigest()
 
 
 def page_path(report_id: str) -> str:
@@ -47,33 +31,14 @@ def page_path(report_id: str) -> str:
 def sign(
     *, secret: str, workspace_id: str, report_id: str, hours: int, now: datetime
 ) -> SignedLink:
+    """The page path with `?token=…` opening this report until `now + hours` (whole seconds)."""
     expires_at = (now + timedelta(hours=hours)).replace(microsecond=0)
-    expires = int(expires_at.timestamp())
-    query = urlencode(
-        {
-            "ws": workspace_id,
-            "exp": expires,
-            "sig": _signature(secret, workspace_id, report_id, expires),
-        }
+    token = signed_links.sign(
+        secret=secret,
+        kind=KIND,
+        subject=report_id,
+        workspace_id=workspace_id,
+        expires_at=int(expires_at.timestamp()),
     )
-    return SignedLink(path=f"{page_path(report_id)}?{query}", expires_at=expires_at)
-
-
-def check(
-    *,
-    secret: str,
-    workspace_id: str,
-    report_id: str,
-    expires: str,
-    signature: str,
-    now: datetime,
-) -> LinkCheck:
-    """VALID, INVALID (altered or not signed by us) or EXPIRED (checked after the signature)."""
-    if not expires.isdigit() or len(expires) > 12:
-        return LinkCheck.INVALID
-    expected = _signature(secret, workspace_id, report_id, int(expires))
-    if not hmac.compare_digest(expected, signature):
-        return LinkCheck.INVALID
-    if datetime.fromtimestamp(int(expires), UTC) <= now:
-        return LinkCheck.EXPIRED
-    return LinkCheck.VALID
+    path = f"{page_path(report_id)}?{urlencode({'token': token})}"
+    return SignedLink(path=path, expires_at=expires_at)

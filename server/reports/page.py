@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from server import signed_links
 from server.auth import authenticate, bearer_token
 from server.context import AppState
 from server.db import utcnow
@@ -65,29 +66,34 @@ class LinkRefused(ShipwiseError):
 
 
 async def _authorized(session: AsyncSession, request: Request, report_id: str) -> Report:
-    state: AppState = request.app.state.shipwise
-    params = request.query_params
-    if "sig" in params:
-        report = await session.get(Report, report_id)
-        if report is None or report.workspace_id != params.get("ws", ""):
-            raise NotFound("report not found")
-        result = links.check(
-            secret=state.settings.resolved_secret_key(),
-            workspace_id=report.workspace_id,
-            report_id=report.id,
-            expires=params.get("exp", ""),
-            signature=params.get("sig", ""),
-            now=utcnow(),
-        )
-        if result == links.LinkCheck.EXPIRED:
-            raise LinkRefused("This link has expired. Ask a member for a new one.")
-        if result != links.LinkCheck.VALID:
-            raise LinkRefused("This link is not valid.")
-        return report
+    token = request.query_params.get("token")
+    if token is not None:
+        return await _by_link(session, request, report_id, token)
     actor = await authenticate(session, bearer_token(request.headers.get("authorization")))
     return await report_service.get(
         session=session, workspace_id=actor.workspace_id, report_id=report_id
     )
+
+
+async def _by_link(session: AsyncSession, request: Request, report_id: str, token: str) -> Report:
+    """The report a signed link opens: another workspace's answers 404, as an unknown id."""
+    state: AppState = request.app.state.shipwise
+    report = await session.get(Report, report_id)
+    if report is None:
+        raise NotFound("report not found")
+    try:
+        grant = signed_links.read(
+            token, secret=state.settings.resolved_secret_key(), kind=links.KIND
+        )
+    except signed_links.LinkExpired:
+        raise LinkRefused("This link has expired. Ask a member for a new one.") from None
+    except signed_links.LinkRefused:
+        raise LinkRefused("This link is not valid.") from None
+    if grant.workspace_id != report.workspace_id:
+        raise NotFound("report not found")
+    if grant.subject != report.id:
+        raise LinkRefused("This link is not valid.")
+    return report
 
 
 async def report_page(request: Request) -> HTMLResponse:

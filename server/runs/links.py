@@ -15,8 +15,8 @@ from server.validation import check_range
 from server.workspaces.roles import Role
 
 KIND = "run_diff"
-DEFAULT_HOURS = 168
-MAX_HOURS = 720
+DEFAULT_HOURS = signed_links.DEFAULT_HOURS
+MAX_HOURS = signed_links.MAX_HOURS
 
 
 def subject(candidate_run_id: str, baseline_run_id: str) -> str:

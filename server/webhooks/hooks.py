@@ -9,7 +9,7 @@ transaction that made its event true has committed, and none raises.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -42,18 +42,36 @@ async def _read(
         return None
 
 
-async def comparison_finished(
-    *, sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue, comparison_id: str
+async def _publish_about(
+    *,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    queue: JobQueue,
+    model: type[R],
+    row_id: str,
+    event: WebhookEvent,
+    summary_of: Callable[[R], Mapping[str, Any] | None],
 ) -> list[str]:
-    """`COMPARISON_FINISHED` for a comparison that reached DONE, FAILED or CANCELLED.
-
-    The summary is read from the committed row: `{label, status, stopReason, errorCode,
-    doneCalls, totalCalls, failedCalls, spentCentsSoFar, endedAt}`.
-    """
-    row = await _read(sessionmaker, Comparison, comparison_id)
-    if row is None or row.status not in TERMINAL_STATUSES:
+    """Publish `event` about the committed subject row with `summary_of(row)`; nothing when
+    the row cannot be read or `summary_of` answers None (the event is not true of it)."""
+    row = await _read(sessionmaker, model, row_id)
+    summary = None if row is None else summary_of(row)
+    if row is None or summary is None:
         return []
-    summary = {
+    return await publish(
+        sessionmaker=sessionmaker,
+        queue=queue,
+        workspace_id=row.workspace_id,
+        experiment_id=row.experiment_id,
+        event=event,
+        subject_id=row.id,
+        summary=summary,
+    )
+
+
+def _finished_summary(row: Comparison) -> dict[str, Any] | None:
+    if row.status not in TERMINAL_STATUSES:
+        return None
+    return {
         "label": row.label,
         "status": row.status.value,
         "stopReason": row.stop_reason.value if row.stop_reason else None,
@@ -64,14 +82,23 @@ async def comparison_finished(
         "spentCentsSoFar": micros_to_cents(row.spent_micros),
         "endedAt": row.ended_at.isoformat() if row.ended_at else None,
     }
-    return await publish(
+
+
+async def comparison_finished(
+    *, sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue, comparison_id: str
+) -> list[str]:
+    """`COMPARISON_FINISHED` for a comparison that reached DONE, FAILED or CANCELLED.
+
+    The summary is read from the committed row: `{label, status, stopReason, errorCode,
+    doneCalls, totalCalls, failedCalls, spentCentsSoFar, endedAt}`.
+    """
+    return await _publish_about(
         sessionmaker=sessionmaker,
         queue=queue,
-        workspace_id=row.workspace_id,
-        experiment_id=row.experiment_id,
+        model=Comparison,
+        row_id=comparison_id,
         event=WebhookEvent.COMPARISON_FINISHED,
-        subject_id=row.id,
-        summary=summary,
+        summary_of=_finished_summary,
     )
 
 
@@ -87,17 +114,13 @@ async def comparison_regressed(
     `summary` is the caller's (e.g. `{"regressedBaselines": [{"baselineCohortIndex",
     "passRateDeltaPoints", "deltaLow", "deltaHigh"}]}`); the comparison's `label` is added.
     """
-    row = await _read(sessionmaker, Comparison, comparison_id)
-    if row is None:
-        return []
-    return await publish(
+    return await _publish_about(
         sessionmaker=sessionmaker,
         queue=queue,
-        workspace_id=row.workspace_id,
-        experiment_id=row.experiment_id,
+        model=Comparison,
+        row_id=comparison_id,
         event=WebhookEvent.COMPARISON_REGRESSED,
-        subject_id=row.id,
-        summary={"label": row.label, **summary},
+        summary_of=lambda row: {"label": row.label, **summary},
     )
 
 
@@ -114,15 +137,16 @@ async def run_regressed(
     `summary` is the caller's (e.g. `{"baselineRunId", "passRateDelta", "regressedCount",
     "significant"}`).
     """
-    row = await _read(sessionmaker, Run, run_id)
-    if row is None or row.source != RunSource.IMPORTED or row.status != RunStatus.COMPLETED:
-        return []
-    return await publish(
+
+    def summary_of(row: Run) -> Mapping[str, Any] | None:
+        imported = row.source == RunSource.IMPORTED and row.status == RunStatus.COMPLETED
+        return summary if imported else None
+
+    return await _publish_about(
         sessionmaker=sessionmaker,
         queue=queue,
-        workspace_id=row.workspace_id,
-        experiment_id=row.experiment_id,
+        model=Run,
+        row_id=run_id,
         event=WebhookEvent.RUN_REGRESSED,
-        subject_id=row.id,
-        summary=summary,
+        summary_of=summary_of,
     )

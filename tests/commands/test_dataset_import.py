@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from server.client import ApiClient, ApiError
-from server.commands.dataset_import import BadLine, Chunk, append_all
+from server.commands.chunk_upload import BadLine, Chunk
+from server.commands.dataset_import import append_all
 from server.workspaces.roles import Role
 from tests.factories import dataset_cases, make_workspace
 from tests.harness import Backend

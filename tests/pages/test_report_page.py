@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
+from server import signed_links
+from server.reports import links
 from server.workspaces.roles import Role
 from tests.browser import browser, browser_page  # noqa: F401 - fixtures
 from tests.harness import Backend
@@ -96,6 +100,14 @@ async def test_the_page_with_a_bearer_token_and_refusals_as_pages(
     assert await browser_page.locator("svg#forest [data-cohort]").count() == 3
     assert browser_page.console_errors == []
     await browser_page.set_extra_http_headers({})
-    refused = await browser_page.goto(url + "?ws=x&exp=1&sig=00")
+    # A genuine link of another workspace, pointed at this report: not found, as an unknown id.
+    foreign = signed_links.sign(
+        secret=sqlite_backend.settings.resolved_secret_key(),
+        kind=links.KIND,
+        subject=report["id"],
+        workspace_id="ws_x",
+        expires_at=int(time.time()) + 3600,
+    )
+    refused = await browser_page.goto(f"{url}?{urlencode({'token': foreign})}")
     assert refused is not None and refused.status == 404
     assert await browser_page.locator("h1").inner_text() == "Not found"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 
 import pytest
 
-from server.signed_links import LinkRefused, sign, verify
+from server.signed_links import LinkExpired, LinkGrant, LinkRefused, read, sign, verify
 
 SECRET = "a-server-secret"
 
@@ -50,3 +51,19 @@ def test_tampered_and_malformed_tokens_are_refused() -> None:
                 "x" * 3000, f"{payload}.!!!"):  # fmt: skip
         with pytest.raises(LinkRefused):
             verify(bad, secret=SECRET, kind="run_diff", subject="run_a/run_b", now=0)
+
+
+def test_read_names_the_subject_and_tells_expiry_from_other_refusals() -> None:
+    grant = read(token(), secret=SECRET, kind="run_diff", now=1_999)
+    assert (grant.subject, grant.workspace_id) == ("run_a/run_b", "ws_1")
+    with pytest.raises(LinkExpired):
+        read(token(), secret=SECRET, kind="run_diff", now=2_000)
+    refusals: list[Callable[[], LinkGrant]] = [
+        lambda: read(token(), secret=SECRET, kind="report", now=0),
+        lambda: verify(token(), secret=SECRET, kind="run_diff", subject="run_b/run_a", now=0),
+        lambda: read(token(secret="another-secret"), secret=SECRET, kind="run_diff", now=0),
+    ]
+    for refused in refusals:
+        with pytest.raises(LinkRefused) as caught:
+            refused()
+        assert not isinstance(caught.value, LinkExpired)

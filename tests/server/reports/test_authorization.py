@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
+from server import signed_links
 from server.db import utcnow
 from server.reports import links
 from server.workspaces.roles import Role
@@ -90,16 +93,33 @@ async def test_signed_links_expire_and_refuse_any_change(backend: Backend) -> No
     longest = (await f.gql(LINK, {"id": report["id"], "hours": 720})).ok()["reportLink"]
     page = await backend.client.get(longest["path"])  # no token: the link is enough
     assert page.status_code == 200 and "Hosted run: the prompt alone" in page.text
-    params = {k: v[0] for k, v in parse_qs(urlsplit(longest["path"]).query).items()}
+    token = parse_qs(urlsplit(longest["path"]).query)["token"][0]
+    payload, signature = token.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=="))
+    later = json.dumps({**claims, "e": claims["e"] + 3600}, separators=(",", ":")).encode()
     path = report["pagePath"]
     tampered = [
-        {**params, "sig": ("0" if params["sig"][0] != "0" else "1") + params["sig"][1:]},
-        {**params, "exp": str(int(params["exp"]) + 3600)},
-        {"ws": params["ws"], "exp": params["exp"]},
+        f"{payload}.{'A' if signature[0] != 'A' else 'B'}{signature[1:]}",
+        f"{base64.urlsafe_b64encode(later).rstrip(b'=').decode()}.{signature}",
+        signed_links.sign(  # a genuine token of another kind of page, for this report id
+            secret=backend.settings.resolved_secret_key(),
+            kind="run_diff",
+            subject=report["id"],
+            workspace_id=f.ws.id,
+            expires_at=claims["e"],
+        ),
+        signed_links.sign(  # a genuine report link of this workspace, for another report
+            secret=backend.settings.resolved_secret_key(),
+            kind=links.KIND,
+            subject="rep_other",
+            workspace_id=f.ws.id,
+            expires_at=claims["e"],
+        ),
+        "not-a-token",
     ]
-    for query in tampered:
-        refused = await backend.client.get(path, params=query)
-        assert refused.status_code in (401, 403), query
+    for bad in tampered:
+        refused = await backend.client.get(path, params={"token": bad})
+        assert refused.status_code == 403 and "not valid" in refused.text, bad
         assert "Hosted run" not in refused.text
     expired = links.sign(
         secret=backend.settings.resolved_secret_key(),

@@ -1,0 +1,250 @@
+"""Start-up shared by the benchmarks: a throw-away PostgreSQL database, a served `shipwise`
+on a free port (optionally under py-spy) once it answers `/healthz`, a workspace token,
+peak-RSS sampling and line-by-line output.
+
+`SHIPWISE_BENCH_DATABASE_URL` is the admin URL used to create and drop the database
+(default postgresql+asyncpg://postgres@127.0.0.1:5432/test).
+
+Not used yet by bench/dispatch.py and bench/api_read.py (their owners edit them): their
+`_database`/`_drop` are `create_database`/`drop_database`, `_free_port` is `free_port`,
+`_spied` is `spied`, api_read's `_start_server`/`_stop` are `start_server`/`stop_server`
+(with `ready_seconds=60`), dispatch's `_start_api` is `free_port` + `start_server`, and
+api_read's `emit` is `emit`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+from cryptography.fernet import Fernet
+
+from server.migrate import upgrade
+
+DEFAULT_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+ADMIN_URL = os.environ.get("SHIPWISE_BENCH_DATABASE_URL", DEFAULT_ADMIN_URL)
+SAMPLE_SECONDS = 0.05
+
+
+def emit(line: str) -> None:
+    """Print one line at once (figures show up while a long benchmark goes on)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+async def create_database(admin_url: str = ADMIN_URL) -> tuple[str, str]:
+    """(URL, name) of a new, empty database `shipwise_bench_<hex>`."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    name = f"shipwise_bench_{secrets.token_hex(4)}"
+    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return f"{admin_url.rpartition('/')[0]}/{name}", name
+
+
+async def drop_database(name: str, admin_url: str = ADMIN_URL) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def shipwise(*args: str) -> list[str]:
+    """The command line of `shipwise …` in this interpreter."""
+    return [sys.executable, "-m", "server.cli", *args]
+
+
+def spied(command: list[str], profile: str | None) -> list[str]:
+    """`command` under `py-spy record` into `profile` (.svg flamegraph, .json speedscope)."""
+    if not profile:
+        return command
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    fmt = {".svg": "flamegraph", ".json": "speedscope"}.get(Path(profile).suffix, "raw")
+    return [spy, "record", "--format", fmt, "-o", profile, "--", *command]
+
+
+def server_env(database_url: str, workdir: Path) -> dict[str, str]:
+    """This environment without any `SHIPWISE_*`, plus a served database of our own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
+    return env | {
+        "SHIPWISE_DATABASE_URL": database_url,
+        "SHIPWISE_SECRET_KEY": Fernet.generate_key().decode(),
+        "SHIPWISE_DATA_DIR": str(workdir / "data"),
+        "SHIPWISE_LOG_LEVEL": "WARNING",
+    }
+
+
+def workspace_token(env: dict[str, str], name: str = "bench") -> str:
+    """The owner token of a new workspace, from `shipwise workspace create`."""
+    created = subprocess.run(
+        shipwise("workspace", "create", name), env=env, capture_output=True, text=True
+    )
+    if created.returncode != 0:
+        raise SystemExit(f"workspace create failed: {created.stderr}")
+    return created.stdout.strip().splitlines()[-1]
+
+
+def start_server(
+    env: dict[str, str],
+    port: int,
+    log: Path,
+    profile: str | None = None,
+    *,
+    ready_seconds: float = 30,
+) -> subprocess.Popen[bytes]:
+    """`shipwise serve` on `port` (under py-spy with a profile), once `/healthz` answers."""
+    command = spied(shipwise("serve", "--port", str(port)), profile)
+    with log.open("wb") as output:
+        server = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + ready_seconds
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit(f"the server did not start:\n{log.read_text()[-2000:]}")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """SIGINT (a clean shutdown, and py-spy writes its profile), then kill after 20 s."""
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
+class PeakRss:
+    """Samples the RSS of a process and its descendants in a thread; keeps the peak."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak_bytes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> PeakRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _sample(self) -> int:
+        try:
+            root = psutil.Process(self.pid)
+            total = int(root.memory_info().rss)
+            for child in root.children(recursive=True):
+                try:
+                    total += int(child.memory_info().rss)
+                except psutil.Error:
+                    pass
+            return total
+        except psutil.Error:
+            return 0
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak_bytes = max(self.peak_bytes, self._sample())
+            self._stop.wait(SAMPLE_SECONDS)
+
+    @property
+    def peak_mb(self) -> float:
+        return self.peak_bytes / (1024 * 1024)
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A client command's output lines, wall time and peak RSS (its own and the server's)."""
+
+    lines: list[str]
+    seconds: float
+    client_mb: float
+    server_mb: float
+
+
+def timed_command(command: list[str], env: dict[str, str], server_pid: int) -> Timed:
+    """Run a client command to its end, sampling its RSS and the server's; exit on failure."""
+    with PeakRss(server_pid) as server_rss:
+        started = time.perf_counter()
+        client = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        with PeakRss(client.pid) as client_rss:
+            out, err = client.communicate()
+        seconds = time.perf_counter() - started
+    if client.returncode != 0:
+        raise SystemExit(f"the import failed ({client.returncode}): {err.decode()}")
+    lines = out.decode().strip().splitlines()
+    return Timed(lines, seconds, client_rss.peak_mb, server_rss.peak_mb)
+
+
+@dataclass
+class Site:
+    """A migrated bench database, a work directory, and the environment of a served
+    `shipwise` on `port` with a workspace (`SHIPWISE_URL`, `SHIPWISE_TOKEN` set)."""
+
+    database_url: str
+    workdir: Path
+    port: int
+    env: dict[str, str]
+    server: subprocess.Popen[bytes] | None = field(default=None, init=False)
+
+    def serve(self, profile: str | None = None) -> subprocess.Popen[bytes]:
+        """Start the server (its log in the work directory) once it answers."""
+        self.server = start_server(self.env, self.port, self.workdir / "server.log", profile)
+        return self.server
+
+
+@contextmanager
+def site(*, keep_database: bool = False) -> Iterator[Site]:
+    """A Site for the benchmark's body; afterwards the server is stopped, the work directory
+    removed and the database dropped (or kept, and named, with `keep_database`)."""
+    database_url, name = asyncio.run(create_database())
+    workdir = Path(tempfile.mkdtemp(prefix="shipwise-bench-"))
+    bench: Site | None = None
+    try:
+        upgrade(database_url)
+        port = free_port()
+        env = server_env(database_url, workdir)
+        env |= {"SHIPWISE_TOKEN": workspace_token(env), "SHIPWISE_URL": f"http://127.0.0.1:{port}"}
+        bench = Site(database_url, workdir, port, env)
+        yield bench
+    finally:
+        if bench is not None and bench.server is not None:
+            stop_server(bench.server)
+        shutil.rmtree(workdir, ignore_errors=True)
+        if keep_database:
+            emit(f"kept database {name}")
+        else:
+            asyncio.run(drop_database(name))
