@@ -27,6 +27,7 @@ from strawberry.types import ExecutionResult, SubscriptionExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
 from server.auth import Actor, bearer_token
+from server.cached_reads import RULES
 from server.context import AppState, Context
 from server.errors import ErrorCode, RateLimited, ShipwiseError
 from server.graphiql import page as graphiql_page
@@ -54,6 +55,7 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         self.state = state
         self.responses = ResponseCache(
             state.read_sessionmaker,
+            rules=RULES,
             max_bytes=state.settings.response_cache_bytes,
             max_tokens=state.settings.max_query_tokens,
         )

@@ -1,22 +1,23 @@
-"""Whole answers to reads of frozen data, kept per process and checked on every request.
+"""Whole answers to polled reads, kept per process and checked on every request.
 
-A finalized comparison's scorecard (one stored document) and its case rows never change, so
-a repeated `comparison(id) { scorecard … cases … }` need not run ~6,500 resolvers again.
-A document qualifies when its one root field is `comparison(id)` and every field it selects
-on the comparison is in `server.frozen_reads.COMPARISON_FIELDS` (`scorecard` and `cases` in
-full). Each answer is kept with the comparison's stamp (`server.frozen_reads.read_stamp`);
-every request authenticates as ever, then reads the stamp — one primary-key read, which
-also scopes the comparison to the caller's workspace — and is served the kept bytes only
-when the stamp is unchanged. Otherwise it runs as usual and, answered without errors, its
-bytes are kept with the stamp read *before* it ran (a change meanwhile moves the stamp, so
-the next request runs again). Memory is bounded: least recently used first, by bytes.
+A finalized comparison's scorecard and case pages never change, and a dashboard polls the
+same page of comparisons: running ~1,000–6,500 resolvers again for an unchanged answer is
+most of the read path's cost. A document qualifies when its one root field matches a rule
+of `server.cached_reads` (its root field, its arguments, and only fields its stamp
+covers). Every request authenticates and is rate limited as ever, then reads the rule's
+stamp — cheap Core reads of every column the answer shows, scoped to the caller's
+workspace — and is served the kept bytes only when the stamp is equal. Otherwise it runs
+as usual and, answered without errors, its bytes are kept with the stamp read *before* it
+ran (a change meanwhile moves the stamp, so the next request runs again). Keys hold the
+workspace and role, the document's hash, the operation name and the variables. Memory is
+bounded: least recently used first, by bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,17 +32,18 @@ from graphql import (
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
-    StringValueNode,
-    VariableNode,
+    Undefined,
+    ValueNode,
     parse,
+    value_from_ast_untyped,
 )
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 
+from server.cached_reads.shape import WHOLE, Rule, Shape, Stamp
 from server.context import Context
 from server.errors import ShipwiseError
-from server.frozen_reads import COMPARISON_FIELDS, FROZEN_SUBTREES, Stamp, read_stamp
 
 MAX_DOCUMENT = 64 * 1024
 
@@ -55,20 +57,27 @@ class EncodedResult(ExecutionResult):
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """How to find the comparison id of a cacheable document: a variable or a literal."""
+    """A cacheable document: its rule, the root field's arguments and the variables'
+    declared defaults."""
 
-    id_variable: str | None
-    id_literal: str | None
+    rule: Rule
+    arguments: tuple[tuple[str, ValueNode], ...]
+    defaults: tuple[tuple[str, Any], ...] = ()
 
-    def comparison_id(self, variables: dict[str, Any] | None) -> str | None:
-        value = (
-            self.id_literal if self.id_variable is None else (variables or {}).get(self.id_variable)
-        )
-        return value if isinstance(value, str) else None
+    def resolve(self, variables: dict[str, Any] | None) -> dict[str, Any]:
+        """The root field's argument values for these variables (absent ones are None)."""
+        values = {**dict(self.defaults), **(variables or {})}
+        resolved = {}
+        for name, node in self.arguments:
+            value = value_from_ast_untyped(node, values)
+            resolved[name] = None if value is Undefined else value
+        return resolved
 
 
-def plan_for(document: DocumentNode, operation_name: str | None) -> Plan | None:
-    """A plan when the operation reads only a comparison's frozen fields, else None."""
+def plan_for(
+    document: DocumentNode, operation_name: str | None, rules: Sequence[Rule]
+) -> Plan | None:
+    """A plan when the operation is one root field that a rule covers, else None."""
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     if len(operations) != 1:
         return None
@@ -79,24 +88,43 @@ def plan_for(document: DocumentNode, operation_name: str | None) -> Plan | None:
     fragments = {
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }
-    roots = [f for f in _fields(operation.selection_set, fragments, set()) if f is not None]
-    if len(roots) != 1 or roots[0].name.value != "comparison":
+    roots = _fields(operation.selection_set, fragments, set())
+    root = roots[0] if len(roots) == 1 else None
+    if root is None or root.selection_set is None:
         return None
-    root = roots[0]
-    arguments = {a.name.value: a.value for a in root.arguments or ()}
-    if set(arguments) != {"id"} or root.selection_set is None:
+    rule = next((r for r in rules if r.root == root.name.value), None)
+    arguments = tuple((a.name.value, a.value) for a in root.arguments or ())
+    names = {name for name, _ in arguments}
+    if rule is None or not rule.required <= names <= rule.arguments:
         return None
-    for field in _fields(root.selection_set, fragments, set()):
-        if field is None or field.name.value not in COMPARISON_FIELDS:
-            return None
-        if field.name.value not in FROZEN_SUBTREES and field.selection_set is not None:
-            return None
-    value = arguments["id"]
-    if isinstance(value, VariableNode):
-        return Plan(id_variable=value.name.value, id_literal=None)
-    if isinstance(value, StringValueNode):
-        return Plan(id_variable=None, id_literal=value.value)
-    return None
+    if not _fits(root.selection_set, rule.shape, fragments):
+        return None
+    defaults = tuple(
+        (v.variable.name.value, value_from_ast_untyped(v.default_value))
+        for v in operation.variable_definitions or ()
+        if v.default_value is not None
+    )
+    return Plan(rule, arguments, defaults)
+
+
+def _fits(
+    selections: SelectionSetNode, shape: Shape, fragments: dict[str, FragmentDefinitionNode]
+) -> bool:
+    """Whether every field selected is allowed by `shape` (arguments only under WHOLE)."""
+    for field in _fields(selections, fragments, set()):
+        if field is None or field.name.value not in shape:
+            return False
+        allowed = shape[field.name.value]
+        if allowed == WHOLE:
+            continue
+        if field.arguments:
+            return False
+        if allowed is None or isinstance(allowed, str):
+            if field.selection_set is not None:
+                return False
+        elif field.selection_set is None or not _fits(field.selection_set, allowed, fragments):
+            return False
+    return True
 
 
 def _fields(
@@ -138,11 +166,13 @@ class ResponseCache:
         self,
         sessionmaker: async_sessionmaker[AsyncSession],
         *,
+        rules: Sequence[Rule],
         max_bytes: int,
         max_tokens: int,
         max_plans: int = 256,
     ) -> None:
         self._sessionmaker = sessionmaker
+        self._rules = tuple(rules)
         self._max_bytes = max_bytes
         self._max_tokens = max_tokens
         self._max_plans = max_plans
@@ -161,19 +191,21 @@ class ResponseCache:
         execute: Callable[[], Awaitable[ExecutionResult]],
     ) -> ExecutionResult:
         """The kept answer when its stamp still holds, else `execute()` (kept if clean)."""
-        plan = self._plan(request)
-        comparison_id = plan.comparison_id(request.variables) if plan is not None else None
-        if comparison_id is None or self._max_bytes <= 0:
+        plan = self._plan(request) if self._max_bytes > 0 else None
+        if plan is None:
             return await execute()
         try:
             actor = context.require()
         except ShipwiseError:
             return await execute()  # the usual path answers the refusal
         async with self._sessionmaker() as session:
-            stamp = await read_stamp(
-                session, workspace_id=actor.workspace_id, comparison_id=comparison_id
+            stamp = await plan.rule.stamp(
+                session,
+                workspace_id=actor.workspace_id,
+                arguments=plan.resolve(request.variables),
+                max_page_size=context.settings.max_page_size,
             )
-        if stamp is None:  # not this workspace's, or not frozen: answered as usual
+        if stamp is None:  # not this workspace's, not covered, or refused: as usual
             return await execute()
         key: Key = (
             actor.workspace_id,
@@ -205,10 +237,8 @@ class ResponseCache:
             self._plans.move_to_end(key)
             return self._plans[key]
         try:
-            plan = plan_for(
-                parse(text, no_location=True, max_tokens=self._max_tokens),
-                request.operation_name,
-            )
+            document = parse(text, no_location=True, max_tokens=self._max_tokens)
+            plan = plan_for(document, request.operation_name, self._rules)
         except GraphQLError:
             plan = None
         self._plans[key] = plan

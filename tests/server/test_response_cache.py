@@ -15,7 +15,8 @@ from sqlalchemy import insert, update
 
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
 from server.db import utcnow
-from server.response_cache import Plan, ResponseCache, _Answer, plan_for
+from server.cached_reads import RULES
+from server.response_cache import ResponseCache, _Answer, plan_for
 from server.verdicts import decisions, erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
 from server.workspaces.models import ApiToken
@@ -204,29 +205,48 @@ async def test_an_unfinalized_comparison_is_never_kept_and_shows_its_erasure(
 
 
 @pytest.mark.parametrize(
-    ("document", "plan"),
+    ("document", "root"),
     [
-        ("query($id: ID!) { comparison(id: $id) { id scorecard { usableCases } } }",
-         Plan("id", None)),
-        ('{ comparison(id: "cmp_1") { ...F } } fragment F on Comparison { cases { totalCount } }',
-         Plan(None, "cmp_1")),
-        ('{ __typename comparison(id: "c") { ... on Comparison { verdict } } }', Plan(None, "c")),
+        ("query($id: ID!) { comparison(id: $id) { id scorecard { usableCases } } }", "comparison"),
+        ('{ comparison(id: "c") { ...F } } fragment F on Comparison { cases { totalCount } }',
+         "comparison"),
+        ('{ __typename comparison(id: "c") { ... on Comparison { verdict } } }', "comparison"),
+        ("{ comparisons(first: 5) { edges { node { id cohorts { passRate } } } } }",
+         "comparisons"),
+        ("{ comparisons { totalCount edges { node { progress { cohorts { state } } } } } }",
+         "comparisons"),
         ('{ comparison(id: "c") { cohorts { passRate } } }', None),
         ('{ comparison(id: "c") { experiment { name } } }', None),
+        ("{ comparisons { edges { node { scorecard { usableCases } } } } }", None),
+        ("{ comparisons { edges { node { reports { id } } } } }", None),
+        ("{ comparisons { edges { node { datasetVersion { caseCounts { dev } } } } } }", None),
         ('{ comparison(id: "c") { id } me { role } }', None),
         ('{ a: comparison(id: "c") { id } b: comparison(id: "d") { id } }', None),
         ('mutation { cancelComparison(id: "c") { id } }', None),
         ('query A { comparison(id: "c") { id } } query B { me { role } }', None),
         ('{ comparison(id: "c") { ...Missing } }', None),
-        ("{ comparisons { totalCount } }", None),
+        ("{ comparison { id } }", None),
+        ("{ experiments { totalCount } }", None),
     ],
 )  # fmt: skip
-def test_only_reads_of_frozen_fields_qualify(document: str, plan: Plan | None) -> None:
-    assert plan_for(parse(document), None) == plan
+def test_only_reads_their_stamps_cover_qualify(document: str, root: str | None) -> None:
+    plan = plan_for(parse(document), None, RULES)
+    assert (plan.rule.root if plan is not None else None) == root
+
+
+def test_arguments_resolve_from_variables_and_their_declared_defaults() -> None:
+    document = parse(
+        "query($n: Int = 7, $s: ComparisonStatus) { comparisons(first: $n, status: $s) {"
+        " totalCount } }"
+    )
+    plan = plan_for(document, None, RULES)
+    assert plan is not None
+    assert plan.resolve({}) == {"first": 7, "status": None}
+    assert plan.resolve({"n": 2, "s": "DONE"}) == {"first": 2, "status": "DONE"}
 
 
 def test_kept_answers_stay_within_their_bytes_least_recently_used_first() -> None:
-    cache = ResponseCache(None, max_bytes=1000, max_tokens=5000)  # type: ignore[arg-type]
+    cache = ResponseCache(None, rules=(), max_bytes=1000, max_tokens=5000)  # type: ignore[arg-type]
     for index in range(10):
         cache._keep(("ws", "VIEWER", b"doc", None, str(index).encode()), _Answer((), b"x" * 200))
     assert cache.size == 1000 and len(cache) == 5

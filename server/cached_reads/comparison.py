@@ -1,14 +1,13 @@
-"""What a finalized comparison shows, and the stamp that changes whenever any of it does.
+"""`comparison(id)` of a FINALIZED comparison: its row's fields, its verdict, and the
+scorecard and case pages, which never change.
 
 Finalization writes the case rows and the scorecard document in the transaction that makes
 the verdict FINALIZED, and nothing rewrites them afterwards (a FINALIZED comparison is
 never finalized again nor erased; its trials were written while it ran). What can still
-change is on two rows: the comparison's (its status, counters, label, …) and the verdict's
-(the sign-off's decision, every write of which moves `updated_at`). The stamp holds every
-column of those rows that a field in `COMPARISON_FIELDS` shows, plus the scorecard's age
-in days (`staleness` is worded from it). `server.response_cache` serves a kept answer only
-while the stamp is equal; a field left out of `COMPARISON_FIELDS` makes a document run as
-usual.
+change is on two rows: the comparison's (status, counters, label, …) and the verdict's
+(the sign-off's decision; every write of the row moves `updated_at`). The stamp holds
+every column of those rows that a field of `SHAPE` shows, plus the scorecard's age in
+days (`staleness` is worded from it).
 """
 
 from __future__ import annotations
@@ -19,16 +18,13 @@ from typing import Any, Final
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.cached_reads.shape import WHOLE, Rule, Shape, Stamp
 from server.comparisons.models import Comparison
 from server.db import utcnow
 from server.verdicts.models import ComparisonVerdict, VerdictState
 
-FROZEN_SUBTREES: Final = frozenset({"scorecard", "cases"})
-"""Fields whose whole subtree is made from the frozen document and rows."""
-
-COMPARISON_FIELDS: Final = frozenset(
-    {
-        # from the comparison row (every column below is in the stamp)
+ROW_FIELDS: Final[Shape] = dict.fromkeys(
+    (
         "id",
         "label",
         "status",
@@ -46,16 +42,15 @@ COMPARISON_FIELDS: Final = frozenset(
         "createdAt",
         "startedAt",
         "endedAt",
-        # from the verdict row
         "verdictState",
         "verdictErrorCode",
         "verdict",
-        *FROZEN_SUBTREES,
-    }
+    )
 )
-"""The `Comparison` fields a cached answer may select."""
+"""`Comparison` fields made from the comparison and verdict rows (columns below)."""
 
-_STAMP_COLUMNS: Final = (
+ROW_COLUMNS: Final = (
+    Comparison.id,
     Comparison.label,
     Comparison.status,
     Comparison.stop_reason,
@@ -78,28 +73,44 @@ _STAMP_COLUMNS: Final = (
     ComparisonVerdict.error_code,
     ComparisonVerdict.verdict,
     ComparisonVerdict.attempts,
-    ComparisonVerdict.finalized_at,
     ComparisonVerdict.cases_erased_at,
     ComparisonVerdict.updated_at,
+    ComparisonVerdict.finalized_at,
 )
 
-Stamp = tuple[Any, ...]
+SHAPE: Final[Shape] = {**ROW_FIELDS, "scorecard": WHOLE, "cases": WHOLE}
 
 
 async def read_stamp(
-    session: AsyncSession, *, workspace_id: str, comparison_id: str
+    session: AsyncSession,
+    *,
+    workspace_id: str,
+    arguments: dict[str, Any],
+    max_page_size: int,  # noqa: ARG001 - every rule's stamp takes it
 ) -> Stamp | None:
     """The stamp of the workspace's FINALIZED comparison; None for anything else (another
     workspace's, unknown, or not finalized: such answers are never kept)."""
+    comparison_id = arguments.get("id")
+    if not isinstance(comparison_id, str):
+        return None
     row = (
         await session.execute(
-            select(*_STAMP_COLUMNS)
+            select(*ROW_COLUMNS)
             .join(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
             .where(Comparison.id == comparison_id, Comparison.workspace_id == workspace_id)
         )
     ).first()
     if row is None or row.state != VerdictState.FINALIZED:
         return None
-    finalized_at: datetime | None = row[-3]
+    finalized_at: datetime | None = row[-1]
     age_days = (utcnow() - finalized_at).days if finalized_at is not None else None
     return (*row, age_days)
+
+
+RULE: Final = Rule(
+    root="comparison",
+    arguments=frozenset({"id"}),
+    required=frozenset({"id"}),
+    shape=SHAPE,
+    stamp=read_stamp,
+)

@@ -1,0 +1,172 @@
+"""`comparisons(first, after, status)`: the page a dashboard polls, with each comparison's
+row fields, cohorts, progress, experiment and dataset version.
+
+The stamp is the page itself, read with Core in three statements instead of the GraphQL
+execution's eight ORM ones and ~1,000 resolved fields: the total, every page row with
+every column a field of `SHAPE` shows (its verdict, experiment and dataset version
+joined), and the page's cohort rows. Anything the answer shows is in it, so any change
+(a recorded batch moves `seq` and the counters, a cohort's state, a finalization, a new
+comparison, a renamed experiment) changes the stamp. `etaSeconds` of a running
+comparison moves with the clock: the stamp holds it as computed now.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, cast
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.assets.models import AssetVersion
+from server.cached_reads.comparison import ROW_COLUMNS, ROW_FIELDS
+from server.cached_reads.shape import Rule, Shape, Stamp
+from server.comparisons.models import Comparison, ComparisonCohort, ComparisonStatus
+from server.comparisons.progress import eta_seconds
+from server.db import utcnow
+from server.errors import ValidationFailed
+from server.experiments.models import Experiment
+from server.pagination import DEFAULT_PAGE_SIZE, decode_cursor
+from server.verdicts.models import ComparisonVerdict
+
+
+def _leaves(*names: str) -> Shape:
+    return dict.fromkeys(names)
+
+
+NODE: Final[Shape] = {
+    **ROW_FIELDS,
+    "cohorts": _leaves("cohortIndex", "kind", "label", "releaseId", "isCandidate", "passRate"),
+    "progress": {
+        **_leaves(
+            "seq",
+            "status",
+            "stopReason",
+            "doneCalls",
+            "totalCalls",
+            "failedCalls",
+            "percent",
+            "etaSeconds",
+            "spentCentsSoFar",
+            "updatedAt",
+        ),
+        "cohorts": _leaves("cohortIndex", "state"),
+    },
+    "experiment": _leaves("id", "name", "dailyBudgetCents", "createdAt"),
+    "datasetVersion": _leaves(
+        "id", "datasetId", "number", "state", "caseCount", "contentHash", "createdAt", "sealedAt"
+    ),
+}
+
+SHAPE: Final[Shape] = {
+    "totalCount": None,
+    "pageInfo": _leaves("hasNextPage", "hasPreviousPage", "startCursor", "endCursor"),
+    "edges": {"cursor": None, "node": NODE},
+}
+
+_PAGE_COLUMNS: Final = (
+    *ROW_COLUMNS,
+    Comparison.total_calls,
+    Comparison.done_calls,
+    Comparison.failed_calls,
+    Comparison.progress_at,
+    Comparison.experiment_id,
+    Experiment.name,
+    Experiment.daily_budget_micros,
+    Experiment.created_at,
+    Comparison.dataset_version_id,
+    AssetVersion.asset_id,
+    AssetVersion.number,
+    AssetVersion.state,
+    AssetVersion.case_count,
+    AssetVersion.content_hash,
+    AssetVersion.created_at,
+    AssetVersion.sealed_at,
+)
+
+_COHORT_COLUMNS: Final = (
+    ComparisonCohort.comparison_id,
+    ComparisonCohort.cohort_index,
+    ComparisonCohort.kind,
+    ComparisonCohort.label,
+    ComparisonCohort.release_id,
+    ComparisonCohort.usable_cases,
+    ComparisonCohort.pass_fraction_sum,
+    ComparisonCohort.state,
+)
+
+
+def _page_arguments(
+    arguments: dict[str, Any], max_page_size: int
+) -> tuple[int, str | None, ComparisonStatus | None] | None:
+    """(first, the cursor's id, status) as the resolver would take them; None when it would
+    refuse them (it answers the error; nothing is kept)."""
+    first = arguments.get("first")
+    first = DEFAULT_PAGE_SIZE if first is None else first
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= max_page_size:
+        return None
+    after, after_key = arguments.get("after"), None
+    if after is not None:
+        try:
+            after_key = decode_cursor(after) if isinstance(after, str) else None
+        except ValidationFailed:
+            return None
+        if not isinstance(after_key, str):
+            return None
+    status = arguments.get("status")
+    if status is not None and status not in ComparisonStatus.__members__:
+        return None
+    return first, after_key, ComparisonStatus(status) if status is not None else None
+
+
+async def read_stamp(
+    session: AsyncSession, *, workspace_id: str, arguments: dict[str, Any], max_page_size: int
+) -> Stamp | None:
+    """The page as the answer would show it, as plain tuples."""
+    parsed = _page_arguments(arguments, max_page_size)
+    if parsed is None:
+        return None
+    first, after_key, status = parsed
+    scope = [Comparison.workspace_id == workspace_id]
+    if status is not None:
+        scope.append(Comparison.status == status)
+    total = await session.scalar(select(func.count()).select_from(Comparison).where(*scope))
+    page = (
+        select(*_PAGE_COLUMNS)
+        .select_from(Comparison)
+        .outerjoin(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
+        .outerjoin(Experiment, Experiment.id == Comparison.experiment_id)
+        .outerjoin(AssetVersion, AssetVersion.id == Comparison.dataset_version_id)
+        .where(*scope)
+        .order_by(Comparison.id.desc())
+        .limit(first + 1)
+    )
+    if after_key is not None:
+        page = page.where(Comparison.id < after_key)
+    now = utcnow()
+    rows = [
+        (*row, eta_seconds(cast(Comparison, row), now))
+        for row in (await session.execute(page)).all()
+    ]
+    ids = [row[0] for row in rows]
+    cohorts = (
+        [
+            tuple(row)
+            for row in await session.execute(
+                select(*_COHORT_COLUMNS)
+                .where(ComparisonCohort.comparison_id.in_(ids))
+                .order_by(ComparisonCohort.comparison_id, ComparisonCohort.cohort_index)
+            )
+        ]
+        if ids
+        else []
+    )
+    return (total, tuple(rows), tuple(cohorts))
+
+
+RULE: Final = Rule(
+    root="comparisons",
+    arguments=frozenset({"first", "after", "status"}),
+    required=frozenset(),
+    shape=SHAPE,
+    stamp=read_stamp,
+)
