@@ -54,7 +54,7 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         )
         self.state = state
         self.responses = ResponseCache(
-            state.read_sessionmaker,
+            state.engine,
             rules=RULES,
             max_bytes=state.settings.response_cache_bytes,
             max_tokens=state.settings.max_query_tokens,

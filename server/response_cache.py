@@ -37,7 +37,7 @@ from graphql import (
     parse,
     value_from_ast_untyped,
 )
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 
@@ -164,14 +164,19 @@ class ResponseCache:
 
     def __init__(
         self,
-        sessionmaker: async_sessionmaker[AsyncSession],
+        engine: AsyncEngine,
         *,
         rules: Sequence[Rule],
         max_bytes: int,
         max_tokens: int,
         max_plans: int = 256,
     ) -> None:
-        self._sessionmaker = sessionmaker
+        # Stamps are plain Core reads: on PostgreSQL in autocommit (no BEGIN/ROLLBACK).
+        self._engine = (
+            engine
+            if engine.dialect.name == "sqlite"
+            else engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         self._rules = tuple(rules)
         self._max_bytes = max_bytes
         self._max_tokens = max_tokens
@@ -198,9 +203,9 @@ class ResponseCache:
             actor = context.require()
         except ShipwiseError:
             return await execute()  # the usual path answers the refusal
-        async with self._sessionmaker() as session:
+        async with self._engine.connect() as connection:
             stamp = await plan.rule.stamp(
-                session,
+                connection,
                 workspace_id=actor.workspace_id,
                 arguments=plan.resolve(request.variables),
                 max_page_size=context.settings.max_page_size,

@@ -15,8 +15,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import bindparam, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.cached_reads.shape import WHOLE, Rule, Shape, Stamp
 from server.comparisons.models import Comparison
@@ -80,9 +80,19 @@ ROW_COLUMNS: Final = (
 
 SHAPE: Final[Shape] = {**ROW_FIELDS, "scorecard": WHOLE, "cases": WHOLE}
 
+# Built once: SQLAlchemy memoizes a statement's cache key, so each read skips rebuilding it.
+_STAMP: Final = (
+    select(*ROW_COLUMNS)
+    .join(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
+    .where(
+        Comparison.id == bindparam("comparison_id"),
+        Comparison.workspace_id == bindparam("workspace_id"),
+    )
+)
+
 
 async def read_stamp(
-    session: AsyncSession,
+    connection: AsyncConnection,
     *,
     workspace_id: str,
     arguments: dict[str, Any],
@@ -93,13 +103,8 @@ async def read_stamp(
     comparison_id = arguments.get("id")
     if not isinstance(comparison_id, str):
         return None
-    row = (
-        await session.execute(
-            select(*ROW_COLUMNS)
-            .join(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
-            .where(Comparison.id == comparison_id, Comparison.workspace_id == workspace_id)
-        )
-    ).first()
+    params = {"comparison_id": comparison_id, "workspace_id": workspace_id}
+    row = (await connection.execute(_STAMP, params)).first()
     if row is None or row.state != VerdictState.FINALIZED:
         return None
     finalized_at: datetime | None = row[-1]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Final, cast
 
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Integer, Select, bindparam, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.assets.models import AssetVersion
 from server.cached_reads.comparison import ROW_COLUMNS, ROW_FIELDS
@@ -118,18 +118,13 @@ def _page_arguments(
     return first, after_key, ComparisonStatus(status) if status is not None else None
 
 
-async def read_stamp(
-    session: AsyncSession, *, workspace_id: str, arguments: dict[str, Any], max_page_size: int
-) -> Stamp | None:
-    """The page as the answer would show it, as plain tuples."""
-    parsed = _page_arguments(arguments, max_page_size)
-    if parsed is None:
-        return None
-    first, after_key, status = parsed
-    scope = [Comparison.workspace_id == workspace_id]
-    if status is not None:
-        scope.append(Comparison.status == status)
-    total = await session.scalar(select(func.count()).select_from(Comparison).where(*scope))
+def _statements(*, status: bool, after: bool) -> tuple[Select[Any], Select[Any]]:
+    """(the total, the page) for one combination of filters, built once (SQLAlchemy
+    memoizes a statement's cache key) with every value a bound parameter."""
+    scope = [Comparison.workspace_id == bindparam("workspace_id")]
+    if status:
+        scope.append(Comparison.status == bindparam("status"))
+    total = select(func.count()).select_from(Comparison).where(*scope)
     page = (
         select(*_PAGE_COLUMNS)
         .select_from(Comparison)
@@ -138,27 +133,44 @@ async def read_stamp(
         .outerjoin(AssetVersion, AssetVersion.id == Comparison.dataset_version_id)
         .where(*scope)
         .order_by(Comparison.id.desc())
-        .limit(first + 1)
+        .limit(bindparam("limit", type_=Integer))
     )
-    if after_key is not None:
-        page = page.where(Comparison.id < after_key)
+    if after:
+        page = page.where(Comparison.id < bindparam("after"))
+    return total, page
+
+
+_STATEMENTS: Final = {
+    (status, after): _statements(status=status, after=after)
+    for status in (False, True)
+    for after in (False, True)
+}
+_COHORTS: Final = (
+    select(*_COHORT_COLUMNS)
+    .where(ComparisonCohort.comparison_id.in_(bindparam("ids", expanding=True)))
+    .order_by(ComparisonCohort.comparison_id, ComparisonCohort.cohort_index)
+)
+
+
+async def read_stamp(
+    connection: AsyncConnection, *, workspace_id: str, arguments: dict[str, Any], max_page_size: int
+) -> Stamp | None:
+    """The page as the answer would show it, as plain tuples."""
+    parsed = _page_arguments(arguments, max_page_size)
+    if parsed is None:
+        return None
+    first, after_key, status = parsed
+    total_stmt, page_stmt = _STATEMENTS[(status is not None, after_key is not None)]
+    params = {"workspace_id": workspace_id, "status": status, "after": after_key}
+    total = await connection.scalar(total_stmt, params)
     now = utcnow()
     rows = [
         (*row, eta_seconds(cast(Comparison, row), now))
-        for row in (await session.execute(page)).all()
+        for row in await connection.execute(page_stmt, {**params, "limit": first + 1})
     ]
     ids = [row[0] for row in rows]
     cohorts = (
-        [
-            tuple(row)
-            for row in await session.execute(
-                select(*_COHORT_COLUMNS)
-                .where(ComparisonCohort.comparison_id.in_(ids))
-                .order_by(ComparisonCohort.comparison_id, ComparisonCohort.cohort_index)
-            )
-        ]
-        if ids
-        else []
+        [tuple(row) for row in await connection.execute(_COHORTS, {"ids": ids})] if ids else []
     )
     return (total, tuple(rows), tuple(cohorts))
 

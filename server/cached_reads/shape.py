@@ -16,7 +16,7 @@ Shape = Mapping[str, Union["Shape", str, None]]
 Stamp = tuple[Any, ...]
 
 StampReader = Callable[..., Awaitable[Stamp | None]]
-"""`await stamp(session, workspace_id=…, arguments=…, max_page_size=…)`: the stamp, or
+"""`await stamp(connection, workspace_id=…, arguments=…, max_page_size=…)`: the stamp, or
 None when the answer must not be kept (not the workspace's, not covered, bad arguments)."""
 
 

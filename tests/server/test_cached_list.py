@@ -140,3 +140,40 @@ async def test_another_workspace_never_gets_the_kept_page(backend: Backend) -> N
     await _page(backend, token)
     page, _ = await _page(backend, other.tokens[Role.VIEWER])
     assert page["totalCount"] == 0 and page["edges"] == []
+
+
+async def test_pages_after_a_cursor_or_of_one_status_are_each_their_own(
+    backend: Backend,
+) -> None:
+    token, _, ids = await _workspace(backend)
+    async with backend.sessionmaker() as session, session.begin():
+        await session.execute(
+            update(Comparison).where(Comparison.id == ids[0]).values(status=ComparisonStatus.FAILED)
+        )
+    query = """
+    query($after: String, $status: ComparisonStatus) {
+      comparisons(first: 1, after: $after, status: $status) {
+        totalCount pageInfo { hasNextPage endCursor } edges { node { id status } } } }
+    """
+
+    async def page(variables: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        with counting_statements(backend) as seen:
+            result = await backend.gql(query, variables, token=token)
+        return result.ok()["comparisons"], [s for s in seen if not s.startswith("BEGIN")]
+
+    first, _ = await page({})
+    cursor = first["pageInfo"]["endCursor"]
+    second, _ = await page({"after": cursor})
+    done, _ = await page({"status": "DONE"})
+    for variables, expected in (
+        ({}, first),
+        ({"after": cursor}, second),
+        ({"status": "DONE"}, done),
+    ):
+        again, kept = await page(variables)
+        assert again == expected and len(kept) == 3, kept
+    assert [first["totalCount"], second["totalCount"], done["totalCount"]] == [3, 3, 2]
+    assert first["edges"] != second["edges"]
+    assert {e["node"]["status"] for e in done["edges"]} == {"DONE"}
+    refused = await backend.gql(query, {"after": "not-a-cursor"}, token=token)
+    assert refused.codes == ["VALIDATION_FAILED"]

@@ -13,9 +13,9 @@ import pytest
 from graphql import parse
 from sqlalchemy import insert, update
 
-from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
-from server.db import utcnow
 from server.cached_reads import RULES
+from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
+from server.db import create_engine, utcnow
 from server.response_cache import ResponseCache, _Answer, plan_for
 from server.verdicts import decisions, erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
@@ -246,7 +246,8 @@ def test_arguments_resolve_from_variables_and_their_declared_defaults() -> None:
 
 
 def test_kept_answers_stay_within_their_bytes_least_recently_used_first() -> None:
-    cache = ResponseCache(None, rules=(), max_bytes=1000, max_tokens=5000)  # type: ignore[arg-type]
+    engine = create_engine("sqlite+aiosqlite://")
+    cache = ResponseCache(engine, rules=(), max_bytes=1000, max_tokens=5000)
     for index in range(10):
         cache._keep(("ws", "VIEWER", b"doc", None, str(index).encode()), _Answer((), b"x" * 200))
     assert cache.size == 1000 and len(cache) == 5
