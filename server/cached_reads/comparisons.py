@@ -1,10 +1,10 @@
 """`comparisons(first, after, status)`: the page a dashboard polls, with each comparison's
 row fields, cohorts, progress, experiment and dataset version.
 
-The stamp is the page itself, read with Core in three statements instead of the GraphQL
-execution's eight ORM ones and ~1,000 resolved fields: the total, every page row with
-every column a field of `SHAPE` shows (its verdict, experiment and dataset version
-joined), and the page's cohort rows. Anything the answer shows is in it, so any change
+The stamp is the page itself, read with Core in one statement instead of the GraphQL
+execution's eight ORM ones and ~1,000 resolved fields: every page row with every column a
+field of `SHAPE` shows (its verdict, experiment and dataset version joined), the total,
+and the row's cohorts as JSON text. Anything the answer shows is in it, so any change
 (a recorded batch moves `seq` and the counters, a cohort's state, a finalization, a new
 comparison, a renamed experiment) changes the stamp. `etaSeconds` of a running
 comparison moves with the clock: the stamp holds it as computed now.
@@ -12,9 +12,12 @@ comparison moves with the clock: the stamp holds it as computed now.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from functools import cache
+from typing import Any, Final
+from typing import cast as cast_to
 
-from sqlalchemy import Integer, Select, bindparam, func, select
+from sqlalchemy import Integer, ScalarSelect, Select, Text, bindparam, cast, func, select
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.assets.models import AssetVersion
@@ -118,15 +121,34 @@ def _page_arguments(
     return first, after_key, ComparisonStatus(status) if status is not None else None
 
 
-def _statements(*, status: bool, after: bool) -> tuple[Select[Any], Select[Any]]:
-    """(the total, the page) for one combination of filters, built once (SQLAlchemy
-    memoizes a statement's cache key) with every value a bound parameter."""
+def _cohorts_json(dialect: str) -> ScalarSelect[Any]:
+    """Each page row's cohorts as one JSON text (order only affects hits, never which
+    changes are seen: any change to a column changes the text)."""
+    element = func.json_build_array if dialect == "postgresql" else func.json_array
+    values = element(*_COHORT_COLUMNS)
+    aggregate = (
+        func.json_agg(aggregate_order_by(values, ComparisonCohort.cohort_index))
+        if dialect == "postgresql"
+        else func.json_group_array(values)
+    )
+    return (
+        select(cast(aggregate, Text))
+        .where(ComparisonCohort.comparison_id == Comparison.id)
+        .scalar_subquery()
+    )
+
+
+@cache
+def _statements(dialect: str, *, status: bool, after: bool) -> tuple[Select[Any], Select[Any]]:
+    """(the total, the page with the total and its cohorts) for one combination of filters,
+    built once per dialect (SQLAlchemy memoizes a statement's cache key), every value a
+    bound parameter: one statement per request unless the page is empty."""
     scope = [Comparison.workspace_id == bindparam("workspace_id")]
     if status:
         scope.append(Comparison.status == bindparam("status"))
     total = select(func.count()).select_from(Comparison).where(*scope)
     page = (
-        select(*_PAGE_COLUMNS)
+        select(*_PAGE_COLUMNS, total.scalar_subquery(), _cohorts_json(dialect))
         .select_from(Comparison)
         .outerjoin(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
         .outerjoin(Experiment, Experiment.id == Comparison.experiment_id)
@@ -140,39 +162,27 @@ def _statements(*, status: bool, after: bool) -> tuple[Select[Any], Select[Any]]
     return total, page
 
 
-_STATEMENTS: Final = {
-    (status, after): _statements(status=status, after=after)
-    for status in (False, True)
-    for after in (False, True)
-}
-_COHORTS: Final = (
-    select(*_COHORT_COLUMNS)
-    .where(ComparisonCohort.comparison_id.in_(bindparam("ids", expanding=True)))
-    .order_by(ComparisonCohort.comparison_id, ComparisonCohort.cohort_index)
-)
-
-
 async def read_stamp(
     connection: AsyncConnection, *, workspace_id: str, arguments: dict[str, Any], max_page_size: int
 ) -> Stamp | None:
-    """The page as the answer would show it, as plain tuples."""
+    """The page as the answer would show it, as plain tuples (each with the total and its
+    cohorts' JSON text)."""
     parsed = _page_arguments(arguments, max_page_size)
     if parsed is None:
         return None
     first, after_key, status = parsed
-    total_stmt, page_stmt = _STATEMENTS[(status is not None, after_key is not None)]
-    params = {"workspace_id": workspace_id, "status": status, "after": after_key}
-    total = await connection.scalar(total_stmt, params)
-    now = utcnow()
-    rows = [
-        (*row, eta_seconds(cast(Comparison, row), now))
-        for row in await connection.execute(page_stmt, {**params, "limit": first + 1})
-    ]
-    ids = [row[0] for row in rows]
-    cohorts = (
-        [tuple(row) for row in await connection.execute(_COHORTS, {"ids": ids})] if ids else []
+    total_stmt, page_stmt = _statements(
+        connection.dialect.name, status=status is not None, after=after_key is not None
     )
-    return (total, tuple(rows), tuple(cohorts))
+    params = {"workspace_id": workspace_id, "status": status, "after": after_key}
+    now = utcnow()
+    rows = tuple(
+        (*row, eta_seconds(cast_to(Comparison, row), now))
+        for row in await connection.execute(page_stmt, {**params, "limit": first + 1})
+    )
+    if not rows:  # no row carries the total
+        return (await connection.scalar(total_stmt, params), ())
+    return rows
 
 
 RULE: Final = Rule(
