@@ -252,13 +252,19 @@ class ResponseCache:
         return plan
 
     def _keep(self, key: Key, answer: _Answer) -> None:
-        if len(answer.body) > self._max_bytes // 4:
+        size = _size(key, answer)
+        if size > self._max_bytes // 4:
             return
         old = self._answers.pop(key, None)
         if old is not None:
-            self.size -= len(old.body)
+            self.size -= _size(key, old)
         self._answers[key] = answer
-        self.size += len(answer.body)
+        self.size += size
         while self.size > self._max_bytes:
-            _, evicted = self._answers.popitem(last=False)
-            self.size -= len(evicted.body)
+            evicted_key, evicted = self._answers.popitem(last=False)
+            self.size -= _size(evicted_key, evicted)
+
+
+def _size(key: Key, answer: _Answer) -> int:
+    """The bytes an entry is counted for: its body and its variables (the rest is small)."""
+    return len(answer.body) + len(key[4])

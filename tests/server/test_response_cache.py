@@ -248,10 +248,10 @@ def test_arguments_resolve_from_variables_and_their_declared_defaults() -> None:
 def test_kept_answers_stay_within_their_bytes_least_recently_used_first() -> None:
     engine = create_engine("sqlite+aiosqlite://")
     cache = ResponseCache(engine, rules=(), max_bytes=1000, max_tokens=5000)
-    for index in range(10):
-        cache._keep(("ws", "VIEWER", b"doc", None, str(index).encode()), _Answer((), b"x" * 200))
+    for index in range(10):  # 200 bytes each: 199 of body, 1 of variables
+        cache._keep(("ws", "VIEWER", b"doc", None, str(index).encode()), _Answer((), b"x" * 199))
     assert cache.size == 1000 and len(cache) == 5
-    cache._keep(("ws", "VIEWER", b"doc", None, b"250"), _Answer((), b"x" * 250))
+    cache._keep(("ws", "VIEWER", b"doc", None, b"v"), _Answer((), b"x" * 249))
     assert cache.size == 850 and len(cache) == 4  # the two oldest answers gave way
-    cache._keep(("ws", "VIEWER", b"doc", None, b"huge"), _Answer((), b"x" * 251))
+    cache._keep(("ws", "VIEWER", b"doc", None, b"w"), _Answer((), b"x" * 250))
     assert cache.size == 850 and len(cache) == 4  # over a quarter of the bytes: not kept
