@@ -265,6 +265,9 @@ class Figure:
     errors: int
     load: float
     response_bytes: int
+    cpu_ms: float
+    """The server process's CPU time per answered request (user + system): what a figure
+    costs, much less moved by other processes on the machine than req/s."""
 
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
@@ -277,8 +280,14 @@ def _ms(text: str) -> float:
     return float(found.group(1)) * _UNITS[found.group(2)]
 
 
-def _wrk(url: str, lua: Path, seconds: int) -> tuple[float, float, float, int]:
-    """(req/s, p50 ms, p99 ms, non-2xx + socket errors) of one wrk run."""
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wrk(url: str, lua: Path, seconds: int) -> tuple[float, float, float, int, int]:
+    """(req/s, p50 ms, p99 ms, non-2xx + socket errors, requests) of one wrk run."""
     out = subprocess.run(
         ["wrk", "-t1", f"-c{CLIENTS}", f"-d{seconds}s", "--timeout", "10s", "--latency",
          "-s", str(lua), url],
@@ -289,13 +298,14 @@ def _wrk(url: str, lua: Path, seconds: int) -> tuple[float, float, float, int]:
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p50 = _ms(re.search(r"^\s*50%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     p99 = _ms(re.search(r"^\s*99%\s+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
-    if re.search(r"(\d+) requests in", out).group(1) == "0":  # type: ignore[union-attr]
-        return 0.0, float("inf"), float("inf"), 0
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    if requests == 0:
+        return 0.0, float("inf"), float("inf"), 0, 0
     errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", out))
     socket_errors = re.search(r"Socket errors: (.*)", out)
     if socket_errors:
         errors += sum(int(n) for n in re.findall(r"\d+", socket_errors.group(1)))
-    return rps, p50, p99, errors
+    return rps, p50, p99, errors, requests
 
 
 def _profile(pid: int, path: Path, seconds: int) -> subprocess.Popen[bytes]:
@@ -324,11 +334,13 @@ def measure(
     lua.write_text(LUA.format(body=json.dumps(json.dumps(body)), token=token))
     _wrk(url, lua, 2)  # warm-up
     spy = _profile(server_pid, profile / f"{name}.txt", seconds) if profile else None
-    rps, p50, p99, errors = _wrk(url, lua, seconds)
+    cpu_before = _cpu_seconds(server_pid)
+    rps, p50, p99, errors, requests = _wrk(url, lua, seconds)
+    cpu_ms = 1000 * (_cpu_seconds(server_pid) - cpu_before) / max(requests, 1)
     load = os.getloadavg()[0]
     if spy is not None:
         spy.wait()
-    return Figure(name, rps, p50, p99, errors, load, len(answer.content))
+    return Figure(name, rps, p50, p99, errors, load, len(answer.content), cpu_ms)
 
 
 async def _prepare() -> tuple[str, str, str, str]:
@@ -390,11 +402,11 @@ def main() -> None:
     by_name = {f.name: f for f in figures}
     floor = by_name["floor"].rps
     emit(f"{'query':<10} {'req/s':>8} {'× floor':>8} {'p50 ms':>8} {'p99 ms':>8} "
-         f"{'errors':>7} {'bytes':>8} {'load':>5}")  # fmt: skip
+         f"{'cpu ms':>7} {'errors':>7} {'bytes':>8} {'load':>5}")  # fmt: skip
     for f in figures:
         emit(
             f"{f.name:<10} {f.rps:>8.0f} {f.rps / floor:>8.2f} {f.p50_ms:>8.1f} {f.p99_ms:>8.1f} "
-            f"{f.errors:>7} {f.response_bytes:>8} {f.load:>5.2f}"
+            f"{f.cpu_ms:>7.2f} {f.errors:>7} {f.response_bytes:>8} {f.load:>5.2f}"
         )
     result = {
         "me_rps": round(by_name["me"].rps, 1),
@@ -403,6 +415,7 @@ def main() -> None:
         "scorecard_p99_ms": round(by_name["scorecard"].p99_ms, 1),
         "floor_rps": round(floor, 1),
         "scorecard_rps": round(by_name["scorecard"].rps, 1),
+        **{f"{f.name}_cpu_ms": round(f.cpu_ms, 3) for f in figures},
         "load_average": round(max(f.load for f in figures), 2),
     }
     for key, target in TARGETS.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -11,6 +12,7 @@ import orjson
 from sqlalchemy import JSON, BigInteger, DateTime, Integer, MetaData, event
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -79,21 +81,53 @@ def _configure_sqlite(sync_engine: Engine) -> None:
 
 
 def create_engine(
-    database_url: str, *, pool_size: int = 10, max_overflow: int | None = None
+    database_url: str,
+    *,
+    pool_size: int = 10,
+    max_overflow: int | None = None,
+    ping_idle_after: float | None = None,
 ) -> AsyncEngine:
-    """An async engine for the URL, with SQLite's locking made safe for concurrent writers."""
+    """An async engine for the URL, with SQLite's locking made safe for concurrent writers.
+
+    PostgreSQL connections are pinged at every checkout, or with `ping_idle_after` only
+    when they sat in the pool that many seconds (`_ping_when_idle`)."""
     if database_url.startswith("sqlite"):
         _ensure_sqlite_dir(database_url)
         engine = create_async_engine(database_url)
         _configure_sqlite(engine.sync_engine)
         return engine
-    return create_async_engine(
+    engine = create_async_engine(
         database_url,
         pool_size=pool_size,
         max_overflow=pool_size if max_overflow is None else max_overflow,
-        pool_pre_ping=True,
+        pool_pre_ping=ping_idle_after is None,
         json_deserializer=orjson.loads,  # JSONB columns: several times faster than `json`
     )
+    if ping_idle_after is not None:
+        _ping_when_idle(engine.sync_engine, ping_idle_after)
+    return engine
+
+
+def _ping_when_idle(sync_engine: Engine, seconds: float) -> None:
+    """Ping a connection at checkout only when it was idle `seconds` or more: a busy API
+    reuses its connections within milliseconds, and a ping costs up to three round trips
+    (BEGIN, `;`, ROLLBACK). A connection dropped while idle (a database restart) is
+    replaced before use, as `pool_pre_ping` would; one dropped while busy fails its
+    request, SQLAlchemy invalidates the pool, and the next checkout reconnects."""
+
+    @event.listens_for(sync_engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(sync_engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.get("idle_since")
+        if idle_since is None or time.monotonic() - idle_since < seconds:
+            return  # new, or back in the pool a moment ago
+        try:
+            sync_engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:  # any failure: the pool retries with a new connection
+            raise DisconnectionError() from exc
 
 
 def _ensure_sqlite_dir(database_url: str) -> None:

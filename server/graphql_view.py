@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 import orjson
 from cross_web import AsyncHTTPRequestAdapter, HTTPException, parse_content_type
@@ -22,15 +23,17 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http import GraphQLHTTPResponse, GraphQLRequestData
 from strawberry.schema import BaseSchema
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
-from strawberry.types import ExecutionResult
+from strawberry.types import ExecutionResult, SubscriptionExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
 from server.auth import Actor, bearer_token
+from server.cached_reads import RULES
 from server.context import AppState, Context
 from server.errors import ErrorCode, RateLimited, ShipwiseError
 from server.graphiql import page as graphiql_page
 from server.graphql_errors import INTERNAL_MESSAGE, to_coded_error
 from server.http_body import decode_json, operation_from_body
+from server.response_cache import EncodedResult, ResponseCache
 
 logger = logging.getLogger("shipwise.http")
 
@@ -50,6 +53,12 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             keep_alive_interval=15,
         )
         self.state = state
+        self.responses = ResponseCache(
+            state.engine,
+            rules=RULES,
+            max_bytes=state.settings.response_cache_bytes,
+            max_tokens=state.settings.max_query_tokens,
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -72,6 +81,16 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         url = str(request.url.replace(query=""))
         return graphiql_page.render(self.state.settings.graphiql_assets_dir, url)
 
+    def create_response(
+        self, response_data: GraphQLHTTPResponse | list[GraphQLHTTPResponse], sub_response: Response
+    ) -> Response:
+        """An answer from `ResponseCache` goes out as its kept bytes."""
+        if isinstance(response_data, _Encoded):
+            response = Response(response_data.body, media_type="application/json")
+            response.headers.raw.extend(sub_response.headers.raw)
+            return response
+        return super().create_response(response_data, sub_response)
+
     def encode_json(self, data: object) -> str:
         """orjson: several times faster than `json` on the large results of a case page.
         Text, not bytes: websocket messages must go out as text frames."""
@@ -93,10 +112,36 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             raise HTTPException(415, "send the operation as an application/json body")
         return operation_from_body(self.decode_json(await request.get_body()))
 
+    async def execute_operation(
+        self,
+        request: Request,
+        request_adapter: AsyncHTTPRequestAdapter,
+        request_data: GraphQLRequestData | list[GraphQLRequestData],
+        context: Context,
+        root_value: None,
+        sub_response: Response,
+    ) -> ExecutionResult | list[ExecutionResult] | SubscriptionExecutionResult:
+        """One plain HTTP operation may be answered from `ResponseCache` (reads of frozen
+        data, checked per request); batches and streams always run."""
+        execute = partial(
+            super().execute_operation,
+            request=request,
+            request_adapter=request_adapter,
+            request_data=request_data,
+            context=context,
+            root_value=root_value,
+            sub_response=sub_response,
+        )
+        if not isinstance(request_data, GraphQLRequestData) or request_data.protocol != "http":
+            return await execute()
+        return await self.responses.answer(context, request_data, execute)  # type: ignore[arg-type]
+
     async def process_result(
         self, request: Request, result: ExecutionResult
     ) -> GraphQLHTTPResponse:
         """Errors raised outside the masking extension's reach still leave with a code."""
+        if isinstance(result, EncodedResult):
+            return cast(GraphQLHTTPResponse, _Encoded(result.body))
         if result.errors:
             result.errors = [
                 error if (error.extensions or {}).get("code") else to_coded_error(error)
@@ -141,6 +186,14 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             raise RateLimited(
                 f"over {actor.requests_per_minute} requests per minute for this token"
             )
+
+
+class _Encoded(dict[str, object]):
+    """A kept answer on its way from `process_result` to `create_response`, as bytes."""
+
+    def __init__(self, body: bytes) -> None:
+        super().__init__()
+        self.body = body
 
 
 def _token_from_params(params: dict[str, Any]) -> str | None:

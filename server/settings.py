@@ -72,6 +72,13 @@ class Settings(BaseSettings):
         "(a revoked token is refused within this, plus a second: well within 5 s).",
     )
 
+    response_cache_bytes: int = Field(
+        64 * 1024 * 1024,
+        ge=0,
+        description="Bytes of answers to reads of finalized comparisons kept per API process "
+        "(server/response_cache.py); 0 turns the cache off.",
+    )
+
     @model_validator(mode="after")
     def _fill_defaults(self) -> Settings:
         if not self.database_url:

@@ -1,0 +1,30 @@
+"""What a cacheable read looks like: its root field, its arguments, the fields it may select
+(a `Shape`), and the stamp that covers them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Union
+
+WHOLE: Final = "WHOLE"
+"""A field whose whole subtree, whatever it selects, is covered by the stamp."""
+
+Shape = Mapping[str, Union["Shape", str, None]]
+"""Allowed field names: None a leaf, a nested `Shape` its own allowed fields, or WHOLE."""
+
+Stamp = tuple[Any, ...]
+
+StampReader = Callable[..., Awaitable[Stamp | None]]
+"""`await stamp(connection, workspace_id=…, arguments=…, max_page_size=…)`: the stamp, or
+None when the answer must not be kept (not the workspace's, not covered, bad arguments)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    root: str
+    arguments: frozenset[str]
+    """Arguments the root field may take (others make the document run as usual)."""
+    required: frozenset[str]
+    shape: Shape
+    stamp: StampReader
