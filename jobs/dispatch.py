@@ -1,19 +1,35 @@
-"""Job: dispatch a RUNNING comparison's trials, in slices, under a fenced lease.
+"""Job: dispatch a RUNNING comparison's trials, range by range, under fenced leases.
 
-One delivery (a job run) takes the lease; an admitted call an earlier delivery left without
-an outcome is never re-sent: it closes as `outcome_ambiguous`, or fails the comparison under
-the workspace's `ambiguousOutcomes: FAIL_RUN`. Counters and spend ledgers are recomputed
-from the rows once. Then the pipeline (`jobs.dispatching`) admits trials in case-major order
-as the window frees, runs them concurrently within each connection's `maxConcurrency`, and
-records outcomes in batches, the three at once. It hands over to a continuation job after a
-slice or on SIGTERM, once its in-flight calls have finished and committed. `_finish` is the
-one place a delivery ends a comparison (DONE, or a terminal status found elsewhere).
+A comparison's cases are split into ranges, each with its own lease and fencing token
+(`server.comparisons.ranges`), so any number of `shipwise worker` processes share a run.
+A delivery (a job run) claims the lowest free or expired unfinished range and feeds its
+trials, case-major, into the pipeline (`jobs.dispatching`: admission, concurrent callers
+and batched recording); once the range's trials are all admitted it claims the next free
+range into the same window. A range taken over from a dead delivery has admitted calls
+without an outcome: they are never re-sent: they close as `outcome_ambiguous`, or fail the
+run under the workspace's `ambiguousOutcomes: FAIL_RUN`.
+
+How other processes join: a delivery whose first claim leaves free ranges enqueues a join
+job (`dispatch:<id>:join-0`). A job that lands in a process already dispatching that
+comparison (a registry in the job context: one delivery per process per comparison)
+starts no second delivery: while free ranges remain it re-enqueues itself under the other
+of two ids (`join-0`/`join-1`, deferred by `JOIN_DEFER`), so at most two such jobs travel
+until a process with nothing of this run takes one, and they end once no range is free.
+The sweeper enqueues the same job for a run with a free range, so a lost join is found.
+
+A stop found at admission (a cap, a cancel) is written on the comparison row: every other
+delivery sees it at its next admission. In-flight calls still record. Each delivery that
+ends gives its ranges up; exactly one, the one that finds no range still held by a live
+delivery, takes the comparison's finishing lease and runs `_finish` (the pairwise stage,
+`store.finish`, webhooks, finalization). A slice's end or SIGTERM gives the ranges up and
+queues a continuation, once in-flight calls have finished and committed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
@@ -21,17 +37,19 @@ from datetime import timedelta
 from typing import Any
 from uuid import uuid4
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from jobs.dispatching.pipeline import Pipeline, SliceResult
+from jobs.dispatching.holdings import Holdings
+from jobs.dispatching.pipeline import Pipeline, SliceResult, Stop
 from jobs.dispatching.recorder import Recorder
 from jobs.finalize import queue_finalization
 from jobs.trials import trial_runner
-from server.comparisons import ambiguous, lease, progress
+from server.comparisons import ambiguous, lease, progress, ranges
 from server.comparisons import dispatch_store as store
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, load_plan
 from server.comparisons.dispatch_store import Fenced, TrialOutcome
-from server.comparisons.models import ComparisonStatus, StopReason
+from server.comparisons.models import Comparison, ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
 from server.pairwise.hosted import Stage as PairwiseStage
 from server.providers.base import DispatchError
@@ -45,9 +63,16 @@ logger = logging.getLogger("shipwise.dispatch")
 
 STATUS_CHECK_S = 0.5
 """While calls wait for slots, how often the row is read for a cancel (nothing else is)."""
+JOIN_DEFER = timedelta(seconds=0.5)
+"""How long a join job that landed in a busy process waits before it travels again."""
 
 RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
+
+
+def delivery_id() -> str:
+    """A new delivery's id (the X-Shipwise-Delivery header): it names the worker process."""
+    return f"dlv_{os.getpid()}_{uuid4().hex[:16]}"
 
 
 def dispatch_job_id(comparison_id: str, suffix: str) -> str:
@@ -55,7 +80,8 @@ def dispatch_job_id(comparison_id: str, suffix: str) -> str:
 
 
 class Dispatcher:
-    """One delivery of one comparison: admit, call, record, then finish or hand over."""
+    """One delivery of one comparison: claim ranges, admit, call, record, then end the run
+    (if last) or hand over."""
 
     def __init__(
         self,
@@ -69,9 +95,11 @@ class Dispatcher:
         window_of: Callable[[DispatchPlan], int],
         stopping: asyncio.Event | None = None,
         slots: RedisSlots | None = None,
+        registry: set[str] | None = None,
+        join: int | None = None,
     ) -> None:
         self.comparison_id = comparison_id
-        self.delivery_id = f"dlv_{uuid4().hex[:20]}"
+        self.delivery_id = delivery_id()
         self.sessionmaker = sessionmaker
         self.queue = queue
         self.events = events
@@ -80,11 +108,18 @@ class Dispatcher:
         self.stopping = stopping or asyncio.Event()
         self.lease_ttl = timedelta(seconds=settings.dispatch_lease_seconds)
         self.slice_seconds = settings.dispatch_slice_seconds
+        self.range_cases = settings.dispatch_range_cases
+        self.registry = registry
+        """Comparisons a delivery of this process dispatches (one per comparison)."""
+        self.join = join
+        """Which of the two join job ids this job came as (None: not a join)."""
+        self.held = Holdings()
         self.token = 0
+        """The comparison's finishing lease, once this delivery ends the run."""
         self.leased_at = 0.0
-        """When this delivery last extended its lease (monotonic seconds)."""
+        """When this delivery last extended its ranges' leases (monotonic seconds)."""
         self.slots = slots
-        """Shared concurrency slots: this delivery's expire with its lease."""
+        """Shared concurrency slots: this delivery's expire with its leases."""
         self.slots_extended_at = 0.0
         self.status_read_at = 0.0
         self.fresh_cohorts: set[int] = set()
@@ -92,53 +127,98 @@ class Dispatcher:
         self.pairwise = PairwiseStage(sessionmaker, settings)
 
     async def run(self) -> str:
-        async with self.sessionmaker() as session, session.begin():
-            token = await lease.acquire(
-                session,
-                comparison_id=self.comparison_id,
-                delivery_id=self.delivery_id,
-                ttl=self.lease_ttl,
-            )
-        if token is None:
-            return "not leased"
-        self.token = token
-        self.leased_at = time.monotonic()
+        if self.registry is not None and self.comparison_id in self.registry:
+            return await self._travel()
+        if self.registry is not None:
+            self.registry.add(self.comparison_id)
         try:
-            await self._extend_slots()
-            return await self._run_leased()
+            return await self._run()
         except Fenced:
             logger.warning("dispatch fenced out", extra={"comparison_id": self.comparison_id})
             return "fenced"
         finally:
+            if self.registry is not None:
+                self.registry.discard(self.comparison_id)
             if self.slots is not None:
                 await self.slots.release_all(self.delivery_id)
 
-    async def _run_leased(self) -> str:
-        async with self.sessionmaker() as session:
-            orphans = await store.count_orphans(session, self.comparison_id)
-            policy = await ambiguous.policy(session, self.comparison_id) if orphans else None
-        if policy == AmbiguousOutcomes.FAIL_RUN:
-            await self._finish(ComparisonStatus.FAILED, error_code=DispatchError.OUTCOME_AMBIGUOUS)
-            return "failed: outcome ambiguous"
+    async def _run(self) -> str:
         async with self.sessionmaker() as session:
             plan = await load_plan(session, self.comparison_id)
-        if orphans:  # never re-sent: each closes as outcome_ambiguous, the run goes on
-            await self._close_ambiguous(plan)
+        first, stop = await self._claim(plan)
+        if not first:
+            return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
         await self._resync(plan)
-        result = await self._pump(plan, deque(plan.pending()))
-        stop = result.stop
-        if isinstance(stop, StopReason):
-            await self._finish(ComparisonStatus.DONE, stop_reason=stop)
-            return f"done: {stop.value}"
-        if isinstance(stop, ComparisonStatus):
-            # Ended elsewhere (a cancel): its status stays; counters settle, the lease is freed.
-            await self._finish(stop)
-            return f"stopped: {stop.value}"
-        if result.exhausted:
-            await self._finish(ComparisonStatus.DONE, stop_reason=StopReason.COMPLETED)
-            return "done"
-        await self._hand_over()
-        return "handed over"
+        await self._invite()
+        await self._extend_slots()
+        result = await self._pump(plan, deque(first))
+        return await self._conclude(result)
+
+    async def _claim(self, plan: DispatchPlan) -> tuple[list[WorkItem], Stop | None]:
+        """Claim the next free range with trials to send; ([], None) when none is free.
+        Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
+        while True:
+            async with self.sessionmaker() as session, session.begin():
+                if not self.held.claimed:
+                    await ranges.ensure(session, self.comparison_id, size=self.range_cases)
+                claim = await ranges.claim_next(
+                    session,
+                    comparison_id=self.comparison_id,
+                    delivery_id=self.delivery_id,
+                    ttl=self.lease_ttl,
+                )
+            if claim is None:
+                return [], None
+            if not self.held.claims:
+                self.leased_at = time.monotonic()
+            self.held.claimed += 1
+            async with self.sessionmaker() as session:
+                found = await ranges.trials_in(session, self.comparison_id, claim)
+                policy = await ambiguous.policy(session, self.comparison_id)
+            if found.orphans and policy == AmbiguousOutcomes.FAIL_RUN:
+                async with self.sessionmaker() as session, session.begin():
+                    await ranges.fail_pending(session, self.comparison_id, claim)
+                return [], ComparisonStatus.FAILED
+            if found.orphans:  # never re-sent: each closes as outcome_ambiguous
+                await self._close_ambiguous(plan, claim)
+                if self.held.claimed > 1:  # the first claim's resync follows in `_run`
+                    await self._resync(plan)
+            items = plan.pending(claim.first, claim.end, found.recorded)
+            if items:
+                self.held.add(claim, len(items))
+                return items, None
+            async with self.sessionmaker() as session, session.begin():
+                await ranges.lock(session, self.comparison_id, [claim])
+                await ranges.release(session, self.comparison_id, [claim], finished=True)
+
+    async def _invite(self) -> None:
+        """Free ranges remain: a join job lets a process with nothing of this run take one."""
+        async with self.sessionmaker() as session:
+            free = await ranges.free_count(session, self.comparison_id)
+        if free:
+            await self._enqueue_join(0, delay=None)
+
+    async def _travel(self) -> str:
+        """This process dispatches the comparison already: pass the job on while free
+        ranges remain (under the other join id), else end."""
+        async with self.sessionmaker() as session:
+            free = await ranges.free_count(session, self.comparison_id)
+        if free:
+            await self._enqueue_join(1 - (self.join or 0), delay=JOIN_DEFER)
+            return "passed on"
+        return "dispatching here"
+
+    async def _enqueue_join(self, which: int, *, delay: timedelta | None) -> None:
+        try:
+            await self.queue.enqueue(
+                "dispatch_comparison",
+                self.comparison_id,
+                join=which,
+                job_id=dispatch_job_id(self.comparison_id, f"join-{which}"),
+                delay=delay,
+            )
+        except RuntimeError:
+            logger.info("join left to the sweep")
 
     async def _pump(self, plan: DispatchPlan, pending: deque[WorkItem]) -> SliceResult:
         """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
@@ -147,13 +227,49 @@ class Dispatcher:
             window=self.window_of(plan),
             admit=lambda batch: self._admit(plan, batch),
             call=lambda item, trial_id: self._call(plan, item, trial_id),
-            recorder=Recorder(self._record),
+            recorder=Recorder(lambda outcomes: self._record(plan, outcomes)),
             upkeep=self._upkeep,
             abandon=self._abandon_waits,
             stopping=self.stopping,
             slice_seconds=self.slice_seconds,
+            refill=lambda: self._claim(plan),
         )
         return await pipeline.run()
+
+    async def _conclude(self, result: SliceResult) -> str:
+        """Give the ranges up; end the run if this delivery is the last one working on it."""
+        claims = self.held.claims
+        self.held.clear()
+        if result.stop is None and not result.exhausted:
+            async with self.sessionmaker() as session, session.begin():
+                await ranges.release(session, self.comparison_id, claims, finished=False)
+            await self._continue()
+            return "handed over"
+        async with self.sessionmaker() as session, session.begin():
+            ending = await ranges.conclude(
+                session,
+                comparison_id=self.comparison_id,
+                claims=claims,
+                delivery_id=self.delivery_id,
+                ttl=self.lease_ttl,
+                observed=self.held.claimed > 0,
+            )
+        if ending == ranges.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
+            await self._continue()
+            return "handed over"
+        if not isinstance(ending, ranges.Ending):
+            return "not leased" if not self.held.claimed else "done here"
+        self.token = ending.token
+        await self._finish(
+            ending.status, stop_reason=ending.stop_reason, error_code=ending.error_code
+        )
+        if ending.error_code is not None:
+            return "failed: outcome ambiguous"
+        if ending.status != ComparisonStatus.DONE:
+            return f"stopped: {ending.status.value}"
+        if ending.stop_reason not in (None, StopReason.COMPLETED):
+            return f"done: {ending.stop_reason.value}"
+        return "done"
 
     async def _call(self, plan: DispatchPlan, item: WorkItem, trial_id: int) -> TrialOutcome:
         """Run one admitted trial. A runner that breaks (a bug, not a provider fault) records
@@ -173,43 +289,40 @@ class Dispatcher:
 
     async def _admit(
         self, plan: DispatchPlan, batch: list[WorkItem]
-    ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
+    ) -> tuple[list[int], Stop | None]:
         async with self.sessionmaker() as session, session.begin():
             ids, stop = await store.admit(
                 session,
                 plan=plan,
                 items=batch,
-                token=self.token,
+                claims=self.held.of(batch),
                 delivery_id=self.delivery_id,
-                lease_ttl=self.lease_ttl,
             )
-        if stop is None:  # an admission extends the lease
-            self.leased_at = time.monotonic()
+        if stop is None:
+            self.held.admitted(batch, ids)
             self.fresh_cohorts.update(item.cohort_index for item in batch)
         return ids, stop
 
-    async def _close_ambiguous(self, plan: DispatchPlan) -> None:
+    async def _close_ambiguous(self, plan: DispatchPlan, claim: ranges.Claim) -> None:
         async with self.sessionmaker() as session, session.begin():
-            snapshot = await ambiguous.close(session, plan=plan, token=self.token)
+            snapshot = await ambiguous.close(session, plan=plan, claim=claim)
         logger.warning(
             "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
         )
         await self._publish(snapshot)
 
     async def _resync(self, plan: DispatchPlan) -> None:
-        """Counters and spend ledgers from the rows once per lease; records add to them."""
+        """Counters and spend ledgers from the rows once per delivery; records add to them."""
         async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.resync(session, plan=plan, token=self.token)
+            snapshot = await store.resync(session, plan=plan, claims=self.held.claims)
         await self._publish(snapshot)
 
-    async def _upkeep(
-        self, stop: StopReason | ComparisonStatus | None
-    ) -> StopReason | ComparisonStatus | None:
-        """Keep the lease and this delivery's slots alive; while calls wait for a slot
-        (nothing is admitted or recorded then), read the row so a cancel ends the wait."""
+    async def _upkeep(self, stop: Stop | None) -> Stop | None:
+        """Keep the ranges' leases and this delivery's slots alive; while calls wait for a
+        slot (nothing is admitted or recorded then), read the row so a stop ends the wait."""
         third = self.lease_ttl.total_seconds() / 3
         if time.monotonic() - self.leased_at >= third:
-            await self._renew()
+            await self._renew_ranges()
         if time.monotonic() - self.slots_extended_at >= third:
             await self._extend_slots()
         if (
@@ -229,47 +342,63 @@ class Dispatcher:
             self.slots.abandon(self.delivery_id)
 
     async def _extend_slots(self) -> None:
-        """This delivery's slots expire when its lease does (so a crash frees them with it)."""
+        """This delivery's slots expire when its leases do (so a crash frees them with it)."""
         if self.slots is None:
             return
         lease_left = self.leased_at + self.lease_ttl.total_seconds() - time.monotonic()
         await self.slots.extend(self.delivery_id, time.time() + lease_left)
         self.slots_extended_at = time.monotonic()
 
-    async def _ended_elsewhere(self) -> ComparisonStatus | None:
-        """The comparison's status if it is no longer RUNNING (a cancel); `Fenced` if the
-        lease was taken."""
-        async with self.sessionmaker() as session:
-            status = await lease.status_if_held(
-                session, comparison_id=self.comparison_id, token=self.token
+    async def _ended_elsewhere(self) -> Stop | None:
+        """The comparison's status if it is no longer RUNNING (a cancel), or its pending
+        stop; `Fenced` if one of this delivery's ranges was taken."""
+        async with self.sessionmaker() as session, session.begin():
+            await ranges.lock(session, self.comparison_id, self.held.claims)
+            status, pending = (
+                await session.execute(
+                    select(Comparison.status, Comparison.pending_stop).where(
+                        Comparison.id == self.comparison_id
+                    )
+                )
+            ).one()
+        if status != ComparisonStatus.RUNNING:
+            return ComparisonStatus(status)
+        return store.pending_stop(pending) if pending is not None else None
+
+    async def _renew_ranges(self) -> None:
+        """Extend the ranges' leases while calls outlast them (slow or retried calls record
+        nothing for a while): a sweep must not take a live delivery for a dead one."""
+        async with self.sessionmaker() as session, session.begin():
+            renewed = await ranges.renew(
+                session, self.comparison_id, self.held.claims, ttl=self.lease_ttl
             )
-        if status is None:
+        if not renewed:
             raise Fenced(self.comparison_id)
-        return None if status == ComparisonStatus.RUNNING else status
+        self.leased_at = time.monotonic()
 
     async def _renew(self) -> None:
-        """Extend the lease while calls outlast it (slow or retried calls record nothing for
-        a while): a sweep must not take a live delivery for a dead one and fail the run."""
+        """Extend the finishing lease while the pairwise stage runs."""
         async with self.sessionmaker() as session, session.begin():
             renewed = await lease.renew(
                 session, comparison_id=self.comparison_id, token=self.token, ttl=self.lease_ttl
             )
         if not renewed:
             raise Fenced(self.comparison_id)
-        self.leased_at = time.monotonic()
 
-    async def _record(self, outcomes: list[TrialOutcome]) -> None:
+    async def _record(self, plan: DispatchPlan, outcomes: list[TrialOutcome]) -> None:
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()
+        claims, finished = self.held.recording(outcomes)
         async with self.sessionmaker() as session, session.begin():
             snapshot = await store.record(
                 session,
                 comparison_id=self.comparison_id,
+                plan=plan,
                 outcomes=outcomes,
-                token=self.token,
-                lease_ttl=self.lease_ttl,
+                claims=claims,
+                finished=finished,
                 admitted_cohorts=fresh,
             )
-        self.leased_at = time.monotonic()
+        self.held.recorded(outcomes, finished)
         await self._publish(snapshot)
 
     async def _finish(
@@ -312,14 +441,17 @@ class Dispatcher:
             await queue_finalization(self.queue, self.comparison_id)
 
     async def _hand_over(self) -> None:
-        """Free the lease and queue the continuation (another worker may take it)."""
+        """Free the finishing lease and queue the continuation (another worker may take it)."""
         async with self.sessionmaker() as session, session.begin():
             await lease.release(session, comparison_id=self.comparison_id, token=self.token)
+        await self._continue()
+
+    async def _continue(self) -> None:
         try:
             await self.queue.enqueue(
                 "dispatch_comparison",
                 self.comparison_id,
-                job_id=dispatch_job_id(self.comparison_id, f"after-{self.token}"),
+                job_id=dispatch_job_id(self.comparison_id, f"after-{self.delivery_id}"),
             )
         except RuntimeError:
             # The embedded queue is closing: the start-up sweep resumes the run.
@@ -332,8 +464,10 @@ class Dispatcher:
             logger.warning("progress event not published", extra={"error_type": type(exc).__name__})
 
 
-async def dispatch_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
-    """arq job: one delivery of a comparison's dispatch."""
+async def dispatch_comparison(
+    ctx: dict[str, Any], comparison_id: str, join: int | None = None
+) -> str:
+    """arq job: one delivery of a comparison's dispatch (`join`: it came as a join job)."""
     runner = trial_runner(ctx)
     dispatcher = Dispatcher(
         comparison_id=comparison_id,
@@ -345,5 +479,7 @@ async def dispatch_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
         window_of=runner.window,
         stopping=ctx.get("stopping"),
         slots=ctx.get("slots"),
+        registry=ctx.get("dispatching"),
+        join=join,
     )
     return await dispatcher.run()

@@ -1,4 +1,6 @@
-"""The dispatch lease: one delivery at a time writes a comparison, fenced by a token."""
+"""The comparison's finishing lease: the one delivery ending a run (its pairwise stage,
+`finish`) holds it, fenced by a token. Cases are dispatched under the leases of their
+ranges (`server.comparisons.ranges`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, ComparisonStatus
 from server.db import utcnow
+
+
+class Fenced(Exception):
+    """Another delivery holds the lease now: this one must not write."""
 
 
 async def acquire(
