@@ -36,6 +36,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('comparison', schema=None) as batch_op:
-        batch_op.drop_column('pending_stop')
+    # Not a batch: on SQLite a batch recreates the table, and dropping the old one would
+    # cascade to every row referencing a comparison. SQLite ≥ 3.35 drops a plain column.
+    op.drop_column('comparison', 'pending_stop')
     op.drop_table('comparison_range')
