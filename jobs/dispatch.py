@@ -447,6 +447,8 @@ class Dispatcher:
         await self._continue()
 
     async def _continue(self) -> None:
+        if self.registry is not None:  # the continuation may start in this process
+            self.registry.discard(self.comparison_id)
         try:
             await self.queue.enqueue(
                 "dispatch_comparison",
