@@ -195,6 +195,7 @@ async def test_a_cancel_stops_both_deliveries_and_one_settles_it(backend: Backen
 
 
 async def test_a_job_that_lands_where_the_run_is_dispatched_passes_on(backend: Backend) -> None:
+    await _between_sweeps()
     queue = HeldQueue()
     comparison_id = await _running_comparison(backend, queue, trials=1, cases=3)
     here = {comparison_id}  # this process dispatches the comparison already
