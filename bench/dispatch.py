@@ -320,6 +320,11 @@ async def _run_once(
             ).scalars()
             # Delivery ids name their worker process (`dlv_<pid>_…`, jobs/dispatch.py).
             processes = len({d.split("_")[1] for d in deliveries})
+            batches = await session.scalar(  # each record stamps its rows with one time
+                select(func.count(func.distinct(Trial.completed_at))).where(
+                    Trial.comparison_id == comparison_id
+                )
+            )
         assert row.started_at is not None and row.ended_at is not None
         steady = (last - first).total_seconds()
         ramp = (first - row.started_at).total_seconds(), (row.ended_at - last).total_seconds()
@@ -332,6 +337,7 @@ async def _run_once(
             "steady_s": steady,
             "ramp_s": ramp,
             "processes": processes,
+            "batches": int(batches or 0),
             "worker_cpu_ms_per_call": worker_cpu * 1000 / max(row.done_calls, 1),
         }
     finally:
@@ -382,6 +388,7 @@ async def main() -> None:
             "wall_s": float("nan"),
             "delays_ms": [],
             "processes": 0,
+            "batches": 0,
             "worker_cpu_ms_per_call": float("nan"),
         }
         flat, two, paced = skipped, skipped, skipped
@@ -418,7 +425,7 @@ async def main() -> None:
         f"0 ms latency, one worker: {flat['wall_s']:.2f} s → {calls_per_s:.0f} calls/s "
         f"(target ≥ 1,500; {calls_per_s / floor['calls_per_s']:.2f} of the floor); "
         f"status {flat['status']}, {flat['calls']} calls; "
-        f"worker CPU {flat['worker_cpu_ms_per_call']:.3f} ms/call"
+        f"worker CPU {flat['worker_cpu_ms_per_call']:.3f} ms/call, {flat['batches']} record batches"
     )
     print(  # noqa: T201
         f"0 ms latency, two workers on one comparison: {two['wall_s']:.2f} s → "
