@@ -14,8 +14,9 @@ job (`dispatch:<id>:join-0`). A job that lands in a process already dispatching 
 comparison (a registry in the job context: one delivery per process per comparison)
 starts no second delivery: while free ranges remain it re-enqueues itself under the other
 of two ids (`join-0`/`join-1`, deferred by `JOIN_DEFER`), so at most two such jobs travel
-until a process with nothing of this run takes one, and they end once no range is free.
-The sweeper enqueues the same job for a run with a free range, so a lost join is found.
+until a process with nothing of this run takes one, and they end once no range is free
+(`jobs.dispatching.joins`). The sweeper enqueues a job for a run with a free range, so a
+lost join is found.
 
 A stop found at admission (a cap, a cancel) is written on the comparison row: every other
 delivery sees it at its next admission. In-flight calls still record. Each delivery that
@@ -37,34 +38,32 @@ from datetime import timedelta
 from typing import Any
 from uuid import uuid4
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from jobs.dispatching import ending as run_end
+from jobs.dispatching import joins
 from jobs.dispatching.holdings import Holdings
+from jobs.dispatching.joins import dispatch_job_id
 from jobs.dispatching.pipeline import Pipeline, SliceResult, Stop
 from jobs.dispatching.recorder import Recorder
-from jobs.finalize import queue_finalization
 from jobs.trials import trial_runner
 from server.comparisons import ambiguous, lease, progress, ranges
 from server.comparisons import dispatch_store as store
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, load_plan
 from server.comparisons.dispatch_store import Fenced, TrialOutcome
-from server.comparisons.models import Comparison, ComparisonStatus, StopReason
+from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
 from server.pairwise.hosted import Stage as PairwiseStage
 from server.providers.base import DispatchError
 from server.runtime.interfaces import EventBus, JobQueue
 from server.runtime.slots import RedisSlots, SlotWaitAbandoned
 from server.settings import Settings
-from server.webhooks import hooks as webhook_hooks
 from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
 
 STATUS_CHECK_S = 0.5
 """While calls wait for slots, how often the row is read for a cancel (nothing else is)."""
-JOIN_DEFER = timedelta(seconds=0.5)
-"""How long a join job that landed in a busy process waits before it travels again."""
 
 RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
@@ -73,10 +72,6 @@ RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, Tria
 def delivery_id() -> str:
     """A new delivery's id (the X-Shipwise-Delivery header): it names the worker process."""
     return f"dlv_{os.getpid()}_{uuid4().hex[:16]}"
-
-
-def dispatch_job_id(comparison_id: str, suffix: str) -> str:
-    return f"dispatch:{comparison_id}:{suffix}"
 
 
 class Dispatcher:
@@ -128,7 +123,7 @@ class Dispatcher:
 
     async def run(self) -> str:
         if self.registry is not None and self.comparison_id in self.registry:
-            return await self._travel()
+            return await joins.travel(self.sessionmaker, self.queue, self.comparison_id, self.join)
         if self.registry is not None:
             self.registry.add(self.comparison_id)
         try:
@@ -149,7 +144,7 @@ class Dispatcher:
         if not first:
             return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
         await self._resync(plan)
-        await self._invite()
+        await joins.invite(self.sessionmaker, self.queue, self.comparison_id)
         await self._extend_slots()
         result = await self._pump(plan, deque(first))
         return await self._conclude(result)
@@ -191,35 +186,6 @@ class Dispatcher:
                 await ranges.lock(session, self.comparison_id, [claim])
                 await ranges.release(session, self.comparison_id, [claim], finished=True)
 
-    async def _invite(self) -> None:
-        """Free ranges remain: a join job lets a process with nothing of this run take one."""
-        async with self.sessionmaker() as session:
-            free = await ranges.free_count(session, self.comparison_id)
-        if free:
-            await self._enqueue_join(0, delay=None)
-
-    async def _travel(self) -> str:
-        """This process dispatches the comparison already: pass the job on while free
-        ranges remain (under the other join id), else end."""
-        async with self.sessionmaker() as session:
-            free = await ranges.free_count(session, self.comparison_id)
-        if free:
-            await self._enqueue_join(1 - (self.join or 0), delay=JOIN_DEFER)
-            return "passed on"
-        return "dispatching here"
-
-    async def _enqueue_join(self, which: int, *, delay: timedelta | None) -> None:
-        try:
-            await self.queue.enqueue(
-                "dispatch_comparison",
-                self.comparison_id,
-                join=which,
-                job_id=dispatch_job_id(self.comparison_id, f"join-{which}"),
-                delay=delay,
-            )
-        except RuntimeError:
-            logger.info("join left to the sweep")
-
     async def _pump(self, plan: DispatchPlan, pending: deque[WorkItem]) -> SliceResult:
         """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
         pipeline = Pipeline(
@@ -260,16 +226,10 @@ class Dispatcher:
         if not isinstance(ending, ranges.Ending):
             return "not leased" if not self.held.claimed else "done here"
         self.token = ending.token
-        await self._finish(
+        ended = await self._finish(
             ending.status, stop_reason=ending.stop_reason, error_code=ending.error_code
         )
-        if ending.error_code is not None:
-            return "failed: outcome ambiguous"
-        if ending.status != ComparisonStatus.DONE:
-            return f"stopped: {ending.status.value}"
-        if ending.stop_reason not in (None, StopReason.COMPLETED):
-            return f"done: {ending.stop_reason.value}"
-        return "done"
+        return run_end.outcome(ending) if ended else "handed over"
 
     async def _call(self, plan: DispatchPlan, item: WorkItem, trial_id: int) -> TrialOutcome:
         """Run one admitted trial. A runner that breaks (a bug, not a provider fault) records
@@ -353,17 +313,7 @@ class Dispatcher:
         """The comparison's status if it is no longer RUNNING (a cancel), or its pending
         stop; `Fenced` if one of this delivery's ranges was taken."""
         async with self.sessionmaker() as session, session.begin():
-            await ranges.lock(session, self.comparison_id, self.held.claims)
-            status, pending = (
-                await session.execute(
-                    select(Comparison.status, Comparison.pending_stop).where(
-                        Comparison.id == self.comparison_id
-                    )
-                )
-            ).one()
-        if status != ComparisonStatus.RUNNING:
-            return ComparisonStatus(status)
-        return store.pending_stop(pending) if pending is not None else None
+            return await ranges.stop_found(session, self.comparison_id, self.held.claims)
 
     async def _renew_ranges(self) -> None:
         """Extend the ranges' leases while calls outlast them (slow or retried calls record
@@ -407,7 +357,8 @@ class Dispatcher:
         *,
         stop_reason: StopReason | None = None,
         error_code: str | None = None,
-    ) -> None:
+    ) -> bool:
+        """End the run; False when it handed over instead (the pairwise stage goes on)."""
         if status == ComparisonStatus.DONE:
             # The pairwise stage (server/pairwise/hosted.py): a run with `pairwise` makes and
             # records its pairwise judge calls before it is DONE; None: hand over, not yet.
@@ -420,25 +371,19 @@ class Dispatcher:
             )
             if settled is None:
                 await self._hand_over()
-                return
+                return False
             stop_reason = settled
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.finish(
-                session,
-                comparison_id=self.comparison_id,
-                token=self.token,
-                status=status,
-                stop_reason=stop_reason,
-                error_code=error_code,
-            )
+        snapshot = await run_end.settle(
+            self.sessionmaker,
+            self.queue,
+            comparison_id=self.comparison_id,
+            token=self.token,
+            status=status,
+            stop_reason=stop_reason,
+            error_code=error_code,
+        )
         await self._publish(snapshot)
-        if status != ComparisonStatus.CANCELLED and snapshot.status == status.value:
-            # This delivery ended it (a cancel publishes its own event).
-            await webhook_hooks.comparison_finished(
-                sessionmaker=self.sessionmaker, queue=self.queue, comparison_id=self.comparison_id
-            )
-        if snapshot.status == ComparisonStatus.DONE.value:  # any stop reason
-            await queue_finalization(self.queue, self.comparison_id)
+        return True
 
     async def _hand_over(self) -> None:
         """Free the finishing lease and queue the continuation (another worker may take it)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from jobs.dispatch import dispatch_job_id
+from jobs.dispatching.joins import dispatch_job_id
 from server.comparisons import ranges
 from server.comparisons.models import Comparison
 from server.db import utcnow

@@ -143,7 +143,7 @@ async def admit(
     if comparison.status != ComparisonStatus.RUNNING:
         return [], comparison.status
     if comparison.pending_stop is not None:
-        return [], pending_stop(comparison.pending_stop)
+        return [], ranges.pending_stop(comparison.pending_stop)
     stop = await caps.stop_reason(
         session,
         comparison=comparison,
@@ -174,13 +174,6 @@ async def admit(
     )
     ids = inserted.scalars().all()
     return [int(i) for i in ids], None
-
-
-def pending_stop(value: str) -> StopReason | ComparisonStatus:
-    """A pending stop as admission reports it: a StopReason, or FAILED."""
-    if value == ranges.FAILED_STOP:
-        return ComparisonStatus.FAILED
-    return StopReason(value)
 
 
 def _token_of(claims: Sequence[ranges.Claim], ordinal: int) -> int:

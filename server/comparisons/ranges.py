@@ -251,6 +251,29 @@ async def release(
     )
 
 
+def pending_stop(value: str) -> StopReason | ComparisonStatus:
+    """A pending stop as admission reports it: a StopReason, or FAILED."""
+    if value == FAILED_STOP:
+        return ComparisonStatus.FAILED
+    return StopReason(value)
+
+
+async def stop_found(
+    session: AsyncSession, comparison_id: str, claims: Collection[Claim]
+) -> StopReason | ComparisonStatus | None:
+    """The comparison's status if no longer RUNNING (a cancel), or its pending stop;
+    `Fenced` if one of the claims was taken."""
+    await lock(session, comparison_id, claims)
+    status, pending = (
+        await session.execute(
+            select(Comparison.status, Comparison.pending_stop).where(Comparison.id == comparison_id)
+        )
+    ).one()
+    if status != ComparisonStatus.RUNNING:
+        return ComparisonStatus(status)
+    return pending_stop(pending) if pending is not None else None
+
+
 async def fail_pending(session: AsyncSession, comparison_id: str, claim: Claim) -> None:
     """FAIL_RUN: an ambiguous outcome found in `claim` stops every delivery; the finishing
     delivery fails the run. The range is given up untouched (its orphans stay admitted)."""

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
-from jobs.dispatch import JOIN_DEFER, Dispatcher
+from jobs.dispatch import Dispatcher
+from jobs.dispatching.joins import JOIN_DEFER
 from jobs.sweeper import sweep_comparisons
 from server.comparisons import lifecycle, ranges
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem
