@@ -106,6 +106,7 @@ class Dispatcher:
         self.range_cases = settings.dispatch_range_cases
         self.registry = registry
         """Comparisons a delivery of this process dispatches (one per comparison)."""
+        self.registered = False
         self.join = join
         """Which of the two join job ids this job came as (None: not a join)."""
         self.held = Holdings()
@@ -124,18 +125,26 @@ class Dispatcher:
     async def run(self) -> str:
         if self.registry is not None and self.comparison_id in self.registry:
             return await joins.travel(self.sessionmaker, self.queue, self.comparison_id, self.join)
-        if self.registry is not None:
-            self.registry.add(self.comparison_id)
+        self._register(True)
         try:
             return await self._run()
         except Fenced:
             logger.warning("dispatch fenced out", extra={"comparison_id": self.comparison_id})
             return "fenced"
         finally:
-            if self.registry is not None:
-                self.registry.discard(self.comparison_id)
+            self._register(False)
             if self.slots is not None:
                 await self.slots.release_all(self.delivery_id)
+
+    def _register(self, dispatching: bool) -> None:
+        """This delivery is (no longer) this process's one for the comparison."""
+        if self.registry is None or dispatching == self.registered:
+            return
+        self.registered = dispatching
+        if dispatching:
+            self.registry.add(self.comparison_id)
+        else:
+            self.registry.discard(self.comparison_id)
 
     async def _run(self) -> str:
         async with self.sessionmaker() as session:
@@ -392,8 +401,7 @@ class Dispatcher:
         await self._continue()
 
     async def _continue(self) -> None:
-        if self.registry is not None:  # the continuation may start in this process
-            self.registry.discard(self.comparison_id)
+        self._register(False)  # the continuation may start in this process
         try:
             await self.queue.enqueue(
                 "dispatch_comparison",
