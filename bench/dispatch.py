@@ -8,7 +8,8 @@ PostgreSQL + Redis + `shipwise worker` processes against a fake OpenAI-compatibl
 
 In one invocation: the floor (a plain keep-alive aiohttp loop, concurrency 64, against the
 0 ms fake), the provider client's CPU per call (ours and the plain loop's, in this process),
-calls per second at 0 ms with one worker and with two, wall time ÷ ideal (calls × latency ÷
+calls per second at 0 ms with one worker and with two sharing the one comparison (its
+case ranges, `server/comparisons/ranges.py`), wall time ÷ ideal (calls × latency ÷
 concurrency) at 50 ms, and the p99 delay from a snapshot's row update to its delivery to 200
 websocket subscribers (on a `shipwise serve` process) during the 50 ms run. Ends with one
 JSON line.
@@ -157,14 +158,13 @@ async def _watch(
                 delays_ms.append(delay.total_seconds() * 1000)
 
 
-def _cpu_seconds(process: subprocess.Popen[bytes]) -> float:
-    """User + system CPU of a process so far (py-spy's child, when profiled, included)."""
-    import psutil
-
-    parent = psutil.Process(process.pid)
-    return float(
-        sum(p.cpu_times().user + p.cpu_times().system for p in [parent, *parent.children()])
-    )
+def _cpu_s(pid: int) -> float:
+    """A process's user + system CPU seconds so far (Linux `/proc`; nan elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _start_worker(env: dict[str, str], profile: str | None = None) -> subprocess.Popen[bytes]:
@@ -286,7 +286,9 @@ async def _run_once(
         ]
         await asyncio.gather(*(event.wait() for event in ready))
         await asyncio.sleep(2)  # the worker is up
-        api_cpu_before = _cpu_seconds(api) if api is not None else 0.0
+        cpu_before = sum(_cpu_s(w.pid) for w in worker_processes)
+        # The API's own CPU (under --profile-api, py-spy's: not the figure then).
+        api_cpu_before = _cpu_s(api.pid) if api is not None else 0.0
         started = time.perf_counter()
         await lifecycle.start(
             sessionmaker=sessionmaker,
@@ -303,6 +305,7 @@ async def _run_once(
                     break
             await asyncio.sleep(0.05)
         wall = time.perf_counter() - started
+        worker_cpu = sum(_cpu_s(w.pid) for w in worker_processes) - cpu_before
         async with sessionmaker() as session:
             first, last = (
                 await session.execute(
@@ -311,11 +314,24 @@ async def _run_once(
                     )
                 )
             ).one()
+        async with sessionmaker() as session:
+            deliveries = (
+                await session.execute(
+                    select(Trial.delivery_id).where(Trial.comparison_id == comparison_id).distinct()
+                )
+            ).scalars()
+            # Delivery ids name their worker process (`dlv_<pid>_…`, jobs/dispatch.py).
+            processes = len({d.split("_")[1] for d in deliveries})
+            batches = await session.scalar(  # each record stamps its rows with one time
+                select(func.count(func.distinct(Trial.completed_at))).where(
+                    Trial.comparison_id == comparison_id
+                )
+            )
         assert row.started_at is not None and row.ended_at is not None
         steady = (last - first).total_seconds()
         ramp = (first - row.started_at).total_seconds(), (row.ended_at - last).total_seconds()
         await asyncio.wait_for(asyncio.gather(*watchers, return_exceptions=True), 30)
-        api_cpu_s = _cpu_seconds(api) - api_cpu_before if api is not None else 0.0
+        api_cpu_s = _cpu_s(api.pid) - api_cpu_before if api is not None else 0.0
         return {
             "api_cpu_s": api_cpu_s,
             "status": row.status.value,
@@ -324,6 +340,9 @@ async def _run_once(
             "delays_ms": delays_ms,
             "steady_s": steady,
             "ramp_s": ramp,
+            "processes": processes,
+            "batches": int(batches or 0),
+            "worker_cpu_ms_per_call": worker_cpu * 1000 / max(row.done_calls, 1),
         }
     finally:
         for watcher in watchers:
@@ -367,7 +386,15 @@ async def main() -> None:
     try:
         await asyncio.to_thread(upgrade, database_url)
         phases = set(args.phases.split(","))
-        skipped = {"status": "skipped", "calls": 0, "wall_s": float("nan"), "delays_ms": []}
+        skipped = {
+            "status": "skipped",
+            "calls": 0,
+            "wall_s": float("nan"),
+            "delays_ms": [],
+            "processes": 0,
+            "batches": 0,
+            "worker_cpu_ms_per_call": float("nan"),
+        }
         flat, two, paced = skipped, skipped, skipped
         if "flat" in phases:
             flat = await _run_once(database_url, key, 0.0, args.cases, profile=args.profile)
@@ -401,11 +428,14 @@ async def main() -> None:
     print(  # noqa: T201
         f"0 ms latency, one worker: {flat['wall_s']:.2f} s → {calls_per_s:.0f} calls/s "
         f"(target ≥ 1,500; {calls_per_s / floor['calls_per_s']:.2f} of the floor); "
-        f"status {flat['status']}, {flat['calls']} calls"
+        f"status {flat['status']}, {flat['calls']} calls; "
+        f"worker CPU {flat['worker_cpu_ms_per_call']:.3f} ms/call, {flat['batches']} record batches"
     )
     print(  # noqa: T201
-        f"0 ms latency, two workers: {two['wall_s']:.2f} s → {two_per_s:.0f} calls/s; "
-        f"status {two['status']}, {two['calls']} calls"
+        f"0 ms latency, two workers on one comparison: {two['wall_s']:.2f} s → "
+        f"{two_per_s:.0f} calls/s; status {two['status']}, {two['calls']} calls, "
+        f"sent by {two['processes']} worker processes; "
+        f"worker CPU {two['worker_cpu_ms_per_call']:.3f} ms/call (both)"
     )
     print(  # noqa: T201
         f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}: "

@@ -1,19 +1,36 @@
-"""Job: dispatch a RUNNING comparison's trials, in slices, under a fenced lease.
+"""Job: dispatch a RUNNING comparison's trials, range by range, under fenced leases.
 
-One delivery (a job run) takes the lease; an admitted call an earlier delivery left without
-an outcome is never re-sent: it closes as `outcome_ambiguous`, or fails the comparison under
-the workspace's `ambiguousOutcomes: FAIL_RUN`. Counters and spend ledgers are recomputed
-from the rows once. Then the pipeline (`jobs.dispatching`) admits trials in case-major order
-as the window frees, runs them concurrently within each connection's `maxConcurrency`, and
-records outcomes in batches, the three at once. It hands over to a continuation job after a
-slice or on SIGTERM, once its in-flight calls have finished and committed. `_finish` is the
-one place a delivery ends a comparison (DONE, or a terminal status found elsewhere).
+A comparison's cases are split into ranges, each with its own lease and fencing token
+(`server.comparisons.ranges`), so any number of `shipwise worker` processes share a run.
+A delivery (a job run) claims the lowest free or expired unfinished range and feeds its
+trials, case-major, into the pipeline (`jobs.dispatching`: admission, concurrent callers
+and batched recording); once the range's trials are all admitted it claims the next free
+range into the same window. A range taken over from a dead delivery has admitted calls
+without an outcome: they are never re-sent: they close as `outcome_ambiguous`, or fail the
+run under the workspace's `ambiguousOutcomes: FAIL_RUN`.
+
+How other processes join: a delivery whose first claim leaves free ranges enqueues a join
+job (`dispatch:<id>:join-0`). A job that lands in a process already dispatching that
+comparison (a registry in the job context: one delivery per process per comparison)
+starts no second delivery: while free ranges remain it re-enqueues itself under the other
+of two ids (`join-0`/`join-1`, deferred by `JOIN_DEFER`), so at most two such jobs travel
+until a process with nothing of this run takes one, and they end once no range is free
+(`jobs.dispatching.joins`). The sweeper enqueues a job for a run with a free range, so a
+lost join is found.
+
+A stop found at admission (a cap, a cancel) is written on the comparison row: every other
+delivery sees it at its next admission. In-flight calls still record. Each delivery that
+ends gives its ranges up; exactly one, the one that finds no range still held by a live
+delivery, takes the comparison's finishing lease and runs `_finish` (the pairwise stage,
+`store.finish`, webhooks, finalization). A slice's end or SIGTERM gives the ranges up and
+queues a continuation, once in-flight calls have finished and committed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
@@ -23,11 +40,14 @@ from uuid import uuid4
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from jobs.dispatching.pipeline import Pipeline, SliceResult
+from jobs.dispatching import ending as run_end
+from jobs.dispatching import joins
+from jobs.dispatching.holdings import Holdings
+from jobs.dispatching.joins import dispatch_job_id
+from jobs.dispatching.pipeline import Pipeline, SliceResult, Stop
 from jobs.dispatching.recorder import Recorder
-from jobs.finalize import queue_finalization
 from jobs.trials import trial_runner
-from server.comparisons import ambiguous, lease, progress
+from server.comparisons import ambiguous, lease, progress, ranges
 from server.comparisons import dispatch_store as store
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, load_plan
 from server.comparisons.dispatch_store import Fenced, TrialOutcome
@@ -38,7 +58,6 @@ from server.providers.base import DispatchError
 from server.runtime.interfaces import EventBus, JobQueue
 from server.runtime.slots import RedisSlots, SlotWaitAbandoned
 from server.settings import Settings
-from server.webhooks import hooks as webhook_hooks
 from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
@@ -50,12 +69,14 @@ RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, Tria
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
 
 
-def dispatch_job_id(comparison_id: str, suffix: str) -> str:
-    return f"dispatch:{comparison_id}:{suffix}"
+def delivery_id() -> str:
+    """A new delivery's id (the X-Shipwise-Delivery header): it names the worker process."""
+    return f"dlv_{os.getpid()}_{uuid4().hex[:16]}"
 
 
 class Dispatcher:
-    """One delivery of one comparison: admit, call, record, then finish or hand over."""
+    """One delivery of one comparison: claim ranges, admit, call, record, then end the run
+    (if last) or hand over."""
 
     def __init__(
         self,
@@ -69,9 +90,11 @@ class Dispatcher:
         window_of: Callable[[DispatchPlan], int],
         stopping: asyncio.Event | None = None,
         slots: RedisSlots | None = None,
+        registry: set[str] | None = None,
+        join: int | None = None,
     ) -> None:
         self.comparison_id = comparison_id
-        self.delivery_id = f"dlv_{uuid4().hex[:20]}"
+        self.delivery_id = delivery_id()
         self.sessionmaker = sessionmaker
         self.queue = queue
         self.events = events
@@ -80,11 +103,19 @@ class Dispatcher:
         self.stopping = stopping or asyncio.Event()
         self.lease_ttl = timedelta(seconds=settings.dispatch_lease_seconds)
         self.slice_seconds = settings.dispatch_slice_seconds
+        self.range_cases = settings.dispatch_range_cases
+        self.registry = registry
+        """Comparisons a delivery of this process dispatches (one per comparison)."""
+        self.registered = False
+        self.join = join
+        """Which of the two join job ids this job came as (None: not a join)."""
+        self.held = Holdings()
         self.token = 0
+        """The comparison's finishing lease, once this delivery ends the run."""
         self.leased_at = 0.0
-        """When this delivery last extended its lease (monotonic seconds)."""
+        """When this delivery last extended its ranges' leases (monotonic seconds)."""
         self.slots = slots
-        """Shared concurrency slots: this delivery's expire with its lease."""
+        """Shared concurrency slots: this delivery's expire with its leases."""
         self.slots_extended_at = 0.0
         self.status_read_at = 0.0
         self.fresh_cohorts: set[int] = set()
@@ -92,53 +123,77 @@ class Dispatcher:
         self.pairwise = PairwiseStage(sessionmaker, settings)
 
     async def run(self) -> str:
-        async with self.sessionmaker() as session, session.begin():
-            token = await lease.acquire(
-                session,
-                comparison_id=self.comparison_id,
-                delivery_id=self.delivery_id,
-                ttl=self.lease_ttl,
-            )
-        if token is None:
-            return "not leased"
-        self.token = token
-        self.leased_at = time.monotonic()
+        if self.registry is not None and self.comparison_id in self.registry:
+            return await joins.travel(self.sessionmaker, self.queue, self.comparison_id, self.join)
+        self._register(True)
         try:
-            await self._extend_slots()
-            return await self._run_leased()
+            return await self._run()
         except Fenced:
             logger.warning("dispatch fenced out", extra={"comparison_id": self.comparison_id})
             return "fenced"
         finally:
+            self._register(False)
             if self.slots is not None:
                 await self.slots.release_all(self.delivery_id)
 
-    async def _run_leased(self) -> str:
-        async with self.sessionmaker() as session:
-            orphans = await store.count_orphans(session, self.comparison_id)
-            policy = await ambiguous.policy(session, self.comparison_id) if orphans else None
-        if policy == AmbiguousOutcomes.FAIL_RUN:
-            await self._finish(ComparisonStatus.FAILED, error_code=DispatchError.OUTCOME_AMBIGUOUS)
-            return "failed: outcome ambiguous"
+    def _register(self, dispatching: bool) -> None:
+        """This delivery is (no longer) this process's one for the comparison."""
+        if self.registry is None or dispatching == self.registered:
+            return
+        self.registered = dispatching
+        if dispatching:
+            self.registry.add(self.comparison_id)
+        else:
+            self.registry.discard(self.comparison_id)
+
+    async def _run(self) -> str:
         async with self.sessionmaker() as session:
             plan = await load_plan(session, self.comparison_id)
-        if orphans:  # never re-sent: each closes as outcome_ambiguous, the run goes on
-            await self._close_ambiguous(plan)
+        first, stop = await self._claim(plan)
+        if not first:
+            return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
         await self._resync(plan)
-        result = await self._pump(plan, deque(plan.pending()))
-        stop = result.stop
-        if isinstance(stop, StopReason):
-            await self._finish(ComparisonStatus.DONE, stop_reason=stop)
-            return f"done: {stop.value}"
-        if isinstance(stop, ComparisonStatus):
-            # Ended elsewhere (a cancel): its status stays; counters settle, the lease is freed.
-            await self._finish(stop)
-            return f"stopped: {stop.value}"
-        if result.exhausted:
-            await self._finish(ComparisonStatus.DONE, stop_reason=StopReason.COMPLETED)
-            return "done"
-        await self._hand_over()
-        return "handed over"
+        await joins.invite(self.sessionmaker, self.queue, self.comparison_id)
+        await self._extend_slots()
+        result = await self._pump(plan, deque(first))
+        return await self._conclude(result)
+
+    async def _claim(self, plan: DispatchPlan) -> tuple[list[WorkItem], Stop | None]:
+        """Claim the next free range with trials to send; ([], None) when none is free.
+        Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
+        while True:
+            async with self.sessionmaker() as session, session.begin():
+                if not self.held.claimed:
+                    await ranges.ensure(session, self.comparison_id, size=self.range_cases)
+                claim = await ranges.claim_next(
+                    session,
+                    comparison_id=self.comparison_id,
+                    delivery_id=self.delivery_id,
+                    ttl=self.lease_ttl,
+                )
+            if claim is None:
+                return [], None
+            if not self.held.claims:
+                self.leased_at = time.monotonic()
+            self.held.claimed += 1
+            async with self.sessionmaker() as session:
+                found = await ranges.trials_in(session, self.comparison_id, claim)
+                policy = await ambiguous.policy(session, self.comparison_id)
+            if found.orphans and policy == AmbiguousOutcomes.FAIL_RUN:
+                async with self.sessionmaker() as session, session.begin():
+                    await ranges.fail_pending(session, self.comparison_id, claim)
+                return [], ComparisonStatus.FAILED
+            if found.orphans:  # never re-sent: each closes as outcome_ambiguous
+                await self._close_ambiguous(plan, claim)
+                if self.held.claimed > 1:  # the first claim's resync follows in `_run`
+                    await self._resync(plan)
+            items = plan.pending(claim.first, claim.end, found.recorded)
+            if items:
+                self.held.add(claim, len(items))
+                return items, None
+            async with self.sessionmaker() as session, session.begin():
+                await ranges.lock(session, self.comparison_id, [claim])
+                await ranges.release(session, self.comparison_id, [claim], finished=True)
 
     async def _pump(self, plan: DispatchPlan, pending: deque[WorkItem]) -> SliceResult:
         """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
@@ -147,13 +202,43 @@ class Dispatcher:
             window=self.window_of(plan),
             admit=lambda batch: self._admit(plan, batch),
             call=lambda item, trial_id: self._call(plan, item, trial_id),
-            recorder=Recorder(self._record),
+            recorder=Recorder(lambda outcomes: self._record(plan, outcomes)),
             upkeep=self._upkeep,
             abandon=self._abandon_waits,
             stopping=self.stopping,
             slice_seconds=self.slice_seconds,
+            refill=lambda: self._claim(plan),
         )
         return await pipeline.run()
+
+    async def _conclude(self, result: SliceResult) -> str:
+        """Give the ranges up; end the run if this delivery is the last one working on it."""
+        claims = self.held.claims
+        self.held.clear()
+        if result.stop is None and not result.exhausted:
+            async with self.sessionmaker() as session, session.begin():
+                await ranges.release(session, self.comparison_id, claims, finished=False)
+            await self._continue()
+            return "handed over"
+        async with self.sessionmaker() as session, session.begin():
+            ending = await ranges.conclude(
+                session,
+                comparison_id=self.comparison_id,
+                claims=claims,
+                delivery_id=self.delivery_id,
+                ttl=self.lease_ttl,
+                observed=self.held.claimed > 0,
+            )
+        if ending == ranges.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
+            await self._continue()
+            return "handed over"
+        if not isinstance(ending, ranges.Ending):
+            return "not leased" if not self.held.claimed else "done here"
+        self.token = ending.token
+        ended = await self._finish(
+            ending.status, stop_reason=ending.stop_reason, error_code=ending.error_code
+        )
+        return run_end.outcome(ending) if ended else "handed over"
 
     async def _call(self, plan: DispatchPlan, item: WorkItem, trial_id: int) -> TrialOutcome:
         """Run one admitted trial. A runner that breaks (a bug, not a provider fault) records
@@ -173,43 +258,40 @@ class Dispatcher:
 
     async def _admit(
         self, plan: DispatchPlan, batch: list[WorkItem]
-    ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
+    ) -> tuple[list[int], Stop | None]:
         async with self.sessionmaker() as session, session.begin():
             ids, stop = await store.admit(
                 session,
                 plan=plan,
                 items=batch,
-                token=self.token,
+                claims=self.held.of(batch),
                 delivery_id=self.delivery_id,
-                lease_ttl=self.lease_ttl,
             )
-        if stop is None:  # an admission extends the lease
-            self.leased_at = time.monotonic()
+        if stop is None:
+            self.held.admitted(batch, ids)
             self.fresh_cohorts.update(item.cohort_index for item in batch)
         return ids, stop
 
-    async def _close_ambiguous(self, plan: DispatchPlan) -> None:
+    async def _close_ambiguous(self, plan: DispatchPlan, claim: ranges.Claim) -> None:
         async with self.sessionmaker() as session, session.begin():
-            snapshot = await ambiguous.close(session, plan=plan, token=self.token)
+            snapshot = await ambiguous.close(session, plan=plan, claim=claim)
         logger.warning(
             "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
         )
         await self._publish(snapshot)
 
     async def _resync(self, plan: DispatchPlan) -> None:
-        """Counters and spend ledgers from the rows once per lease; records add to them."""
+        """Counters and spend ledgers from the rows once per delivery; records add to them."""
         async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.resync(session, plan=plan, token=self.token)
+            snapshot = await store.resync(session, plan=plan, claims=self.held.claims)
         await self._publish(snapshot)
 
-    async def _upkeep(
-        self, stop: StopReason | ComparisonStatus | None
-    ) -> StopReason | ComparisonStatus | None:
-        """Keep the lease and this delivery's slots alive; while calls wait for a slot
-        (nothing is admitted or recorded then), read the row so a cancel ends the wait."""
+    async def _upkeep(self, stop: Stop | None) -> Stop | None:
+        """Keep the ranges' leases and this delivery's slots alive; while calls wait for a
+        slot (nothing is admitted or recorded then), read the row so a stop ends the wait."""
         third = self.lease_ttl.total_seconds() / 3
         if time.monotonic() - self.leased_at >= third:
-            await self._renew()
+            await self._renew_ranges()
         if time.monotonic() - self.slots_extended_at >= third:
             await self._extend_slots()
         if (
@@ -229,47 +311,53 @@ class Dispatcher:
             self.slots.abandon(self.delivery_id)
 
     async def _extend_slots(self) -> None:
-        """This delivery's slots expire when its lease does (so a crash frees them with it)."""
+        """This delivery's slots expire when its leases do (so a crash frees them with it)."""
         if self.slots is None:
             return
         lease_left = self.leased_at + self.lease_ttl.total_seconds() - time.monotonic()
         await self.slots.extend(self.delivery_id, time.time() + lease_left)
         self.slots_extended_at = time.monotonic()
 
-    async def _ended_elsewhere(self) -> ComparisonStatus | None:
-        """The comparison's status if it is no longer RUNNING (a cancel); `Fenced` if the
-        lease was taken."""
-        async with self.sessionmaker() as session:
-            status = await lease.status_if_held(
-                session, comparison_id=self.comparison_id, token=self.token
+    async def _ended_elsewhere(self) -> Stop | None:
+        """The comparison's status if it is no longer RUNNING (a cancel), or its pending
+        stop; `Fenced` if one of this delivery's ranges was taken."""
+        async with self.sessionmaker() as session, session.begin():
+            return await ranges.stop_found(session, self.comparison_id, self.held.claims)
+
+    async def _renew_ranges(self) -> None:
+        """Extend the ranges' leases while calls outlast them (slow or retried calls record
+        nothing for a while): a sweep must not take a live delivery for a dead one."""
+        async with self.sessionmaker() as session, session.begin():
+            renewed = await ranges.renew(
+                session, self.comparison_id, self.held.claims, ttl=self.lease_ttl
             )
-        if status is None:
+        if not renewed:
             raise Fenced(self.comparison_id)
-        return None if status == ComparisonStatus.RUNNING else status
+        self.leased_at = time.monotonic()
 
     async def _renew(self) -> None:
-        """Extend the lease while calls outlast it (slow or retried calls record nothing for
-        a while): a sweep must not take a live delivery for a dead one and fail the run."""
+        """Extend the finishing lease while the pairwise stage runs."""
         async with self.sessionmaker() as session, session.begin():
             renewed = await lease.renew(
                 session, comparison_id=self.comparison_id, token=self.token, ttl=self.lease_ttl
             )
         if not renewed:
             raise Fenced(self.comparison_id)
-        self.leased_at = time.monotonic()
 
-    async def _record(self, outcomes: list[TrialOutcome]) -> None:
+    async def _record(self, plan: DispatchPlan, outcomes: list[TrialOutcome]) -> None:
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()
+        claims, finished = self.held.recording(outcomes)
         async with self.sessionmaker() as session, session.begin():
             snapshot = await store.record(
                 session,
                 comparison_id=self.comparison_id,
+                plan=plan,
                 outcomes=outcomes,
-                token=self.token,
-                lease_ttl=self.lease_ttl,
+                claims=claims,
+                finished=finished,
                 admitted_cohorts=fresh,
             )
-        self.leased_at = time.monotonic()
+        self.held.recorded(outcomes, finished)
         await self._publish(snapshot)
 
     async def _finish(
@@ -278,7 +366,8 @@ class Dispatcher:
         *,
         stop_reason: StopReason | None = None,
         error_code: str | None = None,
-    ) -> None:
+    ) -> bool:
+        """End the run; False when it handed over instead (the pairwise stage goes on)."""
         if status == ComparisonStatus.DONE:
             # The pairwise stage (server/pairwise/hosted.py): a run with `pairwise` makes and
             # records its pairwise judge calls before it is DONE; None: hand over, not yet.
@@ -291,35 +380,33 @@ class Dispatcher:
             )
             if settled is None:
                 await self._hand_over()
-                return
+                return False
             stop_reason = settled
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.finish(
-                session,
-                comparison_id=self.comparison_id,
-                token=self.token,
-                status=status,
-                stop_reason=stop_reason,
-                error_code=error_code,
-            )
+        snapshot = await run_end.settle(
+            self.sessionmaker,
+            self.queue,
+            comparison_id=self.comparison_id,
+            token=self.token,
+            status=status,
+            stop_reason=stop_reason,
+            error_code=error_code,
+        )
         await self._publish(snapshot)
-        if status != ComparisonStatus.CANCELLED and snapshot.status == status.value:
-            # This delivery ended it (a cancel publishes its own event).
-            await webhook_hooks.comparison_finished(
-                sessionmaker=self.sessionmaker, queue=self.queue, comparison_id=self.comparison_id
-            )
-        if snapshot.status == ComparisonStatus.DONE.value:  # any stop reason
-            await queue_finalization(self.queue, self.comparison_id)
+        return True
 
     async def _hand_over(self) -> None:
-        """Free the lease and queue the continuation (another worker may take it)."""
+        """Free the finishing lease and queue the continuation (another worker may take it)."""
         async with self.sessionmaker() as session, session.begin():
             await lease.release(session, comparison_id=self.comparison_id, token=self.token)
+        await self._continue()
+
+    async def _continue(self) -> None:
+        self._register(False)  # the continuation may start in this process
         try:
             await self.queue.enqueue(
                 "dispatch_comparison",
                 self.comparison_id,
-                job_id=dispatch_job_id(self.comparison_id, f"after-{self.token}"),
+                job_id=dispatch_job_id(self.comparison_id, f"after-{self.delivery_id}"),
             )
         except RuntimeError:
             # The embedded queue is closing: the start-up sweep resumes the run.
@@ -332,8 +419,10 @@ class Dispatcher:
             logger.warning("progress event not published", extra={"error_type": type(exc).__name__})
 
 
-async def dispatch_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
-    """arq job: one delivery of a comparison's dispatch."""
+async def dispatch_comparison(
+    ctx: dict[str, Any], comparison_id: str, join: int | None = None
+) -> str:
+    """arq job: one delivery of a comparison's dispatch (`join`: it came as a join job)."""
     runner = trial_runner(ctx)
     dispatcher = Dispatcher(
         comparison_id=comparison_id,
@@ -345,5 +434,7 @@ async def dispatch_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
         window_of=runner.window,
         stopping=ctx.get("stopping"),
         slots=ctx.get("slots"),
+        registry=ctx.get("dispatching"),
+        join=join,
     )
     return await dispatcher.run()

@@ -1,17 +1,20 @@
 """Periodic job: no comparison stays RUNNING with nothing working on it.
 
-A RUNNING comparison whose dispatch lease is free or expired (its worker died, or its
-continuation was lost) gets a fresh dispatch job; the lease decides who runs it.
+A RUNNING comparison with an unfinished range whose lease is free or expired (its worker
+died, or its continuation was lost), or with no range held at all (its ranges finished,
+or a stop pending, but nobody ended it), and a free finishing lease, gets a fresh dispatch
+job; the leases decide who runs it (`server.comparisons.ranges`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
-from jobs.dispatch import dispatch_job_id
-from server.comparisons.models import Comparison, ComparisonStatus
+from jobs.dispatching.joins import dispatch_job_id
+from server.comparisons import ranges
+from server.comparisons.models import Comparison
 from server.db import utcnow
 
 
@@ -20,19 +23,14 @@ async def sweep_comparisons(ctx: dict[str, Any]) -> int:
     async with ctx["sessionmaker"]() as session:
         rows = (
             await session.execute(
-                select(Comparison.id, Comparison.lease_token).where(
-                    Comparison.status == ComparisonStatus.RUNNING,
-                    or_(
-                        Comparison.lease_owner.is_(None),
-                        Comparison.lease_expires_at.is_(None),
-                        Comparison.lease_expires_at < utcnow(),
-                    ),
+                select(Comparison.id, Comparison.lease_token, ranges.tokens_sum()).where(
+                    ranges.unattended(utcnow())
                 )
             )
         ).all()
     enqueued = 0
-    for comparison_id, token in rows:
-        job_id = dispatch_job_id(comparison_id, f"sweep-{token}")
+    for comparison_id, token, range_tokens in rows:
+        job_id = dispatch_job_id(comparison_id, f"sweep-{token}-{range_tokens}")
         enqueued += bool(
             await ctx["queue"].enqueue("dispatch_comparison", comparison_id, job_id=job_id)
         )

@@ -106,13 +106,15 @@ def worker_settings(
     """arq `Worker` keyword arguments (a WorkerSettings dict).
 
     Before `on_startup(ctx)` runs, ctx holds `redis` (arq's pool), `queue` (an ArqQueue
-    over it), `events` (a RedisStreamEventBus) and `stopping` (set on SIGTERM/SIGINT).
+    over it), `events` (a RedisStreamEventBus), `stopping` (set on SIGTERM/SIGINT) and
+    `dispatching` (the comparisons a delivery of this process dispatches, `jobs.dispatch`).
     `keep_result=0` frees a job id when its job ends, as the embedded queue does.
     """
     check_registry(registry)
 
     async def startup(ctx: dict[Any, Any]) -> None:
         ctx["stopping"] = asyncio.Event()
+        ctx["dispatching"] = set()  # comparisons a delivery of this process dispatches
         ctx["queue"] = ArqQueue.from_pool(
             ctx["redis"], job_names=registry.functions.keys(), queue_name=registry.queue_name
         )

@@ -16,7 +16,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from jobs.registry import build_registry
 from server.body_limit import BodyLimitMiddleware
-from server.comparisons import lease
+from server.comparisons import lease, ranges
 from server.context import AppState
 from server.db import (
     create_engine,
@@ -57,6 +57,7 @@ async def _free_stale_leases(sessionmaker: async_sessionmaker[AsyncSession]) -> 
     try:
         async with transaction(sessionmaker) as session:
             await lease.expire_all_running(session)
+            await ranges.expire_all_running(session)
     except (OSError, SQLAlchemyError) as exc:  # serve anyway: /readyz reports the database
         logger.warning("database unavailable at start-up", extra={"error_type": type(exc).__name__})
 

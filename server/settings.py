@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     dispatch_slice_seconds: int = Field(
         60, description="A dispatch job hands over to its continuation after this long."
     )
+    dispatch_range_cases: int = Field(
+        100, ge=1, description="Cases per dispatch range (each range has its own lease)."
+    )
     provider_timeout_seconds: float = Field(
         60.0, gt=0, description="How long one provider request may wait for an answer."
     )

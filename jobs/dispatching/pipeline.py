@@ -7,6 +7,8 @@ Callers put outcomes on the recorder's queue. A cap or a cancel found at admissi
 admission; what was admitted before it is still sent (admission is the decision to call, as
 the checkpoint says). SIGTERM or an error also drops what is admitted but not yet taken by a
 caller: never sent, it goes back as unsent (its checkpoint is deleted, nothing ambiguous).
+Once every pending trial is admitted, `refill` (the next range's trials) feeds more into
+the same window.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ Stop = StopReason | ComparisonStatus
 Admit = Callable[[list[WorkItem]], Awaitable[tuple[list[int], Stop | None]]]
 Call = Callable[[WorkItem, int], Awaitable[TrialOutcome]]
 Upkeep = Callable[[Stop | None], Awaitable[Stop | None]]
+Refill = Callable[[], Awaitable[tuple[list[WorkItem], Stop | None]]]
 
 MAX_ADMIT = 256
 """The most trials one admission checkpoints."""
@@ -63,8 +66,12 @@ class Pipeline:
         stopping: asyncio.Event,
         slice_seconds: float,
         prefetch: int | None = None,
+        refill: Refill | None = None,
     ) -> None:
         self.pending = pending
+        self._refill = refill
+        self.dry = refill is None
+        """No more trials to come once `pending` is empty."""
         self.window = max(1, window)
         # Batches of two windows (at most FLUSH_EVERY): fewer, larger record transactions,
         # each holding the comparison's row lock that admission waits for.
@@ -117,7 +124,7 @@ class Pipeline:
             self.error = self.error or failure
         if self.error is not None:
             raise self.error
-        self.result.exhausted = not self.pending and self.state.unsent == 0
+        self.result.exhausted = self.dry and not self.pending and self.state.unsent == 0
         return self.result
 
     async def _settle(self, tasks: set[asyncio.Task[None]]) -> None:
@@ -159,9 +166,21 @@ class Pipeline:
     async def _admission(self) -> None:
         started = time.monotonic()
         state = self.state
-        while self.pending and not self._halt.is_set():
+        while not self._halt.is_set():
             if self.stopping.is_set() or time.monotonic() - started > self.slice_seconds:
                 return
+            if not self.pending:
+                if self._refill is None:
+                    return
+                more, stop = await self._refill()
+                if stop is not None:
+                    self._halt_with(stop)
+                    return
+                if not more:
+                    self.dry = True
+                    return
+                self.pending.extend(more)
+                continue
             room = self.capacity - state.outstanding
             if room < 1:
                 state.room.clear()

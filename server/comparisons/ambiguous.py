@@ -1,5 +1,8 @@
 """Trials a crash left admitted without an outcome: never re-sent, whatever the policy.
 
+They are found per range, when a delivery takes an expired range over (`ranges`): only
+that range's admitted trials are the dead holder's.
+
 Under the workspace's `ambiguousOutcomes: COUNT_AS_MISSING` each one closes as ERRORED with
 `outcome_ambiguous` (failed-or-missing) and its cost at the bound — max output tokens, input
 as characters ÷ 4, judge calls included — marked estimated, so caps stay conservative.
@@ -14,6 +17,7 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons import dispatch_store as store
+from server.comparisons import ranges
 from server.comparisons.dispatch_plan import JUDGE_RUBRIC, DispatchPlan, judge_key
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.comparisons.progress import Progress
@@ -86,13 +90,18 @@ _CLOSE = (
 )
 
 
-async def close(session: AsyncSession, *, plan: DispatchPlan, token: int) -> Progress:
-    """Close every admitted trial of the comparison as `outcome_ambiguous` (one transaction)."""
-    comparison = await store.lock(session, plan.comparison.id, token)
+async def close(session: AsyncSession, *, plan: DispatchPlan, claim: ranges.Claim) -> Progress:
+    """Close the admitted trials of the range taken over as `outcome_ambiguous` (one
+    transaction; the range row, then the trials, then the comparison row are locked)."""
+    comparison_id = plan.comparison.id
+    await ranges.lock(session, comparison_id, [claim])
     orphans = (
         await session.execute(
             select(Trial.id, Trial.case_ordinal, Trial.cohort_index).where(
-                Trial.comparison_id == comparison.id, Trial.state == TrialState.ADMITTED
+                Trial.comparison_id == comparison_id,
+                Trial.state == TrialState.ADMITTED,
+                Trial.case_ordinal >= claim.first,
+                Trial.case_ordinal < claim.end,
             )
         )
     ).all()
@@ -111,4 +120,5 @@ async def close(session: AsyncSession, *, plan: DispatchPlan, token: int) -> Pro
         )
     if rows:
         await session.execute(_CLOSE, rows)
+    comparison = await store.lock_row(session, comparison_id)
     return await store.recompute(session, comparison)

@@ -84,15 +84,24 @@ class DispatchPlan:
     recorded: frozenset[tuple[int, int, int]]
     judges: Mapping[tuple[str, str], JudgePlan] = field(default_factory=dict)
 
-    def pending(self) -> list[WorkItem]:
-        """Case-major: for each case, every cohort's trials, so a stop leaves a paired set."""
+    def pending(
+        self,
+        first: int = 0,
+        end: int | None = None,
+        recorded: frozenset[tuple[int, int, int]] | None = None,
+    ) -> list[WorkItem]:
+        """Case-major: for each case, every cohort's trials, so a stop leaves a paired set;
+        only cases `first` ≤ ordinal < `end` (a range), less the `recorded` ones (by
+        default those recorded when the plan was read)."""
         trials = self.comparison.trials_per_case
+        done = self.recorded if recorded is None else recorded
         return [
             WorkItem(case.ordinal, cohort.index, trial)
             for case in self.cases.values()
+            if case.ordinal >= first and (end is None or case.ordinal < end)
             for cohort in self.cohorts.values()
             for trial in range(trials)
-            if (case.ordinal, cohort.index, trial) not in self.recorded
+            if (case.ordinal, cohort.index, trial) not in done
         ]
 
 

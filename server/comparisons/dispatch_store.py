@@ -4,22 +4,27 @@ The plan it admits against is in `server.comparisons.dispatch_plan`.
 
 Admission commits each trial's checkpoint (state ADMITTED) before its provider call; the
 outcome commits after. A record adds to the counters and the spend ledgers exactly the rows
-its one statement wrote; they are recomputed from all the rows at lease acquisition and at
-the end. Every change bumps `seq`; every write checks the delivery's fencing token.
+its one statement wrote; they are recomputed from all the rows when a delivery starts and at
+the end. Every change bumps `seq`. Admission and recording lock the range rows they touch
+and check their fencing tokens (`ranges.lock`); caps, status and counters stay on the
+comparison row, which a record locks only for its final increments, so two deliveries
+recording at once barely wait for each other. Lock order: ranges → trials → ledgers →
+comparison → cohorts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons import caps, cohort_rates, ledgers
+from server.comparisons import caps, cohort_rates, ledgers, ranges
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, calls_per_trial
+from server.comparisons.lease import Fenced
 from server.comparisons.models import (
     CohortState,
     Comparison,
@@ -35,9 +40,7 @@ from server.db import utcnow
 from server.experiments.models import Experiment
 from server.pairwise import counts as pairwise_counts
 
-
-class Fenced(Exception):
-    """Another delivery holds the lease now: this one must not write."""
+__all__ = ["Fenced", "TrialOutcome"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +99,19 @@ async def count_orphans(session: AsyncSession, comparison_id: str) -> int:
     )
 
 
-async def lock(session: AsyncSession, comparison_id: str, token: int) -> Comparison:
-    """The comparison row under its row lock; `Fenced` unless `token` holds the lease."""
-    row = (
+async def lock_row(session: AsyncSession, comparison_id: str) -> Comparison:
+    """The comparison row under its row lock."""
+    return (
         await session.execute(
             select(Comparison).where(Comparison.id == comparison_id).with_for_update()
         )
     ).scalar_one()
+
+
+async def lock(session: AsyncSession, comparison_id: str, token: int) -> Comparison:
+    """The comparison row under its row lock; `Fenced` unless `token` holds its finishing
+    lease (the pairwise stage and `finish`)."""
+    row = await lock_row(session, comparison_id)
     if row.lease_token != token:
         raise Fenced(comparison_id)
     return row
@@ -113,13 +122,15 @@ async def admit(
     *,
     plan: DispatchPlan,
     items: Sequence[WorkItem],
-    token: int,
+    claims: Sequence[ranges.Claim],
     delivery_id: str,
-    lease_ttl: timedelta,
 ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
-    """Checkpoint `items` as ADMITTED unless the run must stop; (trial ids, why it stops).
-    Two statements when no connection has a monthly cap and no daily budget is set: the
-    comparison row locked (with its experiment's budget) and the insert."""
+    """Checkpoint `items` (of `claims`) as ADMITTED unless the run must stop; (trial ids,
+    why it stops). A cap found here is recorded as the run's pending stop, so every other
+    delivery stops at its next admission. Three statements when no connection has a monthly
+    cap and no daily budget is set: the range rows locked, the comparison row locked (with
+    its experiment's budget) and the insert."""
+    await ranges.lock(session, plan.comparison.id, claims)
     row = (
         await session.execute(
             select(Comparison, Experiment.daily_budget_micros)
@@ -129,10 +140,10 @@ async def admit(
         )
     ).one()
     comparison, daily_budget = row
-    if comparison.lease_token != token:
-        raise Fenced(comparison.id)
     if comparison.status != ComparisonStatus.RUNNING:
         return [], comparison.status
+    if comparison.pending_stop is not None:
+        return [], ranges.pending_stop(comparison.pending_stop)
     stop = await caps.stop_reason(
         session,
         comparison=comparison,
@@ -140,6 +151,7 @@ async def admit(
         daily_budget_micros=daily_budget,
     )
     if stop is not None:
+        comparison.pending_stop = stop.value
         return [], stop
     connection_of = {index: cohort.connection.id for index, cohort in plan.cohorts.items()}
     now = utcnow()
@@ -152,7 +164,7 @@ async def admit(
             "connection_id": connection_of[item.cohort_index],
             "state": TrialState.ADMITTED,
             "delivery_id": delivery_id,
-            "lease_token": token,
+            "lease_token": _token_of(claims, item.case_ordinal),
             "admitted_at": now,
         }
         for item in items
@@ -161,23 +173,32 @@ async def admit(
         insert(Trial).returning(Trial.id, sort_by_parameter_order=True), rows
     )
     ids = inserted.scalars().all()
-    comparison.lease_expires_at = now + lease_ttl
     return [int(i) for i in ids], None
+
+
+def _token_of(claims: Sequence[ranges.Claim], ordinal: int) -> int:
+    for claim in claims:
+        if claim.holds(ordinal):
+            return claim.token
+    raise ValueError(f"case {ordinal} is in no claimed range")
 
 
 async def record(
     session: AsyncSession,
     *,
     comparison_id: str,
+    plan: DispatchPlan,
     outcomes: Sequence[TrialOutcome],
-    token: int,
-    lease_ttl: timedelta,
+    claims: Sequence[ranges.Claim],
+    finished: Collection[ranges.Claim] = (),
     admitted_cohorts: Collection[int] = (),
 ) -> Progress:
     """Commit outcomes and add exactly the rows written to the counters, the cohorts' counters
     and the spend ledgers; `seq` + 1 (one transaction, O(batch) whatever the run's size).
-    Under the comparison's row lock, so an admission after it sees the spend it recorded."""
-    comparison = await lock(session, comparison_id, token)
+    `claims` are the ranges the outcomes belong to (their rows locked, tokens checked);
+    `finished` of them have every outcome now and are given up as finished. The comparison
+    row is locked only by the final increments, so an admission after it sees the spend."""
+    await ranges.lock(session, comparison_id, claims)
     now = utcnow()
     unsent = [o.trial_id for o in outcomes if not o.sent]
     if unsent:  # never sent, so not ambiguous: the trial is simply not dispatched yet
@@ -191,18 +212,31 @@ async def record(
         by_cohort.setdefault(row.cohort_index, []).append(row)
         by_connection[row.connection_id] = by_connection.get(row.connection_id, 0) + row.cost_micros
     await ledgers.add(
-        session, experiment_id=comparison.experiment_id, by_connection=by_connection, now=now
+        session, experiment_id=plan.comparison.experiment_id, by_connection=by_connection, now=now
     )
-    per_trial = calls_per_trial(comparison.checks)
+    await ranges.release(session, comparison_id, finished, finished=True)
+    per_trial = calls_per_trial(plan.comparison.checks)
     done = sum(len(rows) for rows in by_cohort.values())
     failed = sum(1 for row in written if row.failed)
-    comparison.done_calls += per_trial * done
-    comparison.failed_calls += per_trial * failed
-    comparison.spent_micros += sum(by_connection.values())
-    comparison.seq += 1
-    comparison.progress_at = now
-    comparison.lease_expires_at = now + lease_ttl
-    per_cohort_calls = comparison.case_count * comparison.trials_per_case
+    comparison = (
+        await session.execute(
+            select(Comparison)
+            .from_statement(
+                update(Comparison)
+                .where(Comparison.id == comparison_id)
+                .values(
+                    done_calls=Comparison.done_calls + per_trial * done,
+                    failed_calls=Comparison.failed_calls + per_trial * failed,
+                    spent_micros=Comparison.spent_micros + sum(by_connection.values()),
+                    seq=Comparison.seq + 1,
+                    progress_at=now,
+                )
+                .returning(Comparison)
+            )
+            .execution_options(populate_existing=True)
+        )
+    ).scalar_one()
+    per_cohort_calls = plan.comparison.case_count * plan.comparison.trials_per_case
     for index in sorted(set(by_cohort) | set(admitted_cohorts)):
         rows = by_cohort.get(index, [])
         total = ComparisonCohort.done_trials + len(rows)
@@ -309,8 +343,13 @@ def _counters(comparison: Comparison, cohorts: Sequence[ComparisonCohort]) -> tu
     )
 
 
-async def resync(session: AsyncSession, *, plan: DispatchPlan, token: int) -> Progress:
-    """At lease acquisition: counters and the spend ledgers this run's caps read, from rows."""
+async def resync(
+    session: AsyncSession, *, plan: DispatchPlan, claims: Sequence[ranges.Claim]
+) -> Progress:
+    """When a delivery starts: counters and the spend ledgers this run's caps read, from
+    rows. Exact while other deliveries record: each adds its rows after this commits, or
+    committed them before this read them."""
+    await ranges.lock(session, plan.comparison.id, claims)
     connections = {c.connection.id for c in plan.cohorts.values()}
     connections.update(j.connection.id for j in plan.judges.values())
     await ledgers.resync(
@@ -319,7 +358,7 @@ async def resync(session: AsyncSession, *, plan: DispatchPlan, token: int) -> Pr
         connection_ids=connections,
         now=utcnow(),
     )
-    comparison = await lock(session, plan.comparison.id, token)
+    comparison = await lock_row(session, plan.comparison.id)
     return await recompute(session, comparison, bump_unchanged=False)
 
 

@@ -1,41 +1,20 @@
-"""The dispatch lease: one delivery at a time writes a comparison, fenced by a token."""
+"""The comparison's finishing lease: the one delivery ending a run (its pairwise stage,
+`finish`) holds it, fenced by a token. Cases are dispatched under the leases of their
+ranges (`server.comparisons.ranges`)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, ComparisonStatus
 from server.db import utcnow
 
 
-async def acquire(
-    session: AsyncSession, *, comparison_id: str, delivery_id: str, ttl: timedelta
-) -> int | None:
-    """Take the lease of a RUNNING comparison if it is free or expired; the new fencing token."""
-    now = utcnow()
-    result = await session.execute(
-        update(Comparison)
-        .where(
-            Comparison.id == comparison_id,
-            Comparison.status == ComparisonStatus.RUNNING,
-            or_(
-                Comparison.lease_owner.is_(None),
-                Comparison.lease_expires_at.is_(None),
-                Comparison.lease_expires_at < now,
-            ),
-        )
-        .values(
-            lease_token=Comparison.lease_token + 1,
-            lease_owner=delivery_id,
-            lease_expires_at=now + ttl,
-        )
-        .returning(Comparison.lease_token)
-    )
-    token = result.scalar_one_or_none()
-    return int(token) if token is not None else None
+class Fenced(Exception):
+    """Another delivery holds the lease now: this one must not write."""
 
 
 async def renew(session: AsyncSession, *, comparison_id: str, token: int, ttl: timedelta) -> bool:
@@ -47,19 +26,6 @@ async def renew(session: AsyncSession, *, comparison_id: str, token: int, ttl: t
         .returning(Comparison.id)
     )
     return result.scalar_one_or_none() is not None
-
-
-async def status_if_held(
-    session: AsyncSession, *, comparison_id: str, token: int
-) -> ComparisonStatus | None:
-    """The comparison's status while `token` holds its lease; None once fenced out."""
-    result = await session.execute(
-        select(Comparison.status).where(
-            Comparison.id == comparison_id, Comparison.lease_token == token
-        )
-    )
-    status = result.scalar_one_or_none()
-    return ComparisonStatus(status) if status is not None else None
 
 
 async def release(session: AsyncSession, *, comparison_id: str, token: int) -> None:

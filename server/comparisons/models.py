@@ -115,10 +115,15 @@ class Comparison(Base):
     done_calls: Mapped[int] = mapped_column(Integer, default=0)
     failed_calls: Mapped[int] = mapped_column(Integer, default=0)
     spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)
-    # The dispatch lease: only the holder of the current fencing token writes outcomes.
+    # The finishing lease: the one delivery that ends the run (pairwise stage, finish)
+    # holds it; cases are dispatched under the leases of their ranges (`ComparisonRange`).
     lease_token: Mapped[int] = mapped_column(BigInteger, default=0)
     lease_owner: Mapped[str | None] = mapped_column(String(80))
     lease_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    pending_stop: Mapped[str | None] = mapped_column(
+        String(40),
+        comment="a stop found at admission (a StopReason, or FAILED): every delivery stops",
+    )
     created_by_member_id: Mapped[str | None] = mapped_column(String(40))
     started_by_member_id: Mapped[str | None] = mapped_column(String(40))
     rerun_of_id: Mapped[str | None] = mapped_column(String(40))
@@ -163,6 +168,26 @@ class ComparisonCohort(Base):
     done_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     failed_trials: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     spent_micros: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class ComparisonRange(Base):
+    """A run of consecutive cases dispatched under its own lease and fencing token, so
+    several deliveries (on any hosts) share one comparison (server/comparisons/ranges.py)."""
+
+    __tablename__ = "comparison_range"
+
+    comparison_id: Mapped[str] = mapped_column(
+        ForeignKey("comparison.id", ondelete="CASCADE"), primary_key=True
+    )
+    range_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    first_ordinal: Mapped[int] = mapped_column(Integer)
+    end_ordinal: Mapped[int] = mapped_column(Integer, comment="exclusive")
+    lease_token: Mapped[int] = mapped_column(BigInteger, default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(80))
+    lease_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime, comment="every trial of the range has its outcome"
+    )
 
 
 class ComparisonCase(Base):

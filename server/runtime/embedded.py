@@ -45,6 +45,7 @@ class EmbeddedQueue:
         self._registry = registry
         self._ctx = ctx
         ctx.setdefault("stopping", asyncio.Event())
+        ctx.setdefault("dispatching", set())  # comparisons a delivery of this process runs
         self._close_timeout = close_timeout
         self._jobs: dict[str, asyncio.Task[None]] = {}
         self._running: set[str] = set()

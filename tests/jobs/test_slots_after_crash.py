@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
-from server.comparisons.models import Comparison
 from server.runtime.slots import RedisSlots
 from server.workspaces.roles import Role
 from tests import services
@@ -28,6 +27,7 @@ from tests.jobs.crash_stack import (
     poll_status,
     trial_counts,
 )
+from tests.server.comparisons.test_dispatch import leased
 
 pytestmark = pytest.mark.slow
 
@@ -206,7 +206,4 @@ async def test_a_job_that_times_out_waiting_for_slots_leaves_nothing_ambiguous(
 
 
 async def _leased(stack: CrashStack, comparison_id: str) -> bool:
-    async with stack.backend.sessionmaker() as session:
-        row = await session.get(Comparison, comparison_id)
-        assert row is not None
-        return row.lease_owner is not None
+    return await leased(stack.backend, comparison_id)

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from server.comparisons.models import Comparison, Trial, TrialState
+from server.comparisons.models import Comparison, ComparisonRange, Trial, TrialState
 from server.workspaces.roles import Role
 from tests.conftest import PROVIDER_KEY
 from tests.factories import ComparisonSetup, WorkspaceFixture, make_comparison_setup, make_workspace
@@ -73,12 +73,20 @@ async def wait_terminal(
 
 
 async def leased(backend: Backend, comparison_id: str) -> bool:
-    """Whether a delivery holds the dispatch lease (it is still working)."""
+    """Whether a delivery holds a range's lease or the finishing lease (it is working)."""
     async with backend.sessionmaker() as session:
         owner = await session.scalar(
             select(Comparison.lease_owner).where(Comparison.id == comparison_id)
         )
-    return owner is not None
+        ranges = await session.scalar(
+            select(func.count())
+            .select_from(ComparisonRange)
+            .where(
+                ComparisonRange.comparison_id == comparison_id,
+                ComparisonRange.lease_owner.is_not(None),
+            )
+        )
+    return owner is not None or bool(ranges)
 
 
 async def trial_rows(backend: Backend, comparison_id: str) -> dict[str, int]:

@@ -4,6 +4,7 @@ trial rows, computed here in SQL in the same transaction."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 from uuid import uuid4
 
@@ -16,6 +17,7 @@ from server.comparisons import dispatch_store, ledgers, lifecycle
 from server.db import utcnow
 from server.providers.registry import ProviderPool
 from server.runtime.redis import ArqQueue
+from server.settings import Settings
 from server.workspaces.roles import Role
 from tests.factories import WorkspaceFixture, actor_for, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
@@ -90,8 +92,16 @@ async def _stored(session: AsyncSession, comparison_id: str) -> dict[str, Any]:
     }
 
 
-async def _dispatch_here(backend: Backend, ws: WorkspaceFixture, comparison_id: str) -> None:
-    """Start on a queue no worker reads, then run the dispatch job's deliveries in-process."""
+async def _dispatch_here(
+    backend: Backend,
+    ws: WorkspaceFixture,
+    comparison_id: str,
+    *,
+    settings: Settings | None = None,
+    deliveries: int = 1,
+) -> None:
+    """Start on a queue no worker reads, then run the dispatch job's deliveries in-process
+    (`deliveries` at once, each as if in a process of its own, until the run ends)."""
     queue = ArqQueue(backend.settings.redis_url or "", queue_name=f"counters-{uuid4().hex}")
     providers = ProviderPool(backend.state.secret_box)
     try:
@@ -104,16 +114,24 @@ async def _dispatch_here(backend: Backend, ws: WorkspaceFixture, comparison_id: 
         )
         ctx = {
             "sessionmaker": backend.sessionmaker,
-            "settings": backend.settings,
+            "settings": settings or backend.settings,
             "queue": queue,
             "events": backend.state.events,
             "providers": providers,
         }
-        for _ in range(20):
-            outcome = await dispatch_comparison(ctx, comparison_id)
-            if outcome.startswith(("done", "stopped", "failed")):
-                return
-        raise AssertionError("dispatch did not end")
+        ended = asyncio.Event()
+
+        async def deliver() -> None:
+            for _ in range(200):
+                outcome = await dispatch_comparison(ctx, comparison_id)
+                if outcome.startswith(("done", "stopped", "failed")) and outcome != "done here":
+                    ended.set()
+                if ended.is_set():
+                    return
+                await asyncio.sleep(0.05)
+            raise AssertionError("dispatch did not end")
+
+        await asyncio.gather(*(deliver() for _ in range(deliveries)))
     finally:
         await providers.aclose()
         await queue.close()
@@ -171,3 +189,59 @@ async def test_counters_equal_a_recompute_after_every_batch_of_a_faulty_run(
     assert len(trials) == CASES * TRIALS * COHORTS and len(errored) >= 6
     assert ended["progress"]["failedCalls"] == len(errored)
     assert ended["spentCentsSoFar"] == (len(trials) - len(errored)) * MICROS_PER_CALL / 10_000
+
+
+async def test_counters_equal_a_recompute_after_every_batch_with_two_deliveries_interleaving(
+    backend: Backend, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two deliveries share one faulty run, range by range: every record, whichever
+    delivery wrote it, leaves the counters equal to a recompute."""
+    if backend.name == "sqlite":
+        pytest.skip("several deliveries of one comparison run on PostgreSQL (one process here)")
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await openai_setup(
+        backend,
+        fake_openai,
+        ws,
+        cases=CASES,
+        max_concurrency=4,
+        output_cents_per_million_tokens=500_000.0,
+    )
+    fake_openai.behaviour = Behaviour(delay_seconds=0.05)
+    fake_openai.enqueue(
+        *[Behaviour(status=400), Behaviour(malformed=True), Behaviour(delay_seconds=0.05)] * 6
+    )
+    checks: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    original = dispatch_store.record
+
+    async def record_then_compare(session: AsyncSession, **kwargs: Any) -> Any:
+        progress = await original(session, **kwargs)
+        await session.flush()
+        comparison_id = kwargs["comparison_id"]
+        stored = await _stored(session, comparison_id)
+        checks.append(
+            (kwargs["claims"][0].index, stored, await _recomputed(session, comparison_id))
+        )
+        return progress
+
+    monkeypatch.setattr(dispatch_store, "record", record_then_compare)
+    member = ws.tokens[Role.MEMBER]
+    comparison_id = await create(backend, member, setup.input(trialsPerCase=TRIALS))
+    settings = backend.settings.model_copy(update={"dispatch_range_cases": 2})
+    await _dispatch_here(backend, ws, comparison_id, settings=settings, deliveries=2)
+    ended = await wait_terminal(backend, member, comparison_id)
+
+    assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED")
+    trials = await trials_of(backend, comparison_id)
+    assert len(trials) == CASES * TRIALS * COHORTS
+    assert len({t.delivery_id for t in trials}) >= 2, "two deliveries dispatched the run"
+    assert len({index for index, _, _ in checks}) >= 4, "records of several ranges"
+    for _, stored, recomputed in checks:
+        assert stored["cohorts"] == recomputed["cohorts"]
+        done = sum(d for d, _, _ in recomputed["cohorts"].values())
+        failed = sum(f for _, f, _ in recomputed["cohorts"].values())
+        spent = sum(s for _, _, s in recomputed["cohorts"].values())
+        assert stored["totals"] == (done, failed, spent)
+        assert stored["connection_month"] == recomputed["connection_month"]
+    errored = [t for t in trials if t.error_code is not None]
+    assert len(errored) >= 6 and ended["progress"]["failedCalls"] == len(errored)

@@ -15,7 +15,7 @@ from jobs.dispatch import Dispatcher
 from server.comparisons import lifecycle
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem
 from server.comparisons.dispatch_store import TrialOutcome
-from server.comparisons.models import Comparison, ComparisonStatus, TrialState
+from server.comparisons.models import Comparison, ComparisonRange, ComparisonStatus, TrialState
 from server.providers.base import DispatchError
 from server.runtime.interfaces import JobStats
 from server.workspaces.roles import Role
@@ -164,7 +164,7 @@ async def test_a_slice_hands_over_to_a_continuation_that_finishes_the_run(
     assert await first.run() == "handed over"
     name, args, job_id, _ = queue.enqueued[-1]
     assert (name, args) == ("dispatch_comparison", (comparison_id,))
-    assert job_id == f"dispatch:{comparison_id}:after-{first.token}"
+    assert job_id == f"dispatch:{comparison_id}:after-{first.delivery_id}"
     assert not await leased(backend, comparison_id), "the lease is free for the continuation"
     rows = await trials_of(backend, comparison_id)
     assert 0 < len(rows) < 24 and all(t.state == TrialState.COMPLETED for t in rows)
@@ -174,7 +174,9 @@ async def test_a_slice_hands_over_to_a_continuation_that_finishes_the_run(
     rows = await trials_of(backend, comparison_id)
     assert len(rows) == 24 and all(t.state == TrialState.COMPLETED for t in rows)
     assert {t.delivery_id for t in rows} == {first.delivery_id, second.delivery_id}
-    assert second.token == first.token + 1
+    # The continuation took the range over with the next fencing token.
+    tokens = {t.delivery_id: t.lease_token for t in rows}
+    assert tokens[second.delivery_id] == tokens[first.delivery_id] + 1
 
 
 async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> None:
@@ -184,12 +186,12 @@ async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> No
     running = asyncio.create_task(first.run())
     while not (await trials_of(backend, comparison_id)):
         await asyncio.sleep(0.02)
-    # Another delivery takes the comparison over (as after a lease it believed expired).
+    # Another delivery takes the range over (as after a lease it believed expired).
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
-            update(Comparison)
-            .where(Comparison.id == comparison_id)
-            .values(lease_token=Comparison.lease_token + 1, lease_owner="dlv_other")
+            update(ComparisonRange)
+            .where(ComparisonRange.comparison_id == comparison_id)
+            .values(lease_token=ComparisonRange.lease_token + 1, lease_owner="dlv_other")
         )
     assert await running == "fenced"
     rows = await trials_of(backend, comparison_id)
@@ -197,5 +199,8 @@ async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> No
     async with backend.sessionmaker() as session, session.begin():
         row = await session.get(Comparison, comparison_id)
         assert row is not None
-        assert (row.status, row.lease_owner, row.done_calls) == ("RUNNING", "dlv_other", 0)
-        row.status, row.lease_owner = ComparisonStatus.CANCELLED, None  # nobody resumes it
+        assert (row.status, row.done_calls) == ("RUNNING", 0)
+        taken = await session.get(ComparisonRange, (comparison_id, 0))
+        assert taken is not None and taken.lease_owner == "dlv_other"
+        row.status = ComparisonStatus.CANCELLED  # nobody resumes it
+        taken.lease_owner = None

@@ -1,0 +1,177 @@
+"""Several `shipwise worker` processes share one comparison: its cases split into ranges,
+each with its own lease, against a fake provider that logs every request's headers."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.workspaces.roles import Role
+from tests import services
+from tests.conftest import require_services
+from tests.factories import make_comparison_setup, make_workspace
+from tests.fakes.openai_server import Behaviour, FakeOpenAI
+from tests.jobs.crash_stack import (
+    INPUT_CENTS_PER_MILLION,
+    MAX_OUTPUT_TOKENS,
+    OUTPUT_CENTS_PER_MILLION,
+    SET_POLICY,
+    CrashStack,
+    assert_closed_as_missing,
+    crash_stack,
+    deliveries_per_trial,
+    poll_status,
+    trial_counts,
+    trials_of,
+)
+
+pytestmark = pytest.mark.slow
+
+CASES, TRIALS = 30, 2
+TOTAL = CASES * TRIALS * 2
+RANGE_CASES = 3
+"""Ten ranges of three cases (12 trials each)."""
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        server.behaviour = Behaviour(delay_seconds=0.25, reply="the answer")
+        yield server
+
+
+@pytest.fixture
+async def stack(tmp_path: Path, fernet_key: str) -> Any:
+    require_services("postgres", "redis")
+    async with crash_stack(services.postgres_url(), tmp_path, fernet_key) as built:
+        built.env["SHIPWISE_DISPATCH_RANGE_CASES"] = str(RANGE_CASES)
+        yield built
+
+
+def _pid(delivery: str) -> int:
+    """The worker process a delivery id names (`dlv_<pid>_<random>`)."""
+    return int(delivery.split("_")[1])
+
+
+async def _start_run(stack: CrashStack, fake: FakeOpenAI, policy: str) -> tuple[str, str]:
+    backend = stack.backend
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(
+        backend.sessionmaker,
+        ws,
+        cases=CASES,
+        connection_kind="OPENAI_COMPATIBLE",
+        base_url=fake.base_url,
+        secret_box=backend.state.secret_box,
+        max_concurrency=8,
+        max_output_tokens=MAX_OUTPUT_TOKENS,
+        input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
+        output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
+    )
+    (await backend.gql(SET_POLICY, {"value": policy}, token=ws.tokens[Role.ADMIN])).ok()
+    token = ws.tokens[Role.MEMBER]
+    created = (
+        await backend.gql(
+            "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }",
+            {"i": setup.input(trialsPerCase=TRIALS)},
+            token=token,
+        )
+    ).ok()
+    comparison_id: str = created["createComparison"]["id"]
+    (
+        await backend.gql(
+            "mutation($id: ID!) { startComparison(id: $id) { status } }",
+            {"id": comparison_id},
+            token=token,
+        )
+    ).ok()
+    return comparison_id, token
+
+
+def _terminal(c: dict[str, Any]) -> bool:
+    return c["status"] in ("DONE", "FAILED", "CANCELLED")
+
+
+def _senders(fake: FakeOpenAI, comparison_id: str) -> set[int]:
+    sent = deliveries_per_trial(fake, comparison_id)
+    return {_pid(d) for deliveries in sent.values() for d in deliveries}
+
+
+async def _until_both_send(fake: FakeOpenAI, comparison_id: str, pids: set[int]) -> None:
+    for _ in range(300):
+        if _senders(fake, comparison_id) == pids:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"not both workers sent calls: {_senders(fake, comparison_id)}")
+
+
+async def test_two_worker_processes_dispatch_one_comparison_sending_each_trial_once(
+    stack: CrashStack, fake: FakeOpenAI
+) -> None:
+    workers = [stack.start_worker(), stack.start_worker()]
+    await asyncio.sleep(2)  # both poll the queue before the run starts
+    comparison_id, token = await _start_run(stack, fake, "COUNT_AS_MISSING")
+    ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
+
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    assert ended["progress"]["doneCalls"] == TOTAL
+    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
+    sent = deliveries_per_trial(fake, comparison_id)
+    assert len(sent) == TOTAL and all(len(d) == 1 for d in sent.values()), "each trial once"
+    assert _senders(fake, comparison_id) == {w.pid for w in workers}, "both processes sent"
+    rows = await trials_of(stack.backend.sessionmaker, comparison_id)
+    assert {_pid(t.delivery_id) for t in rows} == {w.pid for w in workers}
+    # Case-major within each range: a delivery's trials of a range are admitted in order.
+    by_delivery: dict[str, list[Any]] = {}
+    for trial in sorted(rows, key=lambda t: t.id):
+        by_delivery.setdefault(trial.delivery_id, []).append(trial)
+    for trials in by_delivery.values():
+        for start in range(0, CASES, RANGE_CASES):
+            ordinals = [t.case_ordinal for t in trials if start <= t.case_ordinal < start + 3]
+            assert ordinals == sorted(ordinals)
+
+
+async def test_kill_9_of_one_of_two_workers_costs_only_its_ambiguous_trials(
+    stack: CrashStack, fake: FakeOpenAI
+) -> None:
+    victim, survivor = stack.start_worker(), stack.start_worker()
+    await asyncio.sleep(2)
+    comparison_id, token = await _start_run(stack, fake, "COUNT_AS_MISSING")
+    await _until_both_send(fake, comparison_id, {victim.pid, survivor.pid})
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    at_kill = await trials_of(stack.backend.sessionmaker, comparison_id)
+    lost = {
+        t.id for t in at_kill if t.state.value == "ADMITTED" and _pid(t.delivery_id) == victim.pid
+    }
+    assert lost, "the kill left the victim's in-flight calls admitted"
+    sent_at_kill = deliveries_per_trial(fake, comparison_id)
+
+    ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
+
+    assert survivor.poll() is None, "no new worker: the survivor finished the run"
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    assert await trial_counts(stack.backend, comparison_id) == {
+        "COMPLETED": TOTAL - len(lost),
+        "ERRORED": len(lost),
+    }
+    progress = ended["progress"]
+    assert progress["doneCalls"] == TOTAL and progress["failedCalls"] == len(lost)
+    trials = await trials_of(stack.backend.sessionmaker, comparison_id)
+    assert_closed_as_missing(trials, admitted_at_kill=lost, spent_cents=progress["spentCentsSoFar"])
+    sent = deliveries_per_trial(fake, comparison_id)
+    assert all(len(d) == 1 for d in sent.values()), "nothing was sent twice"
+    assert {t: sent[t] for t in sent_at_kill} == sent_at_kill
+    lost_keys = {
+        f"{comparison_id}/{t.cohort_index}/{t.case_ordinal}/{t.trial_index}"
+        for t in at_kill
+        if t.id in lost
+    }
+    assert not (lost_keys - set(sent_at_kill)) & set(sent), "a lost call was sent after the kill"
+    after = {_pid(d) for t, ds in sent.items() if t not in sent_at_kill for d in ds}
+    assert after == {survivor.pid}
