@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
@@ -44,6 +43,7 @@ from jobs.dispatching import ending as run_end
 from jobs.dispatching import joins
 from jobs.dispatching.holdings import Holdings
 from jobs.dispatching.joins import dispatch_job_id
+from jobs.dispatching.keepalive import Keepalive
 from jobs.dispatching.pipeline import Pipeline, SliceResult, Stop
 from jobs.dispatching.recorder import Recorder
 from jobs.trials import trial_runner
@@ -61,9 +61,6 @@ from server.settings import Settings
 from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
-
-STATUS_CHECK_S = 0.5
-"""While calls wait for slots, how often the row is read for a cancel (nothing else is)."""
 
 RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
@@ -112,12 +109,16 @@ class Dispatcher:
         self.held = Holdings()
         self.token = 0
         """The comparison's finishing lease, once this delivery ends the run."""
-        self.leased_at = 0.0
-        """When this delivery last extended its ranges' leases (monotonic seconds)."""
         self.slots = slots
         """Shared concurrency slots: this delivery's expire with its leases."""
-        self.slots_extended_at = 0.0
-        self.status_read_at = 0.0
+        self.keepalive = Keepalive(
+            sessionmaker=sessionmaker,
+            comparison_id=comparison_id,
+            delivery_id=self.delivery_id,
+            lease_ttl=self.lease_ttl,
+            held=self.held,
+            slots=slots,
+        )
         self.fresh_cohorts: set[int] = set()
         """Cohorts admitted to since the last record: that record shows them RUNNING."""
         self.pairwise = PairwiseStage(sessionmaker, settings)
@@ -154,7 +155,7 @@ class Dispatcher:
             return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
         await self._resync(plan)
         await joins.invite(self.sessionmaker, self.queue, self.comparison_id)
-        await self._extend_slots()
+        await self.keepalive.extend_slots()
         result = await self._pump(plan, deque(first))
         return await self._conclude(result)
 
@@ -174,7 +175,7 @@ class Dispatcher:
             if claim is None:
                 return [], None
             if not self.held.claims:
-                self.leased_at = time.monotonic()
+                self.keepalive.leased_now()
             self.held.claimed += 1
             async with self.sessionmaker() as session:
                 found = await ranges.trials_in(session, self.comparison_id, claim)
@@ -203,8 +204,8 @@ class Dispatcher:
             admit=lambda batch: self._admit(plan, batch),
             call=lambda item, trial_id: self._call(plan, item, trial_id),
             recorder=Recorder(lambda outcomes: self._record(plan, outcomes)),
-            upkeep=self._upkeep,
-            abandon=self._abandon_waits,
+            upkeep=self.keepalive.upkeep,
+            abandon=self.keepalive.abandon_waits,
             stopping=self.stopping,
             slice_seconds=self.slice_seconds,
             refill=lambda: self._claim(plan),
@@ -285,55 +286,6 @@ class Dispatcher:
         async with self.sessionmaker() as session, session.begin():
             snapshot = await store.resync(session, plan=plan, claims=self.held.claims)
         await self._publish(snapshot)
-
-    async def _upkeep(self, stop: Stop | None) -> Stop | None:
-        """Keep the ranges' leases and this delivery's slots alive; while calls wait for a
-        slot (nothing is admitted or recorded then), read the row so a stop ends the wait."""
-        third = self.lease_ttl.total_seconds() / 3
-        if time.monotonic() - self.leased_at >= third:
-            await self._renew_ranges()
-        if time.monotonic() - self.slots_extended_at >= third:
-            await self._extend_slots()
-        if (
-            stop is None
-            and self.slots is not None
-            and self.slots.waiting(self.delivery_id)
-            and time.monotonic() - self.status_read_at >= STATUS_CHECK_S
-        ):
-            self.status_read_at = time.monotonic()
-            stop = await self._ended_elsewhere()
-            if stop is not None:
-                self._abandon_waits()
-        return stop
-
-    def _abandon_waits(self) -> None:
-        if self.slots is not None:
-            self.slots.abandon(self.delivery_id)
-
-    async def _extend_slots(self) -> None:
-        """This delivery's slots expire when its leases do (so a crash frees them with it)."""
-        if self.slots is None:
-            return
-        lease_left = self.leased_at + self.lease_ttl.total_seconds() - time.monotonic()
-        await self.slots.extend(self.delivery_id, time.time() + lease_left)
-        self.slots_extended_at = time.monotonic()
-
-    async def _ended_elsewhere(self) -> Stop | None:
-        """The comparison's status if it is no longer RUNNING (a cancel), or its pending
-        stop; `Fenced` if one of this delivery's ranges was taken."""
-        async with self.sessionmaker() as session, session.begin():
-            return await ranges.stop_found(session, self.comparison_id, self.held.claims)
-
-    async def _renew_ranges(self) -> None:
-        """Extend the ranges' leases while calls outlast them (slow or retried calls record
-        nothing for a while): a sweep must not take a live delivery for a dead one."""
-        async with self.sessionmaker() as session, session.begin():
-            renewed = await ranges.renew(
-                session, self.comparison_id, self.held.claims, ttl=self.lease_ttl
-            )
-        if not renewed:
-            raise Fenced(self.comparison_id)
-        self.leased_at = time.monotonic()
 
     async def _renew(self) -> None:
         """Extend the finishing lease while the pairwise stage runs."""
