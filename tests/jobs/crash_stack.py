@@ -20,7 +20,9 @@ from sqlalchemy import func, select
 from server.comparisons.models import Trial, TrialState
 from server.migrate import upgrade
 from server.settings import Settings
+from server.workspaces.roles import Role
 from tests import services
+from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
 
@@ -180,3 +182,48 @@ def deliveries_per_trial(fake: FakeOpenAI, comparison_id: str) -> dict[str, set[
         if trial.startswith(comparison_id + "/"):
             seen[trial].add(request.headers.get("x-shipwise-delivery", ""))
     return seen
+
+
+async def start_run(
+    stack: CrashStack,
+    fake: FakeOpenAI,
+    *,
+    policy: str,
+    cases: int,
+    trials: int,
+    max_concurrency: int,
+) -> tuple[str, str]:
+    """A comparison against `fake` under the `ambiguousOutcomes` policy, created and started
+    through the API; (its id, a MEMBER token)."""
+    backend = stack.backend
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(
+        backend.sessionmaker,
+        ws,
+        cases=cases,
+        connection_kind="OPENAI_COMPATIBLE",
+        base_url=fake.base_url,
+        secret_box=backend.state.secret_box,
+        max_concurrency=max_concurrency,
+        max_output_tokens=MAX_OUTPUT_TOKENS,
+        input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
+        output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
+    )
+    (await backend.gql(SET_POLICY, {"value": policy}, token=ws.tokens[Role.ADMIN])).ok()
+    token = ws.tokens[Role.MEMBER]
+    created = (
+        await backend.gql(
+            "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }",
+            {"i": setup.input(trialsPerCase=trials)},
+            token=token,
+        )
+    ).ok()
+    comparison_id: str = created["createComparison"]["id"]
+    (
+        await backend.gql(
+            "mutation($id: ID!) { startComparison(id: $id) { status } }",
+            {"id": comparison_id},
+            token=token,
+        )
+    ).ok()
+    return comparison_id, token

@@ -11,21 +11,16 @@ from typing import Any
 
 import pytest
 
-from server.workspaces.roles import Role
 from tests import services
 from tests.conftest import require_services
-from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import (
-    INPUT_CENTS_PER_MILLION,
-    MAX_OUTPUT_TOKENS,
-    OUTPUT_CENTS_PER_MILLION,
-    SET_POLICY,
     CrashStack,
     assert_closed_as_missing,
     crash_stack,
     deliveries_per_trial,
     poll_status,
+    start_run,
     trial_counts,
     trials_of,
 )
@@ -59,38 +54,9 @@ def _pid(delivery: str) -> int:
 
 
 async def _start_run(stack: CrashStack, fake: FakeOpenAI, policy: str) -> tuple[str, str]:
-    backend = stack.backend
-    ws = await make_workspace(backend.sessionmaker)
-    setup = await make_comparison_setup(
-        backend.sessionmaker,
-        ws,
-        cases=CASES,
-        connection_kind="OPENAI_COMPATIBLE",
-        base_url=fake.base_url,
-        secret_box=backend.state.secret_box,
-        max_concurrency=8,
-        max_output_tokens=MAX_OUTPUT_TOKENS,
-        input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
-        output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
+    return await start_run(
+        stack, fake, policy=policy, cases=CASES, trials=TRIALS, max_concurrency=8
     )
-    (await backend.gql(SET_POLICY, {"value": policy}, token=ws.tokens[Role.ADMIN])).ok()
-    token = ws.tokens[Role.MEMBER]
-    created = (
-        await backend.gql(
-            "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }",
-            {"i": setup.input(trialsPerCase=TRIALS)},
-            token=token,
-        )
-    ).ok()
-    comparison_id: str = created["createComparison"]["id"]
-    (
-        await backend.gql(
-            "mutation($id: ID!) { startComparison(id: $id) { status } }",
-            {"id": comparison_id},
-            token=token,
-        )
-    ).ok()
-    return comparison_id, token
 
 
 def _terminal(c: dict[str, Any]) -> bool:
