@@ -33,7 +33,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,7 @@ from cryptography.fernet import Fernet
 from sqlalchemy import insert, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.harness import ADMIN_URL, create_database, drop_database, free_port
 from server.comparisons import cohort_rates
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.db import create_engine, create_sessionmaker, utcnow
@@ -60,9 +60,6 @@ from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
 from tests.factories import make_comparison, make_comparison_setup, make_workspace
 
-ADMIN_URL = os.environ.get(
-    "SHIPWISE_BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-)
 REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 CASES, COHORTS, TRIALS, COMPARISONS, CLIENTS = 500, 3, 3, 20, 50
 RATES = (0.78, 0.82, 0.80)
@@ -126,22 +123,8 @@ def emit(line: str) -> None:
 # --- the database --------------------------------------------------------------------------
 
 
-async def _database() -> tuple[str, str]:
-    import asyncpg
-
-    name = f"shipwise_bench_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    return f"{ADMIN_URL.rpartition('/')[0]}/{name}", name
 
 
-async def _drop(name: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
-    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await conn.close()
 
 
 def _trial_rows(comparison_id: str, connection_id: str, seed: int) -> list[dict[str, Any]]:
@@ -224,11 +207,6 @@ async def _seed(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[str, st
 # --- the server and the load ---------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
@@ -344,7 +322,7 @@ def measure(
 
 
 async def _prepare() -> tuple[str, str, str, str]:
-    url, name = await _database()
+    url, name = await create_database(ADMIN_URL)
     await asyncio.to_thread(upgrade, url)
     engine = create_engine(url)
     try:
@@ -375,7 +353,7 @@ def main() -> None:
         "SHIPWISE_QUEUE_NAME": f"arq:bench:{secrets.token_hex(4)}",
         "SHIPWISE_SECRET_KEY": Fernet.generate_key().decode(),
     }
-    port = _free_port()
+    port = free_port()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -398,7 +376,7 @@ def main() -> None:
             ]
         finally:
             _stop(server)
-            asyncio.run(_drop(name))
+            asyncio.run(drop_database(name, ADMIN_URL))
     by_name = {f.name: f for f in figures}
     floor = by_name["floor"].rps
     emit(f"{'query':<10} {'req/s':>8} {'× floor':>8} {'p50 ms':>8} {'p99 ms':>8} "

@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select
 
+from bench.harness import ADMIN_URL, create_database, drop_database, free_port, spied
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison, Trial
 from server.db import create_engine, create_sessionmaker
@@ -48,31 +49,14 @@ from tests.factories import (
     make_workspace,
 )
 
-ADMIN_URL = os.environ.get(
-    "SHIPWISE_BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-)
 REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 CONCURRENCY = 64
 TRIALS = 5
 ROOT = Path(__file__).resolve().parents[1]
 
 
-async def _database() -> tuple[str, str]:
-    import asyncpg
-
-    name = f"shipwise_bench_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    return f"{ADMIN_URL.rpartition('/')[0]}/{name}", name
 
 
-async def _drop(name: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(ADMIN_URL.replace("postgresql+asyncpg", "postgresql"))
-    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    await conn.close()
 
 
 def _start_fake(delay: float) -> tuple[subprocess.Popen[str], str]:
@@ -88,21 +72,8 @@ def _start_fake(delay: float) -> tuple[subprocess.Popen[str], str]:
 SUBSCRIPTION = "subscription($id: ID!) { comparisonProgress(id: $id) { seq status updatedAt } }"
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
-def _spied(command: list[str], profile: str | None) -> list[str]:
-    if not profile:
-        return command
-    spy = str(Path(sys.executable).parent / "py-spy")
-    fmt = {".svg": "flamegraph", ".json": "speedscope"}.get(Path(profile).suffix, "raw")
-    return [spy, "record", "--format", fmt, "-o", profile, "--", *command]
 
 
 async def _start_api(
@@ -110,9 +81,9 @@ async def _start_api(
 ) -> tuple[subprocess.Popen[bytes], str]:
     import httpx
 
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
-        _spied([sys.executable, "-m", "server.cli", "serve", "--port", str(port)], profile),
+        spied([sys.executable, "-m", "server.cli", "serve", "--port", str(port)], profile),
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -168,7 +139,7 @@ def _cpu_s(pid: int) -> float:
 
 
 def _start_worker(env: dict[str, str], profile: str | None = None) -> subprocess.Popen[bytes]:
-    command = _spied([sys.executable, "-m", "server.cli", "worker"], profile)
+    command = spied([sys.executable, "-m", "server.cli", "worker"], profile)
     return subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
     )
@@ -382,7 +353,7 @@ async def main() -> None:
     finally:
         fake.terminate()
         fake.wait(timeout=30)
-    database_url, name = await _database()
+    database_url, name = await create_database(ADMIN_URL)
     try:
         await asyncio.to_thread(upgrade, database_url)
         phases = set(args.phases.split(","))
@@ -411,7 +382,7 @@ async def main() -> None:
                 api_profile=args.profile_api,
             )
     finally:
-        await _drop(name)
+        await drop_database(name, ADMIN_URL)
     ideal = calls * args.latency / CONCURRENCY
     ratio = paced["wall_s"] / ideal
     calls_per_s = (flat["calls"] or float("nan")) / flat["wall_s"]

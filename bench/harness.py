@@ -5,11 +5,10 @@ peak-RSS sampling and line-by-line output.
 `SHIPWISE_BENCH_DATABASE_URL` is the admin URL used to create and drop the database
 (default postgresql+asyncpg://postgres@127.0.0.1:5432/test).
 
-Not used yet by bench/dispatch.py and bench/api_read.py (their owners edit them): their
-`_database`/`_drop` are `create_database`/`drop_database`, `_free_port` is `free_port`,
-`_spied` is `spied`, api_read's `_start_server`/`_stop` are `start_server`/`stop_server`
-(with `ready_seconds=60`), dispatch's `_start_api` is `free_port` + `start_server`, and
-api_read's `emit` is `emit`.
+bench/dispatch.py and bench/api_read.py take the database, the free port and py-spy from
+here; still their own: api_read's `_start_server`/`_stop` (`start_server`/`stop_server`
+with `ready_seconds=60` would do), dispatch's `_start_api` (`free_port` + `start_server`)
+and api_read's `emit`.
 """
 
 from __future__ import annotations
