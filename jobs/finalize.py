@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from server.runtime.interfaces import JobQueue
 from server.verdicts import service
 from server.verdicts.models import VerdictError
 from server.webhooks import hooks as webhook_hooks
@@ -58,16 +57,3 @@ async def _announce_regressions(ctx: dict[str, Any], done: service.Finalized) ->
             ]
         },
     )
-
-
-async def queue_finalization(queue: JobQueue, comparison_id: str) -> None:
-    """Dispatch's hook once a run ended DONE; never raises (the verdict sweep catches a lost
-    job: a DONE comparison nobody tried to finalize)."""
-    try:
-        await queue.enqueue(
-            service.FINALIZE_JOB,
-            comparison_id,
-            job_id=service.finalize_job_id(comparison_id, "dispatch"),
-        )
-    except Exception as exc:
-        logger.warning("finalization not queued", extra={"error_type": type(exc).__name__})

@@ -16,7 +16,6 @@ from starlette.routing import Route, WebSocketRoute
 
 from jobs.registry import build_registry
 from server.body_limit import BodyLimitMiddleware
-from server.comparisons import lease, ranges
 from server.context import AppState
 from server.db import (
     create_engine,
@@ -24,6 +23,7 @@ from server.db import (
     create_sessionmaker,
     transaction,
 )
+from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
 from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets.models import Asset
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons import inputs, resolution, spend
+from server.comparisons import inputs, resolution
 from server.comparisons import preview as planning
 from server.comparisons.inputs import ComparisonSpec, ResolvedInput
 from server.comparisons.models import (
@@ -34,6 +34,7 @@ from server.experiments.models import Experiment
 from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.settings import Settings
+from server.spend import service as spend
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
 

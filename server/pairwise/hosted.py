@@ -1,8 +1,8 @@
 """The pairwise stage of a hosted comparison: its judge calls, before it is DONE.
 
 Dispatch calls `Stage.settle` where a run would end DONE (one marked call site in
-`jobs/dispatch.py`), under its lease. Every case has all its trials recorded by then, so
-each (baseline, case, trial) pair whose two trials completed is judged in both orders;
+`server/dispatch/dispatcher.py`), under its lease. Every case has all its trials recorded
+by then, so each (baseline, case, trial) pair whose two trials completed is judged in both orders;
 a pair with a failed side is SKIPPED (settled, no call). Each slice is checkpointed
 (`ComparisonPairJudgment` rows ADMITTED, idempotent per (comparison, baseline, case,
 trial, order)) before its calls and recorded after, with its spend; an admitted call
@@ -24,8 +24,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.assets.models import AssetVersion
 from server.compare.pair_judging import PairFailure, PairInput, PairJudgment
-from server.comparisons import dispatch_store as store
-from server.comparisons import ledgers, spend
 from server.comparisons.models import (
     Comparison,
     ComparisonCase,
@@ -38,11 +36,14 @@ from server.comparisons.progress import Progress
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import utcnow
+from server.dispatch import store
 from server.experiments.models import Experiment
 from server.pairwise.judges import JudgeUnavailable, OpenJudge, SpendMeter, open_judge
 from server.pairwise.models import ComparisonPairJudgment, JudgmentState
 from server.security import SecretBox
 from server.settings import Settings
+from server.spend import ledgers
+from server.spend import service as spend
 
 SLICE: Final = 16
 FORWARD: Final = "FORWARD"

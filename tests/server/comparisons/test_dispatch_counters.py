@@ -12,12 +12,14 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from jobs.dispatch import dispatch_comparison
-from server.comparisons import dispatch_store, ledgers, lifecycle
+from jobs.delivery import dispatch_comparison
+from server.comparisons import lifecycle
 from server.db import utcnow
+from server.dispatch import store as dispatch_store
 from server.providers.registry import ProviderPool
 from server.runtime.redis import ArqQueue
 from server.settings import Settings
+from server.spend import ledgers
 from server.workspaces.roles import Role
 from tests.factories import WorkspaceFixture, actor_for, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI

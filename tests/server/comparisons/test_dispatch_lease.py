@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from jobs.dispatch import Dispatcher
 from server.comparisons import lifecycle
-from server.comparisons.dispatch_plan import DispatchPlan, WorkItem
-from server.comparisons.dispatch_store import TrialOutcome
 from server.comparisons.models import Comparison, ComparisonRange, ComparisonStatus, TrialState
+from server.dispatch.dispatcher import Dispatcher
+from server.dispatch.plan import DispatchPlan, WorkItem
+from server.dispatch.store import TrialOutcome
 from server.providers.base import DispatchError
 from server.runtime.interfaces import JobStats
 from server.workspaces.roles import Role

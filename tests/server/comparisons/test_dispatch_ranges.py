@@ -12,14 +12,15 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
-from jobs.dispatch import Dispatcher
-from jobs.dispatching.joins import JOIN_DEFER
 from jobs.sweeper import sweep_comparisons
-from server.comparisons import lifecycle, ranges
-from server.comparisons.dispatch_plan import DispatchPlan, WorkItem
-from server.comparisons.dispatch_store import TrialOutcome
+from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, ComparisonRange, Trial, TrialState
 from server.db import utcnow
+from server.dispatch import ranges
+from server.dispatch.dispatcher import Dispatcher
+from server.dispatch.joins import JOIN_DEFER
+from server.dispatch.plan import DispatchPlan, WorkItem
+from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend

@@ -1,9 +1,9 @@
-"""Job: dispatch a RUNNING comparison's trials, range by range, under fenced leases.
+"""Dispatch a RUNNING comparison's trials, range by range, under fenced leases.
 
 A comparison's cases are split into ranges, each with its own lease and fencing token
-(`server.comparisons.ranges`), so any number of `shipwise worker` processes share a run.
+(`server.dispatch.ranges`), so any number of `shipwise worker` processes share a run.
 A delivery (a job run) claims the lowest free or expired unfinished range and feeds its
-trials, case-major, into the pipeline (`jobs.dispatching`: admission, concurrent callers
+trials, case-major, into the pipeline (`server.dispatch`: admission, concurrent callers
 and batched recording); once the range's trials are all admitted it claims the next free
 range into the same window. A range taken over from a dead delivery has admitted calls
 without an outcome: they are never re-sent: they close as `outcome_ambiguous`, or fail the
@@ -15,7 +15,7 @@ comparison (a registry in the job context: one delivery per process per comparis
 starts no second delivery: while free ranges remain it re-enqueues itself under the other
 of two ids (`join-0`/`join-1`, deferred by `JOIN_DEFER`), so at most two such jobs travel
 until a process with nothing of this run takes one, and they end once no range is free
-(`jobs.dispatching.joins`). The sweeper enqueues a job for a run with a free range, so a
+(`server.dispatch.joins`). The sweeper enqueues a job for a run with a free range, so a
 lost join is found.
 
 A stop found at admission (a cap, a cancel) is written on the comparison row: every other
@@ -39,22 +39,22 @@ from uuid import uuid4
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from jobs.dispatching import ending as run_end
-from jobs.dispatching import joins
-from jobs.dispatching.holdings import Holdings
-from jobs.dispatching.joins import dispatch_job_id
-from jobs.dispatching.keepalive import Keepalive
-from jobs.dispatching.pipeline import Pipeline, SliceResult, Stop
-from jobs.dispatching.recorder import Recorder
-from jobs.trials import trial_runner
-from server.comparisons import ambiguous, lease, progress, ranges
-from server.comparisons import dispatch_store as store
-from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, load_plan
-from server.comparisons.dispatch_store import Fenced, TrialOutcome
+from server.comparisons import progress
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
+from server.dispatch import ambiguous, joins, lease, ranges, store
+from server.dispatch import ending as run_end
+from server.dispatch.holdings import Holdings
+from server.dispatch.joins import dispatch_job_id
+from server.dispatch.keepalive import Keepalive
+from server.dispatch.pipeline import Pipeline, SliceResult, Stop
+from server.dispatch.plan import DispatchPlan, WorkItem, load_plan
+from server.dispatch.recorder import Recorder
+from server.dispatch.store import Fenced, TrialOutcome
+from server.dispatch.trials import TrialRunner
 from server.pairwise.hosted import Stage as PairwiseStage
 from server.providers.base import DispatchError
+from server.providers.registry import ProviderPool
 from server.runtime.interfaces import EventBus, JobQueue
 from server.runtime.slots import RedisSlots, SlotWaitAbandoned
 from server.settings import Settings
@@ -371,22 +371,32 @@ class Dispatcher:
             logger.warning("progress event not published", extra={"error_type": type(exc).__name__})
 
 
-async def dispatch_comparison(
-    ctx: dict[str, Any], comparison_id: str, join: int | None = None
+async def deliver(
+    *,
+    comparison_id: str,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    queue: JobQueue,
+    events: EventBus,
+    providers: ProviderPool,
+    slots: RedisSlots | None = None,
+    stopping: asyncio.Event | None = None,
+    registry: set[str] | None = None,
+    join: int | None = None,
 ) -> str:
-    """arq job: one delivery of a comparison's dispatch (`join`: it came as a join job)."""
-    runner = trial_runner(ctx)
+    """One delivery of a comparison's dispatch (`join`: it came as a join job); what it did."""
+    runner = TrialRunner(providers, slots)
     dispatcher = Dispatcher(
         comparison_id=comparison_id,
-        sessionmaker=ctx["sessionmaker"],
-        settings=ctx["settings"],
-        queue=ctx["queue"],
-        events=ctx["events"],
+        sessionmaker=sessionmaker,
+        settings=settings,
+        queue=queue,
+        events=events,
         run_trial=runner.run,
         window_of=runner.window,
-        stopping=ctx.get("stopping"),
-        slots=ctx.get("slots"),
-        registry=ctx.get("dispatching"),
+        stopping=stopping,
+        slots=slots,
+        registry=registry,
         join=join,
     )
     return await dispatcher.run()

@@ -1,6 +1,6 @@
 """The database side of dispatch: admission under the row lock, and recording.
 
-The plan it admits against is in `server.comparisons.dispatch_plan`.
+The plan it admits against is in `server.dispatch.plan`.
 
 Admission commits each trial's checkpoint (state ADMITTED) before its provider call; the
 outcome commits after. A record adds to the counters and the spend ledgers exactly the rows
@@ -22,9 +22,7 @@ from typing import Any
 from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons import caps, cohort_rates, ledgers, ranges
-from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, calls_per_trial
-from server.comparisons.lease import Fenced
+from server.comparisons import cohort_rates
 from server.comparisons.models import (
     CohortState,
     Comparison,
@@ -35,10 +33,14 @@ from server.comparisons.models import (
     TrialState,
 )
 from server.comparisons.progress import Progress, shown_state, snapshot
-from server.comparisons.recording import Written, write_outcomes
 from server.db import utcnow
+from server.dispatch import ranges
+from server.dispatch.lease import Fenced
+from server.dispatch.plan import DispatchPlan, WorkItem, calls_per_trial
+from server.dispatch.recording import Written, write_outcomes
 from server.experiments.models import Experiment
 from server.pairwise import counts as pairwise_counts
+from server.spend import caps, ledgers
 
 __all__ = ["Fenced", "TrialOutcome"]
 

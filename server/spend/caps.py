@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons import ledgers
 from server.comparisons.models import Comparison, StopReason
 from server.experiments.models import Experiment
+from server.spend import ledgers
 
 if TYPE_CHECKING:
-    from server.comparisons.dispatch_plan import CohortPlan
+    from server.dispatch.plan import CohortPlan
 
 
 async def stop_reason(

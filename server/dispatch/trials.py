@@ -3,22 +3,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from server.checks import run_checks
 from server.checks.evaluate import CheckResult
 from server.checks.spec import CheckKind
-from server.comparisons.dispatch_plan import (
+from server.comparisons.models import TrialState
+from server.connections.models import ModelConnection
+from server.dispatch.plan import (
     CasePlan,
     DispatchPlan,
     JudgePlan,
     WorkItem,
     judge_key,
 )
-from server.comparisons.dispatch_store import TrialOutcome
-from server.comparisons.models import TrialState
-from server.connections.models import ModelConnection
+from server.dispatch.store import TrialOutcome
 from server.judging.grading import judge_messages, parse_grade
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
@@ -195,8 +194,3 @@ def _in_spec_order(specs: list[dict[str, Any]], results: list[CheckResult]) -> l
         next(judged) if spec.get("kind") == CheckKind.JUDGE_RUBRIC else next(plain)
         for spec in specs
     ]
-
-
-def trial_runner(ctx: Mapping[str, Any]) -> TrialRunner:
-    """The process-wide runner (its provider pool lives in the context from start-up)."""
-    return TrialRunner(ctx["providers"], ctx.get("slots"))

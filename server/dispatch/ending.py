@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from jobs.finalize import queue_finalization
-from server.comparisons import dispatch_store as store
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
-from server.comparisons.ranges import Ending
+from server.dispatch import store
+from server.dispatch.ranges import Ending
 from server.runtime.interfaces import JobQueue
+from server.verdicts.service import queue_finalization
 from server.webhooks import hooks as webhook_hooks
 
 

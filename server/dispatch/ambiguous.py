@@ -16,13 +16,12 @@ from typing import cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons import dispatch_store as store
-from server.comparisons import ranges
-from server.comparisons.dispatch_plan import JUDGE_RUBRIC, DispatchPlan, judge_key
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.comparisons.progress import Progress
 from server.connections.models import ModelConnection
 from server.db import utcnow
+from server.dispatch import ranges, store
+from server.dispatch.plan import JUDGE_RUBRIC, DispatchPlan, judge_key
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
 from server.providers.base import DispatchError

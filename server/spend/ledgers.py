@@ -18,9 +18,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons import spend
 from server.comparisons.models import ConnectionSpend, ExperimentSpend
-from server.comparisons.periods import day_key, month_key
+from server.spend import service as spend
+from server.spend.periods import day_key, month_key
 
 
 def _insert(session: AsyncSession, table: Any) -> Any:

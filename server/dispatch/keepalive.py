@@ -13,10 +13,10 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from jobs.dispatching.holdings import Holdings
-from jobs.dispatching.pipeline import Stop
-from server.comparisons import ranges
-from server.comparisons.lease import Fenced
+from server.dispatch import ranges
+from server.dispatch.holdings import Holdings
+from server.dispatch.lease import Fenced
+from server.dispatch.pipeline import Stop
 from server.runtime.slots import RedisSlots
 
 STATUS_CHECK_S = 0.5

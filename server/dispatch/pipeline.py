@@ -19,10 +19,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from jobs.dispatching.recorder import FLUSH_EVERY, Recorder
-from server.comparisons.dispatch_plan import WorkItem
-from server.comparisons.dispatch_store import TrialOutcome
 from server.comparisons.models import ComparisonStatus, StopReason
+from server.dispatch.plan import WorkItem
+from server.dispatch.recorder import FLUSH_EVERY, Recorder
+from server.dispatch.store import TrialOutcome
 
 Stop = StopReason | ComparisonStatus
 Admit = Callable[[list[WorkItem]], Awaitable[tuple[list[int], Stop | None]]]

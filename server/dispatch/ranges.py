@@ -24,7 +24,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.selectable import ScalarSelect
 
-from server.comparisons.lease import Fenced
 from server.comparisons.models import (
     Comparison,
     ComparisonCase,
@@ -35,6 +34,7 @@ from server.comparisons.models import (
     TrialState,
 )
 from server.db import utcnow
+from server.dispatch.lease import Fenced
 from server.providers.base import DispatchError
 
 FAILED_STOP = "FAILED"
@@ -64,7 +64,7 @@ class RangeTrials:
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How the finishing delivery ends the run (`jobs.dispatch.Dispatcher._finish`)."""
+    """How the finishing delivery ends the run (`server.dispatch.dispatcher.Dispatcher._finish`)."""
 
     token: int
     """The comparison's finishing lease."""

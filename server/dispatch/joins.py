@@ -1,4 +1,4 @@
-"""How other worker processes join a comparison's dispatch (see `jobs.dispatch`).
+"""How other worker processes join a comparison's dispatch (see `server.dispatch.dispatcher`).
 
 A delivery whose first claim leaves free ranges invites a join job (`join-0`). A job that
 lands in a process already dispatching that comparison starts no second delivery: while
@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.comparisons import ranges
+from server.dispatch import ranges
 from server.runtime.interfaces import JobQueue
 
 logger = logging.getLogger("shipwise.dispatch")

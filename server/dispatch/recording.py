@@ -22,7 +22,7 @@ from server.comparisons.models import TrialState
 from server.db import UTCDateTime
 
 if TYPE_CHECKING:
-    from server.comparisons.dispatch_store import TrialOutcome
+    from server.dispatch.store import TrialOutcome
 
 _COLUMNS = (
     ("state", "text"),

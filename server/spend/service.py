@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, Trial
-from server.comparisons.periods import day_start, month_start
 from server.pairwise.models import ComparisonPairJudgment, PairwiseJob
+from server.spend.periods import day_start, month_start
 
 
 async def month_to_date_spend(

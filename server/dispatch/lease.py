@@ -1,6 +1,6 @@
 """The comparison's finishing lease: the one delivery ending a run (its pairwise stage,
 `finish`) holds it, fenced by a token. Cases are dispatched under the leases of their
-ranges (`server.comparisons.ranges`)."""
+ranges (`server.dispatch.ranges`)."""
 
 from __future__ import annotations
 
