@@ -18,7 +18,7 @@ from server.dispatch.plan import (
     judge_key,
 )
 from server.dispatch.store import TrialOutcome
-from server.judging.grading import judge_messages, parse_grade
+from server.judges.rubric import judge_messages, parse_grade
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
 from server.providers.base import CallResult, DispatchError, ModelCall

@@ -23,7 +23,6 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.assets.models import AssetVersion
-from server.compare.pair_judging import PairFailure, PairInput, PairJudgment
 from server.comparisons.models import (
     Comparison,
     ComparisonCase,
@@ -38,7 +37,8 @@ from server.datasets.models import DatasetCase
 from server.db import utcnow
 from server.dispatch import store
 from server.experiments.models import Experiment
-from server.pairwise.judges import JudgeUnavailable, OpenJudge, SpendMeter, open_judge
+from server.judges.connections import JudgeUnavailable, OpenJudge, SpendMeter, open_judge
+from server.judges.pair import PairFailure, PairInput, PairJudgment
 from server.pairwise.models import ComparisonPairJudgment, JudgmentState
 from server.security import SecretBox
 from server.settings import Settings

@@ -11,8 +11,8 @@ import sys
 
 from sqlalchemy import update
 
-from server.client import ApiClient
-from server.commands.progress_watch import ProgressBar, follow
+from server.cli.client import ApiClient
+from server.cli.commands.progress_watch import ProgressBar, follow
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.workspaces.models import AmbiguousOutcomes, Workspace
 from server.workspaces.roles import Role

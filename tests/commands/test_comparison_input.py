@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from server.commands.comparison_input import BadInput, cohort, comparison_input
-from server.commands.progress_watch import ProgressBar, ws_url
+from server.cli.commands.comparison_input import BadInput, cohort, comparison_input
+from server.cli.commands.progress_watch import ProgressBar, ws_url
 
 
 def test_seed_000_cohorts_become_the_api_shape() -> None:

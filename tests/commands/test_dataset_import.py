@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.client import ApiClient, ApiError
-from server.commands.chunk_upload import BadLine, Chunk
-from server.commands.dataset_import import append_all
+from server.cli.client import ApiClient, ApiError
+from server.cli.commands.chunk_upload import BadLine, Chunk
+from server.cli.commands.dataset_import import append_all
 from server.workspaces.roles import Role
 from tests.factories import dataset_cases, make_workspace
 from tests.harness import Backend

@@ -9,7 +9,7 @@ import strawberry
 from strawberry.tools import merge_types
 
 from server.errors import NotFound
-from server.graphql_errors import CodedErrors
+from server.http.graphql_errors import CodedErrors
 from server.schema import ShipwiseSchema
 
 SECRET = "postgresql://admin:hunter2@db/prod SELECT * FROM api_token"

@@ -13,10 +13,10 @@ import pytest
 from graphql import parse
 from sqlalchemy import insert, update
 
-from server.cached_reads import RULES
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
 from server.db import create_engine, utcnow
-from server.response_cache import ResponseCache, _Answer, plan_for
+from server.http.cached_reads import RULES
+from server.http.response_cache import ResponseCache, _Answer, plan_for
 from server.verdicts import decisions, erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
 from server.workspaces.models import ApiToken

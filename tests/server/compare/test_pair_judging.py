@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from server.compare.judge import JudgeClient
-from server.compare.pair_judging import PairInput, PairJudge
-from server.compare.prompt import render_input
+from server.judges.client import JudgeClient
+from server.judges.pair import PairInput, PairJudge
+from server.judges.pair_prompt import render_input
 from tests.fakes.judge_server import FakeJudge, responses
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from server.commands.compare import parse_duration
-from server.compare.pairing import match
-from server.compare.results import LoadError, load_run, parse_item
+from server.cli.commands.compare import parse_duration
+from server.offline_compare.pairing import match
+from server.offline_compare.results import LoadError, load_run, parse_item
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.judging.grading import PASS_FAIL, SCORE_0_1, Grade, judge_messages, parse_grade
+from server.judges.rubric import PASS_FAIL, SCORE_0_1, Grade, judge_messages, parse_grade
 
 
 @pytest.mark.parametrize(
