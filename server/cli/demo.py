@@ -174,7 +174,7 @@ async def _version(
     session: AsyncSession, actor: Actor, kind: AssetKind, name: str, content: dict[str, object]
 ) -> str:
     asset = await asset_service.create(session=session, actor=actor, kind=kind, name=name)
-    version = await asset_service.add_version(
+    version = await dataset_versions.add_asset_version(
         session=session, actor=actor, asset_id=asset.id, content=content
     )
     return version.id

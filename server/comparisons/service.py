@@ -26,7 +26,6 @@ from server.comparisons.models import (
 )
 from server.comparisons.preview import Preview
 from server.comparisons.selection import Selection, select_for
-from server.datasets import service as dataset_service
 from server.datasets.models import Split
 from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
@@ -54,7 +53,7 @@ async def preview(
     looks = 0
     if resolved.split == Split.HOLDOUT:
         version_id = resolved.dataset_version.id
-        found = await dataset_service.holdout_looks(session=session, version_ids=[version_id])
+        found = await holdout_looks(session=session, version_ids=[version_id])
         looks = found.get(version_id, 0)
     total = sum(c.calls for c in counts)
     return Preview(
@@ -356,3 +355,30 @@ async def record_audit(
         target_id=comparison.id,
         details=details,
     )
+
+
+async def holdout_looks(
+    *,
+    session: AsyncSession,
+    version_ids: Sequence[str],
+) -> dict[str, int]:
+    """Finalized comparisons on each version's holdout split.
+
+    A comparison counts once however often it is finalized: `finalized_at` is set by its
+    first finalization only (later ones are no-ops).
+    """
+    found = dict.fromkeys(version_ids, 0)
+    if not version_ids:
+        return found
+    rows = await session.execute(
+        select(Comparison.dataset_version_id, func.count())
+        .where(
+            Comparison.dataset_version_id.in_(list(version_ids)),
+            Comparison.split == Split.HOLDOUT.value,
+            Comparison.finalized_at.is_not(None),
+        )
+        .group_by(Comparison.dataset_version_id)
+    )
+    for version_id, count in rows:
+        found[str(version_id)] = int(count)
+    return found

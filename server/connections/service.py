@@ -26,7 +26,6 @@ from server.ids import new_id
 from server.money import cents_to_micros, optional_cents_to_micros
 from server.pagination import Page, keyset_page
 from server.security import SecretBox
-from server.spend.service import month_to_date_spend
 from server.validation import check_range, clean_name
 from server.workspaces.roles import Role
 
@@ -249,18 +248,6 @@ async def get_page(
 ) -> Page[ModelConnection]:
     stmt = select(ModelConnection).where(ModelConnection.workspace_id == workspace_id)
     return await keyset_page(session, stmt, key=ModelConnection.id, first=first, after=after)
-
-
-async def month_to_date_spend_micros(
-    *,
-    session: AsyncSession,
-    connection_ids: list[str],
-) -> dict[str, int]:
-    """Spend of each connection this calendar month (UTC), in micro-dollars.
-
-    Derived, never stored: the sum of the recorded cost of its trials this month.
-    """
-    return await month_to_date_spend(session, connection_ids)
 
 
 def _facts(row: ModelConnection) -> dict[str, object]:

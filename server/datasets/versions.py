@@ -15,6 +15,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from server.assets import service as asset_service
+from server.assets.content import check_suite
 from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
 from server.assets.versioning import lock_asset, next_version_number
 from server.auth import Actor
@@ -109,6 +111,20 @@ async def discard_version(*, session: AsyncSession, actor: Actor, version_id: st
         {"discardedCases": discarded},
     )  # fmt: skip
     return version
+
+
+async def add_asset_version(
+    *, session: AsyncSession, actor: Actor, asset_id: str, content: Any
+) -> AssetVersion:
+    """Version n+1 of any asset (`addAssetVersion`): an EVALUATION_SUITE's cases are stored
+    here with the one audit event; any other kind by the assets service."""
+    asset = await asset_service.get_changeable(session=session, actor=actor, asset_id=asset_id)
+    if asset.kind != AssetKind.EVALUATION_SUITE:
+        return await asset_service.add_version(
+            session=session, actor=actor, asset=asset, content=content
+        )
+    cases = check_suite(content)
+    return await create_sealed_version(session=session, actor=actor, asset=asset, cases=cases)
 
 
 async def create_sealed_version(

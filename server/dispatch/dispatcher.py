@@ -47,12 +47,12 @@ from server.dispatch import ending as run_end
 from server.dispatch.holdings import Holdings
 from server.dispatch.joins import dispatch_job_id
 from server.dispatch.keepalive import Keepalive
+from server.dispatch.pairwise_stage import Stage as PairwiseStage
 from server.dispatch.pipeline import Pipeline, SliceResult, Stop
 from server.dispatch.plan import DispatchPlan, WorkItem, load_plan
 from server.dispatch.recorder import Recorder
 from server.dispatch.store import Fenced, TrialOutcome
 from server.dispatch.trials import TrialRunner
-from server.pairwise.hosted import Stage as PairwiseStage
 from server.providers.base import DispatchError
 from server.providers.registry import ProviderPool
 from server.runtime.interfaces import EventBus, JobQueue
@@ -321,8 +321,8 @@ class Dispatcher:
     ) -> bool:
         """End the run; False when it handed over instead (the pairwise stage goes on)."""
         if status == ComparisonStatus.DONE:
-            # The pairwise stage (server/pairwise/hosted.py): a run with `pairwise` makes and
-            # records its pairwise judge calls before it is DONE; None: hand over, not yet.
+            # The pairwise stage (server/dispatch/pairwise_stage.py): a run with `pairwise`
+            # makes and records its pairwise judge calls before it is DONE; None: hand over.
             settled = await self.pairwise.settle(
                 comparison_id=self.comparison_id,
                 token=self.token,

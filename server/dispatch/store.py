@@ -34,12 +34,11 @@ from server.comparisons.models import (
 )
 from server.comparisons.progress import Progress, shown_state, snapshot
 from server.db import utcnow
-from server.dispatch import ranges
+from server.dispatch import pairwise_counts, ranges
 from server.dispatch.lease import Fenced
 from server.dispatch.plan import DispatchPlan, WorkItem, calls_per_trial
 from server.dispatch.recording import Written, write_outcomes
 from server.experiments.models import Experiment
-from server.pairwise import counts as pairwise_counts
 from server.spend import caps, ledgers
 
 __all__ = ["Fenced", "TrialOutcome"]
@@ -326,7 +325,7 @@ async def recompute(
     comparison.done_calls = per_trial * sum(c.done_trials for c in cohorts)
     comparison.failed_calls = per_trial * sum(c.failed_trials for c in cohorts)
     comparison.spent_micros = sum(c.spent_micros for c in cohorts)
-    # Pairwise judge calls (server/pairwise/hosted.py) are calls of the comparison too.
+    # Pairwise judge calls (server/dispatch/pairwise_stage.py) are calls of the comparison too.
     judged, judge_failed, judge_spent = await pairwise_counts.counters(session, comparison.id)
     comparison.done_calls += judged
     comparison.failed_calls += judge_failed

@@ -38,6 +38,19 @@ async def month_to_date_spend(
     return spend
 
 
+async def month_to_date_spend_micros(
+    *,
+    session: AsyncSession,
+    connection_ids: list[str],
+) -> dict[str, int]:
+    """Spend of each connection this calendar month (UTC), in micro-dollars.
+
+    Derived, never stored: the sum of the recorded cost of its trials and judge calls
+    this month. What a connection shows (`spend.loaders`).
+    """
+    return await month_to_date_spend(session, connection_ids)
+
+
 async def _pairwise_spend(
     session: AsyncSession, ids: list[str], now: datetime | None
 ) -> list[tuple[str, int]]:

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from server.comparisons.models import Comparison, StopReason
 from server.connections.service import Simulation
-from server.pairwise.hosted import FORWARD, REVERSE, Stage
+from server.dispatch.pairwise_stage import FORWARD, REVERSE, Stage
 from server.pairwise.models import ComparisonPairJudgment, JudgmentState
 from server.workspaces.roles import Role
 from tests.factories import make_comparison_setup, make_workspace

@@ -1,5 +1,5 @@
-"""DataLoaders of connection facts, so a list of N connections costs one batch; built per
-request into `server.loaders.Loaders`."""
+"""DataLoaders of spend: a connection's month to date, so a list of N connections costs one batch;
+built per request into `server.loaders.Loaders`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from strawberry.dataloader import DataLoader
 
-from server.connections import service
 from server.reading import SharedReader
+from server.spend import service
 
 
 def month_to_date_spend(reader: SharedReader) -> DataLoader[str, int]:

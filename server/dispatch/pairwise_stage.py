@@ -39,15 +39,13 @@ from server.dispatch import store
 from server.experiments.models import Experiment
 from server.judges.connections import JudgeUnavailable, OpenJudge, SpendMeter, open_judge
 from server.judges.pair import PairFailure, PairInput, PairJudgment
-from server.pairwise.models import ComparisonPairJudgment, JudgmentState
+from server.pairwise.models import FORWARD, REVERSE, ComparisonPairJudgment, JudgmentState
 from server.security import SecretBox
 from server.settings import Settings
 from server.spend import ledgers
 from server.spend import service as spend
 
 SLICE: Final = 16
-FORWARD: Final = "FORWARD"
-REVERSE: Final = "REVERSE"
 AMBIGUOUS: Final = "outcome_ambiguous"
 UNAVAILABLE: Final = "connection_not_ready"
 
