@@ -95,7 +95,7 @@ def _trial_rows(comparison_id: str, connection_id: str, cases: int) -> list[dict
     return rows
 
 
-async def _seed(sessionmaker: async_sessionmaker[AsyncSession], cases: int) -> str:
+async def seed(sessionmaker: async_sessionmaker[AsyncSession], cases: int) -> str:
     ws = await make_workspace(sessionmaker, name="bench")
     setup = await make_comparison_setup(sessionmaker, ws, cases=cases, cohorts=COHORTS)
     # 45,000 calls is over the per-comparison limit: the bench makes its rows itself.
@@ -159,7 +159,7 @@ async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
         engine = create_engine(url)
         sessionmaker = create_sessionmaker(engine)
         seeding = time.perf_counter()
-        comparison_id = await _seed(sessionmaker, cases)
+        comparison_id = await seed(sessionmaker, cases)
         seeded = time.perf_counter() - seeding
         print(f"seeded {cases * COHORTS * TRIALS:,} trials in {seeded:.1f} s")  # noqa: T201
         cpu: list[float] = []

@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from server.comparisons import hooks as comparison_hooks
 from server.verdicts import service
 from server.verdicts.models import VerdictError
-from server.webhooks import hooks as webhook_hooks
 
 logger = logging.getLogger("shipwise.finalize")
 
@@ -42,7 +42,7 @@ async def _announce_regressions(ctx: dict[str, Any], done: service.Finalized) ->
     regressed = [o for o in done.outcomes if o.outcome == "REGRESSED"]
     if done.status != "finalized" or not regressed:
         return
-    await webhook_hooks.comparison_regressed(
+    await comparison_hooks.comparison_regressed(
         sessionmaker=ctx["sessionmaker"],
         queue=ctx["queue"],
         comparison_id=done.comparison_id,

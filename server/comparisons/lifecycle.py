@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.assets.models import AssetVersion
 from server.auth import Actor
 from server.checks import CheckKind
+from server.comparisons import hooks as comparison_hooks
 from server.comparisons import preview as planning
 from server.comparisons import progress as progress_events
 from server.comparisons import service
@@ -31,7 +32,6 @@ from server.db import utcnow
 from server.dispatch import store as dispatch_store
 from server.errors import Conflict, QuotaExceeded
 from server.runtime.interfaces import EventBus, JobQueue
-from server.webhooks import hooks as webhook_hooks
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
 
@@ -196,7 +196,7 @@ async def cancel(
             session, actor, "comparison.cancel", comparison, {"from": previous.value}
         )
     await _publish(events, comparison_id, snapshot)
-    await webhook_hooks.comparison_finished(
+    await comparison_hooks.comparison_finished(
         sessionmaker=sessionmaker, queue=queue, comparison_id=comparison_id
     )
     return comparison

@@ -59,7 +59,7 @@ async def create_dataset(
             await session.flush()
     except IntegrityError:
         raise Conflict(f"a dataset named {name!r} already exists", field="name") from None
-    await _audit(session, actor, "dataset.create", "dataset", dataset.id, {"name": name})
+    await record_audit(session, actor, "dataset.create", "dataset", dataset.id, {"name": name})
     return dataset
 
 
@@ -118,7 +118,7 @@ async def get_cases_page(
     return await keyset_page(session, stmt, key=DatasetCase.ordinal, first=first, after=after)
 
 
-async def _audit(
+async def record_audit(
     session: AsyncSession,
     actor: Actor,
     action: str,

@@ -23,7 +23,7 @@ from server.auth import Actor
 from server.datasets.cases import MAX_CASES_PER_CHUNK, CaseRow, check_chunk, chunk_error
 from server.datasets.digest import digest_cases
 from server.datasets.models import DatasetCase, Split
-from server.datasets.service import _audit, get_dataset
+from server.datasets.service import get_dataset, record_audit
 from server.db import utcnow
 from server.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from server.ids import new_id
@@ -51,7 +51,7 @@ async def open_version(*, session: AsyncSession, actor: Actor, dataset_id: str) 
             f"version {already_open} of this dataset is still open: seal or discard it first"
         )
     version = await _new_version(session, actor, dataset)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_open", "dataset_version", version.id,
         {"datasetId": dataset.id, "number": version.number},
     )  # fmt: skip
@@ -79,7 +79,7 @@ async def append_cases(
     version = await _locked_open_version(session, actor, version_id, shared=position is not None)
     start = version.case_count if position is None else position
     await _insert_cases(session, version, rows, start)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.cases_append", "dataset_version", version.id,
         {"count": len(rows), "position": start},
     )  # fmt: skip
@@ -91,7 +91,7 @@ async def seal_version(*, session: AsyncSession, actor: Actor, version_id: str) 
     actor.require(Role.MEMBER)
     version = await _locked_open_version(session, actor, version_id)
     await _seal(session, version)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_seal", "dataset_version", version.id,
         {"caseCount": version.case_count, "contentHash": version.content_hash},
     )  # fmt: skip
@@ -106,7 +106,7 @@ async def discard_version(*, session: AsyncSession, actor: Actor, version_id: st
     await session.execute(delete(DatasetCase).where(DatasetCase.dataset_version_id == version.id))
     version.state = VersionState.DISCARDED
     version.case_count = version.dev_case_count = version.holdout_case_count = 0
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_discard", "dataset_version", version.id,
         {"discardedCases": discarded},
     )  # fmt: skip
@@ -142,7 +142,7 @@ async def create_sealed_version(
     version = await _new_version(session, actor, asset)
     await _insert_cases(session, version, rows, 0)
     await _seal(session, version)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_create", "dataset_version", version.id,
         {"datasetId": asset.id, "caseCount": version.case_count,
          "contentHash": version.content_hash},

@@ -18,14 +18,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.comparisons.progress import Progress
-from server.connections.models import ModelConnection
 from server.db import utcnow
 from server.dispatch import ranges, store
 from server.dispatch.plan import JUDGE_RUBRIC, DispatchPlan, judge_key
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
 from server.providers.base import DispatchError
-from server.providers.pricing import cost_micros, estimate_input_tokens, estimate_tokens
+from server.providers.pricing import call_cost, estimate_input_tokens, estimate_tokens
 from server.workspaces.models import AmbiguousOutcomes, Workspace
 
 
@@ -39,15 +38,6 @@ async def policy(session: AsyncSession, comparison_id: str) -> AmbiguousOutcomes
         )
     ).scalar_one()
     return AmbiguousOutcomes(value)
-
-
-def _price(connection: ModelConnection, tokens_in: int, tokens_out: int) -> int:
-    return cost_micros(
-        tokens_in,
-        tokens_out,
-        connection.input_micros_per_million_tokens,
-        connection.output_micros_per_million_tokens,
-    )
 
 
 def bound(plan: DispatchPlan, case_ordinal: int, cohort_index: int) -> tuple[int, int, int]:
@@ -64,12 +54,14 @@ def bound(plan: DispatchPlan, case_ordinal: int, cohort_index: int) -> tuple[int
         text = "".join(str(m.get("content", "")) for m in cohort.messages)
         tokens_in = estimate_tokens(text + json.dumps(values, default=str))
     tokens_out = cohort.max_output_tokens
-    micros = _price(cohort.connection, tokens_in, tokens_out)
+    micros = call_cost(cohort.connection, input_tokens=tokens_in, output_tokens=tokens_out)
     for spec in plan.comparison.checks:
         if spec.get("kind") == JUDGE_RUBRIC:
             judge = plan.judges[judge_key(spec)]
             read = estimate_tokens(judge.rubric) + tokens_in + tokens_out
-            micros += _price(judge.connection, read, judge.max_output_tokens)
+            micros += call_cost(
+                judge.connection, input_tokens=read, output_tokens=judge.max_output_tokens
+            )
     return tokens_in, tokens_out, micros
 
 

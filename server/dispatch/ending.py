@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.comparisons import hooks as comparison_hooks
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
 from server.dispatch import store
 from server.dispatch.ranges import Ending
 from server.runtime.interfaces import JobQueue
 from server.verdicts.service import queue_finalization
-from server.webhooks import hooks as webhook_hooks
 
 
 async def settle(
@@ -36,7 +36,7 @@ async def settle(
         )
     if status != ComparisonStatus.CANCELLED and snapshot.status == status.value:
         # This delivery ended it (a cancel publishes its own event).
-        await webhook_hooks.comparison_finished(
+        await comparison_hooks.comparison_finished(
             sessionmaker=sessionmaker, queue=queue, comparison_id=comparison_id
         )
     if snapshot.status == ComparisonStatus.DONE.value:  # any stop reason

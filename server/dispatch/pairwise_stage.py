@@ -284,7 +284,7 @@ async def _judge(
     gate = asyncio.Semaphore(judge.concurrency)
 
     async def one(key: Key, pair: PairInput) -> tuple[Key, PairJudgment, int]:
-        meter = SpendMeter(judge.meter.input_price, judge.meter.output_price)
+        meter = SpendMeter(judge.meter.prices)
         base = judge.judge.complete
 
         async def complete(messages: list[dict[str, str]]) -> str:

@@ -22,17 +22,15 @@ from server.judges.rubric import judge_messages, parse_grade
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
 from server.providers.base import CallResult, DispatchError, ModelCall
-from server.providers.pricing import cost_micros
+from server.providers.pricing import call_cost
 from server.providers.registry import ProviderPool
 from server.runtime.slots import RedisSlots
 
 
 def _cost(connection: ModelConnection, result: CallResult) -> int:
-    return cost_micros(
-        result.input_tokens,
-        result.output_tokens,
-        connection.input_micros_per_million_tokens,
-        connection.output_micros_per_million_tokens,
+    """What the call that gave `result` cost (retries' tokens included)."""
+    return call_cost(
+        connection, input_tokens=result.input_tokens, output_tokens=result.output_tokens
     )
 
 

@@ -19,7 +19,7 @@ from server.connections.models import ConnectionKind, ModelConnection
 from server.judges.client import CONNECTION, JudgeClient, JudgeError
 from server.judges.pair import Complete, PairJudge, Sleep
 from server.judges.pair_prompt import DEFAULT_RUBRIC, VERDICTS
-from server.providers.pricing import cost_micros
+from server.providers.pricing import Prices, Rates, call_cost
 from server.security import SecretBox
 
 
@@ -31,15 +31,14 @@ class JudgeUnavailable(Exception):
 class SpendMeter:
     """The estimated cost of the judge calls that got a reply."""
 
-    input_price: int
-    output_price: int
+    prices: Prices
     micros: int = 0
     calls: int = 0
 
     def add(self, messages: list[dict[str, str]], reply: str) -> None:
         chars = sum(len(m.get("content", "")) for m in messages)
-        self.micros += cost_micros(
-            max(1, chars // 4), max(1, len(reply) // 4), self.input_price, self.output_price
+        self.micros += call_cost(
+            self.prices, input_tokens=max(1, chars // 4), output_tokens=max(1, len(reply) // 4)
         )
         self.calls += 1
 
@@ -76,7 +75,10 @@ def open_judge(
     """The judge of `config` (a MODEL_CONFIG's content) on its connection."""
     model = str(config.get("model") or "")
     meter = SpendMeter(
-        connection.input_micros_per_million_tokens, connection.output_micros_per_million_tokens
+        Rates(
+            connection.input_micros_per_million_tokens,
+            connection.output_micros_per_million_tokens,
+        )
     )
     concurrency = max(1, connection.max_concurrency)
     client = None

@@ -8,23 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, StopReason
+from server.connections.models import ModelConnection
 from server.experiments.models import Experiment
 from server.spend import ledgers
 
-if TYPE_CHECKING:
-    from server.dispatch.plan import CohortPlan
+
+class Cohort(Protocol):
+    """What a cap needs of a cohort (dispatch's `CohortPlan`): the connection it calls."""
+
+    @property
+    def connection(self) -> ModelConnection: ...
 
 
 async def stop_reason(
     session: AsyncSession,
     *,
     comparison: Comparison,
-    cohorts: Sequence[CohortPlan],
+    cohorts: Sequence[Cohort],
     daily_budget_micros: int | None | object = ...,
 ) -> StopReason | None:
     """Why no further call may start, or None. Call with the comparison row locked; reads

@@ -83,7 +83,7 @@ class Trials:
         )
 
 
-async def _running_comparison(
+async def running_comparison(
     backend: Backend, queue: HeldQueue, *, trials: int, cases: int = 1
 ) -> str:
     """A RUNNING comparison with two cohorts whose dispatch job is held back."""
@@ -123,7 +123,7 @@ def _dispatcher(
 
 async def test_a_delivery_whose_calls_outlast_the_lease_keeps_it(backend: Backend) -> None:
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=1)
+    comparison_id = await running_comparison(backend, queue, trials=1)
     slow = Trials(seconds=2.5)
     first = asyncio.create_task(_dispatcher(backend, comparison_id, slow, queue, lease=1).run())
     await asyncio.sleep(1.6)  # the calls are still in flight, the lease's first second is over
@@ -139,7 +139,7 @@ async def test_a_broken_trial_runner_costs_that_trial_only(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=3)
+    comparison_id = await running_comparison(backend, queue, trials=3)
     broken = Trials(seconds=0.05, broken=frozenset({1}))
     assert await _dispatcher(backend, comparison_id, broken, queue).run() == "done"
     trials = await trials_of(backend, comparison_id)
@@ -158,7 +158,7 @@ async def test_a_slice_hands_over_to_a_continuation_that_finishes_the_run(
     backend: Backend,
 ) -> None:
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=3, cases=4)
+    comparison_id = await running_comparison(backend, queue, trials=3, cases=4)
     trials = Trials(seconds=0.2)
     first = _dispatcher(backend, comparison_id, trials, queue, slice_seconds=1)
     assert await first.run() == "handed over"
@@ -181,7 +181,7 @@ async def test_a_slice_hands_over_to_a_continuation_that_finishes_the_run(
 
 async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> None:
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=1)
+    comparison_id = await running_comparison(backend, queue, trials=1)
     first = _dispatcher(backend, comparison_id, Trials(seconds=0.5), queue)
     running = asyncio.create_task(first.run())
     while not (await trials_of(backend, comparison_id)):

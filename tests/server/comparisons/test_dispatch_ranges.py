@@ -25,7 +25,7 @@ from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
 from tests.server.comparisons.test_dispatch import trials_of
-from tests.server.comparisons.test_dispatch_lease import HeldQueue, Trials, _running_comparison
+from tests.server.comparisons.test_dispatch_lease import HeldQueue, Trials, running_comparison
 
 CASES, TRIALS = 6, 2
 
@@ -100,7 +100,7 @@ def _case_major_prefixes(trials: list[Trial], cohorts: int) -> None:
 async def test_two_deliveries_share_a_run_and_exactly_one_ends_it(backend: Backend) -> None:
     await _postgres_only(backend)
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=TRIALS, cases=CASES)
+    comparison_id = await running_comparison(backend, queue, trials=TRIALS, cases=CASES)
     slow = Trials(seconds=0.05)
     first = _dispatcher(backend, comparison_id, slow, queue)
     second = _dispatcher(backend, comparison_id, slow, queue)
@@ -177,7 +177,7 @@ async def test_a_cap_found_by_one_delivery_stops_every_delivery(backend: Backend
 async def test_a_cancel_stops_both_deliveries_and_one_settles_it(backend: Backend) -> None:
     await _postgres_only(backend)
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=TRIALS, cases=CASES)
+    comparison_id = await running_comparison(backend, queue, trials=TRIALS, cases=CASES)
     slow = Trials(seconds=0.3)
     first = _dispatcher(backend, comparison_id, slow, queue)
     second = _dispatcher(backend, comparison_id, slow, queue)
@@ -199,7 +199,7 @@ async def test_a_cancel_stops_both_deliveries_and_one_settles_it(backend: Backen
 async def test_a_job_that_lands_where_the_run_is_dispatched_passes_on(backend: Backend) -> None:
     await _between_sweeps()
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=1, cases=3)
+    comparison_id = await running_comparison(backend, queue, trials=1, cases=3)
     here = {comparison_id}  # this process dispatches the comparison already
     async with backend.sessionmaker() as session, session.begin():
         await ranges.ensure(session, comparison_id, size=1)
@@ -238,7 +238,7 @@ async def _swept(backend: Backend, comparison_id: str) -> list[str]:
 async def test_the_sweep_finds_free_ranges_and_runs_nobody_ended(backend: Backend) -> None:
     await _between_sweeps()
     queue = HeldQueue()
-    comparison_id = await _running_comparison(backend, queue, trials=1, cases=2)
+    comparison_id = await running_comparison(backend, queue, trials=1, cases=2)
     assert len(await _swept(backend, comparison_id)) == 1, "no ranges yet (a run from before)"
     live = utcnow() + timedelta(minutes=1)
     async with backend.sessionmaker() as session, session.begin():
