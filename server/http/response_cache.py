@@ -151,7 +151,7 @@ def _fields(
 
 
 @dataclass(slots=True)
-class _Answer:
+class CachedAnswer:
     stamp: Stamp
     body: bytes
 
@@ -182,7 +182,7 @@ class ResponseCache:
         self._max_tokens = max_tokens
         self._max_plans = max_plans
         self._plans: OrderedDict[tuple[str, str | None], Plan | None] = OrderedDict()
-        self._answers: OrderedDict[Key, _Answer] = OrderedDict()
+        self._answers: OrderedDict[Key, CachedAnswer] = OrderedDict()
         self.size = 0
         """Bytes of the kept answers."""
 
@@ -230,7 +230,7 @@ class ResponseCache:
             body = orjson.dumps({"data": result.data})
         except (TypeError, orjson.JSONEncodeError):
             return result
-        self._keep(key, _Answer(stamp, body))
+        self._keep(key, CachedAnswer(stamp, body))
         return EncodedResult(data=None, errors=None, body=body)
 
     def _plan(self, request: GraphQLRequestData) -> Plan | None:
@@ -251,7 +251,7 @@ class ResponseCache:
             self._plans.popitem(last=False)
         return plan
 
-    def _keep(self, key: Key, answer: _Answer) -> None:
+    def _keep(self, key: Key, answer: CachedAnswer) -> None:
         size = _size(key, answer)
         if size > self._max_bytes // 4:
             return
@@ -265,6 +265,6 @@ class ResponseCache:
             self.size -= _size(evicted_key, evicted)
 
 
-def _size(key: Key, answer: _Answer) -> int:
+def _size(key: Key, answer: CachedAnswer) -> int:
     """The bytes an entry is counted for: its body and its variables (the rest is small)."""
     return len(answer.body) + len(key[4])

@@ -16,7 +16,7 @@ from sqlalchemy import insert, update
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
 from server.db import create_engine, utcnow
 from server.http.cached_reads import RULES
-from server.http.response_cache import ResponseCache, _Answer, plan_for
+from server.http.response_cache import CachedAnswer, ResponseCache, plan_for
 from server.verdicts import decisions, erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
 from server.workspaces.models import ApiToken
@@ -249,9 +249,10 @@ def test_kept_answers_stay_within_their_bytes_least_recently_used_first() -> Non
     engine = create_engine("sqlite+aiosqlite://")
     cache = ResponseCache(engine, rules=(), max_bytes=1000, max_tokens=5000)
     for index in range(10):  # 200 bytes each: 199 of body, 1 of variables
-        cache._keep(("ws", "VIEWER", b"doc", None, str(index).encode()), _Answer((), b"x" * 199))
+        key = ("ws", "VIEWER", b"doc", None, str(index).encode())
+        cache._keep(key, CachedAnswer((), b"x" * 199))
     assert cache.size == 1000 and len(cache) == 5
-    cache._keep(("ws", "VIEWER", b"doc", None, b"v"), _Answer((), b"x" * 249))
+    cache._keep(("ws", "VIEWER", b"doc", None, b"v"), CachedAnswer((), b"x" * 249))
     assert cache.size == 850 and len(cache) == 4  # the two oldest answers gave way
-    cache._keep(("ws", "VIEWER", b"doc", None, b"w"), _Answer((), b"x" * 250))
+    cache._keep(("ws", "VIEWER", b"doc", None, b"w"), CachedAnswer((), b"x" * 250))
     assert cache.size == 850 and len(cache) == 4  # over a quarter of the bytes: not kept
