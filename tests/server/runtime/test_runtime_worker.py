@@ -18,7 +18,7 @@ from jobs.worker import cron_fields, worker_settings
 from server.runtime.interfaces import JobRegistry, PeriodicJob
 from server.runtime.redis import COUNTS_KEY, ArqQueue
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize(

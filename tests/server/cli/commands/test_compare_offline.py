@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from tests.commands.compare_helpers import (
+from tests.fakes.judge_server import FakeJudge
+from tests.server.cli.commands.compare_helpers import (
     item,
     mcnemar_mid_p,
     read_records,
@@ -17,7 +18,6 @@ from tests.commands.compare_helpers import (
     trial,
     write_results,
 )
-from tests.fakes.judge_server import FakeJudge
 
 
 def _graded(

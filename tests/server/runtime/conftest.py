@@ -9,9 +9,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 import redis
-from runtime_harness import EmbeddedHarness, Harness, MakeHarness, RedisHarness
 
 from server.runtime.interfaces import JobRegistry
+from tests.server.runtime.runtime_harness import EmbeddedHarness, Harness, MakeHarness, RedisHarness
 
 SUITE_REDIS_URL = "redis://127.0.0.1:6379/0"  # tests/services.py's default
 DB_OFFSET = 5

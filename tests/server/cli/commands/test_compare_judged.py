@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.commands.compare_helpers import (
+from tests.fakes.judge_server import FakeJudge, responses
+from tests.server.cli.commands.compare_helpers import (
     METRIC_NAMES,
     case_outcomes,
     combined,
@@ -26,7 +27,6 @@ from tests.commands.compare_helpers import (
     trial,
     write_results,
 )
-from tests.fakes.judge_server import FakeJudge, responses
 
 JUDGE_KEY = "sk-judge-0123456789"
 CONVERSATION = [

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from server.workspaces.roles import Role
-from tests.commands.test_dataset_import import Done, write_lines
 from tests.factories import make_workspace
 from tests.harness import Backend
+from tests.server.cli.commands.test_dataset_import import Done, write_lines
 from tests.server.runs.api import RUN, diff, item
 from tests.server.runs.test_diff import single_trial_runs
 

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.commands.compare_helpers import (
+from tests.fakes.judge_server import FakeJudge
+from tests.server.cli.commands.compare_helpers import (
     case_outcomes,
     closed_port,
     combined,
@@ -23,7 +24,6 @@ from tests.commands.compare_helpers import (
     trial,
     write_results,
 )
-from tests.fakes.judge_server import FakeJudge
 
 TIMEOUT_MESSAGE = "Timeout after 300ms waiting for the judge"
 NOT_FOUND_MESSAGE = 'HTTP 404 from the judge (is model "judge-1" available?)'

@@ -10,7 +10,7 @@ from tests.factories import make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL, GET, LIST
-from tests.server.comparisons.test_dispatch import (
+from tests.server.dispatch.test_dispatch import (
     create,
     deliveries_per_trial,
     openai_setup,

@@ -11,9 +11,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from runtime_harness import MakeHarness
 
 from server.runtime.interfaces import Event, JobFunction, JobRegistry, JobStats, PeriodicJob
+from tests.server.runtime.runtime_harness import MakeHarness
 
 # arq 0.28's Worker.close() calls redis-py's deprecated close().
 pytestmark = pytest.mark.filterwarnings("ignore:Call to deprecated close:DeprecationWarning")

@@ -16,10 +16,10 @@ from server.cli.commands.progress_watch import ProgressBar, follow
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.workspaces.models import AmbiguousOutcomes, Workspace
 from server.workspaces.roles import Role
-from tests.commands.test_dataset_import import Done
 from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
 from tests.fakes.openai_server import closed_base_url
 from tests.harness import Backend
+from tests.server.cli.commands.test_dataset_import import Done
 from tests.server.comparisons.documents import GET, START
 
 
