@@ -15,8 +15,6 @@ from starlette.middleware import Middleware
 from starlette.routing import Route, WebSocketRoute
 
 from jobs.registry import build_registry
-from server.body_limit import BodyLimitMiddleware
-from server.comparisons import lease, ranges
 from server.context import AppState
 from server.db import (
     create_engine,
@@ -24,9 +22,11 @@ from server.db import (
     create_sessionmaker,
     transaction,
 )
+from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
-from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
+from server.http.body_limit import BodyLimitMiddleware
+from server.http.graphql_view import ShipwiseGraphQL
 from server.metrics import MetricsMiddleware, metrics_endpoint
 from server.portal import files as portal_files
 from server.providers.openai_compatible import provider_timeout

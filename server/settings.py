@@ -33,7 +33,9 @@ class Settings(BaseSettings):
     )
     log_level: str = Field("INFO", description="Python log level name.")
     max_query_depth: int = Field(
-        12, description="Largest operation depth (defined in server/depth_limit.py and the README)."
+        12,
+        description="Largest operation depth (defined in server/http/depth_limit.py and the "
+        "README).",
     )
     max_aliases: int = Field(50, description="Most aliases in one GraphQL document.")
     max_query_tokens: int = Field(5000, description="Most lexical tokens in one document.")
@@ -83,7 +85,7 @@ class Settings(BaseSettings):
         64 * 1024 * 1024,
         ge=0,
         description="Bytes of answers to reads of finalized comparisons kept per API process "
-        "(server/response_cache.py); 0 turns the cache off.",
+        "(server/http/response_cache.py); 0 turns the cache off.",
     )
 
     @model_validator(mode="after")

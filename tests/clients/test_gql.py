@@ -18,7 +18,7 @@ from server.connections.service import Simulation
 from server.workspaces.roles import Role
 from tests.factories import make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
-from tests.server.test_introspection import SDL
+from tests.server.http.test_introspection import SDL
 
 EVERY_OPTION = {
     "descriptions": True,

@@ -11,7 +11,7 @@ from graphql import build_client_schema, build_schema, lexicographic_sort_schema
 from tests.clients import node
 from tests.factories import make_workspace
 from tests.harness import Backend
-from tests.server.test_introspection import SDL
+from tests.server.http.test_introspection import SDL
 
 
 @pytest.mark.parametrize("with_token", [True, False], ids=["token", "anonymous"])
