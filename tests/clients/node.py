@@ -15,7 +15,7 @@ import pytest
 from tests import services
 
 WEB = Path(__file__).resolve().parents[2] / "web"
-NODE_SECONDS = 120.0
+NODE_SECONDS = 100.0
 
 
 def require_packages(*packages: str) -> str:
