@@ -1,4 +1,155 @@
-/** Stub: built out in its own change. */
+import { useId, useMemo, useState } from "react";
+import { useNavigate } from "react-router";
+import { useMutation, useQuery, type CombinedError } from "urql";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { RoleButton } from "../../components/RoleButton";
+import type { CohortKind } from "../../gql/graphql";
+import { errorWords } from "../../lib/errors";
+import { CohortFields } from "./CohortFields";
+import { DatasetFields } from "./DatasetFields";
+import { PreviewPanel } from "./PreviewPanel";
+import { RunOptions } from "./RunOptions";
+import {
+  CreateComparisonMutation,
+  PreviewQuery,
+  SetupChoicesQuery,
+  StartComparisonMutation,
+} from "./setupDocuments";
+import { addCohort, EMPTY_DRAFT, missingChoice, toInput, type SetupDraft } from "./setupDraft";
+import { useDebounced } from "./useDebounced";
+import "./comparisons.css";
+
+const PREVIEW_DEBOUNCE_MS = 300;
+
+/** `/comparisons/new`: seed 000's setup panel with a live preview; Run creates and starts. */
 export function NewComparisonPage() {
-  return <h1>New comparison</h1>;
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState<SetupDraft>(EMPTY_DRAFT);
+  const [{ data: choices, error: choicesError }] = useQuery({ query: SetupChoicesQuery });
+  const releases = choices?.releases.edges.map((e) => e.node) ?? [];
+  const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];
+
+  const wanted = JSON.stringify(toInput(draft));
+  const settled = useDebounced(wanted, PREVIEW_DEBOUNCE_MS);
+  const input = useMemo(() => JSON.parse(settled) as ReturnType<typeof toInput>, [settled]);
+  const [preview] = useQuery({
+    query: PreviewQuery,
+    variables: { input: input ?? { cohorts: [] } },
+    pause: input === null,
+    requestPolicy: "network-only",
+  });
+  const current = input !== null && settled === wanted && !preview.fetching;
+  const shown = input !== null ? preview.data?.comparisonPreview : undefined;
+
+  const [create, createComparison] = useMutation(CreateComparisonMutation);
+  const [start, startComparison] = useMutation(StartComparisonMutation);
+  const [runError, setRunError] = useState<CombinedError | null>(null);
+  const busy = create.fetching || start.fetching;
+
+  const reason =
+    missingChoice(draft) ??
+    (!current
+      ? "Working out the calls and the cost…"
+      : preview.error
+        ? errorWords(preview.error).message
+        : shown && !shown.canStart
+          ? (shown.blockers[0]?.message ?? "This comparison cannot start.")
+          : null);
+  const noVerdict = shown?.warnings.find((w) => w.code === "NO_VERDICT");
+  const reasonId = useId();
+
+  const add = (kind: CohortKind) => setDraft((d) => addCohort(d, kind));
+  const run = async () => {
+    const runInput = toInput(draft);
+    if (!runInput) return;
+    setRunError(null);
+    const created = await createComparison({ input: runInput });
+    const id = created.data?.createComparison.id;
+    if (!id) return setRunError(created.error ?? null);
+    const started = await startComparison({ id });
+    if (started.error) return setRunError(started.error);
+    navigate(`/comparisons/${id}`);
+  };
+
+  return (
+    <>
+      <h1>New comparison</h1>
+      {choicesError && <ErrorNotice error={choicesError} />}
+      <fieldset>
+        <legend>Comparing</legend>
+        <p className="muted">
+          Two or more cohorts on the same cases: the first is the candidate, every other one a
+          baseline.
+        </p>
+        {draft.cohorts.map((cohort, index) => (
+          <CohortFields
+            key={cohort.key}
+            index={index}
+            value={cohort}
+            releases={releases}
+            onChange={(next) =>
+              setDraft((d) => ({
+                ...d,
+                cohorts: d.cohorts.map((c) => (c.key === cohort.key ? next : c)),
+              }))
+            }
+            onRemove={() =>
+              setDraft((d) => ({ ...d, cohorts: d.cohorts.filter((c) => c.key !== cohort.key) }))
+            }
+          />
+        ))}
+        <div className="row">
+          <button type="button" onClick={() => add("RELEASE")}>
+            Add release cohort
+          </button>
+          <button type="button" onClick={() => add("VARIANT")}>
+            Add variant cohort
+          </button>
+        </div>
+      </fieldset>
+      <DatasetFields draft={draft} datasets={datasets} onChange={setDraft} />
+      <RunOptions draft={draft} onChange={setDraft} />
+      <div className="row">
+        <label className="field">
+          Comparison label
+          <input
+            type="text"
+            value={draft.label}
+            placeholder="Optional"
+            onChange={(e) => setDraft((d) => ({ ...d, label: e.target.value }))}
+          />
+        </label>
+      </div>
+
+      <section aria-label="Preview" className="preview">
+        <h2>Before you run</h2>
+        {input === null ? (
+          <p className="muted">The calls and the cost show here once the comparison is chosen.</p>
+        ) : shown ? (
+          <PreviewPanel preview={shown} />
+        ) : (
+          !preview.error && <p className="muted">Working out the calls and the cost…</p>
+        )}
+        {input !== null && preview.error && <ErrorNotice error={preview.error} />}
+      </section>
+
+      <div className="row">
+        <RoleButton
+          needs="MEMBER"
+          className="primary"
+          disabled={reason !== null || busy}
+          aria-describedby={reason !== null || noVerdict ? reasonId : undefined}
+          onClick={() => void run()}
+        >
+          {noVerdict ? "Run it anyway" : "Run"}
+        </RoleButton>
+        {(reason ?? noVerdict) && (
+          <span id={reasonId} className="muted">
+            {reason ?? noVerdict?.message}
+          </span>
+        )}
+      </div>
+      {runError && <ErrorNotice error={runError} />}
+    </>
+  );
 }
