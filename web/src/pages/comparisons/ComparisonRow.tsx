@@ -49,7 +49,7 @@ export function ComparisonRow({ node }: { node: Row }) {
   const baselines = row.cohorts.filter((c) => !c.isCandidate);
   return (
     <tr>
-      <td>
+      <td className="label">
         <Link to={`/comparisons/${row.id}`}>{row.label ?? row.id}</Link>
       </td>
       <td>{candidate?.label ?? "—"}</td>
@@ -60,17 +60,21 @@ export function ComparisonRow({ node }: { node: Row }) {
           <span className="muted"> · {callsWords(status.doneCalls, status.totalCalls)}</span>
         )}
       </td>
-      <td>
+      <td className="verdict">
         <Verdict row={row} />
       </td>
       <td>
-        <ul className="plain">
-          {row.cohorts.map((c) => (
-            <li key={c.cohortIndex}>
-              {c.label}: {percent(c.passRate)}
-            </li>
-          ))}
-        </ul>
+        {row.cohorts.some((c) => c.passRate !== null && c.passRate !== undefined) ? (
+          <ul className="plain rates">
+            {row.cohorts.map((c) => (
+              <li key={c.cohortIndex}>
+                {c.label}: {percent(c.passRate)}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <span className="muted">—</span>
+        )}
       </td>
       <td className="num">{dollars(row.spentCentsSoFar)}</td>
       <td>

@@ -63,7 +63,7 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
 
   return (
     <>
-      <table aria-label="Comparisons">
+      <table aria-label="Comparisons" className="comparisons">
         <thead>
           <tr>
             <th scope="col">Label</th>

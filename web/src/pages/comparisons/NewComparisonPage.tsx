@@ -1,5 +1,5 @@
 import { useId, useMemo, useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
@@ -44,6 +44,8 @@ export function NewComparisonPage() {
   const [create, createComparison] = useMutation(CreateComparisonMutation);
   const [start, startComparison] = useMutation(StartComparisonMutation);
   const [runError, setRunError] = useState<CombinedError | null>(null);
+  /** A comparison made whose start was refused: it waits in SETUP on its page. */
+  const [unstarted, setUnstarted] = useState<string | null>(null);
   const busy = create.fetching || start.fetching;
 
   const reason =
@@ -63,11 +65,15 @@ export function NewComparisonPage() {
     const runInput = toInput(draft);
     if (!runInput) return;
     setRunError(null);
+    setUnstarted(null);
     const created = await createComparison({ input: runInput });
     const id = created.data?.createComparison.id;
     if (!id) return setRunError(created.error ?? null);
     const started = await startComparison({ id });
-    if (started.error) return setRunError(started.error);
+    if (started.error) {
+      setUnstarted(id);
+      return setRunError(started.error);
+    }
     navigate(`/comparisons/${id}`);
   };
 
@@ -150,6 +156,12 @@ export function NewComparisonPage() {
         )}
       </div>
       {runError && <ErrorNotice error={runError} />}
+      {unstarted && (
+        <p>
+          The comparison was made but did not start.{" "}
+          <Link to={`/comparisons/${unstarted}`}>Open it</Link> to start it later.
+        </p>
+      )}
     </>
   );
 }
