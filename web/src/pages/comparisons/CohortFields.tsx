@@ -11,10 +11,13 @@ export function CohortFields({
   index,
   value,
   releases,
+  autoFocus,
   onChange,
   onRemove,
 }: {
   index: number;
+  /** Just added: its release picker takes the focus. */
+  autoFocus: boolean;
   value: CohortDraft;
   releases: readonly ReleaseChoice[];
   onChange: (value: CohortDraft) => void;
@@ -32,6 +35,7 @@ export function CohortFields({
         <label className="field">
           {variant ? "Base release" : "Release"}
           <select
+            autoFocus={autoFocus}
             value={value.releaseId}
             onChange={(e) => onChange({ ...value, releaseId: e.target.value })}
           >

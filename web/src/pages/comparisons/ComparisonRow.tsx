@@ -12,7 +12,13 @@ import { ComparisonRowQuery, RowProgressSubscription } from "./listDocuments";
 import { callsWords, statusWord, verdictTint } from "./words";
 
 type Row = ComparisonRowFieldsFragment;
-type Snapshot = { seq: number; status: Row["status"]; doneCalls: number; totalCalls: number };
+interface Snapshot {
+  seq: number;
+  status: Row["status"];
+  doneCalls: number;
+  totalCalls: number;
+  spentCentsSoFar: number;
+}
 
 /** How often, and how many times, an ended row asks again for the verdict being made. */
 const VERDICT_RETRY_MS = 1500;
@@ -43,8 +49,10 @@ export function ComparisonRow({ node }: { node: Row }) {
   const row = fresh.data?.comparison ?? node;
   useVerdictRetry(ended && fresh.data ? row : null, refresh);
 
-  const status =
-    live && !ended ? (snapshot ?? { ...node.progress, status: node.status }) : { ...row.progress, status: row.status };
+  // The freshest of: the row read again after its end, the live snapshot, the list's row.
+  const status: Snapshot = fresh.data
+    ? { ...row.progress, status: row.status, spentCentsSoFar: row.spentCentsSoFar }
+    : (snapshot ?? { ...node.progress, status: node.status, spentCentsSoFar: node.spentCentsSoFar });
   const candidate = row.cohorts.find((c) => c.isCandidate);
   const baselines = row.cohorts.filter((c) => !c.isCandidate);
   return (
@@ -76,7 +84,7 @@ export function ComparisonRow({ node }: { node: Row }) {
           <span className="muted">—</span>
         )}
       </td>
-      <td className="num">{dollars(row.spentCentsSoFar)}</td>
+      <td className="num">{dollars(status.spentCentsSoFar)}</td>
       <td>
         <Ago iso={row.createdAt} />
       </td>

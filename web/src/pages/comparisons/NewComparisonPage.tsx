@@ -60,7 +60,12 @@ export function NewComparisonPage() {
   const noVerdict = shown?.warnings.find((w) => w.code === "NO_VERDICT");
   const reasonId = useId();
 
-  const add = (kind: CohortKind) => setDraft((d) => addCohort(d, kind));
+  const [added, setAdded] = useState<number | null>(null);
+  const add = (kind: CohortKind) => {
+    const next = addCohort(draft, kind);
+    setDraft(next);
+    setAdded(next.cohorts[next.cohorts.length - 1]?.key ?? null);
+  };
   const run = async () => {
     const runInput = toInput(draft);
     if (!runInput) return;
@@ -91,6 +96,7 @@ export function NewComparisonPage() {
           <CohortFields
             key={cohort.key}
             index={index}
+            autoFocus={cohort.key === added}
             value={cohort}
             releases={releases}
             onChange={(next) =>

@@ -64,6 +64,7 @@ export const RowProgressSubscription = graphql(`
       status
       doneCalls
       totalCalls
+      spentCentsSoFar
     }
   }
 `);
