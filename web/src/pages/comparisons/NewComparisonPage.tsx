@@ -1,25 +1,22 @@
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import type { CohortKind } from "../../gql/graphql";
-import { errorWords } from "../../lib/errors";
 import { CohortFields } from "./CohortFields";
 import { DatasetFields } from "./DatasetFields";
 import { PreviewPanel } from "./PreviewPanel";
 import { RunOptions } from "./RunOptions";
+import { runReason } from "./runReason";
 import {
   CreateComparisonMutation,
-  PreviewQuery,
   SetupChoicesQuery,
   StartComparisonMutation,
 } from "./setupDocuments";
 import { addCohort, EMPTY_DRAFT, missingChoice, toInput, type SetupDraft } from "./setupDraft";
-import { useDebounced } from "./useDebounced";
+import { usePreview } from "./usePreview";
 import "./comparisons.css";
-
-const PREVIEW_DEBOUNCE_MS = 300;
 
 /** `/comparisons/new`: seed 000's setup panel with a live preview; Run creates and starts. */
 export function NewComparisonPage() {
@@ -29,17 +26,7 @@ export function NewComparisonPage() {
   const releases = choices?.releases.edges.map((e) => e.node) ?? [];
   const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];
 
-  const wanted = JSON.stringify(toInput(draft));
-  const settled = useDebounced(wanted, PREVIEW_DEBOUNCE_MS);
-  const input = useMemo(() => JSON.parse(settled) as ReturnType<typeof toInput>, [settled]);
-  const [preview] = useQuery({
-    query: PreviewQuery,
-    variables: { input: input ?? { cohorts: [] } },
-    pause: input === null,
-    requestPolicy: "network-only",
-  });
-  const current = input !== null && settled === wanted && !preview.fetching;
-  const shown = input !== null ? preview.data?.comparisonPreview : undefined;
+  const { input, preview, error: previewError, current } = usePreview(draft);
 
   const [create, createComparison] = useMutation(CreateComparisonMutation);
   const [start, startComparison] = useMutation(StartComparisonMutation);
@@ -48,16 +35,8 @@ export function NewComparisonPage() {
   const [unstarted, setUnstarted] = useState<string | null>(null);
   const busy = create.fetching || start.fetching;
 
-  const reason =
-    missingChoice(draft) ??
-    (!current
-      ? "Working out the calls and the cost…"
-      : preview.error
-        ? errorWords(preview.error).message
-        : shown && !shown.canStart
-          ? (shown.blockers[0]?.message ?? "This comparison cannot start.")
-          : null);
-  const noVerdict = shown?.warnings.find((w) => w.code === "NO_VERDICT");
+  const reason = runReason(missingChoice(draft), { current, error: previewError, preview });
+  const noVerdict = preview?.warnings.find((w) => w.code === "NO_VERDICT");
   const reasonId = useId();
 
   const [added, setAdded] = useState<number | null>(null);
@@ -137,12 +116,12 @@ export function NewComparisonPage() {
         <h2>Before you run</h2>
         {input === null ? (
           <p className="muted">The calls and the cost show here once the comparison is chosen.</p>
-        ) : shown ? (
-          <PreviewPanel preview={shown} />
+        ) : preview ? (
+          <PreviewPanel preview={preview} />
         ) : (
-          !preview.error && <p className="muted">Working out the calls and the cost…</p>
+          !previewError && <p className="muted">Working out the calls and the cost…</p>
         )}
-        {input !== null && preview.error && <ErrorNotice error={preview.error} />}
+        {previewError && <ErrorNotice error={previewError} />}
       </section>
 
       <div className="row">
