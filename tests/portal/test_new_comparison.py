@@ -183,8 +183,11 @@ async def test_run_says_why_it_is_disabled(
     setup, override_id = await a_setup(sqlite_backend)
     await sign_in(page, sqlite_backend.base_url, setup.workspace.tokens[Role.MEMBER])
     await page.goto(f"{sqlite_backend.base_url}/comparisons/new")
-    for _ in range(2):
-        await page.get_by_role("button", name="Add release cohort").click()
+    add = page.get_by_role("button", name="Add release cohort")
+    for n in (1, 2):  # from the keyboard: the new cohort's release picker takes the focus
+        await add.press("Enter")
+        group = page.get_by_role("group", name=re.compile(rf"^Cohort {n}\b"))
+        await expect(group.get_by_role("combobox", name="Release")).to_be_focused()
     await page.get_by_role("combobox", name="On dataset").select_option(setup.dataset_id)
     await expect(run_button(page)).to_have_accessible_description(
         "Choose a release for Cohort 1 (Candidate)."

@@ -98,7 +98,13 @@ export function NewComparisonPage() {
           </button>
         </div>
       </fieldset>
+      {choices?.releases.pageInfo.hasNextPage && (
+        <p className="muted">The release pickers offer the newest 100 releases.</p>
+      )}
       <DatasetFields draft={draft} datasets={datasets} onChange={setDraft} />
+      {choices?.datasets.pageInfo.hasNextPage && (
+        <p className="muted">The dataset picker offers the first 100 datasets.</p>
+      )}
       <RunOptions draft={draft} onChange={setDraft} />
       <div className="row">
         <label className="field">

@@ -4,6 +4,9 @@ import { graphql } from "../../gql";
 export const SetupChoicesQuery = graphql(`
   query SetupChoices {
     releases(first: 100) {
+      pageInfo {
+        hasNextPage
+      }
       edges {
         node {
           id
@@ -12,6 +15,9 @@ export const SetupChoicesQuery = graphql(`
       }
     }
     datasets(first: 100) {
+      pageInfo {
+        hasNextPage
+      }
       edges {
         node {
           id
