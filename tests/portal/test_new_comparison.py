@@ -32,7 +32,7 @@ query($input: CreateComparisonInput!) { comparisonPreview(input: $input) {
 """
 COMPARISON = """
 query($id: ID!) { comparison(id: $id) {
-  status label trialsPerCase split caseCount
+  status label trialsPerCase split caseCount budgetCapCents
   cohorts { cohortIndex kind label isCandidate } } }
 """
 
@@ -156,12 +156,15 @@ async def test_the_panel_builds_a_release_vs_variant_comparison_and_runs_it(
     await page.get_by_role("combobox", name="Split").select_option(label="Dev")
     await expect(run_button(page)).to_be_enabled()
 
+    await page.get_by_role("spinbutton", name="Budget cap (cents)").fill("500")
+    await page.get_by_role("textbox", name="Comparison label").fill("refund prompt check")
     await run_button(page).click()
     await page.wait_for_url(re.compile(r"/comparisons/cmp_[0-9a-z]+$"))
     comparison_id = page.url.rsplit("/", 1)[1]
     made = (await sqlite_backend.gql(COMPARISON, {"id": comparison_id}, token=member)).ok()
     comparison = made["comparison"]
     assert comparison["status"] in ("RUNNING", "DONE")
+    assert (comparison["label"], comparison["budgetCapCents"]) == ("refund prompt check", 500)
     assert (comparison["trialsPerCase"], comparison["split"], comparison["caseCount"]) == (
         1,
         "DEV",
@@ -229,6 +232,17 @@ async def test_run_says_why_it_is_disabled(
         .click()
     )
     await expect(run_button(page)).to_be_enabled()
+
+    await page.get_by_role("spinbutton", name="Sample size").fill("10")
+    anyway = run_button(page, "Run it anyway")
+    await expect(anyway).to_have_accessible_description(
+        "This run gives no verdict: a verdict needs at least 20 cases, and this selection has 10."
+    )
+    await (
+        page.get_by_role("region", name="Preview")
+        .get_by_text(re.compile(r"^10 of 24 cases of the Dev split"))
+        .wait_for()
+    )
     assert page.console_errors == []
 
 
