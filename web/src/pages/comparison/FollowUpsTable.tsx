@@ -3,7 +3,7 @@
  * a time, a checkbox per open row, and "Resolve selected" (MEMBER) → `dialog` "Resolve
  * follow-ups". The rows are shared by every version of the report.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useQuery } from "urql";
 import { LoadMore } from "../../components/LoadMore";
 import { ErrorNotice } from "../../components/ErrorNotice";
@@ -48,6 +48,8 @@ export function FollowUpsTable({
   const pages = usePageWindow(PAGE);
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [resolving, setResolving] = useState(false);
+  // Bumped after a resolve: every shown page asks the server again (no client cache).
+  const [revision, setRevision] = useState(0);
   const toggle = (id: string, name: string, on: boolean) => {
     const next = new Map(selected);
     if (on) next.set(id, name);
@@ -89,6 +91,7 @@ export function FollowUpsTable({
               baselines={baselines}
               selected={selected}
               toggle={toggle}
+              revision={revision}
             />
           ))}
         </tbody>
@@ -101,6 +104,7 @@ export function FollowUpsTable({
           onResolved={() => {
             setResolving(false);
             setSelected(new Map());
+            setRevision((r) => r + 1);
           }}
         />
       )}
@@ -115,6 +119,7 @@ function FollowUpRows({
   baselines,
   selected,
   toggle,
+  revision,
 }: {
   reportId: string;
   after: string | null;
@@ -122,11 +127,15 @@ function FollowUpRows({
   baselines: (index: number) => string;
   selected: Map<string, string>;
   toggle: (id: string, name: string, on: boolean) => void;
+  revision: number;
 }) {
-  const [{ data, error }] = useQuery({
+  const [{ data, error }, reexecute] = useQuery({
     query: FollowUpsPage,
     variables: { id: reportId, first: PAGE, after },
   });
+  useEffect(() => {
+    if (revision > 0) reexecute({ requestPolicy: "network-only" });
+  }, [revision, reexecute]);
   const page = data?.report.followUps;
   useReportEnd(pages, after, page?.pageInfo);
   if (error && !data) {

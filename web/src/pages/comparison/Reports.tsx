@@ -62,7 +62,14 @@ const GenerateReport = graphql(`
   }
 `);
 
-export function ReportsRegion({ comparisonId }: { comparisonId: string }) {
+export function ReportsRegion({
+  comparisonId,
+  onVerdictChange,
+}: {
+  comparisonId: string;
+  /** Called once a sign-off wrote the comparison's verdict: the page refreshes its header. */
+  onVerdictChange?: () => void;
+}) {
   const [{ data, error }, refetch] = useQuery({
     query: ReportsQuery,
     variables: { id: comparisonId },
@@ -144,6 +151,7 @@ export function ReportsRegion({ comparisonId }: { comparisonId: string }) {
           onSigned={() => {
             setSigning(false);
             refresh();
+            onVerdictChange?.();
           }}
         />
       )}
