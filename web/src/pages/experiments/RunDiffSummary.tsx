@@ -44,7 +44,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
           <span className={summary.significant ? (delta && delta < 0 ? "chip bad" : "chip good") : "chip"}>
             {summary.significant ? "Significant" : "Not significant"}
           </span>{" "}
-          {summary.method}, p = {summary.pValue.toPrecision(3)}, ε = {points(summary.epsilon * 100)}{" "}
+          {summary.method}, p = {summary.pValue.toPrecision(3)}, ε = {(summary.epsilon * 100).toFixed(1)} points{" "}
           <span className="muted">({summary.significanceReason})</span>
         </dd>
         <dt>Cases</dt>
