@@ -53,6 +53,8 @@ async def test_runs_figure_and_the_run_diff_with_its_tabs(
     await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.VIEWER], "/experiments")
     await page.get_by_role("heading", name="Experiments", exact=True).wait_for()
     experiments = page.get_by_role("table", name="Experiments")
+    await experiments.get_by_role("link", name="nightly evals").wait_for()
+    assert await axe_violations(page) == []
     await experiments.get_by_role("link", name="nightly evals").click()
 
     await page.get_by_role("heading", name="nightly evals").wait_for()

@@ -20,7 +20,6 @@ from tests.portal.harness import (
 )
 from tests.server.reports.api import (
     BASELINE_1,
-    BASELINE_2,
     CANDIDATE,
     LABELS,
     Finalized,
@@ -29,11 +28,12 @@ from tests.server.reports.api import (
 from tests.server.verdicts.scenarios import (
     run_comparison,
     scorecard_of,
-    scripted_setup,
     wait_finalized,
 )
 
 XSS_NOTE = '<img src=x onerror="window.__xss=1"> <script>window.__xss=1</script>'
+REPORT_IDS = "query($id: ID!) { comparison(id: $id) { reports { id } } }"
+VERDICT = "query($id: ID!) { comparison(id: $id) { verdict } }"
 OPEN_FOLLOW_UPS = """
 query($id: ID!) { report(id: $id) { followUps(first: 100, state: OPEN) { edges { node {
   id datasetItemId baselineCohortIndex } } } } }
@@ -77,8 +77,7 @@ async def test_generate_versions_resolve_follow_ups_and_open_the_report_page(
     await versions.get_by_role("row", name=re.compile(r"Version 2 latest")).wait_for()
     await expect(versions.get_by_role("row")).to_have_count(3)  # the header and two versions
 
-    reports = (await f.gql("query($id: ID!) { comparison(id: $id) { reports { id } } }",
-                           {"id": f.comparison_id})).ok()["comparison"]["reports"]  # fmt: skip
+    reports = (await f.gql(REPORT_IDS, {"id": f.comparison_id})).ok()["comparison"]["reports"]
     edges = (await f.gql(OPEN_FOLLOW_UPS, {"id": reports[-1]["id"]})).ok()["report"]
     chosen = [e["node"] for e in edges["followUps"]["edges"]][:2]
     table = region.get_by_role("table", name="Follow-ups")
@@ -91,8 +90,8 @@ async def test_generate_versions_resolve_follow_ups_and_open_the_report_page(
     await dialog.get_by_role("button", name="Resolve").click()
     await dialog.wait_for(state="hidden")
     for chosen_case, name in zip(chosen, names, strict=True):
-        row = table.get_by_role("row", name=re.compile(rf"{chosen_case['datasetItemId']} "
-                                                       rf"{LABELS[chosen_case['baselineCohortIndex']]} RESOLVED"))  # fmt: skip
+        case, baseline = chosen_case["datasetItemId"], LABELS[chosen_case["baselineCohortIndex"]]
+        row = table.get_by_role("row", name=re.compile(rf"{case} {baseline} RESOLVED"))
         await row.wait_for()
         await expect(row).to_contain_text(XSS_NOTE)
         await expect(table.get_by_role("checkbox", name=f"Select {name}")).to_have_count(0)
@@ -159,8 +158,7 @@ async def test_sign_off_says_why_it_is_refused_lists_open_items_and_shows_the_de
     versions = region.get_by_role("table", name="Report versions")
     await versions.get_by_role("row", name=re.compile(r"Version 1 latest .* Signed")).wait_for()
     await expect(region.get_by_role("button", name="Sign off")).to_be_disabled()
-    verdict = (await f.gql("query($id: ID!) { comparison(id: $id) { verdict } }",
-                           {"id": f.comparison_id})).ok()["comparison"]["verdict"]  # fmt: skip
+    verdict = (await f.gql(VERDICT, {"id": f.comparison_id})).ok()["comparison"]["verdict"]
     assert verdict == "HOLD"
     assert page.console_errors == []
     assert requests.outside() == []
@@ -192,6 +190,3 @@ async def test_controls_a_role_may_not_use_are_disabled_with_the_role_they_need(
     await expect(sign_off).to_be_disabled()
     await expect(sign_off).to_have_accessible_description("Needs the Admin role")
     assert page.console_errors == []
-
-
-_ = BASELINE_2  # the default three-cohort tensor is the other tests' (see tests/server/reports)
