@@ -82,7 +82,12 @@ export function AuditEvents(props: Props) {
   );
 }
 
-function EventRows({ filters, names, after, pages }: Props & { after: string | null; pages: PageWindow }) {
+function EventRows({
+  filters,
+  names,
+  after,
+  pages,
+}: Props & { after: string | null; pages: PageWindow }) {
   const [{ data, error }] = useQuery({
     query: AuditPageQuery,
     variables: { first: PAGE, after, ...filters },

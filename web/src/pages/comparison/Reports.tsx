@@ -96,7 +96,11 @@ export function ReportsRegion({
         <RoleButton needs="MEMBER" onClick={onGenerate} disabled={generated.fetching}>
           Generate report
         </RoleButton>
-        <RoleButton needs="ADMIN" onClick={() => setSigning(true)} disabled={!latest || !!latest.signOff}>
+        <RoleButton
+          needs="ADMIN"
+          onClick={() => setSigning(true)}
+          disabled={!latest || !!latest.signOff}
+        >
           Sign off
         </RoleButton>
         {latest?.signOff && <span className="muted">Version {latest.version} is signed off.</span>}
@@ -138,7 +142,10 @@ export function ReportsRegion({
             <ReportPageLink reportId={latest.id} />
           </p>
           {latest.signOff && (
-            <SignOffSummary signOff={latest.signOff} signer={names(latest.signOff.signerMemberId)} />
+            <SignOffSummary
+              signOff={latest.signOff}
+              signer={names(latest.signOff.signerMemberId)}
+            />
           )}
           <FollowUpsTable reportId={latest.id} baselines={baselines} />
         </>

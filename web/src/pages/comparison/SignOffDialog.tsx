@@ -39,7 +39,8 @@ const DECISIONS: SignOffDecision[] = ["APPROVE", "HOLD", "REQUEST_CHANGES"];
 
 const FORBIDDEN_WORDS: Record<string, string> = {
   SELF_SIGN_OFF:
-    "You started this comparison: another admin signs off, or allow self sign-off in the workspace settings",
+    "You started this comparison: another admin signs off, " +
+    "or allow self sign-off in the workspace settings",
 };
 
 interface OpenItem {

@@ -64,7 +64,10 @@ export function DatasetsPage() {
 }
 
 function DatasetRows({ after, pages }: { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({ query: DatasetsPageQuery, variables: { first: PAGE, after } });
+  const [{ data, error }] = useQuery({
+    query: DatasetsPageQuery,
+    variables: { first: PAGE, after },
+  });
   const page = data?.datasets;
   useReportEnd(pages, after, page?.pageInfo);
   if (error && !data) {

@@ -56,7 +56,8 @@ export function PassRateFigure({ runs, total }: { runs: PlottedRun[]; total: num
           {rated.length > 1 && <polygon className="band" points={band} aria-hidden="true" />}
           {rated.length > 1 && <polyline className="trend" points={line} aria-hidden="true" />}
           {rated.map((run, i) => {
-            const words = `${runName(run)}, ${exactTime(run.createdAt)}: ${passRateWords(run.passRate)}`;
+            const when = exactTime(run.createdAt);
+            const words = `${runName(run)}, ${when}: ${passRateWords(run.passRate)}`;
             return (
               <g key={run.id} role="img" aria-label={words}>
                 <title>{words}</title>
@@ -74,7 +75,13 @@ export function PassRateFigure({ runs, total }: { runs: PlottedRun[]; total: num
           <text className="axis" x={LEFT} y={HEIGHT - 8} aria-hidden="true">
             oldest
           </text>
-          <text className="axis" x={WIDTH - RIGHT} y={HEIGHT - 8} textAnchor="end" aria-hidden="true">
+          <text
+            className="axis"
+            x={WIDTH - RIGHT}
+            y={HEIGHT - 8}
+            textAnchor="end"
+            aria-hidden="true"
+          >
             newest
           </text>
         </svg>

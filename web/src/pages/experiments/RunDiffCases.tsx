@@ -7,6 +7,7 @@ import type { DiffCaseFilter } from "../../gql/graphql";
 import { percent } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
 import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import { evaluatorWords } from "./diffWords";
 
 const PAGE = 50;
 
@@ -81,18 +82,6 @@ export function RunDiffCases(props: Props) {
       <LoadMore window={pages} what="cases" />
     </>
   );
-}
-
-function evaluatorWords(e: {
-  name: string;
-  baselineMean?: number | null;
-  candidateMean?: number | null;
-  delta?: number | null;
-  status: string;
-}): string {
-  const value = (v: number | null | undefined) => (v === null || v === undefined ? "—" : v.toFixed(2));
-  const delta = e.delta === null || e.delta === undefined ? "" : ` (${e.delta >= 0 ? "+" : "−"}${Math.abs(e.delta).toFixed(2)})`;
-  return `${e.name}: ${value(e.baselineMean)} → ${value(e.candidateMean)}${delta} ${e.status.toLowerCase()}`;
 }
 
 function CaseRows({

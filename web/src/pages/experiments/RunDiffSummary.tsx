@@ -1,6 +1,7 @@
 /** A run diff's summary: pass rates, Δ with its interval, significance, counts, evaluators. */
 import type { RunDiffPageQuery } from "../../gql/graphql";
-import { count, percent, points } from "../../lib/format";
+import { count, percent } from "../../lib/format";
+import { deltaWords, score, signedScore } from "./diffWords";
 
 type Summary = RunDiffPageQuery["runDiff"]["summary"];
 
@@ -9,22 +10,10 @@ const PAIRING_WORDS = {
   POSITIONAL: "paired by position",
 } as const;
 
-function score(value: number | null | undefined): string {
-  return value === null || value === undefined ? "—" : value.toFixed(3);
-}
-
-function signed(value: number | null | undefined): string {
-  if (value === null || value === undefined) return "—";
-  const text = Math.abs(value).toFixed(3);
-  return `${value < 0 && Number(text) !== 0 ? "−" : value > 0 && Number(text) !== 0 ? "+" : ""}${text}`;
-}
-
 export function RunDiffSummary({ summary }: { summary: Summary }) {
   const delta = summary.passRateDelta;
-  const interval =
-    summary.deltaLow !== null && summary.deltaLow !== undefined && summary.deltaHigh !== null
-      ? ` (95% interval ${points((summary.deltaLow ?? 0) * 100)} to ${points((summary.deltaHigh ?? 0) * 100)})`
-      : "";
+  const worse = delta !== null && delta !== undefined && delta < 0;
+  const tone = summary.significant ? (worse ? "chip bad" : "chip good") : "chip";
   return (
     <section aria-label="Summary">
       <h2>Summary</h2>
@@ -35,16 +24,14 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
           baseline
         </dd>
         <dt>Delta</dt>
-        <dd>
-          {delta === null || delta === undefined ? "—" : points(delta * 100)}
-          {interval}
-        </dd>
+        <dd>{deltaWords(delta, summary.deltaLow, summary.deltaHigh)}</dd>
         <dt>Significant</dt>
         <dd>
-          <span className={summary.significant ? (delta && delta < 0 ? "chip bad" : "chip good") : "chip"}>
+          <span className={tone}>
             {summary.significant ? "Significant" : "Not significant"}
           </span>{" "}
-          {summary.method}, p = {summary.pValue.toPrecision(3)}, ε = {(summary.epsilon * 100).toFixed(1)} points{" "}
+          {summary.method}, p = {summary.pValue.toPrecision(3)}, ε ={" "}
+          {(summary.epsilon * 100).toFixed(1)} points{" "}
           <span className="muted">({summary.significanceReason})</span>
         </dd>
         <dt>Cases</dt>
@@ -78,7 +65,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
                 <td className="num">{score(e.baselineMean)}</td>
                 <td className="num">{score(e.candidateMean)}</td>
                 <td className="num">
-                  {signed(e.delta)} ({signed(e.low)} to {signed(e.high)})
+                  {signedScore(e.delta)} ({signedScore(e.low)} to {signedScore(e.high)})
                 </td>
                 <td className="num">{e.adjustedPValue.toPrecision(3)}</td>
                 <td>{e.significant ? "Yes" : "No"}</td>

@@ -73,7 +73,10 @@ export function ReleasesPage() {
 }
 
 function ReleaseRows({ after, pages }: { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({ query: ReleasesPageQuery, variables: { first: PAGE, after } });
+  const [{ data, error }] = useQuery({
+    query: ReleasesPageQuery,
+    variables: { first: PAGE, after },
+  });
   const page = data?.releases;
   useReportEnd(pages, after, page?.pageInfo);
   if (error && !data) {
