@@ -111,7 +111,7 @@ async def test_generate_versions_resolve_follow_ups_and_open_the_report_page(
     assert requests.outside() == []
 
 
-async def test_sign_off_says_why_it_is_refused_lists_open_items_and_shows_the_decision(
+async def test_sign_off_says_why_it_is_refused_lists_open_items_then_overrides(
     sqlite_backend: Backend,
     portal_page: Any,  # noqa: F811
 ) -> None:
@@ -147,19 +147,23 @@ async def test_sign_off_says_why_it_is_refused_lists_open_items_and_shows_the_de
     open_items = dialog.get_by_role("list", name="Open follow-ups")
     await open_items.wait_for()
     await expect(open_items.get_by_role("listitem")).to_have_count(16)
-    await open_items.get_by_role("listitem").filter(has_text="q-016 vs v3").wait_for()
+    await expect(open_items).to_contain_text("q-016 vs v3")
     assert await axe_violations(page) == []
     await screenshot(page, "sign-off")
 
-    await dialog.get_by_role("radio", name="Hold").check()
+    await dialog.get_by_role("checkbox", name="Override open follow-ups").check()
+    await dialog.get_by_role("textbox", name="Justification").fill(XSS_NOTE)
     await dialog.get_by_role("button", name="Sign off").click()
     await dialog.wait_for(state="hidden")
-    await region.get_by_text("Decision: Hold").wait_for()
+    signed = region.get_by_role("region", name="Sign-off")
+    await expect(signed).to_contain_text("Decision: Approve")
+    await expect(signed).to_contain_text(f"Justification: {XSS_NOTE}")
+    assert await page.evaluate("typeof window.__xss") == "undefined"
     versions = region.get_by_role("table", name="Report versions")
     await versions.get_by_role("row", name=re.compile(r"Version 1 latest .* Signed")).wait_for()
     await expect(region.get_by_role("button", name="Sign off")).to_be_disabled()
     verdict = (await f.gql(VERDICT, {"id": f.comparison_id})).ok()["comparison"]["verdict"]
-    assert verdict == "HOLD"
+    assert verdict == "PROMOTE"
     assert page.console_errors == []
     assert requests.outside() == []
 

@@ -29,7 +29,7 @@ export function SignOffSummary({
   signer: string;
 }) {
   return (
-    <div className="sign-off-summary">
+    <section aria-label="Sign-off" className="sign-off-summary">
       <p>
         <strong>Decision: {DECISION_WORDS[signOff.decision]}</strong> — verdict{" "}
         <span className="chip">{VERDICT_WORDS[signOff.verdict]}</span> signed off by {signer} (
@@ -41,6 +41,6 @@ export function SignOffSummary({
           <span className="quoted">{signOff.overrideJustification}</span>
         </p>
       )}
-    </div>
+    </section>
   );
 }
