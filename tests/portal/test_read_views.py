@@ -29,12 +29,12 @@ async def test_datasets_list_and_a_dataset_with_its_cases_paged(
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
-    await make_dataset(sqlite_backend.sessionmaker, ws, cases=60, holdout=5, name="arithmetic")
+    await make_dataset(sqlite_backend.sessionmaker, ws, cases=125, holdout=5, name="arithmetic")
     requests = Requests(page, sqlite_backend.base_url)
     await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.VIEWER], "/datasets")
     await page.get_by_role("heading", name="Datasets", exact=True).wait_for()
     datasets = page.get_by_role("table", name="Datasets")
-    row = datasets.get_by_role("row", name=re.compile(r"^arithmetic Version 1 65 "))
+    row = datasets.get_by_role("row", name=re.compile(r"^arithmetic Version 1 130 "))
     await row.wait_for()
     assert await axe_violations(page) == []
     await row.get_by_role("link", name="arithmetic").click()
@@ -42,16 +42,23 @@ async def test_datasets_list_and_a_dataset_with_its_cases_paged(
     await page.get_by_role("heading", name="arithmetic").wait_for()
     versions = page.get_by_role("table", name="Versions")
     await versions.get_by_role(
-        "row", name=re.compile(r"^Version 1 SEALED 65 60 dev, 5 holdout")
+        "row", name=re.compile(r"^Version 1 SEALED 130 125 dev, 5 holdout")
     ).wait_for()
     await expect(page.get_by_role("combobox", name="Version")).to_have_value(re.compile(".+"))
     cases = page.get_by_role("table", name="Cases")
     await expect(cases.get_by_role("row")).to_have_count(51)
     await cases.get_by_role("row", name=re.compile(r"^case-0000 DEV")).wait_for()
     await page.get_by_role("button", name="Load more").click()
-    await expect(cases.get_by_role("row")).to_have_count(66)
-    await cases.get_by_role("row", name=re.compile(r"^case-0064 HOLDOUT")).wait_for()
+    await expect(cases.get_by_role("row")).to_have_count(101)
+    # Past 100 rows the oldest page goes: never more than 100 rows at once.
+    await page.get_by_role("button", name="Load more").click()
+    await cases.get_by_role("row", name=re.compile(r"^case-0129 HOLDOUT")).wait_for()
+    await expect(cases.get_by_role("row")).to_have_count(81)
+    await expect(cases.get_by_role("row", name=re.compile(r"^case-0049 "))).to_have_count(0)
     await expect(page.get_by_role("button", name="Load more")).to_have_count(0)
+    await page.get_by_role("button", name="Back to the start").click()
+    await cases.get_by_role("row", name=re.compile(r"^case-0000 DEV")).wait_for()
+    await expect(cases.get_by_role("row")).to_have_count(51)
     assert await axe_violations(page) == []
     await screenshot(page, "datasets")
     assert page.console_errors == []
