@@ -103,24 +103,38 @@ async def test_untrusted_outputs_and_inputs_show_as_text_and_never_run(
     )
     member = ws.tokens[Role.MEMBER]
     comparison_id = await run_comparison(
-        sqlite_backend, member, setup.input(trialsPerCase=2, label=f"{IMG} label")
+        sqlite_backend,
+        member,
+        setup.input(
+            trialsPerCase=2,
+            label=f"{IMG} label",
+            cohorts=[
+                {"kind": "RELEASE", "releaseId": rid, "label": label}
+                for rid, label in zip(setup.release_ids, (SCRIPT, "baseline"), strict=True)
+            ],
+        ),
     )
     assert (await wait_finalized(sqlite_backend, member, comparison_id))["verdictState"] == (
         "FINALIZED"
     )
-    await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.VIEWER], f"/comparisons/{comparison_id}")
+    await sign_in(
+        page, sqlite_backend.base_url, ws.tokens[Role.VIEWER], f"/comparisons/{comparison_id}"
+    )
     await page.get_by_role("heading", name=f"{IMG} label").wait_for()
     failures = page.get_by_role("region", name="Failure analysis")
     await failures.get_by_role("tab", name="All", exact=True).click()
-    await failures.get_by_role("row", name=re.compile(r"^x-1 ")).get_by_role(
-        "button", name="Debug"
-    ).click()
+    await (
+        failures.get_by_role("row", name=re.compile(r"^x-1 "))
+        .get_by_role("button", name="Debug")
+        .click()
+    )
     dialog = page.get_by_role("dialog", name="Case x-1")
     await dialog.get_by_role("switch", name="Diff").click()
-    baseline = dialog.get_by_role("region", name=re.compile(r"^cohort|^[^(]+$"))
+    baseline = dialog.get_by_role("region", name="baseline", exact=True)
     await expect(dialog).to_contain_text(f"{SCRIPT} 1?")  # the input, literally
     await expect(dialog).to_contain_text(f"{IMG} Paris")  # the candidate's output
-    await expect(dialog).to_contain_text(f"{SCRIPT} Paris")  # the baseline's, marked
+    await expect(dialog.get_by_role("region", name=f"{SCRIPT} (candidate)")).to_be_visible()
+    await expect(baseline).to_contain_text(f"{SCRIPT} Paris")  # the baseline's, marked
     await expect(baseline.get_by_role("mark").first).to_be_visible()
     assert await dialog.get_by_role("img").count() == 0
     assert await page.evaluate("typeof window.__xss") == "undefined"

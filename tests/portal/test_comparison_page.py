@@ -8,8 +8,10 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Role
 from tests.browser import browser  # noqa: F401 - fixture
+from tests.factories import make_comparison_setup, make_workspace
 from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
@@ -19,6 +21,9 @@ from tests.portal.harness import (
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
+from tests.server.verdicts.scenarios import run_comparison
+from tests.server.verdicts.test_finalize import _unfinalize
+
 
 async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     sqlite_backend: Backend,
@@ -114,4 +119,73 @@ async def test_the_case_list_loads_50_more_and_never_shows_more_than_100(
     await expect(panel.get_by_role("row", name=re.compile(r"^q-000 "))).to_have_count(0)
     await expect(more).to_have_count(0)
     await expect(panel).to_contain_text("Showing 100 of 130 cases")
+    assert page.console_errors == []
+
+
+async def test_a_done_comparison_not_finalized_offers_the_verdict_to_an_admin(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    page = portal_page
+    done = await finalized_comparison(sqlite_backend)
+    await _unfinalize(sqlite_backend, done.comparison_id)
+    async with sqlite_backend.sessionmaker() as session, session.begin():
+        session.add(
+            ComparisonVerdict(
+                comparison_id=done.comparison_id,
+                workspace_id=done.ws.id,
+                state=VerdictState.NOT_FINALIZED,
+                error_code="verdict_finalize_internal",
+            )
+        )
+    await sign_in(
+        page, sqlite_backend.base_url, done.token(Role.ADMIN), f"/comparisons/{done.comparison_id}"
+    )
+    main = page.get_by_role("main")
+    await expect(main).to_contain_text(
+        "Not finalized. All calls are done. The runs and the verdict are not made yet."
+    )
+    await expect(main).to_contain_text("(verdict_finalize_internal)")
+    assert await page.get_by_role("region", name="Verdict").count() == 0
+    assert await axe_violations(page) == []
+    await page.get_by_role("button", name="Make the verdict").click()
+    await page.get_by_role("region", name="Verdict").wait_for()
+    await expect(main).not_to_contain_text("Not finalized.")
+    assert page.console_errors == []
+
+
+async def test_a_run_stopped_by_a_connection_s_cap_says_which_and_how_far_it_got(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    setup = await make_comparison_setup(
+        sqlite_backend.sessionmaker,
+        ws,
+        cases=20,
+        output_cents_per_million_tokens=1_000_000.0,
+        monthly_cap_cents=2.0,
+        max_concurrency=1,
+    )
+    member = ws.tokens[Role.MEMBER]
+    comparison_id = await run_comparison(sqlite_backend, member, setup.input(trialsPerCase=1))
+    name = (
+        await sqlite_backend.gql(
+            "query($id: ID!) { comparison(id: $id) { cappedConnections { name } } }",
+            {"id": comparison_id},
+            token=member,
+        )
+    ).ok()["comparison"]["cappedConnections"][0]["name"]
+    await sign_in(
+        page, sqlite_backend.base_url, ws.tokens[Role.VIEWER], f"/comparisons/{comparison_id}"
+    )
+    main = page.get_by_role("main")
+    await expect(main).to_contain_text(
+        re.compile(rf"Stopped: {name} reached its monthly cap of \$0\.02\. \d+ of 40 calls ran\.")
+    )
+    rerun = page.get_by_role("button", name="Re-run")
+    await expect(rerun).to_be_disabled()  # a viewer's
+    await expect(rerun).to_have_accessible_description("Needs the Member role")
+    assert await axe_violations(page) == []
     assert page.console_errors == []

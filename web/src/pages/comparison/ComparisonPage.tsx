@@ -10,10 +10,17 @@ import { ComparisonPageQuery } from "./queries";
 import { SetupActions } from "./SetupActions";
 import "./comparison.css";
 
+/** A sign-off changes the header's decision and verdict: refetch when one is made. */
+const REFRESHED_BY = { additionalTypenames: ["SignOff"] };
+
 /** `/comparisons/:id`: the comparison in whatever state it is (SPEC §7). */
 export function ComparisonPage() {
   const { id = "" } = useParams();
-  const [{ data, error }, refetch] = useQuery({ query: ComparisonPageQuery, variables: { id } });
+  const [{ data, error }, refetch] = useQuery({
+    query: ComparisonPageQuery,
+    variables: { id },
+    context: REFRESHED_BY,
+  });
   const requery = useCallback(() => refetch({ requestPolicy: "network-only" }), [refetch]);
   const comparison = data?.comparison.id === id ? data.comparison : undefined;
   if (!comparison) {

@@ -105,7 +105,8 @@ function NotFinalized({
 }) {
   const [finalized, finalize] = useMutation(FinalizeMutation);
   const [looks, setLooks] = useState(0);
-  // The finalization job usually lands within a second or two: look again for a while.
+  // The finalization job usually lands within a second or two: look again for a while (a
+  // failure's code stops it; "Make the verdict" clears the code and it looks again).
   useEffect(() => {
     if (errorCode || looks >= FINALIZE_POLL_TIMES) return;
     const timer = setTimeout(() => {
