@@ -4,6 +4,7 @@ the failure analysis (tabs, the Baseline combobox, Load more); and the ended sta
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from playwright.async_api import expect
@@ -21,7 +22,7 @@ from tests.portal.harness import (
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
-from tests.server.verdicts.scenarios import run_comparison
+from tests.server.verdicts.scenarios import finalized, run_comparison, scripted_setup
 from tests.server.verdicts.test_finalize import _unfinalize
 
 
@@ -188,4 +189,24 @@ async def test_a_run_stopped_by_a_connection_s_cap_says_which_and_how_far_it_got
     await expect(rerun).to_be_disabled()  # a viewer's
     await expect(rerun).to_have_accessible_description("Needs the Member role")
     assert await axe_violations(page) == []
+    assert page.console_errors == []
+
+
+async def test_a_large_finalized_comparison_shows_its_verdict_within_a_second(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    """SPEC §7's bar: 500 cases × 3 cohorts × 3 trials, the Verdict within 1 s of navigation."""
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    patterns = ["PPP", "PPF", "FFF", "PPP"]
+    tensor = [[patterns[(i + shift) % 4] for i in range(500)] for shift in range(3)]
+    setup = await scripted_setup(sqlite_backend.sessionmaker, ws, tensor)
+    comparison_id, _ = await finalized(sqlite_backend, setup, trialsPerCase=3)
+    await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.VIEWER])
+    began = time.monotonic()
+    await page.goto(f"{sqlite_backend.base_url}/comparisons/{comparison_id}")
+    await page.get_by_role("region", name="Verdict").wait_for()
+    took = time.monotonic() - began
+    assert took < 1.0, f"the verdict took {took:.2f} s"
     assert page.console_errors == []

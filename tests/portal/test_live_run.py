@@ -4,6 +4,7 @@ background", Cancel and Re-run; and the page riding out a server restart mid-run
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -167,6 +168,19 @@ class ServeProcess:
             self.process = None
 
 
+def subscriptions_sent(page: Any) -> list[int | None]:
+    """The `afterSeq` of every progress subscription the page sends, in order."""
+    sent: list[int | None] = []
+
+    def on_frame(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "subscribe" and "comparisonProgress" in str(message):
+            sent.append(message["payload"]["variables"].get("afterSeq"))
+
+    page.on("websocket", lambda ws: ws.on("framesent", on_frame))
+    return sent
+
+
 async def gql(base: str, token: str, query: str, variables: dict[str, Any] | None = None) -> Any:
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         response = await client.post(
@@ -234,6 +248,7 @@ async def test_the_page_rides_out_a_server_restart_mid_run(
     try:
         comparison_id = await slow_demo_comparison(server.base, token)
         requests = Requests(page, server.base)
+        asked_after = subscriptions_sent(page)
         await sign_in(page, server.base, token, f"/comparisons/{comparison_id}")
         await page.get_by_role("button", name="Start").click()
         progress = page.get_by_role("progressbar", name="Progress")
@@ -249,6 +264,10 @@ async def test_the_page_rides_out_a_server_restart_mid_run(
 
         await expect(lost).to_have_count(0, timeout=20_000)
         await wait_progress_above(progress, stopped_at)  # live again, on the same page
+        # The first subscribe asked after the page's own snapshot; the one after the restart
+        # after the last seq received, not from the start again.
+        assert len(asked_after) >= 2, asked_after
+        assert asked_after[-1] is not None and asked_after[-1] > (asked_after[0] or 0)
         main = page.get_by_role("main")
         await expect(main).to_contain_text("Done. 120 of 120 calls ran.", timeout=30_000)
         await page.get_by_role("region", name="Verdict").wait_for(timeout=30_000)

@@ -6,7 +6,7 @@ import { ComparisonHeader } from "./ComparisonHeader";
 import { EndedSummary } from "./EndedSummary";
 import { FinalizedView } from "./FinalizedView";
 import { LiveRun } from "./LiveRun";
-import { ComparisonPageQuery } from "./queries";
+import { ComparisonPageQuery, ScorecardQuery } from "./queries";
 import { SetupActions } from "./SetupActions";
 import "./comparison.css";
 
@@ -21,7 +21,12 @@ export function ComparisonPage() {
     variables: { id },
     context: REFRESHED_BY,
   });
-  const requery = useCallback(() => refetch({ requestPolicy: "network-only" }), [refetch]);
+  // Asked at once beside the comparison (not after it), so a finalized verdict shows sooner.
+  const [scored, refetchScorecard] = useQuery({ query: ScorecardQuery, variables: { id } });
+  const requery = useCallback(() => {
+    refetch({ requestPolicy: "network-only" });
+    refetchScorecard({ requestPolicy: "network-only" });
+  }, [refetch, refetchScorecard]);
   const comparison = data?.comparison.id === id ? data.comparison : undefined;
   if (!comparison) {
     return (
@@ -48,7 +53,12 @@ export function ComparisonPage() {
       )}
       {ended && <EndedSummary comparison={comparison} onChange={requery} />}
       {comparison.verdictState === "FINALIZED" && (
-        <FinalizedView id={comparison.id} cohorts={comparison.cohorts} />
+        <FinalizedView
+          id={comparison.id}
+          cohorts={comparison.cohorts}
+          scored={scored}
+          refetch={refetchScorecard}
+        />
       )}
     </>
   );

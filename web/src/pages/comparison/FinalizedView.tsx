@@ -1,19 +1,35 @@
-import { useQuery } from "urql";
+import { useEffect } from "react";
+import type { CombinedError, UseQueryExecute } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import type { CohortName } from "./cohorts";
 import { FailureAnalysis } from "./FailureAnalysis";
 import { ForestPlot } from "./ForestPlot";
 import { ScorecardTable } from "./ScorecardTable";
-import { ScorecardQuery } from "./queries";
 import { ReportsRegion } from "./Reports";
 import { SampleAdequacy } from "./SampleAdequacy";
 import { TrialsRegion } from "./TrialsRegion";
 import { VerdictRegion } from "./VerdictRegion";
 
 /** A FINALIZED comparison: verdict, scorecard, intervals, adequacy, trials, failures, reports. */
-export function FinalizedView({ id, cohorts }: { id: string; cohorts: readonly CohortName[] }) {
-  const [{ data, error }] = useQuery({ query: ScorecardQuery, variables: { id } });
+export function FinalizedView({
+  id,
+  cohorts,
+  scored,
+  refetch,
+}: {
+  id: string;
+  cohorts: readonly CohortName[];
+  scored: { data?: ComparisonScorecardQuery; error?: CombinedError; fetching: boolean };
+  refetch: UseQueryExecute;
+}) {
+  const { data, error, fetching } = scored;
   const scorecard = data?.comparison.scorecard;
+  // The scorecard may have been read a moment before finalization committed: read it again.
+  const missing = Boolean(data) && !scorecard && !fetching && !error;
+  useEffect(() => {
+    if (missing) refetch({ requestPolicy: "network-only" });
+  }, [missing, refetch]);
   if (!scorecard) return error ? <ErrorNotice error={error} /> : <p className="muted">Loading the verdict…</p>;
   return (
     <>
