@@ -51,6 +51,7 @@ export function EndedSummary({
       {notFinalized && (
         <NotFinalized
           id={comparison.id}
+          completed={comparison.stopReason === "COMPLETED"}
           errorCode={comparison.verdictErrorCode}
           onChange={onChange}
         />
@@ -96,10 +97,12 @@ function Rerun({ id }: { id: string }) {
 
 function NotFinalized({
   id,
+  completed,
   errorCode,
   onChange,
 }: {
   id: string;
+  completed: boolean;
   errorCode: string | null | undefined;
   onChange: () => void;
 }) {
@@ -124,7 +127,11 @@ function NotFinalized({
   };
   return (
     <div className="not-finalized">
-      <p>Not finalized. All calls are done. The runs and the verdict are not made yet.</p>
+      <p>
+        Not finalized.{" "}
+        {completed ? "All calls are done." : "The run stopped early; the calls it made are done."}{" "}
+        The runs and the verdict are not made yet.
+      </p>
       {errorCode && <p className="error">{errorWords(errorCode)}</p>}
       <RoleButton needs="ADMIN" disabled={finalized.fetching} onClick={() => void click()}>
         Make the verdict

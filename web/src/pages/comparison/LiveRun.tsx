@@ -29,7 +29,7 @@ export function LiveRun({
   budgetCapCents: number | null | undefined;
   onEnded: () => void;
 }) {
-  const progress = useLiveProgress(id, initial, onEnded);
+  const { progress, error } = useLiveProgress(id, initial, onEnded);
   const [background, setBackground] = useState(false);
   const [cancelled, cancel] = useMutation(CancelMutation);
   const percent = Math.round(progress.percent * 10) / 10;
@@ -89,6 +89,7 @@ export function LiveRun({
           </button>
         )}
       </div>
+      {error && <ErrorNotice error={error} />}
       {cancelled.error && <ErrorNotice error={cancelled.error} />}
     </section>
   );

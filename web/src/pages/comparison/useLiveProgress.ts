@@ -4,7 +4,7 @@
  * seq received (src/lib/resume.ts). `onEnded` runs once the terminal snapshot arrives.
  */
 import { useEffect, useState } from "react";
-import { useSubscription } from "urql";
+import { useSubscription, type CombinedError } from "urql";
 import type { ComparisonProgressSubscription } from "../../gql/graphql";
 import { ProgressSubscription } from "./queries";
 
@@ -12,9 +12,13 @@ export type Progress = ComparisonProgressSubscription["comparisonProgress"];
 
 const TERMINAL = new Set(["DONE", "FAILED", "CANCELLED"]);
 
-export function useLiveProgress(id: string, initial: Progress, onEnded: () => void): Progress {
+export function useLiveProgress(
+  id: string,
+  initial: Progress,
+  onEnded: () => void,
+): { progress: Progress; error: CombinedError | undefined } {
   const [afterSeq] = useState(initial.seq);
-  const [{ data }] = useSubscription(
+  const [{ data, error }] = useSubscription(
     { query: ProgressSubscription, variables: { id, afterSeq } },
     (_previous: ComparisonProgressSubscription | undefined, next: ComparisonProgressSubscription) =>
       next,
@@ -25,5 +29,5 @@ export function useLiveProgress(id: string, initial: Progress, onEnded: () => vo
   useEffect(() => {
     if (ended) onEnded();
   }, [ended, onEnded]);
-  return progress;
+  return { progress, error };
 }
