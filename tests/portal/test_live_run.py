@@ -108,6 +108,7 @@ async def test_a_running_comparison_shows_live_progress_and_cancels(
     await expect(main).to_contain_text(re.compile(rf"Cancelled\. [\d,]+ of {CALLS} calls ran\."))
     await expect(main).to_contain_text("Status: Cancelled")
     await expect(main).to_contain_text("Last run just now")
+    await expect(cohorts).to_contain_text("v2 (candidate): Stopped")  # unfinished when cancelled
     assert await axe_violations(page) == []  # ended
 
     await page.get_by_role("button", name="Re-run").click()
@@ -270,6 +271,9 @@ async def test_the_page_rides_out_a_server_restart_mid_run(
         assert asked_after[-1] is not None and asked_after[-1] > (asked_after[0] or 0)
         main = page.get_by_role("main")
         await expect(main).to_contain_text("Done. 120 of 120 calls ran.", timeout=30_000)
+        chips = page.get_by_role("region", name="Cohorts")
+        await expect(chips).to_contain_text("v2 slow (candidate): Done")
+        await expect(chips).to_contain_text("v1 slow: Done")
         await page.get_by_role("region", name="Verdict").wait_for(timeout=30_000)
         assert requests.outside() == []
     finally:

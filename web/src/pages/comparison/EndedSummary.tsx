@@ -5,6 +5,7 @@ import { Ago } from "../../components/Ago";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
+import { CohortChips } from "./CohortChips";
 import { FinalizeMutation, RerunMutation, StartMutation } from "./queries";
 import { errorWords, stopWords } from "./stopWords";
 
@@ -48,6 +49,7 @@ export function EndedSummary({
         <Rerun id={comparison.id} />
       </div>
       <p className="stop-words">{words}</p>
+      <CohortChips states={p.cohorts} cohorts={comparison.cohorts} />
       {notFinalized && (
         <NotFinalized
           id={comparison.id}

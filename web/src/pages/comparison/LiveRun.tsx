@@ -2,18 +2,11 @@ import { useState } from "react";
 import { useMutation } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
-import type { CohortState } from "../../gql/graphql";
 import { count, dollars, timeLeft } from "../../lib/format";
-import { cohortName, type CohortName } from "./cohorts";
+import { CohortChips } from "./CohortChips";
+import type { CohortName } from "./cohorts";
 import { CancelMutation } from "./queries";
 import { useLiveProgress, type Progress } from "./useLiveProgress";
-
-const STATE_WORDS: Record<CohortState, string> = {
-  DONE: "Done",
-  RUNNING: "Running",
-  QUEUED: "Queued",
-  STOPPED: "Stopped",
-};
 
 /** A RUNNING comparison: live progress, Cancel, and "Run in background" to fold the detail. */
 export function LiveRun({
@@ -47,17 +40,7 @@ export function LiveRun({
             {count(progress.doneCalls)} of {count(progress.totalCalls)} calls
             {progress.failedCalls > 0 && <> ({count(progress.failedCalls)} failed or missing)</>}
           </p>
-          <section aria-label="Cohorts">
-            {progress.cohorts.map((c) => {
-              const cohort = cohorts.find((x) => x.cohortIndex === c.cohortIndex);
-              const name = cohort ? cohortName(cohort) : `cohort ${c.cohortIndex}`;
-              return (
-                <span key={c.cohortIndex} className={`chip state-${c.state.toLowerCase()}`}>
-                  {name}: {STATE_WORDS[c.state]}
-                </span>
-              );
-            })}
-          </section>
+          <CohortChips states={progress.cohorts} cohorts={cohorts} />
           <p>Time left: {timeLeft(progress.etaSeconds)}</p>
           {budgetCapCents !== null && budgetCapCents !== undefined && (
             <div className="row">
