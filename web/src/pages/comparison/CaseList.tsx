@@ -32,7 +32,10 @@ export function CaseList({
   const client = useClient();
   const variables = { id, filter, baseline, first: PAGE };
   const [firstPage] = useQuery({ query: CasesQuery, variables: { ...variables, after: null } });
-  const [later, setLater] = useState<{ rows: CaseRow[]; info: PageInfo } | null>(null);
+  /** The pages loaded after the first: their last rows, how many they held, where they end. */
+  const [later, setLater] = useState<{ rows: CaseRow[]; loaded: number; info: PageInfo } | null>(
+    null,
+  );
   const [laterError, setLaterError] = useState<CombinedError | null>(null);
   const [loading, setLoading] = useState(false);
   const [debugged, setDebugged] = useState<CaseRow | null>(null);
@@ -42,6 +45,7 @@ export function CaseList({
   const rows = [...firstRows, ...(later?.rows ?? [])].slice(-MAX_ROWS);
   const next = later?.info ?? first?.pageInfo;
   const total = first?.totalCount ?? null;
+  const dropped = firstRows.length + (later?.loaded ?? 0) - rows.length;
   const error = firstPage.error ?? laterError;
 
   const loadMore = async () => {
@@ -58,6 +62,7 @@ export function CaseList({
     // Only the last MAX_ROWS rows stay: past it, the earliest make way.
     setLater((shown) => ({
       rows: [...(shown?.rows ?? []), ...fresh].slice(-MAX_ROWS),
+      loaded: (shown?.loaded ?? 0) + fresh.length,
       info: page.pageInfo,
     }));
   };
@@ -68,8 +73,8 @@ export function CaseList({
       {total === 0 && <p>No cases here.</p>}
       {total !== null && total > 0 && (
         <p className="muted">
-          Showing {count(rows.length)} of {count(total)} cases
-          {rows.length === MAX_ROWS && next?.hasNextPage ? " (the earliest made way for the next page)" : ""}.
+          Showing {rows.length === total ? "all" : `${count(dropped + 1)}–${count(dropped + rows.length)} of`}{" "}
+          {count(total)} cases{dropped > 0 ? " (the earlier ones made way: at most 100 at once)" : ""}.
         </p>
       )}
       {rows.length > 0 && (
