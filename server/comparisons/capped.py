@@ -10,10 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.comparisons import ledgers
-from server.comparisons.dispatch_plan import JUDGE_RUBRIC, judge_key
 from server.comparisons.models import Comparison, ComparisonCohort, StopReason
 from server.connections.models import ModelConnection
+from server.dispatch.plan import JUDGE_RUBRIC, judge_key
+from server.spend import ledgers
 
 
 async def capped_connections(

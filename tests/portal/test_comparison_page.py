@@ -23,7 +23,7 @@ from tests.portal.harness import (
 )
 from tests.server.reports.api import finalized_comparison
 from tests.server.verdicts.scenarios import finalized, run_comparison, scripted_setup
-from tests.server.verdicts.test_finalize import _unfinalize
+from tests.server.verdicts.test_finalize import unfinalize
 
 
 async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
@@ -130,7 +130,7 @@ async def test_a_done_comparison_not_finalized_offers_the_verdict_to_an_admin(
 ) -> None:
     page = portal_page
     done = await finalized_comparison(sqlite_backend)
-    await _unfinalize(sqlite_backend, done.comparison_id)
+    await unfinalize(sqlite_backend, done.comparison_id)
     async with sqlite_backend.sessionmaker() as session, session.begin():
         session.add(
             ComparisonVerdict(
