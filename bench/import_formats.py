@@ -95,6 +95,27 @@ def write_promptfoo(path: Path, rows: int) -> None:
     path.write_text(json.dumps(document, indent=2))
 
 
+def read_alone(path: Path, jsonl: Path) -> float:
+    """Items/s of the reader alone (no server): the `.eval` read, converted and written out as
+    shipwise JSONL (that file is then the server's ceiling on this machine, imported as is)."""
+    import time
+
+    import orjson
+
+    from server.imports.checks import streamed
+    from server.imports.detect import read
+    from server.imports.reading import Options
+
+    started = time.perf_counter()
+    count = 0
+    with jsonl.open("wb") as out:
+        for reading in read(path, "inspect", Options()):
+            for _, item in streamed(reading):
+                out.write(orjson.dumps(item) + b"\n")
+                count += 1
+    return count / (time.perf_counter() - started)
+
+
 def timed_import(
     env: dict[str, str], path: Path, server_pid: int, profile: str | None = None
 ) -> dict[str, float]:
@@ -120,9 +141,17 @@ def main() -> None:
         emit(
             f"{args.rows:,} promptfoo rows, {results_path.stat().st_size / 1e6:.1f} MB results.json"
         )
+        jsonl_path = bench.workdir / "same-items.jsonl"
+        reader_rate = read_alone(eval_path, jsonl_path)
+        emit(f"reader alone      {reader_rate:,.0f} items/s (the .eval to JSONL, no server)")
         server = bench.serve()
         inspect = timed_import(bench.env, eval_path, server.pid, args.profile)
         promptfoo = timed_import(bench.env, results_path, server.pid)
+        ceiling = timed_import(bench.env, jsonl_path, server.pid)
+        emit(
+            f"shipwise JSONL    {args.samples / ceiling['seconds']:,.0f} items/s end to end: the "
+            f"same items, this server and machine now (client {ceiling['client_mb']:.0f} MB)"
+        )
 
     inspect_rate = args.samples / inspect["seconds"]
     promptfoo_rate = args.rows / promptfoo["seconds"]

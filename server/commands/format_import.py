@@ -1,14 +1,15 @@
 """`shipwise run import --format inspect | promptfoo | lm-eval | openai-evals`.
 
-A reader (`server.imports`) turns the tool's file into run items; each is checked here as
-the server will check it, so a refusal names the tool's own line or zip member, then
-sent in chunks as a shipwise JSONL is (`run_import`). A file with several runs (promptfoo's
+A reader (`server.imports`) turns the tool's file into run items, sent in chunks as a
+shipwise JSONL is (`run_import`); an item the server refuses is named by the tool's own
+line or zip member, which each chunk remembers. A file with several runs (promptfoo's
 prompt × provider pairs) is read and checked whole before any run starts, so a bad record
 leaves no run at all; a single run streams, and a refusal midway leaves it FAILED.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,12 +17,12 @@ from typing import Any
 
 import orjson
 
-from server.client import ApiClient
-from server.commands import run_import
-from server.commands.chunk_upload import DEFAULT_IN_FLIGHT, MAX_CHUNK_BYTES, BadLine, Chunk
+from server.client import ApiClient, ApiError
+from server.commands import chunk_upload, run_import
+from server.commands.chunk_upload import DEFAULT_IN_FLIGHT, MAX_CHUNK_BYTES, Chunk
 from server.commands.client_setup import OPERATIONAL_ERROR, fail
 from server.commands.client_setup import run_import as run_import_call
-from server.imports.checks import checked
+from server.imports.checks import checked, streamed
 from server.imports.reading import Located, Options, Reading, Refused, describe
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 
@@ -75,7 +76,7 @@ def import_readings(
     )
     several = len(readings) > 1
     prepared: list[tuple[Reading, Iterable[Located]]] = [
-        (r, list(checked(r)) if several else checked(r)) for r in readings
+        (r, list(checked(r)) if several else streamed(r)) for r in readings
     ]
     done = []
     for reading, items in prepared:
@@ -105,19 +106,40 @@ def _import_one(
     if run["status"] == "COMPLETED":  # the same import again: a no-op
         return run_import.Imported(run_id, experiment_id, int(run["itemCount"]), "COMPLETED")
     try:
-        sent = run_import.append_all(client, run_id, chunks(items, chunk_size), in_flight)
+        sent = chunk_upload.send_all(
+            chunks(items, chunk_size),
+            lambda chunk, position: _append(client, run_id, chunk, position),
+            in_flight,
+        )
         completed = client.execute(run_import.COMPLETE, {"id": run_id, "n": sent})["completeRun"]
     except BaseException as exc:
-        code = "bad_line" if isinstance(exc, Refused | BadLine) else "import_aborted"
+        code = "bad_line" if isinstance(exc, Refused) else "import_aborted"
         problem = run_import.fail(client, run_id, code)
         if problem is not None:
             exc.add_note(f"run {run_id} may still be RUNNING; failing it failed: {problem}")
-        if isinstance(exc, BadLine):  # the server refused what the check here let through
-            raise Refused(f"item {exc.line}", exc.reason) from None
         raise
     return run_import.Imported(
         run_id, experiment_id, int(completed["itemCount"]), str(completed["status"])
     )
+
+
+def _append(client: ApiClient, run_id: str, chunk: Chunk, position: int) -> None:
+    """Send one chunk; a refused item becomes a refusal naming the tool's record."""
+    head = json.dumps(
+        {"query": run_import.APPEND, "variables": {"id": run_id, "position": position}}
+    )
+    body = b"".join((head[:-2].encode(), b', "items": [', b",".join(chunk.cases), b"]}}"))
+    try:
+        client.execute_body(body)
+    except ApiError as exc:
+        index = exc.extensions.get("index")
+        if exc.code == "VALIDATION_FAILED" and isinstance(index, int):
+            wheres = chunk.wheres if isinstance(chunk, LocatedChunk) else []
+            if 0 <= index < len(wheres):
+                _, _, field = str(exc.extensions.get("field", "")).partition(".")
+                reason = str(exc.extensions.get("reason") or exc.message)
+                raise Refused(wheres[index], reason, field or None) from None
+        raise
 
 
 def run_command(

@@ -32,3 +32,22 @@ def checked(reading: Reading) -> Iterator[Located]:
         yield where, item
     if count == 0:
         raise Refused(reading.source.get("file") or "the file", "holds no items")
+
+
+def streamed(reading: Reading) -> Iterator[Located]:
+    """Each item, with only what the server cannot name by the tool's record checked here
+    (the count, repeated ids); the server checks the rest, chunk by chunk."""
+    seen: dict[str, str] = {}
+    count = 0
+    for where, item in reading.items:
+        count += 1
+        if count > MAX_ITEMS_PER_RUN:
+            raise Refused(where, f"a run holds at most {MAX_ITEMS_PER_RUN:,} items")
+        item_id = item.get("datasetItemId")
+        if isinstance(item_id, str):
+            first = seen.setdefault(item_id, where)
+            if first is not where:
+                raise Refused(where, f"{item_id!r} repeats {first}", reading.id_field)
+        yield where, item
+    if count == 0:
+        raise Refused(reading.source.get("file") or "the file", "holds no items")

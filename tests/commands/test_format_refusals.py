@@ -17,7 +17,7 @@ from tests.commands import tool_records as tr
 from tests.commands.test_runs_cli import import_file, shipwise
 from tests.factories import make_workspace
 from tests.harness import Backend
-from tests.server.runs.api import diff
+from tests.server.runs.api import RUN, diff
 
 GOOD_EVAL = tr.INSPECT / "sums-fake-good.eval"
 
@@ -47,6 +47,11 @@ def without_id(samples: list[dict[str, Any]]) -> list[Any]:
 
 def odd_score(samples: list[dict[str, Any]]) -> list[Any]:
     samples[4]["scores"]["match"]["value"] = {"correct": 1}
+    return samples
+
+
+def long_scorer(samples: list[dict[str, Any]]) -> list[Any]:
+    samples[3]["scores"]["s" * 201] = {"value": "C"}  # the server's check refuses it
     return samples
 
 
@@ -96,6 +101,10 @@ CASES: dict[str, tuple[Callable[[Path], Path], str, bool]] = {
         lambda f: eval_log(f, odd_score),
         "`scores.match.value`: a score of an unknown shape (dict;", True,
     ),
+    "scorer name the server refuses": (
+        lambda f: eval_log(f, long_scorer),
+        "zip member samples/sum-02_epoch_1.json: `trials[0].evaluators`: an evaluator name", True,
+    ),
     "promptfoo results version 2": (
         promptfoo_v2, "old.json: `results.version`: results version 2; only version 3", False,
     ),
@@ -129,3 +138,44 @@ async def test_a_bad_file_is_refused_by_name_and_leaves_no_usable_run(
     compare = await shipwise("compare", "--baseline", str(path), "--treatment", str(GOOD_EVAL))
     assert compare.code == 1 and message in compare.stderr, compare.stderr
     assert "Traceback" not in compare.stderr
+
+
+def errored(samples: list[dict[str, Any]]) -> list[Any]:
+    samples[1]["error"] = {"message": "boom", "traceback": "", "traceback_ansi": ""}
+    samples[1]["scores"] = {}
+    return samples
+
+
+async def test_errors_are_failed_trials_and_options_choose_the_grade(
+    backend: Backend, tmp_path: Path
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    member = ws.tokens[Role.MEMBER]
+    path = eval_log(tmp_path, errored)
+    done = await import_file(backend, member, path)
+    assert done.code == 0, done.stderr
+    run = (await backend.gql(RUN, {"id": done.stdout.split()[-1]}, token=member)).ok()["run"]
+    first = run["items"]["edges"][0]["node"]
+    assert first["datasetItemId"] == "sum-01"
+    assert [t["passed"] for t in first["trials"]] == [True, False, True]
+    assert [t["metrics"]["errors"] for t in first["trials"]] == [0, 1, 0]
+
+    lm = tr.LM_EVAL / "model-a" / "samples_arith_2026-12-01T17-30-00.000001.jsonl"
+    strict = await import_file(backend, member, lm, "--pass-threshold", "2")
+    assert strict.code == 0, strict.stderr
+    run = (await backend.gql(RUN, {"id": strict.stdout.split()[-1]}, token=member)).ok()["run"]
+    assert {e["node"]["passedCount"] for e in run["items"]["edges"]} == {0}
+    flexible = await import_file(backend, member, lm, "--filter", "flexible-extract")
+    run = (await backend.gql(RUN, {"id": flexible.stdout.split()[-1]}, token=member)).ok()["run"]
+    assert run["itemCount"] == 30
+    assert {e["node"]["passedCount"] for e in run["items"]["edges"]} == {1}
+
+    unknown = await import_file(backend, member, GOOD_EVAL, "--scorer", "nope")
+    assert unknown.code == 2 and "`scores`: no scorer 'nope' (scorers: match, includes)" in (
+        unknown.stderr
+    )
+    bad = tr.INSPECT / "sums-fake-bad.eval"
+    compare = await shipwise(
+        "compare", "--baseline", str(GOOD_EVAL), "--treatment", str(bad), "--scorer", "includes",
+    )  # fmt: skip
+    assert compare.code == 0 and "Traceback" not in compare.stderr, compare.stderr
