@@ -7,9 +7,11 @@ results.json by its top-level keys.
 
 from __future__ import annotations
 
-import json
+import functools
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from server.imports import inspect_log, jsonl, lm_eval, openai_evals, promptfoo
 from server.imports.reading import FORMATS, Options, Reading, Refused
@@ -87,10 +89,18 @@ def _is_zip(path: Path) -> bool:
 
 
 def _document(path: Path) -> dict[str, Any] | None:
-    """The file as one JSON object, or None (not JSON, or not an object)."""
+    """The file as one JSON object, or None (not JSON, or not an object).
+
+    Detecting and then reading a file parses it once: the last document is kept.
+    """
+    stat = path.stat()
+    return _parsed(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=1)
+def _parsed(path: str, _mtime_ns: int, _size: int) -> dict[str, Any] | None:
     try:
-        with path.open("rb") as source:
-            value = json.load(source)
-    except (UnicodeDecodeError, ValueError):
+        value = orjson.loads(Path(path).read_bytes())
+    except orjson.JSONDecodeError:
         return None
     return value if isinstance(value, dict) else None
