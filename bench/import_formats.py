@@ -28,7 +28,7 @@ import zstandard
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import emit, shipwise, site, spied, timed_command
-from tests.commands.tool_records import INSPECT, PROMPTFOO_GZ, inspect_samples
+from tests.server.cli.commands.tool_records import INSPECT, PROMPTFOO_GZ, inspect_samples
 
 TARGET_ITEMS_PER_S = 10_000.0
 TARGET_RSS_MB = 300.0
@@ -62,7 +62,7 @@ def write_eval(path: Path, count: int) -> None:
     body = json.dumps(template)
     old_id, old_input = json.dumps(template["id"]), json.dumps(template["input"])
     _zstd_zipfile()
-    with zipfile.ZipFile(path, "w", compression=ZSTD) as archive:  # type: ignore[arg-type]
+    with zipfile.ZipFile(path, "w", compression=ZSTD) as archive:
         for i in range(count):
             right = i % 4 != 0
             text = (
