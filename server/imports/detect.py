@@ -2,7 +2,8 @@
 
 A zip is an Inspect `.eval`; a JSON Lines file is ours, lm-eval's or OpenAI Evals' by the
 keys of its first record; a single JSON document is an Inspect `.json` log or a promptfoo
-results.json by its top-level keys.
+results.json by its top-level keys. What is none of these but blank or starts with `{` is
+taken for a shipwise JSONL, whose reader then names the bad line as it always has.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def detect(path: Path) -> str:
             return "inspect"
         if promptfoo.is_promptfoo(document):
             return "promptfoo"
+    if _first_byte(path) in (b"", b"{"):  # empty, or JSON Lines ours reports line by line
+        return "shipwise"
     raise Refused(path.name, NO_FORMAT)
 
 
@@ -77,6 +80,12 @@ def _record_kind(record: dict[str, Any]) -> str | None:
     if "trials" in record or "input" in record:
         return "shipwise"
     return None
+
+
+def _first_byte(path: Path) -> bytes:
+    """The first byte that is not white space (b"" for a blank file), from the first 64 KiB."""
+    with path.open("rb") as source:
+        return source.read(65536).lstrip()[:1]
 
 
 def _is_inspect_log(document: dict[str, Any]) -> bool:
