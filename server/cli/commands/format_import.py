@@ -38,7 +38,10 @@ def chunks(items: Iterable[Located], chunk_size: int) -> Iterator[LocatedChunk]:
     """The items as JSON, in chunks of at most `chunk_size` items and about MAX_CHUNK_BYTES."""
     chunk = LocatedChunk()
     for number, (where, item) in enumerate(items, start=1):
-        body = orjson.dumps(item)
+        try:
+            body = orjson.dumps(item)
+        except orjson.JSONEncodeError as exc:  # e.g. an integer beyond 64 bits in an input
+            raise Refused(where, f"cannot be sent as JSON ({exc})") from None
         chunk.cases.append(body)
         chunk.lines.append(number)
         chunk.wheres.append(where)

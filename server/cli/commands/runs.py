@@ -71,7 +71,9 @@ EpsilonOption = Annotated[
 
 @run_app.command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="JSONL, one item per line; blank lines skipped.")],
+    file: Annotated[
+        Path, typer.Argument(help="shipwise JSONL (one item per line), or another tool's file.")
+    ],
     token: TokenOption,
     experiment: Annotated[
         str, typer.Option("--experiment", help="The experiment's name (created if new).")

@@ -110,6 +110,8 @@ async def test_a_tools_two_runs_diff_gate_and_compare_as_the_tool_recorded(
     cand = await import_file(backend, member, case.candidate)
     assert base.code == 0 and cand.code == 0, base.stderr + cand.stderr
     baseline, candidate = last_line(base.stdout), last_line(cand.stdout)
+    again = await import_file(backend, member, case.candidate)
+    assert again.code == 0 and last_line(again.stdout) == candidate  # the same import: a no-op
     run = (await backend.gql(RUN, {"id": candidate}, token=member)).ok()["run"]
     source = run["metadata"]["source"]
     assert (source["tool"], source["version"], source["model"], source["task"]) == case.source
