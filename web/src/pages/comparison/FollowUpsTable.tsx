@@ -5,11 +5,10 @@
  */
 import { useEffect, useState } from "react";
 import { useQuery } from "urql";
-import { LoadMore } from "../../components/LoadMore";
-import { ErrorNotice } from "../../components/ErrorNotice";
+import { PagedTable, PageRows } from "../../components/PagedTable";
 import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import type { PageWindow } from "../../lib/pageWindow";
 import { FollowUpsResolveDialog } from "./FollowUpsResolveDialog";
 
 const PAGE = 50;
@@ -45,7 +44,6 @@ export function FollowUpsTable({
   reportId: string;
   baselines: (index: number) => string;
 }) {
-  const pages = usePageWindow(PAGE);
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [resolving, setResolving] = useState(false);
   // Bumped after a resolve: every shown page asks the server again (no client cache).
@@ -71,32 +69,32 @@ export function FollowUpsTable({
           {selected.size} selected
         </span>
       </div>
-      <table aria-label="Follow-ups">
-        <thead>
-          <tr>
+      <PagedTable
+        label="Follow-ups"
+        pageSize={PAGE}
+        what="follow-ups"
+        head={
+          <>
             <th scope="col">Select</th>
             <th scope="col">Case</th>
             <th scope="col">Baseline</th>
             <th scope="col">State</th>
             <th scope="col">Note</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <FollowUpRows
-              key={after ?? ""}
-              reportId={reportId}
-              after={after}
-              pages={pages}
-              baselines={baselines}
-              selected={selected}
-              toggle={toggle}
-              revision={revision}
-            />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="follow-ups" />
+          </>
+        }
+      >
+        {(after, pages) => (
+          <FollowUpRows
+            reportId={reportId}
+            after={after}
+            pages={pages}
+            baselines={baselines}
+            selected={selected}
+            toggle={toggle}
+            revision={revision}
+          />
+        )}
+      </PagedTable>
       {resolving && (
         <FollowUpsResolveDialog
           items={[...selected.entries()].map(([id, name]) => ({ id, name }))}
@@ -136,29 +134,16 @@ function FollowUpRows({
   useEffect(() => {
     if (revision > 0) reexecute({ requestPolicy: "network-only" });
   }, [revision, reexecute]);
-  const page = data?.report.followUps;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={5}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={5} className="muted">
-          No follow-ups: no baseline has a worse case.
-        </td>
-      </tr>
-    );
-  }
   return (
-    <>
-      {page?.edges.map(({ node }) => {
+    <PageRows
+      pages={pages}
+      after={after}
+      page={data?.report.followUps}
+      error={error}
+      columns={5}
+      empty="No follow-ups: no baseline has a worse case."
+    >
+      {({ node }) => {
         const baseline = baselines(node.baselineCohortIndex);
         const name = `${node.datasetItemId} vs ${baseline}`;
         return (
@@ -183,7 +168,7 @@ function FollowUpRows({
             <td className="note">{node.note ?? ""}</td>
           </tr>
         );
-      })}
-    </>
+      }}
+    </PageRows>
   );
 }

@@ -2,11 +2,10 @@
 import { Link } from "react-router";
 import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable, PageRows } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { count } from "../../lib/format";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -37,28 +36,26 @@ const DatasetsPageQuery = graphql(`
 `);
 
 export function DatasetsPage() {
-  const pages = usePageWindow(PAGE);
   return (
     <>
       <h1>Datasets</h1>
-      <table aria-label="Datasets">
-        <thead>
-          <tr>
+      <PagedTable
+        label="Datasets"
+        pageSize={PAGE}
+        what="datasets"
+        head={
+          <>
             <th scope="col">Dataset</th>
             <th scope="col">Latest sealed version</th>
             <th scope="col" className="num">
               Cases
             </th>
             <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <DatasetRows key={after ?? ""} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="datasets" />
+          </>
+        }
+      >
+        {(after, pages) => <DatasetRows after={after} pages={pages} />}
+      </PagedTable>
     </>
   );
 }
@@ -68,29 +65,16 @@ function DatasetRows({ after, pages }: { after: string | null; pages: PageWindow
     query: DatasetsPageQuery,
     variables: { first: PAGE, after },
   });
-  const page = data?.datasets;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={4}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={4} className="muted">
-          No datasets yet: `shipwise dataset import` makes one.
-        </td>
-      </tr>
-    );
-  }
   return (
-    <>
-      {page?.edges.map(({ node }) => (
+    <PageRows
+      pages={pages}
+      after={after}
+      page={data?.datasets}
+      error={error}
+      columns={4}
+      empty="No datasets yet: `shipwise dataset import` makes one."
+    >
+      {({ node }) => (
         <tr key={node.id}>
           <td>
             <Link to={`/datasets/${node.id}`}>{node.name}</Link>
@@ -102,7 +86,7 @@ function DatasetRows({ after, pages }: { after: string | null; pages: PageWindow
             <Ago iso={node.createdAt} />
           </td>
         </tr>
-      ))}
-    </>
+      )}
+    </PageRows>
   );
 }

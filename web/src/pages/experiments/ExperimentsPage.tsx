@@ -2,11 +2,10 @@
 import { useQuery } from "urql";
 import { Link } from "react-router";
 import { Ago } from "../../components/Ago";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable, PageRows } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { dollars } from "../../lib/format";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -31,25 +30,23 @@ const ExperimentsPageQuery = graphql(`
 `);
 
 export function ExperimentsPage() {
-  const pages = usePageWindow(PAGE);
   return (
     <>
       <h1>Experiments</h1>
-      <table aria-label="Experiments">
-        <thead>
-          <tr>
+      <PagedTable
+        label="Experiments"
+        pageSize={PAGE}
+        what="experiments"
+        head={
+          <>
             <th scope="col">Experiment</th>
             <th scope="col">Daily budget</th>
             <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <ExperimentRows key={after ?? ""} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="experiments" />
+          </>
+        }
+      >
+        {(after, pages) => <ExperimentRows after={after} pages={pages} />}
+      </PagedTable>
     </>
   );
 }
@@ -59,29 +56,16 @@ function ExperimentRows({ after, pages }: { after: string | null; pages: PageWin
     query: ExperimentsPageQuery,
     variables: { first: PAGE, after },
   });
-  const page = data?.experiments;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={3}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={3} className="muted">
-          No experiments yet: a comparison makes one named after its dataset.
-        </td>
-      </tr>
-    );
-  }
   return (
-    <>
-      {page?.edges.map(({ node }) => (
+    <PageRows
+      pages={pages}
+      after={after}
+      page={data?.experiments}
+      error={error}
+      columns={3}
+      empty="No experiments yet: a comparison makes one named after its dataset."
+    >
+      {({ node }) => (
         <tr key={node.id}>
           <td>
             <Link to={`/experiments/${node.id}`}>{node.name}</Link>
@@ -91,7 +75,7 @@ function ExperimentRows({ after, pages }: { after: string | null; pages: PageWin
             <Ago iso={node.createdAt} />
           </td>
         </tr>
-      ))}
-    </>
+      )}
+    </PageRows>
   );
 }

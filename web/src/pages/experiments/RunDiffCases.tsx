@@ -1,12 +1,11 @@
 /** The cases of one status tab, 50 at a time, each with its input and evaluators as text. */
 import { useQuery } from "urql";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable, PageRows } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import type { DiffCaseFilter } from "../../gql/graphql";
 import { percent } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import type { PageWindow } from "../../lib/pageWindow";
 import { evaluatorWords } from "./diffWords";
 
 const PAGE = 50;
@@ -60,27 +59,23 @@ interface Props {
 }
 
 export function RunDiffCases(props: Props) {
-  const pages = usePageWindow(PAGE);
   return (
-    <>
-      <table aria-label="Cases">
-        <thead>
-          <tr>
-            <th scope="col">Case</th>
-            <th scope="col">Status</th>
-            <th scope="col">Pass (baseline → candidate)</th>
-            <th scope="col">Input</th>
-            <th scope="col">Evaluators</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <CaseRows key={after ?? ""} {...props} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="cases" />
-    </>
+    <PagedTable
+      label="Cases"
+      pageSize={PAGE}
+      what="cases"
+      head={
+        <>
+          <th scope="col">Case</th>
+          <th scope="col">Status</th>
+          <th scope="col">Pass (baseline → candidate)</th>
+          <th scope="col">Input</th>
+          <th scope="col">Evaluators</th>
+        </>
+      }
+    >
+      {(after, pages) => <CaseRows {...props} after={after} pages={pages} />}
+    </PagedTable>
   );
 }
 
@@ -95,29 +90,16 @@ function CaseRows({
     query: RunDiffCasesPage,
     variables: { candidate, baseline, status, first: PAGE, after },
   });
-  const page = data?.runDiff.cases;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={5}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={5} className="muted">
-          No cases here.
-        </td>
-      </tr>
-    );
-  }
   return (
-    <>
-      {page?.edges.map(({ cursor, node }) => (
+    <PageRows
+      pages={pages}
+      after={after}
+      page={data?.runDiff.cases}
+      error={error}
+      columns={5}
+      empty="No cases here."
+    >
+      {({ cursor, node }) => (
         <tr key={cursor} className={node.status === "REGRESSED" ? "tinted" : undefined}>
           <td>{node.datasetItemId ?? `#${node.position}`}</td>
           <td>
@@ -142,7 +124,7 @@ function CaseRows({
             )}
           </td>
         </tr>
-      ))}
-    </>
+      )}
+    </PageRows>
   );
 }

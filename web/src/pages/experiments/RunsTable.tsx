@@ -1,11 +1,10 @@
 /** The `table` "Runs": run, source, status, items, pass rate with its interval, created. */
 import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable, PageRows } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { count } from "../../lib/format";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import type { PageWindow } from "../../lib/pageWindow";
 import { passRateWords, runName } from "./runWords";
 
 const PAGE = 50;
@@ -38,13 +37,15 @@ const RunsPage = graphql(`
 `);
 
 export function RunsTable({ experimentId }: { experimentId: string }) {
-  const pages = usePageWindow(PAGE);
   return (
     <>
       <h2>Runs</h2>
-      <table aria-label="Runs">
-        <thead>
-          <tr>
+      <PagedTable
+        label="Runs"
+        pageSize={PAGE}
+        what="runs"
+        head={
+          <>
             <th scope="col">Run</th>
             <th scope="col">Source</th>
             <th scope="col">Status</th>
@@ -53,15 +54,11 @@ export function RunsTable({ experimentId }: { experimentId: string }) {
             </th>
             <th scope="col">Pass rate (95% interval)</th>
             <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <RunRows key={after ?? ""} experimentId={experimentId} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="runs" />
+          </>
+        }
+      >
+        {(after, pages) => <RunRows experimentId={experimentId} after={after} pages={pages} />}
+      </PagedTable>
     </>
   );
 }
@@ -79,29 +76,16 @@ function RunRows({
     query: RunsPage,
     variables: { experimentId, first: PAGE, after },
   });
-  const page = data?.runs;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={6}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={6} className="muted">
-          No runs yet: finalize a comparison or import a run.
-        </td>
-      </tr>
-    );
-  }
   return (
-    <>
-      {page?.edges.map(({ node }) => (
+    <PageRows
+      pages={pages}
+      after={after}
+      page={data?.runs}
+      error={error}
+      columns={6}
+      empty="No runs yet: finalize a comparison or import a run."
+    >
+      {({ node }) => (
         <tr key={node.id}>
           <td>{runName(node)}</td>
           <td>{node.source === "HOSTED" ? "Hosted" : "Imported"}</td>
@@ -112,7 +96,7 @@ function RunRows({
             <Ago iso={node.createdAt} />
           </td>
         </tr>
-      ))}
-    </>
+      )}
+    </PageRows>
   );
 }

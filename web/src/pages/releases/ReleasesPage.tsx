@@ -1,11 +1,10 @@
 /** `/releases`: the `table` "Releases", each with its bindings role → asset and version. */
 import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable, PageRows } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import type { BindingRole } from "../../gql/graphql";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -49,25 +48,23 @@ const ReleasesPageQuery = graphql(`
 `);
 
 export function ReleasesPage() {
-  const pages = usePageWindow(PAGE);
   return (
     <>
       <h1>Releases</h1>
-      <table aria-label="Releases">
-        <thead>
-          <tr>
+      <PagedTable
+        label="Releases"
+        pageSize={PAGE}
+        what="releases"
+        head={
+          <>
             <th scope="col">Release</th>
             <th scope="col">Bindings</th>
             <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <ReleaseRows key={after ?? ""} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="releases" />
+          </>
+        }
+      >
+        {(after, pages) => <ReleaseRows after={after} pages={pages} />}
+      </PagedTable>
     </>
   );
 }
@@ -77,29 +74,16 @@ function ReleaseRows({ after, pages }: { after: string | null; pages: PageWindow
     query: ReleasesPageQuery,
     variables: { first: PAGE, after },
   });
-  const page = data?.releases;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={3}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={3} className="muted">
-          No releases yet.
-        </td>
-      </tr>
-    );
-  }
   return (
-    <>
-      {page?.edges.map(({ node }) => (
+    <PageRows
+      pages={pages}
+      after={after}
+      page={data?.releases}
+      error={error}
+      columns={3}
+      empty="No releases yet."
+    >
+      {({ node }) => (
         <tr key={node.id}>
           <td>
             {node.name}
@@ -119,7 +103,7 @@ function ReleaseRows({ after, pages }: { after: string | null; pages: PageWindow
             <Ago iso={node.createdAt} />
           </td>
         </tr>
-      ))}
-    </>
+      )}
+    </PageRows>
   );
 }

@@ -1,0 +1,94 @@
+/**
+ * A table of cursor pages shown a window at a time (lib/pageWindow.ts): `PagedTable` lays out
+ * the head, one `children(after, pages)` per page shown, and "Load more"; each page's
+ * component asks for its rows and hands them to `PageRows`.
+ */
+import { Fragment, type ReactNode } from "react";
+import type { CombinedError } from "urql";
+import { usePageWindow, useReportEnd, type PageEnd, type PageWindow } from "../lib/pageWindow";
+import { ErrorNotice } from "./ErrorNotice";
+import { LoadMore } from "./LoadMore";
+
+export function PagedTable({
+  label,
+  pageSize,
+  what,
+  head,
+  children: page,
+}: {
+  /** The table's accessible name. */
+  label: string;
+  pageSize: number;
+  /** What the rows are, for "N earlier … not shown". */
+  what: string;
+  /** The header cells. */
+  head: ReactNode;
+  children: (after: string | null, pages: PageWindow) => ReactNode;
+}) {
+  const pages = usePageWindow(pageSize);
+  return (
+    <>
+      <table aria-label={label}>
+        <thead>
+          <tr>{head}</tr>
+        </thead>
+        <tbody>
+          {pages.shown.map((after) => (
+            <Fragment key={after ?? ""}>{page(after, pages)}</Fragment>
+          ))}
+        </tbody>
+      </table>
+      <LoadMore window={pages} what={what} />
+    </>
+  );
+}
+
+interface Page<Edge> {
+  totalCount: number;
+  pageInfo: PageEnd;
+  edges: readonly Edge[];
+}
+
+/**
+ * One page's rows: tells the window where the page ends; until it has loaded, an error shows
+ * in a row across the `columns`, and an empty list reads `empty`.
+ */
+export function PageRows<Edge>({
+  pages,
+  after,
+  page,
+  error,
+  columns,
+  empty,
+  children: row,
+}: {
+  pages: PageWindow;
+  after: string | null;
+  page: Page<Edge> | undefined;
+  error: CombinedError | undefined;
+  columns: number;
+  empty: string;
+  /** One `<tr>` (with its key) per edge. */
+  children: (edge: Edge) => ReactNode;
+}) {
+  useReportEnd(pages, after, page?.pageInfo);
+  if (error && !page) {
+    return (
+      <tr>
+        <td colSpan={columns}>
+          <ErrorNotice error={error} />
+        </td>
+      </tr>
+    );
+  }
+  if (page && page.totalCount === 0) {
+    return (
+      <tr>
+        <td colSpan={columns} className="muted">
+          {empty}
+        </td>
+      </tr>
+    );
+  }
+  return <>{page?.edges.map(row)}</>;
+}
