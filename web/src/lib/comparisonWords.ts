@@ -1,5 +1,6 @@
-/** How a comparison's status and verdict read in the comparisons list. */
-import type { ComparisonStatus, VerdictOutcome } from "../../gql/graphql";
+/** How a comparison's status and progress read, in the list and on its page. */
+import type { ComparisonStatus } from "../gql/graphql";
+import { count } from "./format";
 
 export const STATUSES: readonly ComparisonStatus[] = [
   "SETUP",
@@ -21,14 +22,7 @@ export function statusWord(status: ComparisonStatus): string {
   return STATUS_WORDS[status];
 }
 
-/** The chip's tint: a regression reads bad, an improvement good, anything else plain. */
-export function verdictTint(outcome: VerdictOutcome): string {
-  if (outcome === "REGRESSED") return "chip bad";
-  if (outcome === "IMPROVED") return "chip good";
-  return "chip";
-}
-
 /** "186 of 300 calls". */
 export function callsWords(done: number, total: number): string {
-  return `${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} calls`;
+  return `${count(done)} of ${count(total)} calls`;
 }

@@ -7,7 +7,7 @@ export const DECISION_WORDS: Record<SignOffDecision, string> = {
   REQUEST_CHANGES: "Request changes",
 };
 
-const VERDICT_WORDS: Record<SignOffVerdict, string> = {
+export const VERDICT_WORDS: Record<SignOffVerdict, string> = {
   PROMOTE: "Promote",
   HOLD: "Hold",
   INCONCLUSIVE: "Inconclusive",

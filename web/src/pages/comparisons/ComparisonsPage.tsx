@@ -4,7 +4,7 @@ import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonStatus } from "../../gql/graphql";
 import { ComparisonsTablePage, type PageState } from "./ComparisonsTablePage";
 import { FIRST_WINDOW, isFull, loadMore, PAGE_SIZE, type ListWindow } from "./listWindow";
-import { STATUSES, statusWord } from "./words";
+import { STATUSES, statusWord } from "../../lib/comparisonWords";
 import "./comparisons.css";
 
 function asStatus(value: string | null): ComparisonStatus | null {

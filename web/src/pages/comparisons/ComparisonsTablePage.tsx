@@ -5,7 +5,7 @@ import type { ComparisonStatus } from "../../gql/graphql";
 import { ComparisonRow } from "./ComparisonRow";
 import { ComparisonsListQuery } from "./listDocuments";
 import { PAGE_SIZE } from "./listWindow";
-import { statusWord } from "./words";
+import { statusWord } from "../../lib/comparisonWords";
 
 export interface PageState {
   rows: number;
