@@ -5,7 +5,7 @@
  */
 import { Fragment, type ReactNode } from "react";
 import type { CombinedError } from "urql";
-import { usePageWindow, useReportEnd, type PageEnd, type PageWindow } from "../lib/pageWindow";
+import { usePageWindow, useReportEnd, type LoadedPage, type PageWindow } from "../lib/pageWindow";
 import { ErrorNotice } from "./ErrorNotice";
 import { LoadMore } from "./LoadMore";
 
@@ -43,11 +43,7 @@ export function PagedTable({
   );
 }
 
-interface Page<Edge> {
-  totalCount: number;
-  pageInfo: PageEnd;
-  edges: readonly Edge[];
-}
+type Page<Edge> = LoadedPage & { edges: readonly Edge[] };
 
 /**
  * One page's rows: tells the window where the page ends; until it has loaded, an error shows
@@ -71,7 +67,7 @@ export function PageRows<Edge>({
   /** One `<tr>` (with its key) per edge. */
   children: (edge: Edge) => ReactNode;
 }) {
-  useReportEnd(pages, after, page?.pageInfo);
+  useReportEnd(pages, after, page);
   if (error && !page) {
     return (
       <tr>

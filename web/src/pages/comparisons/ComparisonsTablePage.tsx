@@ -1,49 +1,36 @@
-import { useEffect, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { ComparisonStatus } from "../../gql/graphql";
+import { useReportEnd, type PageWindow } from "../../lib/pageWindow";
 import { ComparisonRow } from "./ComparisonRow";
 import { ComparisonsListQuery } from "./listDocuments";
-import { PAGE_SIZE } from "./listWindow";
 import { statusWord } from "../../lib/comparisonWords";
 
-export interface PageState {
-  rows: number;
-  total: number;
-  hasNextPage: boolean;
-  endCursor: string | null;
-}
+/** The comparisons list's page: the newest 20, then 20 older ones per "Load more". */
+export const PAGE_SIZE = 20;
 
 const COLUMNS = 8;
 
-/** One page of the comparisons table (its rows in the shared tbody); tells the list its size. */
+/** One page of the comparisons table (its rows in the shared tbody); tells the window its end. */
 export function ComparisonsTablePage({
-  pageKey,
   after,
   status,
   first,
-  onPage,
+  pages,
 }: {
-  pageKey: string;
   after: string | null;
   status: ComparisonStatus | null;
+  /** The newest page: an empty list says so. */
   first: boolean;
-  onPage: (key: string, state: PageState) => void;
+  pages: PageWindow;
 }) {
   const [{ data, error, fetching }] = useQuery({
     query: ComparisonsListQuery,
     variables: { first: PAGE_SIZE, after, status },
   });
   const page = data?.comparisons;
-  useEffect(() => {
-    if (!page) return;
-    onPage(pageKey, {
-      rows: page.edges.length,
-      total: page.totalCount,
-      hasNextPage: page.pageInfo.hasNextPage,
-      endCursor: page.pageInfo.endCursor ?? null,
-    });
-  }, [page, pageKey, onPage]);
+  useReportEnd(pages, after, page);
 
   if (error && !page) return <MessageRow><ErrorNotice error={error} /></MessageRow>;
   if (!page) return fetching ? <MessageRow>Loading comparisons…</MessageRow> : null;
