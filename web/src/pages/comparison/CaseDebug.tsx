@@ -8,7 +8,7 @@ import { jsonText } from "../../lib/jsonText";
 import { nameOf, type CohortName } from "./cohorts";
 import { DiffText } from "./DiffText";
 import { CaseDebugQuery } from "./queries";
-import { errorWords } from "./stopWords";
+import { errorCodeWords } from "./stopWords";
 
 type Case = ComparisonCaseDebugQuery["comparison"]["cases"]["edges"][number]["node"];
 type Trial = Case["cohorts"][number]["trials"][number];
@@ -98,7 +98,7 @@ function TrialView({ trial, reference }: { trial: Trial; reference: string | nul
         {count(trial.inputTokens)} input and {count(trial.outputTokens)} output tokens ·{" "}
         {dollars(trial.costCents)}
       </p>
-      {trial.errorCode && <p className="error">{errorWords(trial.errorCode)}</p>}
+      {trial.errorCode && <p className="error">{errorCodeWords(trial.errorCode)}</p>}
       {trial.checks.length > 0 && (
         <ul className="checks">
           {trial.checks.map((check, i) => (

@@ -3,17 +3,10 @@ import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
 import { PagedTable, PageRows } from "../../components/PagedTable";
 import { graphql } from "../../gql";
-import type { BindingRole } from "../../gql/graphql";
+import { bindingRoleWord } from "../../lib/bindingRoles";
 import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
-
-const ROLE_WORDS: Record<BindingRole, string> = {
-  PROMPT_TEMPLATE: "Prompt template",
-  MODEL_CONFIG: "Model config",
-  RUBRIC: "Rubric",
-  TOOLS: "Tools",
-};
 
 const ReleasesPageQuery = graphql(`
   query ReleasesPage($first: Int!, $after: String) {
@@ -93,7 +86,7 @@ function ReleaseRows({ after, pages }: { after: string | null; pages: PageWindow
             <ul className="plain">
               {node.bindings.map((b) => (
                 <li key={b.role}>
-                  {ROLE_WORDS[b.role]} → {b.assetVersion.asset.name} v{b.assetVersion.number}
+                  {bindingRoleWord(b.role)} → {b.assetVersion.asset.name} v{b.assetVersion.number}
                   {b.assetVersion.asset.builtIn && " (built-in)"}
                 </li>
               ))}
