@@ -1,5 +1,5 @@
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
-import { count } from "../../lib/format";
+import { count, ratePoints } from "../../lib/format";
 import { nameOf, type CohortName } from "./cohorts";
 
 type Confidence = NonNullable<
@@ -29,7 +29,7 @@ export function SampleAdequacy({
           return (
             <li key={c.cohortIndex}>
               <strong>{nameOf(cohorts, c.cohortIndex)}</strong>: n ={" "}
-              {count(c.n)}, MDE {(c.mde * 100).toFixed(1)} points{" "}
+              {count(c.n)}, MDE {ratePoints(c.mde)}{" "}
               <span className={adequacy.tone}>{adequacy.words}</span>
             </li>
           );
