@@ -46,8 +46,8 @@ export function PagedTable({
 type Page<Edge> = LoadedPage & { edges: readonly Edge[] };
 
 /**
- * One page's rows: tells the window where the page ends; until it has loaded, an error shows
- * in a row across the `columns`, and an empty list reads `empty`.
+ * One page's rows: tells the window where the page ends; until it has loaded, an error (or
+ * `loading`, if given) shows in a row across the `columns`; an empty list reads `empty`.
  */
 export function PageRows<Edge>({
   pages,
@@ -56,6 +56,7 @@ export function PageRows<Edge>({
   error,
   columns,
   empty,
+  loading,
   children: row,
 }: {
   pages: PageWindow;
@@ -64,27 +65,45 @@ export function PageRows<Edge>({
   error: CombinedError | undefined;
   columns: number;
   empty: string;
+  loading?: string;
   /** One `<tr>` (with its key) per edge. */
   children: (edge: Edge) => ReactNode;
 }) {
   useReportEnd(pages, after, page);
-  if (error && !page) {
-    return (
-      <tr>
-        <td colSpan={columns}>
+  if (!page) {
+    if (error) {
+      return (
+        <WholeRow columns={columns}>
           <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
+        </WholeRow>
+      );
+    }
+    return loading ? <WholeRow columns={columns}>{loading}</WholeRow> : null;
   }
-  if (page && page.totalCount === 0) {
+  if (page.totalCount === 0) {
     return (
-      <tr>
-        <td colSpan={columns} className="muted">
-          {empty}
-        </td>
-      </tr>
+      <WholeRow columns={columns} className="muted">
+        {empty}
+      </WholeRow>
     );
   }
-  return <>{page?.edges.map(row)}</>;
+  return <>{page.edges.map(row)}</>;
+}
+
+function WholeRow({
+  columns,
+  className,
+  children,
+}: {
+  columns: number;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <tr>
+      <td colSpan={columns} className={className}>
+        {children}
+      </td>
+    </tr>
+  );
 }

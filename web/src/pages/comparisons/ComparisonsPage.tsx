@@ -67,13 +67,7 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
         </thead>
         <tbody>
           {pages.shown.map((after) => (
-            <ComparisonsTablePage
-              key={after ?? ""}
-              after={after}
-              status={status}
-              first={after === null}
-              pages={pages}
-            />
+            <ComparisonsTablePage key={after ?? ""} after={after} status={status} pages={pages} />
           ))}
         </tbody>
       </table>
