@@ -3,15 +3,9 @@ import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
 import { statusWord } from "../../lib/comparisonWords";
 import { cohortName } from "./cohorts";
 import { DatasetNameQuery } from "./queries";
-import { VERDICT_WORDS } from "./SignOffSummary";
+import { DECIDED_WORDS, VERDICT_WORDS } from "./signOffWords";
 
 type Comparison = PageData["comparison"];
-
-const DECISION: Record<string, string> = {
-  APPROVE: "Approved",
-  HOLD: "Hold",
-  REQUEST_CHANGES: "Changes requested",
-};
 
 /** The heading (the label, else the id) and the line of facts beneath it. */
 export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
@@ -33,7 +27,7 @@ export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
           {comparison.trialsPerCase} {comparison.trialsPerCase === 1 ? "trial" : "trials"} per
           case
         </span>
-        {signed && <span>Decision: {DECISION[signed.decision] ?? signed.decision}</span>}
+        {signed && <span>Decision: {DECIDED_WORDS[signed.decision]}</span>}
         {comparison.verdict && <span>Verdict: {VERDICT_WORDS[comparison.verdict]}</span>}
       </p>
     </>
