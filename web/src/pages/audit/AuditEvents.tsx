@@ -1,10 +1,8 @@
 /** The `table` "Audit log": actor, role, action, target, time and details as text. */
-import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { PagedTable, PageRows } from "../../components/PagedTable";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { jsonText } from "../../lib/jsonText";
-import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -55,11 +53,10 @@ interface Props {
   names: Map<string, string>;
 }
 
-export function AuditEvents(props: Props) {
+export function AuditEvents({ filters, names }: Props) {
   return (
     <PagedTable
       label="Audit log"
-      pageSize={PAGE}
       what="events"
       head={
         <>
@@ -71,28 +68,10 @@ export function AuditEvents(props: Props) {
           <th scope="col">Details</th>
         </>
       }
-    >
-      {(after, pages) => <EventRows {...props} after={after} pages={pages} />}
-    </PagedTable>
-  );
-}
-
-function EventRows({
-  filters,
-  names,
-  after,
-  pages,
-}: Props & { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({
-    query: AuditPageQuery,
-    variables: { first: PAGE, after, ...filters },
-  });
-  return (
-    <PageRows
-      pages={pages}
-      after={after}
-      page={data?.auditEvents}
-      error={error}
+      query={AuditPageQuery}
+      variables={filters}
+      pageSize={PAGE}
+      select={(data) => data.auditEvents}
       columns={6}
       empty="No events match."
     >
@@ -120,6 +99,6 @@ function EventRows({
           </td>
         </tr>
       )}
-    </PageRows>
+    </PagedTable>
   );
 }

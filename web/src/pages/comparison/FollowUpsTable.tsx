@@ -3,12 +3,10 @@
  * a time, a checkbox per open row, and "Resolve selected" (MEMBER) → `dialog` "Resolve
  * follow-ups". The rows are shared by every version of the report.
  */
-import { useEffect, useState } from "react";
-import { useQuery } from "urql";
-import { PagedTable, PageRows } from "../../components/PagedTable";
+import { useState } from "react";
+import { PagedTable } from "../../components/PagedTable";
 import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
-import type { PageWindow } from "../../lib/pageWindow";
 import { FollowUpsResolveDialog } from "./FollowUpsResolveDialog";
 
 const PAGE = 50;
@@ -71,7 +69,6 @@ export function FollowUpsTable({
       </div>
       <PagedTable
         label="Follow-ups"
-        pageSize={PAGE}
         what="follow-ups"
         head={
           <>
@@ -82,18 +79,40 @@ export function FollowUpsTable({
             <th scope="col">Note</th>
           </>
         }
+        query={FollowUpsPage}
+        variables={{ id: reportId }}
+        pageSize={PAGE}
+        select={(data) => data.report.followUps}
+        revision={revision}
+        columns={5}
+        empty="No follow-ups: no baseline has a worse case."
       >
-        {(after, pages) => (
-          <FollowUpRows
-            reportId={reportId}
-            after={after}
-            pages={pages}
-            baselines={baselines}
-            selected={selected}
-            toggle={toggle}
-            revision={revision}
-          />
-        )}
+        {({ node }) => {
+          const baseline = baselines(node.baselineCohortIndex);
+          const name = `${node.datasetItemId} vs ${baseline}`;
+          return (
+            <tr key={node.id}>
+              <td>
+                {node.state === "OPEN" && (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${name}`}
+                    checked={selected.has(node.id)}
+                    onChange={(e) => toggle(node.id, name, e.target.checked)}
+                  />
+                )}
+              </td>
+              <td>{node.datasetItemId}</td>
+              <td>{baseline}</td>
+              <td>
+                <span className={node.state === "OPEN" ? "chip bad" : "chip good"}>
+                  {node.state}
+                </span>
+              </td>
+              <td className="note">{node.note ?? ""}</td>
+            </tr>
+          );
+        }}
       </PagedTable>
       {resolving && (
         <FollowUpsResolveDialog
@@ -107,68 +126,5 @@ export function FollowUpsTable({
         />
       )}
     </div>
-  );
-}
-
-function FollowUpRows({
-  reportId,
-  after,
-  pages,
-  baselines,
-  selected,
-  toggle,
-  revision,
-}: {
-  reportId: string;
-  after: string | null;
-  pages: PageWindow;
-  baselines: (index: number) => string;
-  selected: Map<string, string>;
-  toggle: (id: string, name: string, on: boolean) => void;
-  revision: number;
-}) {
-  const [{ data, error }, reexecute] = useQuery({
-    query: FollowUpsPage,
-    variables: { id: reportId, first: PAGE, after },
-  });
-  useEffect(() => {
-    if (revision > 0) reexecute({ requestPolicy: "network-only" });
-  }, [revision, reexecute]);
-  return (
-    <PageRows
-      pages={pages}
-      after={after}
-      page={data?.report.followUps}
-      error={error}
-      columns={5}
-      empty="No follow-ups: no baseline has a worse case."
-    >
-      {({ node }) => {
-        const baseline = baselines(node.baselineCohortIndex);
-        const name = `${node.datasetItemId} vs ${baseline}`;
-        return (
-          <tr key={node.id}>
-            <td>
-              {node.state === "OPEN" && (
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${name}`}
-                  checked={selected.has(node.id)}
-                  onChange={(e) => toggle(node.id, name, e.target.checked)}
-                />
-              )}
-            </td>
-            <td>{node.datasetItemId}</td>
-            <td>{baseline}</td>
-            <td>
-              <span className={node.state === "OPEN" ? "chip bad" : "chip good"}>
-                {node.state}
-              </span>
-            </td>
-            <td className="note">{node.note ?? ""}</td>
-          </tr>
-        );
-      }}
-    </PageRows>
   );
 }

@@ -1,5 +1,4 @@
-import { useQuery } from "urql";
-import { PageRows } from "../../components/PagedTable";
+import { QueriedPage } from "../../components/PagedTable";
 import type { ComparisonStatus } from "../../gql/graphql";
 import { statusWord } from "../../lib/comparisonWords";
 import type { PageWindow } from "../../lib/pageWindow";
@@ -19,16 +18,14 @@ export function ComparisonsTablePage({
   status: ComparisonStatus | null;
   pages: PageWindow;
 }) {
-  const [{ data, error }] = useQuery({
-    query: ComparisonsListQuery,
-    variables: { first: PAGE_SIZE, after, status },
-  });
   return (
-    <PageRows
+    <QueriedPage
+      query={ComparisonsListQuery}
+      variables={{ status }}
+      pageSize={PAGE_SIZE}
+      select={(data) => data.comparisons}
       pages={pages}
       after={after}
-      page={data?.comparisons}
-      error={error}
       columns={8}
       loading="Loading comparisons…"
       empty={
@@ -38,6 +35,6 @@ export function ComparisonsTablePage({
       }
     >
       {({ node }) => <ComparisonRow key={node.id} node={node} />}
-    </PageRows>
+    </QueriedPage>
   );
 }

@@ -1,9 +1,7 @@
 /** The `table` "Cases" of one dataset version, 50 at a time with "Load more". */
-import { useQuery } from "urql";
-import { PagedTable, PageRows } from "../../components/PagedTable";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { jsonText } from "../../lib/jsonText";
-import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -36,7 +34,6 @@ export function DatasetCases({ versionId }: { versionId: string }) {
   return (
     <PagedTable
       label="Cases"
-      pageSize={PAGE}
       what="cases"
       head={
         <>
@@ -47,31 +44,10 @@ export function DatasetCases({ versionId }: { versionId: string }) {
           <th scope="col">Tags</th>
         </>
       }
-    >
-      {(after, pages) => <CaseRows versionId={versionId} after={after} pages={pages} />}
-    </PagedTable>
-  );
-}
-
-function CaseRows({
-  versionId,
-  after,
-  pages,
-}: {
-  versionId: string;
-  after: string | null;
-  pages: PageWindow;
-}) {
-  const [{ data, error }] = useQuery({
-    query: DatasetCasesPage,
-    variables: { id: versionId, first: PAGE, after },
-  });
-  return (
-    <PageRows
-      pages={pages}
-      after={after}
-      page={data?.datasetVersion.cases}
-      error={error}
+      query={DatasetCasesPage}
+      variables={{ id: versionId }}
+      pageSize={PAGE}
+      select={(data) => data.datasetVersion.cases}
       columns={5}
       empty="This version has no cases."
     >
@@ -88,6 +64,6 @@ function CaseRows({
           <td>{node.tags.join(", ")}</td>
         </tr>
       )}
-    </PageRows>
+    </PagedTable>
   );
 }

@@ -1,11 +1,9 @@
 /** `/experiments`: the workspace's experiments, each linking to its runs. */
-import { useQuery } from "urql";
 import { Link } from "react-router";
 import { Ago } from "../../components/Ago";
-import { PagedTable, PageRows } from "../../components/PagedTable";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { dollars } from "../../lib/format";
-import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -35,7 +33,6 @@ export function ExperimentsPage() {
       <h1>Experiments</h1>
       <PagedTable
         label="Experiments"
-        pageSize={PAGE}
         what="experiments"
         head={
           <>
@@ -44,38 +41,25 @@ export function ExperimentsPage() {
             <th scope="col">Created</th>
           </>
         }
+        query={ExperimentsPageQuery}
+        variables={{}}
+        pageSize={PAGE}
+        select={(data) => data.experiments}
+        columns={3}
+        empty="No experiments yet: a comparison makes one named after its dataset."
       >
-        {(after, pages) => <ExperimentRows after={after} pages={pages} />}
+        {({ node }) => (
+          <tr key={node.id}>
+            <td>
+              <Link to={`/experiments/${node.id}`}>{node.name}</Link>
+            </td>
+            <td>{node.dailyBudgetCents === null ? "No cap" : dollars(node.dailyBudgetCents)}</td>
+            <td>
+              <Ago iso={node.createdAt} />
+            </td>
+          </tr>
+        )}
       </PagedTable>
     </>
-  );
-}
-
-function ExperimentRows({ after, pages }: { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({
-    query: ExperimentsPageQuery,
-    variables: { first: PAGE, after },
-  });
-  return (
-    <PageRows
-      pages={pages}
-      after={after}
-      page={data?.experiments}
-      error={error}
-      columns={3}
-      empty="No experiments yet: a comparison makes one named after its dataset."
-    >
-      {({ node }) => (
-        <tr key={node.id}>
-          <td>
-            <Link to={`/experiments/${node.id}`}>{node.name}</Link>
-          </td>
-          <td>{node.dailyBudgetCents === null ? "No cap" : dollars(node.dailyBudgetCents)}</td>
-          <td>
-            <Ago iso={node.createdAt} />
-          </td>
-        </tr>
-      )}
-    </PageRows>
   );
 }

@@ -1,11 +1,9 @@
 /** The cases of one status tab, 50 at a time, each with its input and evaluators as text. */
-import { useQuery } from "urql";
-import { PagedTable, PageRows } from "../../components/PagedTable";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import type { DiffCaseFilter } from "../../gql/graphql";
 import { percent } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
-import type { PageWindow } from "../../lib/pageWindow";
 import { evaluatorWords } from "./diffWords";
 
 const PAGE = 50;
@@ -62,7 +60,6 @@ export function RunDiffCases(props: Props) {
   return (
     <PagedTable
       label="Cases"
-      pageSize={PAGE}
       what="cases"
       head={
         <>
@@ -73,29 +70,10 @@ export function RunDiffCases(props: Props) {
           <th scope="col">Evaluators</th>
         </>
       }
-    >
-      {(after, pages) => <CaseRows {...props} after={after} pages={pages} />}
-    </PagedTable>
-  );
-}
-
-function CaseRows({
-  candidate,
-  baseline,
-  status,
-  after,
-  pages,
-}: Props & { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({
-    query: RunDiffCasesPage,
-    variables: { candidate, baseline, status, first: PAGE, after },
-  });
-  return (
-    <PageRows
-      pages={pages}
-      after={after}
-      page={data?.runDiff.cases}
-      error={error}
+      query={RunDiffCasesPage}
+      variables={props}
+      pageSize={PAGE}
+      select={(data) => data.runDiff.cases}
       columns={5}
       empty="No cases here."
     >
@@ -125,6 +103,6 @@ function CaseRows({
           </td>
         </tr>
       )}
-    </PageRows>
+    </PagedTable>
   );
 }

@@ -1,10 +1,8 @@
 /** The `table` "Runs": run, source, status, items, pass rate with its interval, created. */
-import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { PagedTable, PageRows } from "../../components/PagedTable";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { count } from "../../lib/format";
-import type { PageWindow } from "../../lib/pageWindow";
 import { passRateWords, runName } from "./runWords";
 
 const PAGE = 50;
@@ -42,7 +40,6 @@ export function RunsTable({ experimentId }: { experimentId: string }) {
       <h2>Runs</h2>
       <PagedTable
         label="Runs"
-        pageSize={PAGE}
         what="runs"
         head={
           <>
@@ -56,47 +53,26 @@ export function RunsTable({ experimentId }: { experimentId: string }) {
             <th scope="col">Created</th>
           </>
         }
+        query={RunsPage}
+        variables={{ experimentId }}
+        pageSize={PAGE}
+        select={(data) => data.runs}
+        columns={6}
+        empty="No runs yet: finalize a comparison or import a run."
       >
-        {(after, pages) => <RunRows experimentId={experimentId} after={after} pages={pages} />}
+        {({ node }) => (
+          <tr key={node.id}>
+            <td>{runName(node)}</td>
+            <td>{node.source === "HOSTED" ? "Hosted" : "Imported"}</td>
+            <td>{node.status}</td>
+            <td className="num">{count(node.itemCount)}</td>
+            <td>{passRateWords(node.passRate)}</td>
+            <td>
+              <Ago iso={node.createdAt} />
+            </td>
+          </tr>
+        )}
       </PagedTable>
     </>
-  );
-}
-
-function RunRows({
-  experimentId,
-  after,
-  pages,
-}: {
-  experimentId: string;
-  after: string | null;
-  pages: PageWindow;
-}) {
-  const [{ data, error }] = useQuery({
-    query: RunsPage,
-    variables: { experimentId, first: PAGE, after },
-  });
-  return (
-    <PageRows
-      pages={pages}
-      after={after}
-      page={data?.runs}
-      error={error}
-      columns={6}
-      empty="No runs yet: finalize a comparison or import a run."
-    >
-      {({ node }) => (
-        <tr key={node.id}>
-          <td>{runName(node)}</td>
-          <td>{node.source === "HOSTED" ? "Hosted" : "Imported"}</td>
-          <td>{node.status}</td>
-          <td className="num">{count(node.itemCount)}</td>
-          <td>{passRateWords(node.passRate)}</td>
-          <td>
-            <Ago iso={node.createdAt} />
-          </td>
-        </tr>
-      )}
-    </PageRows>
   );
 }

@@ -1,10 +1,8 @@
 /** `/releases`: the `table` "Releases", each with its bindings role → asset and version. */
-import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { PagedTable, PageRows } from "../../components/PagedTable";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { bindingRoleWord } from "../../lib/bindingRoles";
-import type { PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -46,7 +44,6 @@ export function ReleasesPage() {
       <h1>Releases</h1>
       <PagedTable
         label="Releases"
-        pageSize={PAGE}
         what="releases"
         head={
           <>
@@ -55,48 +52,35 @@ export function ReleasesPage() {
             <th scope="col">Created</th>
           </>
         }
+        query={ReleasesPageQuery}
+        variables={{}}
+        pageSize={PAGE}
+        select={(data) => data.releases}
+        columns={3}
+        empty="No releases yet."
       >
-        {(after, pages) => <ReleaseRows after={after} pages={pages} />}
+        {({ node }) => (
+          <tr key={node.id}>
+            <td>
+              {node.name}
+              {node.description && <div className="muted">{node.description}</div>}
+            </td>
+            <td>
+              <ul className="plain">
+                {node.bindings.map((b) => (
+                  <li key={b.role}>
+                    {bindingRoleWord(b.role)} → {b.assetVersion.asset.name} v{b.assetVersion.number}
+                    {b.assetVersion.asset.builtIn && " (built-in)"}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td>
+              <Ago iso={node.createdAt} />
+            </td>
+          </tr>
+        )}
       </PagedTable>
     </>
-  );
-}
-
-function ReleaseRows({ after, pages }: { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({
-    query: ReleasesPageQuery,
-    variables: { first: PAGE, after },
-  });
-  return (
-    <PageRows
-      pages={pages}
-      after={after}
-      page={data?.releases}
-      error={error}
-      columns={3}
-      empty="No releases yet."
-    >
-      {({ node }) => (
-        <tr key={node.id}>
-          <td>
-            {node.name}
-            {node.description && <div className="muted">{node.description}</div>}
-          </td>
-          <td>
-            <ul className="plain">
-              {node.bindings.map((b) => (
-                <li key={b.role}>
-                  {bindingRoleWord(b.role)} → {b.assetVersion.asset.name} v{b.assetVersion.number}
-                  {b.assetVersion.asset.builtIn && " (built-in)"}
-                </li>
-              ))}
-            </ul>
-          </td>
-          <td>
-            <Ago iso={node.createdAt} />
-          </td>
-        </tr>
-      )}
-    </PageRows>
   );
 }
