@@ -51,6 +51,7 @@ from server.comparisons import ambiguous, lease, progress, ranges
 from server.comparisons import dispatch_store as store
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, load_plan
 from server.comparisons.dispatch_store import Fenced, TrialOutcome
+from server.comparisons.looks import Looks
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
 from server.pairwise.hosted import Stage as PairwiseStage
@@ -122,6 +123,8 @@ class Dispatcher:
         self.fresh_cohorts: set[int] = set()
         """Cohorts admitted to since the last record: that record shows them RUNNING."""
         self.pairwise = PairwiseStage(sessionmaker, settings)
+        self.looks: Looks | None = None
+        """Sequential stopping's looks (server/comparisons/looks.py), after each record."""
 
     async def run(self) -> str:
         if self.registry is not None and self.comparison_id in self.registry:
@@ -150,6 +153,7 @@ class Dispatcher:
     async def _run(self) -> str:
         async with self.sessionmaker() as session:
             plan = await load_plan(session, self.comparison_id)
+        self.looks = Looks(self.sessionmaker, plan.comparison, cohorts=len(plan.cohorts))
         first, stop = await self._claim(plan)
         if not first:
             return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
@@ -311,6 +315,8 @@ class Dispatcher:
             )
         self.held.recorded(outcomes, finished)
         await self._publish(snapshot)
+        if self.looks is not None:  # sequential stopping: a decision is the pending stop
+            await self.looks.after_record(done_calls=snapshot.done_calls)
 
     async def _finish(
         self,

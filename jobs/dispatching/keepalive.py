@@ -17,6 +17,7 @@ from jobs.dispatching.holdings import Holdings
 from jobs.dispatching.pipeline import Stop
 from server.comparisons import ranges
 from server.comparisons.lease import Fenced
+from server.comparisons.models import StopReason
 from server.runtime.slots import RedisSlots
 
 STATUS_CHECK_S = 0.5
@@ -65,8 +66,8 @@ class Keepalive:
         ):
             self.status_read_at = time.monotonic()
             stop = await self._stop_found()
-            if stop is not None:
-                self.abandon_waits()
+            if stop is not None and stop != StopReason.DECIDED_EARLY:
+                self.abandon_waits()  # a decided run's admitted calls go out: whole cases
         return stop
 
     def abandon_waits(self) -> None:
