@@ -146,9 +146,8 @@ def main() -> None:
         from bench.sequential_service import run_service_comparison
 
         fraction, verdict = asyncio.run(run_service_comparison())
-        emit(f"(c) service: calls used ÷ planned {fraction:.4f} (target ≤ 0.20), {verdict}")
+        emit(f"(c) service: calls used ÷ planned {fraction:.4f} (target ≤ 0.20): {verdict}")
         result["service_calls_fraction"] = fraction
-        result["service_verdict"] = verdict
     emit(json.dumps(result))
 
 

@@ -5,7 +5,9 @@ identical cohorts never called different, and a cancel during a sequential run."
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+
 import numpy as np
 import pytest
 from sqlalchemy import select
@@ -25,10 +27,10 @@ from tests.server.comparisons.test_dispatch import (
     trial_rows,
     wait_terminal,
 )
+from tests.server.reports.api import finalized_comparison
 from tests.server.verdicts.scenarios import (
     CREATE,
     run_comparison,
-    scorecard_of,
     scripted_setup,
     wait_finalized,
 )
@@ -288,3 +290,24 @@ def test_the_regression_script_is_about_15_points() -> None:
     assert -0.19 < delta < -0.11
     assert all(c == "F" or b == "P" for c, b in zip(candidate, baseline, strict=True))
 
+
+async def test_the_report_and_its_page_show_the_stop(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    f = await finalized_comparison(
+        backend, _regression(CASES), ws=ws, stopping=STOPPING, label="sequential"
+    )
+    report = await f.generate()
+    doc = json.loads(report["document"])
+    stopping = doc["summary"]["stopping"]
+    assert stopping["decidedEarly"] is True and stopping["caseOrderSeed"] == SEED
+    at = stopping["stoppedAtCases"]
+    assert doc["scorecard"]["stopping"] == stopping
+    [chip] = doc["summary"]["chips"]
+    assert chip["text"].endswith(f"decided early at {at} of {CASES} cases")
+    owner = ws.tokens[Role.OWNER]
+    page = await backend.client.get(
+        report["pagePath"], headers={"Authorization": f"Bearer {owner}"}
+    )
+    assert page.status_code == 200
+    assert f"Decided early at {at} of {CASES} cases." in page.text
+    assert "The verdict rests on the confidence sequence" in page.text
