@@ -90,7 +90,7 @@ def fixed_n_power(differences: npt.NDArray[np.float64], n: int) -> float:
     for w, b in zip(worse.tolist(), better.tolist(), strict=True):
         result = mcnemar_from_counts(b, w, n)
         hits += int(result.p_value < ALPHA and (b - w) / n < -EPSILON)
-    return hits / differences.shape[0]
+    return hits / int(differences.shape[0])
 
 
 def part_a(rng: np.random.Generator) -> float:
