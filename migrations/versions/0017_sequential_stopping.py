@@ -25,7 +25,7 @@ def upgrade() -> None:
     with op.batch_alter_table('comparison', schema=None) as batch_op:
         batch_op.add_column(sa.Column('stopping', _JSON, nullable=True, comment='sequential stopping {rule, alpha, minCases, lookEveryCases}'))
         batch_op.add_column(sa.Column('case_order_seed', sa.BigInteger(), nullable=True, comment='the seed of the random case order (sequential stopping)'))
-        batch_op.add_column(sa.Column('looks', _JSON, nullable=True, comment='sequential looks so far and the decision (comparisons/looks.py)'))
+        batch_op.add_column(sa.Column('looks', _JSON, nullable=True, comment='sequential looks so far and the decision (dispatch/looks.py)'))
 
 
 def downgrade() -> None:

@@ -114,7 +114,7 @@ class Comparison(Base):
         BigInteger, comment="the seed of the random case order (sequential stopping)"
     )
     looks: Mapped[dict[str, Any] | None] = mapped_column(
-        PortableJSON, comment="sequential looks so far and the decision (comparisons/looks.py)"
+        PortableJSON, comment="sequential looks so far and the decision (dispatch/looks.py)"
     )
     case_count: Mapped[int] = mapped_column(Integer, comment="frozen cases in comparison_case")
     total_calls: Mapped[int] = mapped_column(Integer, comment="planned calls, judge calls included")
@@ -183,7 +183,7 @@ class ComparisonCohort(Base):
 
 class ComparisonRange(Base):
     """A run of consecutive cases dispatched under its own lease and fencing token, so
-    several deliveries (on any hosts) share one comparison (server/comparisons/ranges.py)."""
+    several deliveries (on any hosts) share one comparison (server/dispatch/ranges.py)."""
 
     __tablename__ = "comparison_range"
 

@@ -3,7 +3,7 @@ its checking, what a comparison stores, the seeded case order and the preview's 
 
 With `ANYTIME_VALID` the frozen cases are stored in a random order drawn from
 `case_order_seed`, so dispatch (case-major, by ordinal, in ranges) visits them in that
-order; the looks themselves are in `server.comparisons.looks`.
+order; the looks themselves are in `server.dispatch.looks`.
 """
 
 from __future__ import annotations
