@@ -11,8 +11,9 @@
     the median fraction of cases used before the stop (target ≤ 0.12), looking every 50
     cases and every case; the fixed-n power (McNemar mid-p, α 0.05) beside it.
 (c) one comparison through the service (embedded runtime, SQLite, simulated connection)
-    of 2,000 cases with that regression, lookEveryCases 50: calls used ÷ planned (target
-    ≤ 0.20) and the verdict (bench/sequential_service.py).
+    of 2,000 cases with that regression, lookEveryCases 50, case order seed 1: calls used ÷
+    planned (target ≤ 0.20) and the verdict (bench/sequential_service.py); then the same
+    with case order seeds 2… (`--more-orders`, default 4) for the spread.
 
 Looks follow the service: at minCases, then every lookEveryCases; ε = 1 point, target
 effect 5 points, one baseline so the level is α = 0.05. The last line is one JSON object.
@@ -34,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from stats.mcnemar import mcnemar_from_counts
+from stats.sequential import DECISION_TOLERANCE as TOL
 from stats.sequential import betting_cs, look_points
 
 ALPHA, EPSILON, TARGET = 0.05, 0.01, 0.05
@@ -67,8 +69,8 @@ def stops(
     low, high = betting_cs(differences, ALPHA)
     looks = np.array(look_points(CASES, min_cases=MIN_CASES, look_every=look_every))
     lo, hi = low[:, looks - 1], high[:, looks - 1]
-    regressed, improved = hi < -EPSILON, lo > EPSILON
-    no_change = (lo >= -TARGET) & (hi <= TARGET)
+    regressed, improved = hi < -EPSILON - TOL, lo > EPSILON + TOL
+    no_change = (lo >= -TARGET - TOL) & (hi <= TARGET + TOL)
     decided = regressed | improved | no_change
     first = np.where(decided.any(axis=1), decided.argmax(axis=1), -1)
     rows = np.arange(differences.shape[0])
@@ -135,6 +137,9 @@ def part_b(rng: np.random.Generator) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skip-service", action="store_true")
+    parser.add_argument(
+        "--more-orders", type=int, default=4, help="(c) again with these many other case orders"
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(20261201)
     result: dict[str, float | str | None] = {
@@ -145,9 +150,12 @@ def main() -> None:
     if not args.skip_service:
         from bench.sequential_service import run_service_comparison
 
-        fraction, verdict = asyncio.run(run_service_comparison())
+        fraction, verdict = asyncio.run(run_service_comparison(1))
         emit(f"(c) service: calls used ÷ planned {fraction:.4f} (target ≤ 0.20): {verdict}")
         result["service_calls_fraction"] = fraction
+        for seed in range(2, 2 + args.more_orders):  # the spread over case orders
+            more, detail = asyncio.run(run_service_comparison(seed))
+            emit(f"    case order seed {seed}: {more:.4f}: {detail.split('; Chip')[0]}")
     emit(json.dumps(result))
 
 

@@ -38,8 +38,9 @@ def regression_tensor(seed: int = 3) -> list[list[str]]:
     return [candidate, baseline]
 
 
-async def run_service_comparison() -> tuple[float, str]:
-    """(calls used ÷ planned, the verdict's chip)."""
+async def run_service_comparison(case_order_seed: int = 1) -> tuple[float, str]:
+    """(calls used ÷ planned, what it did and the verdict's chip) of one comparison whose
+    cases run in the order `case_order_seed` draws."""
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), secret_key=Fernet.generate_key().decode())
         await asyncio.to_thread(upgrade, settings.database_url)
@@ -47,7 +48,12 @@ async def run_service_comparison() -> tuple[float, str]:
             ws = await make_workspace(backend.sessionmaker)
             setup = await scripted_setup(backend.sessionmaker, ws, regression_tensor())
             member = ws.tokens[Role.MEMBER]
-            stopping = {"rule": "ANYTIME_VALID", "minCases": 100, "lookEveryCases": 50}
+            stopping = {
+                "rule": "ANYTIME_VALID",
+                "minCases": 100,
+                "lookEveryCases": 50,
+                "caseOrderSeed": case_order_seed,
+            }
             started = time.perf_counter()
             comparison_id = await run_comparison(
                 backend, member, setup.input(trialsPerCase=1, stopping=stopping)

@@ -42,6 +42,9 @@ TRUNCATION: Final = 0.5
 _CHUNK_ELEMENTS: Final = 1 << 21
 """Working-set bound: (sequence, grid point) pairs still in × observations per block."""
 _FIRST_BLOCK: Final = 16
+DECISION_TOLERANCE: Final = 1e-9
+"""Bounds are grid points mapped by 2m − 1: a bound "beyond ε" must be beyond it by more
+than float noise (2 · 0.495 − 1 is −0.0100000000000000009, which is not beyond −0.01)."""
 
 
 def plug_in_bets(y: FloatArray, alpha: float) -> FloatArray:
@@ -174,11 +177,12 @@ def decide_sequence(
 ) -> SequentialDecision:
     """SPEC §4: REGRESSED when the sequence lies entirely below −ε, IMPROVED entirely
     above +ε, NO_CHANGE entirely within ± the target effect, else undecided (None)."""
-    if high < -epsilon:
+    tol = DECISION_TOLERANCE
+    if high < -epsilon - tol:
         return SequentialDecision("REGRESSED", low, high)
-    if low > epsilon:
+    if low > epsilon + tol:
         return SequentialDecision("IMPROVED", low, high)
-    if -target_effect <= low and high <= target_effect:
+    if -target_effect - tol <= low and high <= target_effect + tol:
         return SequentialDecision("NO_CHANGE", low, high)
     return SequentialDecision(None, low, high)
 

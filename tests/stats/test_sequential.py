@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from stats.sequential import betting_cs, hedged_capital
+from stats.sequential import betting_cs, decide_sequence, hedged_capital
 from tests.stats.betting_reference import reference_betting_cs
 
 FIXED = [
@@ -109,3 +109,19 @@ def test_values_outside_the_range_are_refused(bad: list[float]) -> None:
 def test_alpha_must_be_a_probability() -> None:
     with pytest.raises(ValueError):
         betting_cs([0.0], 0.0)
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "outcome"),
+    [
+        (-0.30, -0.02, "REGRESSED"),
+        (-0.30, 2 * 0.495 - 1, None),  # at −ε up to float noise: not beyond it
+        (0.02, 0.30, "IMPROVED"),
+        (2 * 0.505 - 1, 0.30, None),
+        (-0.04, 0.05, "NO_CHANGE"),
+        (-0.06, 0.04, None),
+        (-0.04, -0.02, "REGRESSED"),  # beyond −ε takes precedence over within the target
+    ],
+)
+def test_decisions_from_the_bounds(low: float, high: float, outcome: str | None) -> None:
+    assert decide_sequence(low, high, epsilon=0.01, target_effect=0.05).outcome == outcome
