@@ -7,11 +7,11 @@ from typing import Any
 
 import strawberry
 
+from server.comparisons import look_state
 from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import StopReason
 from server.comparisons.stopping import StoppingRule as StoppingRuleEnum
 from server.comparisons.stopping import StoppingSpec
-from server.dispatch import looks as look_state
 
 StoppingRule = strawberry.enum(
     StoppingRuleEnum,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,54 +28,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.comparisons import stopping as stopping_option
+from server.comparisons.look_state import BaselineLook, LookState
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.comparisons.stopping import StoppingSpec
 from server.dispatch.plan import calls_per_trial
 from stats.sequential import betting_cs, decide_sequence, hedged_capital
 
 logger = logging.getLogger("shipwise.dispatch")
-
-
-@dataclass(frozen=True, slots=True)
-class BaselineLook:
-    """One baseline's sequence at a look (rate units)."""
-
-    baseline_cohort_index: int
-    outcome: str | None
-    low: float
-    high: float
-    n: int
-    """Usable cases in the sequence at the look."""
-    p_value: float
-    """Anytime-valid p for "no difference": min(1, 1 / max K±(0)) over the sequence."""
-
-
-@dataclass(frozen=True, slots=True)
-class LookState:
-    """What the comparison row keeps of its looks (`Comparison.looks`)."""
-
-    looks: int = 0
-    last_look_cases: int = 0
-    decided: bool = False
-    stopped_at_cases: int | None = None
-    baselines: tuple[BaselineLook, ...] = field(default=())
-
-    def to_json(self) -> dict[str, Any]:
-        document = asdict(self)
-        document["baselines"] = [asdict(b) for b in self.baselines]
-        return document
-
-    @classmethod
-    def from_json(cls, document: dict[str, Any] | None) -> LookState:
-        if not document:
-            return cls()
-        return cls(
-            looks=int(document["looks"]),
-            last_look_cases=int(document["last_look_cases"]),
-            decided=bool(document["decided"]),
-            stopped_at_cases=document.get("stopped_at_cases"),
-            baselines=tuple(BaselineLook(**b) for b in document.get("baselines", [])),
-        )
 
 
 def due_points(spec: StoppingSpec, *, after: int, upto: int, case_count: int) -> list[int]:
@@ -185,36 +144,6 @@ def _baseline_look(
     decision = decide_sequence(lo, hi, epsilon=epsilon, target_effect=target_effect)
     capital = float(hedged_capital(x[:n], 0.0, level)[-1])
     return BaselineLook(baseline, decision.outcome, lo, hi, n, min(1.0, 1.0 / max(capital, 1.0)))
-
-
-def stopping_document(
-    stopping: dict[str, Any],
-    *,
-    seed: int,
-    state: LookState,
-    case_count: int,
-    decided: bool,
-    ended: bool,
-) -> dict[str, Any]:
-    """What a comparison and its scorecard show of its sequential stopping (camelCase)."""
-    if decided and state.stopped_at_cases is not None:
-        note = f"Decided early at {state.stopped_at_cases:,} of {case_count:,} cases."
-    elif ended:
-        note = (
-            f"Ran to the end: no look decided every baseline ({state.looks} "
-            f"{'look' if state.looks == 1 else 'looks'})."
-        )
-    else:
-        note = f"{state.looks} {'look' if state.looks == 1 else 'looks'} so far, undecided."
-    return {
-        **stopping,
-        "caseOrderSeed": seed,
-        "looks": state.looks,
-        "decidedEarly": decided,
-        "stoppedAtCases": state.stopped_at_cases if decided else None,
-        "caseCount": case_count,
-        "note": note,
-    }
 
 
 class Looks:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from server.comparisons import look_state
 from server.comparisons.models import Comparison, StopReason
-from server.dispatch import looks as look_state
 
 METHOD: Final = "CONFIDENCE_SEQUENCE"
 POINTS: Final = 100.0

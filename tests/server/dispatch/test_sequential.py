@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
+from typing import Any
 
 import pytest
 
 from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, TrialState
 from server.comparisons.stopping import StoppingRule, StoppingSpec
+from server.dispatch.dispatcher import Dispatcher
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
@@ -30,9 +33,6 @@ from tests.server.dispatch.test_dispatch import (
     wait_terminal,
 )
 from tests.server.dispatch.test_lease import HeldQueue, Trials
-from tests.server.dispatch.test_ranges import TRIALS as RANGE_TRIALS
-from tests.server.dispatch.test_ranges import _between_sweeps
-from tests.server.dispatch.test_ranges import _dispatcher as range_dispatcher
 
 
 async def test_a_cancel_during_a_sequential_run_behaves_as_ever(
@@ -61,6 +61,34 @@ async def test_a_cancel_during_a_sequential_run_behaves_as_ever(
     assert shown["comparison"]["scorecard"] is None
 
 
+RANGE_TRIALS = 2
+
+
+def range_dispatcher(
+    backend: Backend, comparison_id: str, trials: Any, queue: HeldQueue
+) -> Dispatcher:
+    """A delivery over ranges of one case each (as in test_ranges.py), window 2."""
+    settings = backend.settings.model_copy(
+        update={"dispatch_range_cases": 1, "dispatch_lease_seconds": 30}
+    )
+    return Dispatcher(
+        comparison_id=comparison_id,
+        sessionmaker=backend.sessionmaker,
+        settings=settings,
+        queue=queue,
+        events=backend.state.events,
+        run_trial=trials,
+        window_of=lambda _plan: 2,
+    )
+
+
+async def between_sweeps() -> None:
+    """Start just after one of the session sweeper's runs (seconds 0, 15, 30, 45), so it
+    does not dispatch the comparison these deliveries share (as in test_ranges.py)."""
+    while not 1 <= time.time() % 15 <= 6:
+        await asyncio.sleep(0.2)
+
+
 class _Regressed:
     """Stand-in trials: the candidate fails every fifth case in case order (a 20-point
     regression); everything else passes."""
@@ -81,7 +109,7 @@ async def test_two_deliveries_over_case_ranges_stop_together_on_whole_cases(
 ) -> None:
     if backend.name == "sqlite":
         pytest.skip("deliveries of one comparison run at once on PostgreSQL")
-    await _between_sweeps()
+    await between_sweeps()
     queue = HeldQueue()
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=200)
