@@ -96,6 +96,8 @@ export type CreateComparisonInput = {
   pairwise?: PairwiseInput | null | undefined;
   sample?: ComparisonSampleInput | null | undefined;
   split?: Split;
+  /** Sequential stopping; NONE (every case) by default. */
+  stopping?: StoppingInput | null | undefined;
   /** NO_CHANGE needs the interval for Δ within ± this (points). */
   targetEffectPoints?: number;
   trialsPerCase?: number;
@@ -159,6 +161,7 @@ export type PreviewWarningCode =
   | 'CASES_LEFT_OUT'
   | 'FEW_TRIALS'
   | 'HOLDOUT_LOOKS'
+  | 'MAY_STOP_EARLY'
   | 'NO_VERDICT';
 
 export type Role =
@@ -202,7 +205,26 @@ export type StopReason =
   | 'BUDGET_CAP'
   | 'COMPLETED'
   | 'CONNECTION_CAP'
-  | 'DAILY_BUDGET';
+  | 'DAILY_BUDGET'
+  | 'DECIDED_EARLY';
+
+/** Sequential stopping (SPEC §4); NONE runs every case. */
+export type StoppingInput = {
+  /** Error rate over all looks, split across the baselines. */
+  alpha?: number;
+  /** Fixes the random case order; drawn when not given. */
+  caseOrderSeed?: number | null | undefined;
+  /** Cases completed in every cohort between looks. */
+  lookEveryCases?: number;
+  /** The first look, in cases. */
+  minCases?: number;
+  rule?: StoppingRule;
+};
+
+/** ANYTIME_VALID: stop once every baseline's confidence sequence decides. */
+export type StoppingRule =
+  | 'ANYTIME_VALID'
+  | 'NONE';
 
 export type VariableMappingInput = {
   /** `input`, `input.<field>…` or `expected…`. */

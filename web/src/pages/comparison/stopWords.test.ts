@@ -47,6 +47,11 @@ describe("stopWords", () => {
     );
   });
 
+  it("says a sequential run was decided early", () =>
+    expect(stopWords({ ...base, stopReason: "DECIDED_EARLY", doneCalls: 200, totalCalls: 4000 })).toBe(
+      "Decided early: every baseline's confidence sequence settled before the last case. 200 of 4,000 calls ran.",
+    ));
+
   it("counts failed calls", () =>
     expect(stopWords({ ...base, failedCalls: 2 })).toBe(
       "Done. 600 of 600 calls ran. 2 calls failed or went missing.",

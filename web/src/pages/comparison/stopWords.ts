@@ -74,6 +74,8 @@ function doneWords(end: EndFacts): string {
       return `Stopped: ${cappedWords(end.cappedConnections)}.`;
     case "DAILY_BUDGET":
       return `Stopped: the experiment ${end.experimentName} reached its daily budget of ${dollars(end.dailyBudgetCents)}.`;
+    case "DECIDED_EARLY":
+      return "Decided early: every baseline's confidence sequence settled before the last case.";
     default:
       return "Done.";
   }
