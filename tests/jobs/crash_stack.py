@@ -13,18 +13,20 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, select
 
 from server.comparisons.models import Trial, TrialState
 from server.migrate import upgrade
+from server.ops.models import WorkerHeartbeat
 from server.settings import Settings
 from server.workspaces.roles import Role
 from tests import services
 from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
+from tests.waiting import eventually
 
 CRASH_REDIS_DB_OFFSET = 7
 
@@ -153,15 +155,30 @@ async def poll_status(
     backend: Backend, token: str, comparison_id: str, *, until: Any, timeout: float = 90
 ) -> dict[str, Any]:
     """Poll `comparison(id)` until `until(comparison)` holds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
+
+    async def comparison() -> dict[str, Any]:
         data = (await backend.gql(STATUS, {"id": comparison_id}, token=token)).ok()
-        comparison: dict[str, Any] = data["comparison"]
-        if until(comparison):
-            return comparison
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out; last state {comparison}")
-        await asyncio.sleep(0.1)
+        return cast(dict[str, Any], data["comparison"])
+
+    return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
+
+
+async def workers_polling(
+    stack: CrashStack, *processes: subprocess.Popen[bytes], timeout: float = 60
+) -> None:
+    """Each worker process ran its start-up heartbeat job: it takes jobs from the queue."""
+
+    async def beating() -> set[int]:
+        async with stack.backend.sessionmaker() as session:
+            names = (await session.execute(select(WorkerHeartbeat.worker_name))).scalars()
+            return {int(name.rpartition(":")[2]) for name in names}
+
+    await eventually(
+        beating,
+        until=lambda pids: {p.pid for p in processes} <= pids,
+        timeout=timeout,
+        what="every worker's start-up heartbeat",
+    )
 
 
 async def trial_counts(backend: Backend, comparison_id: str) -> dict[str, int]:

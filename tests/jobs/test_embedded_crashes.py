@@ -14,7 +14,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -38,6 +38,7 @@ from tests.jobs.crash_stack import (
     deliveries_per_trial,
     trials_of,
 )
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -80,16 +81,17 @@ class EmbeddedServer:
         self.processes.append(self.process)
         self.runs += 1
         self.base_url = f"http://127.0.0.1:{port}"
+        process = self.process
         async with httpx.AsyncClient() as client:
-            for _ in range(300):
+
+            async def healthy() -> bool:
+                assert process.poll() is None, "shipwise serve exited at start-up"
                 try:
-                    if (await client.get(f"{self.base_url}/healthz")).status_code == 200:
-                        return
+                    return (await client.get(f"{self.base_url}/healthz")).status_code == 200
                 except httpx.HTTPError:
-                    pass
-                assert self.process.poll() is None, "shipwise serve exited at start-up"
-                await asyncio.sleep(0.1)
-        raise AssertionError("shipwise serve did not answer /healthz")
+                    return False
+
+            await eventually(healthy, timeout=30, what="shipwise serve answers /healthz")
 
     async def stop(self, sig: signal.Signals) -> int:
         assert self.process is not None
@@ -123,15 +125,12 @@ class EmbeddedServer:
     async def poll(
         self, token: str, comparison_id: str, until: Any, timeout: float = 60
     ) -> dict[str, Any]:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            comparison: dict[str, Any] = (await self.gql(token, STATUS, {"id": comparison_id}))[
-                "comparison"
-            ]
-            if until(comparison):
-                return comparison
-            assert asyncio.get_running_loop().time() < deadline, comparison
-            await asyncio.sleep(0.1)
+
+        async def comparison() -> dict[str, Any]:
+            found = await self.gql(token, STATUS, {"id": comparison_id})
+            return cast(dict[str, Any], found["comparison"])
+
+        return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
 
 
 @dataclass

@@ -16,6 +16,7 @@ from tests.server.dispatch.test_dispatch import (
     start,
     wait_terminal,
 )
+from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 15, 2, 2
 CALLS = CASES * TRIALS * COHORTS
@@ -24,8 +25,7 @@ CALLS = CASES * TRIALS * COHORTS
 async def _quiet(fake: FakeOpenAI) -> None:
     """Forget earlier requests (the connection check) once none is in flight, so the peak
     counts this test's calls only (an earlier test's abandoned slow request would count)."""
-    while fake.in_flight:
-        await asyncio.sleep(0.05)
+    await eventually(lambda: not fake.in_flight, timeout=10, what="no request in flight")
     fake.reset()
 
 

@@ -6,7 +6,6 @@ concurrency, progress), which run comparisons against the session's fake provide
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -18,6 +17,7 @@ from tests.conftest import PROVIDER_KEY
 from tests.factories import ComparisonSetup, WorkspaceFixture, make_comparison_setup, make_workspace
 from tests.fakes.openai_server import FakeOpenAI, RecordedRequest
 from tests.harness import Backend
+from tests.waiting import eventually
 
 CREATE = """
 mutation($input: CreateComparisonInput!) { createComparison(input: $input) { id status } }
@@ -63,13 +63,15 @@ async def wait_terminal(
 ) -> dict[str, Any]:
     """The comparison once terminal and its dispatcher gone (lease freed): nothing changes
     after this, so a following test sees a quiet provider."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
+
+    async def ended() -> dict[str, Any] | None:
         comparison = await status(backend, token, comparison_id)
         if comparison["status"] in TERMINAL and not await leased(backend, comparison_id):
-            return await status(backend, token, comparison_id)
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"the comparison did not end: {comparison}")
+            return comparison
+        return None
+
+    await eventually(ended, timeout=timeout, what="the comparison ended, its lease freed")
+    return await status(backend, token, comparison_id)
 
 
 async def leased(backend: Backend, comparison_id: str) -> bool:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, ComparisonRange, ComparisonStatus, TrialState
@@ -22,6 +22,7 @@ from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
 from tests.server.dispatch.test_dispatch import leased, trials_of
+from tests.waiting import eventually
 
 
 class HeldQueue:
@@ -126,7 +127,11 @@ async def test_a_delivery_whose_calls_outlast_the_lease_keeps_it(backend: Backen
     comparison_id = await running_comparison(backend, queue, trials=1)
     slow = Trials(seconds=2.5)
     first = asyncio.create_task(_dispatcher(backend, comparison_id, slow, queue, lease=1).run())
-    await asyncio.sleep(1.6)  # the calls are still in flight, the lease's first second is over
+    claimed = await eventually(
+        lambda: _lease_expiry(backend, comparison_id), what="the first delivery's claim"
+    )
+    # The calls are still in flight (2.5 s) when the lease as first claimed is over.
+    await eventually(lambda: datetime.now(UTC) > claimed, timeout=5, what="the first lease over")
     # What a sweep would start for a lease it believes expired: it must find it held.
     assert await _dispatcher(backend, comparison_id, slow, queue, lease=1).run() == "not leased"
     assert await first == "done"
@@ -184,8 +189,7 @@ async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> No
     comparison_id = await running_comparison(backend, queue, trials=1)
     first = _dispatcher(backend, comparison_id, Trials(seconds=0.5), queue)
     running = asyncio.create_task(first.run())
-    while not (await trials_of(backend, comparison_id)):
-        await asyncio.sleep(0.02)
+    await eventually(lambda: trials_of(backend, comparison_id), what="a trial admitted")
     # Another delivery takes the range over (as after a lease it believed expired).
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
@@ -204,3 +208,14 @@ async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> No
         assert taken is not None and taken.lease_owner == "dlv_other"
         row.status = ComparisonStatus.CANCELLED  # nobody resumes it
         taken.lease_owner = None
+
+
+async def _lease_expiry(backend: Backend, comparison_id: str) -> datetime | None:
+    """When the comparison's first range lease expires, once a delivery claimed it."""
+    async with backend.sessionmaker() as session:
+        return await session.scalar(
+            select(ComparisonRange.lease_expires_at).where(
+                ComparisonRange.comparison_id == comparison_id,
+                ComparisonRange.lease_owner.is_not(None),
+            )
+        )

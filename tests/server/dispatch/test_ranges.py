@@ -26,6 +26,7 @@ from tests.factories import actor_for, make_comparison, make_comparison_setup, m
 from tests.harness import Backend
 from tests.server.dispatch.test_dispatch import trials_of
 from tests.server.dispatch.test_lease import HeldQueue, Trials, running_comparison
+from tests.waiting import eventually
 
 CASES, TRIALS = 6, 2
 
@@ -64,8 +65,9 @@ async def _between_sweeps() -> None:
     on seconds 0, 15, 30 and 45 and would dispatch a comparison this test leaves unattended
     on purpose (or join one it shares between two deliveries): start just after one, so the
     few seconds of the test fall between two."""
-    while not 1 <= time.time() % 15 <= 6:
-        await asyncio.sleep(0.2)
+    await eventually(
+        lambda: 1 <= time.time() % 15 <= 6, timeout=16, interval=0.2, what="just after a sweep"
+    )
 
 
 def _finalizations(queue: HeldQueue, comparison_id: str) -> int:
@@ -182,8 +184,11 @@ async def test_a_cancel_stops_both_deliveries_and_one_settles_it(backend: Backen
     first = _dispatcher(backend, comparison_id, slow, queue)
     second = _dispatcher(backend, comparison_id, slow, queue)
     running = asyncio.gather(first.run(), second.run())
-    while len({t.delivery_id for t in await trials_of(backend, comparison_id)}) < 2:
-        await asyncio.sleep(0.02)
+    await eventually(
+        lambda: trials_of(backend, comparison_id),
+        until=lambda rows: len({t.delivery_id for t in rows}) >= 2,
+        what="both deliveries admitted",
+    )
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
             update(Comparison).where(Comparison.id == comparison_id).values(status="CANCELLED")

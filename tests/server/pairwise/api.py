@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
 from server.assets.models import AssetKind
@@ -11,6 +9,7 @@ from tests.conftest import PROVIDER_KEY
 from tests.factories import WorkspaceFixture, make_asset_version, make_connection
 from tests.fakes.judge_server import FakeJudge
 from tests.harness import Backend, GraphQLResult
+from tests.waiting import eventually
 
 RESULT_FIELDS = """
   note partial winRate tieRate lossRate meanScore low high pValue orderDisagreementRate
@@ -77,10 +76,10 @@ async def create(
 
 async def wait_done(backend: Backend, token: str, job_id: str, timeout: float = 60) -> Any:
     """Poll `pairwiseJob` until DONE or FAILED."""
-    deadline = time.monotonic() + timeout
-    while True:
-        job = (await backend.gql(JOB, {"id": job_id}, token=token)).ok()["pairwiseJob"]
-        if job["status"] in ("DONE", "FAILED"):
-            return job
-        assert time.monotonic() < deadline, f"the pairwise job is still {job['status']}"
-        await asyncio.sleep(0.1)
+
+    async def job() -> Any:
+        return (await backend.gql(JOB, {"id": job_id}, token=token)).ok()["pairwiseJob"]
+
+    return await eventually(
+        job, until=lambda j: j["status"] in ("DONE", "FAILED"), timeout=timeout, what="DONE"
+    )
