@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.app import create_app
 from server.context import AppState
 from server.settings import Settings
+from tests.waiting import eventually
 
 
 @dataclass
@@ -80,10 +81,13 @@ async def start_backend(name: str, settings: Settings) -> AsyncIterator[Backend]
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
-    while not server.started:
+
+    def started() -> bool:
         if task.done():
-            task.result()
-        await asyncio.sleep(0.02)
+            task.result()  # raises what stopped the server
+        return server.started
+
+    await eventually(started, timeout=60, what="uvicorn started")
     port = server.servers[0].sockets[0].getsockname()[1]
     base_url = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:

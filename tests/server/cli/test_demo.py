@@ -8,7 +8,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,6 +16,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from tests.waiting import eventually_blocking
 
 pytestmark = pytest.mark.slow
 
@@ -59,14 +60,15 @@ def demo_server(data_dir: Path) -> Iterator[tuple[str, Printed]]:
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
+
+        def ready() -> bool:
             try:
                 up = httpx.get(f"{base}/healthz", timeout=1).status_code == 200
             except httpx.HTTPError:
                 up = False
-            if up and "failedCalls" in out_path.read_text():  # the banner's last lines
-                break
-            time.sleep(0.1)
+            return up and "failedCalls" in out_path.read_text()  # the banner's last lines
+
+        eventually_blocking(ready, timeout=60, interval=0.1, what="the demo server and banner")
         yield base, Printed(out_path.read_text().splitlines())
     finally:
         process.terminate()
@@ -128,12 +130,13 @@ def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None
         verdict_query = "query Verdict" + printed.split("query Verdict", 1)[1].replace(
             "<the id>", str(comparison["id"])
         )
-        for _ in range(300):
-            found = _run(base, token.group(1), verdict_query)["comparison"]
-            assert isinstance(found, dict)
-            if found["verdictState"] == "FINALIZED":
-                break
-            time.sleep(0.1)
+        found = eventually_blocking(
+            lambda: _run(base, token.group(1), verdict_query)["comparison"],
+            until=lambda c: isinstance(c, dict) and c["verdictState"] == "FINALIZED",
+            timeout=60,
+            interval=0.1,
+            what="the demo comparison finalized",
+        )
         card = found["scorecard"]
         (verdict,) = card["verdicts"]
         assert verdict["summary"] == "Regressed vs capitals v1: −11.7 points, outside the noise"
