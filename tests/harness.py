@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.app import create_app
 from server.context import AppState
 from server.settings import Settings
+from tests.statements import TagCountedRequests, tag_counted_request
 from tests.waiting import eventually
 
 
@@ -78,7 +79,8 @@ class Backend:
 async def start_backend(name: str, settings: Settings) -> AsyncIterator[Backend]:
     """Serve the app with a real uvicorn on an ephemeral port inside this event loop."""
     app = create_app(settings)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+    served = TagCountedRequests(app)  # tests/statements.py counts a request's own statements
+    config = uvicorn.Config(served, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
 
@@ -90,7 +92,8 @@ async def start_backend(name: str, settings: Settings) -> AsyncIterator[Backend]
     await eventually(started, timeout=60, what="uvicorn started")
     port = server.servers[0].sockets[0].getsockname()[1]
     base_url = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+    hooks = {"request": [tag_counted_request]}
+    async with httpx.AsyncClient(base_url=base_url, timeout=30, event_hooks=hooks) as client:
         try:
             yield Backend(name, settings, base_url, app.state.shipwise, client)
         finally:
