@@ -110,7 +110,7 @@ async def crash_stack(
     lease_seconds: int = 2,
     job_timeout_seconds: int = 60,
 ) -> AsyncIterator[CrashStack]:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     name = f"shipwise_crash_{secrets.token_hex(4)}"
     plain = admin_url.replace("postgresql+asyncpg", "postgresql")

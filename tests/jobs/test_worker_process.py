@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from server.ops.models import WorkerHeartbeat
 from tests.harness import Backend
@@ -18,7 +18,7 @@ async def test_the_worker_runs_an_enqueued_job_and_counts_it(
 ) -> None:
     assert worker_process.poll() is None, "the worker process exited"
     async with postgres_backend.sessionmaker() as session, session.begin():
-        await session.execute(WorkerHeartbeat.__table__.delete())
+        await session.execute(delete(WorkerHeartbeat))
     assert await postgres_backend.state.queue.enqueue("record_heartbeat", job_id="beat-test")
 
     async def beats() -> list[str]:

@@ -27,7 +27,7 @@ async def test_readyz_is_503_when_the_database_is_unreachable(
     tmp_path: pytest.TempPathFactory, fernet_key: str
 ) -> None:
     settings = Settings(
-        data_dir=tmp_path,  # type: ignore[arg-type]
+        data_dir=tmp_path,
         database_url="postgresql+asyncpg://nobody@127.0.0.1:1/none",
         secret_key=fernet_key,
     )
@@ -42,7 +42,7 @@ async def test_readyz_is_503_when_redis_is_unreachable(
     tmp_path: pytest.TempPathFactory, fernet_key: str
 ) -> None:
     settings = Settings(
-        data_dir=tmp_path,  # type: ignore[arg-type]
+        data_dir=tmp_path,
         redis_url="redis://127.0.0.1:1/0",
         secret_key=fernet_key,
     )

@@ -137,6 +137,7 @@ def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None
             interval=0.1,
             what="the demo comparison finalized",
         )
+        assert isinstance(found, dict)
         card = found["scorecard"]
         (verdict,) = card["verdicts"]
         assert verdict["summary"] == "Regressed vs capitals v1: −11.7 points, outside the noise"

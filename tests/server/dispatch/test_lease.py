@@ -130,6 +130,7 @@ async def test_a_delivery_whose_calls_outlast_the_lease_keeps_it(backend: Backen
     claimed = await eventually(
         lambda: _lease_expiry(backend, comparison_id), what="the first delivery's claim"
     )
+    assert claimed is not None
     # The calls are still in flight (2.5 s) when the lease as first claimed is over.
     await eventually(lambda: datetime.now(UTC) > claimed, timeout=5, what="the first lease over")
     # What a sweep would start for a lease it believes expired: it must find it held.
