@@ -8,14 +8,13 @@ import math
 import os
 import secrets
 import subprocess
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from server.comparisons.models import Trial, TrialState
 from server.migrate import upgrade
@@ -26,6 +25,7 @@ from tests import services
 from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
+from tests.server.dispatch.api import start_comparison
 from tests.waiting import eventually
 
 CRASH_REDIS_DB_OFFSET = 7
@@ -181,26 +181,6 @@ async def workers_polling(
     )
 
 
-async def trial_counts(backend: Backend, comparison_id: str) -> dict[str, int]:
-    async with backend.sessionmaker() as session:
-        rows = await session.execute(
-            select(Trial.state, func.count())
-            .where(Trial.comparison_id == comparison_id)
-            .group_by(Trial.state)
-        )
-        return {state.value: int(count) for state, count in rows}
-
-
-def deliveries_per_trial(fake: FakeOpenAI, comparison_id: str) -> dict[str, set[str]]:
-    """Trial header → the delivery headers that sent it (one each, if none was re-sent)."""
-    seen: dict[str, set[str]] = defaultdict(set)
-    for request in fake.requests:
-        trial = request.headers.get("x-shipwise-trial", "")
-        if trial.startswith(comparison_id + "/"):
-            seen[trial].add(request.headers.get("x-shipwise-delivery", ""))
-    return seen
-
-
 async def start_run(
     stack: CrashStack,
     fake: FakeOpenAI,
@@ -228,19 +208,5 @@ async def start_run(
     )
     (await backend.gql(SET_POLICY, {"value": policy}, token=ws.tokens[Role.ADMIN])).ok()
     token = ws.tokens[Role.MEMBER]
-    created = (
-        await backend.gql(
-            "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }",
-            {"i": setup.input(trialsPerCase=trials)},
-            token=token,
-        )
-    ).ok()
-    comparison_id: str = created["createComparison"]["id"]
-    (
-        await backend.gql(
-            "mutation($id: ID!) { startComparison(id: $id) { status } }",
-            {"id": comparison_id},
-            token=token,
-        )
-    ).ok()
+    comparison_id = await start_comparison(backend, token, setup.input(trialsPerCase=trials))
     return comparison_id, token

@@ -35,9 +35,9 @@ from tests.jobs.crash_stack import (
     POLICIES,
     SET_POLICY,
     assert_closed_as_missing,
-    deliveries_per_trial,
     trials_of,
 )
+from tests.server.dispatch.api import deliveries_per_trial
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow

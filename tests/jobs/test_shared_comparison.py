@@ -17,13 +17,12 @@ from tests.jobs.crash_stack import (
     CrashStack,
     assert_closed_as_missing,
     crash_stack,
-    deliveries_per_trial,
     poll_status,
     start_run,
-    trial_counts,
     trials_of,
     workers_polling,
 )
+from tests.server.dispatch.api import deliveries_per_trial, trial_rows
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
@@ -88,7 +87,7 @@ async def test_two_worker_processes_dispatch_one_comparison_sending_each_trial_o
 
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
     assert ended["progress"]["doneCalls"] == TOTAL
-    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
+    assert await trial_rows(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
     sent = deliveries_per_trial(fake, comparison_id)
     assert len(sent) == TOTAL and all(len(d) == 1 for d in sent.values()), "each trial once"
     assert _senders(fake, comparison_id) == {w.pid for w in workers}, "both processes sent"
@@ -124,7 +123,7 @@ async def test_kill_9_of_one_of_two_workers_costs_only_its_ambiguous_trials(
 
     assert survivor.poll() is None, "no new worker: the survivor finished the run"
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
-    assert await trial_counts(stack.backend, comparison_id) == {
+    assert await trial_rows(stack.backend, comparison_id) == {
         "COMPLETED": TOTAL - len(lost),
         "ERRORED": len(lost),
     }

@@ -22,11 +22,9 @@ from tests.jobs.crash_stack import (
     CrashStack,
     crash_redis_url,
     crash_stack,
-    deliveries_per_trial,
     poll_status,
-    trial_counts,
 )
-from tests.server.dispatch.test_dispatch import leased
+from tests.server.dispatch.api import deliveries_per_trial, leased, trial_rows
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
@@ -110,7 +108,7 @@ async def test_a_killed_workers_slots_come_back_with_its_lease(
     )
     assert time.monotonic() - restarted <= LEASE_SECONDS + 30
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
-    assert await trial_counts(stack.backend, fresh) == {"COMPLETED": 10}
+    assert await trial_rows(stack.backend, fresh) == {"COMPLETED": 10}
     assert len(deliveries_per_trial(fake, fresh)) == 10
     assert fake.peak_concurrency <= MAX_CONCURRENCY
 
@@ -130,7 +128,7 @@ async def test_cancel_ends_a_wait_for_slots_at_once_and_nothing_is_ambiguous(
             await hold.__aenter__()
         comparison_id = await _start(stack, setup, trialsPerCase=1)
         await eventually(
-            lambda: trial_counts(stack.backend, comparison_id),
+            lambda: trial_rows(stack.backend, comparison_id),
             until=lambda counts: counts.get("ADMITTED", 0) >= 4,
             timeout=30,
             what="the worker admitted a window",
@@ -153,7 +151,7 @@ async def test_cancel_ends_a_wait_for_slots_at_once_and_nothing_is_ambiguous(
     ended = await poll_status(stack.backend, member, comparison_id, until=lambda _c: True)
     assert (ended["status"], ended["errorCode"]) == ("CANCELLED", None)
     # The waiting calls were never sent: their checkpoints went, none is left ambiguous.
-    assert await trial_counts(stack.backend, comparison_id) == {}
+    assert await trial_rows(stack.backend, comparison_id) == {}
     assert ended["progress"]["doneCalls"] == 0
     assert deliveries_per_trial(fake, comparison_id) == {}
 
@@ -210,7 +208,7 @@ async def test_a_job_that_times_out_waiting_for_slots_leaves_nothing_ambiguous(
     )
     # The timed-out delivery's calls were never sent: not ambiguous, sent later, once each.
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
-    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": 8}
+    assert await trial_rows(stack.backend, comparison_id) == {"COMPLETED": 8}
     sent = deliveries_per_trial(fake, comparison_id)
     assert len(sent) == 8 and all(len(d) == 1 for d in sent.values())
 

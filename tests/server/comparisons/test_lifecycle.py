@@ -42,7 +42,7 @@ from tests.server.comparisons.documents import (
     START,
     error_extensions,
 )
-from tests.server.dispatch.test_dispatch import leased
+from tests.server.dispatch.api import leased
 from tests.statements import counting_statements
 from tests.waiting import eventually
 

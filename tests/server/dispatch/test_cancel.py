@@ -8,7 +8,7 @@ from tests.factories import make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL, GET, LIST
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     create,
     deliveries_per_trial,
     openai_setup,

@@ -24,7 +24,7 @@ from server.workspaces.roles import Role
 from tests.factories import WorkspaceFixture, actor_for, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     create,
     openai_setup,
     start,

@@ -21,7 +21,7 @@ from server.runtime.interfaces import JobStats
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import leased, trials_of
+from tests.server.dispatch.api import leased, trials_of
 from tests.waiting import eventually
 
 

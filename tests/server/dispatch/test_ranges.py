@@ -24,7 +24,7 @@ from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import trials_of
+from tests.server.dispatch.api import trials_of
 from tests.server.dispatch.test_lease import HeldQueue, Trials, running_comparison
 from tests.waiting import eventually
 
