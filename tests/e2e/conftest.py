@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.db import create_engine, create_sessionmaker
 from tests.waiting import eventually
 
-STARTUP_SECONDS = 30.0
+STARTUP_SECONDS = 90.0  # a bound for a loaded host: two uvicorn workers import the app
 
 
 def free_port() -> int:
@@ -78,9 +78,10 @@ class Deployment:
                 except httpx.TransportError:
                     return False
 
-            await eventually(
-                healthy, timeout=STARTUP_SECONDS, interval=0.1, what=f"{name} answers /healthz"
-            )
+            try:
+                await eventually(healthy, timeout=STARTUP_SECONDS, what=f"{name} answers /healthz")
+            except AssertionError as slow:
+                raise AssertionError(f"{slow}: {self.tail(name)}") from None
         return base_url
 
     def start_worker(self) -> None:

@@ -91,7 +91,7 @@ class EmbeddedServer:
                 except httpx.HTTPError:
                     return False
 
-            await eventually(healthy, timeout=30, what="shipwise serve answers /healthz")
+            await eventually(healthy, timeout=120, what="shipwise serve answers /healthz")
 
     async def stop(self, sig: signal.Signals) -> int:
         assert self.process is not None

@@ -72,7 +72,7 @@ async def _until_both_send(fake: FakeOpenAI, comparison_id: str, pids: set[int])
     await eventually(
         lambda: _senders(fake, comparison_id),
         until=lambda senders: senders == pids,
-        timeout=15,
+        timeout=60,
         what="both workers sent calls",
     )
 

@@ -25,7 +25,7 @@ async def test_the_worker_runs_an_enqueued_job_and_counts_it(
         async with postgres_backend.sessionmaker() as session:
             return list((await session.execute(select(WorkerHeartbeat.worker_name))).scalars())
 
-    names = await eventually(beats, timeout=15, what="a heartbeat")
+    names = await eventually(beats, timeout=60, what="a heartbeat")
     assert names[0].endswith(f":{worker_process.pid}")
     stats = await postgres_backend.state.queue.stats()
     assert stats.counts.get(("record_heartbeat", "complete"), 0) >= 1

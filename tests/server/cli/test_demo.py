@@ -68,7 +68,7 @@ def demo_server(data_dir: Path) -> Iterator[tuple[str, Printed]]:
                 up = False
             return up and "failedCalls" in out_path.read_text()  # the banner's last lines
 
-        eventually_blocking(ready, timeout=60, interval=0.1, what="the demo server and banner")
+        eventually_blocking(ready, timeout=120, interval=0.1, what="the demo server and banner")
         yield base, Printed(out_path.read_text().splitlines())
     finally:
         process.terminate()

@@ -132,7 +132,7 @@ async def _dispatch_here(
             return ended.is_set()
 
         async def deliver() -> None:
-            await eventually(delivery, timeout=60, interval=0.05, what="dispatch ended")
+            await eventually(delivery, timeout=120, interval=0.05, what="dispatch ended")
 
         await asyncio.gather(*(deliver() for _ in range(deliveries)))
     finally:
