@@ -3,6 +3,7 @@ crash tests, which run comparisons against a fake provider."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -164,3 +165,13 @@ def partial_cases(trials: list[Trial], *, per_case: int) -> list[int]:
     """Ordinals of the cases that have some but not all of their `per_case` trial rows."""
     counts = Counter(t.case_ordinal for t in trials)
     return sorted(ordinal for ordinal, n in counts.items() if n != per_case)
+
+
+async def between_sweeps() -> None:
+    """The session's own sweeper (in-process with SQLite, the worker with PostgreSQL) runs
+    on seconds 0, 15, 30 and 45 and would dispatch a comparison this test leaves unattended
+    on purpose (or join one it shares between two deliveries): start just after one, so the
+    few seconds of the test fall between two."""
+    await eventually(
+        lambda: 1 <= time.time() % 15 <= 6, timeout=16, interval=0.2, what="just after a sweep"
+    )
