@@ -272,6 +272,9 @@ async def stalled_client(backend: Backend, token: str) -> AsyncIterator[ClientCo
         compression=None,  # compressed snapshots would take far longer to fill the buffers
         max_queue=1,
         sock=raw,
+        # A client that reads nothing reads no pong either: its own keep-alive pings would
+        # close the connection (1011) once the test runs past their timeout on a slow host.
+        ping_interval=None,
     ) as client:
         init = {"Authorization": f"Bearer {token}"}
         await client.send(json.dumps({"type": "connection_init", "payload": init}))
