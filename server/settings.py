@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from server.graphiql.assets import DEFAULT_DIR as GRAPHIQL_ASSETS_DIR
+from server.portal.files import DEFAULT_DIR as PORTAL_DIR
 
 DEFAULT_DATA_DIR = Path(".shipwise")
 
@@ -59,6 +60,9 @@ class Settings(BaseSettings):
     )
     graphiql_assets_dir: Path = Field(
         GRAPHIQL_ASSETS_DIR, description="Where GraphiQL's files are (`make install` puts them)."
+    )
+    portal_dir: Path = Field(
+        PORTAL_DIR, description="Where the built portal is (`make install` builds web/ there)."
     )
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."

@@ -39,7 +39,7 @@ class BannerServer(uvicorn.Server):
 
 def serve_banner(url: str) -> str:
     return (
-        f"\nshipwise is serving; GraphQL and GraphiQL at {url}/graphql\n"
+        f"\nshipwise is serving; the portal at {url}/, GraphQL and GraphiQL at {url}/graphql\n"
         f"Client commands find it with --url {url}, or: export SHIPWISE_URL={url}\n"
     )
 

@@ -207,10 +207,13 @@ async def _existing(session: AsyncSession, token: str) -> Demo:
 
 
 def instructions(demo: Demo, url: str) -> str:
-    """What `serve --demo` prints: the token, GraphiQL's address and the steps to a verdict."""
+    """What `serve --demo` prints: the portal's sign-in link first, then the token, GraphiQL's
+    address and the steps to a verdict."""
     headers = json.dumps({"Authorization": f"Bearer {demo.token}"})
     return f"""
-shipwise demo is ready.
+shipwise demo is ready. Open the portal (this link signs you in):
+
+  {url}/sign-in#token={demo.token}
 
   GraphiQL:  {url}/graphql
   Token:     {demo.token}

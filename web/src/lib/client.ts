@@ -1,0 +1,78 @@
+/** One urql client per signed-in token: HTTP for queries and mutations, graphql-ws for live progress. */
+import { createClient as createWsClient } from "graphql-ws";
+import { Client, fetchExchange, mapExchange, subscriptionExchange } from "urql";
+import { errorCodes } from "./errors";
+import { advance } from "./resume";
+
+export type ConnectionListener = (lost: boolean) => void;
+
+export interface PortalClient {
+  client: Client;
+  dispose: () => void;
+}
+
+function wsUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === "https:" ? "wss:" : "ws:"}//${host}/graphql`;
+}
+
+export function makeClient(
+  token: string,
+  onRefused: () => void,
+  onConnection: ConnectionListener,
+): PortalClient {
+  const ws = createWsClient({
+    url: wsUrl(),
+    connectionParams: { Authorization: `Bearer ${token}` },
+    lazy: true,
+    retryAttempts: Infinity,
+    shouldRetry: () => true,
+    retryWait: async (retries) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** retries, 5000)));
+    },
+    on: {
+      connected: () => onConnection(false),
+      closed: (event) => {
+        const code = (event as CloseEvent | undefined)?.code;
+        if (code === 4403 || code === 4401) onRefused();
+        else onConnection(true);
+      },
+    },
+  });
+  const client = new Client({
+    url: "/graphql",
+    preferGetMethod: false,
+    requestPolicy: "cache-and-network",
+    fetchOptions: () => ({ headers: { Authorization: `Bearer ${token}` } }),
+    exchanges: [
+      mapExchange({
+        onError(error) {
+          if (errorCodes(error).includes("UNAUTHENTICATED")) onRefused();
+        },
+      }),
+      fetchExchange,
+      subscriptionExchange({
+        forwardSubscription(request) {
+          // A copy of the variables: `advance` keeps its afterSeq at the last seq received,
+          // and graphql-ws re-sends this same payload when it reconnects.
+          const variables = { ...(request.variables ?? {}) } as Record<string, unknown>;
+          const input = { ...request, variables, query: request.query || "" };
+          return {
+            subscribe(sink) {
+              const unsubscribe = ws.subscribe(input, {
+                next: (result) => {
+                  advance(input, result);
+                  sink.next(result as Parameters<typeof sink.next>[0]);
+                },
+                error: (error) => sink.error(error),
+                complete: () => sink.complete(),
+              });
+              return { unsubscribe };
+            },
+          };
+        },
+      }),
+    ],
+  });
+  return { client, dispose: () => void ws.dispose() };
+}
