@@ -18,7 +18,6 @@ from sqlalchemy import select
 
 from server.comparisons.models import Trial, TrialState
 from server.migrate import upgrade
-from server.ops.models import WorkerHeartbeat
 from server.settings import Settings
 from server.workspaces.roles import Role
 from tests import services
@@ -96,6 +95,10 @@ class CrashStack:
         self.workers.append(process)
         return process
 
+    def log_of(self, process: subprocess.Popen[bytes]) -> Path:
+        """What the worker `process` wrote."""
+        return self.log_dir / f"worker-{self.workers.index(process)}.log"
+
     def stop_all(self) -> None:
         for process in self.workers:
             stop_worker_process(process, timeout=30)
@@ -163,21 +166,16 @@ async def poll_status(
     return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
 
 
-async def workers_polling(
-    stack: CrashStack, *processes: subprocess.Popen[bytes], timeout: float = 60
-) -> None:
-    """Each worker process ran its start-up heartbeat job: it takes jobs from the queue."""
+async def workers_polling(*logs: Path, timeout: float = 60) -> None:
+    """Each worker process (by its log) is connected to Redis and about to poll: arq logs
+    `redis_version=` once connected, then runs the start-up hook and polls. (A heartbeat
+    would not tell: it is a queue job, and one worker may run every worker's.)"""
 
-    async def beating() -> set[int]:
-        async with stack.backend.sessionmaker() as session:
-            names = (await session.execute(select(WorkerHeartbeat.worker_name))).scalars()
-            return {int(name.rpartition(":")[2]) for name in names}
+    def not_yet() -> list[str]:
+        return [p.name for p in logs if not (p.is_file() and "redis_version=" in p.read_text())]
 
     await eventually(
-        beating,
-        until=lambda pids: {p.pid for p in processes} <= pids,
-        timeout=timeout,
-        what="every worker's start-up heartbeat",
+        not_yet, until=lambda waiting: not waiting, timeout=timeout, what="every worker polling"
     )
 
 

@@ -81,7 +81,7 @@ async def test_two_worker_processes_dispatch_one_comparison_sending_each_trial_o
     stack: CrashStack, fake: FakeOpenAI
 ) -> None:
     workers = [stack.start_worker(), stack.start_worker()]
-    await workers_polling(stack, *workers)  # both poll the queue before the run starts
+    await workers_polling(*map(stack.log_of, workers))  # both poll before the run starts
     comparison_id, token = await _start_run(stack, fake, "COUNT_AS_MISSING")
     ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
 
@@ -107,7 +107,7 @@ async def test_kill_9_of_one_of_two_workers_costs_only_its_ambiguous_trials(
     stack: CrashStack, fake: FakeOpenAI
 ) -> None:
     victim, survivor = stack.start_worker(), stack.start_worker()
-    await workers_polling(stack, victim, survivor)
+    await workers_polling(stack.log_of(victim), stack.log_of(survivor))
     comparison_id, token = await _start_run(stack, fake, "COUNT_AS_MISSING")
     await _until_both_send(fake, comparison_id, {victim.pid, survivor.pid})
     victim.send_signal(signal.SIGKILL)

@@ -56,7 +56,7 @@ async def test_two_workers_share_one_connections_limit(stack: CrashStack, tmp_pa
             workers.append(start_worker_process(env, tmp_path / f"shared-{index}.log"))
             queues.append(ArqQueue(crash_redis_url(), queue_name=queue_name))
         try:
-            await workers_polling(stack, *workers)
+            await workers_polling(*(tmp_path / f"shared-{i}.log" for i in range(len(workers))))
             for comparison_id, queue in zip(comparisons, queues, strict=True):
                 await lifecycle.start(
                     sessionmaker=backend.sessionmaker,
