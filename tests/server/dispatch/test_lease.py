@@ -81,10 +81,10 @@ async def test_a_broken_trial_runner_costs_that_trial_only(
 async def test_a_slice_hands_over_to_a_continuation_that_finishes_the_run(
     backend: Backend,
 ) -> None:
+    await between_sweeps()  # a sweep between the hand-over and the continuation would join
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=3, cases=4)
     trials = Trials(seconds=0.2)
-    await between_sweeps()  # a sweep between the hand-over and the continuation would join
     first = _dispatcher(backend, comparison_id, trials, queue, slice_seconds=1)
     assert await first.run() == "handed over"
     name, args, job_id, _ = queue.enqueued[-1]
