@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorWords, stopWords, type EndFacts } from "./stopWords";
+import { errorCodeWords, stopWords, type EndFacts } from "./stopWords";
 
 const base: EndFacts = {
   status: "DONE",
@@ -53,8 +53,8 @@ describe("stopWords", () => {
     ));
 });
 
-describe("errorWords", () => {
-  it("keeps an unknown code as it is", () => expect(errorWords("something_new")).toBe("something_new"));
+describe("errorCodeWords", () => {
+  it("keeps an unknown code as it is", () => expect(errorCodeWords("something_new")).toBe("something_new"));
   it("words a trial's code", () =>
-    expect(errorWords("provider_timeout")).toBe("The provider did not answer in time (provider_timeout)"));
+    expect(errorCodeWords("provider_timeout")).toBe("The provider did not answer in time (provider_timeout)"));
 });
