@@ -58,7 +58,7 @@ lint: install portal-check
 	$(BIN)/ruff check .
 
 typecheck: install
-	$(BIN)/mypy server jobs stats
+	$(BIN)/mypy server jobs stats tests
 
 schema: install
 	$(BIN)/python -c 'from server.schema import export_sdl; open("schema.graphql", "w").write(export_sdl())'

@@ -7,6 +7,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.fernet import Fernet
@@ -27,7 +28,7 @@ PROVIDER_TIMEOUT_SECONDS = 1.0
 WEBHOOK_RETRY_BASE_SECONDS = 0.05
 """Webhook retries wait 0.05 · 2ⁿ s on both backends, so six attempts take under 2 s."""
 
-WEBHOOK_SETTINGS = {
+WEBHOOK_SETTINGS: dict[str, Any] = {
     "webhook_allow_private": True,  # the test receiver listens on 127.0.0.1
     "webhook_retry_base_seconds": WEBHOOK_RETRY_BASE_SECONDS,
     "webhook_timeout_seconds": 5.0,
@@ -82,7 +83,7 @@ def fernet_key() -> str:
 
 async def _create_database(admin_url: str) -> tuple[str, str]:
     """A fresh PostgreSQL database for this run: its URL and name."""
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     name = f"shipwise_test_{secrets.token_hex(4)}"
     conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))

@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from tests.waiting import eventually_blocking
 
 
 def free_port() -> int:
@@ -55,14 +56,15 @@ def demo_server(data_dir: Path) -> Iterator[tuple[str, Printed]]:
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
+
+        def ready() -> bool:
             try:
                 up = httpx.get(f"{base}/healthz", timeout=1).status_code == 200
             except httpx.HTTPError:
                 up = False
-            if up and "failedCalls" in out_path.read_text():  # the banner's last lines
-                break
-            time.sleep(0.1)
+            return up and "failedCalls" in out_path.read_text()  # the banner's last lines
+
+        eventually_blocking(ready, timeout=120, interval=0.1, what="the demo server and banner")
         yield base, Printed(out_path.read_text().splitlines())
     finally:
         process.terminate()

@@ -149,6 +149,57 @@ async def make_asset_version(
         )
 
 
+@dataclass(frozen=True, slots=True)
+class JudgeFixture:
+    """A judge: a rubric and a MODEL_CONFIG on a connection."""
+
+    connection: ModelConnection
+    rubric_version_id: str
+    config_version_id: str
+
+    def check(self) -> dict[str, Any]:
+        """The JUDGE_RUBRIC check that asks this judge."""
+        return {
+            "kind": "JUDGE_RUBRIC",
+            "rubricVersionId": self.rubric_version_id,
+            "judgeModelConfigVersionId": self.config_version_id,
+        }
+
+
+async def make_judge(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    ws: WorkspaceFixture,
+    *,
+    rubric: str = "The answer is right.",
+    scale: str = "PASS_FAIL",
+    model: str = "judge-1",
+    max_output_tokens: int = 20,
+    connection: ModelConnection | None = None,
+    **connection_fields: Any,
+) -> JudgeFixture:
+    """A rubric and a judge MODEL_CONFIG on `connection` (by default a new one named "judge",
+    made with `connection_fields`: SIMULATED unless they say otherwise)."""
+    from server.assets.models import AssetKind
+
+    if connection is None:
+        fields = {"name": "judge", **connection_fields}
+        connection = await make_connection(sessionmaker, ws, **fields)
+    rubric_version = await make_asset_version(
+        sessionmaker, ws, kind=AssetKind.RUBRIC, content={"text": rubric, "scale": scale}
+    )
+    config = await make_asset_version(
+        sessionmaker,
+        ws,
+        kind=AssetKind.MODEL_CONFIG,
+        content={
+            "connectionId": connection.id,
+            "model": model,
+            "maxOutputTokens": max_output_tokens,
+        },
+    )
+    return JudgeFixture(connection, rubric_version.id, config.id)
+
+
 async def make_prompt_version(
     sessionmaker: async_sessionmaker[AsyncSession],
     ws: WorkspaceFixture,

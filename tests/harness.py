@@ -20,6 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.app import create_app
 from server.context import AppState
 from server.settings import Settings
+from tests.statements import TagCountedRequests, tag_counted_request
+from tests.waiting import eventually
 
 
 @dataclass
@@ -77,16 +79,21 @@ class Backend:
 async def start_backend(name: str, settings: Settings) -> AsyncIterator[Backend]:
     """Serve the app with a real uvicorn on an ephemeral port inside this event loop."""
     app = create_app(settings)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+    served = TagCountedRequests(app)  # tests/statements.py counts a request's own statements
+    config = uvicorn.Config(served, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
-    while not server.started:
+
+    def started() -> bool:
         if task.done():
-            task.result()
-        await asyncio.sleep(0.02)
+            task.result()  # raises what stopped the server
+        return server.started
+
+    await eventually(started, timeout=60, what="uvicorn started")
     port = server.servers[0].sockets[0].getsockname()[1]
     base_url = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+    hooks = {"request": [tag_counted_request]}
+    async with httpx.AsyncClient(base_url=base_url, timeout=30, event_hooks=hooks) as client:
         try:
             yield Backend(name, settings, base_url, app.state.shipwise, client)
         finally:

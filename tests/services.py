@@ -29,7 +29,7 @@ class Availability:
 
 
 async def _probe_postgres(url: str) -> str | None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     try:
         conn = await asyncio.wait_for(

@@ -3,14 +3,12 @@ and Redis, started per test and always stopped."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +18,9 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.db import create_engine, create_sessionmaker
+from tests.waiting import eventually
 
-STARTUP_SECONDS = 30.0
+STARTUP_SECONDS = 90.0  # a bound for a loaded host: two uvicorn workers import the app
 
 
 def free_port() -> int:
@@ -69,18 +68,21 @@ class Deployment:
         args = ("serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers))
         process = self._spawn(name, *args)
         base_url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + STARTUP_SECONDS
         async with httpx.AsyncClient(base_url=base_url, timeout=1) as client:
-            while time.monotonic() < deadline:
+
+            async def healthy() -> bool:
                 if process.poll() is not None:
                     raise AssertionError(f"{name} exited {process.returncode}: {self.tail(name)}")
                 try:
-                    if (await client.get("/healthz")).status_code == 200:
-                        return base_url
+                    return (await client.get("/healthz")).status_code == 200
                 except httpx.TransportError:
-                    pass
-                await asyncio.sleep(0.1)
-        raise AssertionError(f"{name} did not answer /healthz: {self.tail(name)}")
+                    return False
+
+            try:
+                await eventually(healthy, timeout=STARTUP_SECONDS, what=f"{name} answers /healthz")
+            except AssertionError as slow:
+                raise AssertionError(f"{slow}: {self.tail(name)}") from None
+        return base_url
 
     def start_worker(self) -> None:
         """`shipwise worker` on the same database, Redis and queue."""

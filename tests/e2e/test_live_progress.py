@@ -4,7 +4,6 @@ real graphql-transport-ws client (`gql`)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from typing import Any
@@ -20,6 +19,7 @@ from server.connections.service import Simulation
 from server.workspaces.roles import Role
 from tests.e2e.conftest import Deployment
 from tests.factories import WorkspaceFixture, make_comparison, make_comparison_setup, make_workspace
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -143,9 +143,7 @@ async def test_serve_with_two_workers_relays_a_run_from_either_process(
     def api_processes() -> int:  # uvicorn's workers (not multiprocessing's resource tracker)
         return sum("spawn_main" in " ".join(child.cmdline()) for child in served.children())
 
-    deadline = time.monotonic() + 30
-    while api_processes() < 2 and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
+    await eventually(api_processes, until=lambda n: n >= 2, timeout=30, what="two API processes")
     assert api_processes() == 2  # two API processes accept on the one port
     deployment.start_worker()
     ws, comparison_id = await a_comparison(database)

@@ -8,14 +8,13 @@ import math
 import os
 import secrets
 import subprocess
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from server.comparisons.models import Trial, TrialState
 from server.migrate import upgrade
@@ -25,6 +24,8 @@ from tests import services
 from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
+from tests.server.dispatch.api import start_comparison
+from tests.waiting import eventually
 
 CRASH_REDIS_DB_OFFSET = 7
 
@@ -94,6 +95,10 @@ class CrashStack:
         self.workers.append(process)
         return process
 
+    def log_of(self, process: subprocess.Popen[bytes]) -> Path:
+        """What the worker `process` wrote."""
+        return self.log_dir / f"worker-{self.workers.index(process)}.log"
+
     def stop_all(self) -> None:
         for process in self.workers:
             stop_worker_process(process, timeout=30)
@@ -108,7 +113,7 @@ async def crash_stack(
     lease_seconds: int = 2,
     job_timeout_seconds: int = 60,
 ) -> AsyncIterator[CrashStack]:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     name = f"shipwise_crash_{secrets.token_hex(4)}"
     plain = admin_url.replace("postgresql+asyncpg", "postgresql")
@@ -153,35 +158,25 @@ async def poll_status(
     backend: Backend, token: str, comparison_id: str, *, until: Any, timeout: float = 90
 ) -> dict[str, Any]:
     """Poll `comparison(id)` until `until(comparison)` holds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
+
+    async def comparison() -> dict[str, Any]:
         data = (await backend.gql(STATUS, {"id": comparison_id}, token=token)).ok()
-        comparison: dict[str, Any] = data["comparison"]
-        if until(comparison):
-            return comparison
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out; last state {comparison}")
-        await asyncio.sleep(0.1)
+        return cast(dict[str, Any], data["comparison"])
+
+    return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
 
 
-async def trial_counts(backend: Backend, comparison_id: str) -> dict[str, int]:
-    async with backend.sessionmaker() as session:
-        rows = await session.execute(
-            select(Trial.state, func.count())
-            .where(Trial.comparison_id == comparison_id)
-            .group_by(Trial.state)
-        )
-        return {state.value: int(count) for state, count in rows}
+async def workers_polling(*logs: Path, timeout: float = 60) -> None:
+    """Each worker process (by its log) is connected to Redis and about to poll: arq logs
+    `redis_version=` once connected, then runs the start-up hook and polls. (A heartbeat
+    would not tell: it is a queue job, and one worker may run every worker's.)"""
 
+    def not_yet() -> list[str]:
+        return [p.name for p in logs if not (p.is_file() and "redis_version=" in p.read_text())]
 
-def deliveries_per_trial(fake: FakeOpenAI, comparison_id: str) -> dict[str, set[str]]:
-    """Trial header → the delivery headers that sent it (one each, if none was re-sent)."""
-    seen: dict[str, set[str]] = defaultdict(set)
-    for request in fake.requests:
-        trial = request.headers.get("x-shipwise-trial", "")
-        if trial.startswith(comparison_id + "/"):
-            seen[trial].add(request.headers.get("x-shipwise-delivery", ""))
-    return seen
+    await eventually(
+        not_yet, until=lambda waiting: not waiting, timeout=timeout, what="every worker polling"
+    )
 
 
 async def start_run(
@@ -211,19 +206,5 @@ async def start_run(
     )
     (await backend.gql(SET_POLICY, {"value": policy}, token=ws.tokens[Role.ADMIN])).ok()
     token = ws.tokens[Role.MEMBER]
-    created = (
-        await backend.gql(
-            "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }",
-            {"i": setup.input(trialsPerCase=trials)},
-            token=token,
-        )
-    ).ok()
-    comparison_id: str = created["createComparison"]["id"]
-    (
-        await backend.gql(
-            "mutation($id: ID!) { startComparison(id: $id) { status } }",
-            {"id": comparison_id},
-            token=token,
-        )
-    ).ok()
+    comparison_id = await start_comparison(backend, token, setup.input(trialsPerCase=trials))
     return comparison_id, token

@@ -18,12 +18,11 @@ from tests.jobs.crash_stack import (
     CrashStack,
     assert_closed_as_missing,
     crash_stack,
-    deliveries_per_trial,
     poll_status,
     start_run,
-    trial_counts,
     trials_of,
 )
+from tests.server.dispatch.api import deliveries_per_trial, trial_rows
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +75,7 @@ async def test_kill_9_mid_run_never_resends_and_ends_as_the_policy_says(
     sent_at_kill = deliveries_per_trial(fake, comparison_id)
     stack.start_worker()
     ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
-    rows = await trial_counts(stack.backend, comparison_id)
+    rows = await trial_rows(stack.backend, comparison_id)
     sent = deliveries_per_trial(fake, comparison_id)
     assert sent and all(len(deliveries) == 1 for deliveries in sent.values())
     # Nothing admitted at the kill was sent again (or for the first time) afterwards.
@@ -116,14 +115,14 @@ async def test_sigterm_mid_run_hands_over_and_completes(
     await poll_status(stack.backend, token, comparison_id, until=_done_at_least(8))
     first.send_signal(signal.SIGTERM)
     assert first.wait(timeout=40) == 0
-    rows = await trial_counts(stack.backend, comparison_id)
+    rows = await trial_rows(stack.backend, comparison_id)
     assert rows.get("ADMITTED", 0) == 0, "in-flight calls finished and committed"
     assert 8 <= rows.get("COMPLETED", 0) < TOTAL
     stack.start_worker()
     ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
     assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED")
     assert ended["progress"]["doneCalls"] == TOTAL
-    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
+    assert await trial_rows(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
     sent = deliveries_per_trial(fake, comparison_id)
     assert len(sent) == TOTAL
     assert all(len(deliveries) == 1 for deliveries in sent.values())

@@ -14,7 +14,7 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -36,9 +36,10 @@ from tests.jobs.crash_stack import (
     POLICIES,
     SET_POLICY,
     assert_closed_as_missing,
-    deliveries_per_trial,
     trials_of,
 )
+from tests.server.dispatch.api import deliveries_per_trial
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -81,16 +82,17 @@ class EmbeddedServer:
         self.processes.append(self.process)
         self.runs += 1
         self.base_url = f"http://127.0.0.1:{port}"
+        process = self.process
         async with httpx.AsyncClient() as client:
-            for _ in range(300):
+
+            async def healthy() -> bool:
+                assert process.poll() is None, "shipwise serve exited at start-up"
                 try:
-                    if (await client.get(f"{self.base_url}/healthz")).status_code == 200:
-                        return
+                    return (await client.get(f"{self.base_url}/healthz")).status_code == 200
                 except httpx.HTTPError:
-                    pass
-                assert self.process.poll() is None, "shipwise serve exited at start-up"
-                await asyncio.sleep(0.1)
-        raise AssertionError("shipwise serve did not answer /healthz")
+                    return False
+
+            await eventually(healthy, timeout=120, what="shipwise serve answers /healthz")
 
     async def stop(self, sig: signal.Signals) -> int:
         assert self.process is not None
@@ -102,6 +104,16 @@ class EmbeddedServer:
     def log(self, run: int) -> str:
         """What the `run`-th server process wrote."""
         return (self.data_dir.parent / f"serve-{run}.log").read_text()
+
+    def logs(self) -> str:
+        """The last lines of every server process's log that mention a failure."""
+        lines = [
+            f"serve-{run}: {line}"
+            for run in range(self.runs)
+            for line in self.log(run).splitlines()
+            if "fail" in line.lower() or "error" in line.lower()
+        ]
+        return "\n".join(lines[-40:])
 
     def kill_all(self) -> None:
         for process in self.processes:
@@ -124,15 +136,12 @@ class EmbeddedServer:
     async def poll(
         self, token: str, comparison_id: str, until: Any, timeout: float = 60
     ) -> dict[str, Any]:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            comparison: dict[str, Any] = (await self.gql(token, STATUS, {"id": comparison_id}))[
-                "comparison"
-            ]
-            if until(comparison):
-                return comparison
-            assert asyncio.get_running_loop().time() < deadline, comparison
-            await asyncio.sleep(0.1)
+
+        async def comparison() -> dict[str, Any]:
+            found = await self.gql(token, STATUS, {"id": comparison_id})
+            return cast(dict[str, Any], found["comparison"])
+
+        return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
 
 
 @dataclass
@@ -204,6 +213,17 @@ async def _rows(stack: Stack, comparison_id: str) -> dict[str, int]:
         return {state.value: int(count) for state, count in rows}
 
 
+async def _outcomes(stack: Stack, comparison_id: str) -> dict[tuple[str, str | None], int]:
+    """Trials by (state, error code): what a failed assertion prints."""
+    async with stack.sessionmaker() as session:
+        rows = await session.execute(
+            select(Trial.state, Trial.error_code, func.count())
+            .where(Trial.comparison_id == comparison_id)
+            .group_by(Trial.state, Trial.error_code)
+        )
+        return {(state.value, code): int(count) for state, code, count in rows}
+
+
 async def _running(stack: Stack) -> int:
     async with stack.sessionmaker() as session:
         count = await session.scalar(
@@ -224,15 +244,20 @@ async def test_sigterm_mid_run_then_restart_resumes_to_done(stack: Stack) -> Non
     assert await stack.server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
     assert "Application shutdown complete" in stack.server.log(0)
     rows = await _rows(stack, comparison_id)
-    assert rows.get("ADMITTED", 0) == 0, "in-flight calls finished and committed"
-    assert 8 <= rows.get("COMPLETED", 0) < TOTAL
+    at_stop = await _outcomes(stack, comparison_id)
+    assert rows.get("ADMITTED", 0) == 0, f"in-flight calls finished and committed: {at_stop}"
+    assert 8 <= rows.get("COMPLETED", 0) < TOTAL, at_stop
+    assert rows.get("ERRORED", 0) == 0, f"the graceful stop failed no call: {at_stop}"
     assert await _running(stack) == 1, "left RUNNING for the next start-up"
 
     await stack.server.start()
     ended = await stack.server.poll(token, comparison_id, _terminal)
-    assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED")
+    outcomes = await _outcomes(stack, comparison_id)
+    assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED"), (ended, outcomes)
     assert ended["progress"]["doneCalls"] == TOTAL
-    assert await _rows(stack, comparison_id) == {"COMPLETED": TOTAL}
+    assert await _rows(stack, comparison_id) == {"COMPLETED": TOTAL}, (
+        f"trials by (state, error code): {outcomes}; the servers' logs: {stack.server.logs()}"
+    )
     sent = deliveries_per_trial(stack.fake, comparison_id)
     assert len(sent) == TOTAL
     assert all(len(deliveries) == 1 for deliveries in sent.values())

@@ -3,7 +3,6 @@ each with its own lease, against a fake provider that logs every request's heade
 
 from __future__ import annotations
 
-import asyncio
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,12 +17,13 @@ from tests.jobs.crash_stack import (
     CrashStack,
     assert_closed_as_missing,
     crash_stack,
-    deliveries_per_trial,
     poll_status,
     start_run,
-    trial_counts,
     trials_of,
+    workers_polling,
 )
+from tests.server.dispatch.api import deliveries_per_trial, trial_rows
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -69,24 +69,25 @@ def _senders(fake: FakeOpenAI, comparison_id: str) -> set[int]:
 
 
 async def _until_both_send(fake: FakeOpenAI, comparison_id: str, pids: set[int]) -> None:
-    for _ in range(300):
-        if _senders(fake, comparison_id) == pids:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"not both workers sent calls: {_senders(fake, comparison_id)}")
+    await eventually(
+        lambda: _senders(fake, comparison_id),
+        until=lambda senders: senders == pids,
+        timeout=60,
+        what="both workers sent calls",
+    )
 
 
 async def test_two_worker_processes_dispatch_one_comparison_sending_each_trial_once(
     stack: CrashStack, fake: FakeOpenAI
 ) -> None:
     workers = [stack.start_worker(), stack.start_worker()]
-    await asyncio.sleep(2)  # both poll the queue before the run starts
+    await workers_polling(*map(stack.log_of, workers))  # both poll before the run starts
     comparison_id, token = await _start_run(stack, fake, "COUNT_AS_MISSING")
     ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
 
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
     assert ended["progress"]["doneCalls"] == TOTAL
-    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
+    assert await trial_rows(stack.backend, comparison_id) == {"COMPLETED": TOTAL}
     sent = deliveries_per_trial(fake, comparison_id)
     assert len(sent) == TOTAL and all(len(d) == 1 for d in sent.values()), "each trial once"
     assert _senders(fake, comparison_id) == {w.pid for w in workers}, "both processes sent"
@@ -106,7 +107,7 @@ async def test_kill_9_of_one_of_two_workers_costs_only_its_ambiguous_trials(
     stack: CrashStack, fake: FakeOpenAI
 ) -> None:
     victim, survivor = stack.start_worker(), stack.start_worker()
-    await asyncio.sleep(2)
+    await workers_polling(stack.log_of(victim), stack.log_of(survivor))
     comparison_id, token = await _start_run(stack, fake, "COUNT_AS_MISSING")
     await _until_both_send(fake, comparison_id, {victim.pid, survivor.pid})
     victim.send_signal(signal.SIGKILL)
@@ -122,7 +123,7 @@ async def test_kill_9_of_one_of_two_workers_costs_only_its_ambiguous_trials(
 
     assert survivor.poll() is None, "no new worker: the survivor finished the run"
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
-    assert await trial_counts(stack.backend, comparison_id) == {
+    assert await trial_rows(stack.backend, comparison_id) == {
         "COMPLETED": TOTAL - len(lost),
         "ERRORED": len(lost),
     }

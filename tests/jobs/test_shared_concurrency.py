@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,13 @@ from tests.conftest import require_services
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import start_worker_process, stop_worker_process
-from tests.jobs.crash_stack import CrashStack, crash_redis_url, crash_stack, poll_status
+from tests.jobs.crash_stack import (
+    CrashStack,
+    crash_redis_url,
+    crash_stack,
+    poll_status,
+    workers_polling,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +56,7 @@ async def test_two_workers_share_one_connections_limit(stack: CrashStack, tmp_pa
             workers.append(start_worker_process(env, tmp_path / f"shared-{index}.log"))
             queues.append(ArqQueue(crash_redis_url(), queue_name=queue_name))
         try:
-            await asyncio.sleep(2)
+            await workers_polling(*(tmp_path / f"shared-{i}.log" for i in range(len(workers))))
             for comparison_id, queue in zip(comparisons, queues, strict=True):
                 await lifecycle.start(
                     sessionmaker=backend.sessionmaker,

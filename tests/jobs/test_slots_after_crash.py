@@ -3,7 +3,6 @@ its slots back when its lease ends, and a run waiting for slots stops at once on
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import time
 from collections.abc import Iterator
@@ -23,11 +22,10 @@ from tests.jobs.crash_stack import (
     CrashStack,
     crash_redis_url,
     crash_stack,
-    deliveries_per_trial,
     poll_status,
-    trial_counts,
 )
-from tests.server.dispatch.test_dispatch import leased
+from tests.server.dispatch.api import deliveries_per_trial, leased, trial_rows
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -110,7 +108,7 @@ async def test_a_killed_workers_slots_come_back_with_its_lease(
     )
     assert time.monotonic() - restarted <= LEASE_SECONDS + 30
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
-    assert await trial_counts(stack.backend, fresh) == {"COMPLETED": 10}
+    assert await trial_rows(stack.backend, fresh) == {"COMPLETED": 10}
     assert len(deliveries_per_trial(fake, fresh)) == 10
     assert fake.peak_concurrency <= MAX_CONCURRENCY
 
@@ -129,27 +127,31 @@ async def test_cancel_ends_a_wait_for_slots_at_once_and_nothing_is_ambiguous(
         for hold in holds:
             await hold.__aenter__()
         comparison_id = await _start(stack, setup, trialsPerCase=1)
-        deadline = time.monotonic() + 30
-        while (await trial_counts(stack.backend, comparison_id)).get("ADMITTED", 0) < 4:
-            assert time.monotonic() < deadline, "the worker never admitted a window"
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(1)  # the admitted calls wait for slots; none is sent
-        assert deliveries_per_trial(fake, comparison_id) == {}
-
+        await eventually(
+            lambda: trial_rows(stack.backend, comparison_id),
+            until=lambda counts: counts.get("ADMITTED", 0) >= 4,
+            timeout=30,
+            what="the worker admitted a window",
+        )
         cancelled_at = time.monotonic()
         (await stack.backend.gql(CANCEL, {"id": comparison_id}, token=member)).ok()
-        while await _leased(stack, comparison_id):
-            assert time.monotonic() - cancelled_at < 3, "the dispatcher kept waiting for slots"
-            await asyncio.sleep(0.05)
+        await eventually(
+            lambda: _leased(stack, comparison_id),
+            until=lambda held: not held,
+            timeout=3,
+            what="the dispatcher stopped waiting for slots",
+        )
+        assert time.monotonic() - cancelled_at < 3, "the dispatcher kept waiting for slots"
+        # The delivery has ended: the admitted calls waited for slots, and none was sent.
+        assert deliveries_per_trial(fake, comparison_id) == {}
         for hold in holds:
             await hold.__aexit__(None, None, None)
     finally:
         await other.close()
-    await asyncio.sleep(1)
     ended = await poll_status(stack.backend, member, comparison_id, until=lambda _c: True)
     assert (ended["status"], ended["errorCode"]) == ("CANCELLED", None)
     # The waiting calls were never sent: their checkpoints went, none is left ambiguous.
-    assert await trial_counts(stack.backend, comparison_id) == {}
+    assert await trial_rows(stack.backend, comparison_id) == {}
     assert ended["progress"]["doneCalls"] == 0
     assert deliveries_per_trial(fake, comparison_id) == {}
 
@@ -183,9 +185,15 @@ async def test_a_job_that_times_out_waiting_for_slots_leaves_nothing_ambiguous(
         holds = [other.hold(key, MAX_CONCURRENCY) for _ in range(MAX_CONCURRENCY)]
         for hold in holds:
             await hold.__aenter__()
+        failed_before = await _failed_dispatches(stack)
         comparison_id = await _start(stack, setup, trialsPerCase=1)
-        # Longer than a job may run: the delivery waiting for slots times out.
-        await asyncio.sleep(JOB_TIMEOUT_SECONDS + 3)
+        # The delivery waiting for slots runs longer than a job may: it times out.
+        await eventually(
+            lambda: _failed_dispatches(stack),
+            until=lambda failed: failed > failed_before,
+            timeout=JOB_TIMEOUT_SECONDS + 30,
+            what="the waiting delivery timed out",
+        )
         assert deliveries_per_trial(fake, comparison_id) == {}
         for hold in holds:
             await hold.__aexit__(None, None, None)
@@ -200,9 +208,15 @@ async def test_a_job_that_times_out_waiting_for_slots_leaves_nothing_ambiguous(
     )
     # The timed-out delivery's calls were never sent: not ambiguous, sent later, once each.
     assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
-    assert await trial_counts(stack.backend, comparison_id) == {"COMPLETED": 8}
+    assert await trial_rows(stack.backend, comparison_id) == {"COMPLETED": 8}
     sent = deliveries_per_trial(fake, comparison_id)
     assert len(sent) == 8 and all(len(d) == 1 for d in sent.values())
+
+
+async def _failed_dispatches(stack: CrashStack) -> int:
+    """Dispatch jobs the workers counted as failed (a timeout is a failure)."""
+    stats = await stack.backend.state.queue.stats()
+    return stats.counts.get(("dispatch_comparison", "failed"), 0)
 
 
 async def _leased(stack: CrashStack, comparison_id: str) -> bool:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from server.ops.models import WorkerHeartbeat
 from tests.harness import Backend
+from tests.waiting import eventually
 
 
 async def test_the_worker_runs_an_enqueued_job_and_counts_it(
@@ -18,16 +18,15 @@ async def test_the_worker_runs_an_enqueued_job_and_counts_it(
 ) -> None:
     assert worker_process.poll() is None, "the worker process exited"
     async with postgres_backend.sessionmaker() as session, session.begin():
-        await session.execute(WorkerHeartbeat.__table__.delete())
+        await session.execute(delete(WorkerHeartbeat))
     assert await postgres_backend.state.queue.enqueue("record_heartbeat", job_id="beat-test")
-    names: list[str] = []
-    for _ in range(150):
+
+    async def beats() -> list[str]:
         async with postgres_backend.sessionmaker() as session:
-            names = list((await session.execute(select(WorkerHeartbeat.worker_name))).scalars())
-        if names:
-            break
-        await asyncio.sleep(0.1)
-    assert names and names[0].endswith(f":{worker_process.pid}")
+            return list((await session.execute(select(WorkerHeartbeat.worker_name))).scalars())
+
+    names = await eventually(beats, timeout=60, what="a heartbeat")
+    assert names[0].endswith(f":{worker_process.pid}")
     stats = await postgres_backend.state.queue.stats()
     assert stats.counts.get(("record_heartbeat", "complete"), 0) >= 1
 

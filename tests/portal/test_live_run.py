@@ -30,6 +30,7 @@ from tests.portal.harness import (
     sign_in,
 )
 from tests.server.verdicts.scenarios import CREATE
+from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 60, 3, 2
 CALLS = CASES * TRIALS * COHORTS
@@ -41,13 +42,13 @@ async def progress_value(progress: Any, timeout: float = 30_000) -> float:
 
 async def wait_progress_above(progress: Any, floor: float, timeout: float = 20) -> float:
     """The progress bar's value once it is above `floor` (polled: the bar moves by itself)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
-        value = await progress_value(progress)
-        if value > floor:
-            return value
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"progress stayed at or below {floor}")
+    return await eventually(
+        lambda: progress_value(progress),
+        until=lambda value: value > floor,
+        timeout=timeout,
+        interval=0.05,
+        what=f"the progress bar above {floor}",
+    )
 
 
 async def test_a_running_comparison_shows_live_progress_and_cancels(
@@ -123,17 +124,18 @@ async def wait_moved_or_ended(page: Any, progress: Any, floor: float, timeout: f
     """Until the progress bar is above `floor`, or the run ended and the bar made way for the
     ended view (a resumed run may finish before the page's websocket is back)."""
     main = page.get_by_role("main")
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
+
+    async def moved_or_ended() -> bool:
         if "calls ran." in await main.inner_text():
-            return
+            return True
         try:
-            if await progress_value(progress, timeout=500) > floor:
-                return
+            return await progress_value(progress, timeout=500) > floor
         except PlaywrightTimeout:  # gone: the ended view replaced it, seen on the next look
-            pass
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"progress stayed at or below {floor} and the run did not end")
+            return False
+
+    await eventually(
+        moved_or_ended, timeout=timeout, interval=0.05, what=f"progress above {floor} or ended"
+    )
 
 
 # --- a server restarted mid-run ------------------------------------------------------------
@@ -163,16 +165,21 @@ class ServeProcess:
                 stderr=subprocess.STDOUT,
             )
         async with httpx.AsyncClient(base_url=self.base, timeout=1) as client:
-            for _ in range(600):
+
+            async def token() -> str | None:
                 try:
                     up = (await client.get("/healthz")).status_code == 200
                 except httpx.HTTPError:
                     up = False
                 found = re.search(r"Token:\s+(sw_\S+)", out.read_text())
-                if up and found:
-                    return found.group(1)
-                await asyncio.sleep(0.05)
-        raise AssertionError(f"serve did not start: {out.read_text()[-2000:]}")
+                return found.group(1) if up and found else None
+
+            try:
+                served = await eventually(token, timeout=120, interval=0.05, what="serve started")
+            except AssertionError:
+                raise AssertionError(f"serve did not start: {out.read_text()[-2000:]}") from None
+        assert served is not None
+        return served
 
     async def stop(self) -> None:
         """SIGTERM, as a deploy does: it finishes its in-flight calls and hands over."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from server.graphiql import fetch
-from server.graphiql.assets import ASSETS
+from server.graphiql.assets import ASSETS, DEFAULT_DIR
 
 FAKE_NPM = """\
 import io, json, sys, tarfile
@@ -63,7 +63,7 @@ def test_npm_failing_is_reported_with_its_last_line(tmp_path: Path) -> None:
 
 def test_intact_files_are_kept_without_calling_npm(tmp_path: Path) -> None:
     installed = ASSETS[0].name
-    source = fetch.DEFAULT_DIR
+    source = DEFAULT_DIR
     if not all((source / a.name).is_file() for a in ASSETS):
         pytest.skip("GraphiQL's files are not fetched here (`make graphiql`)")
     target = tmp_path / "static"

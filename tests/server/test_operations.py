@@ -9,6 +9,7 @@ import pytest
 from server.settings import Settings
 from tests.factories import make_workspace
 from tests.harness import Backend, start_backend
+from tests.waiting import eventually
 
 
 async def test_healthz_and_readyz_answer(backend: Backend) -> None:
@@ -26,7 +27,7 @@ async def test_readyz_is_503_when_the_database_is_unreachable(
     tmp_path: pytest.TempPathFactory, fernet_key: str
 ) -> None:
     settings = Settings(
-        data_dir=tmp_path,  # type: ignore[arg-type]
+        data_dir=tmp_path,
         database_url="postgresql+asyncpg://nobody@127.0.0.1:1/none",
         secret_key=fernet_key,
     )
@@ -41,7 +42,7 @@ async def test_readyz_is_503_when_redis_is_unreachable(
     tmp_path: pytest.TempPathFactory, fernet_key: str
 ) -> None:
     settings = Settings(
-        data_dir=tmp_path,  # type: ignore[arg-type]
+        data_dir=tmp_path,
         redis_url="redis://127.0.0.1:1/0",
         secret_key=fernet_key,
     )
@@ -56,14 +57,16 @@ async def test_metrics_count_requests_errors_and_jobs(backend: Backend) -> None:
     await backend.gql("{ me { role } }", token=ws.owner)
     await backend.gql("{ me { role } }")  # UNAUTHENTICATED
     await backend.state.queue.enqueue("record_heartbeat")
-    text = ""
-    for _ in range(100):
-        text = (await backend.client.get("/metrics")).text
-        if 'shipwise_jobs{name="record_heartbeat",outcome="complete"}' in text:
-            break
-        import asyncio
 
-        await asyncio.sleep(0.1)
+    async def metrics() -> str:
+        return (await backend.client.get("/metrics")).text
+
+    text = await eventually(
+        metrics,
+        until=lambda t: 'shipwise_jobs{name="record_heartbeat",outcome="complete"}' in t,
+        timeout=10,
+        what="the heartbeat job counted",
+    )
     assert 'shipwise_http_requests_total{path="/graphql",status="200"}' in text
     assert 'shipwise_graphql_errors_total{code="UNAUTHENTICATED"}' in text
     assert 'shipwise_jobs{name="record_heartbeat",outcome="complete"}' in text

@@ -4,7 +4,6 @@ process writing the database."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from sqlalchemy import update
@@ -15,6 +14,7 @@ from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
 from tests.statements import counting_statements
+from tests.waiting import eventually
 
 ME = "{ me { role } }"
 CREATE = "mutation { createToken(name: \"ci\") { token { id } secret } }"
@@ -28,13 +28,15 @@ async def _new_token(backend: Backend, owner: str) -> tuple[str, str]:
 
 async def _seconds_until_refused(backend: Backend, token: str) -> float:
     started = time.monotonic()
-    while time.monotonic() - started < 10:
-        result = await backend.gql(ME, token=token)
-        if result.body.get("errors"):
-            assert result.body["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
-            return time.monotonic() - started
-        await asyncio.sleep(0.1)
-    raise AssertionError("the revoked token was still accepted after 10 s")
+    result = await eventually(
+        lambda: backend.gql(ME, token=token),
+        until=lambda r: r.body.get("errors"),
+        timeout=10,
+        interval=0.1,
+        what="the revoked token refused",
+    )
+    assert result.body["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
+    return time.monotonic() - started
 
 
 async def test_a_verified_token_costs_no_statement_until_it_is_checked_again(

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.demo_server import Printed, demo_server
+from tests.waiting import eventually_blocking
 
 pytestmark = pytest.mark.slow
 
@@ -69,12 +69,14 @@ def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None
         verdict_query = "query Verdict" + printed.split("query Verdict", 1)[1].replace(
             "<the id>", str(comparison["id"])
         )
-        for _ in range(300):
-            found = _run(base, token.group(1), verdict_query)["comparison"]
-            assert isinstance(found, dict)
-            if found["verdictState"] == "FINALIZED":
-                break
-            time.sleep(0.1)
+        found = eventually_blocking(
+            lambda: _run(base, token.group(1), verdict_query)["comparison"],
+            until=lambda c: isinstance(c, dict) and c["verdictState"] == "FINALIZED",
+            timeout=60,
+            interval=0.1,
+            what="the demo comparison finalized",
+        )
+        assert isinstance(found, dict)
         card = found["scorecard"]
         (verdict,) = card["verdicts"]
         assert verdict["summary"] == "Regressed vs capitals v1: −11.7 points, outside the noise"

@@ -6,7 +6,6 @@ calls take seconds; each test cancels what it started, so no dispatch outlives i
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -43,7 +42,9 @@ from tests.server.comparisons.documents import (
     START,
     error_extensions,
 )
+from tests.server.dispatch.api import leased
 from tests.statements import counting_statements
+from tests.waiting import eventually
 
 SLOW = Simulation(latency_ms=3000)
 """Calls that outlast a test's look at a RUNNING comparison."""
@@ -157,7 +158,10 @@ async def test_cancel_from_running_stops_it_and_bumps_seq(backend: Backend) -> N
     assert cancelled["status"] == "CANCELLED"
     assert cancelled["progress"]["seq"] > started["progress"]["seq"]
     assert cancelled["endedAt"] >= cancelled["startedAt"]
-    await asyncio.sleep(0.5)  # the dispatcher notices; the status never changes again
+    # The dispatcher notices and lets go (no lease held): the status never changes again.
+    await eventually(
+        lambda: leased(backend, comparison_id), until=lambda held: not held, what="let go"
+    )
     read = (await _gql(backend, GET, ws, id=comparison_id)).ok()["comparison"]
     assert read["status"] == "CANCELLED"
     assert [c["passRate"] for c in read["cohorts"]] == [None, None]

@@ -14,7 +14,7 @@ import websockets
 from gql import Client, GraphQLRequest
 from gql.transport.exceptions import TransportConnectionFailed, TransportQueryError
 from gql.transport.websockets import WebsocketsTransport
-from sqlalchemy import update
+from sqlalchemy import select, update
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -27,6 +27,7 @@ from server.metrics import REGISTRY
 from server.workspaces.roles import Role
 from tests.factories import make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
+from tests.waiting import eventually
 
 SUBSCRIBE = """
 subscription($id: ID!, $afterSeq: Int) {
@@ -154,10 +155,13 @@ async def test_reconnecting_with_the_last_seq_misses_no_state_change(backend: Ba
                 if snapshot["status"] == "RUNNING" and snapshot["doneCalls"] > 0:
                     break
     # The server lets go of a subscriber that left (its reader task and bus subscription).
-    async with asyncio.timeout(5):
-        while open_subscriptions() > before:
-            await asyncio.sleep(0.02)
-    await asyncio.sleep(0.3)  # the run moves on while nobody listens
+    await eventually(lambda: open_subscriptions() <= before, timeout=5, what="let go")
+    # The run moves on while nobody listens.
+    await eventually(
+        lambda: _seq(backend, comparison_id),
+        until=lambda seq: seq > seen[-1]["seq"],
+        what="a snapshot nobody listened to",
+    )
     rest = await collect(backend, viewer, comparison_id, after_seq=seen[-1]["seq"])
     assert rest and rest[0]["seq"] > seen[-1]["seq"]
     snapshots = seen + rest
@@ -268,6 +272,9 @@ async def stalled_client(backend: Backend, token: str) -> AsyncIterator[ClientCo
         compression=None,  # compressed snapshots would take far longer to fill the buffers
         max_queue=1,
         sock=raw,
+        # A client that reads nothing reads no pong either: its own keep-alive pings would
+        # close the connection (1011) once the test runs past their timeout on a slow host.
+        ping_interval=None,
     ) as client:
         init = {"Authorization": f"Bearer {token}"}
         await client.send(json.dumps({"type": "connection_init", "payload": init}))
@@ -476,3 +483,10 @@ async def test_subscribers_asking_the_same_share_each_snapshots_execution(
     # query and the first, row-read snapshot of each subscription run their own.
     assert shared >= 5 * (len(seen[0]) - 2), (shared, own)
     assert own >= len(narrow_seen) - 1
+
+
+async def _seq(backend: Backend, comparison_id: str) -> int:
+    """The comparison row's progress `seq`, the truth subscribers catch up to."""
+    async with backend.sessionmaker() as session:
+        seq = await session.scalar(select(Comparison.seq).where(Comparison.id == comparison_id))
+    return int(seq or 0)

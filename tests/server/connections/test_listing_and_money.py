@@ -14,6 +14,7 @@ from server.workspaces.roles import Role
 from tests.factories import make_connection, make_experiment, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
+from tests.waiting import eventually
 
 CREATE = """
 mutation($input: CreateModelConnectionInput!) {
@@ -190,8 +191,7 @@ async def test_a_slow_provider_does_not_hold_up_other_writes(
         backend.gql(check, {"id": made["id"]}, token=ws.owner),
     ):
         task = asyncio.ensure_future(slow)
-        while fake_openai.in_flight == 0:
-            await asyncio.sleep(0.01)
+        await eventually(lambda: fake_openai.in_flight, timeout=10, what="the call in flight")
         await asyncio.wait_for(make_experiment(backend.sessionmaker, ws, name=str(id(task))), 0.5)
         assert not task.done()
         await task

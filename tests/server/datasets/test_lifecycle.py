@@ -7,7 +7,7 @@ import hashlib
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from server.audit.models import AuditEvent
 from server.datasets import versions
@@ -27,6 +27,7 @@ from tests.server.datasets.api import (
     seal,
     sealed_dataset,
 )
+from tests.waiting import eventually
 
 
 def expected_hash(cases: list[dict[str, Any]]) -> str:
@@ -264,7 +265,7 @@ async def test_a_deadlock_between_chunks_is_a_conflict(backend: Backend) -> None
             session=first, actor=actor, version_id=version_id, cases=[case("y")], position=0
         )
         second = asyncio.create_task(second_writer())
-        await asyncio.sleep(0.3)  # the second writer now waits for our "y"
+        await eventually(lambda: _waiting_on_a_lock(backend), what="the second writer waits")
         try:
             await versions.append_cases(
                 session=first, actor=actor, version_id=version_id, cases=[case("x")], position=3
@@ -282,3 +283,15 @@ async def test_a_deadlock_between_chunks_is_a_conflict(backend: Backend) -> None
     except ValidationFailed:
         outcomes.append("duplicate")
     assert "conflict" in outcomes and outcomes.count("committed") == 1
+
+
+async def _waiting_on_a_lock(backend: Backend) -> bool:
+    """Whether a PostgreSQL session of this database waits for a lock another one holds."""
+    async with backend.sessionmaker() as session:
+        waiting = await session.scalar(
+            text(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+        )
+    return bool(waiting)

@@ -2,38 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
-
-from sqlalchemy import event
 
 from server.datasets import versions
 from tests.factories import WorkspaceFixture, actor_for, make_dataset, make_workspace
 from tests.harness import Backend
+from tests.statements import counting_statements
 
 LIST = (
     "{ datasets(first: 100) { totalCount edges { node { id name "
     "latestVersion { id caseCount caseCounts { dev holdout } holdoutLooks } "
     "versions { id number state caseCount caseCounts { dev holdout } holdoutLooks } } } } }"
 )
-
-
-@contextmanager
-def counted_statements(backend: Backend) -> Iterator[list[str]]:
-    """The SQL statements the server's engine runs inside the block (heartbeats aside)."""
-    statements: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if "worker_heartbeat" not in statement:
-            statements.append(statement)
-
-    engine = backend.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 async def datasets_with_two_versions(backend: Backend, ws: WorkspaceFixture, count: int) -> None:
@@ -47,7 +27,7 @@ async def datasets_with_two_versions(backend: Backend, ws: WorkspaceFixture, cou
 
 
 async def listed(backend: Backend, token: str) -> tuple[list[dict[str, Any]], int]:
-    with counted_statements(backend) as statements:
+    with counting_statements(backend) as statements:
         result = await backend.gql(LIST, token=token)
     edges = result.ok()["datasets"]["edges"]
     return [edge["node"] for edge in edges], len(statements)

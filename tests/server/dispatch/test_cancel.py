@@ -3,14 +3,12 @@ calls finish into the checkpoint, and the API shows the status and factual count
 
 from __future__ import annotations
 
-import asyncio
-
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL, GET, LIST
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     create,
     deliveries_per_trial,
     openai_setup,
@@ -19,6 +17,7 @@ from tests.server.dispatch.test_dispatch import (
     trial_rows,
     wait_terminal,
 )
+from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 30, 2, 2
 MAX_CONCURRENCY = 4
@@ -35,8 +34,11 @@ async def test_cancel_stops_admitting_and_in_flight_calls_finish_into_the_checkp
     member = ws.tokens[Role.MEMBER]
     comparison_id = await create(backend, member, setup.input(trialsPerCase=TRIALS))
     await start(backend, member, comparison_id)
-    while (await status(backend, member, comparison_id))["progress"]["doneCalls"] < 4:
-        await asyncio.sleep(0.05)
+    await eventually(
+        lambda: status(backend, member, comparison_id),
+        until=lambda c: c["progress"]["doneCalls"] >= 4,
+        what="four calls done",
+    )
 
     cancelled = (await backend.gql(CANCEL, {"id": comparison_id}, token=member)).ok()
     in_flight = fake_openai.in_flight
@@ -44,8 +46,9 @@ async def test_cancel_stops_admitting_and_in_flight_calls_finish_into_the_checkp
     assert cancelled["cancelComparison"]["status"] == "CANCELLED"
     assert in_flight > 0, "the cancel came while calls were in flight"
 
+    # Terminal, and no delivery holds a lease: a dispatcher that missed the cancel would
+    # have to hold its range's lease to admit more.
     ended = await wait_terminal(backend, member, comparison_id)
-    await asyncio.sleep(2)  # a dispatcher that missed the cancel would admit more by now
     rows = await trial_rows(backend, comparison_id)
     # Admission happens under the comparison's row lock and sees the committed cancel.
     assert sum(rows.values()) == admitted_at_cancel < CASES * TRIALS * COHORTS

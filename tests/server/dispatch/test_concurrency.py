@@ -8,7 +8,7 @@ from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     chat_requests,
     create,
     deliveries_per_trial,
@@ -16,6 +16,7 @@ from tests.server.dispatch.test_dispatch import (
     start,
     wait_terminal,
 )
+from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 15, 2, 2
 CALLS = CASES * TRIALS * COHORTS
@@ -24,8 +25,7 @@ CALLS = CASES * TRIALS * COHORTS
 async def _quiet(fake: FakeOpenAI) -> None:
     """Forget earlier requests (the connection check) once none is in flight, so the peak
     counts this test's calls only (an earlier test's abandoned slow request would count)."""
-    while fake.in_flight:
-        await asyncio.sleep(0.05)
+    await eventually(lambda: not fake.in_flight, timeout=10, what="no request in flight")
     fake.reset()
 
 

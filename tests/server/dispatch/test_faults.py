@@ -23,7 +23,7 @@ from tests.factories import make_workspace
 from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, RecordedRequest
 from tests.harness import Backend
 from tests.server.comparisons.documents import GET, LIST
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     chat_requests,
     create,
     deliveries_per_trial,

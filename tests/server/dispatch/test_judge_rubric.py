@@ -7,14 +7,12 @@ from typing import Any
 
 from sqlalchemy import select
 
-from server.assets.models import AssetKind
 from server.comparisons.models import Trial
 from server.workspaces.roles import Role
 from tests.conftest import PROVIDER_KEY
 from tests.factories import (
-    make_asset_version,
     make_comparison_setup,
-    make_connection,
+    make_judge,
     make_workspace,
 )
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
@@ -41,35 +39,18 @@ def _graded_by_city(body: dict[str, Any]) -> str:
 async def _setup(backend: Backend, fake: FakeOpenAI) -> tuple[Any, str, dict[str, Any]]:
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=8)
-    judge_connection = await make_connection(
+    judge = await make_judge(
         backend.sessionmaker,
         ws,
+        rubric="The answer names the reference answer.",
         kind="OPENAI_COMPATIBLE",
-        name="judge",
         secret_box=backend.state.secret_box,
         base_url=fake.base_url,
         api_key=PROVIDER_KEY,
         input_cents_per_million_tokens=100_000.0,
         output_cents_per_million_tokens=100_000.0,
     )
-    rubric = await make_asset_version(
-        backend.sessionmaker,
-        ws,
-        kind=AssetKind.RUBRIC,
-        content={"text": "The answer names the reference answer.", "scale": "PASS_FAIL"},
-    )
-    judge_config = await make_asset_version(
-        backend.sessionmaker,
-        ws,
-        kind=AssetKind.MODEL_CONFIG,
-        content={"connectionId": judge_connection.id, "model": "judge-1", "maxOutputTokens": 20},
-    )
-    spec = {
-        "kind": "JUDGE_RUBRIC",
-        "rubricVersionId": rubric.id,
-        "judgeModelConfigVersionId": judge_config.id,
-    }
-    return ws, ws.tokens[Role.MEMBER], setup.input(trialsPerCase=2, checks=[spec])
+    return ws, ws.tokens[Role.MEMBER], setup.input(trialsPerCase=2, checks=[judge.check()])
 
 
 async def test_each_trial_is_graded_by_the_judge_and_counted(

@@ -5,99 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
-from typing import Any
+from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
-from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, ComparisonRange, ComparisonStatus, TrialState
 from server.dispatch.dispatcher import Dispatcher
-from server.dispatch.plan import DispatchPlan, WorkItem
-from server.dispatch.store import TrialOutcome
 from server.providers.base import DispatchError
-from server.runtime.interfaces import JobStats
-from server.workspaces.roles import Role
-from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import leased, trials_of
-
-
-class HeldQueue:
-    """A job queue that keeps what is enqueued: the test runs the deliveries itself."""
-
-    def __init__(self) -> None:
-        self.enqueued: list[tuple[str, tuple[Any, ...], str | None, timedelta | None]] = []
-
-    async def enqueue(
-        self,
-        name: str,
-        *args: Any,
-        job_id: str | None = None,
-        delay: timedelta | None = None,
-        **kwargs: Any,
-    ) -> bool:
-        self.enqueued.append((name, (*args, *kwargs.values()), job_id, delay))
-        return True
-
-    async def stats(self) -> JobStats:
-        return JobStats(counts={}, queued=len(self.enqueued))
-
-    async def close(self) -> None:
-        """Nothing to close."""
-
-
-class Trials:
-    """Stand-in trials: each takes `seconds` and completes, except `broken` trial indexes,
-    whose runner raises (a bug, not a provider fault)."""
-
-    def __init__(self, seconds: float, broken: frozenset[int] = frozenset()) -> None:
-        self.seconds = seconds
-        self.broken = broken
-
-    async def __call__(
-        self,
-        plan: DispatchPlan,  # noqa: ARG002 - the RunTrial signature
-        item: WorkItem,
-        trial_id: int,
-        delivery_id: str,  # noqa: ARG002
-    ) -> TrialOutcome:
-        await asyncio.sleep(self.seconds)
-        if item.trial_index in self.broken:
-            raise RuntimeError("secret prompt text that must not be logged")
-        return TrialOutcome(
-            trial_id=trial_id,
-            state=TrialState.COMPLETED,
-            output="ok",
-            tool_calls=None,
-            input_tokens=1,
-            output_tokens=1,
-            cost_micros=0,
-            latency_ms=round(self.seconds * 1000),
-            attempts=1,
-            error_code=None,
-            passed=True,
-            score=1.0,
-            check_results=[],
-        )
-
-
-async def running_comparison(
-    backend: Backend, queue: HeldQueue, *, trials: int, cases: int = 1
-) -> str:
-    """A RUNNING comparison with two cohorts whose dispatch job is held back."""
-    ws = await make_workspace(backend.sessionmaker)
-    setup = await make_comparison_setup(backend.sessionmaker, ws, cases=cases)
-    comparison_id = await make_comparison(backend.sessionmaker, setup, trials=trials)
-    await lifecycle.start(
-        sessionmaker=backend.sessionmaker,
-        events=backend.state.events,
-        queue=queue,
-        actor=actor_for(ws, Role.MEMBER),
-        comparison_id=comparison_id,
-    )
-    return comparison_id
+from tests.server.dispatch.api import between_sweeps, leased, trials_of
+from tests.server.dispatch.by_hand import HeldQueue, Trials, running_comparison
+from tests.waiting import eventually
 
 
 def _dispatcher(
@@ -126,7 +45,12 @@ async def test_a_delivery_whose_calls_outlast_the_lease_keeps_it(backend: Backen
     comparison_id = await running_comparison(backend, queue, trials=1)
     slow = Trials(seconds=2.5)
     first = asyncio.create_task(_dispatcher(backend, comparison_id, slow, queue, lease=1).run())
-    await asyncio.sleep(1.6)  # the calls are still in flight, the lease's first second is over
+    claimed = await eventually(
+        lambda: _lease_expiry(backend, comparison_id), what="the first delivery's claim"
+    )
+    assert claimed is not None
+    # The calls are still in flight (2.5 s) when the lease as first claimed is over.
+    await eventually(lambda: datetime.now(UTC) > claimed, timeout=5, what="the first lease over")
     # What a sweep would start for a lease it believes expired: it must find it held.
     assert await _dispatcher(backend, comparison_id, slow, queue, lease=1).run() == "not leased"
     assert await first == "done"
@@ -157,6 +81,7 @@ async def test_a_broken_trial_runner_costs_that_trial_only(
 async def test_a_slice_hands_over_to_a_continuation_that_finishes_the_run(
     backend: Backend,
 ) -> None:
+    await between_sweeps()  # a sweep between the hand-over and the continuation would join
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=3, cases=4)
     trials = Trials(seconds=0.2)
@@ -184,8 +109,7 @@ async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> No
     comparison_id = await running_comparison(backend, queue, trials=1)
     first = _dispatcher(backend, comparison_id, Trials(seconds=0.5), queue)
     running = asyncio.create_task(first.run())
-    while not (await trials_of(backend, comparison_id)):
-        await asyncio.sleep(0.02)
+    await eventually(lambda: trials_of(backend, comparison_id), what="a trial admitted")
     # Another delivery takes the range over (as after a lease it believed expired).
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
@@ -204,3 +128,14 @@ async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> No
         assert taken is not None and taken.lease_owner == "dlv_other"
         row.status = ComparisonStatus.CANCELLED  # nobody resumes it
         taken.lease_owner = None
+
+
+async def _lease_expiry(backend: Backend, comparison_id: str) -> datetime | None:
+    """When the comparison's first range lease expires, once a delivery claimed it."""
+    async with backend.sessionmaker() as session:
+        return await session.scalar(
+            select(ComparisonRange.lease_expires_at).where(
+                ComparisonRange.comparison_id == comparison_id,
+                ComparisonRange.lease_owner.is_not(None),
+            )
+        )

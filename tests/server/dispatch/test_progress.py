@@ -9,7 +9,7 @@ from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     committed_count,
     create,
     openai_setup,

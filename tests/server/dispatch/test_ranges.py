@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -24,8 +23,9 @@ from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import trials_of
-from tests.server.dispatch.test_lease import HeldQueue, Trials, running_comparison
+from tests.server.dispatch.api import between_sweeps, trials_of
+from tests.server.dispatch.by_hand import HeldQueue, Trials, running_comparison
+from tests.waiting import eventually
 
 CASES, TRIALS = 6, 2
 
@@ -56,16 +56,7 @@ def _dispatcher(
 async def _postgres_only(backend: Backend) -> None:
     if backend.name == "sqlite":
         pytest.skip("deliveries of one comparison run at once on PostgreSQL")
-    await _between_sweeps()
-
-
-async def _between_sweeps() -> None:
-    """The session's own sweeper (in-process with SQLite, the worker with PostgreSQL) runs
-    on seconds 0, 15, 30 and 45 and would dispatch a comparison this test leaves unattended
-    on purpose (or join one it shares between two deliveries): start just after one, so the
-    few seconds of the test fall between two."""
-    while not 1 <= time.time() % 15 <= 6:
-        await asyncio.sleep(0.2)
+    await between_sweeps()
 
 
 def _finalizations(queue: HeldQueue, comparison_id: str) -> int:
@@ -182,8 +173,11 @@ async def test_a_cancel_stops_both_deliveries_and_one_settles_it(backend: Backen
     first = _dispatcher(backend, comparison_id, slow, queue)
     second = _dispatcher(backend, comparison_id, slow, queue)
     running = asyncio.gather(first.run(), second.run())
-    while len({t.delivery_id for t in await trials_of(backend, comparison_id)}) < 2:
-        await asyncio.sleep(0.02)
+    await eventually(
+        lambda: trials_of(backend, comparison_id),
+        until=lambda rows: len({t.delivery_id for t in rows}) >= 2,
+        what="both deliveries admitted",
+    )
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
             update(Comparison).where(Comparison.id == comparison_id).values(status="CANCELLED")
@@ -197,7 +191,7 @@ async def test_a_cancel_stops_both_deliveries_and_one_settles_it(backend: Backen
 
 
 async def test_a_job_that_lands_where_the_run_is_dispatched_passes_on(backend: Backend) -> None:
-    await _between_sweeps()
+    await between_sweeps()
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=1, cases=3)
     here = {comparison_id}  # this process dispatches the comparison already
@@ -236,7 +230,7 @@ async def _swept(backend: Backend, comparison_id: str) -> list[str]:
 
 
 async def test_the_sweep_finds_free_ranges_and_runs_nobody_ended(backend: Backend) -> None:
-    await _between_sweeps()
+    await between_sweeps()
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=1, cases=2)
     assert len(await _swept(backend, comparison_id)) == 1, "no ranges yet (a run from before)"

@@ -4,7 +4,6 @@ and never kept when it failed."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from datetime import timedelta
 from typing import Any
@@ -25,6 +24,7 @@ from tests.factories import make_comparison, make_comparison_setup, make_workspa
 from tests.harness import Backend
 from tests.server.verdicts.scenarios import finalized, scripted_setup
 from tests.statements import counting_statements
+from tests.waiting import eventually
 
 PAGE = """
 query($id: ID!, $first: Int) { comparison(id: $id) {
@@ -111,12 +111,13 @@ async def test_a_revoked_token_is_refused_within_5_seconds_though_its_answer_is_
             .values(revoked_at=utcnow())
         )
     started = time.monotonic()
-    while time.monotonic() - started < 10:
+
+    async def answer() -> dict[str, Any]:
         body, _ = await _read(backend, viewer, comparison_id)
-        if body.get("errors"):
-            assert [e["extensions"]["code"] for e in body["errors"]] == ["UNAUTHENTICATED"]
-            break
-        await asyncio.sleep(0.1)
+        return body
+
+    body = await eventually(answer, until=lambda b: b.get("errors"), timeout=10, what="refused")
+    assert [e["extensions"]["code"] for e in body["errors"]] == ["UNAUTHENTICATED"]
     assert time.monotonic() - started < 5
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
-from server.assets.models import AssetKind
 from tests.conftest import PROVIDER_KEY
-from tests.factories import WorkspaceFixture, make_asset_version, make_connection
+from tests.factories import WorkspaceFixture, make_judge
 from tests.fakes.judge_server import FakeJudge
 from tests.harness import Backend, GraphQLResult
+from tests.waiting import eventually
 
 RESULT_FIELDS = """
   note partial winRate tieRate lossRate meanScore low high pValue orderDisagreementRate
@@ -38,33 +36,21 @@ async def judge_versions(
     backend: Backend, ws: WorkspaceFixture, judge: FakeJudge, *, simulated: bool = False
 ) -> tuple[str, str]:
     """A rubric and a judge MODEL_CONFIG on a connection to `judge`: their version ids."""
-    if simulated:
-        connection = await make_connection(backend.sessionmaker, ws, name="sim-judge")
-    else:
-        connection = await make_connection(
-            backend.sessionmaker,
-            ws,
-            kind="OPENAI_COMPATIBLE",
-            name="judge",
-            secret_box=backend.state.secret_box,
-            base_url=judge.base_url,
-            api_key=PROVIDER_KEY,
-            input_cents_per_million_tokens=100_000.0,
-            output_cents_per_million_tokens=100_000.0,
-        )
-    rubric = await make_asset_version(
-        backend.sessionmaker,
-        ws,
-        kind=AssetKind.RUBRIC,
-        content={"text": "The higher quality answer wins.", "scale": "SCORE_0_1"},
-    )
-    config = await make_asset_version(
-        backend.sessionmaker,
-        ws,
-        kind=AssetKind.MODEL_CONFIG,
-        content={"connectionId": connection.id, "model": "judge-1", "maxOutputTokens": 20},
-    )
-    return rubric.id, config.id
+    fields: dict[str, Any] = {"name": "sim-judge"}
+    if not simulated:
+        fields = {
+            "kind": "OPENAI_COMPATIBLE",
+            "secret_box": backend.state.secret_box,
+            "base_url": judge.base_url,
+            "api_key": PROVIDER_KEY,
+            "input_cents_per_million_tokens": 100_000.0,
+            "output_cents_per_million_tokens": 100_000.0,
+        }
+    made = await make_judge(
+        backend.sessionmaker, ws, rubric="The higher quality answer wins.", scale="SCORE_0_1",
+        **fields,
+    )  # fmt: skip
+    return made.rubric_version_id, made.config_version_id
 
 
 async def create(
@@ -77,10 +63,10 @@ async def create(
 
 async def wait_done(backend: Backend, token: str, job_id: str, timeout: float = 60) -> Any:
     """Poll `pairwiseJob` until DONE or FAILED."""
-    deadline = time.monotonic() + timeout
-    while True:
-        job = (await backend.gql(JOB, {"id": job_id}, token=token)).ok()["pairwiseJob"]
-        if job["status"] in ("DONE", "FAILED"):
-            return job
-        assert time.monotonic() < deadline, f"the pairwise job is still {job['status']}"
-        await asyncio.sleep(0.1)
+
+    async def job() -> Any:
+        return (await backend.gql(JOB, {"id": job_id}, token=token)).ok()["pairwiseJob"]
+
+    return await eventually(
+        job, until=lambda j: j["status"] in ("DONE", "FAILED"), timeout=timeout, what="DONE"
+    )

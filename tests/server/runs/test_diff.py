@@ -32,7 +32,8 @@ IMPROVED_IDS = (0,)
 
 def single_trial_runs() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Baseline passes 30 of 40; the candidate loses 8 of them and gains one."""
-    baseline, candidate = [], []
+    baseline: list[dict[str, Any]] = []
+    candidate: list[dict[str, Any]] = []
     for n in range(N):
         before = n % 4 != 0
         after = (before and n not in REGRESSED_IDS) or n in IMPROVED_IDS
@@ -46,7 +47,7 @@ def single_trial_runs() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 def mid_p(improved: int, regressed: int) -> float:
     m, k = improved + regressed, min(improved, regressed)
-    return 2 * (scipy_stats.binom.cdf(k, m, 0.5) - 0.5 * scipy_stats.binom.pmf(k, m, 0.5))
+    return float(2 * (scipy_stats.binom.cdf(k, m, 0.5) - 0.5 * scipy_stats.binom.pmf(k, m, 0.5)))
 
 
 async def test_single_trial_pass_fail_uses_mcnemar_mid_p_and_holm_per_evaluator(
@@ -130,7 +131,7 @@ def exact_sign_flip(differences: list[float]) -> float:
         abs(sum(s * d for s, d in zip(signs, differences, strict=True))) >= observed - 1e-12
         for signs in itertools.product((1, -1), repeat=len(differences))
     )
-    return extreme / 2 ** len(differences)
+    return float(extreme / 2 ** len(differences))
 
 
 async def test_multi_trial_items_use_the_exact_sign_flip_and_stay_unsignificant_under_20(
@@ -142,7 +143,7 @@ async def test_multi_trial_items_use_the_exact_sign_flip_and_stay_unsignificant_
     after = [1, 0, 2, 1, 1, 0, 0, 3, 1, 0, 1, 2]
 
     def trials(passes: int) -> list[bool | None]:
-        return [True] * passes + [False] * (3 - passes)
+        return [*([True] * passes), *([False] * (3 - passes))]
 
     baseline = await import_run(backend, ws.owner, exp, [item(trials(p)) for p in before], key="b")
     candidate = await import_run(backend, ws.owner, exp, [item(trials(p)) for p in after], key="c")

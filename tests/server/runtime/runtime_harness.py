@@ -16,6 +16,7 @@ from jobs.worker import ShipwiseWorker, worker_settings
 from server.runtime.embedded import EmbeddedQueue, InProcessEventBus, MemoryRateLimiter
 from server.runtime.interfaces import EventBus, JobQueue, JobRegistry, RateLimiter
 from server.runtime.redis import ArqQueue, RedisRateLimiter, RedisStreamEventBus
+from tests.waiting import eventually
 
 
 @dataclass
@@ -73,12 +74,12 @@ class EmbeddedHarness:
     async def run_periodic(self, runs: int) -> None:
         names = {job.name for job in self._registry.periodic}
         await self.embedded_queue.start()
-        async with asyncio.timeout(5):
-            while True:
-                counts = (await self.queue.stats()).counts
-                if sum(n for (name, _), n in counts.items() if name in names) >= runs:
-                    break
-                await asyncio.sleep(0.02)
+        await eventually(
+            self.queue.stats,
+            until=lambda s: sum(n for (name, _), n in s.counts.items() if name in names) >= runs,
+            timeout=5,
+            what=f"{runs} periodic runs",
+        )
         await self.embedded_queue.close()
 
     async def blocked_readers(self) -> int:
@@ -117,12 +118,12 @@ class RedisHarness:
         worker = ShipwiseWorker(**self._settings(poll_delay=0.05))
         running = asyncio.create_task(worker.async_run())
         try:
-            async with asyncio.timeout(5):
-                while True:
-                    counts = (await self.queue.stats()).counts
-                    if sum(n for (name, _), n in counts.items() if name in names) >= runs:
-                        break
-                    await asyncio.sleep(0.05)
+            await eventually(
+                self.queue.stats,
+                until=lambda s: sum(n for (k, _), n in s.counts.items() if k in names) >= runs,
+                timeout=5,
+                what=f"{runs} periodic runs",
+            )
         finally:
             await worker.close()
             with contextlib.suppress(asyncio.CancelledError):

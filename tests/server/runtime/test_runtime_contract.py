@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from server.runtime.interfaces import Event, JobFunction, JobRegistry, JobStats, PeriodicJob
-from tests.server.runtime.runtime_harness import MakeHarness
+from tests.server.runtime.runtime_harness import Harness, MakeHarness
+from tests.waiting import eventually
 
 # arq 0.28's Worker.close() calls redis-py's deprecated close().
 pytestmark = pytest.mark.filterwarnings("ignore:Call to deprecated close:DeprecationWarning")
@@ -122,7 +123,6 @@ async def test_delay_defers_the_run(make_harness: MakeHarness) -> None:
     enqueued_at = time.monotonic()
 
     await h.queue.enqueue("record", 1, delay=timedelta(milliseconds=500))
-    await asyncio.sleep(0.1)
     assert h.calls == []
     assert (await h.queue.stats()).queued == 1
     await h.run_jobs()
@@ -256,7 +256,7 @@ async def test_two_subscribers_each_see_everything(make_harness: MakeHarness) ->
     h = await make_harness(REGISTRY)
     first = asyncio.create_task(take(h.events.subscribe("c1"), 5))
     second = asyncio.create_task(take(h.events.subscribe("c1"), 5))
-    await asyncio.sleep(0.05)
+    await _subscribed(h, readers=2)
 
     for seq in range(1, 6):
         await h.events.publish("c1", seq, {"seq": seq})
@@ -282,16 +282,14 @@ async def test_retention_is_bounded_newest_last(make_harness: MakeHarness) -> No
 async def test_cancelled_subscription_ends_cleanly(make_harness: MakeHarness) -> None:
     h = await make_harness(REGISTRY)
     waiting = asyncio.create_task(take(h.events.subscribe("c1"), 1, timeout=30))
-    await asyncio.sleep(0.1)
+    await _subscribed(h, readers=1)
     assert not waiting.done()
 
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(waiting, 1)
 
-    async with asyncio.timeout(2):
-        while await h.blocked_readers():
-            await asyncio.sleep(0.02)
+    await eventually(h.blocked_readers, until=lambda n: n == 0, timeout=2, what="no reader")
     await h.events.publish("c1", 1, {"seq": 1})
     assert [e.seq for e in await take(h.events.subscribe("c1"), 1)] == [1]
 
@@ -304,7 +302,7 @@ async def test_close_ends_open_subscriptions(make_harness: MakeHarness) -> None:
         return [event.seq async for event in h.events.subscribe("c1")]
 
     reader = asyncio.create_task(drain())
-    await asyncio.sleep(0.1)
+    await _subscribed(h, readers=1)
     await h.events.close()
 
     assert await asyncio.wait_for(reader, 2) == [1]
@@ -337,3 +335,14 @@ async def test_rate_limiter_window_resets(make_harness: MakeHarness) -> None:
     assert not await h.limiter.hit("k", limit=1, window_seconds=60)
     h.clock.now += 1.0
     assert await h.limiter.hit("k", limit=1, window_seconds=60)
+
+
+async def _subscribed(h: Harness, *, readers: int) -> None:
+    """Until `readers` subscriptions wait for events: the Redis adapter's block in XREAD;
+    an in-process subscription blocks without I/O, within one turn of the loop."""
+    if h.backend == "redis":
+        await eventually(
+            h.blocked_readers, until=lambda n: n >= readers, timeout=5, what="readers blocked"
+        )
+    else:
+        await asyncio.sleep(0)

@@ -10,6 +10,7 @@ import pytest
 
 from server.runtime.embedded import EmbeddedQueue
 from server.runtime.interfaces import JobRegistry, JobStats, PeriodicJob
+from tests.waiting import eventually
 
 
 async def wait_for_stop(ctx: dict[str, Any], name: str) -> None:
@@ -37,7 +38,7 @@ async def test_close_cancels_delayed_jobs_and_lets_running_ones_hand_over() -> N
     queue = ctx["queue"] = EmbeddedQueue(REGISTRY, ctx)
     await queue.enqueue("wait_for_stop", "a")
     await queue.enqueue("note", "later", delay=timedelta(seconds=30))
-    await asyncio.sleep(0.05)
+    await eventually(lambda: "a started" in log, what="the job started")
 
     await asyncio.wait_for(queue.close(), 2)
 
@@ -55,7 +56,7 @@ async def test_close_cancels_jobs_that_outlive_the_grace_period() -> None:
     registry = JobRegistry(functions={"stubborn": stubborn})
     queue = EmbeddedQueue(registry, {"log": log}, close_timeout=0.1)
     await queue.enqueue("stubborn")
-    await asyncio.sleep(0.02)
+    await eventually(lambda: log == ["started"], what="the job started")
 
     await asyncio.wait_for(queue.close(), 2)
 
@@ -88,15 +89,15 @@ async def test_periodic_jobs_wait_for_start_and_stop_at_close() -> None:
         periodic=(PeriodicJob("tick", every=timedelta(milliseconds=50), run_at_startup=True),),
     )
     queue = EmbeddedQueue(registry, {"log": log})
-    await asyncio.sleep(0.12)
-    assert log == [], "periodic jobs start with start(), once the ctx is complete"
+    assert not _ticking(), "periodic jobs start with start(), once the ctx is complete"
+    assert log == []
 
     await queue.start()
     assert (await queue.stats()).queued == 1, "run_at_startup is queued by start()"
-    await asyncio.sleep(0.2)
+    await eventually(lambda: len(log) >= 3, timeout=5, what="three ticks")
     await queue.close()
+    assert not _ticking(), "close ends the periodic task: nothing more runs"
     runs = len(log)
-    await asyncio.sleep(0.12)
 
     assert runs >= 3 and len(log) == runs
     assert (await queue.stats()).counts == {("tick", "complete"): runs}
@@ -108,3 +109,8 @@ def test_unregistered_periodic_job_is_refused() -> None:
 
     with pytest.raises(ValueError, match="ghost"):
         EmbeddedQueue(registry, {})
+
+
+def _ticking() -> list[asyncio.Task[Any]]:
+    """The periodic `tick` task, while it lives (it is the only thing that runs ticks)."""
+    return [t for t in asyncio.all_tasks() if t.get_name() == "periodic tick" and not t.done()]

@@ -17,6 +17,7 @@ from arq.cron import next_cron
 from jobs.worker import cron_fields, worker_settings
 from server.runtime.interfaces import JobRegistry, PeriodicJob
 from server.runtime.redis import COUNTS_KEY, ArqQueue
+from tests.waiting import eventually
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -142,10 +143,10 @@ async def test_run_worker_hands_over_on_sigterm(redis_url: str) -> None:
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
         assert await queue.enqueue("handover", job_id="handover-1")
-        async with asyncio.timeout(15):
-            while client.get("test:started") is None:
-                await asyncio.sleep(0.05)
-        assert client.get("test:started") == "hello"
+        started = await eventually(
+            lambda: client.get("test:started"), timeout=15, what="the job started"
+        )
+        assert started == "hello"
 
         worker.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(worker.wait(), 10) == 0

@@ -14,6 +14,7 @@ import pytest
 from server.runtime.slots import RedisSlots, SlotWaitAbandoned
 from tests import services
 from tests.conftest import require_services
+from tests.waiting import eventually
 
 
 @pytest.fixture
@@ -70,8 +71,8 @@ async def test_abandon_ends_a_holders_waits_at_once(slots: RedisSlots) -> None:
     key = f"test:{uuid4().hex}"
     held = await _enter(slots, key, 1, "other")
     waiting = asyncio.create_task(_enter(slots, key, 1, "waiter"))
-    await asyncio.sleep(0.2)
-    assert slots.waiting("waiter") == 1 and not waiting.done()
+    await eventually(lambda: slots.waiting("waiter") == 1, timeout=5, what="the waiter waits")
+    assert not waiting.done()
     slots.abandon("waiter")
     async with asyncio.timeout(0.1):
         with pytest.raises(SlotWaitAbandoned):
@@ -110,8 +111,12 @@ async def test_a_holder_reserves_and_returns_slots_in_blocks(slots: RedisSlots) 
         assert peak == 32
         assert slots.redis_calls <= 8, slots.redis_calls
         assert await redis.zcard(f"shipwise:slots:{key}") == 32, "kept for the next calls"
-        await asyncio.sleep(RETURN_AFTER_S * 4)
-        assert await redis.zcard(f"shipwise:slots:{key}") == 0, "unused slots went back"
+        await eventually(
+            lambda: redis.zcard(f"shipwise:slots:{key}"),
+            until=lambda kept: kept == 0,
+            timeout=RETURN_AFTER_S * 4 + 5,
+            what="unused slots went back",
+        )
         assert slots.redis_calls <= 9
     finally:
         await slots.release_all("holder")

@@ -16,7 +16,7 @@ from server.workspaces.roles import Role
 from tests.factories import ComparisonSetup, WorkspaceFixture, make_experiment, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     create,
     deliveries_per_trial,
     openai_setup,

@@ -8,8 +8,7 @@ gets its own SIMULATED connection scripted trial by trial.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -28,6 +27,7 @@ from tests.factories import (
     make_release,
 )
 from tests.harness import Backend
+from tests.waiting import eventually
 
 WRONG = "I am not sure."
 
@@ -144,14 +144,17 @@ async def wait_finalized(
     backend: Backend, token: str, comparison_id: str, *, timeout: float = 60
 ) -> dict[str, Any]:
     """The comparison once dispatch ended and finalization settled (finalized or failed)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    state: dict[str, Any] = {}
-    while asyncio.get_running_loop().time() < deadline:
-        state = (await backend.gql(STATE, {"id": comparison_id}, token=token)).ok()["comparison"]
-        if state["verdictState"] == "FINALIZED" or state["verdictErrorCode"]:
-            return state
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"not finalized in time: {state}")
+
+    async def state() -> dict[str, Any]:
+        found = await backend.gql(STATE, {"id": comparison_id}, token=token)
+        return cast(dict[str, Any], found.ok()["comparison"])
+
+    return await eventually(
+        state,
+        until=lambda s: s["verdictState"] == "FINALIZED" or s["verdictErrorCode"],
+        timeout=timeout,
+        what="finalized",
+    )
 
 
 async def scorecard_of(backend: Backend, token: str, comparison_id: str) -> dict[str, Any]:

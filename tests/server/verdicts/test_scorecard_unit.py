@@ -103,10 +103,10 @@ def test_three_cohorts_use_only_the_cases_every_cohort_completed() -> None:
     doc = scored.document
     assert (doc["usableCases"], doc["ranCases"], doc["casesNotRun"]) == (20, 24, 0)
     usable = np.arange(24) >= 4
-    passed = np.array(
+    passes = np.array(
         [[sum((i + c + k) % 3 != 0 for k in range(2)) for i in range(24)] for c in range(3)]
     )
-    rates = (passed[:, usable] / 2).mean(axis=1)
+    rates = (passes[:, usable] / 2).mean(axis=1)
     pass_rate = doc["metrics"][0]
     assert [v["value"] for v in pass_rate["values"]] == pytest.approx(list(rates), abs=1e-12)
     # Candidate vs baseline 1 over the 20 usable cases only, though both completed all 24.

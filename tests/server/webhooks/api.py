@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
 from typing import Any
 
 from tests.harness import Backend, GraphQLResult
+from tests.waiting import eventually
 
 SECRET = "whsec-test-0123456789abcdef"
 
@@ -65,10 +64,9 @@ async def wait_for(
     timeout: float = 20.0,
 ) -> list[dict[str, Any]]:
     """The webhook's deliveries once `done(deliveries)` holds; fails after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = await deliveries(backend, token, webhook_id)
-        if done(found):
-            return found
-        assert time.monotonic() < deadline, f"deliveries never settled: {found}"
-        await asyncio.sleep(0.05)
+    return await eventually(
+        lambda: deliveries(backend, token, webhook_id),
+        until=done,
+        timeout=timeout,
+        what="deliveries settled",
+    )

@@ -1,0 +1,25 @@
+"""The statement counter counts a request's own statements, never a job's beside it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import text
+
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.statements import counting_statements
+
+
+async def test_only_the_requests_own_statements_count(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+
+    async def sweep() -> None:  # like a periodic job on the server's engine
+        async with backend.sessionmaker() as session:
+            await session.execute(text("SELECT 42"))
+
+    with counting_statements(backend) as seen:
+        (await backend.gql("{ me { role } }", token=ws.owner)).ok()
+        await asyncio.create_task(sweep())
+    assert seen, "the request's statements count"
+    assert not any("SELECT 42" in statement for statement in seen)
