@@ -18,7 +18,7 @@ from server.datasets.models import DatasetCase
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
-from tests.server.dispatch.test_dispatch import create
+from tests.server.dispatch.api import create
 from tests.server.reports.api import finalized_comparison
 from tests.server.verdicts.scenarios import (
     CREATE,

@@ -22,7 +22,7 @@ from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL
 from tests.server.comparisons.test_sequential import SEQUENTIAL, STOPPING
-from tests.server.dispatch.test_dispatch import (
+from tests.server.dispatch.api import (
     create,
     openai_setup,
     partial_cases,
@@ -32,7 +32,7 @@ from tests.server.dispatch.test_dispatch import (
     trials_of,
     wait_terminal,
 )
-from tests.server.dispatch.test_lease import HeldQueue, Trials
+from tests.server.dispatch.by_hand import HeldQueue, Trials
 
 
 async def test_a_cancel_during_a_sequential_run_behaves_as_ever(
