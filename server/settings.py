@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     graphiql_assets_dir: Path = Field(
         GRAPHIQL_ASSETS_DIR, description="Where GraphiQL's files are (`make install` puts them)."
     )
+    worker_health_port: int | None = Field(
+        None, description="`shipwise worker`'s health probe port (/healthz, /readyz); unset: none."
+    )
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."
     )

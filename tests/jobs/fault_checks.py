@@ -1,0 +1,99 @@
+"""What every infrastructure-fault test checks once its run is over, and a second run after it.
+
+The run ended DONE; the provider fake saw every trial once (by its `X-Shipwise-Trial`
+header); the counters equal the trial rows; the same connection runs the next comparison to
+DONE.
+"""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from collections import Counter
+from typing import Any
+
+from server.workspaces.roles import Role
+from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from tests.fakes.openai_server import FakeOpenAI
+from tests.harness import Backend
+from tests.jobs.crash_stack import (
+    INPUT_CENTS_PER_MILLION,
+    MAX_OUTPUT_TOKENS,
+    OUTPUT_CENTS_PER_MILLION,
+    poll_status,
+    trial_counts,
+)
+
+CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"
+START = "mutation($id: ID!) { startComparison(id: $id) { status } }"
+
+
+async def new_setup(
+    backend: Backend, fake: FakeOpenAI, *, cases: int, max_concurrency: int
+) -> tuple[ComparisonSetup, str]:
+    """A workspace with a comparison set-up on one connection to `fake`; (it, a MEMBER token)."""
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(
+        backend.sessionmaker,
+        ws,
+        cases=cases,
+        connection_kind="OPENAI_COMPATIBLE",
+        base_url=fake.base_url,
+        secret_box=backend.state.secret_box,
+        max_concurrency=max_concurrency,
+        max_output_tokens=MAX_OUTPUT_TOKENS,
+        input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
+        output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
+    )
+    return setup, ws.tokens[Role.MEMBER]
+
+
+async def start(backend: Backend, setup: ComparisonSetup, token: str, *, trials: int) -> str:
+    created = (
+        await backend.gql(CREATE, {"i": setup.input(trialsPerCase=trials)}, token=token)
+    ).ok()
+    comparison_id: str = created["createComparison"]["id"]
+    (await backend.gql(START, {"id": comparison_id}, token=token)).ok()
+    return comparison_id
+
+
+def done_at_least(n: int) -> Any:
+    return lambda c: c["progress"]["doneCalls"] >= n
+
+
+def terminal(c: dict[str, Any]) -> bool:
+    return c["status"] in ("DONE", "FAILED", "CANCELLED")
+
+
+async def assert_done_once_each(
+    backend: Backend, fake: FakeOpenAI, token: str, comparison_id: str, *, total: int,
+    timeout: float = 60,
+) -> dict[str, Any]:  # fmt: skip
+    """The run ends DONE with every trial sent once and counters equal to its rows."""
+    ended = await poll_status(backend, token, comparison_id, until=terminal, timeout=timeout)
+    assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED"), ended
+    sent = Counter(
+        r.headers.get("x-shipwise-trial", "")
+        for r in fake.requests
+        if r.headers.get("x-shipwise-trial", "").startswith(comparison_id + "/")
+    )
+    twice = {trial: n for trial, n in sent.items() if n > 1}
+    assert twice == {}, f"trials answered more than once: {twice}"
+    rows = await trial_counts(backend, comparison_id)
+    assert "ADMITTED" not in rows and sum(rows.values()) == total, rows
+    progress = ended["progress"]
+    assert progress["totalCalls"] == total and progress["doneCalls"] == total, progress
+    assert progress["failedCalls"] == rows.get("ERRORED", 0), (progress, rows)
+    return ended
+
+
+def probe(port: int, path: str) -> int:
+    """The worker's health probe's status for `path` (0 when it does not answer)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2) as answer:
+            status: int = answer.status
+            return status
+    except urllib.error.HTTPError as refused:
+        return refused.code
+    except OSError:
+        return 0
