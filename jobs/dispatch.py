@@ -32,9 +32,9 @@ import asyncio
 import logging
 import os
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 from uuid import uuid4
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -47,6 +47,7 @@ from jobs.dispatching.keepalive import Keepalive
 from jobs.dispatching.pipeline import Pipeline, SliceResult, Stop
 from jobs.dispatching.recorder import Recorder
 from jobs.trials import trial_runner
+from server import db_retry
 from server.comparisons import ambiguous, lease, progress, ranges
 from server.comparisons import dispatch_store as store
 from server.comparisons.dispatch_plan import DispatchPlan, WorkItem, load_plan
@@ -61,6 +62,10 @@ from server.settings import Settings
 from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
+
+T = TypeVar("T")
+RangeUnit = Callable[[AsyncSession, str, ranges.Claim], Awaitable[T]]
+"""(session, comparison id, claim) → a unit of work on one range."""
 
 RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
@@ -148,8 +153,12 @@ class Dispatcher:
             self.registry.discard(self.comparison_id)
 
     async def _run(self) -> str:
-        async with self.sessionmaker() as session:
-            plan = await load_plan(session, self.comparison_id)
+        plan = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: load_plan(session, self.comparison_id),
+            what="loading the plan",
+            write=False,
+        )
         first, stop = await self._claim(plan)
         if not first:
             return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
@@ -163,26 +172,15 @@ class Dispatcher:
         """Claim the next free range with trials to send; ([], None) when none is free.
         Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
         while True:
-            async with self.sessionmaker() as session, session.begin():
-                if not self.held.claimed:
-                    await ranges.ensure(session, self.comparison_id, size=self.range_cases)
-                claim = await ranges.claim_next(
-                    session,
-                    comparison_id=self.comparison_id,
-                    delivery_id=self.delivery_id,
-                    ttl=self.lease_ttl,
-                )
+            claim = await db_retry.unit(self.sessionmaker, self._claim_next, what="a claim")
             if claim is None:
                 return [], None
             if not self.held.claims:
                 self.keepalive.leased_now()
             self.held.claimed += 1
-            async with self.sessionmaker() as session:
-                found = await ranges.trials_in(session, self.comparison_id, claim)
-                policy = await ambiguous.policy(session, self.comparison_id)
+            found, policy = await self._on_range(_found_in, claim, "reading a range", write=False)
             if found.orphans and policy == AmbiguousOutcomes.FAIL_RUN:
-                async with self.sessionmaker() as session, session.begin():
-                    await ranges.fail_pending(session, self.comparison_id, claim)
+                await self._on_range(ranges.fail_pending, claim, "failing a range")
                 return [], ComparisonStatus.FAILED
             if found.orphans:  # never re-sent: each closes as outcome_ambiguous
                 await self._close_ambiguous(plan, claim)
@@ -192,9 +190,28 @@ class Dispatcher:
             if items:
                 self.held.add(claim, len(items))
                 return items, None
-            async with self.sessionmaker() as session, session.begin():
-                await ranges.lock(session, self.comparison_id, [claim])
-                await ranges.release(session, self.comparison_id, [claim], finished=True)
+            await self._on_range(_release_finished, claim, "releasing a finished range")
+
+    async def _on_range(
+        self, body: RangeUnit[T], claim: ranges.Claim, what: str, *, write: bool = True
+    ) -> T:
+        """`body(session, comparison id, claim)`, run again if the connection is lost."""
+        return await db_retry.unit(
+            self.sessionmaker,
+            lambda session: body(session, self.comparison_id, claim),
+            what=what,
+            write=write,
+        )
+
+    async def _claim_next(self, session: AsyncSession) -> ranges.Claim | None:
+        if not self.held.claimed:
+            await ranges.ensure(session, self.comparison_id, size=self.range_cases)
+        return await ranges.claim_next(
+            session,
+            comparison_id=self.comparison_id,
+            delivery_id=self.delivery_id,
+            ttl=self.lease_ttl,
+        )
 
     async def _pump(self, plan: DispatchPlan, pending: deque[WorkItem]) -> SliceResult:
         """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
@@ -217,19 +234,25 @@ class Dispatcher:
         claims = self.held.claims
         self.held.clear()
         if result.stop is None and not result.exhausted:
-            async with self.sessionmaker() as session, session.begin():
-                await ranges.release(session, self.comparison_id, claims, finished=False)
+            await db_retry.unit(
+                self.sessionmaker,
+                lambda session: ranges.release(session, self.comparison_id, claims, finished=False),
+                what="handing the ranges over",
+            )
             await self._continue()
             return "handed over"
-        async with self.sessionmaker() as session, session.begin():
-            ending = await ranges.conclude(
+        ending = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: ranges.conclude(
                 session,
                 comparison_id=self.comparison_id,
                 claims=claims,
                 delivery_id=self.delivery_id,
                 ttl=self.lease_ttl,
                 observed=self.held.claimed > 0,
-            )
+            ),
+            what="concluding the delivery",
+        )
         if ending == ranges.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
             await self._continue()
             return "handed over"
@@ -260,22 +283,25 @@ class Dispatcher:
     async def _admit(
         self, plan: DispatchPlan, batch: list[WorkItem]
     ) -> tuple[list[int], Stop | None]:
-        async with self.sessionmaker() as session, session.begin():
-            ids, stop = await store.admit(
-                session,
-                plan=plan,
-                items=batch,
-                claims=self.held.of(batch),
-                delivery_id=self.delivery_id,
-            )
+        claims = self.held.of(batch)
+        ids, stop = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: store.admit(
+                session, plan=plan, items=batch, claims=claims, delivery_id=self.delivery_id
+            ),
+            what="an admission",
+        )
         if stop is None:
             self.held.admitted(batch, ids)
             self.fresh_cohorts.update(item.cohort_index for item in batch)
         return ids, stop
 
     async def _close_ambiguous(self, plan: DispatchPlan, claim: ranges.Claim) -> None:
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await ambiguous.close(session, plan=plan, claim=claim)
+        snapshot = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: ambiguous.close(session, plan=plan, claim=claim),
+            what="closing ambiguous trials",
+        )
         logger.warning(
             "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
         )
@@ -283,24 +309,32 @@ class Dispatcher:
 
     async def _resync(self, plan: DispatchPlan) -> None:
         """Counters and spend ledgers from the rows once per delivery; records add to them."""
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.resync(session, plan=plan, claims=self.held.claims)
+        claims = self.held.claims
+        snapshot = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: store.resync(session, plan=plan, claims=claims),
+            what="a resync",
+        )
         await self._publish(snapshot)
 
     async def _renew(self) -> None:
         """Extend the finishing lease while the pairwise stage runs."""
-        async with self.sessionmaker() as session, session.begin():
-            renewed = await lease.renew(
+        renewed = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: lease.renew(
                 session, comparison_id=self.comparison_id, token=self.token, ttl=self.lease_ttl
-            )
+            ),
+            what="renewing the lease",
+        )
         if not renewed:
             raise Fenced(self.comparison_id)
 
     async def _record(self, plan: DispatchPlan, outcomes: list[TrialOutcome]) -> None:
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()
         claims, finished = self.held.recording(outcomes)
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.record(
+        snapshot = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: store.record(
                 session,
                 comparison_id=self.comparison_id,
                 plan=plan,
@@ -308,7 +342,9 @@ class Dispatcher:
                 claims=claims,
                 finished=finished,
                 admitted_cohorts=fresh,
-            )
+            ),
+            what="a record",
+        )
         self.held.recorded(outcomes, finished)
         await self._publish(snapshot)
 
@@ -348,8 +384,13 @@ class Dispatcher:
 
     async def _hand_over(self) -> None:
         """Free the finishing lease and queue the continuation (another worker may take it)."""
-        async with self.sessionmaker() as session, session.begin():
-            await lease.release(session, comparison_id=self.comparison_id, token=self.token)
+        await db_retry.unit(
+            self.sessionmaker,
+            lambda session: lease.release(
+                session, comparison_id=self.comparison_id, token=self.token
+            ),
+            what="releasing the finishing lease",
+        )
         await self._continue()
 
     async def _continue(self) -> None:
@@ -390,3 +431,17 @@ async def dispatch_comparison(
         join=join,
     )
     return await dispatcher.run()
+
+
+async def _found_in(
+    session: AsyncSession, comparison_id: str, claim: ranges.Claim
+) -> tuple[ranges.RangeTrials, AmbiguousOutcomes]:
+    return (
+        await ranges.trials_in(session, comparison_id, claim),
+        await ambiguous.policy(session, comparison_id),
+    )
+
+
+async def _release_finished(session: AsyncSession, comparison_id: str, claim: ranges.Claim) -> None:
+    await ranges.lock(session, comparison_id, [claim])
+    await ranges.release(session, comparison_id, [claim], finished=True)

@@ -7,11 +7,15 @@ DONE.
 
 from __future__ import annotations
 
+import asyncio
 import urllib.error
 import urllib.request
 from collections import Counter
 from typing import Any
 
+import httpx
+
+from server import db_retry
 from server.workspaces.roles import Role
 from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
 from tests.fakes.openai_server import FakeOpenAI
@@ -20,7 +24,7 @@ from tests.jobs.crash_stack import (
     INPUT_CENTS_PER_MILLION,
     MAX_OUTPUT_TOKENS,
     OUTPUT_CENTS_PER_MILLION,
-    poll_status,
+    STATUS,
     trial_counts,
 )
 
@@ -57,6 +61,28 @@ async def start(backend: Backend, setup: ComparisonSetup, token: str, *, trials:
     return comparison_id
 
 
+async def poll_tolerant(
+    backend: Backend, token: str, comparison_id: str, *, until: Any, timeout: float = 90
+) -> dict[str, Any]:
+    """Poll `comparison(id)` until `until(comparison)` holds; an answer with errors (the
+    database or Redis is away a moment) is polled again."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    last: Any = None
+    while True:
+        try:
+            result = await backend.gql(STATUS, {"id": comparison_id}, token=token)
+        except httpx.HTTPError as exc:
+            last = type(exc).__name__
+        else:
+            last = result.errors or result.data
+            if not result.errors and until(result.data["comparison"]):
+                comparison: dict[str, Any] = result.data["comparison"]
+                return comparison
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out; last answer {last}")
+        await asyncio.sleep(0.1)
+
+
 def done_at_least(n: int) -> Any:
     return lambda c: c["progress"]["doneCalls"] >= n
 
@@ -70,7 +96,7 @@ async def assert_done_once_each(
     timeout: float = 60,
 ) -> dict[str, Any]:  # fmt: skip
     """The run ends DONE with every trial sent once and counters equal to its rows."""
-    ended = await poll_status(backend, token, comparison_id, until=terminal, timeout=timeout)
+    ended = await poll_tolerant(backend, token, comparison_id, until=terminal, timeout=timeout)
     assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED"), ended
     sent = Counter(
         r.headers.get("x-shipwise-trial", "")
@@ -79,7 +105,7 @@ async def assert_done_once_each(
     )
     twice = {trial: n for trial, n in sent.items() if n > 1}
     assert twice == {}, f"trials answered more than once: {twice}"
-    rows = await trial_counts(backend, comparison_id)
+    rows = await db_retry.retried(lambda: trial_counts(backend, comparison_id), what="counting")
     assert "ADMITTED" not in rows and sum(rows.values()) == total, rows
     progress = ended["progress"]
     assert progress["totalCalls"] == total and progress["doneCalls"] == total, progress

@@ -13,11 +13,12 @@ import pytest
 from tests import services
 from tests.conftest import require_services
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.jobs.crash_stack import CrashStack, crash_stack, poll_status
+from tests.jobs.crash_stack import CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
     done_at_least,
     new_setup,
+    poll_tolerant,
     probe,
     start,
 )
@@ -79,14 +80,14 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     await _until(lambda: probe(health_port, "/readyz") == 200, timeout=30, what="ready")
     setup, token = await new_setup(backend, fake, cases=CASES, max_concurrency=4)
     comparison_id = await start(backend, setup, token, trials=TRIALS)
-    await poll_status(backend, token, comparison_id, until=done_at_least(TOTAL * 2 // 5))
+    await poll_tolerant(backend, token, comparison_id, until=done_at_least(TOTAL * 2 // 5))
 
     redis.stop()
     down_at = time.monotonic()
     await _until(lambda: probe(health_port, "/readyz") == 503, timeout=10, what="not ready")
     assert probe(health_port, "/healthz") == 200
     # The API still answers reads while Redis is away.
-    during = await poll_status(backend, token, comparison_id, until=lambda _: True)
+    during = await poll_tolerant(backend, token, comparison_id, until=lambda _: True)
     assert during["status"] == "RUNNING"
     await asyncio.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - down_at)))
     redis.start()
