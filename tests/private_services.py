@@ -8,13 +8,12 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import require_services
 
 
 def free_port() -> int:
@@ -94,6 +93,16 @@ def _pg_bin(name: str) -> str | None:
     return found[-1] if found else shutil.which(name)
 
 
+def _as_postgres() -> list[str]:
+    """PostgreSQL refuses to run as root: as root, run its tools as the `postgres` user."""
+    if os.geteuid() != 0:
+        return []
+    runuser = shutil.which("runuser")
+    if runuser is None:
+        pytest.skip("running as root without runuser: PostgreSQL's tools refuse root")
+    return [runuser, "-u", "postgres", "--"]
+
+
 @dataclass
 class PrivatePostgres:
     """A PostgreSQL cluster of the test's own (`initdb` + `pg_ctl`), trusting local users."""
@@ -108,36 +117,40 @@ class PrivatePostgres:
     def _ctl(self, *args: str) -> None:
         pg_ctl = _pg_bin("pg_ctl")
         assert pg_ctl is not None
+        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off"
         subprocess.run(
-            [pg_ctl, "-D", str(self.directory / "data"), "-l", str(self.directory / "log"),
-             "-w", "-t", "30", *args],
+            [*_as_postgres(), pg_ctl, "-D", str(self.directory / "data"),
+             "-l", str(self.directory / "log"), "-w", "-t", "30", "-o", options, *args],
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._ctl("-o", options, "start")
+        self._ctl("start")
 
     def restart(self) -> None:
         """`pg_ctl restart -m fast`: every connection is cut, the server is back in a moment."""
-        options = f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._ctl("-m", "fast", "-o", options, "restart")
+        self._ctl("-m", "fast", "restart")
 
     def stop(self) -> None:
-        self._ctl("-m", "immediate", "stop")
+        """Stop the cluster and remove its directory."""
+        try:
+            self._ctl("-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def private_postgres(tmp_path: Path) -> PrivatePostgres:
+def private_postgres() -> PrivatePostgres:
+    """A new cluster on a free port in a directory of its own (readable by `postgres`)."""
     initdb = _pg_bin("initdb")
     if initdb is None or _pg_bin("pg_ctl") is None:
         pytest.skip("needs PostgreSQL's initdb and pg_ctl")
-    if os.geteuid() == 0:
-        require_services("postgres")  # initdb refuses to run as root: use the shared server
-        pytest.skip("initdb does not run as root")
-    directory = tmp_path / "pg"
-    directory.mkdir()
+    prefix = _as_postgres()
+    directory = Path(tempfile.mkdtemp(prefix="shipwise-pg-"))
+    if prefix:
+        shutil.chown(directory, "postgres", "postgres")
     subprocess.run(
-        [initdb, "-D", str(directory / "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        [*prefix, initdb, "-D", str(directory / "data"), "-U", "postgres", "--auth=trust",
+         "-E", "UTF8", "--no-sync"],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     cluster = PrivatePostgres(directory, free_port())
