@@ -94,7 +94,7 @@ async def test_terminated_backends_mid_run_never_stop_the_run(
     await poll_tolerant(backend, token, comparison_id, until=done_at_least(TOTAL * 2 // 5))
 
     killed = await terminate_backends(database, rounds=ROUNDS, gap=ROUND_GAP_S)
-    assert killed >= ROUNDS, "the rounds found connections to cut"
+    assert killed > 0, "the rounds found connections to cut"
     answered_again = time.monotonic()
     at_end = await poll_tolerant(backend, token, comparison_id, until=lambda _: True)
     await poll_tolerant(
