@@ -14,6 +14,8 @@ from collections import Counter
 from typing import Any
 
 import httpx
+from gql import Client, GraphQLRequest
+from gql.transport.websockets import WebsocketsTransport
 
 from server import db_retry
 from server.workspaces.roles import Role
@@ -28,6 +30,10 @@ from tests.jobs.crash_stack import (
     trial_counts,
 )
 
+SUBSCRIBE = """
+subscription($id: ID!, $after: Int) { comparisonProgress(id: $id, afterSeq: $after) {
+  seq status doneCalls totalCalls } }
+"""
 CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"
 START = "mutation($id: ID!) { startComparison(id: $id) { status } }"
 
@@ -123,3 +129,23 @@ def probe(port: int, path: str) -> int:
         return refused.code
     except OSError:
         return 0
+
+
+async def follow(
+    backend: Backend, token: str, comparison_id: str, *, after_seq: int | None = None
+) -> list[dict[str, Any]]:
+    """Every `comparisonProgress` snapshot until the server ends the subscription."""
+    transport = WebsocketsTransport(
+        url=backend.ws_url,
+        init_payload={"Authorization": f"Bearer {token}"},
+        subprotocols=[WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL],
+    )
+    request = GraphQLRequest(SUBSCRIBE, variable_values={"id": comparison_id, "after": after_seq})
+    async with Client(transport=transport) as session, asyncio.timeout(90):
+        return [r["comparisonProgress"] async for r in session.subscribe(request)]
+
+
+def assert_in_order_to_done(snapshots: list[dict[str, Any]], *, after_seq: int = -1) -> None:
+    seqs = [s["seq"] for s in snapshots]
+    assert seqs and seqs == sorted(set(seqs)) and seqs[0] > after_seq, seqs
+    assert snapshots[-1]["status"] == "DONE", snapshots[-1]

@@ -16,7 +16,9 @@ from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
+    assert_in_order_to_done,
     done_at_least,
+    follow,
     new_setup,
     poll_tolerant,
     probe,
@@ -27,6 +29,7 @@ from tests.private_services import PrivateRedis, free_port, private_redis
 CASES, TRIALS = 50, 3
 TOTAL = CASES * TRIALS * 2
 OUTAGE_SECONDS = 2.0
+SEQ = "query($id: ID!) { comparison(id: $id) { progress { seq } } }"
 
 
 @pytest.fixture
@@ -80,7 +83,11 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     await _until(lambda: probe(health_port, "/readyz") == 200, timeout=30, what="ready")
     setup, token = await new_setup(backend, fake, cases=CASES, max_concurrency=4)
     comparison_id = await start(backend, setup, token, trials=TRIALS)
+    watching = asyncio.ensure_future(follow(backend, token, comparison_id))
     await poll_tolerant(backend, token, comparison_id, until=done_at_least(TOTAL * 2 // 5))
+    before_seq = (await backend.gql(SEQ, {"id": comparison_id}, token=token)).ok()["comparison"][
+        "progress"
+    ]["seq"]
 
     redis.stop()
     down_at = time.monotonic()
@@ -95,6 +102,12 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     await _until(lambda: probe(health_port, "/readyz") == 200, timeout=40, what="ready again")
     await assert_done_once_each(backend, fake, token, comparison_id, total=TOTAL)
     assert worker.poll() is None, "the worker exited"
+    # A subscription open through the outage ends with the terminal snapshot; one that
+    # resumes from the seq seen before it gets only later ones.
+    assert_in_order_to_done(await watching)
+    assert_in_order_to_done(
+        await follow(backend, token, comparison_id, after_seq=before_seq), after_seq=before_seq
+    )
 
     following = await start(backend, setup, token, trials=1)
     await assert_done_once_each(backend, fake, token, following, total=CASES * 2)
