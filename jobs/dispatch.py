@@ -34,6 +34,7 @@ import os
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
+from functools import partial
 from typing import Any, TypeVar
 from uuid import uuid4
 
@@ -64,8 +65,6 @@ from server.workspaces.models import AmbiguousOutcomes
 logger = logging.getLogger("shipwise.dispatch")
 
 T = TypeVar("T")
-RangeUnit = Callable[[AsyncSession, str, ranges.Claim], Awaitable[T]]
-"""(session, comparison id, claim) → a unit of work on one range."""
 
 RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
@@ -153,10 +152,9 @@ class Dispatcher:
             self.registry.discard(self.comparison_id)
 
     async def _run(self) -> str:
-        plan = await db_retry.unit(
-            self.sessionmaker,
+        plan = await self._unit(
             lambda session: load_plan(session, self.comparison_id),
-            what="loading the plan",
+            "loading the plan",
             write=False,
         )
         first, stop = await self._claim(plan)
@@ -172,15 +170,22 @@ class Dispatcher:
         """Claim the next free range with trials to send; ([], None) when none is free.
         Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
         while True:
-            claim = await db_retry.unit(self.sessionmaker, self._claim_next, what="a claim")
+            claim = await self._unit(self._claim_next, "a claim")
             if claim is None:
                 return [], None
             if not self.held.claims:
                 self.keepalive.leased_now()
             self.held.claimed += 1
-            found, policy = await self._on_range(_found_in, claim, "reading a range", write=False)
+            found, policy = await self._unit(
+                partial(_found_in, comparison_id=self.comparison_id, claim=claim),
+                "reading a range",
+                write=False,
+            )
             if found.orphans and policy == AmbiguousOutcomes.FAIL_RUN:
-                await self._on_range(ranges.fail_pending, claim, "failing a range")
+                await self._unit(
+                    partial(ranges.fail_pending, comparison_id=self.comparison_id, claim=claim),
+                    "failing a range",
+                )
                 return [], ComparisonStatus.FAILED
             if found.orphans:  # never re-sent: each closes as outcome_ambiguous
                 await self._close_ambiguous(plan, claim)
@@ -190,18 +195,16 @@ class Dispatcher:
             if items:
                 self.held.add(claim, len(items))
                 return items, None
-            await self._on_range(_release_finished, claim, "releasing a finished range")
+            await self._unit(
+                partial(_release_finished, comparison_id=self.comparison_id, claim=claim),
+                "releasing a finished range",
+            )
 
-    async def _on_range(
-        self, body: RangeUnit[T], claim: ranges.Claim, what: str, *, write: bool = True
+    async def _unit(
+        self, body: Callable[[AsyncSession], Awaitable[T]], what: str, *, write: bool = True
     ) -> T:
-        """`body(session, comparison id, claim)`, run again if the connection is lost."""
-        return await db_retry.unit(
-            self.sessionmaker,
-            lambda session: body(session, self.comparison_id, claim),
-            what=what,
-            write=write,
-        )
+        """`body(session)` in a transaction, run again whole if its connection is lost."""
+        return await db_retry.unit(self.sessionmaker, body, what=what, write=write)
 
     async def _claim_next(self, session: AsyncSession) -> ranges.Claim | None:
         if not self.held.claimed:
@@ -234,15 +237,13 @@ class Dispatcher:
         claims = self.held.claims
         self.held.clear()
         if result.stop is None and not result.exhausted:
-            await db_retry.unit(
-                self.sessionmaker,
+            await self._unit(
                 lambda session: ranges.release(session, self.comparison_id, claims, finished=False),
-                what="handing the ranges over",
+                "handing the ranges over",
             )
             await self._continue()
             return "handed over"
-        ending = await db_retry.unit(
-            self.sessionmaker,
+        ending = await self._unit(
             lambda session: ranges.conclude(
                 session,
                 comparison_id=self.comparison_id,
@@ -251,7 +252,7 @@ class Dispatcher:
                 ttl=self.lease_ttl,
                 observed=self.held.claimed > 0,
             ),
-            what="concluding the delivery",
+            "concluding the delivery",
         )
         if ending == ranges.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
             await self._continue()
@@ -284,12 +285,11 @@ class Dispatcher:
         self, plan: DispatchPlan, batch: list[WorkItem]
     ) -> tuple[list[int], Stop | None]:
         claims = self.held.of(batch)
-        ids, stop = await db_retry.unit(
-            self.sessionmaker,
+        ids, stop = await self._unit(
             lambda session: store.admit(
                 session, plan=plan, items=batch, claims=claims, delivery_id=self.delivery_id
             ),
-            what="an admission",
+            "an admission",
         )
         if stop is None:
             self.held.admitted(batch, ids)
@@ -297,10 +297,9 @@ class Dispatcher:
         return ids, stop
 
     async def _close_ambiguous(self, plan: DispatchPlan, claim: ranges.Claim) -> None:
-        snapshot = await db_retry.unit(
-            self.sessionmaker,
+        snapshot = await self._unit(
             lambda session: ambiguous.close(session, plan=plan, claim=claim),
-            what="closing ambiguous trials",
+            "closing ambiguous trials",
         )
         logger.warning(
             "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
@@ -310,21 +309,19 @@ class Dispatcher:
     async def _resync(self, plan: DispatchPlan) -> None:
         """Counters and spend ledgers from the rows once per delivery; records add to them."""
         claims = self.held.claims
-        snapshot = await db_retry.unit(
-            self.sessionmaker,
+        snapshot = await self._unit(
             lambda session: store.resync(session, plan=plan, claims=claims),
-            what="a resync",
+            "a resync",
         )
         await self._publish(snapshot)
 
     async def _renew(self) -> None:
         """Extend the finishing lease while the pairwise stage runs."""
-        renewed = await db_retry.unit(
-            self.sessionmaker,
+        renewed = await self._unit(
             lambda session: lease.renew(
                 session, comparison_id=self.comparison_id, token=self.token, ttl=self.lease_ttl
             ),
-            what="renewing the lease",
+            "renewing the lease",
         )
         if not renewed:
             raise Fenced(self.comparison_id)
@@ -332,8 +329,7 @@ class Dispatcher:
     async def _record(self, plan: DispatchPlan, outcomes: list[TrialOutcome]) -> None:
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()
         claims, finished = self.held.recording(outcomes)
-        snapshot = await db_retry.unit(
-            self.sessionmaker,
+        snapshot = await self._unit(
             lambda session: store.record(
                 session,
                 comparison_id=self.comparison_id,
@@ -343,7 +339,7 @@ class Dispatcher:
                 finished=finished,
                 admitted_cohorts=fresh,
             ),
-            what="a record",
+            "a record",
         )
         self.held.recorded(outcomes, finished)
         await self._publish(snapshot)
@@ -384,12 +380,11 @@ class Dispatcher:
 
     async def _hand_over(self) -> None:
         """Free the finishing lease and queue the continuation (another worker may take it)."""
-        await db_retry.unit(
-            self.sessionmaker,
+        await self._unit(
             lambda session: lease.release(
                 session, comparison_id=self.comparison_id, token=self.token
             ),
-            what="releasing the finishing lease",
+            "releasing the finishing lease",
         )
         await self._continue()
 
