@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install browser graphiql run test pytest lint typecheck schema bench clean
+.PHONY: install browser graphiql portal portal-check run test pytest lint typecheck schema bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "shipwise needs Python 3.11+"'
@@ -14,13 +14,30 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP) browser graphiql
+install: $(STAMP) browser graphiql portal
 
 # GraphiQL's files, from the npm registry when npm is present, into a git-ignored directory
 # (server/graphiql/static); without them /graphql says how to get them and the API works.
 graphiql: $(STAMP)
 	@$(BIN)/python -m server.graphiql.fetch || \
 	  echo "GraphiQL: going on without its files; /graphql says how to get them" >&2
+
+# The portal (web/): built with npm, when present, into the git-ignored web/dist, which
+# `shipwise serve` serves at /; without npm, / says how to get it and the API works.
+# `npm ci` runs again only when package-lock.json changes.
+NPM := $(shell command -v npm 2>/dev/null)
+portal:
+ifdef NPM
+	@cd web && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent build >/dev/null
+else
+	@echo "portal: npm is not on the PATH; going on without it (/ says how to get it)" >&2
+endif
+
+# The portal's types, ESLint and its Vitest units (skipped without npm, as the build is).
+portal-check: portal
+ifdef NPM
+	cd web && npm run --silent lint && npm run --silent test
+endif
 
 # Page tests drive Debian's Chromium; install it when missing (root on CI machines).
 browser:
@@ -37,7 +54,7 @@ test: install lint typecheck pytest
 pytest: install
 	$(BIN)/python -m pytest
 
-lint: install
+lint: install portal-check
 	$(BIN)/ruff check .
 
 typecheck: install
@@ -47,4 +64,5 @@ schema: install
 	$(BIN)/python -c 'from server.schema import export_sdl; open("schema.graphql", "w").write(export_sdl())'
 
 clean:
-	rm -rf $(VENV) .shipwise .pytest_cache .mypy_cache .ruff_cache server/graphiql/static
+	rm -rf $(VENV) .shipwise .pytest_cache .mypy_cache .ruff_cache server/graphiql/static \
+	  web/node_modules web/dist

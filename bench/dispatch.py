@@ -9,7 +9,7 @@ PostgreSQL + Redis + `shipwise worker` processes against a fake OpenAI-compatibl
 In one invocation: the floor (a plain keep-alive aiohttp loop, concurrency 64, against the
 0 ms fake), the provider client's CPU per call (ours and the plain loop's, in this process),
 calls per second at 0 ms with one worker and with two sharing the one comparison (its
-case ranges, `server/comparisons/ranges.py`), wall time ÷ ideal (calls × latency ÷
+case ranges, `server/dispatch/ranges.py`), wall time ÷ ideal (calls × latency ÷
 concurrency) at 50 ms, and the p99 delay from a snapshot's row update to its delivery to 200
 websocket subscribers (on a `shipwise serve` process) during the 50 ms run. Ends with one
 JSON line.
@@ -291,7 +291,7 @@ async def _run_once(
                     select(Trial.delivery_id).where(Trial.comparison_id == comparison_id).distinct()
                 )
             ).scalars()
-            # Delivery ids name their worker process (`dlv_<pid>_…`, jobs/dispatch.py).
+            # Delivery ids name their worker process (`dlv_<pid>_…`, server/dispatch/dispatcher.py).
             processes = len({d.split("_")[1] for d in deliveries})
             batches = await session.scalar(  # each record stamps its rows with one time
                 select(func.count(func.distinct(Trial.completed_at))).where(

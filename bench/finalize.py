@@ -42,7 +42,12 @@ from server.runs.models import Run, RunItem, RunItemScore
 from server.settings import Settings
 from server.verdicts import service
 from server.verdicts.models import ComparisonVerdict, VerdictCase
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
+from tests.factories import (
+    WorkspaceFixture,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
 
 COHORTS, TRIALS = 3, 3
 CHECKS = [{"kind": "CONTAINS"}, {"kind": "EXACT_MATCH"}]
@@ -95,7 +100,11 @@ def _trial_rows(comparison_id: str, connection_id: str, cases: int) -> list[dict
     return rows
 
 
-async def _seed(sessionmaker: async_sessionmaker[AsyncSession], cases: int) -> str:
+async def seed_done_comparison(
+    sessionmaker: async_sessionmaker[AsyncSession], cases: int
+) -> tuple[str, WorkspaceFixture]:
+    """A DONE, not yet finalized comparison of COHORTS × `cases` × TRIALS trial rows, and its
+    workspace (bench/portal.py finalizes one too)."""
     ws = await make_workspace(sessionmaker, name="bench")
     setup = await make_comparison_setup(sessionmaker, ws, cases=cases, cohorts=COHORTS)
     # 45,000 calls is over the per-comparison limit: the bench makes its rows itself.
@@ -119,7 +128,7 @@ async def _seed(sessionmaker: async_sessionmaker[AsyncSession], cases: int) -> s
         )
     async with sessionmaker() as session:
         assert await session.scalar(select(DatasetCase.id).limit(1)) is not None
-    return comparison_id
+    return comparison_id, ws
 
 
 async def _reset(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str) -> None:
@@ -159,7 +168,7 @@ async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
         engine = create_engine(url)
         sessionmaker = create_sessionmaker(engine)
         seeding = time.perf_counter()
-        comparison_id = await _seed(sessionmaker, cases)
+        comparison_id, _ = await seed_done_comparison(sessionmaker, cases)
         seeded = time.perf_counter() - seeding
         print(f"seeded {cases * COHORTS * TRIALS:,} trials in {seeded:.1f} s")  # noqa: T201
         cpu: list[float] = []

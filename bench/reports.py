@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, select
 
-from bench.finalize import _seed
+from bench.finalize import seed_done_comparison
 from bench.harness import create_database, drop_database
 from server.auth import Actor
 from server.comparisons.models import Comparison
@@ -55,7 +55,7 @@ async def main(cases: int) -> dict[str, Any]:
         await asyncio.to_thread(upgrade, url)
         engine = create_engine(url)
         sessionmaker = create_sessionmaker(engine)
-        comparison_id = await _seed(sessionmaker, cases)
+        comparison_id, _ = await seed_done_comparison(sessionmaker, cases)
         done = await verdict_service.finalize(
             sessionmaker=sessionmaker, comparison_id=comparison_id
         )

@@ -10,10 +10,9 @@ import logging
 from typing import Any
 
 from server import db_retry
-from server.runtime.interfaces import JobQueue
+from server.comparisons import hooks as comparison_hooks
 from server.verdicts import service
 from server.verdicts.models import VerdictError
-from server.webhooks import hooks as webhook_hooks
 
 logger = logging.getLogger("shipwise.finalize")
 
@@ -50,7 +49,7 @@ async def _announce_regressions(ctx: dict[str, Any], done: service.Finalized) ->
     regressed = [o for o in done.outcomes if o.outcome == "REGRESSED"]
     if done.status != "finalized" or not regressed:
         return
-    await webhook_hooks.comparison_regressed(
+    await comparison_hooks.comparison_regressed(
         sessionmaker=ctx["sessionmaker"],
         queue=ctx["queue"],
         comparison_id=done.comparison_id,
@@ -65,16 +64,3 @@ async def _announce_regressions(ctx: dict[str, Any], done: service.Finalized) ->
             ]
         },
     )
-
-
-async def queue_finalization(queue: JobQueue, comparison_id: str) -> None:
-    """Dispatch's hook once a run ended DONE; never raises (the verdict sweep catches a lost
-    job: a DONE comparison nobody tried to finalize)."""
-    try:
-        await queue.enqueue(
-            service.FINALIZE_JOB,
-            comparison_id,
-            job_id=service.finalize_job_id(comparison_id, "dispatch"),
-        )
-    except Exception as exc:
-        logger.warning("finalization not queued", extra={"error_type": type(exc).__name__})

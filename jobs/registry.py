@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from jobs.dispatch import dispatch_comparison
+from jobs.delivery import dispatch_comparison
 from jobs.erasure import erase_stale_cases
 from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.runs import diff
-from server.webhooks import hooks as webhook_hooks
+from server.runs import hooks as run_hooks
 
 
 async def announce_run_regression(ctx: dict[str, Any], workspace_id: str, run_id: str) -> str:
@@ -25,7 +25,7 @@ async def announce_run_regression(ctx: dict[str, Any], workspace_id: str, run_id
         return "no baseline"
     if not summary.regression:
         return "steady"
-    await webhook_hooks.run_regressed(
+    await run_hooks.run_regressed(
         sessionmaker=ctx["sessionmaker"],
         queue=ctx["queue"],
         run_id=run_id,

@@ -3,7 +3,7 @@
 A RUNNING comparison with an unfinished range whose lease is free or expired (its worker
 died, or its continuation was lost), or with no range held at all (its ranges finished,
 or a stop pending, but nobody ended it), and a free finishing lease, gets a fresh dispatch
-job; the leases decide who runs it (`server.comparisons.ranges`).
+job; the leases decide who runs it (`server.dispatch.ranges`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 from sqlalchemy import select
 
-from jobs.dispatching.joins import dispatch_job_id
-from server.comparisons import ranges
 from server.comparisons.models import Comparison
 from server.db import utcnow
+from server.dispatch import ranges
+from server.dispatch.joins import dispatch_job_id
 
 
 async def sweep_comparisons(ctx: dict[str, Any]) -> int:

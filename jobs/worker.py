@@ -134,7 +134,7 @@ def worker_settings(
 
     Before `on_startup(ctx)` runs, ctx holds `redis` (arq's pool), `queue` (an ArqQueue
     over it), `events` (a RedisStreamEventBus), `stopping` (set on SIGTERM/SIGINT) and
-    `dispatching` (the comparisons a delivery of this process dispatches, `jobs.dispatch`).
+    `dispatching` (the comparisons a delivery of this process dispatches, `server.dispatch`).
     `keep_result=0` frees a job id when its job ends, as the embedded queue does.
     """
     check_registry(registry)

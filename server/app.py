@@ -15,8 +15,6 @@ from starlette.middleware import Middleware
 from starlette.routing import Route, WebSocketRoute
 
 from jobs.registry import build_registry
-from server.body_limit import BodyLimitMiddleware
-from server.comparisons import lease, ranges
 from server.context import AppState
 from server.db import (
     create_engine,
@@ -24,10 +22,13 @@ from server.db import (
     create_sessionmaker,
     transaction,
 )
+from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
-from server.graphql_view import ShipwiseGraphQL
 from server.health import healthz, readyz
+from server.http.body_limit import BodyLimitMiddleware
+from server.http.graphql_view import ShipwiseGraphQL
 from server.metrics import MetricsMiddleware, metrics_endpoint
+from server.portal import files as portal_files
 from server.providers.openai_compatible import provider_timeout
 from server.providers.registry import ProviderPool
 from server.reports.page import report_page
@@ -147,6 +148,14 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             Route("/metrics", metrics_endpoint),
             Route("/experiments/{experiment_id}/runs/{run_id}/diff", diff_page),
             Route("/reports/{report_id}.html", report_page, methods=["GET"]),
+            Route(
+                f"{portal_files.ASSET_PREFIX}/{{name}}",
+                portal_files.asset_endpoint(settings.portal_dir),
+            ),
+            *(
+                Route(path, portal_files.index_endpoint(settings.portal_dir))
+                for path in portal_files.ROUTES
+            ),
         ],
         middleware=[
             Middleware(MetricsMiddleware),

@@ -50,7 +50,7 @@ class Context:
     _reader: SharedReader | None = None
     _loaders: Loaders | None = None
     operations: int = 0
-    """Operations running on this context (`server.operation_scope`)."""
+    """Operations running on this context (`server.http.operation_scope`)."""
 
     def authenticate_as(self, actor: Actor | None, failure: ShipwiseError | None) -> None:
         self._actor = actor

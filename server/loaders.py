@@ -16,7 +16,6 @@ from server.assets import loaders as asset_loaders
 from server.assets.models import Asset, AssetVersion
 from server.comparisons import loaders as comparison_loaders
 from server.comparisons.models import ComparisonCohort
-from server.connections import loaders as connection_loaders
 from server.datasets import loaders as dataset_loaders
 from server.experiments.models import Experiment
 from server.reading import SharedReader
@@ -24,6 +23,7 @@ from server.releases import loaders as release_loaders
 from server.releases.loaders import LoadedBinding
 from server.reports import loaders as report_loaders
 from server.reports.models import Report, SignOff
+from server.spend import loaders as spend_loaders
 from server.verdicts import loaders as verdict_loaders
 from server.verdicts.cases import CaseKey, CaseTrialRow
 from server.verdicts.models import ComparisonVerdict
@@ -62,7 +62,7 @@ def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
         assets=assets,
         sealed_versions=asset_loaders.sealed_versions_by_asset(reader, workspace_id),
         release_bindings=release_loaders.bindings_by_release(reader, workspace_id, assets),
-        connection_spend=connection_loaders.month_to_date_spend(reader),
+        connection_spend=spend_loaders.month_to_date_spend(reader),
         versions_by_dataset=dataset_loaders.versions_by_dataset(reader),
-        holdout_looks=dataset_loaders.holdout_looks(reader),
+        holdout_looks=comparison_loaders.holdout_looks(reader),
     )

@@ -15,16 +15,16 @@ from server.comparisons.resolvers import ComparisonMutation, ComparisonQuery
 from server.comparisons.subscription import ComparisonSubscription
 from server.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.datasets.resolvers import DatasetMutation, DatasetQuery
-from server.document_cache import DocumentCache, Documents
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
-from server.graphql_errors import CodedErrors
-from server.operation_scope import OperationScope
+from server.http.document_cache import DocumentCache, Documents
+from server.http.graphql_errors import CodedErrors
+from server.http.operation_scope import OperationScope
+from server.http.shared_events import SharedEventExecutor
 from server.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.reports.resolvers import ReportMutation, ReportQuery
 from server.runs.resolvers import RunMutation, RunQuery
 from server.settings import Settings
-from server.shared_events import SharedEventExecutor
 from server.verdicts.mutations import VerdictMutation
 from server.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from server.graphiql.assets import DEFAULT_DIR as GRAPHIQL_ASSETS_DIR
+from server.portal.files import DEFAULT_DIR as PORTAL_DIR
 
 DEFAULT_DATA_DIR = Path(".shipwise")
 
@@ -32,7 +33,9 @@ class Settings(BaseSettings):
     )
     log_level: str = Field("INFO", description="Python log level name.")
     max_query_depth: int = Field(
-        12, description="Largest operation depth (defined in server/depth_limit.py and the README)."
+        12,
+        description="Largest operation depth (defined in server/http/depth_limit.py and the "
+        "README).",
     )
     max_aliases: int = Field(50, description="Most aliases in one GraphQL document.")
     max_query_tokens: int = Field(5000, description="Most lexical tokens in one document.")
@@ -61,6 +64,9 @@ class Settings(BaseSettings):
     worker_health_port: int | None = Field(
         None, description="`shipwise worker`'s health probe port (/healthz, /readyz); unset: none."
     )
+    portal_dir: Path = Field(
+        PORTAL_DIR, description="Where the built portal is (`make install` builds web/ there)."
+    )
     webhook_allow_private: bool = Field(
         False, description="Allow webhook URLs that resolve to private addresses."
     )
@@ -82,7 +88,7 @@ class Settings(BaseSettings):
         64 * 1024 * 1024,
         ge=0,
         description="Bytes of answers to reads of finalized comparisons kept per API process "
-        "(server/response_cache.py); 0 turns the cache off.",
+        "(server/http/response_cache.py); 0 turns the cache off.",
     )
 
     @model_validator(mode="after")

@@ -12,6 +12,7 @@ import pytest
 from cryptography.fernet import Fernet
 
 from tests import services
+from tests.fakes.judge_server import FakeJudge
 from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
 
@@ -218,3 +219,10 @@ def fake_openai(_fake_openai_server: FakeOpenAI) -> FakeOpenAI:
     _fake_openai_server.reset()
     _fake_openai_server.api_key = PROVIDER_KEY
     return _fake_openai_server
+
+
+@pytest.fixture
+def judge() -> Iterator[FakeJudge]:
+    """A fake pairwise judge that prefers response A when the two are equally good."""
+    with FakeJudge(api_key=PROVIDER_KEY, prefer_a=True) as fake:
+        yield fake

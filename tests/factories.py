@@ -127,6 +127,7 @@ async def make_asset_version(
 
     from server.assets import service as asset_service
     from server.assets.models import Asset
+    from server.datasets import versions as dataset_versions
     from server.ids import new_id
 
     async with sessionmaker() as session, session.begin():
@@ -143,7 +144,7 @@ async def make_asset_version(
                 session=session, actor=actor, kind=kind, name=name or new_id(kind.value.lower())
             )
             asset_id = asset.id
-        return await asset_service.add_version(
+        return await dataset_versions.add_asset_version(
             session=session, actor=actor, asset_id=asset_id, content=content
         )
 

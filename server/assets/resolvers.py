@@ -13,6 +13,7 @@ from server.assets.types import (
     CreateAssetInput,
 )
 from server.context import Context
+from server.datasets import versions as dataset_versions
 from server.pagination import Connection, check_page_size
 from server.workspaces.roles import Role
 
@@ -58,7 +59,7 @@ class AssetMutation:
     ) -> AssetVersion:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.add_version(
+            row = await dataset_versions.add_asset_version(
                 session=session, actor=actor, asset_id=input.asset_id, content=input.content
             )
         return AssetVersion.from_row(row)

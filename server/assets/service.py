@@ -9,13 +9,12 @@ from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.assets.content import check_content, check_suite
+from server.assets.content import check_content
 from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
 from server.assets.versioning import content_hash, lock_asset, next_version_number
 from server.audit import service as audit
 from server.auth import Actor
 from server.connections import service as connection_service
-from server.datasets import versions as dataset_versions
 from server.db import utcnow
 from server.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from server.ids import new_id
@@ -106,20 +105,20 @@ async def _check_connection(session: AsyncSession, workspace_id: str, connection
         ) from None
 
 
-async def add_version(
-    *, session: AsyncSession, actor: Actor, asset_id: str, content: Any
-) -> AssetVersion:
-    """Version n+1 of the asset: checked, content-hashed, sealed, and never changed again."""
+async def get_changeable(*, session: AsyncSession, actor: Actor, asset_id: str) -> Asset:
+    """The caller's asset to add a version to: a MEMBER's, never a built-in one."""
     actor.require(Role.MEMBER)
     asset = await get(session=session, workspace_id=actor.workspace_id, asset_id=asset_id)
     if asset.workspace_id is None:
         raise Forbidden("built-in assets cannot be changed")
-    if asset.kind == AssetKind.EVALUATION_SUITE:
-        # The datasets service stores the cases and records the one audit event.
-        cases = check_suite(content)
-        return await dataset_versions.create_sealed_version(
-            session=session, actor=actor, asset=asset, cases=cases
-        )
+    return asset
+
+
+async def add_version(
+    *, session: AsyncSession, actor: Actor, asset: Asset, content: Any
+) -> AssetVersion:
+    """Version n+1 of an asset other than an EVALUATION_SUITE (whose cases the datasets
+    service stores): checked, content-hashed, sealed, and never changed again."""
     version = await _add_sealed_version(session, actor, asset, content)
     await audit.record(
         session=session,

@@ -16,9 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.assets.models import AssetVersion
 from server.auth import Actor
 from server.checks import CheckKind
-from server.comparisons import dispatch_store, service
+from server.comparisons import hooks as comparison_hooks
 from server.comparisons import preview as planning
 from server.comparisons import progress as progress_events
+from server.comparisons import service
 from server.comparisons.models import (
     TERMINAL_STATUSES,
     Comparison,
@@ -28,9 +29,9 @@ from server.comparisons.models import (
 from server.comparisons.progress import Progress
 from server.connections.models import ModelConnection
 from server.db import utcnow
+from server.dispatch import store as dispatch_store
 from server.errors import Conflict, QuotaExceeded
 from server.runtime.interfaces import EventBus, JobQueue
-from server.webhooks import hooks as webhook_hooks
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
 
@@ -41,7 +42,7 @@ FOREGROUND_TIMEOUT_SECONDS = 600.0
 
 
 def start_job_id(comparison_id: str) -> str:
-    """The first dispatch's job id, as `jobs.dispatch.dispatch_job_id(id, "start")` spells it."""
+    """The first dispatch's job id, as `server.dispatch.joins.dispatch_job_id` spells it."""
     # Spelled out here: server/ does not import jobs/ (the job is queued by name).
     return f"dispatch:{comparison_id}:start"
 
@@ -195,7 +196,7 @@ async def cancel(
             session, actor, "comparison.cancel", comparison, {"from": previous.value}
         )
     await _publish(events, comparison_id, snapshot)
-    await webhook_hooks.comparison_finished(
+    await comparison_hooks.comparison_finished(
         sessionmaker=sessionmaker, queue=queue, comparison_id=comparison_id
     )
     return comparison

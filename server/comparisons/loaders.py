@@ -61,3 +61,14 @@ def _found(found: dict[str, V], key: str, what: str) -> V:
     if key not in found:
         raise NotFound(f"{what} not found")
     return found[key]
+
+
+def holdout_looks(reader: SharedReader) -> DataLoader[str, int]:
+    """Finalized comparisons on a version's holdout split."""
+
+    async def load(version_ids: list[str]) -> list[int]:
+        async with reader.session() as session:
+            found = await service.holdout_looks(session=session, version_ids=version_ids)
+        return [found[version_id] for version_id in version_ids]
+
+    return DataLoader(load_fn=load)

@@ -172,7 +172,7 @@ class ComparisonCohort(Base):
 
 class ComparisonRange(Base):
     """A run of consecutive cases dispatched under its own lease and fencing token, so
-    several deliveries (on any hosts) share one comparison (server/comparisons/ranges.py)."""
+    several deliveries (on any hosts) share one comparison (server/dispatch/ranges.py)."""
 
     __tablename__ = "comparison_range"
 

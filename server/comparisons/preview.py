@@ -23,7 +23,7 @@ from server.prompting.variables import (
     MissingFieldPolicy,
     resolve_variables,
 )
-from server.providers.pricing import cost_micros, estimate_input_tokens, estimate_tokens
+from server.providers.pricing import call_cost, estimate_input_tokens, estimate_tokens
 from server.workspaces.models import Workspace
 
 RENDER_SAMPLE = 500
@@ -109,15 +109,6 @@ def input_tokens(cohort: ResolvedCohort, case: CaseRef, mapping: dict[str, str])
     return estimate_input_tokens(rendered)
 
 
-def _price(connection: ModelConnection, tokens_in: int, tokens_out: int) -> int:
-    return cost_micros(
-        tokens_in,
-        tokens_out,
-        connection.input_micros_per_million_tokens,
-        connection.output_micros_per_million_tokens,
-    )
-
-
 def cost_bound(resolved: ResolvedInput, cases: Sequence[CaseRef]) -> list[int]:
     """Each cohort's micro-dollars if every call, judge calls included, uses its max output
     tokens; a judge reads its rubric, the prompt and the answer(s) at their max length."""
@@ -133,18 +124,26 @@ def cost_bound(resolved: ResolvedInput, cases: Sequence[CaseRef]) -> list[int]:
     for cohort in resolved.cohorts:
         micros = 0
         for k, prompt_tokens in enumerate(tokens[cohort.index]):
-            per_trial = _price(cohort.connection, prompt_tokens, cohort.max_output_tokens)
+            per_trial = call_cost(
+                cohort.connection,
+                input_tokens=prompt_tokens,
+                output_tokens=cohort.max_output_tokens,
+            )
             for judge in resolved.check_judges:
                 read = _rubric_tokens(judge.rubric.content) + prompt_tokens
-                per_trial += _price(
-                    judge.connection, read + cohort.max_output_tokens, _max_out(judge.config)
+                per_trial += call_cost(
+                    judge.connection,
+                    input_tokens=read + cohort.max_output_tokens,
+                    output_tokens=_max_out(judge.config),
                 )
             pairwise = resolved.pairwise
             if pairwise is not None and cohort.index > 0:
                 read = _rubric_tokens(pairwise.rubric.content) + tokens[candidate.index][k]
                 answers = candidate.max_output_tokens + cohort.max_output_tokens
-                per_trial += 2 * _price(
-                    pairwise.connection, read + answers, _max_out(pairwise.config)
+                per_trial += 2 * call_cost(
+                    pairwise.connection,
+                    input_tokens=read + answers,
+                    output_tokens=_max_out(pairwise.config),
                 )
             micros += per_trial * resolved.trials_per_case
         bounds.append(math.ceil(micros * len(cases) / len(sample)))

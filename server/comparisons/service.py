@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets.models import Asset
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons import inputs, resolution, spend
+from server.comparisons import inputs, resolution
 from server.comparisons import preview as planning
 from server.comparisons.inputs import ComparisonSpec, ResolvedInput
 from server.comparisons.models import (
@@ -26,7 +26,6 @@ from server.comparisons.models import (
 )
 from server.comparisons.preview import Preview
 from server.comparisons.selection import Selection, select_for
-from server.datasets import service as dataset_service
 from server.datasets.models import Split
 from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
@@ -34,6 +33,7 @@ from server.experiments.models import Experiment
 from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.settings import Settings
+from server.spend import service as spend
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
 
@@ -53,7 +53,7 @@ async def preview(
     looks = 0
     if resolved.split == Split.HOLDOUT:
         version_id = resolved.dataset_version.id
-        found = await dataset_service.holdout_looks(session=session, version_ids=[version_id])
+        found = await holdout_looks(session=session, version_ids=[version_id])
         looks = found.get(version_id, 0)
     total = sum(c.calls for c in counts)
     return Preview(
@@ -355,3 +355,30 @@ async def record_audit(
         target_id=comparison.id,
         details=details,
     )
+
+
+async def holdout_looks(
+    *,
+    session: AsyncSession,
+    version_ids: Sequence[str],
+) -> dict[str, int]:
+    """Finalized comparisons on each version's holdout split.
+
+    A comparison counts once however often it is finalized: `finalized_at` is set by its
+    first finalization only (later ones are no-ops).
+    """
+    found = dict.fromkeys(version_ids, 0)
+    if not version_ids:
+        return found
+    rows = await session.execute(
+        select(Comparison.dataset_version_id, func.count())
+        .where(
+            Comparison.dataset_version_id.in_(list(version_ids)),
+            Comparison.split == Split.HOLDOUT.value,
+            Comparison.finalized_at.is_not(None),
+        )
+        .group_by(Comparison.dataset_version_id)
+    )
+    for version_id, count in rows:
+        found[str(version_id)] = int(count)
+    return found

@@ -122,7 +122,7 @@ async def comparison_progress(
 
 @lru_cache(maxsize=256)
 def _view(progress: Progress) -> ComparisonProgress:
-    """One view object per snapshot, so its execution is shared (`server.shared_events`)."""
+    """One view object per snapshot, so its execution is shared (`server.http.shared_events`)."""
     return ComparisonProgress.from_progress(progress)
 
 

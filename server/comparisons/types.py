@@ -162,7 +162,7 @@ class CohortProgress:
 @strawberry.type(description="A snapshot derived from the comparison row; `seq` orders them.")
 class ComparisonProgress:
     SHARED_EVENT: ClassVar[bool] = True
-    """Plain values: one execution serves every subscriber (`server.shared_events`)."""
+    """Plain values: one execution serves every subscriber (`server.http.shared_events`)."""
 
     seq: int
     status: ComparisonStatus  # type: ignore[valid-type]

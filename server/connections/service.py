@@ -18,7 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons.spend import month_to_date_spend
 from server.connections import checks
 from server.connections.models import ConnectionKind, ModelConnection
 from server.db import utcnow
@@ -249,18 +248,6 @@ async def get_page(
 ) -> Page[ModelConnection]:
     stmt = select(ModelConnection).where(ModelConnection.workspace_id == workspace_id)
     return await keyset_page(session, stmt, key=ModelConnection.id, first=first, after=after)
-
-
-async def month_to_date_spend_micros(
-    *,
-    session: AsyncSession,
-    connection_ids: list[str],
-) -> dict[str, int]:
-    """Spend of each connection this calendar month (UTC), in micro-dollars.
-
-    Derived, never stored: the sum of the recorded cost of its trials this month.
-    """
-    return await month_to_date_spend(session, connection_ids)
 
 
 def _facts(row: ModelConnection) -> dict[str, object]:

@@ -56,13 +56,13 @@ def check_case(raw: object) -> CaseRow:
             f"`datasetItemId` must be a string of 1 to {MAX_ITEM_ID_LENGTH} characters",
             "datasetItemId",
         )
-    _check_json(item_id, "datasetItemId", 0)
+    check_json(item_id, "datasetItemId", 0)
     if "input" not in raw:
         raise CaseError("`input` is required", "input")
     value = raw["input"]
     _check_input(value)
     expected = raw.get("expected")
-    _check_json(expected, "expected", 0)
+    check_json(expected, "expected", 0)
     split = raw.get("split", "DEV")
     if split not in SPLITS:
         raise CaseError("`split` must be DEV or HOLDOUT", "split")
@@ -110,7 +110,7 @@ def chunk_error(index: int, reason: str, field: str, **extra: Any) -> Validation
 
 def _check_input(value: object) -> None:
     if isinstance(value, str | dict):
-        _check_json(value, "input", 0)
+        check_json(value, "input", 0)
         return
     if not isinstance(value, list) or not value:
         raise CaseError(_INPUT_SHAPE, "input")
@@ -122,32 +122,32 @@ def _check_input(value: object) -> None:
             or not isinstance(turn.get("content", 0), str | list | None)
         ):
             raise CaseError(_INPUT_SHAPE, "input")
-    _check_json(value, "input", 0)
+    check_json(value, "input", 0)
 
 
 def _check_tags(tags: object) -> list[str]:
     if not isinstance(tags, list) or len(tags) > MAX_TAGS:
         raise CaseError(f"`tags` must be a list of at most {MAX_TAGS} strings", "tags")
     for tag in tags:
-        if not isinstance(tag, str) or not 1 <= len(tag) <= MAX_TAG_LENGTH or _bad_text(tag):
+        if not isinstance(tag, str) or not 1 <= len(tag) <= MAX_TAG_LENGTH or bad_text(tag):
             raise CaseError(
                 f"each tag must be a string of 1 to {MAX_TAG_LENGTH} characters", "tags"
             )
     return tags
 
 
-def _check_json(value: object, field: str, depth: int) -> None:
+def check_json(value: object, field: str, depth: int) -> None:
     """Reject what PostgreSQL's JSONB cannot hold or JSON cannot say: NUL, NaN, deep nesting.
 
     Exact type tests first: this runs for every value of up to 5,000 cases per request.
     """
     if type(value) is str:
-        if _bad_text(value):
+        if bad_text(value):
             raise CaseError(_bad_text_reason(field), field)
     elif type(value) is dict:
         _check_depth(field, depth)
         for key in value:
-            if type(key) is not str or _bad_text(key):
+            if type(key) is not str or bad_text(key):
                 raise CaseError(f"`{field}` has a key that is not a valid string", field)
         _check_items(value.values(), field, depth)
     elif type(value) is list:
@@ -163,13 +163,13 @@ def _check_json(value: object, field: str, depth: int) -> None:
 def _check_items(items: Iterable[object], field: str, depth: int) -> None:
     for item in items:
         if type(item) is str:  # the common leaf, checked without a further call
-            if _bad_text(item):
+            if bad_text(item):
                 raise CaseError(_bad_text_reason(field), field)
         else:
-            _check_json(item, field, depth + 1)
+            check_json(item, field, depth + 1)
 
 
-def _bad_text(text: str) -> bool:
+def bad_text(text: str) -> bool:
     """A NUL (PostgreSQL cannot store it) or a lone surrogate (not UTF-8) in the text."""
     if "\x00" in text:
         return True
@@ -206,4 +206,4 @@ def _check_other(value: object, field: str, depth: int) -> None:
         exact = list(value)
     else:
         raise CaseError(f"`{field}` is not a JSON value", field)
-    _check_json(exact, field, depth)
+    check_json(exact, field, depth)

@@ -1,4 +1,4 @@
-"""DataLoaders of datasets' versions and holdout looks, one query per batch; built per
+"""DataLoaders of datasets' versions, one query per batch; built per
 request into `server.loaders.Loaders`."""
 
 from __future__ import annotations
@@ -17,16 +17,5 @@ def versions_by_dataset(reader: SharedReader) -> DataLoader[str, list[AssetVersi
         async with reader.session() as session:
             found = await service.get_versions_by_dataset(session=session, dataset_ids=dataset_ids)
         return [found[dataset_id] for dataset_id in dataset_ids]
-
-    return DataLoader(load_fn=load)
-
-
-def holdout_looks(reader: SharedReader) -> DataLoader[str, int]:
-    """Finalized comparisons on a version's holdout split."""
-
-    async def load(version_ids: list[str]) -> list[int]:
-        async with reader.session() as session:
-            found = await service.holdout_looks(session=session, version_ids=version_ids)
-        return [found[version_id] for version_id in version_ids]
 
     return DataLoader(load_fn=load)

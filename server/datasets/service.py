@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset, AssetKind, AssetVersion
 from server.audit import service as audit
 from server.auth import Actor
-from server.comparisons.models import Comparison
 from server.datasets.models import DatasetCase, Split
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
@@ -60,7 +59,7 @@ async def create_dataset(
             await session.flush()
     except IntegrityError:
         raise Conflict(f"a dataset named {name!r} already exists", field="name") from None
-    await _audit(session, actor, "dataset.create", "dataset", dataset.id, {"name": name})
+    await record_audit(session, actor, "dataset.create", "dataset", dataset.id, {"name": name})
     return dataset
 
 
@@ -104,33 +103,6 @@ async def get_versions_by_dataset(
     return versions
 
 
-async def holdout_looks(
-    *,
-    session: AsyncSession,
-    version_ids: Sequence[str],
-) -> dict[str, int]:
-    """Finalized comparisons on each version's holdout split.
-
-    A comparison counts once however often it is finalized: `finalized_at` is set by its
-    first finalization only (later ones are no-ops).
-    """
-    found = dict.fromkeys(version_ids, 0)
-    if not version_ids:
-        return found
-    rows = await session.execute(
-        select(Comparison.dataset_version_id, func.count())
-        .where(
-            Comparison.dataset_version_id.in_(list(version_ids)),
-            Comparison.split == Split.HOLDOUT.value,
-            Comparison.finalized_at.is_not(None),
-        )
-        .group_by(Comparison.dataset_version_id)
-    )
-    for version_id, count in rows:
-        found[str(version_id)] = int(count)
-    return found
-
-
 async def get_cases_page(
     *,
     session: AsyncSession,
@@ -146,7 +118,7 @@ async def get_cases_page(
     return await keyset_page(session, stmt, key=DatasetCase.ordinal, first=first, after=after)
 
 
-async def _audit(
+async def record_audit(
     session: AsyncSession,
     actor: Actor,
     action: str,

@@ -15,13 +15,15 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from server.assets import service as asset_service
+from server.assets.content import check_suite
 from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
 from server.assets.versioning import lock_asset, next_version_number
 from server.auth import Actor
 from server.datasets.cases import MAX_CASES_PER_CHUNK, CaseRow, check_chunk, chunk_error
 from server.datasets.digest import digest_cases
 from server.datasets.models import DatasetCase, Split
-from server.datasets.service import _audit, get_dataset
+from server.datasets.service import get_dataset, record_audit
 from server.db import utcnow
 from server.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from server.ids import new_id
@@ -49,7 +51,7 @@ async def open_version(*, session: AsyncSession, actor: Actor, dataset_id: str) 
             f"version {already_open} of this dataset is still open: seal or discard it first"
         )
     version = await _new_version(session, actor, dataset)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_open", "dataset_version", version.id,
         {"datasetId": dataset.id, "number": version.number},
     )  # fmt: skip
@@ -77,7 +79,7 @@ async def append_cases(
     version = await _locked_open_version(session, actor, version_id, shared=position is not None)
     start = version.case_count if position is None else position
     await _insert_cases(session, version, rows, start)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.cases_append", "dataset_version", version.id,
         {"count": len(rows), "position": start},
     )  # fmt: skip
@@ -89,7 +91,7 @@ async def seal_version(*, session: AsyncSession, actor: Actor, version_id: str) 
     actor.require(Role.MEMBER)
     version = await _locked_open_version(session, actor, version_id)
     await _seal(session, version)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_seal", "dataset_version", version.id,
         {"caseCount": version.case_count, "contentHash": version.content_hash},
     )  # fmt: skip
@@ -104,11 +106,25 @@ async def discard_version(*, session: AsyncSession, actor: Actor, version_id: st
     await session.execute(delete(DatasetCase).where(DatasetCase.dataset_version_id == version.id))
     version.state = VersionState.DISCARDED
     version.case_count = version.dev_case_count = version.holdout_case_count = 0
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_discard", "dataset_version", version.id,
         {"discardedCases": discarded},
     )  # fmt: skip
     return version
+
+
+async def add_asset_version(
+    *, session: AsyncSession, actor: Actor, asset_id: str, content: Any
+) -> AssetVersion:
+    """Version n+1 of any asset (`addAssetVersion`): an EVALUATION_SUITE's cases are stored
+    here with the one audit event; any other kind by the assets service."""
+    asset = await asset_service.get_changeable(session=session, actor=actor, asset_id=asset_id)
+    if asset.kind != AssetKind.EVALUATION_SUITE:
+        return await asset_service.add_version(
+            session=session, actor=actor, asset=asset, content=content
+        )
+    cases = check_suite(content)
+    return await create_sealed_version(session=session, actor=actor, asset=asset, cases=cases)
 
 
 async def create_sealed_version(
@@ -126,7 +142,7 @@ async def create_sealed_version(
     version = await _new_version(session, actor, asset)
     await _insert_cases(session, version, rows, 0)
     await _seal(session, version)
-    await _audit(
+    await record_audit(
         session, actor, "dataset.version_create", "dataset_version", version.id,
         {"datasetId": asset.id, "caseCount": version.case_count,
          "contentHash": version.content_hash},

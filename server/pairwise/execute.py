@@ -21,13 +21,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.assets.models import AssetVersion
-from server.compare.pair_judging import PairFailure, PairInput, PairJudgment, Sleep
-from server.compare.pairing import Matching, match
-from server.compare.results import Item, LoadError, Run, parse_item
-from server.compare.summary import summarize
 from server.connections.models import ModelConnection
 from server.db import utcnow
-from server.pairwise.judges import JudgeUnavailable, OpenJudge, open_judge
+from server.judges.connections import JudgeUnavailable, OpenJudge, open_judge
+from server.judges.pair import PairFailure, PairInput, PairJudgment, Sleep
+from server.offline_compare.pairing import Matching, match
+from server.offline_compare.results import Item, LoadError, Run, parse_item
+from server.offline_compare.summary import summarize
 from server.pairwise.models import PairState, PairwiseJob, PairwiseJobStatus, PairwisePair
 from server.pairwise.result import result_json
 from server.runs.models import RunItem

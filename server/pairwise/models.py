@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import BigInteger, Enum, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -73,6 +73,12 @@ class PairwisePair(Base):
     reverse: Mapped[float | None] = mapped_column(Float, comment="the candidate's score as A")
     failure: Mapped[dict[str, Any] | None] = mapped_column(PortableJSON)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+FORWARD: Final = "FORWARD"
+"""A hosted judgment's order: the baseline's output is A."""
+REVERSE: Final = "REVERSE"
+"""Swapped: the treatment's output is A."""
 
 
 class JudgmentState(StrEnum):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.compare.pairing import Pair
-from server.compare.summary import NO_SIGNAL, PARTIAL, Summary
+from server.offline_compare.pairing import Pair
+from server.offline_compare.summary import NO_SIGNAL, PARTIAL, Summary
 
 STAT_FIELDS = (
     "winRate",

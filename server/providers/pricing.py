@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 CHARS_PER_TOKEN = 4
 TOKENS_PER_PRICE_UNIT = 1_000_000
@@ -24,6 +25,34 @@ def cost_micros(
     scaled = input_tokens * input_micros_per_million + output_tokens * output_micros_per_million
     # Integer floor division after adding half the divisor rounds half up without floats.
     return (scaled + TOKENS_PER_PRICE_UNIT // 2) // TOKENS_PER_PRICE_UNIT
+
+
+class Prices(Protocol):
+    """A connection's prices, micro-dollars per million tokens (`ModelConnection`)."""
+
+    @property
+    def input_micros_per_million_tokens(self) -> int: ...
+
+    @property
+    def output_micros_per_million_tokens(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """Prices copied off a connection row, for a meter that outlives its session."""
+
+    input_micros_per_million_tokens: int
+    output_micros_per_million_tokens: int
+
+
+def call_cost(prices: Prices, *, input_tokens: int, output_tokens: int) -> int:
+    """What one call at `prices` costs: the one price computation (trials, judges, bounds)."""
+    return cost_micros(
+        input_tokens,
+        output_tokens,
+        prices.input_micros_per_million_tokens,
+        prices.output_micros_per_million_tokens,
+    )
 
 
 def estimate_tokens(text: str) -> int:

@@ -13,7 +13,7 @@ import json
 import math
 from typing import Any, TypedDict
 
-from server.datasets.cases import MAX_JSON_DEPTH, CaseError, _bad_text, _check_json
+from server.datasets.cases import MAX_JSON_DEPTH, CaseError, bad_text, check_json
 from server.errors import ValidationFailed
 
 MAX_ITEMS_PER_CHUNK = 5_000
@@ -68,7 +68,7 @@ def check_item(raw: object, position: int) -> ItemRow:
             f"`datasetItemId` must be a string of 1 to {MAX_NAME_LENGTH} characters",
             "datasetItemId",
         )
-    _check_json(item_id, "datasetItemId", 0)
+    check_json(item_id, "datasetItemId", 0)
     given = raw.get("position")
     if given is not None:
         if type(given) is not int or not 0 <= given <= MAX_POSITION:
@@ -78,7 +78,7 @@ def check_item(raw: object, position: int) -> ItemRow:
         position = given
     if "input" not in raw:
         raise CaseError("`input` is required", "input")
-    _check_json(raw["input"], "input", 0)
+    check_json(raw["input"], "input", 0)
     trials = raw.get("trials")
     if not isinstance(trials, list) or not 1 <= len(trials) <= MAX_TRIALS_PER_ITEM:
         raise CaseError(f"`trials` must be a list of 1 to {MAX_TRIALS_PER_ITEM} trials", "trials")
@@ -143,7 +143,7 @@ def _add_scores(evaluators: object, index: int, sums: dict[str, list[float]]) ->
     if type(evaluators) is not dict:
         raise CaseError("`evaluators` must be an object {name: score}", where)
     for name, score in evaluators.items():
-        if not 1 <= len(name) <= MAX_NAME_LENGTH or _bad_text(name):
+        if not 1 <= len(name) <= MAX_NAME_LENGTH or bad_text(name):
             raise CaseError(
                 f"an evaluator name must be a string of 1 to {MAX_NAME_LENGTH} characters", where
             )
@@ -159,7 +159,7 @@ def _add_scores(evaluators: object, index: int, sums: dict[str, list[float]]) ->
 
 
 def _check_output(output: object, where: str) -> None:
-    _check_json(output, f"{where}.output", 1)
+    check_json(output, f"{where}.output", 1)
     size = len(output) if isinstance(output, str) else len(json.dumps(output))
     if size > MAX_OUTPUT_CHARS:
         raise CaseError(

@@ -18,7 +18,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from server.audit import service as audit
 from server.auth import Actor
-from server.datasets.cases import CaseError, _check_json
+from server.datasets.cases import CaseError, check_json
 from server.db import utcnow
 from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
@@ -293,7 +293,7 @@ def _check_metadata(metadata: object) -> dict[str, Any]:
     if not isinstance(metadata, dict):
         raise ValidationFailed("`metadata` must be a JSON object", field="metadata")
     try:
-        _check_json(metadata, "metadata", 0)
+        check_json(metadata, "metadata", 0)
     except CaseError as error:
         raise ValidationFailed(error.reason, field="metadata") from None
     if len(json.dumps(metadata)) > MAX_METADATA_BYTES:

@@ -220,6 +220,19 @@ async def retry_finalize(
     return comparison
 
 
+async def queue_finalization(queue: JobQueue, comparison_id: str) -> None:
+    """Dispatch's hook once a run ended DONE; never raises (the verdict sweep catches a lost
+    job: a DONE comparison nobody tried to finalize)."""
+    try:
+        await queue.enqueue(
+            FINALIZE_JOB,
+            comparison_id,
+            job_id=finalize_job_id(comparison_id, "dispatch"),
+        )
+    except Exception as exc:
+        logger.warning("finalization not queued", extra={"error_type": type(exc).__name__})
+
+
 async def get_verdicts(
     *, session: AsyncSession, comparison_ids: Sequence[str]
 ) -> dict[str, ComparisonVerdict]:

@@ -22,7 +22,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from tests.fakes.openai_server import Behaviour, FakeOpenAI, RecordedRequest, _json_or_none
+from tests.fakes.openai_server import Behaviour, FakeOpenAI, RecordedRequest, json_or_none
 
 _QUALITY = re.compile(r"quality=(\d+)")
 _MARKER = re.compile(r"\[judge:(429|500|404|slow|garbage)(-once|-as-A)?\]")
@@ -69,7 +69,7 @@ class FakeJudge(FakeOpenAI):
         return [r for r in self.requests if text in json.dumps(r.body)]
 
     async def _chat_completions(self, request: Request) -> Response:
-        body = await _json_or_none(request)
+        body = await json_or_none(request)
         with self._lock:
             self._requests.append(
                 RecordedRequest(

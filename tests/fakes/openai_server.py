@@ -186,7 +186,7 @@ class FakeOpenAI:
         self, request: Request, body_for: Callable[[Behaviour, Any], dict[str, Any]]
     ) -> Response:
         """Record, count concurrency, apply the behaviour, then build the success body."""
-        body = await _json_or_none(request)
+        body = await json_or_none(request)
         with self._lock:
             self._requests.append(
                 RecordedRequest(
@@ -277,7 +277,7 @@ class FakeOpenAI:
         return answer
 
 
-async def _json_or_none(request: Request) -> Any:
+async def json_or_none(request: Request) -> Any:
     raw = await request.body()
     if not raw:
         return None

@@ -27,7 +27,7 @@ from tests.jobs.crash_stack import (
     poll_status,
     trial_counts,
 )
-from tests.server.comparisons.test_dispatch import leased
+from tests.server.dispatch.test_dispatch import leased
 
 pytestmark = pytest.mark.slow
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from server.connections import service
 from server.connections.models import ModelConnection
+from server.spend import service as spend_service
 from server.workspaces.roles import Role
 from tests.factories import make_connection, make_experiment, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
@@ -148,14 +148,14 @@ async def test_month_to_date_spend_is_loaded_in_one_batch(
     ws = await make_workspace(backend.sessionmaker)
     made = [await make_connection(backend.sessionmaker, ws, name=f"c{i}") for i in range(4)]
     calls: list[list[str]] = []
-    original = service.month_to_date_spend_micros
+    original = spend_service.month_to_date_spend_micros
 
     async def counting(**kwargs: Any) -> dict[str, int]:
         calls.append(list(kwargs["connection_ids"]))
         spent = await original(**kwargs)
         return {key: 0 if key != made[1].id else 12_345 for key in spent}
 
-    monkeypatch.setattr(service, "month_to_date_spend_micros", counting)
+    monkeypatch.setattr(spend_service, "month_to_date_spend_micros", counting)
     listed = (await backend.gql(LIST, {"first": 10}, token=ws.owner)).ok()
     spend = {
         e["node"]["id"]: e["node"]["monthToDateSpentCents"]
@@ -170,7 +170,7 @@ async def test_the_spend_today_is_zero_for_every_connection(backend: Backend) ->
     ws = await make_workspace(backend.sessionmaker)
     made = await make_connection(backend.sessionmaker, ws)
     async with backend.sessionmaker() as session:
-        spent = await service.month_to_date_spend_micros(
+        spent = await spend_service.month_to_date_spend_micros(
             session=session, connection_ids=[made.id, "conn_unknown"]
         )
     assert spent == {made.id: 0, "conn_unknown": 0}

@@ -21,14 +21,14 @@ from tests.server.pairwise.test_run_pairs import (
     ITEMS,
     SCORES,
     TRIALS,
-    _two_runs,
     judge_calls,
+    two_runs,
 )
 
 
 async def _job(backend: Backend, judge: FakeJudge) -> tuple[str, str]:
     """A QUEUED job made by the service (no job enqueued); its id and a member token."""
-    ws, _, candidate, baseline = await _two_runs(backend)
+    ws, _, candidate, baseline = await two_runs(backend)
     rubric, config = await judge_versions(backend, ws, judge)
     async with backend.sessionmaker() as session, session.begin():
         job = await service.create(

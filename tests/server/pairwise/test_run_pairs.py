@@ -72,7 +72,7 @@ def mid_p(improved: int, regressed: int) -> float:
     return float(2 * (scipy_stats.binom.cdf(k, m, 0.5) - 0.5 * scipy_stats.binom.pmf(k, m, 0.5)))
 
 
-async def _two_runs(backend: Backend, markers: dict[int, tuple[str, str]] | None = None) -> Any:
+async def two_runs(backend: Backend, markers: dict[int, tuple[str, str]] | None = None) -> Any:
     ws = await make_workspace(backend.sessionmaker)
     exp = await experiment(backend, ws.owner)
     candidate_items, baseline_items = runs(markers)
@@ -84,7 +84,7 @@ async def _two_runs(backend: Backend, markers: dict[int, tuple[str, str]] | None
 async def test_position_bias_gives_ties_and_better_outputs_win_in_both_orders(
     backend: Backend, judge: FakeJudge
 ) -> None:
-    ws, _, candidate, baseline = await _two_runs(backend)
+    ws, _, candidate, baseline = await two_runs(backend)
     rubric, config = await judge_versions(backend, ws, judge)
     token = ws.tokens[Role.MEMBER]
     created = (await create(backend, token, candidate, baseline, rubric, config)).ok()
@@ -162,7 +162,7 @@ async def test_failed_pairs_keep_diagnostics_and_statistics_cover_judged_pairs_o
         4: ("[judge:404]", ""),  # terminal, both orders
         8: ("[judge:429-as-A]", "[judge:404-as-A]"),  # each order fails differently
     }
-    ws, _, candidate, baseline = await _two_runs(backend, markers)
+    ws, _, candidate, baseline = await two_runs(backend, markers)
     rubric, config = await judge_versions(backend, ws, judge)
     token = ws.tokens[Role.MEMBER]
     job = (await create(backend, token, candidate, baseline, rubric, config)).ok()
@@ -203,7 +203,7 @@ async def test_failed_pairs_keep_diagnostics_and_statistics_cover_judged_pairs_o
 
 async def test_no_pair_judged_gives_no_statistics(backend: Backend, judge: FakeJudge) -> None:
     markers = dict.fromkeys(range(ITEMS), ("[judge:404]", ""))
-    ws, _, candidate, baseline = await _two_runs(backend, markers)
+    ws, _, candidate, baseline = await two_runs(backend, markers)
     rubric, config = await judge_versions(backend, ws, judge)
     token = ws.tokens[Role.MEMBER]
     job = (await create(backend, token, candidate, baseline, rubric, config)).ok()
@@ -245,7 +245,7 @@ async def test_a_multi_turn_item_gives_the_judge_the_whole_conversation(
 
 
 async def test_refusals_scoping_and_audit(backend: Backend, judge: FakeJudge) -> None:
-    ws, exp, candidate, baseline = await _two_runs(backend)
+    ws, exp, candidate, baseline = await two_runs(backend)
     rubric, config = await judge_versions(backend, ws, judge)
     viewer = await create(backend, ws.tokens[Role.VIEWER], candidate, baseline, rubric, config)
     assert viewer.codes == ["FORBIDDEN"]
@@ -275,7 +275,7 @@ async def test_refusals_scoping_and_audit(backend: Backend, judge: FakeJudge) ->
 async def test_a_simulated_judge_is_deterministic_and_shown_as_simulated(
     backend: Backend, judge: FakeJudge
 ) -> None:
-    ws, _, candidate, baseline = await _two_runs(backend)
+    ws, _, candidate, baseline = await two_runs(backend)
     rubric, config = await judge_versions(backend, ws, judge, simulated=True)
     token = ws.tokens[Role.MEMBER]
     results = []

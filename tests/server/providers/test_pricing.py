@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from server.providers.pricing import (
+    Rates,
+    call_cost,
     cost_micros,
     estimate_input_tokens,
     estimate_output_tokens,
@@ -55,3 +57,10 @@ def test_estimate_input_tokens(messages: list[dict[str, Any]], tokens: int) -> N
 def test_estimate_output_tokens_counts_tool_calls() -> None:
     assert estimate_output_tokens("abcd", []) == 1
     assert estimate_output_tokens(None, [{"name": "s", "arguments": {}}]) == 8
+
+
+def test_call_cost_applies_a_connections_prices() -> None:
+    rates = Rates(input_micros_per_million_tokens=2_500_000, output_micros_per_million_tokens=10)
+    assert call_cost(rates, input_tokens=1_000, output_tokens=3) == cost_micros(
+        1_000, 3, 2_500_000, 10
+    )

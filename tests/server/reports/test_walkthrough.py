@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.demo import seed
+from server.cli.demo import seed
 from tests.harness import Backend
 from tests.server.verdicts.scenarios import wait_finalized
 

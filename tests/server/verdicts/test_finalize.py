@@ -43,7 +43,7 @@ async def _finalized(backend: Backend) -> tuple[WorkspaceFixture, str, dict[str,
     return ws, comparison_id, comparison
 
 
-async def _unfinalize(backend: Backend, comparison_id: str) -> None:
+async def unfinalize(backend: Backend, comparison_id: str) -> None:
     """As if the dispatch hook's job had been lost: DONE and never finalized."""
     async with backend.sessionmaker() as session, session.begin():
         runs = select(Run.id).where(Run.comparison_id == comparison_id).scalar_subquery()
@@ -139,7 +139,7 @@ async def test_finalize_comparison_is_admin_only_idempotent_and_retries(backend:
     assert after["scorecard"]["finalizedAt"] == first_time
 
     # A finalization that fails leaves NOT_FINALIZED with a bounded code; the retry works.
-    await _unfinalize(backend, comparison_id)
+    await unfinalize(backend, comparison_id)
     # A trial row that names a case the comparison does not have: finalization breaks.
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(

@@ -16,7 +16,7 @@ from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
 from tests.server.verdicts.scenarios import finalized, scorecard_of, scripted_setup, wait_finalized
-from tests.server.verdicts.test_finalize import FINALIZE, _unfinalize
+from tests.server.verdicts.test_finalize import FINALIZE, unfinalize
 
 LOOKS = "query($id: ID!) { dataset(id: $id) { latestVersion { holdoutLooks } } }"
 RERUN = "mutation($id: ID!) { rerunComparison(id: $id) { id } }"
@@ -68,7 +68,7 @@ async def test_cases_not_finalized_within_thirty_days_are_erased(backend: Backen
     ws = await make_workspace(backend.sessionmaker)
     setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 5, ["F"] * 5])
     comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
-    await _unfinalize(backend, comparison_id)
+    await unfinalize(backend, comparison_id)
     ctx = {"sessionmaker": backend.sessionmaker}
 
     async def backdate(days: int) -> None:
@@ -121,7 +121,7 @@ async def test_a_lost_finalization_job_is_queued_again_by_the_sweep(backend: Bac
     ws = await make_workspace(backend.sessionmaker)
     setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 3, ["F"] * 3])
     comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
-    await _unfinalize(backend, comparison_id)
+    await unfinalize(backend, comparison_id)
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
             update(Comparison)

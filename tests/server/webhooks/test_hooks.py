@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from server.comparisons import hooks as comparison_hooks
 from server.ids import new_id
+from server.runs import hooks as run_hooks
 from server.runs.models import Run, RunSource, RunStatus
-from server.webhooks import hooks
 from tests.factories import make_comparison, make_comparison_setup, make_experiment, make_workspace
 from tests.fakes.webhook_receiver import WebhookReceiver
 from tests.harness import Backend
@@ -61,11 +62,11 @@ async def test_run_regressed_fires_for_completed_imported_runs_only(
     queue = backend.state.queue
 
     for run_id in (hosted, running):
-        fired = await hooks.run_regressed(
+        fired = await run_hooks.run_regressed(
             sessionmaker=backend.sessionmaker, queue=queue, run_id=run_id, summary=summary
         )
         assert fired == []
-    fired = await hooks.run_regressed(
+    fired = await run_hooks.run_regressed(
         sessionmaker=backend.sessionmaker, queue=queue, run_id=imported, summary=summary
     )
     assert len(fired) == 1
@@ -93,7 +94,7 @@ async def test_comparison_regressed_carries_the_callers_summary(
         await create_webhook(backend, ws.owner, receiver.url, ["COMPARISON_REGRESSED"])
     ).ok()["createWebhook"]
     summary = {"regressedBaselines": [{"baselineCohortIndex": 1, "passRateDeltaPoints": -8.0}]}
-    fired = await hooks.comparison_regressed(
+    fired = await comparison_hooks.comparison_regressed(
         sessionmaker=backend.sessionmaker,
         queue=backend.state.queue,
         comparison_id=comparison_id,

@@ -1,0 +1,1 @@
+"""The command line: `shipwise` (`app`), its API client, banner, demo and commands."""

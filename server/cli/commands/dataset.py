@@ -1,0 +1,66 @@
+"""`shipwise dataset …`: dataset commands, API clients of a shipwise server."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from server.cli.client import DEFAULT_URL, TokenOption, UrlOption
+from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
+from server.cli.commands.client_setup import InFlightOption, fail, run_import
+from server.cli.commands.dataset_import import import_file
+from server.datasets.cases import MAX_CASES_PER_CHUNK
+
+dataset_app = typer.Typer(no_args_is_help=True, help="Datasets (API client: --url, --token).")
+
+
+@dataset_app.command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(help="JSONL, one case per line; blank lines skipped.")],
+    token: TokenOption,
+    name: Annotated[
+        str | None, typer.Option("--name", help="Create a new dataset with this name.")
+    ] = None,
+    dataset_id: Annotated[
+        str | None, typer.Option("--dataset-id", help="Add a version to this dataset instead.")
+    ] = None,
+    description: Annotated[
+        str | None, typer.Option("--description", help="The new dataset's description.")
+    ] = None,
+    url: UrlOption = DEFAULT_URL,
+    chunk_size: Annotated[
+        int,
+        typer.Option("--chunk-size", min=1, max=MAX_CASES_PER_CHUNK, help="Cases per append call."),
+    ] = MAX_CASES_PER_CHUNK,
+    in_flight: InFlightOption = DEFAULT_IN_FLIGHT,
+) -> None:
+    """Import cases into a new sealed dataset version; prints its id alone on the last line.
+
+    A bad line is reported as `line N: reason` and the version is discarded (exit 1);
+    an unreachable server or a refused token exits 2.
+    """
+    if (name is None) == (dataset_id is None):
+        fail("give either --name (a new dataset) or --dataset-id (a new version)")
+    imported = run_import(
+        file,
+        url=url,
+        token=token,
+        call=lambda client: import_file(
+            client,
+            file,
+            name=name,
+            dataset_id=dataset_id,
+            description=description,
+            chunk_size=chunk_size,
+            in_flight=in_flight,
+        ),
+    )
+    typer.echo(
+        f"dataset {imported.dataset_id}: version {imported.number} sealed with "
+        f"{imported.case_count} cases (dev {imported.dev_case_count}, "
+        f"holdout {imported.holdout_case_count}); sha256 {imported.content_hash}"
+    )
+    sys.stdout.write(imported.version_id + "\n")

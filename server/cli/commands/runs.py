@@ -1,0 +1,292 @@
+"""`shipwise run import`, `shipwise diff` and `shipwise gate`: API clients of a server.
+
+Exit codes: `run import` 0 imported, 1 a bad line (the run is left FAILED), 2 an
+operational error; `gate` 0 no significant regression, 1 a significant pass-rate
+regression (whatever the evaluators do), 2 an operational error; `diff` 0 or 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
+from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
+from server.cli.commands.client_setup import (
+    OPERATIONAL_ERROR,
+    InFlightOption,
+    explain,
+    fail,
+    run_import,
+)
+from server.cli.commands.run_import import import_file
+from server.runs.items import MAX_ITEMS_PER_CHUNK
+
+run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
+
+PASSED = 0
+REGRESSION = 1
+STATUSES = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
+PAGE = 100
+
+SUMMARY = """
+  baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
+  significant significanceReason improvedCount regressedCount unchangedCount addedCount
+  removedCount pairedCount gradedPairCount epsilon pairing
+  evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
+"""
+DIFF = (
+    "query($c: ID!, $b: ID!, $eps: Float, $status: DiffCaseFilter!, $first: Int, $after: String)"
+    " { runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) { summary {"
+    + SUMMARY
+    + "} cases(status: $status, first: $first, after: $after) { totalCount"
+    " pageInfo { hasNextPage endCursor } edges { node { datasetItemId position status passFlip"
+    " evaluators { name delta status } } } } } }"
+)
+SUMMARY_ONLY = (
+    "query($c: ID!, $b: ID!, $eps: Float) { runDiff(candidateRunId: $c, baselineRunId: $b, "
+    "epsilon: $eps) { summary {" + SUMMARY + "} } }"
+)
+
+CandidateOption = Annotated[str, typer.Option("--candidate", help="The run under review.")]
+BaselineOption = Annotated[str, typer.Option("--baseline", help="The run compared against.")]
+EpsilonOption = Annotated[
+    float | None, typer.Option("--epsilon", help="Pass-rate units; default 0.01 (1 point).")
+]
+
+
+@run_app.command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(help="JSONL, one item per line; blank lines skipped.")],
+    token: TokenOption,
+    experiment: Annotated[
+        str, typer.Option("--experiment", help="The experiment's name (created if new).")
+    ],
+    url: UrlOption = DEFAULT_URL,
+    idempotency_key: Annotated[
+        str | None,
+        typer.Option("--idempotency-key", help="Default: a hash of the file and experiment."),
+    ] = None,
+    metadata: Annotated[
+        str | None, typer.Option("--metadata", help="A JSON object kept with the run.")
+    ] = None,
+    chunk_size: Annotated[
+        int,
+        typer.Option("--chunk-size", min=1, max=MAX_ITEMS_PER_CHUNK, help="Items per call."),
+    ] = MAX_ITEMS_PER_CHUNK,
+    in_flight: InFlightOption = DEFAULT_IN_FLIGHT,
+) -> None:
+    """Import a results file as a COMPLETED run; prints the run id alone on the last line.
+
+    A bad line is reported as `line N: reason` and the run is left FAILED (exit 1).
+    """
+    meta = _metadata(metadata)
+    imported = run_import(
+        file,
+        url=url,
+        token=token,
+        with_reason=True,
+        call=lambda client: import_file(
+            client,
+            file,
+            experiment=experiment,
+            idempotency_key=idempotency_key,
+            metadata=meta,
+            chunk_size=chunk_size,
+            in_flight=in_flight,
+        ),
+    )
+    typer.echo(
+        f"run {imported.run_id}: {imported.item_count} items, {imported.status}, "
+        f"in experiment {experiment!r}"
+    )
+    sys.stdout.write(imported.run_id + "\n")
+
+
+def _metadata(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        fail("--metadata must be a JSON object", OPERATIONAL_ERROR)
+    if not isinstance(value, dict):
+        fail("--metadata must be a JSON object", OPERATIONAL_ERROR)
+    return value
+
+
+def diff_command(
+    token: TokenOption,
+    candidate: CandidateOption,
+    baseline: BaselineOption,
+    url: UrlOption = DEFAULT_URL,
+    status: Annotated[
+        str, typer.Option("--status", help="ALL, REGRESSED, IMPROVED or CHANGED.")
+    ] = "ALL",
+    epsilon: EpsilonOption = None,
+    limit: Annotated[
+        int, typer.Option("--limit", min=0, help="Most cases to print; 0 for all.")
+    ] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+) -> None:
+    """Compare two COMPLETED runs item by item: the summary, then the cases."""
+    status = status.upper()
+    if status not in STATUSES:
+        fail(f"--status must be one of {', '.join(STATUSES)}", OPERATIONAL_ERROR)
+    try:
+        with ApiClient(url, token) as client:
+            summary, total, cases = _fetch(client, candidate, baseline, status, epsilon, limit)
+    except ApiError as exc:
+        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
+    if as_json:
+        typer.echo(json.dumps({"summary": summary, "totalCount": total, "cases": cases}))
+        return
+    typer.echo(format_summary(summary, candidate, baseline))
+    typer.echo("")
+    typer.echo(
+        f"{status.lower()} cases: {total}"
+        + (f" (first {len(cases)})" if total > len(cases) else "")
+    )
+    if cases:
+        typer.echo(format_cases(cases))
+
+
+def _fetch(
+    client: ApiClient,
+    candidate: str,
+    baseline: str,
+    status: str,
+    epsilon: float | None,
+    limit: int,
+) -> tuple[dict[str, Any], int, list[dict[str, Any]]]:
+    cases: list[dict[str, Any]] = []
+    after = None
+    while True:
+        first = PAGE if limit == 0 else min(PAGE, limit - len(cases))
+        variables = {
+            "c": candidate, "b": baseline, "eps": epsilon, "status": status,
+            "first": first, "after": after,
+        }  # fmt: skip
+        answer = client.execute(DIFF, variables)["runDiff"]
+        page = answer["cases"]
+        cases += [edge["node"] for edge in page["edges"]]
+        done = limit != 0 and len(cases) >= limit
+        if done or not page["pageInfo"]["hasNextPage"]:
+            return answer["summary"], int(page["totalCount"]), cases
+        after = page["pageInfo"]["endCursor"]
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _signed(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.3f}"
+
+
+def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> str:
+    interval = ""
+    if summary["deltaLow"] is not None:
+        interval = f" [{summary['deltaLow']:+.3f}, {summary['deltaHigh']:+.3f}]"
+    verdict = "significant" if summary["significant"] else "not significant"
+    lines = [
+        f"candidate {candidate} vs baseline {baseline}: {summary['pairedCount']} pairs by "
+        f"{summary['pairing']}, ε {summary['epsilon']:g}",
+        f"pass rate  {_rate(summary['baselinePassRate'])} → {_rate(summary['candidatePassRate'])}"
+        f"  Δ {_signed(summary['passRateDelta'])}{interval}  p {summary['pValue']:.4g}"
+        f" ({summary['method']})  {verdict} ({summary['significanceReason']})",
+        f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
+        f" · {summary['unchangedCount']} unchanged · {summary['addedCount']} added"
+        f" · {summary['removedCount']} removed",
+    ]
+    for e in summary["evaluators"]:
+        mark = "significant" if e["significant"] else "not significant"
+        lines.append(
+            f"evaluator  {e['name']}: {e['baselineMean']:.3f} → {e['candidateMean']:.3f}"
+            f"  Δ {e['delta']:+.3f}  Holm p {e['adjustedPValue']:.4g}  {mark}"
+        )
+    return "\n".join(lines)
+
+
+def format_cases(cases: list[dict[str, Any]]) -> str:
+    rows: list[tuple[str, ...]] = [("STATUS", "POSITION", "ITEM", "FLIP", "EVALUATORS")]
+    for case in cases:
+        moved = ", ".join(
+            f"{e['name']} {_signed(e['delta'])}"
+            for e in case["evaluators"]
+            if e["delta"] is not None
+        )
+        rows.append(
+            (
+                case["status"],
+                str(case["position"]),
+                case["datasetItemId"] or "—",
+                "yes" if case["passFlip"] else "",
+                moved,
+            )
+        )
+    return _table(rows)
+
+
+def _table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    )
+
+
+def gate_command(
+    token: TokenOption,
+    candidate: CandidateOption,
+    baseline: BaselineOption,
+    url: UrlOption = DEFAULT_URL,
+    epsilon: EpsilonOption = None,
+) -> None:
+    """Exit 1 on a significant pass-rate regression, 0 otherwise, 2 on an operational error."""
+    try:
+        with ApiClient(url, token) as client:
+            variables = {"c": candidate, "b": baseline, "eps": epsilon}
+            summary = client.execute(SUMMARY_ONLY, variables)["runDiff"]["summary"]
+    except ApiError as exc:
+        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
+    typer.echo(format_gate(summary))
+    delta = summary["passRateDelta"]
+    if summary["significant"] and delta is not None and delta < 0:
+        typer.echo(
+            f"gate: FAIL: significant pass-rate regression ({delta * 100:+.1f} points, "
+            f"p {summary['pValue']:.4g})"
+        )
+        raise typer.Exit(REGRESSION)
+    typer.echo(f"gate: PASS: no significant pass-rate regression ({summary['significanceReason']})")
+
+
+def format_gate(summary: dict[str, Any]) -> str:
+    rows: list[tuple[str, ...]] = [("METRIC", "BASELINE", "CANDIDATE", "DELTA", "P", "SIGNIFICANT")]
+    rows.append(
+        (
+            "pass_rate",
+            _rate(summary["baselinePassRate"]),
+            _rate(summary["candidatePassRate"]),
+            _signed(summary["passRateDelta"]),
+            f"{summary['pValue']:.4g}",
+            "yes" if summary["significant"] else "no",
+        )
+    )
+    for e in summary["evaluators"]:
+        rows.append(
+            (
+                e["name"],
+                _rate(e["baselineMean"]),
+                _rate(e["candidateMean"]),
+                _signed(e["delta"]),
+                f"{e['adjustedPValue']:.4g}",
+                ("yes" if e["significant"] else "no") + " (informational)",
+            )
+        )
+    pairs = f"{summary['gradedPairCount']} graded pairs of {summary['pairedCount']}"
+    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}"

@@ -1,0 +1,104 @@
+"""A delivery's leases and concurrency slots kept alive while its calls run.
+
+The ranges' leases are extended a third of the way through (slow or retried calls record
+nothing for a while, and a sweep must not take a live delivery for a dead one); the
+delivery's slots expire when its leases do, so a crash frees them with it. While calls
+wait for a slot nothing is admitted or recorded, so the row is read for a stop meanwhile.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server import db_retry
+from server.dispatch import ranges
+from server.dispatch.holdings import Holdings
+from server.dispatch.lease import Fenced
+from server.dispatch.pipeline import Stop
+from server.runtime.slots import RedisSlots
+
+STATUS_CHECK_S = 0.5
+"""While calls wait for slots, how often the row is read for a cancel (nothing else is)."""
+
+
+class Keepalive:
+    def __init__(
+        self,
+        *,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        comparison_id: str,
+        delivery_id: str,
+        lease_ttl: timedelta,
+        held: Holdings,
+        slots: RedisSlots | None,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.comparison_id = comparison_id
+        self.delivery_id = delivery_id
+        self.lease_ttl = lease_ttl
+        self.held = held
+        self.slots = slots
+        self.leased_at = 0.0
+        """When the ranges' leases were last extended (monotonic seconds)."""
+        self.slots_extended_at = 0.0
+        self.status_read_at = 0.0
+
+    def leased_now(self) -> None:
+        """A first range was just claimed: its lease runs from now."""
+        self.leased_at = time.monotonic()
+
+    async def upkeep(self, stop: Stop | None) -> Stop | None:
+        """The pipeline's periodic hook: leases and slots extended; a stop found while
+        calls wait for slots ends the waits."""
+        third = self.lease_ttl.total_seconds() / 3
+        if time.monotonic() - self.leased_at >= third:
+            await self._renew_ranges()
+        if time.monotonic() - self.slots_extended_at >= third:
+            await self.extend_slots()
+        if (
+            stop is None
+            and self.slots is not None
+            and self.slots.waiting(self.delivery_id)
+            and time.monotonic() - self.status_read_at >= STATUS_CHECK_S
+        ):
+            self.status_read_at = time.monotonic()
+            stop = await self._stop_found()
+            if stop is not None:
+                self.abandon_waits()
+        return stop
+
+    def abandon_waits(self) -> None:
+        if self.slots is not None:
+            self.slots.abandon(self.delivery_id)
+
+    async def extend_slots(self) -> None:
+        """The delivery's slots expire when its leases do."""
+        if self.slots is None:
+            return
+        lease_left = self.leased_at + self.lease_ttl.total_seconds() - time.monotonic()
+        await self.slots.extend(self.delivery_id, time.time() + lease_left)
+        self.slots_extended_at = time.monotonic()
+
+    async def _stop_found(self) -> Stop | None:
+        """The comparison's status if it is no longer RUNNING (a cancel), or its pending
+        stop; `Fenced` if one of the delivery's ranges was taken."""
+        claims = self.held.claims
+        return await db_retry.unit(
+            self.sessionmaker,
+            lambda session: ranges.stop_found(session, self.comparison_id, claims),
+            what="reading the run for a stop",
+        )
+
+    async def _renew_ranges(self) -> None:
+        claims = self.held.claims
+        renewed = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: ranges.renew(session, self.comparison_id, claims, ttl=self.lease_ttl),
+            what="renewing the range leases",
+        )
+        if not renewed:
+            raise Fenced(self.comparison_id)
+        self.leased_at = time.monotonic()

@@ -1,0 +1,398 @@
+"""Case ranges: a comparison's cases split into runs of consecutive ordinals, each with its
+own lease and fencing token, so several deliveries (on any hosts) dispatch one comparison.
+
+Ranges are created at the first claim (idempotent, so a run RUNNING before ranges existed
+resumes too). A delivery claims the lowest unfinished range that is free or expired; taking
+an expired one over, its admitted trials without an outcome are the dead holder's ambiguous
+calls (never re-sent). A range is finished once every trial of it has its outcome.
+
+Lock order, everywhere: range rows (sorted by index) → trial rows → ledger rows → the
+comparison row → cohort rows. The comparison's own lease (`lease.py`) is the finishing
+lease: the one delivery that finds no range held by a live delivery takes it to end the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, exists, func, or_, select, tuple_, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.selectable import ScalarSelect
+
+from server.comparisons.models import (
+    Comparison,
+    ComparisonCase,
+    ComparisonRange,
+    ComparisonStatus,
+    StopReason,
+    Trial,
+    TrialState,
+)
+from server.db import utcnow
+from server.dispatch.lease import Fenced
+from server.providers.base import DispatchError
+
+FAILED_STOP = "FAILED"
+"""`Comparison.pending_stop` when an ambiguous outcome fails the run (FAIL_RUN)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A range leased by one delivery: cases `first` ≤ ordinal < `end`, fenced by `token`."""
+
+    index: int
+    first: int
+    end: int
+    token: int
+
+    def holds(self, ordinal: int) -> bool:
+        return self.first <= ordinal < self.end
+
+
+@dataclass(frozen=True, slots=True)
+class RangeTrials:
+    """What the rows say of a claimed range: trials with a row, and those left admitted."""
+
+    recorded: frozenset[tuple[int, int, int]]
+    orphans: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How the finishing delivery ends the run (`server.dispatch.dispatcher.Dispatcher._finish`)."""
+
+    token: int
+    """The comparison's finishing lease."""
+    status: ComparisonStatus
+    stop_reason: StopReason | None = None
+    error_code: str | None = None
+
+
+BUSY = "busy"
+"""`conclude`: a live delivery still holds a range (it ends the run), or the finishing lease."""
+UNFINISHED = "unfinished"
+"""`conclude`: free unfinished ranges remain and nothing stops the run: dispatch goes on."""
+
+
+def _free(now: datetime) -> ColumnElement[bool]:
+    return or_(
+        ComparisonRange.lease_owner.is_(None),
+        ComparisonRange.lease_expires_at.is_(None),
+        ComparisonRange.lease_expires_at < now,
+    )
+
+
+async def ensure(session: AsyncSession, comparison_id: str, *, size: int) -> None:
+    """Create the comparison's ranges of `size` cases unless they exist (idempotent)."""
+    have = await session.scalar(
+        select(ComparisonRange.range_index)
+        .where(ComparisonRange.comparison_id == comparison_id)
+        .limit(1)
+    )
+    if have is not None:
+        return
+    ordinals = list(
+        (
+            await session.execute(
+                select(ComparisonCase.ordinal)
+                .where(ComparisonCase.comparison_id == comparison_id)
+                .order_by(ComparisonCase.ordinal)
+            )
+        ).scalars()
+    )
+    rows = [
+        {
+            "comparison_id": comparison_id,
+            "range_index": index,
+            "first_ordinal": chunk[0],
+            "end_ordinal": chunk[-1] + 1,
+            "lease_token": 0,
+        }
+        for index, chunk in enumerate(
+            ordinals[start : start + size] for start in range(0, len(ordinals), max(1, size))
+        )
+    ]
+    if rows:
+        postgres = session.get_bind().dialect.name == "postgresql"
+        stmt = (pg_insert if postgres else sqlite_insert)(ComparisonRange).values(rows)
+        await session.execute(stmt.on_conflict_do_nothing())
+
+
+async def claim_next(
+    session: AsyncSession, *, comparison_id: str, delivery_id: str, ttl: timedelta
+) -> Claim | None:
+    """Lease the lowest unfinished range that is free or expired, of a RUNNING comparison
+    with no stop pending; None when there is none (ranges being leased are skipped)."""
+    now = utcnow()
+    running = exists(
+        select(Comparison.id).where(
+            Comparison.id == comparison_id,
+            Comparison.status == ComparisonStatus.RUNNING,
+            Comparison.pending_stop.is_(None),
+        )
+    )
+    row = (
+        await session.execute(
+            select(ComparisonRange)
+            .where(
+                ComparisonRange.comparison_id == comparison_id,
+                ComparisonRange.finished_at.is_(None),
+                _free(now),
+                running,
+            )
+            .order_by(ComparisonRange.range_index)
+            .limit(1)
+            .with_for_update(skip_locked=True)
+        )
+    ).scalar_one_or_none()
+    if row is None:
+        return None
+    row.lease_token += 1
+    row.lease_owner = delivery_id
+    row.lease_expires_at = now + ttl
+    await session.flush()
+    return Claim(row.range_index, row.first_ordinal, row.end_ordinal, row.lease_token)
+
+
+async def free_count(session: AsyncSession, comparison_id: str) -> int:
+    """Unfinished ranges no live delivery holds."""
+    count: int | None = await session.scalar(
+        select(func.count())
+        .select_from(ComparisonRange)
+        .where(
+            ComparisonRange.comparison_id == comparison_id,
+            ComparisonRange.finished_at.is_(None),
+            _free(utcnow()),
+        )
+    )
+    return int(count or 0)
+
+
+async def trials_in(session: AsyncSession, comparison_id: str, claim: Claim) -> RangeTrials:
+    rows = (
+        await session.execute(
+            select(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index, Trial.state).where(
+                Trial.comparison_id == comparison_id,
+                Trial.case_ordinal >= claim.first,
+                Trial.case_ordinal < claim.end,
+            )
+        )
+    ).all()
+    return RangeTrials(
+        recorded=frozenset((int(a), int(b), int(c)) for a, b, c, _ in rows),
+        orphans=sum(1 for *_, state in rows if state == TrialState.ADMITTED),
+    )
+
+
+async def lock(session: AsyncSession, comparison_id: str, claims: Iterable[Claim]) -> None:
+    """Lock the claimed range rows (sorted by index); `Fenced` unless each token holds."""
+    wanted = {c.index: c.token for c in claims}
+    if not wanted:
+        return
+    rows = (
+        await session.execute(
+            select(ComparisonRange.range_index, ComparisonRange.lease_token)
+            .where(
+                ComparisonRange.comparison_id == comparison_id,
+                ComparisonRange.range_index.in_(sorted(wanted)),
+            )
+            .order_by(ComparisonRange.range_index)
+            .with_for_update()
+        )
+    ).all()
+    if {int(i): int(t) for i, t in rows} != wanted:
+        raise Fenced(comparison_id)
+
+
+def _held(comparison_id: str, claims: Collection[Claim]) -> ColumnElement[bool]:
+    return and_(
+        ComparisonRange.comparison_id == comparison_id,
+        tuple_(ComparisonRange.range_index, ComparisonRange.lease_token).in_(
+            [(c.index, c.token) for c in claims]
+        ),
+    )
+
+
+async def renew(
+    session: AsyncSession, comparison_id: str, claims: Collection[Claim], *, ttl: timedelta
+) -> bool:
+    """Extend the claims' leases; False when another delivery has taken one of them."""
+    if not claims:
+        return True
+    result = await session.execute(
+        update(ComparisonRange)
+        .where(_held(comparison_id, claims))
+        .values(lease_expires_at=utcnow() + ttl)
+        .returning(ComparisonRange.range_index)
+        .execution_options(synchronize_session=False)
+    )
+    return len(result.all()) == len(claims)
+
+
+async def release(
+    session: AsyncSession, comparison_id: str, claims: Collection[Claim], *, finished: bool
+) -> None:
+    """Give the claims up (marked finished when every trial of them has its outcome)."""
+    if not claims:
+        return
+    values: dict[str, object] = {"lease_owner": None, "lease_expires_at": None}
+    if finished:
+        values["finished_at"] = utcnow()
+    await session.execute(
+        update(ComparisonRange)
+        .where(_held(comparison_id, claims))
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def pending_stop(value: str) -> StopReason | ComparisonStatus:
+    """A pending stop as admission reports it: a StopReason, or FAILED."""
+    if value == FAILED_STOP:
+        return ComparisonStatus.FAILED
+    return StopReason(value)
+
+
+async def stop_found(
+    session: AsyncSession, comparison_id: str, claims: Collection[Claim]
+) -> StopReason | ComparisonStatus | None:
+    """The comparison's status if no longer RUNNING (a cancel), or its pending stop;
+    `Fenced` if one of the claims was taken."""
+    await lock(session, comparison_id, claims)
+    status, pending = (
+        await session.execute(
+            select(Comparison.status, Comparison.pending_stop).where(Comparison.id == comparison_id)
+        )
+    ).one()
+    if status != ComparisonStatus.RUNNING:
+        return ComparisonStatus(status)
+    return pending_stop(pending) if pending is not None else None
+
+
+async def fail_pending(session: AsyncSession, comparison_id: str, claim: Claim) -> None:
+    """FAIL_RUN: an ambiguous outcome found in `claim` stops every delivery; the finishing
+    delivery fails the run. The range is given up untouched (its orphans stay admitted)."""
+    await lock(session, comparison_id, [claim])
+    await release(session, comparison_id, [claim], finished=False)
+    await session.execute(
+        update(Comparison)
+        .where(Comparison.id == comparison_id, Comparison.status == ComparisonStatus.RUNNING)
+        .values(pending_stop=FAILED_STOP)
+    )
+
+
+async def conclude(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    claims: Collection[Claim],
+    delivery_id: str,
+    ttl: timedelta,
+    observed: bool,
+) -> Ending | str:
+    """Give `claims` up; then, unless a live delivery still holds a range, take the
+    finishing lease when the run must end (a stop pending or found, or every range
+    finished). `observed`: this delivery took part, so it may settle a run ended elsewhere
+    (a cancel); a delivery with nothing claimed ends only a RUNNING one. One transaction
+    under every range row's lock, so exactly one delivery ends the run."""
+    rows = list(
+        (
+            await session.execute(
+                select(ComparisonRange)
+                .where(ComparisonRange.comparison_id == comparison_id)
+                .order_by(ComparisonRange.range_index)
+                .with_for_update()
+            )
+        ).scalars()
+    )
+    now = utcnow()
+    mine = {(c.index, c.token) for c in claims}
+    for row in rows:
+        if (row.range_index, row.lease_token) in mine:
+            row.lease_owner = row.lease_expires_at = None
+    if any(
+        row.lease_owner is not None
+        and row.lease_expires_at is not None
+        and row.lease_expires_at >= now
+        for row in rows
+    ):
+        return BUSY
+    comparison = (
+        await session.execute(
+            select(Comparison).where(Comparison.id == comparison_id).with_for_update()
+        )
+    ).scalar_one()
+    status, stop, error = comparison.status, None, None
+    if status != ComparisonStatus.RUNNING:
+        if not observed:
+            return BUSY
+    elif comparison.pending_stop == FAILED_STOP:
+        status, error = ComparisonStatus.FAILED, DispatchError.OUTCOME_AMBIGUOUS.value
+    elif comparison.pending_stop is not None:
+        status, stop = ComparisonStatus.DONE, StopReason(comparison.pending_stop)
+    elif all(row.finished_at is not None for row in rows):
+        status, stop = ComparisonStatus.DONE, StopReason.COMPLETED
+    else:
+        return UNFINISHED
+    held = comparison.lease_owner is not None and (
+        comparison.lease_expires_at is not None and comparison.lease_expires_at >= now
+    )
+    if held:
+        return BUSY
+    comparison.lease_token += 1
+    comparison.lease_owner = delivery_id
+    comparison.lease_expires_at = now + ttl
+    return Ending(comparison.lease_token, status, stop, error)
+
+
+async def expire_all_running(session: AsyncSession) -> None:
+    """Embedded start-up: no other process can hold a range of a RUNNING comparison."""
+    running = select(Comparison.id).where(Comparison.status == ComparisonStatus.RUNNING)
+    await session.execute(
+        update(ComparisonRange)
+        .where(ComparisonRange.comparison_id.in_(running))
+        .values(lease_owner=None, lease_expires_at=None)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def unattended(now: datetime) -> ColumnElement[bool]:
+    """A RUNNING comparison nothing works on: its finishing lease is free and an unfinished
+    range is free, or no range is held (all finished, a stop pending, or none made yet)."""
+    finishing_free = or_(
+        Comparison.lease_owner.is_(None),
+        Comparison.lease_expires_at.is_(None),
+        Comparison.lease_expires_at < now,
+    )
+    of_it = ComparisonRange.comparison_id == Comparison.id
+    free_range = exists(
+        select(ComparisonRange.range_index).where(
+            of_it, ComparisonRange.finished_at.is_(None), _free(now)
+        )
+    )
+    live_range = exists(
+        select(ComparisonRange.range_index).where(
+            of_it,
+            ComparisonRange.lease_owner.is_not(None),
+            ComparisonRange.lease_expires_at >= now,
+        )
+    )
+    return and_(
+        Comparison.status == ComparisonStatus.RUNNING,
+        finishing_free,
+        or_(and_(free_range, Comparison.pending_stop.is_(None)), ~live_range),
+    )
+
+
+def tokens_sum() -> ScalarSelect[int]:
+    """Σ range tokens of the comparison: a sweep's job id moves when a range is claimed."""
+    return (
+        select(func.coalesce(func.sum(ComparisonRange.lease_token), 0))
+        .where(ComparisonRange.comparison_id == Comparison.id)
+        .scalar_subquery()
+    )

@@ -1,0 +1,386 @@
+"""The database side of dispatch: admission under the row lock, and recording.
+
+The plan it admits against is in `server.dispatch.plan`.
+
+Admission commits each trial's checkpoint (state ADMITTED) before its provider call; the
+outcome commits after. A record adds to the counters and the spend ledgers exactly the rows
+its one statement wrote; they are recomputed from all the rows when a delivery starts and at
+the end. Every change bumps `seq`. Admission and recording lock the range rows they touch
+and check their fencing tokens (`ranges.lock`); caps, status and counters stay on the
+comparison row, which a record locks only for its final increments, so two deliveries
+recording at once barely wait for each other. Lock order: ranges → trials → ledgers →
+comparison → cohorts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.comparisons import cohort_rates
+from server.comparisons.models import (
+    CohortState,
+    Comparison,
+    ComparisonCohort,
+    ComparisonStatus,
+    StopReason,
+    Trial,
+    TrialState,
+)
+from server.comparisons.progress import Progress, shown_state, snapshot
+from server.db import utcnow
+from server.dispatch import pairwise_counts, ranges
+from server.dispatch.lease import Fenced
+from server.dispatch.plan import DispatchPlan, WorkItem, calls_per_trial
+from server.dispatch.recording import Written, write_outcomes
+from server.experiments.models import Experiment
+from server.spend import caps, ledgers
+
+__all__ = ["Fenced", "TrialOutcome"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrialOutcome:
+    trial_id: int
+    state: TrialState
+    output: str | None
+    tool_calls: list[dict[str, Any]] | None
+    input_tokens: int
+    output_tokens: int
+    cost_micros: int
+    latency_ms: int
+    attempts: int
+    error_code: str | None
+    passed: bool | None
+    score: float | None
+    check_results: list[dict[str, Any]] | None
+    sent: bool = True
+    """False: the call never left (its wait for a slot was abandoned); the checkpoint goes."""
+
+    @classmethod
+    def unsent(cls, trial_id: int) -> TrialOutcome:
+        """Nothing was sent: recording deletes the checkpoint, so the trial is pending again."""
+        return replace(cls.failed(trial_id, ""), error_code=None, sent=False)
+
+    @classmethod
+    def failed(cls, trial_id: int, code: str) -> TrialOutcome:
+        """Failed-or-missing with `code` and nothing else known (no call result to keep)."""
+        return cls(
+            trial_id=trial_id,
+            state=TrialState.ERRORED,
+            output=None,
+            tool_calls=None,
+            input_tokens=0,
+            output_tokens=0,
+            cost_micros=0,
+            latency_ms=0,
+            attempts=0,
+            error_code=code,
+            passed=None,
+            score=None,
+            check_results=None,
+        )
+
+
+async def count_orphans(session: AsyncSession, comparison_id: str) -> int:
+    """Admitted trials whose outcome never committed (only a crash leaves them)."""
+    return int(
+        (
+            await session.execute(
+                select(func.count())
+                .select_from(Trial)
+                .where(Trial.comparison_id == comparison_id, Trial.state == TrialState.ADMITTED)
+            )
+        ).scalar_one()
+    )
+
+
+async def lock_row(session: AsyncSession, comparison_id: str) -> Comparison:
+    """The comparison row under its row lock."""
+    return (
+        await session.execute(
+            select(Comparison).where(Comparison.id == comparison_id).with_for_update()
+        )
+    ).scalar_one()
+
+
+async def lock(session: AsyncSession, comparison_id: str, token: int) -> Comparison:
+    """The comparison row under its row lock; `Fenced` unless `token` holds its finishing
+    lease (the pairwise stage and `finish`)."""
+    row = await lock_row(session, comparison_id)
+    if row.lease_token != token:
+        raise Fenced(comparison_id)
+    return row
+
+
+async def admit(
+    session: AsyncSession,
+    *,
+    plan: DispatchPlan,
+    items: Sequence[WorkItem],
+    claims: Sequence[ranges.Claim],
+    delivery_id: str,
+) -> tuple[list[int], StopReason | ComparisonStatus | None]:
+    """Checkpoint `items` (of `claims`) as ADMITTED unless the run must stop; (trial ids,
+    why it stops). A cap found here is recorded as the run's pending stop, so every other
+    delivery stops at its next admission. Three statements when no connection has a monthly
+    cap and no daily budget is set: the range rows locked, the comparison row locked (with
+    its experiment's budget) and the insert."""
+    await ranges.lock(session, plan.comparison.id, claims)
+    row = (
+        await session.execute(
+            select(Comparison, Experiment.daily_budget_micros)
+            .join(Experiment, Experiment.id == Comparison.experiment_id)
+            .where(Comparison.id == plan.comparison.id)
+            .with_for_update(of=Comparison)
+        )
+    ).one()
+    comparison, daily_budget = row
+    if comparison.status != ComparisonStatus.RUNNING:
+        return [], comparison.status
+    if comparison.pending_stop is not None:
+        return [], ranges.pending_stop(comparison.pending_stop)
+    stop = await caps.stop_reason(
+        session,
+        comparison=comparison,
+        cohorts=list(plan.cohorts.values()),
+        daily_budget_micros=daily_budget,
+    )
+    if stop is not None:
+        comparison.pending_stop = stop.value
+        return [], stop
+    connection_of = {index: cohort.connection.id for index, cohort in plan.cohorts.items()}
+    now = utcnow()
+    rows = [
+        {
+            "comparison_id": comparison.id,
+            "case_ordinal": item.case_ordinal,
+            "cohort_index": item.cohort_index,
+            "trial_index": item.trial_index,
+            "connection_id": connection_of[item.cohort_index],
+            "state": TrialState.ADMITTED,
+            "delivery_id": delivery_id,
+            "lease_token": _token_of(claims, item.case_ordinal),
+            "admitted_at": now,
+        }
+        for item in items
+    ]
+    inserted = await session.execute(
+        insert(Trial).returning(Trial.id, sort_by_parameter_order=True), rows
+    )
+    ids = inserted.scalars().all()
+    return [int(i) for i in ids], None
+
+
+def _token_of(claims: Sequence[ranges.Claim], ordinal: int) -> int:
+    for claim in claims:
+        if claim.holds(ordinal):
+            return claim.token
+    raise ValueError(f"case {ordinal} is in no claimed range")
+
+
+async def record(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    plan: DispatchPlan,
+    outcomes: Sequence[TrialOutcome],
+    claims: Sequence[ranges.Claim],
+    finished: Collection[ranges.Claim] = (),
+    admitted_cohorts: Collection[int] = (),
+) -> Progress:
+    """Commit outcomes and add exactly the rows written to the counters, the cohorts' counters
+    and the spend ledgers; `seq` + 1 (one transaction, O(batch) whatever the run's size).
+    `claims` are the ranges the outcomes belong to (their rows locked, tokens checked);
+    `finished` of them have every outcome now and are given up as finished. The comparison
+    row is locked only by the final increments, so an admission after it sees the spend."""
+    await ranges.lock(session, comparison_id, claims)
+    now = utcnow()
+    unsent = [o.trial_id for o in outcomes if not o.sent]
+    if unsent:  # never sent, so not ambiguous: the trial is simply not dispatched yet
+        await session.execute(
+            delete(Trial).where(Trial.id.in_(unsent), Trial.state == TrialState.ADMITTED)
+        )
+    written = await write_outcomes(session, [o for o in outcomes if o.sent], now=now)
+    by_cohort: dict[int, list[Written]] = {}
+    by_connection: dict[str, int] = {}
+    for row in written:
+        by_cohort.setdefault(row.cohort_index, []).append(row)
+        by_connection[row.connection_id] = by_connection.get(row.connection_id, 0) + row.cost_micros
+    await ledgers.add(
+        session, experiment_id=plan.comparison.experiment_id, by_connection=by_connection, now=now
+    )
+    await ranges.release(session, comparison_id, finished, finished=True)
+    per_trial = calls_per_trial(plan.comparison.checks)
+    done = sum(len(rows) for rows in by_cohort.values())
+    failed = sum(1 for row in written if row.failed)
+    comparison = (
+        await session.execute(
+            select(Comparison)
+            .from_statement(
+                update(Comparison)
+                .where(Comparison.id == comparison_id)
+                .values(
+                    done_calls=Comparison.done_calls + per_trial * done,
+                    failed_calls=Comparison.failed_calls + per_trial * failed,
+                    spent_micros=Comparison.spent_micros + sum(by_connection.values()),
+                    seq=Comparison.seq + 1,
+                    progress_at=now,
+                )
+                .returning(Comparison)
+            )
+            .execution_options(populate_existing=True)
+        )
+    ).scalar_one()
+    per_cohort_calls = plan.comparison.case_count * plan.comparison.trials_per_case
+    for index in sorted(set(by_cohort) | set(admitted_cohorts)):
+        rows = by_cohort.get(index, [])
+        total = ComparisonCohort.done_trials + len(rows)
+        await session.execute(
+            update(ComparisonCohort)
+            .where(ComparisonCohort.comparison_id == comparison_id)
+            .where(ComparisonCohort.cohort_index == index)
+            .values(
+                done_trials=total,
+                failed_trials=ComparisonCohort.failed_trials + sum(1 for r in rows if r.failed),
+                spent_micros=ComparisonCohort.spent_micros + sum(r.cost_micros for r in rows),
+                # A STOPPED cohort (the run ended meanwhile) keeps its state.
+                state=case(
+                    (ComparisonCohort.state == CohortState.STOPPED, CohortState.STOPPED.value),
+                    (total >= per_cohort_calls, CohortState.DONE.value),
+                    else_=CohortState.RUNNING.value,
+                ),
+            )
+            .execution_options(synchronize_session=False)
+        )
+    cohorts = await _cohorts(session, comparison_id)
+    ordered = [(c.cohort_index, shown_state(comparison, c.state)) for c in cohorts]
+    return snapshot(comparison, ordered)
+
+
+async def _cohorts(session: AsyncSession, comparison_id: str) -> list[ComparisonCohort]:
+    rows = await session.execute(
+        select(ComparisonCohort)
+        .where(ComparisonCohort.comparison_id == comparison_id)
+        .order_by(ComparisonCohort.cohort_index)
+        .execution_options(populate_existing=True)
+    )
+    return list(rows.scalars())
+
+
+def _bump(comparison: Comparison, cohorts: Sequence[ComparisonCohort], now: datetime) -> Progress:
+    comparison.seq = comparison.seq + 1
+    comparison.progress_at = now
+    ordered = []
+    for cohort in cohorts:
+        cohort.state = shown_state(comparison, cohort.state)
+        ordered.append((cohort.cohort_index, cohort.state))
+    return snapshot(comparison, ordered)
+
+
+async def recompute(
+    session: AsyncSession, comparison: Comparison, *, bump_unchanged: bool = True
+) -> Progress:
+    """Counters, spend and cohort states from every committed trial row; `seq` + 1 (unless
+    nothing changed and not `bump_unchanged`). Only at lease acquisition and at the end:
+    every record in between adds what it wrote."""
+    per_cohort = {
+        int(row.cohort_index): row
+        for row in (
+            await session.execute(
+                select(
+                    Trial.cohort_index,
+                    func.count().label("rows"),
+                    func.sum(case((Trial.state != TrialState.ADMITTED, 1), else_=0)).label("done"),
+                    func.sum(case((Trial.state == TrialState.ERRORED, 1), else_=0)).label("failed"),
+                    func.coalesce(func.sum(Trial.cost_micros), 0).label("spent"),
+                )
+                .where(Trial.comparison_id == comparison.id)
+                .group_by(Trial.cohort_index)
+            )
+        ).all()
+    }
+    per_cohort_calls = comparison.case_count * comparison.trials_per_case
+    # A recorded trial settles its model call and its judge calls (made, or not needed
+    # because the model call failed), so done reaches the planned total.
+    per_trial = calls_per_trial(comparison.checks)
+    cohorts = await _cohorts(session, comparison.id)
+    before = _counters(comparison, cohorts)
+    for cohort in cohorts:
+        row = per_cohort.get(cohort.cohort_index)
+        cohort.done_trials = int(row.done or 0) if row else 0
+        cohort.failed_trials = int(row.failed or 0) if row else 0
+        cohort.spent_micros = int(row.spent or 0) if row else 0
+        if row is None:
+            cohort.state = CohortState.QUEUED
+        elif cohort.done_trials >= per_cohort_calls:
+            cohort.state = CohortState.DONE
+        else:
+            cohort.state = CohortState.RUNNING
+    comparison.done_calls = per_trial * sum(c.done_trials for c in cohorts)
+    comparison.failed_calls = per_trial * sum(c.failed_trials for c in cohorts)
+    comparison.spent_micros = sum(c.spent_micros for c in cohorts)
+    # Pairwise judge calls (server/dispatch/pairwise_stage.py) are calls of the comparison too.
+    judged, judge_failed, judge_spent = await pairwise_counts.counters(session, comparison.id)
+    comparison.done_calls += judged
+    comparison.failed_calls += judge_failed
+    comparison.spent_micros += judge_spent
+    if not bump_unchanged and _counters(comparison, cohorts) == before:
+        return snapshot(comparison, [(c.cohort_index, c.state) for c in cohorts])
+    return _bump(comparison, cohorts, utcnow())
+
+
+def _counters(comparison: Comparison, cohorts: Sequence[ComparisonCohort]) -> tuple[Any, ...]:
+    return (
+        comparison.done_calls,
+        comparison.failed_calls,
+        comparison.spent_micros,
+        tuple((c.done_trials, c.failed_trials, c.spent_micros, c.state) for c in cohorts),
+    )
+
+
+async def resync(
+    session: AsyncSession, *, plan: DispatchPlan, claims: Sequence[ranges.Claim]
+) -> Progress:
+    """When a delivery starts: counters and the spend ledgers this run's caps read, from
+    rows. Exact while other deliveries record: each adds its rows after this commits, or
+    committed them before this read them."""
+    await ranges.lock(session, plan.comparison.id, claims)
+    connections = {c.connection.id for c in plan.cohorts.values()}
+    connections.update(j.connection.id for j in plan.judges.values())
+    await ledgers.resync(
+        session,
+        experiment_id=plan.comparison.experiment_id,
+        connection_ids=connections,
+        now=utcnow(),
+    )
+    comparison = await lock_row(session, plan.comparison.id)
+    return await recompute(session, comparison, bump_unchanged=False)
+
+
+async def finish(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    token: int,
+    status: ComparisonStatus,
+    stop_reason: StopReason | None = None,
+    error_code: str | None = None,
+) -> Progress:
+    """End a RUNNING comparison (a cancelled one keeps its status) and free the lease."""
+    comparison = await lock(session, comparison_id, token)
+    if comparison.status == ComparisonStatus.RUNNING:
+        comparison.status = status
+        comparison.stop_reason = stop_reason
+        comparison.error_code = error_code
+        comparison.ended_at = utcnow()
+    comparison.lease_owner = None
+    comparison.lease_expires_at = None
+    progress = await recompute(session, comparison)
+    await cohort_rates.settle(session, comparison_id=comparison.id)
+    return progress

@@ -1,0 +1,194 @@
+"""One trial: render the cohort's prompt for the case, call its connection, run the checks
+(a JUDGE_RUBRIC check asks the judge's connection for a structured grade of this output)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.checks import run_checks
+from server.checks.evaluate import CheckResult
+from server.checks.spec import CheckKind
+from server.comparisons.models import TrialState
+from server.connections.models import ModelConnection
+from server.dispatch.plan import (
+    CasePlan,
+    DispatchPlan,
+    JudgePlan,
+    WorkItem,
+    judge_key,
+)
+from server.dispatch.store import TrialOutcome
+from server.judges.rubric import judge_messages, parse_grade
+from server.prompting.render import RenderFailed, render_messages
+from server.prompting.variables import resolve_variables
+from server.providers.base import CallResult, DispatchError, ModelCall
+from server.providers.pricing import call_cost
+from server.providers.registry import ProviderPool
+from server.runtime.slots import RedisSlots
+
+
+def _cost(connection: ModelConnection, result: CallResult) -> int:
+    """What the call that gave `result` cost (retries' tokens included)."""
+    return call_cost(
+        connection, input_tokens=result.input_tokens, output_tokens=result.output_tokens
+    )
+
+
+def _errored(trial_id: int, code: str, result: CallResult, cost: int) -> TrialOutcome:
+    """Failed-or-missing; what the calls made still cost is kept."""
+    return TrialOutcome(
+        trial_id=trial_id,
+        state=TrialState.ERRORED,
+        output=None,
+        tool_calls=None,
+        input_tokens=result.input_tokens,
+        output_tokens=result.output_tokens,
+        cost_micros=cost,
+        latency_ms=result.latency_ms,
+        attempts=result.attempts,
+        error_code=code,
+        passed=None,
+        score=None,
+        check_results=None,
+    )
+
+
+class TrialRunner:
+    """Runs trials for the dispatcher; providers are pooled per connection in this process."""
+
+    def __init__(self, providers: ProviderPool, slots: RedisSlots | None = None) -> None:
+        self.providers = providers
+        self.slots = slots
+        """Workers share Redis slots so maxConcurrency bounds every worker's calls together."""
+
+    def window(self, plan: DispatchPlan) -> int:
+        """Trials to keep in flight: the sum of the cohorts' connections' maxConcurrency."""
+        connections = {c.connection.id: c.connection for c in plan.cohorts.values()}
+        for connection in connections.values():
+            self.providers.get(connection)
+        for judge in plan.judges.values():
+            self.providers.get(judge.connection)
+        return sum(c.max_concurrency for c in connections.values())
+
+    async def _call(
+        self, connection: ModelConnection, call: ModelCall, *, abandonable: bool = True
+    ) -> CallResult:
+        """Call within the connection's limits; an abandoned wait raises `SlotWaitAbandoned`
+        (nothing sent). A judge's wait is not abandonable: its trial's call was already sent."""
+        provider = self.providers.get(connection)
+        async with self.providers.limit(connection.id):
+            if self.slots is None:
+                return await provider.call(call)
+            # The delivery holds the slot: it expires with that delivery's lease.
+            async with self.slots.hold(
+                f"connection:{connection.id}",
+                connection.max_concurrency,
+                holder=call.delivery_header,
+                abandonable=abandonable,
+            ):
+                return await provider.call(call)
+
+    async def run(
+        self, plan: DispatchPlan, item: WorkItem, trial_id: int, delivery_id: str
+    ) -> TrialOutcome:
+        comparison = plan.comparison
+        cohort = plan.cohorts[item.cohort_index]
+        case = plan.cases[item.case_ordinal]
+        try:
+            messages = render_messages(
+                version_id=cohort.prompt_version_id,
+                messages=cohort.messages,
+                variables=resolve_variables(case, cohort.variables, comparison.variables),
+            )
+        except RenderFailed as failure:
+            return TrialOutcome.failed(trial_id, failure.code.value)
+        trial_header = f"{comparison.id}/{item.cohort_index}/{item.case_ordinal}/{item.trial_index}"
+        result = await self._call(
+            cohort.connection,
+            ModelCall(
+                messages=messages,
+                model=cohort.model,
+                max_output_tokens=cohort.max_output_tokens,
+                temperature=cohort.temperature,
+                tools=cohort.tools,
+                params=cohort.params,
+                trial_header=trial_header,
+                delivery_header=delivery_id,
+                case_key=case.dataset_item_id,
+                expected=case.expected,
+            ),
+        )
+        cost = _cost(cohort.connection, result)
+        if result.error is not None:
+            return _errored(trial_id, result.error.value, result, cost)
+        output = result.output or ""
+        plain = [s for s in comparison.checks if s.get("kind") != CheckKind.JUDGE_RUBRIC]
+        _, _, checks = run_checks(plain, output, result.tool_calls, case.expected)
+        for spec in comparison.checks:
+            if spec.get("kind") != CheckKind.JUDGE_RUBRIC:
+                continue
+            judged = await self._judge(
+                plan.judges[judge_key(spec)], case, output, trial_header, delivery_id
+            )
+            cost += judged[1]
+            if isinstance(judged[0], DispatchError):
+                return _errored(trial_id, judged[0].value, result, cost)
+            checks.append(judged[0])
+        ordered = _in_spec_order(comparison.checks, checks)
+        return TrialOutcome(
+            trial_id=trial_id,
+            state=TrialState.COMPLETED,
+            output=result.output,
+            tool_calls=list(result.tool_calls) or None,
+            input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens,
+            cost_micros=cost,
+            latency_ms=result.latency_ms,
+            attempts=result.attempts,
+            error_code=None,
+            passed=all(c.passed for c in ordered),
+            score=sum(c.score for c in ordered) / len(ordered) if ordered else 1.0,
+            check_results=[c.as_json() for c in ordered],
+        )
+
+    async def _judge(
+        self, judge: JudgePlan, case: CasePlan, output: str, trial_header: str, delivery_id: str
+    ) -> tuple[CheckResult | DispatchError, int]:
+        """(the rubric check's result or an error code, what the judge call cost)."""
+        result = await self._call(
+            judge.connection,
+            abandonable=False,
+            call=ModelCall(
+                messages=judge_messages(
+                    rubric=judge.rubric,
+                    scale=judge.scale,
+                    case_input=case.input,
+                    expected=case.expected,
+                    output=output,
+                ),
+                model=judge.model,
+                max_output_tokens=judge.max_output_tokens,
+                temperature=judge.temperature,
+                params=judge.params,
+                trial_header=f"{trial_header}/judge",
+                delivery_header=delivery_id,
+                case_key=case.dataset_item_id,
+            ),
+        )
+        cost = _cost(judge.connection, result)
+        if result.error is not None:
+            return result.error, cost
+        grade = parse_grade(judge.scale, result.output)
+        if grade is None:
+            return DispatchError.JUDGE_GRADE_UNPARSEABLE, cost
+        return CheckResult(CheckKind.JUDGE_RUBRIC, grade.passed, grade.score), cost
+
+
+def _in_spec_order(specs: list[dict[str, Any]], results: list[CheckResult]) -> list[CheckResult]:
+    """Plain checks ran first, judges after; store them in the order they were asked for."""
+    plain = iter(r for r in results if r.kind != CheckKind.JUDGE_RUBRIC)
+    judged = iter(r for r in results if r.kind == CheckKind.JUDGE_RUBRIC)
+    return [
+        next(judged) if spec.get("kind") == CheckKind.JUDGE_RUBRIC else next(plain)
+        for spec in specs
+    ]

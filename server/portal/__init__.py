@@ -1,0 +1,1 @@
+"""The portal (web/): its built files, served at `/` by `shipwise serve`."""

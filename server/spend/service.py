@@ -1,0 +1,106 @@
+"""Spend summed from the rows: trials and pairwise judge calls, per connection this UTC month
+and per experiment today. The truth the ledgers are resynced from, and what preview and
+connections show."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.comparisons.models import Comparison, Trial
+from server.pairwise.models import ComparisonPairJudgment, PairwiseJob
+from server.spend.periods import day_start, month_start
+
+
+async def month_to_date_spend(
+    session: AsyncSession, connection_ids: Iterable[str], *, now: datetime | None = None
+) -> dict[str, int]:
+    """Micro-dollars recorded this UTC month per connection, from trial rows."""
+    ids = list(connection_ids)
+    spend = dict.fromkeys(ids, 0)
+    if not ids:
+        return spend
+    rows = await session.execute(
+        select(Trial.connection_id, func.coalesce(func.sum(Trial.cost_micros), 0))
+        .where(
+            Trial.connection_id.in_(ids),
+            Trial.completed_at >= month_start(now or datetime.now(UTC)),
+        )
+        .group_by(Trial.connection_id)
+    )
+    for connection_id, total in rows:
+        spend[connection_id] = int(total)
+    for connection_id, total in await _pairwise_spend(session, ids, now):
+        spend[connection_id] += int(total)
+    return spend
+
+
+async def month_to_date_spend_micros(
+    *,
+    session: AsyncSession,
+    connection_ids: list[str],
+) -> dict[str, int]:
+    """Spend of each connection this calendar month (UTC), in micro-dollars.
+
+    Derived, never stored: the sum of the recorded cost of its trials and judge calls
+    this month. What a connection shows (`spend.loaders`).
+    """
+    return await month_to_date_spend(session, connection_ids)
+
+
+async def _pairwise_spend(
+    session: AsyncSession, ids: list[str], now: datetime | None
+) -> list[tuple[str, int]]:
+    """What pairwise judge calls cost each connection this month: pairwise jobs' (a running
+    job's spend so far counts from its start) and hosted comparisons'."""
+    when = func.coalesce(PairwiseJob.completed_at, PairwiseJob.started_at)
+    rows = await session.execute(
+        select(PairwiseJob.connection_id, func.coalesce(func.sum(PairwiseJob.cost_micros), 0))
+        .where(
+            PairwiseJob.connection_id.in_(ids),
+            when >= month_start(now or datetime.now(UTC)),
+        )
+        .group_by(PairwiseJob.connection_id)
+    )
+    found = [(str(connection_id), int(total)) for connection_id, total in rows]
+    hosted = await session.execute(
+        select(
+            ComparisonPairJudgment.connection_id,
+            func.coalesce(func.sum(ComparisonPairJudgment.cost_micros), 0),
+        )
+        .where(
+            ComparisonPairJudgment.connection_id.in_(ids),
+            ComparisonPairJudgment.completed_at >= month_start(now or datetime.now(UTC)),
+        )
+        .group_by(ComparisonPairJudgment.connection_id)
+    )
+    return found + [(str(connection_id), int(total)) for connection_id, total in hosted]
+
+
+async def experiment_spend_today(
+    session: AsyncSession, experiment_id: str, *, now: datetime | None = None
+) -> int:
+    total = (
+        await session.execute(
+            select(func.coalesce(func.sum(Trial.cost_micros), 0))
+            .join(Comparison, Comparison.id == Trial.comparison_id)
+            .where(
+                Comparison.experiment_id == experiment_id,
+                Trial.completed_at >= day_start(now or datetime.now(UTC)),
+            )
+        )
+    ).scalar_one()
+    judged = (
+        await session.execute(
+            select(func.coalesce(func.sum(ComparisonPairJudgment.cost_micros), 0))
+            .join(Comparison, Comparison.id == ComparisonPairJudgment.comparison_id)
+            .where(
+                Comparison.experiment_id == experiment_id,
+                ComparisonPairJudgment.completed_at >= day_start(now or datetime.now(UTC)),
+            )
+        )
+    ).scalar_one()
+    return int(total) + int(judged)

@@ -1,0 +1,92 @@
+"""`shipwise serve --demo`: what it prints is enough to run a comparison to the end."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.demo_server import Printed, demo_server
+
+pytestmark = pytest.mark.slow
+
+
+def _check_start_up(base: str, printed: Printed, *, migrated: bool) -> None:
+    """One banner, after start-up; no per-plugin migration lines; no line twice."""
+    lines = printed.lines
+    ready = [i for i, line in enumerate(lines) if "shipwise demo is ready" in line]
+    started = [i for i, line in enumerate(lines) if "Application startup complete" in line]
+    assert len(ready) == 1 and len(started) == 1 and started[0] < ready[0], lines
+    assert sum(f"{base}/graphql" in line for line in lines) == 1
+    assert not [log for log in printed.logs if log["logger"].startswith("alembic")]
+    assert not [line for line in lines if "setup plugin" in line or "Running upgrade" in line]
+    messages = [(log["logger"], log["message"]) for log in printed.logs]
+    assert len(messages) == len(set(messages)), messages
+    assert (("shipwise.migrate", "database migrated") in messages) is migrated
+
+
+def _run(base: str, token: str, document: str) -> dict[str, object]:
+    response = httpx.post(
+        f"{base}/graphql",
+        json={"query": document},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=120,
+    )
+    body = response.json()
+    assert not body.get("errors"), body
+    data: dict[str, object] = body["data"]
+    return data
+
+
+def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    with demo_server(data_dir) as (base, output):
+        _check_start_up(base, output, migrated=True)
+        printed = output.banner
+        assert f"export SHIPWISE_URL={base} SHIPWISE_TOKEN=sw_" in printed
+        token = re.search(r"Token:\s+(sw_\S+)", printed)
+        assert token, printed
+        assert f"{base}/graphql" in printed
+        create = printed.split("mutation Compare", 1)[1].split("then, with the id", 1)[0]
+        created = _run(base, token.group(1), "mutation Compare" + create)
+        comparison = created["createComparison"]
+        assert isinstance(comparison, dict)
+        assert comparison["progress"] == {"totalCalls": 60 * 3 * 2}
+        run = printed.split("mutation Run", 1)[1].split("and once it is DONE", 1)[0]
+        run = run.replace("<the id>", str(comparison["id"]))
+        ended = _run(base, token.group(1), "mutation Run" + run)["startComparison"]
+        assert isinstance(ended, dict)
+        assert ended["status"] == "DONE" and ended["stopReason"] == "COMPLETED"
+        rates = [c["passRate"] for c in ended["cohorts"]]
+        assert rates == [45 / 60, 52 / 60]  # the script: the candidate regresses
+        assert ended["spentCentsSoFar"] > 0  # simulated, but priced
+        banner = printed.replace(token.group(1), "sw_…")
+        assert "SIMULATED" in banner and "priced" in banner
+        assert "free" not in banner and "no cost" not in banner
+        verdict_query = "query Verdict" + printed.split("query Verdict", 1)[1].replace(
+            "<the id>", str(comparison["id"])
+        )
+        for _ in range(300):
+            found = _run(base, token.group(1), verdict_query)["comparison"]
+            assert isinstance(found, dict)
+            if found["verdictState"] == "FINALIZED":
+                break
+            time.sleep(0.1)
+        card = found["scorecard"]
+        (verdict,) = card["verdicts"]
+        assert verdict["summary"] == "Regressed vs capitals v1: −11.7 points, outside the noise"
+        assert (verdict["outcome"], verdict["worseCount"], verdict["betterCount"]) == (
+            "REGRESSED",
+            10,
+            3,
+        )
+        assert found["cases"]["totalCount"] == 10
+    with demo_server(data_dir) as (base, output_again):
+        _check_start_up(base, output_again, migrated=False)
+        again = re.search(r"Token:\s+(sw_\S+)", output_again.banner)
+        assert again and again.group(1) != token.group(1)
+        me = _run(base, again.group(1), "{ me { role workspace { name } } }")
+        assert me["me"] == {"role": "OWNER", "workspace": {"name": "shipwise demo"}}

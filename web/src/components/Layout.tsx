@@ -1,0 +1,95 @@
+import { NavLink, Outlet } from "react-router";
+import { useQuery } from "urql";
+import { graphql } from "../gql";
+import { roleWord } from "../lib/roles";
+import { SessionContext, type Session } from "../lib/session";
+import { ErrorNotice } from "./ErrorNotice";
+
+const MeQuery = graphql(`
+  query Me {
+    me {
+      role
+      member {
+        id
+        name
+      }
+      workspace {
+        id
+        name
+        settings {
+          allowSelfSignOff
+        }
+      }
+    }
+  }
+`);
+
+const LINKS = [
+  ["/comparisons", "Comparisons"],
+  ["/datasets", "Datasets"],
+  ["/releases", "Releases"],
+  ["/experiments", "Experiments"],
+  ["/audit", "Audit log"],
+] as const;
+
+export function Layout({
+  signOut,
+  connectionLost,
+}: {
+  signOut: () => void;
+  connectionLost: boolean;
+}) {
+  const [{ data, error }] = useQuery({ query: MeQuery });
+  const me = data?.me;
+  const session: Session | null = me
+    ? {
+        role: me.role,
+        memberId: me.member.id,
+        memberName: me.member.name,
+        workspaceName: me.workspace.name,
+        allowSelfSignOff: me.workspace.settings.allowSelfSignOff,
+        signOut,
+      }
+    : null;
+  return (
+    <>
+      <header className="top">
+        <a className="brand" href="/comparisons">
+          shipwise
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {LINKS.map(([to, label]) => (
+              <li key={to}>
+                <NavLink to={to}>{label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          {me && (
+            <span>
+              {me.workspace.name} · {me.member.name} · <span>{roleWord(me.role)}</span>
+            </span>
+          )}
+          <button type="button" className="link" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {connectionLost && (
+        <p role="status" className="banner warn">
+          Connection lost — retrying
+        </p>
+      )}
+      <main>
+        {error && !me && <ErrorNotice error={error} />}
+        {session && (
+          <SessionContext.Provider value={session}>
+            <Outlet />
+          </SessionContext.Provider>
+        )}
+      </main>
+    </>
+  );
+}

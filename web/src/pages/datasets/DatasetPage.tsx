@@ -1,0 +1,4 @@
+/** Stub: built out in its own change. */
+export function DatasetPage() {
+  return <h1>Dataset</h1>;
+}

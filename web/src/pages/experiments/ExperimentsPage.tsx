@@ -1,0 +1,4 @@
+/** Stub: built out in its own change. */
+export function ExperimentsPage() {
+  return <h1>Experiments</h1>;
+}

@@ -1,0 +1,4 @@
+/** Stub: built out in its own change. */
+export function ReleasesPage() {
+  return <h1>Releases</h1>;
+}
