@@ -149,3 +149,17 @@ def assert_in_order_to_done(snapshots: list[dict[str, Any]], *, after_seq: int =
     seqs = [s["seq"] for s in snapshots]
     assert seqs and seqs == sorted(set(seqs)) and seqs[0] > after_seq, seqs
     assert snapshots[-1]["status"] == "DONE", snapshots[-1]
+
+
+VERDICT_STATE = "query($id: ID!) { comparison(id: $id) { verdictState } }"
+
+
+async def assert_finalized(backend: Backend, token: str, comparison_id: str) -> None:
+    """The finalization job queued at the end of the run was not lost: FINALIZED."""
+    deadline = asyncio.get_running_loop().time() + 30
+    state = None
+    while state != "FINALIZED":
+        assert asyncio.get_running_loop().time() < deadline, state
+        await asyncio.sleep(0.1)
+        answer = await backend.gql(VERDICT_STATE, {"id": comparison_id}, token=token)
+        state = None if answer.errors else answer.data["comparison"]["verdictState"]

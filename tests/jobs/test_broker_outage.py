@@ -16,6 +16,7 @@ from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
+    assert_finalized,
     assert_in_order_to_done,
     done_at_least,
     follow,
@@ -25,6 +26,8 @@ from tests.jobs.fault_checks import (
     start,
 )
 from tests.private_services import PrivateRedis, free_port, private_redis
+
+pytestmark = pytest.mark.slow
 
 CASES, TRIALS = 50, 3
 TOTAL = CASES * TRIALS * 2
@@ -102,6 +105,7 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     await _until(lambda: probe(health_port, "/readyz") == 200, timeout=40, what="ready again")
     await assert_done_once_each(backend, fake, token, comparison_id, total=TOTAL)
     assert worker.poll() is None, "the worker exited"
+    await assert_finalized(backend, token, comparison_id)
     # A subscription open through the outage ends with the terminal snapshot; one that
     # resumes from the seq seen before it gets only later ones.
     assert_in_order_to_done(await watching)

@@ -15,12 +15,15 @@ from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import STATUS, CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
+    assert_finalized,
     done_at_least,
     new_setup,
     poll_tolerant,
     start,
 )
 from tests.private_services import PrivatePostgres, PrivateRedis, private_postgres, private_redis
+
+pytestmark = pytest.mark.slow
 
 CASES, TRIALS = 50, 3
 TOTAL = CASES * TRIALS * 2
@@ -89,6 +92,7 @@ async def test_a_postgres_restart_mid_run_ends_done_and_the_api_answers_again(
         backend, fake, token, comparison_id, total=TOTAL, timeout=LEASE_SECONDS - 5
     )
     assert worker.poll() is None, "the worker exited"
+    await assert_finalized(backend, token, comparison_id)
     following = await start(backend, setup, token, trials=1)
     await assert_done_once_each(backend, fake, token, following, total=CASES * 2)
     assert worker.poll() is None

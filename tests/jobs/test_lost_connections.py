@@ -17,12 +17,15 @@ from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
+    assert_finalized,
     done_at_least,
     new_setup,
     poll_tolerant,
     start,
 )
 from tests.private_services import PrivateRedis, private_redis
+
+pytestmark = pytest.mark.slow
 
 CASES, TRIALS = 50, 3
 TOTAL = CASES * TRIALS * 2
@@ -111,6 +114,7 @@ async def test_terminated_backends_mid_run_never_stop_the_run(
         backend, fake, token, comparison_id, total=TOTAL, timeout=LEASE_SECONDS - 5
     )
     assert worker.poll() is None, "the worker exited"
+    await assert_finalized(backend, token, comparison_id)
     log = (stack.log_dir / "worker-0.log").read_text()
     assert "database connection lost" in log, "no unit of work had to run again"
 
