@@ -87,6 +87,15 @@ async def test_a_postgres_restart_mid_run_ends_done_and_the_api_answers_again(
             break
         assert time.monotonic() - back_at < API_BACK_WITHIN_S, answer.errors
         await asyncio.sleep(0.1)
+    seen = answer.data["comparison"]
+    await poll_tolerant(  # the run goes on within 5 s of the database answering again
+        backend,
+        token,
+        comparison_id,
+        until=lambda c: c["progress"]["doneCalls"] > seen["progress"]["doneCalls"]
+        or c["status"] == "DONE",
+        timeout=5,
+    )
 
     await assert_done_once_each(
         backend, fake, token, comparison_id, total=TOTAL, timeout=LEASE_SECONDS - 5
