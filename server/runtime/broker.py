@@ -24,8 +24,10 @@ logger = logging.getLogger("shipwise.broker")
 
 T = TypeVar("T")
 
-BROKER_ERRORS: Final = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError)
-"""What a Redis call raises when the server is down, restarting or unreachable."""
+BROKER_ERRORS: Final = (RedisConnectionError, RedisTimeoutError)
+"""What a Redis call raises when the server is down, unreachable, or restarting (loading its
+data set is a `BusyLoadingError`, a ConnectionError); redis-py wraps socket errors in these.
+Not the builtin ConnectionError: a job's own (say, a provider's) must not read as an outage."""
 
 FIRST_DELAY_S: Final = 0.5
 MAX_DELAY_S: Final = 30.0
