@@ -23,10 +23,12 @@ from server.releases import loaders as release_loaders
 from server.releases.loaders import LoadedBinding
 from server.reports import loaders as report_loaders
 from server.reports.models import Report, SignOff
+from server.runs import loaders as run_loaders
 from server.spend import loaders as spend_loaders
 from server.verdicts import loaders as verdict_loaders
 from server.verdicts.cases import CaseKey, CaseTrialRow
 from server.verdicts.models import ComparisonVerdict
+from stats.intervals import Interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,7 @@ class Loaders:
     connection_spend: DataLoader[str, int]
     versions_by_dataset: DataLoader[str, list[AssetVersion]]
     holdout_looks: DataLoader[str, int]
+    run_pass_rates: DataLoader[str, Interval | None]
 
 
 def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
@@ -65,4 +68,5 @@ def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
         connection_spend=spend_loaders.month_to_date_spend(reader),
         versions_by_dataset=dataset_loaders.versions_by_dataset(reader),
         holdout_looks=comparison_loaders.holdout_looks(reader),
+        run_pass_rates=run_loaders.pass_rate_by_run(reader),
     )

@@ -10,6 +10,7 @@ from typing import ClassVar, cast
 import strawberry
 from strawberry.scalars import JSON
 
+from server.comparisons.capped import capped_connections
 from server.comparisons.cohort_rates import pass_rate
 from server.comparisons.inputs import CohortSpec, ComparisonSpec, PairwiseSpec, SampleSpec
 from server.comparisons.models import CohortKind as CohortKindEnum
@@ -19,6 +20,7 @@ from server.comparisons.models import ComparisonCohort as CohortRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress, snapshot
+from server.connections.types import ModelConnection
 from server.context import Context
 from server.datasets.models import Split as SplitEnum
 from server.datasets.types import DatasetVersion, Split
@@ -305,6 +307,18 @@ class Comparison:
         rows = await info.context.loaders.comparison_cohorts.load(self.row.id)
         done = self.row.status == ComparisonStatusEnum.DONE
         return [ComparisonCohort.from_row(row, done=done) for row in rows]
+
+    @strawberry.field(
+        description="With stopReason CONNECTION_CAP: the connections whose monthly cap was "
+        "reached in the month the run ended (the stop's words name them); else empty."
+    )
+    async def capped_connections(self, info: strawberry.Info[Context]) -> list[ModelConnection]:
+        if self.row.stop_reason != StopReasonEnum.CONNECTION_CAP:
+            return []
+        cohorts = await info.context.loaders.comparison_cohorts.load(self.row.id)
+        async with info.context.read() as session:
+            rows = await capped_connections(session, self.row, cohorts)
+        return [ModelConnection.from_row(row) for row in rows]
 
     @strawberry.field
     async def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:

@@ -56,6 +56,15 @@ class DatasetQuery:
             row = await service.get_dataset(session=session, actor=actor, dataset_id=id)
         return Dataset.from_row(row)
 
+    @strawberry.field(description="A version of a dataset of the workspace or a built-in one.")
+    async def dataset_version(
+        self, info: strawberry.Info[Context], id: strawberry.ID
+    ) -> DatasetVersion:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            row = await service.get_version(session=session, actor=actor, version_id=str(id))
+        return DatasetVersion.from_row(row)
+
 
 @strawberry.type
 class DatasetMutation:

@@ -80,6 +80,23 @@ async def get_dataset(*, session: AsyncSession, actor: Actor, dataset_id: str) -
     return dataset
 
 
+async def get_version(*, session: AsyncSession, actor: Actor, version_id: str) -> AssetVersion:
+    """A version of a dataset the caller may read (its workspace's or a built-in); NOT_FOUND
+    otherwise."""
+    version = await session.scalar(
+        select(AssetVersion)
+        .join(Asset, Asset.id == AssetVersion.asset_id)
+        .where(
+            AssetVersion.id == version_id,
+            Asset.kind == AssetKind.EVALUATION_SUITE,
+            _readable(actor),
+        )
+    )
+    if version is None:
+        raise NotFound("dataset version not found")
+    return version
+
+
 async def get_datasets_page(
     *, session: AsyncSession, actor: Actor, first: int, after: str | None
 ) -> Page[Asset]:

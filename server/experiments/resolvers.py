@@ -26,6 +26,15 @@ class ExperimentQuery:
             convert=Experiment.from_row,
         )
 
+    @strawberry.field(description="An experiment of the workspace.")
+    async def experiment(self, info: strawberry.Info[Context], id: strawberry.ID) -> Experiment:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            row = await service.get(
+                session=session, workspace_id=actor.workspace_id, experiment_id=str(id)
+            )
+        return Experiment.from_row(row)
+
 
 @strawberry.type
 class ExperimentMutation:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from html import escape
 from pathlib import Path
 
-from graphql import get_introspection_query
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
 
@@ -16,38 +14,10 @@ from server.graphiql.assets import ASSETS, BY_NAME, missing
 ASSET_PATH = "/graphiql"
 """Where the files are served: `/graphiql/<name>`."""
 
-TYPE_REF_LEVELS = 7
-"""`ofType` levels of the introspection GraphiQL sends: up to seven wrappers of a named type
-(`[[T!]!]!` has five).
-
-GraphiQL's own introspection nests `ofType` nine levels (depth 14), over the depth limit
-that counts introspection like any other selection; this one has depth 12."""
-
-
-def introspection_query() -> str:
-    """graphql-core's full introspection query with a TypeRef of TYPE_REF_LEVELS levels."""
-    full = get_introspection_query(descriptions=True, input_value_deprecation=True)
-    head = full[: full.index("fragment TypeRef on __Type")]
-    type_ref = "kind name"
-    for _ in range(TYPE_REF_LEVELS):
-        type_ref = f"kind name ofType {{ {type_ref} }}"
-    return f"{head}fragment TypeRef on __Type {{ {type_ref} }}\n"
-
-
 _SCRIPT = """
       const url = window.location.href.split("?")[0];
       const subscriptionUrl = url.replace(/^http/, "ws");
-      const base = GraphiQL.createFetcher({ url, subscriptionUrl });
-      const introspection = JSON.parse(
-        document.getElementById("introspection").textContent,
-      );
-      const fetcher = (params, options) =>
-        base(
-          params.operationName === "IntrospectionQuery"
-            ? { ...params, query: introspection }
-            : params,
-          options,
-        );
+      const fetcher = GraphiQL.createFetcher({ url, subscriptionUrl });
       const explorer = GraphiQLPluginExplorer.explorerPlugin();
       ReactDOM.createRoot(document.getElementById("graphiql")).render(
         React.createElement(GraphiQL, {
@@ -75,7 +45,6 @@ def _tag(name: str) -> str:
 def graphiql_html() -> str:
     styles = "\n    ".join(_tag(a.name) for a in ASSETS if a.is_css)
     scripts = "\n    ".join(_tag(a.name) for a in ASSETS if not a.is_css)
-    introspection = json.dumps(introspection_query()).replace("<", "\\u003c")
     return f"""<!doctype html>
 <html lang="en">
   <head>
@@ -86,7 +55,6 @@ def graphiql_html() -> str:
   </head>
   <body>
     <div id="graphiql">Loading…</div>
-    <script id="introspection" type="application/json">{introspection}</script>
     {scripts}
     <script>{_SCRIPT}</script>
   </body>

@@ -1,15 +1,24 @@
-"""The depth limit, counting every field, introspection (`__schema`, `__type`) included.
+"""The depth limit, counting every field, introspection (`__schema`, `__type`) included,
+with `ofType` counted on its own.
 
 The depth of an operation is the number of fields with a selection set on its longest
 path down to a leaf field: `{ me { role } }` has depth 1, `{ me { workspace { id } } }`
 depth 2. Fragments add nothing themselves; the fields they hold count where they are
 spread. Strawberry's `QueryDepthLimiter` skips fields whose names start with `__`, so a
 100-deep `__type { ofType { ofType … } }` went through; this rule does not.
+
+`ofType` (a wrapping type's inner type: `[T!]!` is three levels) is not counted in the
+depth but in the operation's `ofType` nesting, the most `ofType` fields on one path, with a
+bound of its own: the standard introspection query (graphql-js `getIntrospectionQuery()`,
+graphql-core `get_introspection_query()`) nests nine `ofType` inside `__schema { types {
+fields { args { type {`, depth 5, which every schema-loading tool sends. An `ofType` chain
+adds one object per level, so this bound keeps pathological chains out without the depth
+limit's multiplying fan-out. No type of ours has a field named `ofType`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphql import GraphQLError
 from graphql.language import (
@@ -23,24 +32,34 @@ from graphql.language import (
 )
 from graphql.validation import ValidationRule
 
+MAX_OF_TYPE_NESTING = 12
+"""Most `ofType` fields on one path: the standard introspection queries nest nine."""
 
-def depth_rule(max_depth: int) -> type[ValidationRule]:
+
+def depth_rule(max_depth: int, max_of_type: int = MAX_OF_TYPE_NESTING) -> type[ValidationRule]:
     class DepthRule(ValidationRule):
         def enter_document(self, node: DocumentNode, *_args: Any) -> Any:
-            measure = _Depth(node, cap=max_depth + 1)
+            measure = _Depth(node, cap=_Reach(max_depth + 1, max_of_type + 1))
             for definition in node.definitions:
                 if not isinstance(definition, OperationDefinitionNode):
                     continue
                 name = definition.name.value if definition.name else "anonymous"
                 try:
-                    depth = measure.of(definition.selection_set)
+                    reach = measure.of(definition.selection_set)
                 except RecursionError:  # a chain of hundreds of fragments spreading the next
                     self.report_error(GraphQLError(f"'{name}' spreads fragments too deeply"))
                     continue
-                if depth > max_depth:
+                if reach.depth > max_depth:
                     self.report_error(
                         GraphQLError(
                             f"'{name}' exceeds maximum operation depth of {max_depth}",
+                            definition,
+                        )
+                    )
+                if reach.of_type > max_of_type:
+                    self.report_error(
+                        GraphQLError(
+                            f"'{name}' exceeds maximum `ofType` nesting of {max_of_type}",
                             definition,
                         )
                     )
@@ -49,41 +68,66 @@ def depth_rule(max_depth: int) -> type[ValidationRule]:
     return DepthRule
 
 
-class _Depth:
-    """Depths of selection sets, capped at `cap` so the walk stops early; fragments memoised."""
+class _Reach(NamedTuple):
+    """The deepest path below a selection set, by depth and by `ofType` nesting (each the
+    maximum over the paths, not necessarily of one path)."""
 
-    def __init__(self, document: DocumentNode, *, cap: int) -> None:
+    depth: int
+    of_type: int
+
+    def widest(self, other: _Reach) -> _Reach:
+        return _Reach(max(self.depth, other.depth), max(self.of_type, other.of_type))
+
+    def reaches(self, cap: _Reach) -> bool:
+        return self.depth >= cap.depth and self.of_type >= cap.of_type
+
+
+_LEAF = _Reach(0, 0)
+
+
+class _Depth:
+    """Reaches of selection sets, capped at `cap` so the walk stops early; fragments memoised."""
+
+    def __init__(self, document: DocumentNode, *, cap: _Reach) -> None:
         self.cap = cap
         self.fragments = {
             d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
         }
-        self.known: dict[str, int] = {}
+        self.known: dict[str, _Reach] = {}
         self.open: set[str] = set()
 
-    def of(self, selection_set: SelectionSetNode) -> int:
-        deepest = 0
+    def of(self, selection_set: SelectionSetNode) -> _Reach:
+        deepest = _LEAF
         for selection in selection_set.selections:
             if isinstance(selection, FieldNode):
-                depth = 1 + self.of(selection.selection_set) if selection.selection_set else 0
+                reach = self._field(selection)
             elif isinstance(selection, InlineFragmentNode):
-                depth = self.of(selection.selection_set)
+                reach = self.of(selection.selection_set)
             elif isinstance(selection, FragmentSpreadNode):
-                depth = self._fragment(selection.name.value)
+                reach = self._fragment(selection.name.value)
             else:  # pragma: no cover - the three kinds of selection
-                depth = 0
-            deepest = max(deepest, depth)
-            if deepest >= self.cap:
+                reach = _LEAF
+            deepest = deepest.widest(reach)
+            if deepest.reaches(self.cap):
                 break
         return deepest
 
-    def _fragment(self, name: str) -> int:
+    def _field(self, field: FieldNode) -> _Reach:
+        if not field.selection_set:
+            return _LEAF
+        below = self.of(field.selection_set)
+        if field.name.value == "ofType":
+            return _Reach(below.depth, below.of_type + 1)
+        return _Reach(below.depth + 1, below.of_type)
+
+    def _fragment(self, name: str) -> _Reach:
         if name in self.known:
             return self.known[name]
         fragment = self.fragments.get(name)
         if fragment is None or name in self.open:
-            return 0  # unknown fragments and cycles are other rules' errors
+            return _LEAF  # unknown fragments and cycles are other rules' errors
         self.open.add(name)
-        depth = self.of(fragment.selection_set)
+        reach = self.of(fragment.selection_set)
         self.open.discard(name)
-        self.known[name] = depth
-        return depth
+        self.known[name] = reach
+        return reach

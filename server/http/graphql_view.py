@@ -3,6 +3,8 @@
 Every refusal at the HTTP level (a body that is not one JSON object, an unsupported content
 type, a mutation over GET, …) answers a coded GraphQL error in JSON with a 4xx status, so
 a client reads it like any other error and its keep-alive connection goes on working.
+Answers are `application/json`, or `application/graphql-response+json` when the client's
+`Accept` prefers it (`server.http.media_type`).
 """
 
 from __future__ import annotations
@@ -33,15 +35,23 @@ from server.graphiql import page as graphiql_page
 from server.http.body import decode_json, operation_from_body
 from server.http.cached_reads import RULES
 from server.http.graphql_errors import INTERNAL_MESSAGE, to_coded_error
+from server.http.media_type import CONTENT_TYPES, GRAPHQL_RESPONSE, JSON, answer_status, negotiate
 from server.http.response_cache import EncodedResult, ResponseCache
 
 logger = logging.getLogger("shipwise.http")
 
 
-def error_response(message: str, code: ErrorCode, status: int) -> Response:
-    """`{"data": null, "errors": [{"message", "extensions": {"code"}}]}` with `status`."""
-    body = {"data": None, "errors": [{"message": message, "extensions": {"code": code.value}}]}
-    return Response(json.dumps(body), status_code=status, media_type="application/json")
+def error_response(message: str, code: ErrorCode, status: int, media_type: str = JSON) -> Response:
+    """`{"data": null, "errors": [{"message", "extensions": {"code"}}]}` with `status`; no
+    `data` in `application/graphql-response+json`, where nothing ran means no `data`."""
+    body: dict[str, object] = {"errors": [{"message": message, "extensions": {"code": code.value}}]}
+    if media_type == JSON:
+        body = {"data": None, **body}
+    return Response(
+        json.dumps(body),
+        status_code=status,
+        headers={"Content-Type": CONTENT_TYPES[media_type], "Vary": "Accept"},
+    )
 
 
 class ShipwiseGraphQL(GraphQL[Context, None]):
@@ -64,32 +74,53 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        request = Request(scope, receive)
+        media_type = negotiate(request.headers.get("accept")) or JSON
         try:
-            response = await self.run(Request(scope, receive))
+            response = await self.run(request)
         except HTTPException as refusal:
             response = error_response(
-                refusal.reason, ErrorCode.VALIDATION_FAILED, refusal.status_code
+                refusal.reason, ErrorCode.VALIDATION_FAILED, refusal.status_code, media_type
             )
         except Exception as exc:  # answered in JSON all the same: never a bare 500
             logger.error(
                 "unexpected error in the GraphQL view", extra={"error_type": type(exc).__name__}
             )
-            response = error_response(INTERNAL_MESSAGE, ErrorCode.INTERNAL, 500)
+            response = error_response(INTERNAL_MESSAGE, ErrorCode.INTERNAL, 500, media_type)
         await response(scope, receive, send)
 
     async def render_graphql_ide(self, request: Request) -> Response:
         url = str(request.url.replace(query=""))
         return graphiql_page.render(self.state.settings.graphiql_assets_dir, url)
 
+    async def get_sub_response(self, request: Request | WebSocket) -> Response:
+        """It carries the answer's media type, negotiated once, to `create_response`."""
+        sub_response = await super().get_sub_response(request)
+        sub_response.media_type = negotiate(request.headers.get("accept"))
+        sub_response.headers["Vary"] = "Accept"
+        return sub_response
+
     def create_response(
         self, response_data: GraphQLHTTPResponse | list[GraphQLHTTPResponse], sub_response: Response
     ) -> Response:
-        """An answer from `ResponseCache` goes out as its kept bytes."""
+        """An answer from `ResponseCache` goes out as its kept bytes. In
+        `application/graphql-response+json` a request error answers 400 without `data`."""
+        media_type = sub_response.media_type or JSON
         if isinstance(response_data, _Encoded):
-            response = Response(response_data.body, media_type="application/json")
+            response = Response(response_data.body)
             response.headers.raw.extend(sub_response.headers.raw)
-            return response
-        return super().create_response(response_data, sub_response)
+        else:
+            if media_type == GRAPHQL_RESPONSE and isinstance(response_data, dict):
+                status = answer_status(response_data)
+                if status != 200:
+                    sub_response.status_code = status
+                    response_data = cast(
+                        GraphQLHTTPResponse,
+                        {key: value for key, value in response_data.items() if key != "data"},
+                    )
+            response = super().create_response(response_data, sub_response)
+        response.headers["Content-Type"] = CONTENT_TYPES[media_type]
+        return response
 
     def encode_json(self, data: object) -> str:
         """orjson: several times faster than `json` on the large results of a case page.
@@ -105,6 +136,8 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
     async def parse_http_body(
         self, request: AsyncHTTPRequestAdapter
     ) -> GraphQLRequestData | list[GraphQLRequestData]:
+        if negotiate(request.headers.get("accept")) is None:
+            raise HTTPException(406, f"accept {JSON} or {GRAPHQL_RESPONSE}")
         if request.method == "GET":
             return await super().parse_http_body(request)
         content_type, _ = parse_content_type(request.content_type or "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
@@ -17,6 +18,9 @@ from server.reports.models import SignOff as SignOffRow
 from server.reports.models import SignOffFollowUp as SignOffFollowUpRow
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.types import SignOffVerdict
+
+if TYPE_CHECKING:
+    from server.comparisons.types import Comparison
 
 FollowUpState = strawberry.enum(FollowUpStateEnum, name="FollowUpState")
 SignOffDecision = strawberry.enum(
@@ -85,6 +89,26 @@ class SignOff:
     signer_member_id: strawberry.ID
     signer_role: str
     created_at: datetime
+
+    @strawberry.field(
+        description="The comparison signed off, its `verdict` now this sign-off's (a client "
+        "cache that refreshes by type sees the new verdict)."
+    )
+    async def comparison(
+        self, info: strawberry.Info[Context]
+    ) -> Annotated[Comparison, strawberry.lazy("server.comparisons.types")]:
+        # Imported here: server.comparisons.types imports this module.
+        from server.comparisons import service as comparison_service
+        from server.comparisons.types import Comparison
+
+        actor = info.context.require()
+        async with info.context.read() as session:
+            row = await comparison_service.get(
+                session=session,
+                workspace_id=actor.workspace_id,
+                comparison_id=str(self.comparison_id),
+            )
+        return Comparison.from_row(row)
 
     @strawberry.field(description="Every follow-up's state when signed.")
     async def follow_up_states(

@@ -125,6 +125,17 @@ class RunItem:
         )
 
 
+@strawberry.type(description="A run's pass rate: the mean pass fraction over its graded items.")
+class RunPassRate:
+    value: float
+    low: float = strawberry.field(description="95% interval (SPEC §4).")
+    high: float
+    n: int = strawberry.field(description="Items with a pass/fail grade.")
+    method: str = strawberry.field(
+        description="WILSON (one graded trial per item), CLUSTERED_CR1 or WILSON_EFFECTIVE_N."
+    )
+
+
 @strawberry.type
 class Run:
     id: strawberry.ID
@@ -144,6 +155,15 @@ class Run:
     async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
         row = await info.context.loaders.experiments.load(str(self.experiment_id))
         return Experiment.from_row(row)
+
+    @strawberry.field(description="Null until an item has a pass/fail grade.")
+    async def pass_rate(self, info: strawberry.Info[Context]) -> RunPassRate | None:
+        found = await info.context.loaders.run_pass_rates.load(str(self.id))
+        if found is None:
+            return None
+        return RunPassRate(
+            value=found.estimate, low=found.low, high=found.high, n=found.n, method=found.method
+        )
 
     @strawberry.field(description="The run's items by position.")
     async def items(

@@ -66,7 +66,10 @@ async def test_the_editor_renders_and_runs_a_query_with_the_network_off(
 
     bodies = [await answer.json() for answer in answers]
     schema = [b["data"]["__schema"] for b in bodies if "__schema" in (b.get("data") or {})]
-    assert schema and schema[0]["queryType"]["name"] == "Query"  # GraphiQL's introspection fits
+    assert schema and schema[0]["queryType"]["name"] == "Query"
+    sent = [answer.request.post_data_json["query"] for answer in answers]
+    introspection = [query for query in sent if "__schema" in query]
+    assert introspection[0].count("ofType") == 9  # GraphiQL's own, the standard query
     assert refused == []
     assert page.console_errors == []
     loaded = await page.evaluate(

@@ -97,16 +97,20 @@ class Driver:
         await self.page.keyboard.press("Space" if toggles else "Enter")
 
     async def select(self, locator: Any, label: str) -> None:
+        """Choose the option whose label is `label` or starts with it ("Capital cities — …")."""
+        await locator.wait_for()
+        options: list[str] = await locator.evaluate("(el) => [...el.options].map((o) => o.label)")
+        wanted = next((o for o in options if o == label or o.startswith(label)), None)
+        assert wanted is not None, f"{label!r} not among {options}"
         if not self.keyboard:
-            await locator.select_option(label=label)
+            await locator.select_option(label=wanted)
             return
         await self._focus(locator)
-        options = await locator.evaluate("(el) => [...el.options].map((o) => o.label)")
         for _ in range(len(options)):
-            if await locator.evaluate("(el) => el.options[el.selectedIndex]?.label") == label:
+            if await locator.evaluate("(el) => el.options[el.selectedIndex]?.label") == wanted:
                 return
             await self.page.keyboard.press("ArrowDown")
-        raise AssertionError(f"{label!r} not among {options}")
+        raise AssertionError(f"ArrowDown never reached {wanted!r}")
 
     async def fill(self, locator: Any, text: str) -> None:
         if not self.keyboard:

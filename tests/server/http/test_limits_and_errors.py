@@ -15,6 +15,7 @@ from tests.factories import make_workspace
 from tests.harness import Backend
 
 DEPTH_ERROR = "exceeds maximum operation depth of 12"
+OF_TYPE_ERROR = "exceeds maximum `ofType` nesting of 12"
 
 
 def _nested_selection(depth: int) -> str:
@@ -25,47 +26,66 @@ def _nested_selection(depth: int) -> str:
     return f"{{ me {{ {body} }} }}"
 
 
-def _nested_type(depth: int) -> str:
-    """`{ __type(name: "Query") { ofType { … name } } }` with `depth` levels of selection sets."""
-    body = "name"
-    for _ in range(depth - 1):
-        body = f"ofType {{ {body} }}"
-    return f'{{ __type(name: "Query") {{ {body} }} }}'
+def _of_types(levels: int, inner: str = "name") -> str:
+    """`ofType { ofType { … name } }`, `levels` deep."""
+    for _ in range(levels):
+        inner = f"ofType {{ {inner} }}"
+    return inner
+
+
+def _introspection_ten_deep(inner: str) -> str:
+    """Ten fields deep, about as deep as graphql-core's `MaxIntrospectionDepthRule` (at most
+    two of `fields`, `inputFields`, `interfaces`, `possibleTypes` nested) lets introspection
+    go without `ofType`; `inner` is selected on the `__Type` at the bottom."""
+    return (
+        "{ __schema { directives { args { type { fields { args { type { fields { args { type { "
+        f"{inner} }} }} }} }} }} }} }} }} }} }} }}"
+    )
 
 
 @pytest.mark.parametrize("with_token", [True, False], ids=["token", "anonymous"])
-async def test_introspection_counts_towards_the_depth_limit(
-    backend: Backend, with_token: bool
-) -> None:
+async def test_deep_introspection_is_refused(backend: Backend, with_token: bool) -> None:
     token = (await make_workspace(backend.sessionmaker)).owner if with_token else None
-    at_limit = await backend.gql(_nested_type(12), token=token)
+    ten_deep = await backend.gql(_introspection_ten_deep("name"), token=token)
+    assert ten_deep.ok()["__schema"]["directives"]
+    for pairs in (7, 40):  # 15 and 81 fields deep
+        chain = "fields { type { " * pairs + "name" + " } }" * pairs
+        too_deep = await backend.gql(f'{{ __type(name: "Query") {{ {chain} }} }}', token=token)
+        assert set(too_deep.codes) == {"VALIDATION_FAILED"} and too_deep.data is None
+        assert any(DEPTH_ERROR in e["message"] for e in too_deep.errors)
+
+
+@pytest.mark.parametrize("with_token", [True, False], ids=["token", "anonymous"])
+async def test_of_type_nesting_has_a_limit_of_its_own(backend: Backend, with_token: bool) -> None:
+    token = (await make_workspace(backend.sessionmaker)).owner if with_token else None
+    deep_and_wrapped = await backend.gql(_introspection_ten_deep(_of_types(12)), token=token)
+    assert deep_and_wrapped.ok()["__schema"]["directives"]
+    at_limit = await backend.gql(f'{{ __type(name: "String") {{ {_of_types(12)} }} }}')
     assert at_limit.ok() == {"__type": {"ofType": None}}
-    for depth in (13, 100):
-        too_deep = await backend.gql(_nested_type(depth), token=token)
-        assert too_deep.codes == ["VALIDATION_FAILED"] and too_deep.data is None
-        assert DEPTH_ERROR in too_deep.errors[0]["message"]
-
-    def schema_types(depth: int) -> str:  # __schema, types, fields, type, then ofTypes
-        inner = "name"
-        for _ in range(depth - 4):
-            inner = f"ofType {{ {inner} }}"
-        return f"{{ __schema {{ types {{ fields {{ type {{ {inner} }} }} }} }} }}"
-
-    assert (await backend.gql(schema_types(12), token=token)).ok()["__schema"]["types"]
-    assert (await backend.gql(schema_types(13), token=token)).codes == ["VALIDATION_FAILED"]
+    for levels in (13, 60):
+        chain = await backend.gql(
+            f'{{ __type(name: "String") {{ {_of_types(levels)} }} }}', token=token
+        )
+        assert chain.codes == ["VALIDATION_FAILED"] and chain.data is None
+        assert [OF_TYPE_ERROR in e["message"] for e in chain.errors] == [True]
+    both = await backend.gql("{ me { " + "a { " * 12 + _of_types(13) + " }" * 14, token=token)
+    limits = {e["message"].split("' ", 1)[1] for e in both.errors if "'anonymous'" in e["message"]}
+    assert limits == {DEPTH_ERROR, OF_TYPE_ERROR}
 
 
 async def test_fragments_count_where_they_are_spread(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    fragment = "fragment T on __Type { " + "ofType { " * 10 + "name" + " }" * 10 + " }"
-    fits = await backend.gql(f'{{ __type(name: "Query") {{ ofType {{ ...T }} }} }} {fragment}')
-    assert fits.ok() == {"__type": {"ofType": None}}
-    deeper = await backend.gql(
-        f'{{ __type(name: "Query") {{ ofType {{ ofType {{ ...T }} }} }} }} {fragment}',
-        token=ws.owner,
-    )
-    assert deeper.codes == ["VALIDATION_FAILED"]
-    assert DEPTH_ERROR in deeper.errors[0]["message"]
+    fragment = "fragment T on Query { " + "a { " * 10 + "id" + " }" * 10 + " }"
+    fits = await backend.gql(f"{{ me {{ a {{ ...T }} }} }} {fragment}", token=ws.owner)
+    assert fits.errors and not any(DEPTH_ERROR in e["message"] for e in fits.errors)
+    deeper = await backend.gql(f"{{ me {{ a {{ a {{ ...T }} }} }} }} {fragment}", token=ws.owner)
+    assert set(deeper.codes) == {"VALIDATION_FAILED"}
+    assert any(DEPTH_ERROR in e["message"] for e in deeper.errors)
+    wrapper = "fragment W on __Type { " + _of_types(7) + " }"
+    wrapped = f'{{ __type(name: "String") {{ {_of_types(5, "...W")} }} }} {wrapper}'
+    assert (await backend.gql(wrapped)).ok() == {"__type": {"ofType": None}}
+    rewrapped = f'{{ __type(name: "String") {{ {_of_types(6, "...W")} }} }} {wrapper}'
+    assert OF_TYPE_ERROR in (await backend.gql(rewrapped)).errors[0]["message"]
 
 
 async def test_a_query_deeper_than_twelve_is_refused(backend: Backend) -> None:

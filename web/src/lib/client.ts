@@ -2,6 +2,7 @@
 import { createClient as createWsClient } from "graphql-ws";
 import { Client, fetchExchange, mapExchange, subscriptionExchange } from "urql";
 import { errorCodes } from "./errors";
+import { advance } from "./resume";
 
 export type ConnectionListener = (lost: boolean) => void;
 
@@ -52,10 +53,20 @@ export function makeClient(
       fetchExchange,
       subscriptionExchange({
         forwardSubscription(request) {
-          const input = { ...request, query: request.query || "" };
+          // A copy of the variables: `advance` keeps its afterSeq at the last seq received,
+          // and graphql-ws re-sends this same payload when it reconnects.
+          const variables = { ...(request.variables ?? {}) } as Record<string, unknown>;
+          const input = { ...request, variables, query: request.query || "" };
           return {
             subscribe(sink) {
-              const unsubscribe = ws.subscribe(input, sink);
+              const unsubscribe = ws.subscribe(input, {
+                next: (result) => {
+                  advance(input, result);
+                  sink.next(result as Parameters<typeof sink.next>[0]);
+                },
+                error: (error) => sink.error(error),
+                complete: () => sink.complete(),
+              });
               return { unsubscribe };
             },
           };

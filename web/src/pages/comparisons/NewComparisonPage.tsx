@@ -1,4 +1,158 @@
-/** Stub: built out in its own change. */
+import { useId, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { useMutation, useQuery, type CombinedError } from "urql";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { RoleButton } from "../../components/RoleButton";
+import type { CohortKind } from "../../gql/graphql";
+import { CohortFields } from "./CohortFields";
+import { DatasetFields } from "./DatasetFields";
+import { PreviewPanel } from "./PreviewPanel";
+import { RunOptions } from "./RunOptions";
+import { runReason } from "./runReason";
+import {
+  CreateComparisonMutation,
+  SetupChoicesQuery,
+  StartComparisonMutation,
+} from "./setupDocuments";
+import { addCohort, EMPTY_DRAFT, missingChoice, toInput, type SetupDraft } from "./setupDraft";
+import { usePreview } from "./usePreview";
+import "./comparisons.css";
+
+/** `/comparisons/new`: seed 000's setup panel with a live preview; Run creates and starts. */
 export function NewComparisonPage() {
-  return <h1>New comparison</h1>;
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState<SetupDraft>(EMPTY_DRAFT);
+  const [{ data: choices, error: choicesError }] = useQuery({ query: SetupChoicesQuery });
+  const releases = choices?.releases.edges.map((e) => e.node) ?? [];
+  const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];
+
+  const { input, preview, error: previewError, current } = usePreview(draft);
+
+  const [create, createComparison] = useMutation(CreateComparisonMutation);
+  const [start, startComparison] = useMutation(StartComparisonMutation);
+  const [runError, setRunError] = useState<CombinedError | null>(null);
+  /** A comparison made whose start was refused: it waits in SETUP on its page. */
+  const [unstarted, setUnstarted] = useState<string | null>(null);
+  const busy = create.fetching || start.fetching;
+
+  const reason = runReason(missingChoice(draft), { current, error: previewError, preview });
+  const noVerdict = preview?.warnings.find((w) => w.code === "NO_VERDICT");
+  const reasonId = useId();
+
+  const [added, setAdded] = useState<number | null>(null);
+  const add = (kind: CohortKind) => {
+    const next = addCohort(draft, kind);
+    setDraft(next);
+    setAdded(next.cohorts[next.cohorts.length - 1]?.key ?? null);
+  };
+  const run = async () => {
+    const runInput = toInput(draft);
+    if (!runInput) return;
+    setRunError(null);
+    setUnstarted(null);
+    const created = await createComparison({ input: runInput });
+    const id = created.data?.createComparison.id;
+    if (!id) return setRunError(created.error ?? null);
+    const started = await startComparison({ id });
+    if (started.error) {
+      setUnstarted(id);
+      return setRunError(started.error);
+    }
+    navigate(`/comparisons/${id}`);
+  };
+
+  return (
+    <>
+      <h1>New comparison</h1>
+      {choicesError && <ErrorNotice error={choicesError} />}
+      <fieldset>
+        <legend>Comparing</legend>
+        <p className="muted">
+          Two or more cohorts on the same cases: the first is the candidate, every other one a
+          baseline.
+        </p>
+        {draft.cohorts.map((cohort, index) => (
+          <CohortFields
+            key={cohort.key}
+            index={index}
+            autoFocus={cohort.key === added}
+            value={cohort}
+            releases={releases}
+            onChange={(next) =>
+              setDraft((d) => ({
+                ...d,
+                cohorts: d.cohorts.map((c) => (c.key === cohort.key ? next : c)),
+              }))
+            }
+            onRemove={() =>
+              setDraft((d) => ({ ...d, cohorts: d.cohorts.filter((c) => c.key !== cohort.key) }))
+            }
+          />
+        ))}
+        <div className="row">
+          <button type="button" onClick={() => add("RELEASE")}>
+            Add release cohort
+          </button>
+          <button type="button" onClick={() => add("VARIANT")}>
+            Add variant cohort
+          </button>
+        </div>
+      </fieldset>
+      {choices?.releases.pageInfo.hasNextPage && (
+        <p className="muted">The release pickers offer the newest 100 releases.</p>
+      )}
+      <DatasetFields draft={draft} datasets={datasets} onChange={setDraft} />
+      {choices?.datasets.pageInfo.hasNextPage && (
+        <p className="muted">The dataset picker offers the first 100 datasets.</p>
+      )}
+      <RunOptions draft={draft} onChange={setDraft} />
+      <div className="row">
+        <label className="field">
+          Comparison label
+          <input
+            type="text"
+            value={draft.label}
+            placeholder="Optional"
+            onChange={(e) => setDraft((d) => ({ ...d, label: e.target.value }))}
+          />
+        </label>
+      </div>
+
+      <section aria-label="Preview" className="preview">
+        <h2>Before you run</h2>
+        {input === null ? (
+          <p className="muted">The calls and the cost show here once the comparison is chosen.</p>
+        ) : preview ? (
+          <PreviewPanel preview={preview} />
+        ) : (
+          !previewError && <p className="muted">Working out the calls and the cost…</p>
+        )}
+        {previewError && <ErrorNotice error={previewError} />}
+      </section>
+
+      <div className="row">
+        <RoleButton
+          needs="MEMBER"
+          className="primary"
+          disabled={reason !== null || busy}
+          aria-describedby={reason !== null || noVerdict ? reasonId : undefined}
+          onClick={() => void run()}
+        >
+          {noVerdict ? "Run it anyway" : "Run"}
+        </RoleButton>
+        {(reason ?? noVerdict) && (
+          <span id={reasonId} className="muted">
+            {reason ?? noVerdict?.message}
+          </span>
+        )}
+      </div>
+      {runError && <ErrorNotice error={runError} />}
+      {unstarted && (
+        <p>
+          The comparison was made but did not start.{" "}
+          <Link to={`/comparisons/${unstarted}`}>Open it</Link> to start it later.
+        </p>
+      )}
+    </>
+  );
 }

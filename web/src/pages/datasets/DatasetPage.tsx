@@ -1,4 +1,106 @@
-/** Stub: built out in its own change. */
+/** `/datasets/:id`: a dataset's versions, and the cases of one version 50 at a time. */
+import { useId, useState } from "react";
+import { useParams } from "react-router";
+import { useQuery } from "urql";
+import { Ago } from "../../components/Ago";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { graphql } from "../../gql";
+import { count } from "../../lib/format";
+import { DatasetCases } from "./DatasetCases";
+
+const DatasetQuery = graphql(`
+  query DatasetPage($id: ID!) {
+    dataset(id: $id) {
+      id
+      name
+      description
+      builtIn
+      latestVersion {
+        id
+      }
+      versions {
+        id
+        number
+        state
+        caseCount
+        caseCounts {
+          dev
+          holdout
+        }
+        holdoutLooks
+        createdAt
+        sealedAt
+        contentHash
+      }
+    }
+  }
+`);
+
 export function DatasetPage() {
-  return <h1>Dataset</h1>;
+  const { id = "" } = useParams();
+  const versionId = useId();
+  const [{ data, error }] = useQuery({ query: DatasetQuery, variables: { id } });
+  const [chosen, setChosen] = useState<string | null>(null);
+  if (error && !data) return <ErrorNotice error={error} />;
+  if (!data) return <p className="muted">Loading…</p>;
+  const dataset = data.dataset;
+  const shown = chosen ?? dataset.latestVersion?.id ?? dataset.versions[0]?.id ?? "";
+  return (
+    <>
+      <h1>{dataset.name}</h1>
+      {dataset.description && <p>{dataset.description}</p>}
+      <table aria-label="Versions">
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">State</th>
+            <th scope="col" className="num">
+              Cases
+            </th>
+            <th scope="col">Split</th>
+            <th scope="col" className="num">
+              Holdout looks
+            </th>
+            <th scope="col">Created</th>
+            <th scope="col">Content hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {dataset.versions.map((v) => (
+            <tr key={v.id}>
+              <td>Version {v.number}</td>
+              <td>{v.state}</td>
+              <td className="num">{count(v.caseCount)}</td>
+              <td>
+                {count(v.caseCounts.dev)} dev, {count(v.caseCounts.holdout)} holdout
+              </td>
+              <td className="num">{count(v.holdoutLooks)}</td>
+              <td>
+                <Ago iso={v.createdAt} />
+              </td>
+              <td>
+                <code>{v.contentHash ? v.contentHash.slice(0, 12) : "—"}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {dataset.versions.length > 0 && (
+        <>
+          <h2>Cases</h2>
+          <div className="field">
+            <label htmlFor={versionId}>Version</label>
+            <select id={versionId} value={shown} onChange={(e) => setChosen(e.target.value)}>
+              {dataset.versions.map((v) => (
+                <option key={v.id} value={v.id}>
+                  Version {v.number} ({v.state.toLowerCase()})
+                </option>
+              ))}
+            </select>
+          </div>
+          <DatasetCases key={shown} versionId={shown} />
+        </>
+      )}
+    </>
+  );
 }

@@ -1,0 +1,105 @@
+"""Experiments in the portal: the list, an experiment's runs and pass-rate figure, choosing two
+runs and the run diff view with its tabs; imported text renders as text (SPEC §7)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.async_api import expect
+
+from server.workspaces.roles import Role
+from tests.browser import browser  # noqa: F401 - fixture
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.portal.harness import (
+    Requests,
+    axe_violations,
+    portal_page,  # noqa: F401 - fixture
+    screenshot,
+    sign_in,
+)
+from tests.server.runs.api import experiment, import_run, item
+
+XSS = '<img src=x onerror="window.__xss=1"> <script>window.__xss=1</script>'
+CASES = 24
+
+
+def _items(failing: set[int]) -> list[dict[str, Any]]:
+    """24 items `c-00`…; the ones in `failing` fail; item 0's input and output are markup."""
+    items = [
+        item(n not in failing, item_id=f"c-{n:02d}", scores={"judge": 0.2 if n in failing else 0.9})
+        for n in range(CASES)
+    ]
+    items[0]["input"] = XSS
+    items[0]["trials"][0]["output"] = XSS
+    return items
+
+
+async def test_runs_figure_and_the_run_diff_with_its_tabs(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    member = ws.tokens[Role.MEMBER]
+    exp = await experiment(sqlite_backend, member, "nightly evals")
+    oldest = await import_run(sqlite_backend, member, exp, _items({5}), key="run-1")
+    baseline = await import_run(sqlite_backend, member, exp, _items({5, 6}), key="run-2")
+    candidate = await import_run(
+        sqlite_backend, member, exp, _items({0, 1, 2, 3, 4, 5, 6, 7}), key="run-3"
+    )
+    requests = Requests(page, sqlite_backend.base_url)
+    await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.VIEWER], "/experiments")
+    await page.get_by_role("heading", name="Experiments", exact=True).wait_for()
+    experiments = page.get_by_role("table", name="Experiments")
+    await experiments.get_by_role("link", name="nightly evals").wait_for()
+    assert await axe_violations(page) == []
+    await experiments.get_by_role("link", name="nightly evals").click()
+
+    await page.get_by_role("heading", name="nightly evals").wait_for()
+    runs = page.get_by_role("table", name="Runs")
+    for run_id, rate in ((candidate, "66.7%"), (baseline, "91.7%"), (oldest, "95.8%")):
+        await runs.get_by_role(
+            "row", name=re.compile(rf"{run_id} Imported COMPLETED 24 {rate}")
+        ).wait_for()
+    figure = page.get_by_role("figure", name="Pass rate over runs")
+    await expect(figure.get_by_role("img")).to_have_count(3)
+    await figure.get_by_role("img", name=re.compile(rf"^{oldest}, .*: 95\.8% \(")).wait_for()
+    assert await axe_violations(page) == []
+    await screenshot(page, "experiment")
+
+    await page.get_by_role("combobox", name="Candidate run").select_option(candidate)
+    await page.get_by_role("combobox", name="Baseline run").select_option(baseline)
+    await page.get_by_role("button", name="Diff").click()
+    await page.get_by_role("heading", name="Run diff").wait_for()
+    assert f"candidate={candidate}" in page.url and f"baseline={baseline}" in page.url
+    summary = page.get_by_role("region", name="Summary")
+    await expect(summary).to_contain_text("6 regressed, 0 improved, 18 unchanged")
+    await (
+        summary.get_by_role("table", name="Evaluators")
+        .get_by_role("row", name=re.compile("judge"))
+        .wait_for()
+    )
+    tabs = page.get_by_role("tablist", name="Cases")
+    for name in ("Regressed", "Improved", "Changed", "All"):
+        await tabs.get_by_role("tab", name=name).wait_for()
+    await expect(tabs.get_by_role("tab", name="Regressed")).to_have_attribute(
+        "aria-selected", "true"
+    )
+    cases = page.get_by_role("tabpanel").get_by_role("table", name="Cases")
+    await expect(cases.get_by_role("row")).to_have_count(7)  # the header and 6 regressed
+    xss_row = cases.get_by_role("row", name=re.compile(r"^c-00 REGRESSED"))
+    await expect(xss_row).to_contain_text(XSS)
+    await expect(xss_row).to_contain_text("judge: 0.90 → 0.20")
+    await tabs.get_by_role("tab", name="All").click()
+    await expect(cases.get_by_role("row")).to_have_count(CASES + 1)
+    await tabs.get_by_role("tab", name="Improved").click()
+    await cases.get_by_role("row", name=re.compile("No cases here")).wait_for()
+    await tabs.get_by_role("tab", name="Regressed").click()
+    await expect(cases.get_by_role("row")).to_have_count(7)
+    assert await page.evaluate("typeof window.__xss") == "undefined"
+    assert await axe_violations(page) == []
+    await screenshot(page, "run-diff")
+    assert page.console_errors == []
+    assert requests.outside() == []

@@ -1,0 +1,123 @@
+import { useState } from "react";
+import { useQuery } from "urql";
+import { Dialog } from "../../components/Dialog";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import type { CaseFilter, ComparisonCaseDebugQuery } from "../../gql/graphql";
+import { count, dollars } from "../../lib/format";
+import { cohortName, type CohortName } from "./cohorts";
+import { DiffText } from "./DiffText";
+import { CaseDebugQuery } from "./queries";
+import { errorWords } from "./stopWords";
+
+type Case = ComparisonCaseDebugQuery["comparison"]["cases"]["edges"][number]["node"];
+type Trial = Case["cohorts"][number]["trials"][number];
+
+/**
+ * The case-debug dialog: the case's input and expected answer, then every cohort's trials
+ * with their output, checks, latency, tokens, cost and error. "Diff" marks the words of each
+ * baseline's output that the candidate's output (same trial) has not. Everything here is
+ * untrusted text and renders as text.
+ */
+export function CaseDebug({
+  id,
+  filter,
+  baseline,
+  after,
+  datasetItemId,
+  cohorts,
+  onClose,
+}: {
+  id: string;
+  filter: CaseFilter;
+  baseline: number;
+  /** The cursor of the row before this case in its list: the case is the page after it. */
+  after: string | null;
+  datasetItemId: string;
+  cohorts: readonly CohortName[];
+  onClose: () => void;
+}) {
+  const [{ data, error }] = useQuery({
+    query: CaseDebugQuery,
+    variables: { id, filter, baseline, after },
+  });
+  const [diff, setDiff] = useState(false);
+  const found = data?.comparison.cases.edges[0]?.node;
+  const item = found && found.datasetItemId === datasetItemId ? found : null;
+  const candidate = item?.cohorts.find((c) => c.cohortIndex === 0);
+  const reference = (trial: Trial) =>
+    candidate?.trials.find((t) => t.trialIndex === trial.trialIndex)?.output ?? "";
+  return (
+    <Dialog title={`Case ${datasetItemId}`} onClose={onClose}>
+      {error && <ErrorNotice error={error} />}
+      {data && !item && <p>This case is no longer where it was in the list.</p>}
+      {item && (
+        <div className="case-debug">
+          <h3>Input</h3>
+          <pre className="text">{asText(item.input)}</pre>
+          <h3>Expected</h3>
+          <pre className="text">{item.expected === null || item.expected === undefined ? "—" : asText(item.expected)}</pre>
+          <div className="row">
+            <button type="button" role="switch" aria-checked={diff} onClick={() => setDiff(!diff)}>
+              Diff
+            </button>
+            <span className="muted">
+              {diff ? "Marking the words that differ from the candidate's output." : "Off"}
+            </span>
+          </div>
+          {item.cohorts.map((c) => {
+            const cohort = cohorts.find((x) => x.cohortIndex === c.cohortIndex);
+            const name = cohort ? cohortName(cohort) : `cohort ${c.cohortIndex}`;
+            return (
+              <section key={c.cohortIndex} aria-label={name} className="cohort-trials">
+                <h3>{name}</h3>
+                {c.trials.map((t) => (
+                  <TrialView
+                    key={t.trialIndex}
+                    trial={t}
+                    reference={diff && c.cohortIndex !== 0 ? reference(t) : null}
+                  />
+                ))}
+              </section>
+            );
+          })}
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function TrialView({ trial, reference }: { trial: Trial; reference: string | null }) {
+  const outcome =
+    trial.passed === null || trial.passed === undefined ? "No outcome" : trial.passed ? "Passed" : "Failed";
+  return (
+    <div className="trial">
+      <p>
+        <strong>Trial {trial.trialIndex + 1}</strong>: {outcome} · {count(trial.latencyMs)} ms ·{" "}
+        {count(trial.inputTokens)} input and {count(trial.outputTokens)} output tokens ·{" "}
+        {dollars(trial.costCents)}
+      </p>
+      {trial.errorCode && <p className="error">{errorWords(trial.errorCode)}</p>}
+      {trial.checks.length > 0 && (
+        <ul className="checks">
+          {trial.checks.map((check, i) => (
+            <li key={i}>
+              {check.kind}: {check.passed ? "passed" : "failed"} (score {check.score.toFixed(2)})
+            </li>
+          ))}
+        </ul>
+      )}
+      <pre className="text">
+        {trial.output === null || trial.output === undefined ? (
+          "No output"
+        ) : (
+          <DiffText text={trial.output} reference={reference} />
+        )}
+      </pre>
+    </div>
+  );
+}
+
+/** A case's input or expected value: a string as it is, anything else as indented JSON. */
+function asText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+}

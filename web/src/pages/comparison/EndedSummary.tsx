@@ -1,0 +1,144 @@
+import { useEffect, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { useMutation, type CombinedError } from "urql";
+import { Ago } from "../../components/Ago";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { RoleButton } from "../../components/RoleButton";
+import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
+import { CohortChips } from "./CohortChips";
+import { FinalizeMutation, RerunMutation, StartMutation } from "./queries";
+import { errorWords, stopWords } from "./stopWords";
+
+type Comparison = PageData["comparison"];
+
+/** A DONE comparison is finalized by a job a moment later: look again this often, this long. */
+const FINALIZE_POLL_MS = 1000;
+const FINALIZE_POLL_TIMES = 20;
+
+/** An ended comparison: when it ran, Re-run, how it ended in words, and its verdict's state. */
+export function EndedSummary({
+  comparison,
+  onChange,
+}: {
+  comparison: Comparison;
+  onChange: () => void;
+}) {
+  const p = comparison.progress;
+  const words = stopWords({
+    status: comparison.status,
+    stopReason: comparison.stopReason,
+    errorCode: comparison.errorCode,
+    doneCalls: p.doneCalls,
+    totalCalls: p.totalCalls,
+    failedCalls: p.failedCalls,
+    budgetCapCents: comparison.budgetCapCents,
+    spentCentsSoFar: comparison.spentCentsSoFar,
+    cappedConnections: comparison.cappedConnections,
+    experimentName: comparison.experiment.name,
+    dailyBudgetCents: comparison.experiment.dailyBudgetCents,
+  });
+  const notFinalized = comparison.status === "DONE" && comparison.verdictState === "NOT_FINALIZED";
+  return (
+    <section aria-label="Last run">
+      <div className="row">
+        {comparison.endedAt && (
+          <span>
+            Last run <Ago iso={comparison.endedAt} />
+          </span>
+        )}
+        <Rerun id={comparison.id} />
+      </div>
+      <p className="stop-words">{words}</p>
+      <CohortChips states={p.cohorts} cohorts={comparison.cohorts} />
+      {notFinalized && (
+        <NotFinalized
+          id={comparison.id}
+          completed={comparison.stopReason === "COMPLETED"}
+          errorCode={comparison.verdictErrorCode}
+          onChange={onChange}
+        />
+      )}
+    </section>
+  );
+}
+
+/** Re-run: a new comparison from the same input, started in the background, then its page. */
+function Rerun({ id }: { id: string }) {
+  const navigate = useNavigate();
+  const [rerun, doRerun] = useMutation(RerunMutation);
+  const [started, start] = useMutation(StartMutation);
+  const [failed, setFailed] = useState<{ id: string; error: CombinedError } | null>(null);
+  const click = async () => {
+    const made = await doRerun({ id });
+    const next = made.data?.rerunComparison;
+    if (!next) return;
+    if (next.status === "SETUP") {
+      const result = await start({ id: next.id });
+      if (result.error) {
+        setFailed({ id: next.id, error: result.error });
+        return;
+      }
+    }
+    navigate(`/comparisons/${next.id}`);
+  };
+  return (
+    <>
+      <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => void click()}>
+        Re-run
+      </RoleButton>
+      {rerun.error && <ErrorNotice error={rerun.error} />}
+      {failed && (
+        <>
+          <ErrorNotice error={failed.error} />
+          <Link to={`/comparisons/${failed.id}`}>Open the new comparison</Link>
+        </>
+      )}
+    </>
+  );
+}
+
+function NotFinalized({
+  id,
+  completed,
+  errorCode,
+  onChange,
+}: {
+  id: string;
+  completed: boolean;
+  errorCode: string | null | undefined;
+  onChange: () => void;
+}) {
+  const [finalized, finalize] = useMutation(FinalizeMutation);
+  const [looks, setLooks] = useState(0);
+  // The finalization job usually lands within a second or two: look again for a while (a
+  // failure's code stops it; "Make the verdict" clears the code and it looks again).
+  useEffect(() => {
+    if (errorCode || looks >= FINALIZE_POLL_TIMES) return;
+    const timer = setTimeout(() => {
+      setLooks((n) => n + 1);
+      onChange();
+    }, FINALIZE_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [errorCode, looks, onChange]);
+  const click = async () => {
+    const result = await finalize({ id });
+    if (!result.error) {
+      setLooks(0);
+      onChange();
+    }
+  };
+  return (
+    <div className="not-finalized">
+      <p>
+        Not finalized.{" "}
+        {completed ? "All calls are done." : "The run stopped early; the calls it made are done."}{" "}
+        The runs and the verdict are not made yet.
+      </p>
+      {errorCode && <p className="error">{errorWords(errorCode)}</p>}
+      <RoleButton needs="ADMIN" disabled={finalized.fetching} onClick={() => void click()}>
+        Make the verdict
+      </RoleButton>
+      {finalized.error && <ErrorNotice error={finalized.error} />}
+    </div>
+  );
+}

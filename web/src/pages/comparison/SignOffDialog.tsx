@@ -1,0 +1,162 @@
+/**
+ * `dialog` "Sign off": the decision, an override of open follow-ups with its justification.
+ * A CONFLICT lists the open follow-ups; a FORBIDDEN says why in words.
+ */
+import { useId, useState, type FormEvent } from "react";
+import { useMutation, type CombinedError } from "urql";
+import { Dialog } from "../../components/Dialog";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { graphql } from "../../gql";
+import type { SignOffDecision } from "../../gql/graphql";
+import { errorCodes, errorExtension } from "../../lib/errors";
+import { DECISION_WORDS } from "./SignOffSummary";
+
+const SignOff = graphql(`
+  mutation SignOff(
+    $reportId: ID!
+    $decision: SignOffDecision!
+    $override: Boolean!
+    $justification: String
+  ) {
+    signOff(
+      reportId: $reportId
+      decision: $decision
+      override: $override
+      overrideJustification: $justification
+    ) {
+      id
+      decision
+      verdict
+      comparison {
+        id
+        verdict
+      }
+    }
+  }
+`);
+
+const DECISIONS: SignOffDecision[] = ["APPROVE", "HOLD", "REQUEST_CHANGES"];
+
+const FORBIDDEN_WORDS: Record<string, string> = {
+  SELF_SIGN_OFF:
+    "You started this comparison: another admin signs off, " +
+    "or allow self sign-off in the workspace settings",
+};
+
+interface OpenItem {
+  id: string;
+  baselineCohortIndex: number;
+  datasetItemId: string;
+}
+
+function openItems(error: CombinedError | undefined): OpenItem[] | null {
+  if (!errorCodes(error).includes("CONFLICT")) return null;
+  const items = errorExtension(error, "openItems");
+  return Array.isArray(items) ? (items as OpenItem[]) : null;
+}
+
+export function SignOffDialog({
+  reportId,
+  baselines,
+  onClose,
+  onSigned,
+}: {
+  reportId: string;
+  baselines: (index: number) => string;
+  onClose: () => void;
+  onSigned: () => void;
+}) {
+  const decisionLabel = useId();
+  const justificationId = useId();
+  const [decision, setDecision] = useState<SignOffDecision>("APPROVE");
+  const [override, setOverride] = useState(false);
+  const [justification, setJustification] = useState("");
+  const [{ fetching, error }, signOff] = useMutation(SignOff);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await signOff({
+      reportId,
+      decision,
+      override,
+      justification: override ? justification.trim() : null,
+    });
+    if (!result.error) onSigned();
+  };
+  const open = openItems(error);
+  const openCount = Number(errorExtension(error, "openCount") ?? open?.length ?? 0);
+  const forbidden = errorCodes(error).includes("FORBIDDEN")
+    ? FORBIDDEN_WORDS[String(errorExtension(error, "reason"))]
+    : undefined;
+  return (
+    <Dialog title="Sign off" onClose={onClose}>
+      <form onSubmit={submit}>
+        <div role="radiogroup" aria-labelledby={decisionLabel} className="decisions">
+          <span id={decisionLabel} className="label">
+            Decision
+          </span>
+          {DECISIONS.map((value) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="decision"
+                value={value}
+                checked={decision === value}
+                onChange={() => setDecision(value)}
+              />{" "}
+              {DECISION_WORDS[value]}
+            </label>
+          ))}
+        </div>
+        <label className="row">
+          <input
+            type="checkbox"
+            checked={override}
+            onChange={(e) => setOverride(e.target.checked)}
+          />
+          Override open follow-ups
+        </label>
+        <div className="field">
+          <label htmlFor={justificationId}>Justification</label>
+          <textarea
+            id={justificationId}
+            rows={3}
+            maxLength={2000}
+            value={justification}
+            disabled={!override}
+            aria-describedby={`${justificationId}-hint`}
+            onChange={(e) => setJustification(e.target.value)}
+          />
+          <span id={`${justificationId}-hint`} className="muted">
+            Needed when you override open follow-ups.
+          </span>
+        </div>
+        {forbidden ? (
+          <p role="alert" className="error">
+            {forbidden}
+          </p>
+        ) : open ? (
+          <div role="alert" className="error">
+            <p>
+              {openCount} follow-up{openCount === 1 ? " is" : "s are"} open: resolve them, or
+              approve with an override and a justification.
+            </p>
+            <ul aria-label="Open follow-ups">
+              {open.map((item) => (
+                <li key={item.id}>
+                  {item.datasetItemId} vs {baselines(item.baselineCohortIndex)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          error && <ErrorNotice error={error} />
+        )}
+        <div className="row">
+          <button type="submit" className="primary" disabled={fetching}>
+            Sign off
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ComparisonScorecardQuery } from "../../gql/graphql";
+import { count, percent } from "../../lib/format";
+import { cohortName, type CohortName } from "./cohorts";
+
+type Trials = NonNullable<ComparisonScorecardQuery["comparison"]["scorecard"]>["trials"][number];
+
+/** Per cohort: pass^k (every trial passes), pass@k (any does), flips, failed or missing. */
+export function TrialsRegion({
+  trials,
+  cohorts,
+}: {
+  trials: readonly Trials[];
+  cohorts: readonly CohortName[];
+}) {
+  return (
+    <section aria-label="Trials">
+      <h2>Trials</h2>
+      <table aria-label="Trials per cohort">
+        <thead>
+          <tr>
+            <th scope="col">Cohort</th>
+            <th scope="col" className="num">k</th>
+            <th scope="col" className="num">pass^k</th>
+            <th scope="col" className="num">pass@k</th>
+            <th scope="col" className="num">Flips</th>
+            <th scope="col" className="num">Failed or missing trials</th>
+          </tr>
+        </thead>
+        <tbody>
+          {trials.map((t) => {
+            const cohort = cohorts.find((x) => x.cohortIndex === t.cohortIndex);
+            return (
+              <tr key={t.cohortIndex}>
+                <th scope="row">{cohort ? cohortName(cohort) : `cohort ${t.cohortIndex}`}</th>
+                <td className="num">{t.k}</td>
+                <td className="num">{percent(t.passHatK)}</td>
+                <td className="num">{percent(t.passAtK)}</td>
+                <td className="num">{count(t.flips)}</td>
+                <td className="num">{count(t.failedOrMissingTrials)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+/** How a comparison's cohorts are named on its page. */
+
+export interface CohortName {
+  cohortIndex: number;
+  label: string;
+  isCandidate: boolean;
+}
+
+/** "v2 (candidate)" or "v1". */
+export function cohortName(cohort: CohortName): string {
+  return cohort.isCandidate ? `${cohort.label} (candidate)` : cohort.label;
+}
+
+/** The label of cohort `index`, or "cohort N" when it is not known. */
+export function labelOf(cohorts: readonly CohortName[], index: number): string {
+  return cohorts.find((c) => c.cohortIndex === index)?.label ?? `cohort ${index}`;
+}

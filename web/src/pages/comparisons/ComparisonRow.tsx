@@ -1,0 +1,125 @@
+import { useEffect } from "react";
+import { Link } from "react-router";
+import { useQuery, useSubscription } from "urql";
+import { Ago } from "../../components/Ago";
+import type {
+  ComparisonRowFieldsFragment,
+  RowProgressSubscription as ProgressData,
+  RowProgressSubscriptionVariables as ProgressVariables,
+} from "../../gql/graphql";
+import { dollars, percent } from "../../lib/format";
+import { ComparisonRowQuery, RowProgressSubscription } from "./listDocuments";
+import { callsWords, statusWord, verdictTint } from "./words";
+
+type Row = ComparisonRowFieldsFragment;
+interface Snapshot {
+  seq: number;
+  status: Row["status"];
+  doneCalls: number;
+  totalCalls: number;
+  spentCentsSoFar: number;
+}
+
+/** How often, and how many times, an ended row asks again for the verdict being made. */
+const VERDICT_RETRY_MS = 1500;
+const VERDICT_RETRIES = 20;
+
+/**
+ * One comparison. A RUNNING row follows `comparisonProgress` (from the seq the list read) and,
+ * once the run ends, reads itself again — and again while its verdict is still being made.
+ */
+export function ComparisonRow({ node }: { node: Row }) {
+  const live = node.status === "RUNNING";
+  const [progress] = useSubscription<ProgressData, Snapshot, ProgressVariables>(
+    {
+      query: RowProgressSubscription,
+      variables: { id: node.id, afterSeq: node.progress.seq },
+      pause: !live,
+    },
+    (_previous, data) => data.comparisonProgress,
+  );
+  const snapshot = progress.data;
+  const ended = live && !!snapshot && snapshot.status !== "RUNNING" && snapshot.status !== "SETUP";
+  const [fresh, refresh] = useQuery({
+    query: ComparisonRowQuery,
+    variables: { id: node.id },
+    pause: !ended,
+    requestPolicy: "network-only",
+  });
+  const row = fresh.data?.comparison ?? node;
+  useVerdictRetry(ended && fresh.data ? row : null, refresh);
+
+  // The freshest of: the row read again after its end, the live snapshot, the list's row.
+  const status: Snapshot = fresh.data
+    ? { ...row.progress, status: row.status, spentCentsSoFar: row.spentCentsSoFar }
+    : (snapshot ?? { ...node.progress, status: node.status, spentCentsSoFar: node.spentCentsSoFar });
+  const candidate = row.cohorts.find((c) => c.isCandidate);
+  const baselines = row.cohorts.filter((c) => !c.isCandidate);
+  return (
+    <tr>
+      <td className="label">
+        <Link to={`/comparisons/${row.id}`}>{row.label ?? row.id}</Link>
+      </td>
+      <td>{candidate?.label ?? "—"}</td>
+      <td>{baselines.map((c) => c.label).join(", ") || "—"}</td>
+      <td>
+        {statusWord(status.status)}
+        {status.status === "RUNNING" && (
+          <span className="muted"> · {callsWords(status.doneCalls, status.totalCalls)}</span>
+        )}
+      </td>
+      <td className="verdict">
+        <Verdict row={row} />
+      </td>
+      <td>
+        {row.cohorts.some((c) => c.passRate !== null && c.passRate !== undefined) ? (
+          <ul className="plain rates">
+            {row.cohorts.map((c) => (
+              <li key={c.cohortIndex}>
+                {c.label}: {percent(c.passRate)}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+      <td className="num">{dollars(status.spentCentsSoFar)}</td>
+      <td>
+        <Ago iso={row.createdAt} />
+      </td>
+    </tr>
+  );
+}
+
+function Verdict({ row }: { row: Row }) {
+  const verdicts = row.scorecard?.verdicts ?? [];
+  if (verdicts.length > 0)
+    return (
+      <>
+        {verdicts.map((v) => (
+          <span key={v.baselineCohortIndex} className={verdictTint(v.outcome)}>
+            {v.summary}
+          </span>
+        ))}
+      </>
+    );
+  if (row.status === "DONE" && row.verdictState === "NOT_FINALIZED")
+    return <span className="muted">Not finalized</span>;
+  return <span className="muted">—</span>;
+}
+
+/** A row that ended DONE without its verdict yet asks again a few times while it is made. */
+function useVerdictRetry(row: Row | null, refresh: (opts: { requestPolicy: "network-only" }) => void) {
+  const waiting = row?.status === "DONE" && row.verdictState === "NOT_FINALIZED";
+  useEffect(() => {
+    if (!waiting) return;
+    let tries = 0;
+    const timer = setInterval(() => {
+      tries += 1;
+      if (tries > VERDICT_RETRIES) clearInterval(timer);
+      else refresh({ requestPolicy: "network-only" });
+    }, VERDICT_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [waiting, refresh]);
+}

@@ -1,0 +1,70 @@
+/** The comparisons list's operations: a page of rows, one row again, and a row's live progress. */
+import { graphql } from "../../gql";
+
+export const ComparisonRowFields = graphql(`
+  fragment ComparisonRowFields on Comparison {
+    id
+    label
+    status
+    stopReason
+    createdAt
+    spentCentsSoFar
+    verdictState
+    cohorts {
+      cohortIndex
+      label
+      isCandidate
+      passRate
+    }
+    scorecard {
+      verdicts {
+        baselineCohortIndex
+        outcome
+        summary
+      }
+    }
+    progress {
+      seq
+      doneCalls
+      totalCalls
+    }
+  }
+`);
+
+export const ComparisonsListQuery = graphql(`
+  query ComparisonsList($first: Int!, $after: String, $status: ComparisonStatus) {
+    comparisons(first: $first, after: $after, status: $status) {
+      totalCount
+      edges {
+        cursor
+        node {
+          ...ComparisonRowFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+export const ComparisonRowQuery = graphql(`
+  query ComparisonRow($id: ID!) {
+    comparison(id: $id) {
+      ...ComparisonRowFields
+    }
+  }
+`);
+
+export const RowProgressSubscription = graphql(`
+  subscription RowProgress($id: ID!, $afterSeq: Int) {
+    comparisonProgress(id: $id, afterSeq: $afterSeq) {
+      seq
+      status
+      doneCalls
+      totalCalls
+      spentCentsSoFar
+    }
+  }
+`);

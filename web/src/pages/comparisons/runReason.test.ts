@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import type { Preview } from "./PreviewPanel";
+import { runReason } from "./runReason";
+
+const preview = (blockers: string[]): Preview => ({
+  datasetVersionNumber: 1,
+  split: "DEV",
+  splitCaseCount: 24,
+  caseCount: 24,
+  leftOutCount: 0,
+  trialsPerCase: 3,
+  totalCalls: 144,
+  summary: "Up to 144 model calls.",
+  canStart: blockers.length === 0,
+  connections: [],
+  variables: [],
+  warnings: [],
+  blockers: blockers.map((message) => ({ code: "HOSTED_RUNS_OFF", message })),
+});
+
+describe("why Run is disabled", () => {
+  it("names the missing choice first", () =>
+    expect(runReason("Choose two cohorts and a dataset.", { current: false })).toBe(
+      "Choose two cohorts and a dataset.",
+    ));
+  it("waits for the preview of the draft as it is", () =>
+    expect(runReason(null, { current: false, preview: preview([]) })).toBe(
+      "Working out the calls and the cost…",
+    ));
+  it("gives the first blocker", () =>
+    expect(runReason(null, { current: true, preview: preview(["Off.", "Not ready."]) })).toBe("Off."));
+  it("has none when the preview can start", () =>
+    expect(runReason(null, { current: true, preview: preview([]) })).toBeNull());
+});

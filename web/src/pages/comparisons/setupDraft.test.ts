@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import {
+  addCohort,
+  addOverride,
+  cohortName,
+  EMPTY_DRAFT,
+  missingChoice,
+  toInput,
+  type SetupDraft,
+} from "./setupDraft";
+
+function ready(): SetupDraft {
+  let draft = addCohort(addCohort(EMPTY_DRAFT, "RELEASE"), "VARIANT");
+  const [first, second] = draft.cohorts;
+  draft = {
+    ...draft,
+    datasetVersionId: "dsv_1",
+    cohorts: [
+      { ...first!, releaseId: "rel_a", label: " new " },
+      {
+        ...second!,
+        releaseId: "rel_b",
+        overrides: [{ key: 1, role: "PROMPT_TEMPLATE", assetVersionId: "av_2" }],
+      },
+    ],
+  };
+  return draft;
+}
+
+describe("the setup draft", () => {
+  it("names the first cohort the candidate", () => {
+    expect(cohortName(0)).toBe("Cohort 1 (Candidate)");
+    expect(cohortName(2)).toBe("Cohort 3");
+  });
+
+  it("asks for two cohorts and a dataset first", () => {
+    expect(missingChoice(EMPTY_DRAFT)).toBe("Choose two cohorts and a dataset.");
+    expect(toInput(EMPTY_DRAFT)).toBeNull();
+  });
+
+  it("asks for each cohort's release and each override's choices", () => {
+    const draft = ready();
+    const noBase = { ...draft, cohorts: [draft.cohorts[0]!, { ...draft.cohorts[1]!, releaseId: "" }] };
+    expect(missingChoice(noBase)).toBe("Choose a base release for Cohort 2.");
+    const open = { ...draft, cohorts: [draft.cohorts[0]!, addOverride(draft.cohorts[1]!)] };
+    expect(missingChoice(open)).toMatch(/^Choose a role and an asset version/);
+  });
+
+  it("refuses numbers it cannot read and no checks", () => {
+    expect(missingChoice({ ...ready(), trialsPerCase: "" })).toBe("Trials per case needs a whole number.");
+    expect(missingChoice({ ...ready(), budgetCapCents: "-3" })).toMatch(/^Budget cap/);
+    expect(missingChoice({ ...ready(), checks: [] })).toBe("Choose at least one check.");
+  });
+
+  it("makes a release-vs-variant input, optional fields left out", () => {
+    expect(toInput({ ...ready(), sampleSize: "10", budgetCapCents: "250.5" })).toEqual({
+      cohorts: [
+        { kind: "RELEASE", releaseId: "rel_a", label: "new" },
+        {
+          kind: "VARIANT",
+          baseReleaseId: "rel_b",
+          overrides: [{ role: "PROMPT_TEMPLATE", assetVersionId: "av_2" }],
+          label: null,
+        },
+      ],
+      datasetVersionId: "dsv_1",
+      split: "DEV",
+      trialsPerCase: 3,
+      checks: [{ kind: "CONTAINS" }],
+      sample: { size: 10, seed: 0 },
+      budgetCapCents: 250.5,
+      label: null,
+    });
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * The setup panel's state as the person types it, and the `CreateComparisonInput` it makes.
+ * Pure: the panel renders it, `comparisonPreview` and `createComparison` take its input.
+ */
+import type {
+  AssetKind,
+  BindingRole,
+  CohortKind,
+  CreateComparisonInput,
+  Split,
+} from "../../gql/graphql";
+
+/** The checks the panel offers (the others need more fields: a schema, a tool, a rubric). */
+export type OfferedCheck = "CONTAINS" | "EXACT_MATCH";
+
+export interface OverrideDraft {
+  key: number;
+  role: BindingRole | "";
+  assetVersionId: string;
+}
+
+export interface CohortDraft {
+  key: number;
+  kind: CohortKind;
+  /** The release, or a variant's base release. */
+  releaseId: string;
+  label: string;
+  overrides: OverrideDraft[];
+}
+
+export interface SetupDraft {
+  cohorts: CohortDraft[];
+  datasetId: string;
+  datasetVersionId: string;
+  label: string;
+  /** The spinbuttons' text as typed: "" leaves an optional one out. */
+  budgetCapCents: string;
+  trialsPerCase: string;
+  sampleSize: string;
+  split: Split;
+  checks: OfferedCheck[];
+}
+
+export const EMPTY_DRAFT: SetupDraft = {
+  cohorts: [],
+  datasetId: "",
+  datasetVersionId: "",
+  label: "",
+  budgetCapCents: "",
+  trialsPerCase: "3",
+  sampleSize: "",
+  split: "DEV",
+  checks: ["CONTAINS"],
+};
+
+export const ROLES: readonly BindingRole[] = ["PROMPT_TEMPLATE", "MODEL_CONFIG", "RUBRIC", "TOOLS"];
+
+const ROLE_WORDS: Record<BindingRole, string> = {
+  PROMPT_TEMPLATE: "Prompt template",
+  MODEL_CONFIG: "Model config",
+  RUBRIC: "Rubric",
+  TOOLS: "Tools",
+};
+
+/** The asset kind a binding role takes (server/releases/roles.py). */
+const KIND_OF_ROLE: Record<BindingRole, AssetKind> = {
+  PROMPT_TEMPLATE: "PROMPT_TEMPLATE",
+  MODEL_CONFIG: "MODEL_CONFIG",
+  RUBRIC: "RUBRIC",
+  TOOLS: "TOOL_SCHEMA",
+};
+
+export function roleWord(role: BindingRole): string {
+  return ROLE_WORDS[role];
+}
+
+export function kindOfRole(role: BindingRole): AssetKind {
+  return KIND_OF_ROLE[role];
+}
+
+/** The cohort group's name: "Cohort 1 (Candidate)", then "Cohort 2", … */
+export function cohortName(index: number): string {
+  return index === 0 ? "Cohort 1 (Candidate)" : `Cohort ${index + 1}`;
+}
+
+export function addCohort(draft: SetupDraft, kind: CohortKind): SetupDraft {
+  const key = Math.max(0, ...draft.cohorts.map((c) => c.key)) + 1;
+  const cohort: CohortDraft = { key, kind, releaseId: "", label: "", overrides: [] };
+  if (kind === "VARIANT") cohort.overrides = [{ key: 1, role: "", assetVersionId: "" }];
+  return { ...draft, cohorts: [...draft.cohorts, cohort] };
+}
+
+export function addOverride(cohort: CohortDraft): CohortDraft {
+  const key = Math.max(0, ...cohort.overrides.map((o) => o.key)) + 1;
+  return { ...cohort, overrides: [...cohort.overrides, { key, role: "", assetVersionId: "" }] };
+}
+
+const WHOLE = /^\d+$/;
+const AMOUNT = /^\d+(\.\d+)?$/;
+
+/** The first thing still to choose or fix before the comparison can be previewed; null: none. */
+export function missingChoice(draft: SetupDraft): string | null {
+  if (draft.cohorts.length < 2 || !draft.datasetVersionId) return "Choose two cohorts and a dataset.";
+  for (const [index, cohort] of draft.cohorts.entries()) {
+    const name = cohortName(index);
+    if (!cohort.releaseId)
+      return `Choose ${cohort.kind === "VARIANT" ? "a base release" : "a release"} for ${name}.`;
+    if (cohort.overrides.some((o) => !o.role || !o.assetVersionId))
+      return `Choose a role and an asset version for each override of ${name}, or remove it.`;
+  }
+  if (draft.checks.length === 0) return "Choose at least one check.";
+  if (!WHOLE.test(draft.trialsPerCase.trim())) return "Trials per case needs a whole number.";
+  if (draft.sampleSize.trim() && !WHOLE.test(draft.sampleSize.trim()))
+    return "Sample size needs a whole number, or leave it empty for every case.";
+  if (draft.budgetCapCents.trim() && !AMOUNT.test(draft.budgetCapCents.trim()))
+    return "Budget cap needs an amount in cents, or leave it empty for no cap.";
+  return null;
+}
+
+/** The input for `comparisonPreview` and `createComparison`; null while a choice is missing. */
+export function toInput(draft: SetupDraft): CreateComparisonInput | null {
+  if (missingChoice(draft) !== null) return null;
+  const sample = draft.sampleSize.trim();
+  const cap = draft.budgetCapCents.trim();
+  return {
+    cohorts: draft.cohorts.map((c) => {
+      const label = c.label.trim() || null;
+      if (c.kind === "RELEASE") return { kind: "RELEASE", releaseId: c.releaseId, label };
+      const overrides = c.overrides.map((o) => ({
+        role: o.role as BindingRole,
+        assetVersionId: o.assetVersionId,
+      }));
+      return { kind: "VARIANT", baseReleaseId: c.releaseId, overrides, label };
+    }),
+    datasetVersionId: draft.datasetVersionId,
+    split: draft.split,
+    trialsPerCase: Number(draft.trialsPerCase.trim()),
+    checks: draft.checks.map((kind) => ({ kind })),
+    sample: sample ? { size: Number(sample), seed: 0 } : null,
+    budgetCapCents: cap ? Number(cap) : null,
+    label: draft.label.trim() || null,
+  };
+}

@@ -1,0 +1,148 @@
+/** The cases of one status tab, 50 at a time, each with its input and evaluators as text. */
+import { useQuery } from "urql";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { LoadMore } from "../../components/LoadMore";
+import { graphql } from "../../gql";
+import type { DiffCaseFilter } from "../../gql/graphql";
+import { percent } from "../../lib/format";
+import { jsonText } from "../../lib/jsonText";
+import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import { evaluatorWords } from "./diffWords";
+
+const PAGE = 50;
+
+const RunDiffCasesPage = graphql(`
+  query RunDiffCasesPage(
+    $candidate: ID!
+    $baseline: ID!
+    $status: DiffCaseFilter!
+    $first: Int!
+    $after: String
+  ) {
+    runDiff(candidateRunId: $candidate, baselineRunId: $baseline) {
+      candidateRunId
+      baselineRunId
+      cases(status: $status, first: $first, after: $after) {
+        totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        edges {
+          cursor
+          node {
+            datasetItemId
+            position
+            baselinePosition
+            status
+            passFlip
+            candidatePassFraction
+            baselinePassFraction
+            input
+            evaluators {
+              name
+              baselineMean
+              candidateMean
+              delta
+              status
+            }
+          }
+        }
+      }
+    }
+  }
+`);
+
+interface Props {
+  candidate: string;
+  baseline: string;
+  status: DiffCaseFilter;
+}
+
+export function RunDiffCases(props: Props) {
+  const pages = usePageWindow(PAGE);
+  return (
+    <>
+      <table aria-label="Cases">
+        <thead>
+          <tr>
+            <th scope="col">Case</th>
+            <th scope="col">Status</th>
+            <th scope="col">Pass (baseline → candidate)</th>
+            <th scope="col">Input</th>
+            <th scope="col">Evaluators</th>
+          </tr>
+        </thead>
+        <tbody>
+          {pages.shown.map((after) => (
+            <CaseRows key={after ?? ""} {...props} after={after} pages={pages} />
+          ))}
+        </tbody>
+      </table>
+      <LoadMore window={pages} what="cases" />
+    </>
+  );
+}
+
+function CaseRows({
+  candidate,
+  baseline,
+  status,
+  after,
+  pages,
+}: Props & { after: string | null; pages: PageWindow }) {
+  const [{ data, error }] = useQuery({
+    query: RunDiffCasesPage,
+    variables: { candidate, baseline, status, first: PAGE, after },
+  });
+  const page = data?.runDiff.cases;
+  useReportEnd(pages, after, page?.pageInfo);
+  if (error && !data) {
+    return (
+      <tr>
+        <td colSpan={5}>
+          <ErrorNotice error={error} />
+        </td>
+      </tr>
+    );
+  }
+  if (page && page.totalCount === 0) {
+    return (
+      <tr>
+        <td colSpan={5} className="muted">
+          No cases here.
+        </td>
+      </tr>
+    );
+  }
+  return (
+    <>
+      {page?.edges.map(({ cursor, node }) => (
+        <tr key={cursor} className={node.status === "REGRESSED" ? "tinted" : undefined}>
+          <td>{node.datasetItemId ?? `#${node.position}`}</td>
+          <td>
+            {node.status}
+            {node.passFlip && <span className="chip">pass flipped</span>}
+          </td>
+          <td>
+            {percent(node.baselinePassFraction)} → {percent(node.candidatePassFraction)}
+          </td>
+          <td>
+            <pre className="text">{jsonText(node.input)}</pre>
+          </td>
+          <td>
+            {node.evaluators.length === 0 ? (
+              <span className="muted">none</span>
+            ) : (
+              <ul className="plain">
+                {node.evaluators.map((e) => (
+                  <li key={e.name}>{evaluatorWords(e)}</li>
+                ))}
+              </ul>
+            )}
+          </td>
+        </tr>
+      ))}
+    </>
+  );
+}
