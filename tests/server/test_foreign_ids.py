@@ -50,6 +50,8 @@ ARGUMENT_KINDS = {
 
 RETURN_KINDS = {
     "Dataset": "dataset",
+    "DatasetVersion": "dataset_version",
+    "Experiment": "experiment",
     "Comparison": "comparison",
     "ComparisonProgress": "comparison",
     "Run": "run",
