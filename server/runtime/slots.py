@@ -247,9 +247,12 @@ class RedisSlots:
     async def _flush_unreturned(self) -> None:
         """Give back what could not be given back earlier; raises while Redis is away."""
         while self._unreturned:
-            name, members = next(iter(self._unreturned.items()))
-            await cast("Awaitable[int]", self._redis.zrem(name, *members))
-            del self._unreturned[name]
+            name, members = self._unreturned.popitem()  # before the await: callers overlap
+            try:
+                await cast("Awaitable[int]", self._redis.zrem(name, *members))
+            except BROKER_ERRORS:
+                self._unreturned.setdefault(name, set()).update(members)
+                raise
 
     async def close(self) -> None:
         """Give back every slot this process still reserves, then disconnect."""
