@@ -44,7 +44,7 @@ from server import db_retry
 from server.comparisons import progress
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
-from server.dispatch import ambiguous, joins, lease, ranges, store
+from server.dispatch import ambiguous, joins, lease, range_units, ranges, store
 from server.dispatch import ending as run_end
 from server.dispatch.holdings import Holdings
 from server.dispatch.joins import dispatch_job_id
@@ -170,14 +170,23 @@ class Dispatcher:
         """Claim the next free range with trials to send; ([], None) when none is free.
         Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
         while True:
-            claim = await self._unit(self._claim_next, "a claim")
+            claim = await self._unit(
+                partial(
+                    range_units.claim_next,
+                    comparison_id=self.comparison_id,
+                    delivery_id=self.delivery_id,
+                    ttl=self.lease_ttl,
+                    range_cases=None if self.held.claimed else self.range_cases,
+                ),
+                "a claim",
+            )
             if claim is None:
                 return [], None
             if not self.held.claims:
                 self.keepalive.leased_now()
             self.held.claimed += 1
             found, policy = await self._unit(
-                partial(_found_in, comparison_id=self.comparison_id, claim=claim),
+                partial(range_units.found_in, comparison_id=self.comparison_id, claim=claim),
                 "reading a range",
                 write=False,
             )
@@ -196,7 +205,9 @@ class Dispatcher:
                 self.held.add(claim, len(items))
                 return items, None
             await self._unit(
-                partial(_release_finished, comparison_id=self.comparison_id, claim=claim),
+                partial(
+                    range_units.release_finished, comparison_id=self.comparison_id, claim=claim
+                ),
                 "releasing a finished range",
             )
 
@@ -205,16 +216,6 @@ class Dispatcher:
     ) -> T:
         """`body(session)` in a transaction, run again whole if its connection is lost."""
         return await db_retry.unit(self.sessionmaker, body, what=what, write=write)
-
-    async def _claim_next(self, session: AsyncSession) -> ranges.Claim | None:
-        if not self.held.claimed:
-            await ranges.ensure(session, self.comparison_id, size=self.range_cases)
-        return await ranges.claim_next(
-            session,
-            comparison_id=self.comparison_id,
-            delivery_id=self.delivery_id,
-            ttl=self.lease_ttl,
-        )
 
     async def _pump(self, plan: DispatchPlan, pending: deque[WorkItem]) -> SliceResult:
         """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
@@ -436,17 +437,3 @@ async def deliver(
         join=join,
     )
     return await dispatcher.run()
-
-
-async def _found_in(
-    session: AsyncSession, comparison_id: str, claim: ranges.Claim
-) -> tuple[ranges.RangeTrials, AmbiguousOutcomes]:
-    return (
-        await ranges.trials_in(session, comparison_id, claim),
-        await ambiguous.policy(session, comparison_id),
-    )
-
-
-async def _release_finished(session: AsyncSession, comparison_id: str, claim: ranges.Claim) -> None:
-    await ranges.lock(session, comparison_id, [claim])
-    await ranges.release(session, comparison_id, [claim], finished=True)
