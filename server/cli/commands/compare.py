@@ -23,6 +23,9 @@ from typer._click.core import Context
 from typer._click.exceptions import UsageError
 from typer.core import TyperCommand
 
+from server.cli.commands.format_options import FilterOption, ScorerOption, ThresholdOption
+from server.imports.reading import Options
+
 if TYPE_CHECKING:
     from server.offline_compare.results import Run
     from server.offline_compare.summary import Summary
@@ -120,13 +123,24 @@ def compare_command(
     verbose: Annotated[
         bool, typer.Option("--verbose", help="Show every pair and every failure.")
     ] = False,
+    scorer: ScorerOption = None,
+    pass_threshold: ThresholdOption = 1.0,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant",
+            help="promptfoo: the prompt × provider pair; twice: the baseline's, the treatment's.",
+        ),
+    ] = None,
+    filter_name: FilterOption = None,
 ) -> None:
     """Compare treatment results with a baseline's, offline: pairwise judge, grades, metrics.
 
     Give an experiment directory, or --baseline and --treatment. With a judge each matched
     pair is judged in both orders; without one, grades (McNemar) and metrics are compared.
     """
-    runs = _load(experiment_dir, baseline, treatment, baseline_variant)
+    options = _options(scorer, pass_threshold, variant or [], filter_name)
+    runs = _load(experiment_dir, baseline, treatment, baseline_variant, options)
     judge = _judge(judge_connection_url, judge_model, rubric, judge_timeout)
     from server.offline_compare.report import render
     from server.offline_compare.runner import gate
@@ -149,8 +163,10 @@ def _load(
     baseline: Path | None,
     treatment: Path | None,
     baseline_variant: str | None,
+    options: tuple[Options, Options] | None = None,
 ) -> tuple[Run, list[Run]]:
-    from server.offline_compare.results import LoadError, load_experiment, load_run
+    from server.offline_compare.imported import load_any
+    from server.offline_compare.results import LoadError, load_experiment
 
     if experiment_dir is not None and (baseline is not None or treatment is not None):
         _usage("give an experiment directory or --baseline and --treatment, not both")
@@ -161,13 +177,29 @@ def _load(
             _usage("give an experiment directory, or both --baseline and --treatment")
         if baseline_variant is not None:
             _usage("--baseline-variant applies to an experiment directory only")
-        base_run, treatment_run = load_run(baseline), load_run(treatment)
+        base_options, treatment_options = options or (Options(), Options())
+        base_run = load_any(baseline, base_options)
+        treatment_run = load_any(treatment, treatment_options)
         if base_run.name == treatment_run.name:  # e.g. main/results.jsonl and pr/results.jsonl
             base_run = dataclasses.replace(base_run, name=str(baseline))
             treatment_run = dataclasses.replace(treatment_run, name=str(treatment))
         return base_run, [treatment_run]
     except LoadError as exc:
         _usage(str(exc))
+
+
+def _options(
+    scorer: str | None, threshold: float, variants: list[str], filter_name: str | None
+) -> tuple[Options, Options]:
+    """The reading options of the baseline and of the treatment (`--variant` may differ)."""
+    if len(variants) > 2:
+        _usage("--variant: give it once (both files) or twice (baseline, then treatment)")
+    first = variants[0] if variants else None
+    second = variants[-1] if variants else None
+    return (
+        Options(scorer, threshold, first, filter_name),
+        Options(scorer, threshold, second, filter_name),
+    )
 
 
 def _judge(

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
+from server.cli.commands import format_import
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
 from server.cli.commands.client_setup import (
     OPERATIONAL_ERROR,
@@ -23,7 +24,16 @@ from server.cli.commands.client_setup import (
     fail,
     run_import,
 )
+from server.cli.commands.format_options import (
+    FilterOption,
+    FormatOption,
+    ScorerOption,
+    ThresholdOption,
+    VariantOption,
+    resolve_format,
+)
 from server.cli.commands.run_import import import_file
+from server.imports.reading import Options
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
@@ -61,7 +71,9 @@ EpsilonOption = Annotated[
 
 @run_app.command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="JSONL, one item per line; blank lines skipped.")],
+    file: Annotated[
+        Path, typer.Argument(help="shipwise JSONL (one item per line), or another tool's file.")
+    ],
     token: TokenOption,
     experiment: Annotated[
         str, typer.Option("--experiment", help="The experiment's name (created if new).")
@@ -79,12 +91,27 @@ def import_command(
         typer.Option("--chunk-size", min=1, max=MAX_ITEMS_PER_CHUNK, help="Items per call."),
     ] = MAX_ITEMS_PER_CHUNK,
     in_flight: InFlightOption = DEFAULT_IN_FLIGHT,
+    file_format: FormatOption = "auto",
+    scorer: ScorerOption = None,
+    pass_threshold: ThresholdOption = 1.0,
+    variant: VariantOption = None,
+    filter_name: FilterOption = None,
 ) -> None:
     """Import a results file as a COMPLETED run; prints the run id alone on the last line.
 
-    A bad line is reported as `line N: reason` and the run is left FAILED (exit 1).
+    A shipwise JSONL's bad line is reported as `line N: reason` and the run is left FAILED
+    (exit 1); another tool's bad record names its line or zip member (exit 2).
     """
     meta = _metadata(metadata)
+    options = Options(scorer, pass_threshold, variant, filter_name)
+    fmt = resolve_format(file, file_format, options)
+    if fmt != "shipwise":
+        format_import.run_command(
+            file, url=url, token=token, fmt=fmt, options=options, experiment=experiment,
+            idempotency_key=idempotency_key, metadata=meta, chunk_size=chunk_size,
+            in_flight=in_flight,
+        )  # fmt: skip
+        return
     imported = run_import(
         file,
         url=url,
