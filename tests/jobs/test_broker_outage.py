@@ -38,7 +38,7 @@ SEQ = "query($id: ID!) { comparison(id: $id) { progress { seq } } }"
 @pytest.fixture
 def fake() -> Iterator[FakeOpenAI]:
     with FakeOpenAI() as server:
-        server.behaviour = Behaviour(delay_seconds=0.03, reply="the answer")
+        server.behaviour = Behaviour(delay_seconds=0.1, reply="the answer")  # a run of ~8 s
         yield server
 
 
@@ -98,7 +98,8 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     assert probe(health_port, "/healthz") == 200
     # The API still answers reads while Redis is away.
     during = await poll_tolerant(backend, token, comparison_id, until=lambda _: True)
-    assert during["status"] == "RUNNING"
+    # (A delivery keeps the slots it holds, so calls may even go on meanwhile.)
+    assert during["status"] in ("RUNNING", "DONE")
     await asyncio.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - down_at)))
     redis.start()
 

@@ -34,7 +34,7 @@ API_BACK_WITHIN_S = 5.0
 @pytest.fixture
 def fake() -> Iterator[FakeOpenAI]:
     with FakeOpenAI() as server:
-        server.behaviour = Behaviour(delay_seconds=0.03, reply="the answer")
+        server.behaviour = Behaviour(delay_seconds=0.1, reply="the answer")  # a run of ~8 s
         yield server
 
 
@@ -92,8 +92,9 @@ async def test_a_postgres_restart_mid_run_ends_done_and_the_api_answers_again(
         backend,
         token,
         comparison_id,
-        until=lambda c: c["progress"]["doneCalls"] > seen["progress"]["doneCalls"]
-        or c["status"] == "DONE",
+        until=lambda c: (
+            c["progress"]["doneCalls"] > seen["progress"]["doneCalls"] or c["status"] == "DONE"
+        ),
         timeout=5,
     )
 
