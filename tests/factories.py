@@ -293,6 +293,13 @@ class ComparisonSetup:
             **fields,
         }
 
+    def labelled_cohorts(self, *labels: str) -> list[dict[str, Any]]:
+        """The `cohorts` of a `CreateComparisonInput`: each release with its label, in order."""
+        return [
+            {"kind": "RELEASE", "releaseId": rid, "label": label}
+            for rid, label in zip(self.release_ids, labels, strict=True)
+        ]
+
 
 async def make_comparison_setup(
     sessionmaker: async_sessionmaker[AsyncSession],

@@ -13,7 +13,9 @@ from typing import Any
 
 from server.assets.models import AssetVersion
 from server.checks import DEFAULT_CHECKS, validate_check_specs
+from server.comparisons import stopping as stopping_option
 from server.comparisons.models import CohortKind
+from server.comparisons.stopping import StoppingSpec
 from server.connections.models import ModelConnection
 from server.datasets.models import Split
 from server.errors import ValidationFailed
@@ -70,6 +72,7 @@ class ComparisonSpec:
     label: str | None = None
     epsilon_points: float = 1.0
     target_effect_points: float = 5.0
+    stopping: StoppingSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +119,10 @@ class ResolvedInput:
     experiment: Experiment | None
     label: str | None
     connections: dict[str, ModelConnection] = field(default_factory=dict)
+    """Every connection called (cohorts' and judges'), by id."""
     epsilon_points: float = 1.0
     target_effect_points: float = 5.0
-    """Every connection called (cohorts' and judges'), by id."""
+    stopping: StoppingSpec | None = None
 
 
 def check(spec: ComparisonSpec) -> list[dict[str, Any]]:
@@ -150,6 +154,7 @@ def check(spec: ComparisonSpec) -> list[dict[str, Any]]:
     optional_cents_to_micros(spec.budget_cap_cents, field="budgetCapCents")
     _check_points(spec.epsilon_points, field="epsilonPoints", allow_zero=True)
     _check_points(spec.target_effect_points, field="targetEffectPoints", allow_zero=False)
+    stopping_option.check(spec.stopping)
     checks = list(DEFAULT_CHECKS) if spec.checks is None else spec.checks
     return [dict(c) for c in validate_check_specs(checks)]
 

@@ -46,6 +46,8 @@ class StopReason(StrEnum):
     BUDGET_CAP = "BUDGET_CAP"
     CONNECTION_CAP = "CONNECTION_CAP"
     DAILY_BUDGET = "DAILY_BUDGET"
+    DECIDED_EARLY = "DECIDED_EARLY"
+    """Sequential stopping: every baseline's confidence sequence decided (SPEC §4)."""
 
 
 class CohortKind(StrEnum):
@@ -104,6 +106,15 @@ class Comparison(Base):
     )
     target_effect_points: Mapped[float] = mapped_column(
         Float, default=5.0, server_default="5", comment="the gate's target effect, in points"
+    )
+    stopping: Mapped[dict[str, Any] | None] = mapped_column(
+        PortableJSON, comment="sequential stopping {rule, alpha, minCases, lookEveryCases}"
+    )
+    case_order_seed: Mapped[int | None] = mapped_column(
+        BigInteger, comment="the seed of the random case order (sequential stopping)"
+    )
+    looks: Mapped[dict[str, Any] | None] = mapped_column(
+        PortableJSON, comment="sequential looks so far and the decision (dispatch/looks.py)"
     )
     case_count: Mapped[int] = mapped_column(Integer, comment="frozen cases in comparison_case")
     total_calls: Mapped[int] = mapped_column(Integer, comment="planned calls, judge calls included")

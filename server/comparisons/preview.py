@@ -37,6 +37,7 @@ class WarningCode(StrEnum):
     NO_VERDICT = "NO_VERDICT"
     HOLDOUT_LOOKS = "HOLDOUT_LOOKS"
     CASES_LEFT_OUT = "CASES_LEFT_OUT"
+    MAY_STOP_EARLY = "MAY_STOP_EARLY"
 
 
 class BlockerCode(StrEnum):

@@ -79,6 +79,10 @@ class ComparisonPreview:
     warnings: list[PreviewWarning]
     blockers: list[PreviewBlocker]
     can_start: bool
+    may_stop_early: bool = strawberry.field(
+        description="Sequential stopping is on: the run may end before its last case; the "
+        "calls and the cost bound are the most it can use."
+    )
     summary: str
 
     @classmethod
@@ -141,5 +145,6 @@ class ComparisonPreview:
                 for n in p.blockers
             ],
             can_start=p.can_start,
+            may_stop_early=resolved.stopping is not None and resolved.stopping.sequential,
             summary=p.summary,
         )

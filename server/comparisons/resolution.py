@@ -95,6 +95,7 @@ async def resolve(*, session: AsyncSession, actor: Actor, spec: ComparisonSpec) 
         connections=connections,
         epsilon_points=float(spec.epsilon_points),
         target_effect_points=float(spec.target_effect_points),
+        stopping=spec.stopping,
     )
 
 

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from server.comparisons import lifecycle, service
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.preview_types import ComparisonPreview
+from server.comparisons.stopping_types import StoppingInput
 from server.comparisons.types import Comparison, ComparisonStatus, CreateComparisonInput
 from server.context import Context
 from server.listing import workspace_connection
@@ -107,11 +108,22 @@ class ComparisonMutation:
         )
         return Comparison.from_row(row)
 
-    @strawberry.mutation(description="A new SETUP comparison with the same cases and cohorts.")
+    @strawberry.mutation(
+        description="A new SETUP comparison with the same cases and cohorts; `stopping`, "
+        "when given, replaces its sequential stopping."
+    )
     async def rerun_comparison(
-        self, info: strawberry.Info[Context], id: strawberry.ID
+        self,
+        info: strawberry.Info[Context],
+        id: strawberry.ID,
+        stopping: StoppingInput | None = None,
     ) -> Comparison:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.rerun(session=session, actor=actor, comparison_id=str(id))
+            row = await service.rerun(
+                session=session,
+                actor=actor,
+                comparison_id=str(id),
+                stopping=stopping.to_spec() if stopping else None,
+            )
         return Comparison.from_row(row)

@@ -17,6 +17,7 @@ from server.audit import service as audit
 from server.auth import Actor
 from server.comparisons import inputs, resolution
 from server.comparisons import preview as planning
+from server.comparisons import stopping as stopping_option
 from server.comparisons.inputs import ComparisonSpec, ResolvedInput
 from server.comparisons.models import (
     Comparison,
@@ -26,7 +27,8 @@ from server.comparisons.models import (
 )
 from server.comparisons.preview import Preview
 from server.comparisons.selection import Selection, select_for
-from server.datasets.models import Split
+from server.comparisons.stopping import StoppingSpec
+from server.datasets.models import DatasetCase, Split
 from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.experiments.models import Experiment
@@ -56,16 +58,26 @@ async def preview(
         found = await holdout_looks(session=session, version_ids=[version_id])
         looks = found.get(version_id, 0)
     total = sum(c.calls for c in counts)
+    bound = planning.cost_bound(resolved, selection.kept)
+    notes = planning.warnings(resolved=resolved, selection=selection, holdout_looks=looks)
+    if resolved.stopping is not None and resolved.stopping.sequential:
+        note = stopping_option.preview_note(
+            resolved.stopping,
+            baselines=len(resolved.cohorts) - 1,
+            total_calls=total,
+            bound=planning.dollars(sum(bound)),
+        )
+        notes.append(planning.Note(planning.WarningCode.MAY_STOP_EARLY, note))
     return Preview(
         resolved=resolved,
         selection=selection,
         cohorts=counts,
-        cost_micros=planning.cost_bound(resolved, selection.kept),
+        cost_micros=bound,
         connections=[
             planning.ConnectionSpend(connection, spent[connection.id])
             for connection in resolved.connections.values()
         ],
-        warnings=planning.warnings(resolved=resolved, selection=selection, holdout_looks=looks),
+        warnings=notes,
         blockers=planning.blockers(
             can_run=actor.role.at_least(Role.MEMBER),
             workspace=workspace,
@@ -95,6 +107,7 @@ async def create(
         note = planning.over_limit_note(total, settings.max_calls_per_comparison)
         raise QuotaExceeded(note.message, calls=total, limit=settings.max_calls_per_comparison)
     experiment = resolved.experiment or await _experiment_for(session, actor, resolved)
+    stopping, seed = stopping_option.stored(resolved.stopping)
     comparison = Comparison(
         id=new_id("cmp"),
         workspace_id=actor.workspace_id,
@@ -112,6 +125,8 @@ async def create(
         budget_cap_micros=resolved.budget_cap_micros,
         epsilon_points=resolved.epsilon_points,
         target_effect_points=resolved.target_effect_points,
+        stopping=stopping,
+        case_order_seed=seed,
         case_count=len(selection.kept),
         total_calls=total,
         created_by_member_id=actor.member_id,
@@ -130,7 +145,8 @@ async def create(
         for c in resolved.cohorts
     )
     await session.flush()
-    await _insert_cases(session, comparison.id, [case.id for case in selection.kept])
+    order = stopping_option.case_order([case.id for case in selection.kept], seed)
+    await _insert_cases(session, comparison.id, order)
     await record_audit(
         session, actor, "comparison.create", comparison, _facts(comparison, resolved)
     )
@@ -199,6 +215,8 @@ def _facts(comparison: Comparison, resolved: ResolvedInput) -> dict[str, Any]:
         "caseCount": comparison.case_count,
         "totalCalls": comparison.total_calls,
         "budgetCapMicros": comparison.budget_cap_micros,
+        "stopping": comparison.stopping,
+        "caseOrderSeed": comparison.case_order_seed,
         "cohorts": [
             {"index": c.index, "kind": c.kind.value, "releaseId": c.release_id,
              "bindings": c.bindings}
@@ -246,12 +264,24 @@ async def get_page(
     )
 
 
-async def rerun(*, session: AsyncSession, actor: Actor, comparison_id: str) -> Comparison:
-    """A new SETUP comparison of the same cases, cohorts (frozen bindings), options and cap."""
+async def rerun(
+    *,
+    session: AsyncSession,
+    actor: Actor,
+    comparison_id: str,
+    stopping: StoppingSpec | None = None,
+) -> Comparison:
+    """A new SETUP comparison of the same cases, cohorts (frozen bindings), options and cap;
+    `stopping`, when given, replaces the source's sequential stopping (a new case order)."""
     actor.require(Role.MEMBER)
+    stopping_option.check(stopping)
     source = await get(
         session=session, workspace_id=actor.workspace_id, comparison_id=comparison_id
     )
+    if stopping is None:
+        kept_stopping, seed = source.stopping, source.case_order_seed
+    else:
+        kept_stopping, seed = stopping_option.stored(stopping)
     copy = Comparison(
         id=new_id("cmp"),
         workspace_id=source.workspace_id,
@@ -269,6 +299,8 @@ async def rerun(*, session: AsyncSession, actor: Actor, comparison_id: str) -> C
         budget_cap_micros=source.budget_cap_micros,
         epsilon_points=source.epsilon_points,
         target_effect_points=source.target_effect_points,
+        stopping=kept_stopping,
+        case_order_seed=seed,
         case_count=source.case_count,
         total_calls=source.total_calls,
         created_by_member_id=actor.member_id,
@@ -291,14 +323,23 @@ async def rerun(*, session: AsyncSession, actor: Actor, comparison_id: str) -> C
         for c in cohorts
     )
     await session.flush()
-    await session.execute(
-        insert(ComparisonCase).from_select(
-            ["comparison_id", "ordinal", "dataset_case_id"],
-            select(literal(copy.id), ComparisonCase.ordinal, ComparisonCase.dataset_case_id).where(
-                ComparisonCase.comparison_id == source.id
-            ),
+    if stopping is None:  # the same cases in the same order
+        await session.execute(
+            insert(ComparisonCase).from_select(
+                ["comparison_id", "ordinal", "dataset_case_id"],
+                select(
+                    literal(copy.id), ComparisonCase.ordinal, ComparisonCase.dataset_case_id
+                ).where(ComparisonCase.comparison_id == source.id),
+            )
         )
-    )
+    else:  # the same cases, in dataset order or the new seed's
+        case_ids = await session.scalars(
+            select(ComparisonCase.dataset_case_id)
+            .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
+            .where(ComparisonCase.comparison_id == source.id)
+            .order_by(DatasetCase.ordinal)
+        )
+        await _insert_cases(session, copy.id, stopping_option.case_order(list(case_ids), seed))
     copied = await session.scalar(
         select(func.count())
         .select_from(ComparisonCase)

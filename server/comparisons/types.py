@@ -20,6 +20,7 @@ from server.comparisons.models import ComparisonCohort as CohortRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress, snapshot
+from server.comparisons.stopping_types import ComparisonStopping, StoppingInput
 from server.connections.types import ModelConnection
 from server.context import Context
 from server.datasets.models import Split as SplitEnum
@@ -110,6 +111,9 @@ class CreateComparisonInput:
     target_effect_points: float = strawberry.field(
         default=5.0, description="NO_CHANGE needs the interval for Δ within ± this (points)."
     )
+    stopping: StoppingInput | None = strawberry.field(
+        default=None, description="Sequential stopping; NONE (every case) by default."
+    )
 
     def to_spec(self) -> ComparisonSpec:
         """The service's view of this input."""
@@ -145,6 +149,7 @@ class CreateComparisonInput:
             label=self.label,
             epsilon_points=self.epsilon_points,
             target_effect_points=self.target_effect_points,
+            stopping=self.stopping.to_spec() if self.stopping else None,
         )
 
 
@@ -248,6 +253,10 @@ class Comparison:
     started_at: datetime | None
     ended_at: datetime | None
     row: strawberry.Private[ComparisonRow]
+
+    @strawberry.field(description="Sequential stopping: the rule, the looks and the stop.")
+    def stopping(self) -> ComparisonStopping | None:
+        return ComparisonStopping.from_row(self.row)
 
     @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
     async def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]

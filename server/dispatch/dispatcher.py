@@ -49,6 +49,7 @@ from server.dispatch import ending as run_end
 from server.dispatch.holdings import Holdings
 from server.dispatch.joins import dispatch_job_id
 from server.dispatch.keepalive import Keepalive
+from server.dispatch.looks import Looks
 from server.dispatch.pairwise_stage import Stage as PairwiseStage
 from server.dispatch.pipeline import Pipeline, SliceResult, Stop
 from server.dispatch.plan import DispatchPlan, WorkItem, load_plan
@@ -126,6 +127,8 @@ class Dispatcher:
         self.fresh_cohorts: set[int] = set()
         """Cohorts admitted to since the last record: that record shows them RUNNING."""
         self.pairwise = PairwiseStage(sessionmaker, settings)
+        self.looks: Looks | None = None
+        """Sequential stopping's looks (server/dispatch/looks.py), after each record."""
 
     async def run(self) -> str:
         if self.registry is not None and self.comparison_id in self.registry:
@@ -157,6 +160,7 @@ class Dispatcher:
             "loading the plan",
             write=False,
         )
+        self.looks = Looks(self.sessionmaker, plan.comparison, cohorts=len(plan.cohorts))
         first, stop = await self._claim(plan)
         if not first:
             return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
@@ -344,6 +348,8 @@ class Dispatcher:
         )
         self.held.recorded(outcomes, finished)
         await self._publish(snapshot)
+        if self.looks is not None:  # sequential stopping: a decision is the pending stop
+            await self.looks.after_record(done_calls=snapshot.done_calls)
 
     async def _finish(
         self,

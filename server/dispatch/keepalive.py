@@ -14,6 +14,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import db_retry
+from server.comparisons.models import StopReason
 from server.dispatch import ranges
 from server.dispatch.holdings import Holdings
 from server.dispatch.lease import Fenced
@@ -66,8 +67,8 @@ class Keepalive:
         ):
             self.status_read_at = time.monotonic()
             stop = await self._stop_found()
-            if stop is not None:
-                self.abandon_waits()
+            if stop is not None and stop != StopReason.DECIDED_EARLY:
+                self.abandon_waits()  # a decided run's admitted calls go out: whole cases
         return stop
 
     def abandon_waits(self) -> None:

@@ -86,9 +86,10 @@ class Stage:
     ) -> StopReason | None:
         """The stop reason to end DONE with, or None: not settled yet, hand over.
 
-        A run stopped by a cap makes no further calls, pairwise ones included.
+        A run stopped by a cap makes no further calls, pairwise ones included; a run decided
+        early (sequential stopping) judges every case it dispatched.
         """
-        if stop_reason is not None and stop_reason != StopReason.COMPLETED:
+        if stop_reason not in (None, StopReason.COMPLETED, StopReason.DECIDED_EARLY):
             return stop_reason
         work = await self._load(comparison_id)
         if work is None:

@@ -52,6 +52,14 @@ class _State:
     room: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+def _whole_cases(pending: deque[WorkItem], size: int) -> int:
+    """`size` grown to the end of its last case: an admission never splits a case, so a stop
+    found at admission (a cap, a sequential decision) leaves whole cases only."""
+    while size < len(pending) and pending[size].case_ordinal == pending[size - 1].case_ordinal:
+        size += 1
+    return size
+
+
 class Pipeline:
     def __init__(
         self,
@@ -192,7 +200,7 @@ class Pipeline:
                 finally:
                     waiter.cancel()
                 continue
-            size = min(room, len(self.pending), MAX_ADMIT)
+            size = _whole_cases(self.pending, min(room, len(self.pending), MAX_ADMIT))
             batch = [self.pending.popleft() for _ in range(size)]
             ids, stop = await self._admit(batch)
             if stop is not None:

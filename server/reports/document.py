@@ -139,6 +139,7 @@ async def build(
             ],
             "overallWinner": scorecard.get("overallWinner"),
             "usableCases": scorecard.get("usableCases"),
+            **({"stopping": scorecard["stopping"]} if scorecard.get("stopping") else {}),
         },
         "scorecard": scorecard,
         "failureAnalysis": {

@@ -21,6 +21,7 @@ from server.comparisons.models import (
 )
 from server.datasets.models import DatasetCase
 from server.verdicts import bulk
+from server.verdicts import sequential as sequential_verdict
 
 SCORE_0_1 = "SCORE_0_1"
 
@@ -84,6 +85,8 @@ class FinalizeInput:
     cohorts: list[CohortInfo]
     cases: list[CaseInfo]
     trials: list[TrialInfo]
+    sequential: dict[str, Any] | None = None
+    """Sequential stopping's stop and looks (`server.verdicts.sequential`)."""
 
 
 async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | None:
@@ -125,6 +128,7 @@ async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | Non
         cohorts=[CohortInfo(c.cohort_index, c.label, c.release_id) for c in cohorts],
         cases=[CaseInfo(int(o), int(i), str(d), inp) for o, i, d, inp in case_rows],
         trials=trials,
+        sequential=sequential_verdict.describe(comparison),
     )
 
 

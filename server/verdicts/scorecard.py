@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 import stats
+from server.verdicts import sequential
 from server.verdicts.inputs import FinalizeInput
 from server.verdicts.tensors import Tensors
 from stats import reasons
@@ -275,6 +276,7 @@ def score(data: FinalizeInput, t: Tensors) -> Scored:
         },
         "verdicts": verdict_rows,
     }
+    sequential.apply(document, data.sequential)  # a run decided early rests on its sequence
     return Scored(document, analysis.classifications, relations, ran)
 
 

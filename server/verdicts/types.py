@@ -10,6 +10,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.checks import CheckKind as CheckKindEnum
+from server.comparisons.stopping_types import ComparisonStopping
 from server.db import utcnow
 from server.money import micros_to_cents
 from server.pairwise.types import PairwiseResult
@@ -45,6 +46,7 @@ class SignificanceMethod(StrEnum):
     MCNEMAR_MID_P = "MCNEMAR_MID_P"
     SIGN_FLIP_PERMUTATION = "SIGN_FLIP_PERMUTATION"
     PAIRED_T = "PAIRED_T"
+    CONFIDENCE_SEQUENCE = "CONFIDENCE_SEQUENCE"
 
 
 @strawberry.enum
@@ -165,6 +167,10 @@ class BaselineVerdict:
     summary: str = strawberry.field(
         description='The chip, e.g. "Regressed vs v1: −11.7 points, outside the noise".'
     )
+    decided_early_at_cases: int | None = strawberry.field(
+        default=None,
+        description="Sequential stopping: the deciding look's cases (the sequence decides).",
+    )
 
 
 @strawberry.type
@@ -180,6 +186,9 @@ class Scorecard:
     trials: list[TrialSummary]
     failure_analysis: FailureAnalysis
     verdicts: list[BaselineVerdict]
+    stopping: ComparisonStopping | None = strawberry.field(
+        description="Sequential stopping: where it stopped (null without the option)."
+    )
     document: JSON = strawberry.field(description="The stored scorecard document, as is.")
 
     @classmethod
@@ -253,6 +262,7 @@ class Scorecard:
                 agree=doc["failureAnalysis"]["agree"],
             ),
             verdicts=[_verdict(v) for v in doc["verdicts"]],
+            stopping=ComparisonStopping.from_document(doc.get("stopping")),
             document=cast(JSON, doc),
         )
 
@@ -273,6 +283,7 @@ def _verdict(v: dict[str, Any]) -> BaselineVerdict:
         sensitivity_delta_points=float(v["sensitivityDeltaPoints"] or 0.0),
         pairwise=PairwiseResult.from_json(v.get("pairwise")),
         summary=wording.chip(v),
+        decided_early_at_cases=v.get("decidedEarlyAtCases"),
     )
 
 

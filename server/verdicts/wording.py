@@ -21,7 +21,20 @@ def points(value: float | None) -> str:
 
 
 def chip(verdict: dict[str, Any]) -> str:
-    """E.g. "Regressed vs capitals v1: −11.7 points, outside the noise"."""
+    """E.g. "Regressed vs capitals v1: −11.7 points, outside the noise"; a sequential run
+    adds ", decided early at 150 of 2,000 cases" or "; ran to the end"."""
+    text = _chip(verdict)
+    at = verdict.get("decidedEarlyAtCases")
+    if at is not None:
+        return (
+            f"{text}, decided early at {int(at):,} of {int(verdict.get('caseCount') or 0):,} cases"
+        )
+    if verdict.get("ranToEnd"):
+        return f"{text}; ran to the end without an early decision"
+    return text
+
+
+def _chip(verdict: dict[str, Any]) -> str:
     label = verdict.get("baselineLabel") or f"cohort {verdict['baselineCohortIndex']}"
     delta = points(verdict.get("passRateDeltaPoints"))
     outcome, reason = verdict["outcome"], verdict["reason"]
@@ -31,6 +44,8 @@ def chip(verdict: dict[str, Any]) -> str:
         return f"Improved vs {label}: {delta} points, outside the noise"
     if outcome == "NO_CHANGE":
         return f"No change vs {label}: {delta} points, inside the noise"
+    if reason == "CONFIDENCE_SEQUENCE":
+        return f"No verdict vs {label}: {delta} points"
     if reason == "INSUFFICIENT_CASES":
         return (
             f"No verdict vs {label}: a verdict needs at least {MIN_CASES} usable cases, "

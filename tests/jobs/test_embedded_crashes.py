@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.comparisons.models import Comparison, ComparisonStatus, Trial
+from server.comparisons.stopping import StoppingRule, StoppingSpec
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.settings import Settings
@@ -162,7 +163,9 @@ async def stack(tmp_path: Path, fake: FakeOpenAI) -> AsyncIterator[Stack]:
         await engine.dispose()
 
 
-async def _start_run(stack: Stack, policy: str = "COUNT_AS_MISSING") -> tuple[str, str]:
+async def _start_run(
+    stack: Stack, policy: str = "COUNT_AS_MISSING", stopping: StoppingSpec | None = None
+) -> tuple[str, str]:
     """A comparison made on the server's database beforehand, started through HTTP once
     the server runs; it is mid-run (at least 8 calls committed) on return."""
     ws = await make_workspace(stack.sessionmaker)
@@ -177,7 +180,9 @@ async def _start_run(stack: Stack, policy: str = "COUNT_AS_MISSING") -> tuple[st
         input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
         output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
     )
-    comparison_id = await make_comparison(stack.sessionmaker, setup, trials=TRIALS)
+    comparison_id = await make_comparison(
+        stack.sessionmaker, setup, trials=TRIALS, stopping=stopping
+    )
     stack.fake.behaviour = Behaviour(delay_seconds=0.3, reply="the answer")
     token = ws.tokens[Role.MEMBER]
     await stack.server.start()
@@ -275,3 +280,26 @@ async def test_kill_9_mid_run_then_restart_never_resends_and_ends_as_the_policy_
     )
     # Every trial not left admitted by the kill was sent exactly once.
     assert TOTAL - len(admitted) <= len(sent) <= TOTAL
+
+
+async def test_kill_9_during_a_sequential_run_resumes_as_any_run_does(stack: Stack) -> None:
+    """Sequential stopping changes nothing of crash recovery: the ambiguous trials close as
+    missing, nothing is re-sent, and (undecided at its looks) the run ends COMPLETED."""
+    sequential = StoppingSpec(StoppingRule.ANYTIME_VALID, min_cases=20, look_every_cases=5)
+    comparison_id, token = await _start_run(stack, stopping=sequential)
+    await stack.server.stop(signal.SIGKILL)
+    admitted = {
+        t.id for t in await trials_of(stack.sessionmaker, comparison_id) if t.state == "ADMITTED"
+    }
+    sent_at_kill = deliveries_per_trial(stack.fake, comparison_id)
+    assert admitted, "the crash left admitted calls as evidence"
+
+    await stack.server.start()
+    ended = await stack.server.poll(token, comparison_id, _terminal)
+    sent = deliveries_per_trial(stack.fake, comparison_id)
+    assert all(len(deliveries) == 1 for deliveries in sent.values())
+    assert {t: sent[t] for t in sent_at_kill} == sent_at_kill, "nothing sent again"
+    assert (ended["status"], ended["stopReason"], ended["errorCode"]) == ("DONE", "COMPLETED", None)
+    rows = await _rows(stack, comparison_id)
+    assert rows == {"COMPLETED": TOTAL - len(admitted), "ERRORED": len(admitted)}
+    assert await _running(stack) == 0

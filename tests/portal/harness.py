@@ -1,4 +1,5 @@
-"""Driving the portal in headless Chromium: signing in, axe-core, outside requests, screenshots.
+"""Driving the portal in headless Chromium: signing in, axe-core, outside requests, screenshots;
+and the comparison set-ups the page tests share.
 
 Tests find elements by role and accessible name only (SPEC §7's contract). The portal must be
 built (`make install` runs `npm ci && npm run build` in web/); without it the tests skip loudly,
@@ -17,6 +18,8 @@ import pytest
 from server.portal.files import DEFAULT_DIR
 from tests import services
 from tests.browser import ConsoleRecorder
+from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from tests.harness import Backend
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -99,3 +102,14 @@ async def screenshot(page: Any, name: str) -> None:
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+async def serial_comparison_setup(
+    backend: Backend, *, cases: int = 20, **connection: Any
+) -> ComparisonSetup:
+    """A fresh workspace and `cases` cases of two releases on a SIMULATED connection that makes
+    one call at a time, so a run takes a while; `connection`: its simulation, price or cap."""
+    ws = await make_workspace(backend.sessionmaker)
+    return await make_comparison_setup(
+        backend.sessionmaker, ws, cases=cases, max_concurrency=1, **connection
+    )

@@ -108,10 +108,7 @@ async def test_untrusted_outputs_and_inputs_show_as_text_and_never_run(
         setup.input(
             trialsPerCase=2,
             label=f"{IMG} label",
-            cohorts=[
-                {"kind": "RELEASE", "releaseId": rid, "label": label}
-                for rid, label in zip(setup.release_ids, (SCRIPT, "baseline"), strict=True)
-            ],
+            cohorts=setup.labelled_cohorts(SCRIPT, "baseline"),
         ),
     )
     assert (await wait_finalized(sqlite_backend, member, comparison_id))["verdictState"] == (

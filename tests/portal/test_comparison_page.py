@@ -12,13 +12,14 @@ from playwright.async_api import expect
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Role
 from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import make_comparison_setup, make_workspace
+from tests.factories import make_workspace
 from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
     axe_violations,
     portal_page,  # noqa: F401 - fixture
     screenshot,
+    serial_comparison_setup,
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
@@ -161,15 +162,10 @@ async def test_a_run_stopped_by_a_connection_s_cap_says_which_and_how_far_it_got
     portal_page: Any,  # noqa: F811
 ) -> None:
     page = portal_page
-    ws = await make_workspace(sqlite_backend.sessionmaker)
-    setup = await make_comparison_setup(
-        sqlite_backend.sessionmaker,
-        ws,
-        cases=20,
-        output_cents_per_million_tokens=1_000_000.0,
-        monthly_cap_cents=2.0,
-        max_concurrency=1,
+    setup = await serial_comparison_setup(
+        sqlite_backend, output_cents_per_million_tokens=1_000_000.0, monthly_cap_cents=2.0
     )
+    ws = setup.workspace
     member = ws.tokens[Role.MEMBER]
     comparison_id = await run_comparison(sqlite_backend, member, setup.input(trialsPerCase=1))
     name = (

@@ -23,12 +23,13 @@ from tests.portal.harness import (
     axe_violations,
     portal_page,  # noqa: F401 - fixture
     screenshot,
+    serial_comparison_setup,
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
+from tests.server.verdicts.scenarios import CREATE
 
 START = "mutation($id: ID!) { startComparison(id: $id, background: true) { id status } }"
-CREATE = "mutation($input: CreateComparisonInput!) { createComparison(input: $input) { id } }"
 STATE = "query($id: ID!) { comparison(id: $id) { status verdictState } }"
 
 
@@ -42,10 +43,7 @@ async def setup_comparisons(backend: Backend, ws: WorkspaceFixture, count: int) 
 async def labelled_setup_comparisons(backend: Backend, ws: WorkspaceFixture, count: int) -> None:
     """`count` SETUP comparisons made through GraphQL, their cohorts labelled "v2" and "v1"."""
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=2)
-    cohorts = [
-        {"kind": "RELEASE", "releaseId": rid, "label": label}
-        for rid, label in zip(setup.release_ids, ("v2", "v1"), strict=True)
-    ]
+    cohorts = setup.labelled_cohorts("v2", "v1")
     for n in range(count):
         spec = setup.input(label=f"setup-{n:03d}", cohorts=cohorts, trialsPerCase=1)
         (await backend.gql(CREATE, {"input": spec}, token=ws.tokens[Role.MEMBER])).ok()
@@ -154,15 +152,9 @@ async def test_a_running_row_follows_its_progress_to_the_end(
     portal_page: Any,  # noqa: F811
 ) -> None:
     page = portal_page
-    ws = await make_workspace(sqlite_backend.sessionmaker)
     # 20 cases x 1 trial x 2 cohorts = 40 calls, one at a time at 100 ms: about 4 s.
-    setup = await make_comparison_setup(
-        sqlite_backend.sessionmaker,
-        ws,
-        cases=20,
-        simulation=Simulation(latency_ms=100),
-        max_concurrency=1,
-    )
+    setup = await serial_comparison_setup(sqlite_backend, simulation=Simulation(latency_ms=100))
+    ws = setup.workspace
     comparison_id = await make_comparison(
         sqlite_backend.sessionmaker, setup, trials=1, label="live one"
     )

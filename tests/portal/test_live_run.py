@@ -29,12 +29,10 @@ from tests.portal.harness import (
     screenshot,
     sign_in,
 )
+from tests.server.verdicts.scenarios import CREATE
 
 CASES, TRIALS, COHORTS = 60, 3, 2
 CALLS = CASES * TRIALS * COHORTS
-CREATE = """
-mutation($input: CreateComparisonInput!) { createComparison(input: $input) { id } }
-"""
 
 
 async def progress_value(progress: Any, timeout: float = 30_000) -> float:
@@ -66,10 +64,7 @@ async def test_a_running_comparison_shows_live_progress_and_cancels(
         output_cents_per_million_tokens=1000.0,
         max_concurrency=3,
     )
-    cohorts = [
-        {"kind": "RELEASE", "releaseId": rid, "label": label}
-        for rid, label in zip(setup.release_ids, ("v2", "v1"), strict=True)
-    ]
+    cohorts = setup.labelled_cohorts("v2", "v1")
     spec = setup.input(trialsPerCase=TRIALS, budgetCapCents=500.0, label="live", cohorts=cohorts)
     created = await sqlite_backend.gql(CREATE, {"input": spec}, token=ws.tokens[Role.MEMBER])
     comparison_id = created.ok()["createComparison"]["id"]

@@ -1,4 +1,4 @@
-import { NavLink, Outlet } from "react-router";
+import { Link, NavLink, Outlet } from "react-router";
 import { useQuery } from "urql";
 import { graphql } from "../gql";
 import { roleWord } from "../lib/roles";
@@ -54,9 +54,9 @@ export function Layout({
   return (
     <>
       <header className="top">
-        <a className="brand" href="/comparisons">
+        <Link className="brand" to="/comparisons">
           shipwise
-        </a>
+        </Link>
         <nav aria-label="Main">
           <ul>
             {LINKS.map(([to, label]) => (

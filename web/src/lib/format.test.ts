@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ago, count, dollars, exactTime, percent, points, timeLeft } from "./format";
+import { ago, count, dollars, exactTime, percent, points, ratePoints, timeLeft } from "./format";
 
 describe("dollars", () => {
   it.each([
@@ -18,6 +18,7 @@ describe("percent and points", () => {
     expect(points(-11.666)).toBe("−11.7 points"));
   it("puts a plus sign on a positive delta", () => expect(points(3.25)).toBe("+3.3 points"));
   it("gives zero no sign, even from a tiny negative", () => expect(points(-0.01)).toBe("0.0 points"));
+  it("reads a rate's size in points, unsigned", () => expect(ratePoints(0.0345)).toBe("3.5 points"));
 });
 
 describe("ago", () => {

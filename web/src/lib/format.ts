@@ -22,6 +22,11 @@ export function points(value: number | null | undefined, digits = 1): string {
   return `${sign}${text} points`;
 }
 
+/** A rate's size in points, unsigned: 0.034 → "3.4 points" (an MDE, an ε). */
+export function ratePoints(rate: number, digits = 1): string {
+  return `${(rate * 100).toFixed(digits)} points`;
+}
+
 /** "just now", "5 min ago", "2 h ago", "3 days ago" from an ISO time, relative to `now`. */
 export function ago(iso: string, now: number = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));

@@ -1,11 +1,8 @@
 /** The `table` "Audit log": actor, role, action, target, time and details as text. */
-import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { jsonText } from "../../lib/jsonText";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
 
 const PAGE = 50;
 
@@ -56,65 +53,29 @@ interface Props {
   names: Map<string, string>;
 }
 
-export function AuditEvents(props: Props) {
-  const pages = usePageWindow(PAGE);
+export function AuditEvents({ filters, names }: Props) {
   return (
-    <>
-      <table aria-label="Audit log">
-        <thead>
-          <tr>
-            <th scope="col">Actor</th>
-            <th scope="col">Role</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            <th scope="col">Time</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <EventRows key={after ?? ""} {...props} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="events" />
-    </>
-  );
-}
-
-function EventRows({
-  filters,
-  names,
-  after,
-  pages,
-}: Props & { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({
-    query: AuditPageQuery,
-    variables: { first: PAGE, after, ...filters },
-  });
-  const page = data?.auditEvents;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={6}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={6} className="muted">
-          No events match.
-        </td>
-      </tr>
-    );
-  }
-  return (
-    <>
-      {page?.edges.map(({ node }) => (
+    <PagedTable
+      label="Audit log"
+      what="events"
+      head={
+        <>
+          <th scope="col">Actor</th>
+          <th scope="col">Role</th>
+          <th scope="col">Action</th>
+          <th scope="col">Target</th>
+          <th scope="col">Time</th>
+          <th scope="col">Details</th>
+        </>
+      }
+      query={AuditPageQuery}
+      variables={filters}
+      pageSize={PAGE}
+      select={(data) => data.auditEvents}
+      columns={6}
+      empty="No events match."
+    >
+      {({ node }) => (
         <tr key={node.id}>
           <td>{node.actorId ? (names.get(node.actorId) ?? node.actorId) : "Command line"}</td>
           <td>{node.actorRole ? node.actorRole.toLowerCase() : "—"}</td>
@@ -137,7 +98,7 @@ function EventRows({
             <pre className="text details">{jsonText(node.details)}</pre>
           </td>
         </tr>
-      ))}
-    </>
+      )}
+    </PagedTable>
   );
 }

@@ -4,10 +4,11 @@ import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { CaseFilter, ComparisonCaseDebugQuery } from "../../gql/graphql";
 import { count, dollars } from "../../lib/format";
-import { cohortName, type CohortName } from "./cohorts";
+import { jsonText } from "../../lib/jsonText";
+import { nameOf, type CohortName } from "./cohorts";
 import { DiffText } from "./DiffText";
 import { CaseDebugQuery } from "./queries";
-import { errorWords } from "./stopWords";
+import { errorCodeWords } from "./stopWords";
 
 type Case = ComparisonCaseDebugQuery["comparison"]["cases"]["edges"][number]["node"];
 type Trial = Case["cohorts"][number]["trials"][number];
@@ -53,9 +54,11 @@ export function CaseDebug({
       {item && (
         <div className="case-debug">
           <h3>Input</h3>
-          <pre className="text">{asText(item.input)}</pre>
+          <pre className="text">{jsonText(item.input)}</pre>
           <h3>Expected</h3>
-          <pre className="text">{item.expected === null || item.expected === undefined ? "—" : asText(item.expected)}</pre>
+          <pre className="text">
+            {item.expected === null || item.expected === undefined ? "—" : jsonText(item.expected)}
+          </pre>
           <div className="row">
             <button type="button" role="switch" aria-checked={diff} onClick={() => setDiff(!diff)}>
               Diff
@@ -65,8 +68,7 @@ export function CaseDebug({
             </span>
           </div>
           {item.cohorts.map((c) => {
-            const cohort = cohorts.find((x) => x.cohortIndex === c.cohortIndex);
-            const name = cohort ? cohortName(cohort) : `cohort ${c.cohortIndex}`;
+            const name = nameOf(cohorts, c.cohortIndex);
             return (
               <section key={c.cohortIndex} aria-label={name} className="cohort-trials">
                 <h3>{name}</h3>
@@ -96,7 +98,7 @@ function TrialView({ trial, reference }: { trial: Trial; reference: string | nul
         {count(trial.inputTokens)} input and {count(trial.outputTokens)} output tokens ·{" "}
         {dollars(trial.costCents)}
       </p>
-      {trial.errorCode && <p className="error">{errorWords(trial.errorCode)}</p>}
+      {trial.errorCode && <p className="error">{errorCodeWords(trial.errorCode)}</p>}
       {trial.checks.length > 0 && (
         <ul className="checks">
           {trial.checks.map((check, i) => (
@@ -115,9 +117,4 @@ function TrialView({ trial, reference }: { trial: Trial; reference: string | nul
       </pre>
     </div>
   );
-}
-
-/** A case's input or expected value: a string as it is, anything else as indented JSON. */
-function asText(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
 }

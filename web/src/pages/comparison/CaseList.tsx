@@ -3,6 +3,7 @@ import { useClient, useQuery, type CombinedError } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { CaseFilter, ComparisonCasesQuery } from "../../gql/graphql";
 import { count } from "../../lib/format";
+import { MAX_ROWS } from "../../lib/pageWindow";
 import { CaseDebug } from "./CaseDebug";
 import { labelOf, type CohortName } from "./cohorts";
 import { CasesQuery } from "./queries";
@@ -14,8 +15,6 @@ type PageInfo = Cases["pageInfo"];
 type CaseRow = Edge["node"] & { before: string | null };
 
 const PAGE = 50;
-/** Never more rows on screen than this: past it, the oldest page makes way for the next. */
-const MAX_ROWS = 100;
 
 /** The cases of one tab and baseline, 50 at a time ("Load more"), each with "Debug". */
 export function CaseList({

@@ -1,5 +1,5 @@
 import type { CohortState } from "../../gql/graphql";
-import { cohortName, type CohortName } from "./cohorts";
+import { nameOf, type CohortName } from "./cohorts";
 
 const STATE_WORDS: Record<CohortState, string> = {
   DONE: "Done",
@@ -19,11 +19,9 @@ export function CohortChips({
   return (
     <section aria-label="Cohorts">
       {states.map((c) => {
-        const cohort = cohorts.find((x) => x.cohortIndex === c.cohortIndex);
-        const name = cohort ? cohortName(cohort) : `cohort ${c.cohortIndex}`;
         return (
           <span key={c.cohortIndex} className={`chip state-${c.state.toLowerCase()}`}>
-            {name}: {STATE_WORDS[c.state]}
+            {nameOf(cohorts, c.cohortIndex)}: {STATE_WORDS[c.state]}
           </span>
         );
       })}

@@ -1,27 +1,11 @@
 import { useQuery } from "urql";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
+import { statusWord } from "../../lib/comparisonWords";
 import { cohortName } from "./cohorts";
 import { DatasetNameQuery } from "./queries";
+import { DECIDED_WORDS, VERDICT_WORDS } from "./signOffWords";
 
 type Comparison = PageData["comparison"];
-
-const STATUS: Record<Comparison["status"], string> = {
-  SETUP: "Set up",
-  RUNNING: "Running",
-  DONE: "Done",
-  FAILED: "Failed",
-  CANCELLED: "Cancelled",
-};
-const DECISION: Record<string, string> = {
-  APPROVE: "Approved",
-  HOLD: "Hold",
-  REQUEST_CHANGES: "Changes requested",
-};
-const VERDICT: Record<string, string> = {
-  PROMOTE: "Promote",
-  HOLD: "Hold",
-  INCONCLUSIVE: "Inconclusive",
-};
 
 /** The heading (the label, else the id) and the line of facts beneath it. */
 export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
@@ -31,7 +15,7 @@ export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
       <h1>{comparison.label || comparison.id}</h1>
       <p className="facts">
         <span>
-          Status: <strong>{STATUS[comparison.status]}</strong>
+          Status: <strong>{statusWord(comparison.status)}</strong>
         </span>
         <span>Cohorts: {comparison.cohorts.map(cohortName).join(", ")}</span>
         <span>
@@ -43,8 +27,8 @@ export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
           {comparison.trialsPerCase} {comparison.trialsPerCase === 1 ? "trial" : "trials"} per
           case
         </span>
-        {signed && <span>Decision: {DECISION[signed.decision] ?? signed.decision}</span>}
-        {comparison.verdict && <span>Verdict: {VERDICT[comparison.verdict] ?? comparison.verdict}</span>}
+        {signed && <span>Decision: {DECIDED_WORDS[signed.decision]}</span>}
+        {comparison.verdict && <span>Verdict: {VERDICT_WORDS[comparison.verdict]}</span>}
       </p>
     </>
   );

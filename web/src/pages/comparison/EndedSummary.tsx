@@ -7,7 +7,7 @@ import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
 import { CohortChips } from "./CohortChips";
 import { FinalizeMutation, RerunMutation, StartMutation } from "./queries";
-import { errorWords, stopWords } from "./stopWords";
+import { errorCodeWords, stopWords } from "./stopWords";
 
 type Comparison = PageData["comparison"];
 
@@ -134,7 +134,7 @@ function NotFinalized({
         {completed ? "All calls are done." : "The run stopped early; the calls it made are done."}{" "}
         The runs and the verdict are not made yet.
       </p>
-      {errorCode && <p className="error">{errorWords(errorCode)}</p>}
+      {errorCode && <p className="error">{errorCodeWords(errorCode)}</p>}
       <RoleButton needs="ADMIN" disabled={finalized.fetching} onClick={() => void click()}>
         Make the verdict
       </RoleButton>

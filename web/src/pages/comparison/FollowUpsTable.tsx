@@ -3,13 +3,10 @@
  * a time, a checkbox per open row, and "Resolve selected" (MEMBER) → `dialog` "Resolve
  * follow-ups". The rows are shared by every version of the report.
  */
-import { useEffect, useState } from "react";
-import { useQuery } from "urql";
-import { LoadMore } from "../../components/LoadMore";
-import { ErrorNotice } from "../../components/ErrorNotice";
+import { useState } from "react";
+import { PagedTable } from "../../components/PagedTable";
 import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
 import { FollowUpsResolveDialog } from "./FollowUpsResolveDialog";
 
 const PAGE = 50;
@@ -45,7 +42,6 @@ export function FollowUpsTable({
   reportId: string;
   baselines: (index: number) => string;
 }) {
-  const pages = usePageWindow(PAGE);
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [resolving, setResolving] = useState(false);
   // Bumped after a resolve: every shown page asks the server again (no client cache).
@@ -71,32 +67,53 @@ export function FollowUpsTable({
           {selected.size} selected
         </span>
       </div>
-      <table aria-label="Follow-ups">
-        <thead>
-          <tr>
+      <PagedTable
+        label="Follow-ups"
+        what="follow-ups"
+        head={
+          <>
             <th scope="col">Select</th>
             <th scope="col">Case</th>
             <th scope="col">Baseline</th>
             <th scope="col">State</th>
             <th scope="col">Note</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <FollowUpRows
-              key={after ?? ""}
-              reportId={reportId}
-              after={after}
-              pages={pages}
-              baselines={baselines}
-              selected={selected}
-              toggle={toggle}
-              revision={revision}
-            />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="follow-ups" />
+          </>
+        }
+        query={FollowUpsPage}
+        variables={{ id: reportId }}
+        pageSize={PAGE}
+        select={(data) => data.report.followUps}
+        revision={revision}
+        columns={5}
+        empty="No follow-ups: no baseline has a worse case."
+      >
+        {({ node }) => {
+          const baseline = baselines(node.baselineCohortIndex);
+          const name = `${node.datasetItemId} vs ${baseline}`;
+          return (
+            <tr key={node.id}>
+              <td>
+                {node.state === "OPEN" && (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${name}`}
+                    checked={selected.has(node.id)}
+                    onChange={(e) => toggle(node.id, name, e.target.checked)}
+                  />
+                )}
+              </td>
+              <td>{node.datasetItemId}</td>
+              <td>{baseline}</td>
+              <td>
+                <span className={node.state === "OPEN" ? "chip bad" : "chip good"}>
+                  {node.state}
+                </span>
+              </td>
+              <td className="note">{node.note ?? ""}</td>
+            </tr>
+          );
+        }}
+      </PagedTable>
       {resolving && (
         <FollowUpsResolveDialog
           items={[...selected.entries()].map(([id, name]) => ({ id, name }))}
@@ -109,81 +126,5 @@ export function FollowUpsTable({
         />
       )}
     </div>
-  );
-}
-
-function FollowUpRows({
-  reportId,
-  after,
-  pages,
-  baselines,
-  selected,
-  toggle,
-  revision,
-}: {
-  reportId: string;
-  after: string | null;
-  pages: PageWindow;
-  baselines: (index: number) => string;
-  selected: Map<string, string>;
-  toggle: (id: string, name: string, on: boolean) => void;
-  revision: number;
-}) {
-  const [{ data, error }, reexecute] = useQuery({
-    query: FollowUpsPage,
-    variables: { id: reportId, first: PAGE, after },
-  });
-  useEffect(() => {
-    if (revision > 0) reexecute({ requestPolicy: "network-only" });
-  }, [revision, reexecute]);
-  const page = data?.report.followUps;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={5}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={5} className="muted">
-          No follow-ups: no baseline has a worse case.
-        </td>
-      </tr>
-    );
-  }
-  return (
-    <>
-      {page?.edges.map(({ node }) => {
-        const baseline = baselines(node.baselineCohortIndex);
-        const name = `${node.datasetItemId} vs ${baseline}`;
-        return (
-          <tr key={node.id}>
-            <td>
-              {node.state === "OPEN" && (
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${name}`}
-                  checked={selected.has(node.id)}
-                  onChange={(e) => toggle(node.id, name, e.target.checked)}
-                />
-              )}
-            </td>
-            <td>{node.datasetItemId}</td>
-            <td>{baseline}</td>
-            <td>
-              <span className={node.state === "OPEN" ? "chip bad" : "chip good"}>
-                {node.state}
-              </span>
-            </td>
-            <td className="note">{node.note ?? ""}</td>
-          </tr>
-        );
-      })}
-    </>
   );
 }

@@ -1,6 +1,6 @@
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import { percent } from "../../lib/format";
-import { cohortName, type CohortName } from "./cohorts";
+import { nameOf, type CohortName } from "./cohorts";
 
 type Confidence = NonNullable<
   ComparisonScorecardQuery["comparison"]["scorecard"]
@@ -27,9 +27,9 @@ export function ForestPlot({
   const height = TOP + confidence.length * ROW + AXIS;
   const rows = confidence.map((c) => {
     const cohort = cohorts.find((x) => x.cohortIndex === c.cohortIndex);
-    const name = cohort ? cohortName(cohort) : `cohort ${c.cohortIndex}`;
     const text = `${percent(c.passRate)} (${percent(c.low)}–${percent(c.high)})`;
-    return { c, name, text, candidate: cohort?.isCandidate ?? c.cohortIndex === 0 };
+    const candidate = cohort?.isCandidate ?? c.cohortIndex === 0;
+    return { c, name: nameOf(cohorts, c.cohortIndex), text, candidate };
   });
   const summary = rows.map((r) => `${r.name}: ${r.text}`).join("; ");
   return (

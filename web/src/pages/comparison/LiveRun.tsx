@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useMutation } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
+import { callsWords } from "../../lib/comparisonWords";
 import { count, dollars, timeLeft } from "../../lib/format";
 import { CohortChips } from "./CohortChips";
 import type { CohortName } from "./cohorts";
@@ -29,7 +30,7 @@ export function LiveRun({
   return (
     <section aria-label="Run" className="live-run">
       {background ? (
-        <p>Running in the background: {count(progress.doneCalls)} of {count(progress.totalCalls)} calls so far.</p>
+        <p>Running in the background: {callsWords(progress.doneCalls, progress.totalCalls)} so far.</p>
       ) : (
         <>
           <div className="row">
@@ -37,7 +38,7 @@ export function LiveRun({
             <span>{percent}%</span>
           </div>
           <p>
-            {count(progress.doneCalls)} of {count(progress.totalCalls)} calls
+            {callsWords(progress.doneCalls, progress.totalCalls)}
             {progress.failedCalls > 0 && <> ({count(progress.failedCalls)} failed or missing)</>}
           </p>
           <CohortChips states={progress.cohorts} cohorts={cohorts} />

@@ -8,7 +8,8 @@ import { Ago } from "../../components/Ago";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
-import { baselineNames, memberNames } from "./ReportNames";
+import { labelOf } from "./cohorts";
+import { memberNames } from "./ReportNames";
 import { ReportPageLink } from "./ReportPageLink";
 import { FollowUpsTable } from "./FollowUpsTable";
 import { SignOffDialog } from "./SignOffDialog";
@@ -80,7 +81,7 @@ export function ReportsRegion({
   const reports = comparison?.reports ?? [];
   const latest = reports.find((r) => r.isLatest) ?? reports[reports.length - 1];
   const names = memberNames(data?.members.edges.map((e) => e.node) ?? []);
-  const baselines = baselineNames(comparison?.cohorts ?? []);
+  const baselines = (index: number) => labelOf(comparison?.cohorts ?? [], index);
   const refresh = () => refetch({ requestPolicy: "network-only" });
 
   const onGenerate = async () => {

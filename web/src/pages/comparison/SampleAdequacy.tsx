@@ -1,6 +1,6 @@
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
-import { count } from "../../lib/format";
-import { cohortName, type CohortName } from "./cohorts";
+import { count, ratePoints } from "../../lib/format";
+import { nameOf, type CohortName } from "./cohorts";
 
 type Confidence = NonNullable<
   ComparisonScorecardQuery["comparison"]["scorecard"]
@@ -25,12 +25,11 @@ export function SampleAdequacy({
       <h2>Sample adequacy</h2>
       <ul className="strip">
         {confidence.map((c) => {
-          const cohort = cohorts.find((x) => x.cohortIndex === c.cohortIndex);
           const adequacy = ADEQUACY[c.adequacy] ?? { words: c.adequacy, tone: "chip" };
           return (
             <li key={c.cohortIndex}>
-              <strong>{cohort ? cohortName(cohort) : `cohort ${c.cohortIndex}`}</strong>: n ={" "}
-              {count(c.n)}, MDE {(c.mde * 100).toFixed(1)} points{" "}
+              <strong>{nameOf(cohorts, c.cohortIndex)}</strong>: n ={" "}
+              {count(c.n)}, MDE {ratePoints(c.mde)}{" "}
               <span className={adequacy.tone}>{adequacy.words}</span>
             </li>
           );

@@ -9,7 +9,7 @@ import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";
 import type { SignOffDecision } from "../../gql/graphql";
 import { errorCodes, errorExtension } from "../../lib/errors";
-import { DECISION_WORDS } from "./SignOffSummary";
+import { DECISION_WORDS } from "./signOffWords";
 
 const SignOff = graphql(`
   mutation SignOff(

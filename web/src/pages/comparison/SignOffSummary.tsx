@@ -1,17 +1,6 @@
 import { Ago } from "../../components/Ago";
 import type { SignOffDecision, SignOffVerdict } from "../../gql/graphql";
-
-export const DECISION_WORDS: Record<SignOffDecision, string> = {
-  APPROVE: "Approve",
-  HOLD: "Hold",
-  REQUEST_CHANGES: "Request changes",
-};
-
-const VERDICT_WORDS: Record<SignOffVerdict, string> = {
-  PROMOTE: "Promote",
-  HOLD: "Hold",
-  INCONCLUSIVE: "Inconclusive",
-};
+import { DECISION_WORDS, VERDICT_WORDS } from "./signOffWords";
 
 /** The latest version's sign-off: the decision, the verdict it wrote, who and when. */
 export function SignOffSummary({

@@ -1,6 +1,6 @@
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import { count, percent } from "../../lib/format";
-import { cohortName, type CohortName } from "./cohorts";
+import { nameOf, type CohortName } from "./cohorts";
 
 type Trials = NonNullable<ComparisonScorecardQuery["comparison"]["scorecard"]>["trials"][number];
 
@@ -27,19 +27,16 @@ export function TrialsRegion({
           </tr>
         </thead>
         <tbody>
-          {trials.map((t) => {
-            const cohort = cohorts.find((x) => x.cohortIndex === t.cohortIndex);
-            return (
-              <tr key={t.cohortIndex}>
-                <th scope="row">{cohort ? cohortName(cohort) : `cohort ${t.cohortIndex}`}</th>
-                <td className="num">{t.k}</td>
-                <td className="num">{percent(t.passHatK)}</td>
-                <td className="num">{percent(t.passAtK)}</td>
-                <td className="num">{count(t.flips)}</td>
-                <td className="num">{count(t.failedOrMissingTrials)}</td>
-              </tr>
-            );
-          })}
+          {trials.map((t) => (
+            <tr key={t.cohortIndex}>
+              <th scope="row">{nameOf(cohorts, t.cohortIndex)}</th>
+              <td className="num">{t.k}</td>
+              <td className="num">{percent(t.passHatK)}</td>
+              <td className="num">{percent(t.passAtK)}</td>
+              <td className="num">{count(t.flips)}</td>
+              <td className="num">{count(t.failedOrMissingTrials)}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </section>

@@ -1,10 +1,10 @@
+import { VerdictChips } from "../../components/VerdictChips";
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import { count } from "../../lib/format";
 import { labelOf, type CohortName } from "./cohorts";
 
 type Scorecard = NonNullable<ComparisonScorecardQuery["comparison"]["scorecard"]>;
 
-const TONE: Record<string, string> = { REGRESSED: "chip bad", IMPROVED: "chip good" };
 const NO_WINNER: Record<string, string> = {
   TIED_VOTES: "No overall winner: the quality rows' votes are tied.",
   NO_VOTES: "No overall winner: no quality row has a single winner.",
@@ -23,11 +23,7 @@ export function VerdictRegion({
     <section aria-label="Verdict">
       <h2>Verdict</h2>
       <div>
-        {scorecard.verdicts.map((v) => (
-          <span key={v.baselineCohortIndex} className={TONE[v.outcome] ?? "chip"}>
-            {v.summary}
-          </span>
-        ))}
+        <VerdictChips verdicts={scorecard.verdicts} />
       </div>
       <p>
         {winner.cohortIndex !== null && winner.cohortIndex !== undefined

@@ -12,6 +12,15 @@ export function cohortName(cohort: CohortName): string {
 }
 
 /** The label of cohort `index`, or "cohort N" when it is not known. */
-export function labelOf(cohorts: readonly CohortName[], index: number): string {
+export function labelOf(
+  cohorts: readonly Pick<CohortName, "cohortIndex" | "label">[],
+  index: number,
+): string {
   return cohorts.find((c) => c.cohortIndex === index)?.label ?? `cohort ${index}`;
+}
+
+/** `cohortName` of cohort `index`, or "cohort N" when it is not known. */
+export function nameOf(cohorts: readonly CohortName[], index: number): string {
+  const cohort = cohorts.find((c) => c.cohortIndex === index);
+  return cohort ? cohortName(cohort) : `cohort ${index}`;
 }

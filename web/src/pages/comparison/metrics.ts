@@ -1,5 +1,5 @@
 /** The scorecard's metric rows in words: their names and how their values read. */
-import { dollars, percent } from "../../lib/format";
+import { count, dollars, percent } from "../../lib/format";
 
 const NAMES: Record<string, string> = {
   pass_rate: "Pass rate",
@@ -25,7 +25,7 @@ export function metricValue(name: string, value: number | null | undefined): str
   if (value === null || value === undefined) return "—";
   if (name.startsWith("pass_rate") || name === "failed_or_missing_rate") return percent(value);
   if (name === "cost_per_case_cents") return dollars(value);
-  if (name.endsWith("_ms")) return `${Math.round(value).toLocaleString("en-US")} ms`;
+  if (name.endsWith("_ms")) return `${count(Math.round(value))} ms`;
   if (name.startsWith("judge_score")) return value.toFixed(2);
   return value.toFixed(1);
 }

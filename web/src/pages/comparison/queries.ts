@@ -1,6 +1,25 @@
 /** The GraphQL documents of the comparison page (typed by codegen from schema.graphql). */
 import { graphql } from "../../gql";
 
+/** A run's progress as the page shows it: read with the comparison, then live. */
+export const ProgressFields = graphql(`
+  fragment ProgressFields on ComparisonProgress {
+    seq
+    status
+    stopReason
+    doneCalls
+    totalCalls
+    failedCalls
+    percent
+    etaSeconds
+    spentCentsSoFar
+    cohorts {
+      cohortIndex
+      state
+    }
+  }
+`);
+
 export const ComparisonPageQuery = graphql(`
   query ComparisonPage($id: ID!) {
     comparison(id: $id) {
@@ -37,19 +56,7 @@ export const ComparisonPageQuery = graphql(`
         passRate
       }
       progress {
-        seq
-        status
-        stopReason
-        doneCalls
-        totalCalls
-        failedCalls
-        percent
-        etaSeconds
-        spentCentsSoFar
-        cohorts {
-          cohortIndex
-          state
-        }
+        ...ProgressFields
       }
       reports {
         id
@@ -116,9 +123,7 @@ export const ScorecardQuery = graphql(`
           agree
         }
         verdicts {
-          baselineCohortIndex
-          outcome
-          summary
+          ...VerdictChipFields
         }
       }
     }
@@ -128,19 +133,7 @@ export const ScorecardQuery = graphql(`
 export const ProgressSubscription = graphql(`
   subscription ComparisonProgress($id: ID!, $afterSeq: Int) {
     comparisonProgress(id: $id, afterSeq: $afterSeq) {
-      seq
-      status
-      stopReason
-      doneCalls
-      totalCalls
-      failedCalls
-      percent
-      etaSeconds
-      spentCentsSoFar
-      cohorts {
-        cohortIndex
-        state
-      }
+      ...ProgressFields
     }
   }
 `);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorWords, stopWords, type EndFacts } from "./stopWords";
+import { errorCodeWords, stopWords, type EndFacts } from "./stopWords";
 
 const base: EndFacts = {
   status: "DONE",
@@ -47,14 +47,19 @@ describe("stopWords", () => {
     );
   });
 
+  it("says a sequential run was decided early", () =>
+    expect(stopWords({ ...base, stopReason: "DECIDED_EARLY", doneCalls: 200, totalCalls: 4000 })).toBe(
+      "Decided early: every baseline's confidence sequence settled before the last case. 200 of 4,000 calls ran.",
+    ));
+
   it("counts failed calls", () =>
     expect(stopWords({ ...base, failedCalls: 2 })).toBe(
       "Done. 600 of 600 calls ran. 2 calls failed or went missing.",
     ));
 });
 
-describe("errorWords", () => {
-  it("keeps an unknown code as it is", () => expect(errorWords("something_new")).toBe("something_new"));
+describe("errorCodeWords", () => {
+  it("keeps an unknown code as it is", () => expect(errorCodeWords("something_new")).toBe("something_new"));
   it("words a trial's code", () =>
-    expect(errorWords("provider_timeout")).toBe("The provider did not answer in time (provider_timeout)"));
+    expect(errorCodeWords("provider_timeout")).toBe("The provider did not answer in time (provider_timeout)"));
 });

@@ -28,7 +28,7 @@ const ERROR_WORDS: Record<string, string> = {
 };
 
 /** A bounded error code in words, the code itself beside them. */
-export function errorWords(code: string): string {
+export function errorCodeWords(code: string): string {
   const words = ERROR_WORDS[code];
   return words ? `${capitalize(words)} (${code})` : code;
 }
@@ -58,7 +58,7 @@ export function stopWords(end: EndFacts): string {
     case "CANCELLED":
       return `Cancelled. ${ran}${failed}`;
     case "FAILED":
-      return `Failed: ${end.errorCode ? errorWords(end.errorCode) : "the run could not go on"}. ${ran}${failed}`;
+      return `Failed: ${end.errorCode ? errorCodeWords(end.errorCode) : "the run could not go on"}. ${ran}${failed}`;
     case "DONE":
       return `${doneWords(end)} ${ran}${failed}`;
     default:
@@ -74,6 +74,8 @@ function doneWords(end: EndFacts): string {
       return `Stopped: ${cappedWords(end.cappedConnections)}.`;
     case "DAILY_BUDGET":
       return `Stopped: the experiment ${end.experimentName} reached its daily budget of ${dollars(end.dailyBudgetCents)}.`;
+    case "DECIDED_EARLY":
+      return "Decided early: every baseline's confidence sequence settled before the last case.";
     default:
       return "Done.";
   }

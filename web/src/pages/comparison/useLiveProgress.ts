@@ -5,10 +5,10 @@
  */
 import { useEffect, useState } from "react";
 import { useSubscription, type CombinedError } from "urql";
-import type { ComparisonProgressSubscription } from "../../gql/graphql";
+import type { ComparisonProgressSubscription, ProgressFieldsFragment } from "../../gql/graphql";
 import { ProgressSubscription } from "./queries";
 
-export type Progress = ComparisonProgressSubscription["comparisonProgress"];
+export type Progress = ProgressFieldsFragment;
 
 const TERMINAL = new Set(["DONE", "FAILED", "CANCELLED"]);
 

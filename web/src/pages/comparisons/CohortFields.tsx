@@ -1,5 +1,5 @@
 import { OverrideRow } from "./OverrideRow";
-import { addOverride, cohortName, type CohortDraft } from "./setupDraft";
+import { addOverride, cohortGroupName, type CohortDraft } from "./setupDraft";
 
 export interface ReleaseChoice {
   id: string;
@@ -26,7 +26,7 @@ export function CohortFields({
   const variant = value.kind === "VARIANT";
   return (
     <fieldset className="cohort">
-      <legend>{cohortName(index)}</legend>
+      <legend>{cohortGroupName(index)}</legend>
       <p className="muted">
         {variant ? "A variant: a base release with bindings swapped." : "A release, as it is."}
         {index === 0 ? " The candidate." : " A baseline."}

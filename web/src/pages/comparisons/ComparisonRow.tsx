@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Link } from "react-router";
 import { useQuery, useSubscription } from "urql";
 import { Ago } from "../../components/Ago";
+import { VerdictChips } from "../../components/VerdictChips";
 import type {
   ComparisonRowFieldsFragment,
   RowProgressSubscription as ProgressData,
@@ -9,7 +10,7 @@ import type {
 } from "../../gql/graphql";
 import { dollars, percent } from "../../lib/format";
 import { ComparisonRowQuery, RowProgressSubscription } from "./listDocuments";
-import { callsWords, statusWord, verdictTint } from "./words";
+import { callsWords, statusWord } from "../../lib/comparisonWords";
 
 type Row = ComparisonRowFieldsFragment;
 interface Snapshot {
@@ -94,16 +95,7 @@ export function ComparisonRow({ node }: { node: Row }) {
 
 function Verdict({ row }: { row: Row }) {
   const verdicts = row.scorecard?.verdicts ?? [];
-  if (verdicts.length > 0)
-    return (
-      <>
-        {verdicts.map((v) => (
-          <span key={v.baselineCohortIndex} className={verdictTint(v.outcome)}>
-            {v.summary}
-          </span>
-        ))}
-      </>
-    );
+  if (verdicts.length > 0) return <VerdictChips verdicts={verdicts} />;
   if (row.status === "DONE" && row.verdictState === "NOT_FINALIZED")
     return <span className="muted">Not finalized</span>;
   return <span className="muted">—</span>;

@@ -1,10 +1,9 @@
-import { useCallback, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonStatus } from "../../gql/graphql";
-import { ComparisonsTablePage, type PageState } from "./ComparisonsTablePage";
-import { FIRST_WINDOW, isFull, loadMore, PAGE_SIZE, type ListWindow } from "./listWindow";
-import { STATUSES, statusWord } from "./words";
+import { usePageWindow } from "../../lib/pageWindow";
+import { ComparisonsTablePage, PAGE_SIZE } from "./ComparisonsTablePage";
+import { STATUSES, statusWord } from "../../lib/comparisonWords";
 import "./comparisons.css";
 
 function asStatus(value: string | null): ComparisonStatus | null {
@@ -47,20 +46,8 @@ export function ComparisonsPage() {
 }
 
 function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
-  const [view, setView] = useState<ListWindow>(FIRST_WINDOW);
-  const [pages, setPages] = useState<Record<string, PageState>>({});
-  const onPage = useCallback(
-    (key: string, state: PageState) => setPages((known) => ({ ...known, [key]: state })),
-    [],
-  );
-
-  const keys = view.afters.map((after) => `${view.offset}:${after ?? ""}`);
-  const states = keys.map((key) => pages[key]);
-  const shown = states.reduce((sum, s) => sum + (s?.rows ?? 0), 0);
-  const last = states[states.length - 1];
-  const total = states[0]?.total;
-  const next = last?.hasNextPage && last.endCursor ? last.endCursor : null;
-
+  const pages = usePageWindow(PAGE_SIZE, { overflow: "turn" });
+  const { hiddenRows, shownRows, total } = pages;
   return (
     <>
       <table aria-label="Comparisons" className="comparisons">
@@ -79,34 +66,27 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
           </tr>
         </thead>
         <tbody>
-          {view.afters.map((after, index) => (
-            <ComparisonsTablePage
-              key={keys[index]}
-              pageKey={keys[index] ?? ""}
-              after={after}
-              status={status}
-              first={index === 0 && view.offset === 0}
-              onPage={onPage}
-            />
+          {pages.shown.map((after) => (
+            <ComparisonsTablePage key={after ?? ""} after={after} status={status} pages={pages} />
           ))}
         </tbody>
       </table>
-      {total !== undefined && shown > 0 && (
+      {total !== undefined && shownRows > 0 && (
         <p className="muted">
-          Showing {view.offset + 1}–{view.offset + shown} of {total}.
-          {isFull(view) &&
-            next &&
-            ` The list shows ${shown} at a time: Load more shows the next ${PAGE_SIZE} in their place.`}
+          Showing {hiddenRows + 1}–{hiddenRows + shownRows} of {total}.
+          {pages.full &&
+            pages.canLoadMore &&
+            ` The list shows ${shownRows} at a time: Load more shows the next ${PAGE_SIZE} in their place.`}
         </p>
       )}
       <div className="row">
-        {next && (
-          <button type="button" onClick={() => setView((v) => loadMore(v, next, shown))}>
+        {pages.canLoadMore && (
+          <button type="button" onClick={pages.loadMore}>
             Load more
           </button>
         )}
-        {view.offset > 0 && (
-          <button type="button" onClick={() => setView(FIRST_WINDOW)}>
+        {hiddenRows > 0 && (
+          <button type="button" onClick={pages.backToStart}>
             Back to the newest
           </button>
         )}

@@ -1,73 +1,40 @@
-import { useEffect, type ReactNode } from "react";
-import { useQuery } from "urql";
-import { ErrorNotice } from "../../components/ErrorNotice";
+import { QueriedPage } from "../../components/PagedTable";
 import type { ComparisonStatus } from "../../gql/graphql";
+import { statusWord } from "../../lib/comparisonWords";
+import type { PageWindow } from "../../lib/pageWindow";
 import { ComparisonRow } from "./ComparisonRow";
 import { ComparisonsListQuery } from "./listDocuments";
-import { PAGE_SIZE } from "./listWindow";
-import { statusWord } from "./words";
 
-export interface PageState {
-  rows: number;
-  total: number;
-  hasNextPage: boolean;
-  endCursor: string | null;
-}
+/** The comparisons list's page: the newest 20, then 20 older ones per "Load more". */
+export const PAGE_SIZE = 20;
 
-const COLUMNS = 8;
-
-/** One page of the comparisons table (its rows in the shared tbody); tells the list its size. */
+/** One page of the comparisons table (its rows in the shared tbody); tells the window its end. */
 export function ComparisonsTablePage({
-  pageKey,
   after,
   status,
-  first,
-  onPage,
+  pages,
 }: {
-  pageKey: string;
   after: string | null;
   status: ComparisonStatus | null;
-  first: boolean;
-  onPage: (key: string, state: PageState) => void;
+  pages: PageWindow;
 }) {
-  const [{ data, error, fetching }] = useQuery({
-    query: ComparisonsListQuery,
-    variables: { first: PAGE_SIZE, after, status },
-  });
-  const page = data?.comparisons;
-  useEffect(() => {
-    if (!page) return;
-    onPage(pageKey, {
-      rows: page.edges.length,
-      total: page.totalCount,
-      hasNextPage: page.pageInfo.hasNextPage,
-      endCursor: page.pageInfo.endCursor ?? null,
-    });
-  }, [page, pageKey, onPage]);
-
-  if (error && !page) return <MessageRow><ErrorNotice error={error} /></MessageRow>;
-  if (!page) return fetching ? <MessageRow>Loading comparisons…</MessageRow> : null;
-  if (first && page.edges.length === 0)
-    return (
-      <MessageRow>
-        {status
+  return (
+    <QueriedPage
+      query={ComparisonsListQuery}
+      variables={{ status }}
+      pageSize={PAGE_SIZE}
+      select={(data) => data.comparisons}
+      pages={pages}
+      after={after}
+      columns={8}
+      loading="Loading comparisons…"
+      empty={
+        status
           ? `No comparisons with the status ${statusWord(status)}.`
-          : "No comparisons yet. Choose New comparison to compare two releases on a dataset."}
-      </MessageRow>
-    );
-  return (
-    <>
-      {page.edges.map(({ node }) => (
-        <ComparisonRow key={node.id} node={node} />
-      ))}
-    </>
-  );
-}
-
-function MessageRow({ children }: { children: ReactNode }) {
-  return (
-    <tr>
-      <td colSpan={COLUMNS}>{children}</td>
-    </tr>
+          : "No comparisons yet. Choose New comparison to compare two releases on a dataset."
+      }
+    >
+      {({ node }) => <ComparisonRow key={node.id} node={node} />}
+    </QueriedPage>
   );
 }

@@ -1,10 +1,11 @@
 import type { SetupChoicesQuery } from "../../gql/graphql";
+import { count } from "../../lib/format";
 import type { SetupDraft } from "./setupDraft";
 
 type Dataset = SetupChoicesQuery["datasets"]["edges"][number]["node"];
 
 function countWords(n: number): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? "case" : "cases"}`;
+  return `${count(n)} ${n === 1 ? "case" : "cases"}`;
 }
 
 /** "On dataset" (name, cases, latest version) and its sealed "Version" (latest by default). */

@@ -9,11 +9,8 @@ import { DatasetFields } from "./DatasetFields";
 import { PreviewPanel } from "./PreviewPanel";
 import { RunOptions } from "./RunOptions";
 import { runReason } from "./runReason";
-import {
-  CreateComparisonMutation,
-  SetupChoicesQuery,
-  StartComparisonMutation,
-} from "./setupDocuments";
+import { StartMutation } from "../comparison/queries";
+import { CreateComparisonMutation, SetupChoicesQuery } from "./setupDocuments";
 import { addCohort, EMPTY_DRAFT, missingChoice, toInput, type SetupDraft } from "./setupDraft";
 import { usePreview } from "./usePreview";
 import "./comparisons.css";
@@ -29,7 +26,7 @@ export function NewComparisonPage() {
   const { input, preview, error: previewError, current } = usePreview(draft);
 
   const [create, createComparison] = useMutation(CreateComparisonMutation);
-  const [start, startComparison] = useMutation(StartComparisonMutation);
+  const [start, startComparison] = useMutation(StartMutation);
   const [runError, setRunError] = useState<CombinedError | null>(null);
   /** A comparison made whose start was refused: it waits in SETUP on its page. */
   const [unstarted, setUnstarted] = useState<string | null>(null);

@@ -2,7 +2,8 @@ import { useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { BindingRole } from "../../gql/graphql";
 import { AssetVersionsQuery } from "./setupDocuments";
-import { kindOfRole, ROLES, roleWord, type OverrideDraft } from "./setupDraft";
+import { BINDING_ROLES, bindingRoleWord } from "../../lib/bindingRoles";
+import { kindOfRole, type OverrideDraft } from "./setupDraft";
 
 /** One override of a variant: a binding role and an asset version of that role's kind. */
 export function OverrideRow({
@@ -34,9 +35,9 @@ export function OverrideRow({
           }
         >
           <option value="">Choose a role</option>
-          {ROLES.map((r) => (
+          {BINDING_ROLES.map((r) => (
             <option key={r} value={r}>
-              {roleWord(r)}
+              {bindingRoleWord(r)}
             </option>
           ))}
         </select>

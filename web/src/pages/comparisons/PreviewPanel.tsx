@@ -1,4 +1,5 @@
 import type { ComparisonPreviewQuery } from "../../gql/graphql";
+import { count } from "../../lib/format";
 
 export type Preview = ComparisonPreviewQuery["comparisonPreview"];
 
@@ -13,7 +14,7 @@ export function PreviewPanel({ preview }: { preview: Preview }) {
     <>
       <p>{costSentence(preview)}</p>
       <p className="muted">
-        {preview.caseCount.toLocaleString("en-US")} of {preview.splitCaseCount.toLocaleString("en-US")}{" "}
+        {count(preview.caseCount)} of {count(preview.splitCaseCount)}{" "}
         cases of the {preview.split === "DEV" ? "Dev" : "Holdout"} split of dataset version{" "}
         {preview.datasetVersionNumber}, {preview.trialsPerCase}{" "}
         {preview.trialsPerCase === 1 ? "trial" : "trials"} each.

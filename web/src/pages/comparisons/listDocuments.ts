@@ -18,9 +18,7 @@ export const ComparisonRowFields = graphql(`
     }
     scorecard {
       verdicts {
-        baselineCohortIndex
-        outcome
-        summary
+        ...VerdictChipFields
       }
     }
     progress {

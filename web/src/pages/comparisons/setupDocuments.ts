@@ -1,4 +1,4 @@
-/** The setup panel's operations: what to choose from, the preview, creating and starting. */
+/** The setup panel's operations: what to choose from, the preview, creating (starting is the comparison page's). */
 import { graphql } from "../../gql";
 
 export const SetupChoicesQuery = graphql(`
@@ -97,15 +97,6 @@ export const CreateComparisonMutation = graphql(`
   mutation CreateComparison($input: CreateComparisonInput!) {
     createComparison(input: $input) {
       id
-    }
-  }
-`);
-
-export const StartComparisonMutation = graphql(`
-  mutation StartComparison($id: ID!) {
-    startComparison(id: $id, background: true) {
-      id
-      status
     }
   }
 `);

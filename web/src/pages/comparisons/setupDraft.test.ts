@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   addCohort,
   addOverride,
-  cohortName,
+  cohortGroupName,
   EMPTY_DRAFT,
   missingChoice,
   toInput,
@@ -29,8 +29,8 @@ function ready(): SetupDraft {
 
 describe("the setup draft", () => {
   it("names the first cohort the candidate", () => {
-    expect(cohortName(0)).toBe("Cohort 1 (Candidate)");
-    expect(cohortName(2)).toBe("Cohort 3");
+    expect(cohortGroupName(0)).toBe("Cohort 1 (Candidate)");
+    expect(cohortGroupName(2)).toBe("Cohort 3");
   });
 
   it("asks for two cohorts and a dataset first", () => {

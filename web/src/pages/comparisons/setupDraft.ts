@@ -53,15 +53,6 @@ export const EMPTY_DRAFT: SetupDraft = {
   checks: ["CONTAINS"],
 };
 
-export const ROLES: readonly BindingRole[] = ["PROMPT_TEMPLATE", "MODEL_CONFIG", "RUBRIC", "TOOLS"];
-
-const ROLE_WORDS: Record<BindingRole, string> = {
-  PROMPT_TEMPLATE: "Prompt template",
-  MODEL_CONFIG: "Model config",
-  RUBRIC: "Rubric",
-  TOOLS: "Tools",
-};
-
 /** The asset kind a binding role takes (server/releases/roles.py). */
 const KIND_OF_ROLE: Record<BindingRole, AssetKind> = {
   PROMPT_TEMPLATE: "PROMPT_TEMPLATE",
@@ -70,16 +61,12 @@ const KIND_OF_ROLE: Record<BindingRole, AssetKind> = {
   TOOLS: "TOOL_SCHEMA",
 };
 
-export function roleWord(role: BindingRole): string {
-  return ROLE_WORDS[role];
-}
-
 export function kindOfRole(role: BindingRole): AssetKind {
   return KIND_OF_ROLE[role];
 }
 
 /** The cohort group's name: "Cohort 1 (Candidate)", then "Cohort 2", … */
-export function cohortName(index: number): string {
+export function cohortGroupName(index: number): string {
   return index === 0 ? "Cohort 1 (Candidate)" : `Cohort ${index + 1}`;
 }
 
@@ -102,7 +89,7 @@ const AMOUNT = /^\d+(\.\d+)?$/;
 export function missingChoice(draft: SetupDraft): string | null {
   if (draft.cohorts.length < 2 || !draft.datasetVersionId) return "Choose two cohorts and a dataset.";
   for (const [index, cohort] of draft.cohorts.entries()) {
-    const name = cohortName(index);
+    const name = cohortGroupName(index);
     if (!cohort.releaseId)
       return `Choose ${cohort.kind === "VARIANT" ? "a base release" : "a release"} for ${name}.`;
     if (cohort.overrides.some((o) => !o.role || !o.assetVersionId))

@@ -1,12 +1,9 @@
 /** The cases of one status tab, 50 at a time, each with its input and evaluators as text. */
-import { useQuery } from "urql";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import type { DiffCaseFilter } from "../../gql/graphql";
 import { percent } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
 import { evaluatorWords } from "./diffWords";
 
 const PAGE = 50;
@@ -60,64 +57,27 @@ interface Props {
 }
 
 export function RunDiffCases(props: Props) {
-  const pages = usePageWindow(PAGE);
   return (
-    <>
-      <table aria-label="Cases">
-        <thead>
-          <tr>
-            <th scope="col">Case</th>
-            <th scope="col">Status</th>
-            <th scope="col">Pass (baseline → candidate)</th>
-            <th scope="col">Input</th>
-            <th scope="col">Evaluators</th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <CaseRows key={after ?? ""} {...props} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="cases" />
-    </>
-  );
-}
-
-function CaseRows({
-  candidate,
-  baseline,
-  status,
-  after,
-  pages,
-}: Props & { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({
-    query: RunDiffCasesPage,
-    variables: { candidate, baseline, status, first: PAGE, after },
-  });
-  const page = data?.runDiff.cases;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={5}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={5} className="muted">
-          No cases here.
-        </td>
-      </tr>
-    );
-  }
-  return (
-    <>
-      {page?.edges.map(({ cursor, node }) => (
+    <PagedTable
+      label="Cases"
+      what="cases"
+      head={
+        <>
+          <th scope="col">Case</th>
+          <th scope="col">Status</th>
+          <th scope="col">Pass (baseline → candidate)</th>
+          <th scope="col">Input</th>
+          <th scope="col">Evaluators</th>
+        </>
+      }
+      query={RunDiffCasesPage}
+      variables={props}
+      pageSize={PAGE}
+      select={(data) => data.runDiff.cases}
+      columns={5}
+      empty="No cases here."
+    >
+      {({ cursor, node }) => (
         <tr key={cursor} className={node.status === "REGRESSED" ? "tinted" : undefined}>
           <td>{node.datasetItemId ?? `#${node.position}`}</td>
           <td>
@@ -142,7 +102,7 @@ function CaseRows({
             )}
           </td>
         </tr>
-      ))}
-    </>
+      )}
+    </PagedTable>
   );
 }

@@ -1,6 +1,6 @@
 /** A run diff's summary: pass rates, Δ with its interval, significance, counts, evaluators. */
 import type { RunDiffPageQuery } from "../../gql/graphql";
-import { count, percent } from "../../lib/format";
+import { count, percent, ratePoints } from "../../lib/format";
 import { deltaWords, score, signedScore } from "./diffWords";
 
 type Summary = RunDiffPageQuery["runDiff"]["summary"];
@@ -31,7 +31,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
             {summary.significant ? "Significant" : "Not significant"}
           </span>{" "}
           {summary.method}, p = {summary.pValue.toPrecision(3)}, ε ={" "}
-          {(summary.epsilon * 100).toFixed(1)} points{" "}
+          {ratePoints(summary.epsilon)}{" "}
           <span className="muted">({summary.significanceReason})</span>
         </dd>
         <dt>Cases</dt>

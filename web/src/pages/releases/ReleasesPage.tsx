@@ -1,20 +1,10 @@
 /** `/releases`: the `table` "Releases", each with its bindings role → asset and version. */
-import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { LoadMore } from "../../components/LoadMore";
+import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
-import type { BindingRole } from "../../gql/graphql";
-import { usePageWindow, useReportEnd, type PageWindow } from "../../lib/pageWindow";
+import { bindingRoleWord } from "../../lib/bindingRoles";
 
 const PAGE = 50;
-
-const ROLE_WORDS: Record<BindingRole, string> = {
-  PROMPT_TEMPLATE: "Prompt template",
-  MODEL_CONFIG: "Model config",
-  RUBRIC: "Rubric",
-  TOOLS: "Tools",
-};
 
 const ReleasesPageQuery = graphql(`
   query ReleasesPage($first: Int!, $after: String) {
@@ -49,77 +39,48 @@ const ReleasesPageQuery = graphql(`
 `);
 
 export function ReleasesPage() {
-  const pages = usePageWindow(PAGE);
   return (
     <>
       <h1>Releases</h1>
-      <table aria-label="Releases">
-        <thead>
-          <tr>
+      <PagedTable
+        label="Releases"
+        what="releases"
+        head={
+          <>
             <th scope="col">Release</th>
             <th scope="col">Bindings</th>
             <th scope="col">Created</th>
+          </>
+        }
+        query={ReleasesPageQuery}
+        variables={{}}
+        pageSize={PAGE}
+        select={(data) => data.releases}
+        columns={3}
+        empty="No releases yet."
+      >
+        {({ node }) => (
+          <tr key={node.id}>
+            <td>
+              {node.name}
+              {node.description && <div className="muted">{node.description}</div>}
+            </td>
+            <td>
+              <ul className="plain">
+                {node.bindings.map((b) => (
+                  <li key={b.role}>
+                    {bindingRoleWord(b.role)} → {b.assetVersion.asset.name} v{b.assetVersion.number}
+                    {b.assetVersion.asset.builtIn && " (built-in)"}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td>
+              <Ago iso={node.createdAt} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <ReleaseRows key={after ?? ""} after={after} pages={pages} />
-          ))}
-        </tbody>
-      </table>
-      <LoadMore window={pages} what="releases" />
-    </>
-  );
-}
-
-function ReleaseRows({ after, pages }: { after: string | null; pages: PageWindow }) {
-  const [{ data, error }] = useQuery({
-    query: ReleasesPageQuery,
-    variables: { first: PAGE, after },
-  });
-  const page = data?.releases;
-  useReportEnd(pages, after, page?.pageInfo);
-  if (error && !data) {
-    return (
-      <tr>
-        <td colSpan={3}>
-          <ErrorNotice error={error} />
-        </td>
-      </tr>
-    );
-  }
-  if (page && page.totalCount === 0) {
-    return (
-      <tr>
-        <td colSpan={3} className="muted">
-          No releases yet.
-        </td>
-      </tr>
-    );
-  }
-  return (
-    <>
-      {page?.edges.map(({ node }) => (
-        <tr key={node.id}>
-          <td>
-            {node.name}
-            {node.description && <div className="muted">{node.description}</div>}
-          </td>
-          <td>
-            <ul className="plain">
-              {node.bindings.map((b) => (
-                <li key={b.role}>
-                  {ROLE_WORDS[b.role]} → {b.assetVersion.asset.name} v{b.assetVersion.number}
-                  {b.assetVersion.asset.builtIn && " (built-in)"}
-                </li>
-              ))}
-            </ul>
-          </td>
-          <td>
-            <Ago iso={node.createdAt} />
-          </td>
-        </tr>
-      ))}
+        )}
+      </PagedTable>
     </>
   );
 }
