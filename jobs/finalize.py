@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from server import db_retry
 from server.comparisons import hooks as comparison_hooks
 from server.verdicts import service
 from server.verdicts.models import VerdictError
@@ -20,17 +21,23 @@ async def finalize_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
     """arq job: finalize one comparison; what it did (`finalized`, `already finalized`…)."""
     sessionmaker = ctx["sessionmaker"]
     try:
-        done = await service.finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
+        done = await db_retry.retried(  # idempotent: a lost connection runs it again
+            lambda: service.finalize(sessionmaker=sessionmaker, comparison_id=comparison_id),
+            what="finalization",
+        )
     except Exception as exc:
         # The class only: a message could quote case data.
         logger.error(
             "finalization failed",
             extra={"comparison_id": comparison_id, "error_type": type(exc).__name__},
         )
-        await service.record_failure(
-            sessionmaker=sessionmaker,
-            comparison_id=comparison_id,
-            error_code=VerdictError.FINALIZE_INTERNAL.value,
+        await db_retry.retried(
+            lambda: service.record_failure(
+                sessionmaker=sessionmaker,
+                comparison_id=comparison_id,
+                error_code=VerdictError.FINALIZE_INTERNAL.value,
+            ),
+            what="recording a finalization failure",
         )
         return "failed"
     await _announce_regressions(ctx, done)

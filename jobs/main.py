@@ -46,4 +46,5 @@ def run(settings: Settings) -> None:
         redis_url=settings.redis_url,
         on_startup=on_startup,
         on_shutdown=on_shutdown,
+        health_port=settings.worker_health_port,
     )

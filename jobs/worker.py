@@ -3,27 +3,37 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from signal import Signals
 from typing import Any, TypedDict
 
-from arq.connections import RedisSettings
+from arq.connections import RedisSettings, create_pool
 from arq.cron import CronJob, cron
 from arq.typing import WorkerCoroutine
-from arq.worker import Function, Worker, func
+from arq.worker import Function, Retry, Worker, func
 
+from jobs import health
+from server.runtime.broker import BROKER_ERRORS, BrokerLink, PatientQueue, backoff
 from server.runtime.embedded import check_registry
 from server.runtime.interfaces import JobFunction, JobRegistry
-from server.runtime.jobrun import run_counted
+from server.runtime.jobrun import RunAgain, run_counted
 from server.runtime.redis import ArqQueue, RedisStreamEventBus, record_outcome
+
+logger = logging.getLogger("shipwise.worker")
 
 Hook = Callable[[dict[str, Any]], Awaitable[None]]
 """`on_startup(ctx)` / `on_shutdown(ctx)`."""
 
 TIMEOUT_GRACE_SECONDS = 5
 """arq's timeout sits above the registry's, so `run_counted` sees (counts, logs) a timeout."""
+
+RUN_AGAIN_AFTER_SECONDS = 1
+"""A job cut short by a broker outage runs again this long after Redis is back."""
 
 
 class CronFields(TypedDict):
@@ -59,12 +69,29 @@ def counted(name: str, function: JobFunction, *, timeout_seconds: float) -> Work
         async def record(job_name: str, outcome: str) -> None:
             await record_outcome(redis, job_name, outcome)
 
-        return await run_counted(
-            name, function, ctx, args, kwargs, timeout_seconds=timeout_seconds, record=record
-        )
+        try:
+            return await run_counted(
+                name, _broker_guarded(function), ctx, args, kwargs,
+                timeout_seconds=timeout_seconds, record=record,
+            )  # fmt: skip
+        except RunAgain:
+            raise Retry(defer=RUN_AGAIN_AFTER_SECONDS) from None
 
     job.__qualname__ = name
     return job
+
+
+def _broker_guarded(function: JobFunction) -> JobFunction:
+    """A broker error escaping the job is no failure of its own: arq runs it again."""
+
+    async def guarded(ctx: dict[Any, Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await function(ctx, *args, **kwargs)
+        except BROKER_ERRORS:
+            logger.warning("job cut short by a broker outage; it runs again")
+            raise RunAgain() from None
+
+    return guarded
 
 
 def job_functions(registry: JobRegistry) -> list[Function]:
@@ -115,9 +142,11 @@ def worker_settings(
     async def startup(ctx: dict[Any, Any]) -> None:
         ctx["stopping"] = asyncio.Event()
         ctx["dispatching"] = set()  # comparisons a delivery of this process dispatches
-        ctx["queue"] = ArqQueue.from_pool(
+        queue = ArqQueue.from_pool(
             ctx["redis"], job_names=registry.functions.keys(), queue_name=registry.queue_name
         )
+        link = ctx.get("broker")
+        ctx["queue"] = PatientQueue(queue, link) if isinstance(link, BrokerLink) else queue
         ctx["events"] = RedisStreamEventBus(redis_url)
         if on_startup is not None:
             await on_startup(ctx)
@@ -150,11 +179,79 @@ def worker_settings(
 
 
 class ShipwiseWorker(Worker):
-    """arq's Worker that also sets `ctx["stopping"]` on SIGTERM/SIGINT.
+    """arq's Worker that outlives its broker and sets `ctx["stopping"]` on SIGTERM/SIGINT.
 
-    Jobs check it between slices to stop admitting work and hand over; after
-    `job_completion_wait` arq cancels what is still running, and it runs again later.
+    A Redis error in the polling loop no longer ends the process: the loop waits with
+    capped exponential back-off (`server.runtime.broker`) until Redis answers, then polls
+    on; a job's bookkeeping (`finish_job`) waits the same way, so no job is lost. While
+    disconnected the health probe (`jobs.health`) reports not ready. Jobs check `stopping`
+    between slices to stop admitting work and hand over; after `job_completion_wait` arq
+    cancels what is still running, and it runs again later.
     """
+
+    def __init__(self, *args: Any, health_port: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.broker = BrokerLink(self._ping)
+        self.ctx["broker"] = self.broker
+        self._health_port = health_port
+        self._health: asyncio.Server | None = None
+
+    async def _ping(self) -> None:
+        await self.pool.ping()
+
+    async def main(self) -> None:
+        if self._health_port is not None:
+            self._health = await health.serve(self.broker, host="0.0.0.0", port=self._health_port)
+        if self._pool is None:
+            self._pool = await self._first_pool()
+        await super().main()
+
+    async def _first_pool(self) -> Any:
+        """arq's pool, waiting out a broker that is away when the worker starts."""
+        for delay in backoff():
+            try:
+                pool = await create_pool(
+                    self.redis_settings,
+                    job_deserializer=self.job_deserializer,
+                    job_serializer=self.job_serializer,
+                    default_queue_name=self.queue_name,
+                    expires_extra_ms=self.expires_extra_ms,
+                )
+            except BROKER_ERRORS as exc:
+                self.broker.down_since = self.broker.down_since or time.monotonic()
+                logger.warning(
+                    "broker unreachable at start; next attempt in %.1f s", delay,
+                    extra={"error_type": type(exc).__name__},
+                )  # fmt: skip
+                await asyncio.sleep(delay)
+                continue
+            self.broker.down_since = None
+            return pool
+        raise AssertionError("unreachable")  # pragma: no cover - backoff() never ends
+
+    async def _poll_iteration(self) -> None:
+        try:
+            await super()._poll_iteration()
+        except BROKER_ERRORS as exc:
+            await self.broker.restored(exc)
+
+    async def start_jobs(self, job_ids: list[bytes]) -> None:
+        for job_id in job_ids:
+            try:
+                await super().start_jobs([job_id])
+            except BROKER_ERRORS:
+                # arq counted the job before the broker failed and never started its task.
+                if job_id.decode() not in self.tasks:
+                    self._release_sem_dec_counter_on_complete()
+                raise
+
+    async def finish_job(self, job_id: str, *args: Any) -> None:
+        finish = super().finish_job
+        await self.broker.call(lambda: finish(job_id, *args))
+
+    async def finish_failed_job(self, job_id: str, result_data: bytes | None) -> None:
+        finish = super().finish_failed_job
+        await self.broker.call(lambda: finish(job_id, result_data))
 
     def handle_sig_wait_for_completion(self, signum: Signals) -> None:
         self._signal_stopping()
@@ -166,12 +263,24 @@ class ShipwiseWorker(Worker):
 
     async def close(self) -> None:
         # arq 0.28 gathers its job tasks without return_exceptions: one cancelled before its
-        # try block would make close() raise, skipping on_shutdown and leaving the pool open.
+        # try block would make close() raise, skipping on_shutdown and leaving the pool open;
+        # and a broker that is away at shutdown must not skip on_shutdown either.
         if not self._handle_signals:
             self.handle_sig(signal.SIGUSR1)
+        if self._health is not None:
+            self._health.close()
+        self.broker.close()
+        if not self._pool:
+            return
         await asyncio.gather(*self.tasks.values(), return_exceptions=True)
         self.tasks.clear()
-        await super().close()
+        with contextlib.suppress(*BROKER_ERRORS):
+            await self.pool.delete(self.health_check_key)
+        if self.on_shutdown:
+            await self.on_shutdown(self.ctx)
+        with contextlib.suppress(*BROKER_ERRORS):
+            await self.pool.close(close_connection_pool=True)
+        self._pool = None
 
     def _signal_stopping(self) -> None:
         stopping = self.ctx.get("stopping")
@@ -193,6 +302,7 @@ def run_worker(
     redis_url: str,
     on_startup: Hook | None = None,
     on_shutdown: Hook | None = None,
+    health_port: int | None = None,
 ) -> None:
     """Run a worker until SIGTERM/SIGINT (`shipwise worker`); blocks, call outside a loop.
     The loop is uvloop's where it is installed (the dispatch hot path), else asyncio's."""
@@ -202,7 +312,7 @@ def run_worker(
         settings = worker_settings(
             registry, redis_url=redis_url, on_startup=on_startup, on_shutdown=on_shutdown
         )
-        ShipwiseWorker(**settings).run()
+        ShipwiseWorker(**settings, health_port=health_port).run()
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         asyncio.set_event_loop(None)

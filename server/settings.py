@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     graphiql_assets_dir: Path = Field(
         GRAPHIQL_ASSETS_DIR, description="Where GraphiQL's files are (`make install` puts them)."
     )
+    worker_health_port: int | None = Field(
+        None, description="`shipwise worker`'s health probe port (/healthz, /readyz); unset: none."
+    )
     portal_dir: Path = Field(
         PORTAL_DIR, description="Where the built portal is (`make install` builds web/ there)."
     )

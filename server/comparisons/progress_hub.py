@@ -37,6 +37,9 @@ class ProgressHub:
     def __init__(self, events: EventBus) -> None:
         self._events = events
         self._topics: dict[str, _Topic] = {}
+        self._failing = False
+        """A reader failed and none has read since: later failures are not logged again
+        (a Redis outage would log one every idle re-read of every watched comparison)."""
 
     def readers(self) -> int:
         """Readers running now (one per watched comparison)."""
@@ -63,7 +66,7 @@ class ProgressHub:
         state.reader = asyncio.create_task(
             self._read(comparison_id, state, start), name=f"progress {comparison_id}"
         )
-        state.reader.add_done_callback(_log_failure)
+        state.reader.add_done_callback(self._log_failure)
 
     def leave(self, comparison_id: str, mailbox: Mailbox) -> None:
         """`mailbox` gets nothing more; the last one to leave stops the reader."""
@@ -76,10 +79,20 @@ class ProgressHub:
             if state.reader is not None:
                 state.reader.cancel()
 
+    def _log_failure(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            # Subscriptions fall back to reading the row; the next one starts a new reader.
+            if not self._failing:
+                logger.warning(
+                    "progress events unavailable", extra={"error_type": type(exc).__name__}
+                )
+            self._failing = True
+
     async def _read(self, comparison_id: str, state: _Topic, after_seq: int) -> None:
         stream = self._events.subscribe(topic(comparison_id), after_seq=after_seq)
         try:
             async for event in stream:
+                self._failing = False
                 try:
                     progress = Progress.from_payload(dict(event.payload))
                 except (KeyError, TypeError, ValueError):
@@ -94,12 +107,6 @@ class ProgressHub:
         finally:
             if isinstance(stream, AsyncGenerator):  # both adapters' are: close it now, not at GC
                 await stream.aclose()
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and (exc := task.exception()) is not None:
-        # Subscriptions fall back to reading the row; the next one starts a new reader.
-        logger.warning("progress events unavailable", extra={"error_type": type(exc).__name__})
 
 
 _HUBS: weakref.WeakKeyDictionary[EventBus, ProgressHub] = weakref.WeakKeyDictionary()

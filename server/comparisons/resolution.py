@@ -213,31 +213,34 @@ async def resolve_judge(
 async def _judge(
     session: AsyncSession, workspace_id: str, rubric_id: str, config_id: str, *, where: str
 ) -> Judge:
-    """A RUBRIC and a MODEL_CONFIG version, each visible here and of its kind."""
+    """A RUBRIC and a MODEL_CONFIG version, each visible here and of its kind.
+
+    `where` prefixes the field names (`pairwise.`, `checks[0].`); empty when the ids are
+    arguments of their own, so an error names exactly what the caller sent.
+    """
+    prefix = f"{where}." if where else ""
     rubric = await _version_of_kind(
-        session, workspace_id, rubric_id, AssetKind.RUBRIC, f"{where}.rubricVersionId"
+        session, workspace_id, rubric_id, AssetKind.RUBRIC, f"{prefix}rubricVersionId"
     )
+    config_field = f"{prefix}judgeModelConfigVersionId"
     config = await _version_of_kind(
-        session,
-        workspace_id,
-        config_id,
-        AssetKind.MODEL_CONFIG,
-        f"{where}.judgeModelConfigVersionId",
+        session, workspace_id, config_id, AssetKind.MODEL_CONFIG, config_field
     )
-    connection = await _connection(
-        session, workspace_id, config, f"{where}.judgeModelConfigVersionId"
-    )
+    connection = await _connection(session, workspace_id, config, config_field)
     return Judge(rubric=rubric, config=config, connection=connection)
 
 
 async def _version_of_kind(
     session: AsyncSession, workspace_id: str, version_id: str, kind: AssetKind, where: str
 ) -> AssetVersion:
+    """NOT_FOUND for a missing or another workspace's version; VALIDATION_FAILED otherwise."""
     try:
         version = await asset_service.resolve_bindable_version(
             session=session, workspace_id=workspace_id, asset_version_id=version_id
         )
-    except (NotFound, ValidationFailed) as exc:
+    except NotFound as exc:
+        raise NotFound(f"`{where}`: {exc.message}", field=where) from None
+    except ValidationFailed as exc:
         raise ValidationFailed(f"`{where}`: {exc.message}", field=where) from None
     if version.kind != kind:
         raise ValidationFailed(

@@ -32,17 +32,19 @@ import asyncio
 import logging
 import os
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 from uuid import uuid4
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import db_retry
 from server.comparisons import progress
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
-from server.dispatch import ambiguous, joins, lease, ranges, store
+from server.dispatch import ambiguous, joins, lease, range_units, ranges, store
 from server.dispatch import ending as run_end
 from server.dispatch.holdings import Holdings
 from server.dispatch.joins import dispatch_job_id
@@ -62,6 +64,8 @@ from server.settings import Settings
 from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
+
+T = TypeVar("T")
 
 RunTrial = Callable[[DispatchPlan, WorkItem, int, str], Coroutine[Any, Any, TrialOutcome]]
 """(plan, item, trial id, delivery id) → outcome; never raises for provider faults."""
@@ -151,8 +155,11 @@ class Dispatcher:
             self.registry.discard(self.comparison_id)
 
     async def _run(self) -> str:
-        async with self.sessionmaker() as session:
-            plan = await load_plan(session, self.comparison_id)
+        plan = await self._unit(
+            lambda session: load_plan(session, self.comparison_id),
+            "loading the plan",
+            write=False,
+        )
         self.looks = Looks(self.sessionmaker, plan.comparison, cohorts=len(plan.cohorts))
         first, stop = await self._claim(plan)
         if not first:
@@ -167,26 +174,31 @@ class Dispatcher:
         """Claim the next free range with trials to send; ([], None) when none is free.
         Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
         while True:
-            async with self.sessionmaker() as session, session.begin():
-                if not self.held.claimed:
-                    await ranges.ensure(session, self.comparison_id, size=self.range_cases)
-                claim = await ranges.claim_next(
-                    session,
+            claim = await self._unit(
+                partial(
+                    range_units.claim_next,
                     comparison_id=self.comparison_id,
                     delivery_id=self.delivery_id,
                     ttl=self.lease_ttl,
-                )
+                    range_cases=None if self.held.claimed else self.range_cases,
+                ),
+                "a claim",
+            )
             if claim is None:
                 return [], None
             if not self.held.claims:
                 self.keepalive.leased_now()
             self.held.claimed += 1
-            async with self.sessionmaker() as session:
-                found = await ranges.trials_in(session, self.comparison_id, claim)
-                policy = await ambiguous.policy(session, self.comparison_id)
+            found, policy = await self._unit(
+                partial(range_units.found_in, comparison_id=self.comparison_id, claim=claim),
+                "reading a range",
+                write=False,
+            )
             if found.orphans and policy == AmbiguousOutcomes.FAIL_RUN:
-                async with self.sessionmaker() as session, session.begin():
-                    await ranges.fail_pending(session, self.comparison_id, claim)
+                await self._unit(
+                    partial(ranges.fail_pending, comparison_id=self.comparison_id, claim=claim),
+                    "failing a range",
+                )
                 return [], ComparisonStatus.FAILED
             if found.orphans:  # never re-sent: each closes as outcome_ambiguous
                 await self._close_ambiguous(plan, claim)
@@ -196,9 +208,18 @@ class Dispatcher:
             if items:
                 self.held.add(claim, len(items))
                 return items, None
-            async with self.sessionmaker() as session, session.begin():
-                await ranges.lock(session, self.comparison_id, [claim])
-                await ranges.release(session, self.comparison_id, [claim], finished=True)
+            await self._unit(
+                partial(
+                    range_units.release_finished, comparison_id=self.comparison_id, claim=claim
+                ),
+                "releasing a finished range",
+            )
+
+    async def _unit(
+        self, body: Callable[[AsyncSession], Awaitable[T]], what: str, *, write: bool = True
+    ) -> T:
+        """`body(session)` in a transaction, run again whole if its connection is lost."""
+        return await db_retry.unit(self.sessionmaker, body, what=what, write=write)
 
     async def _pump(self, plan: DispatchPlan, pending: deque[WorkItem]) -> SliceResult:
         """Keep the connections busy until done, stopped, the slice ends or SIGTERM."""
@@ -221,19 +242,23 @@ class Dispatcher:
         claims = self.held.claims
         self.held.clear()
         if result.stop is None and not result.exhausted:
-            async with self.sessionmaker() as session, session.begin():
-                await ranges.release(session, self.comparison_id, claims, finished=False)
+            await self._unit(
+                lambda session: ranges.release(session, self.comparison_id, claims, finished=False),
+                "handing the ranges over",
+            )
             await self._continue()
             return "handed over"
-        async with self.sessionmaker() as session, session.begin():
-            ending = await ranges.conclude(
+        ending = await self._unit(
+            lambda session: ranges.conclude(
                 session,
                 comparison_id=self.comparison_id,
                 claims=claims,
                 delivery_id=self.delivery_id,
                 ttl=self.lease_ttl,
                 observed=self.held.claimed > 0,
-            )
+            ),
+            "concluding the delivery",
+        )
         if ending == ranges.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
             await self._continue()
             return "handed over"
@@ -264,22 +289,23 @@ class Dispatcher:
     async def _admit(
         self, plan: DispatchPlan, batch: list[WorkItem]
     ) -> tuple[list[int], Stop | None]:
-        async with self.sessionmaker() as session, session.begin():
-            ids, stop = await store.admit(
-                session,
-                plan=plan,
-                items=batch,
-                claims=self.held.of(batch),
-                delivery_id=self.delivery_id,
-            )
+        claims = self.held.of(batch)
+        ids, stop = await self._unit(
+            lambda session: store.admit(
+                session, plan=plan, items=batch, claims=claims, delivery_id=self.delivery_id
+            ),
+            "an admission",
+        )
         if stop is None:
             self.held.admitted(batch, ids)
             self.fresh_cohorts.update(item.cohort_index for item in batch)
         return ids, stop
 
     async def _close_ambiguous(self, plan: DispatchPlan, claim: ranges.Claim) -> None:
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await ambiguous.close(session, plan=plan, claim=claim)
+        snapshot = await self._unit(
+            lambda session: ambiguous.close(session, plan=plan, claim=claim),
+            "closing ambiguous trials",
+        )
         logger.warning(
             "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
         )
@@ -287,24 +313,29 @@ class Dispatcher:
 
     async def _resync(self, plan: DispatchPlan) -> None:
         """Counters and spend ledgers from the rows once per delivery; records add to them."""
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.resync(session, plan=plan, claims=self.held.claims)
+        claims = self.held.claims
+        snapshot = await self._unit(
+            lambda session: store.resync(session, plan=plan, claims=claims),
+            "a resync",
+        )
         await self._publish(snapshot)
 
     async def _renew(self) -> None:
         """Extend the finishing lease while the pairwise stage runs."""
-        async with self.sessionmaker() as session, session.begin():
-            renewed = await lease.renew(
+        renewed = await self._unit(
+            lambda session: lease.renew(
                 session, comparison_id=self.comparison_id, token=self.token, ttl=self.lease_ttl
-            )
+            ),
+            "renewing the lease",
+        )
         if not renewed:
             raise Fenced(self.comparison_id)
 
     async def _record(self, plan: DispatchPlan, outcomes: list[TrialOutcome]) -> None:
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()
         claims, finished = self.held.recording(outcomes)
-        async with self.sessionmaker() as session, session.begin():
-            snapshot = await store.record(
+        snapshot = await self._unit(
+            lambda session: store.record(
                 session,
                 comparison_id=self.comparison_id,
                 plan=plan,
@@ -312,7 +343,9 @@ class Dispatcher:
                 claims=claims,
                 finished=finished,
                 admitted_cohorts=fresh,
-            )
+            ),
+            "a record",
+        )
         self.held.recorded(outcomes, finished)
         await self._publish(snapshot)
         if self.looks is not None:  # sequential stopping: a decision is the pending stop
@@ -354,8 +387,12 @@ class Dispatcher:
 
     async def _hand_over(self) -> None:
         """Free the finishing lease and queue the continuation (another worker may take it)."""
-        async with self.sessionmaker() as session, session.begin():
-            await lease.release(session, comparison_id=self.comparison_id, token=self.token)
+        await self._unit(
+            lambda session: lease.release(
+                session, comparison_id=self.comparison_id, token=self.token
+            ),
+            "releasing the finishing lease",
+        )
         await self._continue()
 
     async def _continue(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import db_retry
 from server.comparisons import hooks as comparison_hooks
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
@@ -25,15 +26,18 @@ async def settle(
     error_code: str | None,
 ) -> Progress:
     """End the run (a cancelled one keeps its status); the snapshot to publish."""
-    async with sessionmaker() as session, session.begin():
-        snapshot = await store.finish(
+    snapshot = await db_retry.unit(
+        sessionmaker,
+        lambda session: store.finish(
             session,
             comparison_id=comparison_id,
             token=token,
             status=status,
             stop_reason=stop_reason,
             error_code=error_code,
-        )
+        ),
+        what="ending the run",
+    )
     if status != ComparisonStatus.CANCELLED and snapshot.status == status.value:
         # This delivery ended it (a cancel publishes its own event).
         await comparison_hooks.comparison_finished(

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import db_retry
 from server.comparisons.models import StopReason
 from server.dispatch import ranges
 from server.dispatch.holdings import Holdings
@@ -85,14 +86,20 @@ class Keepalive:
     async def _stop_found(self) -> Stop | None:
         """The comparison's status if it is no longer RUNNING (a cancel), or its pending
         stop; `Fenced` if one of the delivery's ranges was taken."""
-        async with self.sessionmaker() as session, session.begin():
-            return await ranges.stop_found(session, self.comparison_id, self.held.claims)
+        claims = self.held.claims
+        return await db_retry.unit(
+            self.sessionmaker,
+            lambda session: ranges.stop_found(session, self.comparison_id, claims),
+            what="reading the run for a stop",
+        )
 
     async def _renew_ranges(self) -> None:
-        async with self.sessionmaker() as session, session.begin():
-            renewed = await ranges.renew(
-                session, self.comparison_id, self.held.claims, ttl=self.lease_ttl
-            )
+        claims = self.held.claims
+        renewed = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: ranges.renew(session, self.comparison_id, claims, ttl=self.lease_ttl),
+            what="renewing the range leases",
+        )
         if not renewed:
             raise Fenced(self.comparison_id)
         self.leased_at = time.monotonic()

@@ -55,7 +55,7 @@ async def create(
         workspace_id=actor.workspace_id,
         rubric_id=rubric_version_id,
         config_id=judge_model_config_version_id,
-        where="pairwise",
+        where="",  # the mutation's own arguments
     )
     job = PairwiseJob(
         id=new_id("pwj"),

@@ -76,11 +76,13 @@ async def _authorized(session: AsyncSession, request: Request, report_id: str) -
 
 
 async def _by_link(session: AsyncSession, request: Request, report_id: str, token: str) -> Report:
-    """The report a signed link opens: another workspace's answers 404, as an unknown id."""
+    """The one report a signed link opens.
+
+    The token is checked before any look-up: an altered or expired one answers 403 whatever
+    the id, and a genuine one opened on any other id answers 404 whether that id exists or
+    not, so a link's holder learns nothing about other reports, here or elsewhere.
+    """
     state: AppState = request.app.state.shipwise
-    report = await session.get(Report, report_id)
-    if report is None:
-        raise NotFound("report not found")
     try:
         grant = signed_links.read(
             token, secret=state.settings.resolved_secret_key(), kind=links.KIND
@@ -89,10 +91,11 @@ async def _by_link(session: AsyncSession, request: Request, report_id: str, toke
         raise LinkRefused("This link has expired. Ask a member for a new one.") from None
     except signed_links.LinkRefused:
         raise LinkRefused("This link is not valid.") from None
-    if grant.workspace_id != report.workspace_id:
+    if grant.subject != report_id:
         raise NotFound("report not found")
-    if grant.subject != report.id:
-        raise LinkRefused("This link is not valid.")
+    report = await session.get(Report, report_id)
+    if report is None or report.workspace_id != grant.workspace_id:
+        raise NotFound("report not found")
     return report
 
 

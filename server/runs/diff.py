@@ -119,10 +119,10 @@ async def completed_pair(
 ) -> tuple[Run, Run]:
     """Both runs of the workspace, COMPLETED; CONFLICT (reason RUN_NOT_COMPLETED) otherwise."""
     candidate = await run_service.get(
-        session=session, workspace_id=workspace_id, run_id=candidate_run_id
+        session=session, workspace_id=workspace_id, run_id=candidate_run_id, field="candidateRunId"
     )
     baseline = await run_service.get(
-        session=session, workspace_id=workspace_id, run_id=baseline_run_id
+        session=session, workspace_id=workspace_id, run_id=baseline_run_id, field="baselineRunId"
     )
     for role, run in (("candidate", candidate), ("baseline", baseline)):
         if run.status != RunStatus.COMPLETED:

@@ -45,9 +45,17 @@ async def create_diff_link(
     actor.require(Role.MEMBER)
     check_range(expires_in_hours, field="expiresInHours", low=1, high=MAX_HOURS)
     candidate = await run_service.get(
-        session=session, workspace_id=actor.workspace_id, run_id=candidate_run_id
+        session=session,
+        workspace_id=actor.workspace_id,
+        run_id=candidate_run_id,
+        field="candidateRunId",
     )
-    await run_service.get(session=session, workspace_id=actor.workspace_id, run_id=baseline_run_id)
+    await run_service.get(
+        session=session,
+        workspace_id=actor.workspace_id,
+        run_id=baseline_run_id,
+        field="baselineRunId",
+    )
     expires_at = int(time.time()) + expires_in_hours * 3600
     token = signed_links.sign(
         secret=secret,

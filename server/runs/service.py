@@ -35,13 +35,16 @@ MAX_METADATA_BYTES = 64_000
 MAX_ERROR_CODE_LENGTH = 64
 
 
-async def get(*, session: AsyncSession, workspace_id: str, run_id: str) -> Run:
-    """The workspace's run; another workspace's or an unknown id is NOT_FOUND."""
+async def get(
+    *, session: AsyncSession, workspace_id: str, run_id: str, field: str | None = None
+) -> Run:
+    """The workspace's run; another workspace's or an unknown id is NOT_FOUND (naming `field`,
+    the argument that carried the id, when a call takes more than one run)."""
     run = await session.scalar(
         select(Run).where(Run.id == run_id, Run.workspace_id == workspace_id)
     )
     if run is None:
-        raise NotFound("run not found")
+        raise NotFound("run not found", **({} if field is None else {"field": field}))
     return run
 
 

@@ -23,6 +23,11 @@ class JobFailed(Exception):
     """Stands in for a job's exception: carries the job and class names, never the message."""
 
 
+class RunAgain(Exception):
+    """The job stopped for a passing reason (its broker went away), not a failure of its own:
+    the queue runs it again and it is not counted."""
+
+
 async def run_counted(
     name: str,
     function: JobFunction,
@@ -43,7 +48,7 @@ async def run_counted(
         # asyncio.timeout keeps the job in its own task (wait_for would wrap it in another).
         async with asyncio.timeout(timeout_seconds):
             result = await function(ctx, *args, **kwargs)
-    except asyncio.CancelledError:
+    except (asyncio.CancelledError, RunAgain):
         raise
     except Exception as exc:
         kind = type(exc).__name__

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from datetime import timedelta
@@ -15,7 +16,10 @@ from arq.constants import default_queue_name
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from server.runtime.broker import BROKER_ERRORS
 from server.runtime.interfaces import Event, JobStats
+
+logger = logging.getLogger("shipwise.runtime")
 
 COUNTS_KEY: Final = "shipwise:jobs:counts"
 """Hash of `name|outcome` → runs; the worker writes it, `ArqQueue.stats()` reads it."""
@@ -146,17 +150,32 @@ class RedisStreamEventBus:
         self._block_ms = block_ms
         self._publish = self._redis.register_script(_PUBLISH)
         self._closed = False
+        self._unreachable = False
 
     async def publish(self, topic: str, seq: int, payload: Mapping[str, Any]) -> None:
-        """Append a snapshot; a seq not above the topic's last is dropped, so order never breaks."""
+        """Append a snapshot; a seq not above the topic's last is dropped, so order never breaks.
+        While Redis is away snapshots are dropped (one warning per outage)."""
         if self._closed:
             raise RuntimeError("event bus is closed")
         data = json.dumps(dict(payload), separators=(",", ":"))
         if seq <= 0:
             return
-        await self._publish(
-            keys=[EVENTS_PREFIX + topic], args=[seq, data, self._maxlen, self._ttl_seconds]
-        )
+        try:
+            await self._publish(
+                keys=[EVENTS_PREFIX + topic], args=[seq, data, self._maxlen, self._ttl_seconds]
+            )
+        except BROKER_ERRORS as exc:
+            # The row stays the truth: subscribers read it when the stream goes quiet.
+            if not self._unreachable:
+                self._unreachable = True
+                logger.warning(
+                    "progress events dropped: Redis unreachable",
+                    extra={"error_type": type(exc).__name__},
+                )
+            return
+        if self._unreachable:
+            self._unreachable = False
+            logger.info("progress events published again: Redis answers")
 
     async def subscribe(self, topic: str, *, after_seq: int = 0) -> AsyncIterator[Event]:
         """Every retained event with seq > after_seq in seq order, then new ones as published.
@@ -194,20 +213,47 @@ def _event(topic: str, entry_id: bytes, fields: Mapping[bytes, bytes]) -> Event:
 
 
 class RedisRateLimiter:
-    """Fixed windows per key: INCR + EXPIRE on `shipwise:rl:<key>:<window index>`."""
+    """Fixed windows per key: INCR + EXPIRE on `shipwise:rl:<key>:<window index>`.
 
-    def __init__(self, redis_url: str, *, clock: Callable[[], float] = time.time) -> None:
-        self._redis: Redis = Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5)
+    While Redis is away requests are let through (the API keeps answering reads through a
+    broker outage): one warning per outage, and Redis is tried again after `retry_seconds`.
+    """
+
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        retry_seconds: float = 1.0,
+    ) -> None:
+        self._redis: Redis = Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=2)
         self._clock = clock
+        self._retry_seconds = retry_seconds
+        self._away_until: float | None = None
 
     async def hit(self, key: str, *, limit: int, window_seconds: int = 60) -> bool:
         """Count one request for `key`; False when the window already holds `limit`."""
+        now = time.monotonic()
+        if self._away_until is not None and now < self._away_until:
+            return True
         index = int(self._clock() // window_seconds)
         redis_key = f"{RATE_LIMIT_PREFIX}{key}:{index}"
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.incr(redis_key)
-            pipe.expire(redis_key, window_seconds + 1)
-            count, _ = await pipe.execute()
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.incr(redis_key)
+                pipe.expire(redis_key, window_seconds + 1)
+                count, _ = await pipe.execute()
+        except BROKER_ERRORS as exc:
+            if self._away_until is None:
+                logger.warning(
+                    "rate limits unchecked: Redis unreachable",
+                    extra={"error_type": type(exc).__name__},
+                )
+            self._away_until = now + self._retry_seconds
+            return True
+        if self._away_until is not None:
+            logger.info("rate limits checked again: Redis answers")
+            self._away_until = None
         return int(count) <= limit
 
     async def close(self) -> None:

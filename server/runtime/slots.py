@@ -13,6 +13,8 @@ from uuid import uuid4
 
 from redis.asyncio import Redis
 
+from server.runtime.broker import BROKER_ERRORS
+
 # A slot is a member of the key's sorted set scored by its expiry (ms); expired slots are
 # dropped before counting. The expiry is the holder's lease end, renewed with the lease, so
 # the slots of a worker killed mid-call come back when its lease ends. A holder reserves a
@@ -102,6 +104,9 @@ class RedisSlots:
         self._max_poll = max_poll_seconds
         self._holders: dict[str, _Holder] = {}
         self._returns: set[asyncio.Future[None]] = set()
+        self._unreturned: dict[str, set[str]] = {}
+        """Slots given back while Redis was away (or whose reservation's answer was lost):
+        returned at the next call that reaches Redis, so none waits for its expiry."""
         self.redis_calls = 0
         """Reservations and returns sent to Redis (a block each), for tests and benchmarks."""
 
@@ -116,10 +121,12 @@ class RedisSlots:
         state.until_ms = int(until * 1000)
         if state.members:
             members = list(state.members.items())
-            await self._renew(
-                keys=[key for _, key in members],
-                args=[state.until_ms, _now_ms(), *(member for member, _ in members)],
-            )
+            # Redis away: the slots keep their old expiry; the next renewal moves them.
+            with contextlib.suppress(*BROKER_ERRORS):
+                await self._renew(
+                    keys=[key for _, key in members],
+                    args=[state.until_ms, _now_ms(), *(member for member, _ in members)],
+                )
 
     def abandon(self, holder: str) -> None:
         """End `holder`'s waits now (they raise `SlotWaitAbandoned`) and refuse new ones."""
@@ -139,6 +146,8 @@ class RedisSlots:
                 block.returning.cancel()
         for key, members in by_key.items():
             await self._give_back(key, members)
+        with contextlib.suppress(*BROKER_ERRORS):
+            await self._flush_unreturned()
 
     @asynccontextmanager
     async def hold(
@@ -195,7 +204,13 @@ class RedisSlots:
         self.redis_calls += 1
         block.reserving = True
         try:
+            await self._flush_unreturned()
             got = int(await self._reserve(keys=[name], args=[now, expiry, limit, *members]))
+        except BROKER_ERRORS:
+            # Redis away: nothing sent; the wait polls on. The script may have run, so the
+            # members go back with the next call that gets through.
+            self._unreturned.setdefault(name, set()).update(members)
+            got = 0
         finally:
             block.reserving = False
             block.released.set()
@@ -224,7 +239,20 @@ class RedisSlots:
     async def _give_back(self, name: str, members: list[str]) -> None:
         if members:
             self.redis_calls += 1
-            await cast("Awaitable[int]", self._redis.zrem(name, *members))
+            try:
+                await cast("Awaitable[int]", self._redis.zrem(name, *members))
+            except BROKER_ERRORS:
+                self._unreturned.setdefault(name, set()).update(members)
+
+    async def _flush_unreturned(self) -> None:
+        """Give back what could not be given back earlier; raises while Redis is away."""
+        while self._unreturned:
+            name, members = self._unreturned.popitem()  # before the await: callers overlap
+            try:
+                await cast("Awaitable[int]", self._redis.zrem(name, *members))
+            except BROKER_ERRORS:
+                self._unreturned.setdefault(name, set()).update(members)
+                raise
 
     async def close(self) -> None:
         """Give back every slot this process still reserves, then disconnect."""

@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import db_retry
 from server.runtime.interfaces import JobQueue
 from server.webhooks.models import WebhookEvent
 from server.webhooks.publishing import publish
@@ -42,8 +43,12 @@ async def _read(
     """The committed row, or None (logged) when it cannot be read: never fail the caller's
     finished work over an alert."""
     try:
-        async with sessionmaker() as session:
-            return await session.get(model, row_id)
+        return await db_retry.unit(
+            sessionmaker,
+            lambda session: session.get(model, row_id),
+            what="reading a webhook event's subject",
+            write=False,
+        )
     except Exception as exc:
         logger.error(
             "row not read for its webhook event",

@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import db_retry
 from server.db import utcnow
 from server.ids import new_id
 from server.runtime.interfaces import JobQueue
@@ -127,15 +128,18 @@ async def publish(
     A delivery whose first attempt cannot be queued is picked up by `sweep_webhooks`.
     """
     try:
-        async with sessionmaker() as session, session.begin():
-            deliveries = await record(
+        deliveries = await db_retry.unit(  # a lost connection does not lose the event
+            sessionmaker,
+            lambda session: record(
                 session,
                 workspace_id=workspace_id,
                 experiment_id=experiment_id,
                 event=event,
                 subject_id=subject_id,
                 summary=summary,
-            )
+            ),
+            what="recording a webhook event",
+        )
     except Exception as exc:
         logger.error(
             "webhook event not recorded",

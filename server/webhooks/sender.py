@@ -19,6 +19,7 @@ from cryptography.fernet import InvalidToken
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import db_retry
 from server.db import utcnow
 from server.runtime.interfaces import JobQueue
 from server.security import SecretBox
@@ -206,21 +207,27 @@ async def make_attempt(
 ) -> str:
     """Make attempt number `attempt` of a delivery; what happened, for the job's result."""
     stale = options.timeout_seconds + 60
-    async with sessionmaker() as session, session.begin():
-        claimed = await _claim(
+    claimed = await db_retry.unit(
+        sessionmaker,
+        lambda session: _claim(
             session, delivery_id=delivery_id, attempt=attempt, secret_box=secret_box, stale=stale
-        )
+        ),
+        what="a webhook claim",
+    )
     if claimed is None:
         return "not due"
     outcome = await _send(claimed, options)
-    async with sessionmaker() as session, session.begin():
-        retry = await _record(
+    retry = await db_retry.unit(
+        sessionmaker,
+        lambda session: _record(
             session,
             delivery_id=delivery_id,
             attempt=attempt,
             outcome=outcome,
             base=options.retry_base_seconds,
-        )
+        ),
+        what="a webhook attempt's record",
+    )
     logger.info(
         "webhook attempt",
         extra={

@@ -112,7 +112,11 @@ async def crash_stack(
     *,
     lease_seconds: int = 2,
     job_timeout_seconds: int = 60,
+    redis_url: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[CrashStack]:
+    """`redis_url`: a Redis of the test's own instead of the shared test database; `env`:
+    more settings for the workers."""
     import asyncpg  # type: ignore[import-untyped]
 
     name = f"shipwise_crash_{secrets.token_hex(4)}"
@@ -122,9 +126,10 @@ async def crash_stack(
     await conn.close()
     url = f"{admin_url.rpartition('/')[0]}/{name}"
     await asyncio.to_thread(upgrade, url)
-    redis_url = crash_redis_url()
+    redis_url = redis_url or crash_redis_url()
     env = {
         **os.environ,
+        **(env or {}),
         "SHIPWISE_DATABASE_URL": url,
         "SHIPWISE_REDIS_URL": redis_url,
         "SHIPWISE_SECRET_KEY": fernet_key,

@@ -108,19 +108,13 @@ async def test_signed_links_expire_and_refuse_any_change(backend: Backend) -> No
             workspace_id=f.ws.id,
             expires_at=claims["e"],
         ),
-        signed_links.sign(  # a genuine report link of this workspace, for another report
-            secret=backend.settings.resolved_secret_key(),
-            kind=links.KIND,
-            subject="rep_other",
-            workspace_id=f.ws.id,
-            expires_at=claims["e"],
-        ),
         "not-a-token",
     ]
     for bad in tampered:
-        refused = await backend.client.get(path, params={"token": bad})
-        assert refused.status_code == 403 and "not valid" in refused.text, bad
-        assert "Hosted run" not in refused.text
+        for page_path in (path, "/reports/rep_made_up.html"):  # the same, whether it exists
+            refused = await backend.client.get(page_path, params={"token": bad})
+            assert refused.status_code == 403 and "not valid" in refused.text, bad
+            assert "Hosted run" not in refused.text
     expired = links.sign(
         secret=backend.settings.resolved_secret_key(),
         workspace_id=f.ws.id,
@@ -138,3 +132,17 @@ async def test_signed_links_expire_and_refuse_any_change(backend: Backend) -> No
         "/reports/rep_unknown.html", headers={"Authorization": f"Bearer {f.token(Role.VIEWER)}"}
     )
     assert unknown.status_code == 404
+
+
+async def test_a_link_tells_nothing_of_other_report_ids(backend: Backend) -> None:
+    """A genuine link opened on another report of its workspace answers as a made-up id."""
+    f = await finalized_comparison(backend)
+    first = await f.generate()
+    second = await f.generate()
+    link = (await f.gql(LINK_DEFAULT, {"id": first["id"]})).ok()["reportLink"]
+    query = urlsplit(link["path"]).query
+    assert (await backend.client.get(link["path"])).status_code == 200
+    other = await backend.client.get(f"{second['pagePath']}?{query}")
+    made_up = await backend.client.get(f"/reports/rep_made_up.html?{query}")
+    assert other.status_code == made_up.status_code == 404
+    assert other.text == made_up.text and "Hosted run" not in other.text

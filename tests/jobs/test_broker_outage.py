@@ -1,0 +1,121 @@
+"""A real `shipwise worker` outlives its Redis: a private `redis-server` is stopped mid-run and
+started again on the same port; the run ends DONE with nothing answered twice."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import services
+from tests.conftest import require_services
+from tests.fakes.openai_server import Behaviour, FakeOpenAI
+from tests.jobs.crash_stack import CrashStack, crash_stack
+from tests.jobs.fault_checks import (
+    assert_done_once_each,
+    assert_finalized,
+    assert_in_order_to_done,
+    done_at_least,
+    follow,
+    new_setup,
+    poll_tolerant,
+    probe,
+    start,
+)
+from tests.private_services import PrivateRedis, free_port, private_redis
+
+pytestmark = pytest.mark.slow
+
+CASES, TRIALS = 50, 3
+TOTAL = CASES * TRIALS * 2
+OUTAGE_SECONDS = 2.0
+SEQ = "query($id: ID!) { comparison(id: $id) { progress { seq } } }"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        server.behaviour = Behaviour(delay_seconds=0.1, reply="the answer")  # a run of ~8 s
+        yield server
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    server = private_redis(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def stack(
+    tmp_path: Path, fernet_key: str, redis: PrivateRedis
+) -> AsyncIterator[tuple[CrashStack, int]]:
+    require_services("postgres")
+    health_port = free_port()
+    async with crash_stack(
+        services.postgres_url(),
+        tmp_path,
+        fernet_key,
+        lease_seconds=30,  # the production default: recovery must not wait for a lease
+        redis_url=redis.url,
+        env={"SHIPWISE_WORKER_HEALTH_PORT": str(health_port)},
+    ) as built:
+        yield built, health_port
+
+
+async def _until(predicate: object, *, timeout: float, what: str) -> None:
+    assert callable(predicate)
+    deadline = time.monotonic() + timeout
+    while not await asyncio.to_thread(predicate):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
+    stack: tuple[CrashStack, int], redis: PrivateRedis, fake: FakeOpenAI
+) -> None:
+    crash, health_port = stack
+    backend = crash.backend
+    worker = crash.start_worker()
+    await _until(lambda: probe(health_port, "/readyz") == 200, timeout=30, what="ready")
+    setup, token = await new_setup(backend, fake, cases=CASES, max_concurrency=4)
+    comparison_id = await start(backend, setup, token, trials=TRIALS)
+    watching = asyncio.ensure_future(follow(backend, token, comparison_id))
+    await poll_tolerant(backend, token, comparison_id, until=done_at_least(TOTAL * 2 // 5))
+    before_seq = (await backend.gql(SEQ, {"id": comparison_id}, token=token)).ok()["comparison"][
+        "progress"
+    ]["seq"]
+
+    redis.stop()
+    down_at = time.monotonic()
+    await _until(lambda: probe(health_port, "/readyz") == 503, timeout=10, what="not ready")
+    assert probe(health_port, "/healthz") == 200
+    # The API still answers reads while Redis is away.
+    during = await poll_tolerant(backend, token, comparison_id, until=lambda _: True)
+    # (A delivery keeps the slots it holds, so calls may even go on meanwhile.)
+    assert during["status"] in ("RUNNING", "DONE")
+    await asyncio.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - down_at)))
+    redis.start()
+
+    await _until(lambda: probe(health_port, "/readyz") == 200, timeout=40, what="ready again")
+    await assert_done_once_each(backend, fake, token, comparison_id, total=TOTAL)
+    assert worker.poll() is None, "the worker exited"
+    await assert_finalized(backend, token, comparison_id)
+    # A subscription open through the outage ends with the terminal snapshot; one that
+    # resumes from the seq seen before it gets only later ones.
+    assert_in_order_to_done(await watching)
+    assert_in_order_to_done(
+        await follow(backend, token, comparison_id, after_seq=before_seq), after_seq=before_seq
+    )
+
+    following = await start(backend, setup, token, trials=1)
+    await assert_done_once_each(backend, fake, token, following, total=CASES * 2)
+    assert worker.poll() is None
+    log = (crash.log_dir / "worker-0.log").read_text()
+    assert "broker unreachable" in log and "broker reconnected" in log
