@@ -9,11 +9,13 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import eventually_blocking
 
 
 def free_port() -> int:
@@ -31,13 +33,8 @@ def _answers(port: int) -> bool:
         return False
 
 
-def wait_until(predicate: object, *, timeout: float, what: str) -> None:
-    assert callable(predicate)
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+def wait_until(predicate: Callable[[], bool], *, timeout: float, what: str) -> None:
+    eventually_blocking(predicate, timeout=timeout, what=what)
 
 
 @dataclass

@@ -29,6 +29,7 @@ from tests.jobs.crash_stack import (
     STATUS,
 )
 from tests.server.dispatch.api import trial_rows
+from tests.waiting import eventually
 
 SUBSCRIBE = """
 subscription($id: ID!, $after: Int) { comparisonProgress(id: $id, afterSeq: $after) {
@@ -72,21 +73,26 @@ async def poll_tolerant(
 ) -> dict[str, Any]:
     """Poll `comparison(id)` until `until(comparison)` holds; an answer with errors (the
     database or Redis is away a moment) is polled again."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    last: Any = None
-    while True:
+
+    async def probe() -> dict[str, Any] | str:
         try:
             result = await backend.gql(STATUS, {"id": comparison_id}, token=token)
         except httpx.HTTPError as exc:
-            last = type(exc).__name__
-        else:
-            last = result.errors or result.data
-            if not result.errors and until(result.data["comparison"]):
-                comparison: dict[str, Any] = result.data["comparison"]
-                return comparison
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out; last answer {last}")
-        await asyncio.sleep(0.1)
+            return type(exc).__name__
+        if result.errors:
+            return str(result.errors)
+        comparison: dict[str, Any] = result.data["comparison"]
+        return comparison
+
+    answer = await eventually(
+        probe,
+        until=lambda a: isinstance(a, dict) and until(a),
+        timeout=timeout,
+        interval=0.1,
+        what=f"comparison {comparison_id}",
+    )
+    assert isinstance(answer, dict)
+    return answer
 
 
 def done_at_least(n: int) -> Any:
@@ -156,10 +162,9 @@ VERDICT_STATE = "query($id: ID!) { comparison(id: $id) { verdictState } }"
 
 async def assert_finalized(backend: Backend, token: str, comparison_id: str) -> None:
     """The finalization job queued at the end of the run was not lost: FINALIZED."""
-    deadline = asyncio.get_running_loop().time() + 30
-    state = None
-    while state != "FINALIZED":
-        assert asyncio.get_running_loop().time() < deadline, state
-        await asyncio.sleep(0.1)
+
+    async def state() -> str | None:
         answer = await backend.gql(VERDICT_STATE, {"id": comparison_id}, token=token)
-        state = None if answer.errors else answer.data["comparison"]["verdictState"]
+        return None if answer.errors else str(answer.data["comparison"]["verdictState"])
+
+    await eventually(state, until=lambda s: s == "FINALIZED", timeout=30, interval=0.1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +26,7 @@ from tests.jobs.fault_checks import (
     start,
 )
 from tests.private_services import PrivateRedis, free_port, private_redis
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 
@@ -68,13 +69,8 @@ async def stack(
         yield built, health_port
 
 
-async def _until(predicate: object, *, timeout: float, what: str) -> None:
-    assert callable(predicate)
-    deadline = time.monotonic() + timeout
-    while not await asyncio.to_thread(predicate):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
+async def _until(predicate: Callable[[], bool], *, timeout: float, what: str) -> None:
+    await eventually(lambda: asyncio.to_thread(predicate), timeout=timeout, what=what)
 
 
 async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
 from typing import Any
 
 import pytest
@@ -23,6 +22,7 @@ from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL
 from tests.server.comparisons.test_sequential import SEQUENTIAL, STOPPING
 from tests.server.dispatch.api import (
+    between_sweeps,
     create,
     openai_setup,
     partial_cases,
@@ -33,6 +33,7 @@ from tests.server.dispatch.api import (
     wait_terminal,
 )
 from tests.server.dispatch.by_hand import HeldQueue, Trials
+from tests.waiting import eventually
 
 
 async def test_a_cancel_during_a_sequential_run_behaves_as_ever(
@@ -45,8 +46,11 @@ async def test_a_cancel_during_a_sequential_run_behaves_as_ever(
     spec = setup.input(trialsPerCase=2, stopping={**STOPPING, "minCases": 20})
     comparison_id = await create(backend, member, spec)
     await start(backend, member, comparison_id)
-    while (await status(backend, member, comparison_id))["progress"]["doneCalls"] < 4:
-        await asyncio.sleep(0.05)
+    await eventually(
+        lambda: status(backend, member, comparison_id),
+        until=lambda s: s["progress"]["doneCalls"] >= 4,
+        what="4 calls done",
+    )
     cancelled = (await backend.gql(CANCEL, {"id": comparison_id}, token=member)).ok()
     admitted_at_cancel = sum((await trial_rows(backend, comparison_id)).values())
     assert cancelled["cancelComparison"]["status"] == "CANCELLED"
@@ -81,12 +85,6 @@ def range_dispatcher(
         window_of=lambda _plan: 2,
     )
 
-
-async def between_sweeps() -> None:
-    """Start just after one of the session sweeper's runs (seconds 0, 15, 30, 45), so it
-    does not dispatch the comparison these deliveries share (as in test_ranges.py)."""
-    while not 1 <= time.time() % 15 <= 6:
-        await asyncio.sleep(0.2)
 
 
 class _Regressed:
