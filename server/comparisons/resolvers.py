@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 from starlette.requests import Request
 
-from server.comparisons import lifecycle, service
+from server.comparisons import lifecycle, rerun, service
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.preview_types import ComparisonPreview
 from server.comparisons.stopping_types import StoppingInput
@@ -120,7 +120,7 @@ class ComparisonMutation:
     ) -> Comparison:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.rerun(
+            row = await rerun.rerun(
                 session=session,
                 actor=actor,
                 comparison_id=str(id),

@@ -1,6 +1,6 @@
-"""Comparisons: preview, create (frozen cases and bindings), rerun, and reading them.
+"""Comparisons: preview, create (frozen cases and bindings), and reading them.
 
-Starting and cancelling are in `lifecycle`. Every state change is audited.
+Starting and cancelling are in `lifecycle`, a rerun in `rerun`. Every state change is audited.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, insert, literal, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset
@@ -27,9 +27,8 @@ from server.comparisons.models import (
 )
 from server.comparisons.preview import Preview
 from server.comparisons.selection import Selection, select_for
-from server.comparisons.stopping import StoppingSpec
-from server.datasets.models import DatasetCase, Split
-from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
+from server.datasets.models import Split
+from server.errors import NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.experiments.models import Experiment
 from server.ids import new_id
@@ -146,7 +145,7 @@ async def create(
     )
     await session.flush()
     order = stopping_option.case_order([case.id for case in selection.kept], seed)
-    await _insert_cases(session, comparison.id, order)
+    await insert_cases(session, comparison.id, order)
     await record_audit(
         session, actor, "comparison.create", comparison, _facts(comparison, resolved)
     )
@@ -196,7 +195,7 @@ def _pairwise_json(resolved: ResolvedInput) -> dict[str, str] | None:
     return {"rubricVersionId": judge.rubric.id, "judgeModelConfigVersionId": judge.config.id}
 
 
-async def _insert_cases(session: AsyncSession, comparison_id: str, case_ids: list[int]) -> None:
+async def insert_cases(session: AsyncSession, comparison_id: str, case_ids: list[int]) -> None:
     """The frozen selection in case-major order, with Core executemany (tens of thousands)."""
     rows = [
         {"comparison_id": comparison_id, "ordinal": ordinal, "dataset_case_id": case_id}
@@ -262,96 +261,6 @@ async def get_page(
     return await keyset_page(
         session, stmt, key=Comparison.id, first=first, after=after, descending=True
     )
-
-
-async def rerun(
-    *,
-    session: AsyncSession,
-    actor: Actor,
-    comparison_id: str,
-    stopping: StoppingSpec | None = None,
-) -> Comparison:
-    """A new SETUP comparison of the same cases, cohorts (frozen bindings), options and cap;
-    `stopping`, when given, replaces the source's sequential stopping (a new case order)."""
-    actor.require(Role.MEMBER)
-    stopping_option.check(stopping)
-    source = await get(
-        session=session, workspace_id=actor.workspace_id, comparison_id=comparison_id
-    )
-    if stopping is None:
-        kept_stopping, seed = source.stopping, source.case_order_seed
-    else:
-        kept_stopping, seed = stopping_option.stored(stopping)
-    copy = Comparison(
-        id=new_id("cmp"),
-        workspace_id=source.workspace_id,
-        experiment_id=source.experiment_id,
-        dataset_version_id=source.dataset_version_id,
-        label=source.label,
-        status=ComparisonStatus.SETUP,
-        split=source.split,
-        trials_per_case=source.trials_per_case,
-        checks=source.checks,
-        sample=source.sample,
-        variables=source.variables,
-        missing_field_policy=source.missing_field_policy,
-        pairwise=source.pairwise,
-        budget_cap_micros=source.budget_cap_micros,
-        epsilon_points=source.epsilon_points,
-        target_effect_points=source.target_effect_points,
-        stopping=kept_stopping,
-        case_order_seed=seed,
-        case_count=source.case_count,
-        total_calls=source.total_calls,
-        created_by_member_id=actor.member_id,
-        rerun_of_id=source.id,
-    )
-    session.add(copy)
-    cohorts = await session.scalars(
-        select(ComparisonCohort).where(ComparisonCohort.comparison_id == source.id)
-    )
-    session.add_all(
-        ComparisonCohort(
-            comparison_id=copy.id,
-            cohort_index=c.cohort_index,
-            kind=c.kind,
-            release_id=c.release_id,
-            overrides=dict(c.overrides),
-            bindings=dict(c.bindings),
-            label=c.label,
-        )
-        for c in cohorts
-    )
-    await session.flush()
-    if stopping is None:  # the same cases in the same order
-        await session.execute(
-            insert(ComparisonCase).from_select(
-                ["comparison_id", "ordinal", "dataset_case_id"],
-                select(
-                    literal(copy.id), ComparisonCase.ordinal, ComparisonCase.dataset_case_id
-                ).where(ComparisonCase.comparison_id == source.id),
-            )
-        )
-    else:  # the same cases, in dataset order or the new seed's
-        case_ids = await session.scalars(
-            select(ComparisonCase.dataset_case_id)
-            .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
-            .where(ComparisonCase.comparison_id == source.id)
-            .order_by(DatasetCase.ordinal)
-        )
-        await _insert_cases(session, copy.id, stopping_option.case_order(list(case_ids), seed))
-    copied = await session.scalar(
-        select(func.count())
-        .select_from(ComparisonCase)
-        .where(ComparisonCase.comparison_id == copy.id)
-    )
-    if copied != source.case_count:
-        raise Conflict(
-            "the cases of this comparison were erased: create a new comparison",
-            reason="CASES_ERASED",
-        )
-    await record_audit(session, actor, "comparison.rerun", copy, {"rerunOfId": source.id})
-    return copy
 
 
 async def get_cohorts(

@@ -9,6 +9,7 @@ from typing import Any
 
 from server.comparisons import lifecycle
 from server.comparisons.models import TrialState
+from server.dispatch.dispatcher import Dispatcher
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.store import TrialOutcome
 from server.runtime.interfaces import JobStats
@@ -91,3 +92,27 @@ async def running_comparison(
         comparison_id=comparison_id,
     )
     return comparison_id
+
+
+def range_dispatcher(
+    backend: Backend,
+    comparison_id: str,
+    trials: Any,
+    queue: HeldQueue,
+    *,
+    registry: set[str] | None = None,
+) -> Dispatcher:
+    """A delivery over ranges of one case each, window 2 (the ranges and sequential tests)."""
+    settings = backend.settings.model_copy(
+        update={"dispatch_range_cases": 1, "dispatch_lease_seconds": 30}
+    )
+    return Dispatcher(
+        comparison_id=comparison_id,
+        sessionmaker=backend.sessionmaker,
+        settings=settings,
+        queue=queue,
+        events=backend.state.events,
+        run_trial=trials,
+        window_of=lambda _plan: 2,
+        registry=registry,
+    )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from sqlalchemy import select, update
@@ -16,7 +15,6 @@ from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, ComparisonRange, Trial, TrialState
 from server.db import utcnow
 from server.dispatch import ranges
-from server.dispatch.dispatcher import Dispatcher
 from server.dispatch.joins import JOIN_DEFER
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.store import TrialOutcome
@@ -24,33 +22,11 @@ from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
 from tests.server.dispatch.api import between_sweeps, trials_of
-from tests.server.dispatch.by_hand import HeldQueue, Trials, running_comparison
+from tests.server.dispatch.by_hand import HeldQueue, Trials, range_dispatcher, running_comparison
 from tests.waiting import eventually
 
 CASES, TRIALS = 6, 2
 
-
-def _dispatcher(
-    backend: Backend,
-    comparison_id: str,
-    trials: Any,
-    queue: HeldQueue,
-    *,
-    registry: set[str] | None = None,
-) -> Dispatcher:
-    settings = backend.settings.model_copy(
-        update={"dispatch_range_cases": 1, "dispatch_lease_seconds": 30}
-    )
-    return Dispatcher(
-        comparison_id=comparison_id,
-        sessionmaker=backend.sessionmaker,
-        settings=settings,
-        queue=queue,
-        events=backend.state.events,
-        run_trial=trials,
-        window_of=lambda _plan: 2,
-        registry=registry,
-    )
 
 
 async def _postgres_only(backend: Backend) -> None:
@@ -93,8 +69,8 @@ async def test_two_deliveries_share_a_run_and_exactly_one_ends_it(backend: Backe
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=TRIALS, cases=CASES)
     slow = Trials(seconds=0.05)
-    first = _dispatcher(backend, comparison_id, slow, queue)
-    second = _dispatcher(backend, comparison_id, slow, queue)
+    first = range_dispatcher(backend, comparison_id, slow, queue)
+    second = range_dispatcher(backend, comparison_id, slow, queue)
 
     outcomes = await asyncio.gather(first.run(), second.run())
 
@@ -141,8 +117,8 @@ async def test_a_cap_found_by_one_delivery_stops_every_delivery(backend: Backend
         actor=actor_for(ws, Role.MEMBER),
         comparison_id=comparison_id,
     )
-    first = _dispatcher(backend, comparison_id, _Costly(), queue)
-    second = _dispatcher(backend, comparison_id, _Costly(), queue)
+    first = range_dispatcher(backend, comparison_id, _Costly(), queue)
+    second = range_dispatcher(backend, comparison_id, _Costly(), queue)
 
     outcomes = await asyncio.gather(first.run(), second.run())
 
@@ -170,8 +146,8 @@ async def test_a_cancel_stops_both_deliveries_and_one_settles_it(backend: Backen
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=TRIALS, cases=CASES)
     slow = Trials(seconds=0.3)
-    first = _dispatcher(backend, comparison_id, slow, queue)
-    second = _dispatcher(backend, comparison_id, slow, queue)
+    first = range_dispatcher(backend, comparison_id, slow, queue)
+    second = range_dispatcher(backend, comparison_id, slow, queue)
     running = asyncio.gather(first.run(), second.run())
     await eventually(
         lambda: trials_of(backend, comparison_id),
@@ -198,9 +174,8 @@ async def test_a_job_that_lands_where_the_run_is_dispatched_passes_on(backend: B
     async with backend.sessionmaker() as session, session.begin():
         await ranges.ensure(session, comparison_id, size=1)
 
-    assert await _dispatcher(backend, comparison_id, Trials(0), queue, registry=here).run() == (
-        "passed on"
-    )
+    delivery = range_dispatcher(backend, comparison_id, Trials(0), queue, registry=here)
+    assert await delivery.run() == "passed on"
     name, args, job_id, delay = queue.enqueued[-1]
     assert (name, job_id, delay) == (
         "dispatch_comparison",
@@ -215,11 +190,10 @@ async def test_a_job_that_lands_where_the_run_is_dispatched_passes_on(backend: B
             .values(lease_owner="dlv_other", lease_expires_at=utcnow() + timedelta(minutes=1))
         )
     before = len(queue.enqueued)
-    assert await _dispatcher(backend, comparison_id, Trials(0), queue, registry=here).run() == (
-        "dispatching here"
-    )
+    delivery = range_dispatcher(backend, comparison_id, Trials(0), queue, registry=here)
+    assert await delivery.run() == "dispatching here"
     assert len(queue.enqueued) == before, "no range is free: it ends"
-    assert await _dispatcher(backend, comparison_id, Trials(0), queue).run() == "not leased"
+    assert await range_dispatcher(backend, comparison_id, Trials(0), queue).run() == "not leased"
     assert here == {comparison_id}, "the other delivery of this process is still registered"
 
 
@@ -254,7 +228,7 @@ async def test_the_sweep_finds_free_ranges_and_runs_nobody_ended(backend: Backen
     # Every trial recorded, every range finished, but the delivery died before it ended
     # the run.
     trials = Trials(seconds=0)
-    dispatcher = _dispatcher(backend, comparison_id, trials, queue)
+    dispatcher = range_dispatcher(backend, comparison_id, trials, queue)
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
             update(ComparisonRange)
@@ -269,5 +243,5 @@ async def test_the_sweep_finds_free_ranges_and_runs_nobody_ended(backend: Backen
             .values(status="RUNNING", lease_owner=None, lease_expires_at=None)
         )
     assert len(await _swept(backend, comparison_id)) == 1, "finished ranges, nobody ended it"
-    assert await _dispatcher(backend, comparison_id, trials, queue).run() == "done"
+    assert await range_dispatcher(backend, comparison_id, trials, queue).run() == "done"
     assert len(await trials_of(backend, comparison_id)) == 4, "nothing sent twice"

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from typing import Any
 
 import pytest
 
 from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, TrialState
 from server.comparisons.stopping import StoppingRule, StoppingSpec
-from server.dispatch.dispatcher import Dispatcher
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
@@ -32,7 +30,7 @@ from tests.server.dispatch.api import (
     trials_of,
     wait_terminal,
 )
-from tests.server.dispatch.by_hand import HeldQueue, Trials
+from tests.server.dispatch.by_hand import HeldQueue, Trials, range_dispatcher
 from tests.waiting import eventually
 
 
@@ -67,23 +65,6 @@ async def test_a_cancel_during_a_sequential_run_behaves_as_ever(
 
 RANGE_TRIALS = 2
 
-
-def range_dispatcher(
-    backend: Backend, comparison_id: str, trials: Any, queue: HeldQueue
-) -> Dispatcher:
-    """A delivery over ranges of one case each (as in test_ranges.py), window 2."""
-    settings = backend.settings.model_copy(
-        update={"dispatch_range_cases": 1, "dispatch_lease_seconds": 30}
-    )
-    return Dispatcher(
-        comparison_id=comparison_id,
-        sessionmaker=backend.sessionmaker,
-        settings=settings,
-        queue=queue,
-        events=backend.state.events,
-        run_trial=trials,
-        window_of=lambda _plan: 2,
-    )
 
 
 

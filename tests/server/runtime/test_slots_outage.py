@@ -11,6 +11,7 @@ import pytest
 
 from server.runtime.slots import RETURN_AFTER_S, RedisSlots
 from tests.private_services import PrivateRedis, private_redis
+from tests.waiting import eventually
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ async def test_a_wait_for_a_slot_outlasts_an_outage(redis: PrivateRedis, slots: 
             entered.set()
 
     task = asyncio.ensure_future(call())
-    await asyncio.sleep(0.3)
+    await eventually(lambda: slots.redis_calls >= 3, what="three tries during the outage")
     assert not entered.is_set() and not task.done(), "nothing is sent without a slot"
     redis.start()
     async with asyncio.timeout(5):
