@@ -14,28 +14,38 @@ from server.runtime.interfaces import JobRegistry
 from tests.server.runtime.runtime_harness import EmbeddedHarness, Harness, MakeHarness, RedisHarness
 
 SUITE_REDIS_URL = "redis://127.0.0.1:6379/0"  # tests/services.py's default
-DB_OFFSET = 5
+DB_OFFSET = 8  # past the crash tests' DB 7 (tests/jobs/crash_stack.py)
 
 
 def runtime_redis_url() -> str:
-    """`SHIPWISE_TEST_REDIS_URL` moved up DB_OFFSET databases (default: local DB 5).
+    """`SHIPWISE_TEST_REDIS_URL` moved up DB_OFFSET databases (default: local DB 8), and one
+    more per pytest-xdist worker (gw1 on DB 9, …), since each worker flushes its own.
 
     The rest of the suite keeps a `shipwise worker` on that URL's database for the whole
     session; these tests flush theirs per test and run their own workers, so each would eat
     the other's jobs on a shared database. `SHIPWISE_TEST_RUNTIME_REDIS_URL` overrides.
     """
     explicit = os.environ.get("SHIPWISE_TEST_RUNTIME_REDIS_URL")
+    offset = DB_OFFSET + xdist_worker_index()
     if explicit:
-        return explicit
-    parts = urlsplit(os.environ.get("SHIPWISE_TEST_REDIS_URL", SUITE_REDIS_URL))
+        offset, source = xdist_worker_index(), explicit
+    else:
+        source = os.environ.get("SHIPWISE_TEST_REDIS_URL", SUITE_REDIS_URL)
+    parts = urlsplit(source)
     query = parse_qs(parts.query)
     unix = parts.scheme == "unix"  # there the path is the socket
     default_db = "0" if unix else parts.path.lstrip("/") or "0"
-    db = (int(query.pop("db", [default_db])[0]) + DB_OFFSET) % 16
+    db = (int(query.pop("db", [default_db])[0]) + offset) % 16
     if unix:
         query["db"] = [str(db)]
         return urlunsplit(parts._replace(query=urlencode(query, doseq=True)))
     return urlunsplit(parts._replace(path=f"/{db}", query=urlencode(query, doseq=True)))
+
+
+def xdist_worker_index() -> int:
+    """0 outside pytest-xdist; n for its worker `gwn`."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(worker.removeprefix("gw") or 0)
 
 
 def redis_url_or_skip() -> str:

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import socket
-import subprocess
-import sys
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,28 +16,14 @@ from typing import Any
 import numpy as np
 from scipy import stats as scipy_stats
 
+from tests.server.cli.invoke import Done, shipwise_blocking
+
 METRIC_NAMES = ("tokens", "turns", "toolCalls", "wallMs", "errors")
 
 
-@dataclass
-class Done:
-    code: int
-    stdout: str
-    stderr: str
-
-
 def shipwise_compare(*args: str, env: dict[str, str] | None = None) -> Done:
-    """`shipwise compare …` as a user runs it, in its own process."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
-    clean.update(env or {})
-    done = subprocess.run(
-        [sys.executable, "-m", "server.cli", "compare", *args],
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    return Done(done.returncode, done.stdout, done.stderr)
+    """`shipwise compare …` as a user runs it."""
+    return shipwise_blocking("compare", *args, env=env)
 
 
 def trial(

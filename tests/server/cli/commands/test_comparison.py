@@ -3,11 +3,8 @@ against a served backend."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
-import os
-import sys
 
 from sqlalchemy import update
 
@@ -19,25 +16,8 @@ from server.workspaces.roles import Role
 from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
 from tests.fakes.openai_server import closed_base_url
 from tests.harness import Backend
-from tests.server.cli.commands.test_dataset_import import Done
+from tests.server.cli.invoke import Done, shipwise
 from tests.server.comparisons.documents import GET, START
-
-
-async def shipwise(*args: str, env: dict[str, str] | None = None) -> Done:
-    """The CLI in a process of its own, with no SHIPWISE_ variables but those in `env`."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        *args,
-        env={**clean, **(env or {})},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(process.communicate(), timeout=90)
-    assert process.returncode is not None
-    return Done(process.returncode, out.decode(), err.decode())
 
 
 async def comparison(backend: Backend, token: str, *args: str, env_auth: bool = False) -> Done:

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,32 +12,9 @@ from server.cli.commands.dataset_import import append_all
 from server.workspaces.roles import Role
 from tests.factories import dataset_cases, make_workspace
 from tests.harness import Backend
+from tests.server.cli.invoke import Done, shipwise
 from tests.server.datasets.api import dataset
 from tests.server.datasets.test_lifecycle import expected_hash
-
-
-@dataclass
-class Done:
-    code: int
-    stdout: str
-    stderr: str
-
-
-async def shipwise(*args: str) -> Done:
-    """Run the CLI without blocking the event loop that serves the backend."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        *args,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(process.communicate(), timeout=60)
-    assert process.returncode is not None
-    return Done(process.returncode, out.decode(), err.decode())
 
 
 async def run_import(backend: Backend, token: str, path: Path, *args: str) -> Done:

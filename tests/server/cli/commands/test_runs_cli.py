@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
-from tests.server.cli.commands.test_dataset_import import Done, write_lines
+from tests.server.cli.commands.test_dataset_import import write_lines
+from tests.server.cli.invoke import Done, shipwise
 from tests.server.runs.api import RUN, diff, item
 from tests.server.runs.test_diff import single_trial_runs
-
-
-async def shipwise(*args: str, env: dict[str, str] | None = None) -> Done:
-    """The CLI in a subprocess, with only the SHIPWISE_* variables given here."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        *args,
-        env={**base, **(env or {})},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(process.communicate(), timeout=60)
-    assert process.returncode is not None
-    return Done(process.returncode, out.decode(), err.decode())
 
 
 def client_env(backend: Backend, token: str) -> dict[str, str]:
