@@ -17,7 +17,8 @@ from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
 from tests.server.cli.commands import tool_records as tr
-from tests.server.cli.commands.test_runs_cli import client_env, import_file, shipwise
+from tests.server.cli.commands.test_runs_cli import client_env, import_file
+from tests.server.cli.invoke import shipwise
 from tests.server.runs.api import RUN
 
 SUMMARY = """query($c: ID!, $b: ID!) { runDiff(candidateRunId: $c, baselineRunId: $b) {

@@ -16,7 +16,8 @@ from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
 from tests.server.cli.commands import tool_records as tr
-from tests.server.cli.commands.test_runs_cli import import_file, shipwise
+from tests.server.cli.commands.test_runs_cli import import_file
+from tests.server.cli.invoke import shipwise
 from tests.server.runs.api import RUN, diff
 
 GOOD_EVAL = tr.INSPECT / "sums-fake-good.eval"
