@@ -1,4 +1,5 @@
-"""Comparisons: cohorts over frozen cases, and each trial's private checkpoint and outcome.
+"""Comparisons: cohorts over frozen cases, each trial's private checkpoint and outcome, and
+each hosted pairwise judge call.
 
 The comparison row is the truth for progress: its counters and spend are recomputed from
 committed `trial` rows (never incremented blindly) and every change bumps `seq`.
