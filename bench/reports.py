@@ -28,7 +28,6 @@ from sqlalchemy import func, select
 
 from bench.finalize import seed_done_comparison
 from bench.harness import create_database, drop_database
-from server.auth import Actor
 from server.comparisons.models import Comparison
 from server.db import create_engine, create_sessionmaker, utcnow
 from server.migrate import upgrade
@@ -37,7 +36,7 @@ from server.reports import service as report_service
 from server.reports.models import Decision, FollowUp, FollowUpState
 from server.verdicts import service as verdict_service
 from server.workspaces.models import Member
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 async def _actor(session: Any, comparison_id: str, role: Role) -> Actor:

@@ -131,6 +131,8 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         try:
             yield
         finally:
+            # The queue returns once its jobs have ended (a cancelled delivery first finishes
+            # and records its calls in flight): only then are the providers closed.
             await runtime.close()
             await providers.aclose()
             await engine.dispose()

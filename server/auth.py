@@ -1,34 +1,16 @@
-"""Who is calling: a bearer token resolved to its member, role and workspace."""
+"""Who is calling: a bearer token resolved to its member, role and workspace (an `Actor`)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.errors import Forbidden, Unauthenticated
+from server.errors import Unauthenticated
 from server.security import TOKEN_PREFIX, hash_token
 from server.workspaces.models import ApiToken, Member, Workspace
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor
 
 MAX_TOKEN_LENGTH = 200
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """The authenticated caller; every query is scoped to `workspace_id`."""
-
-    workspace_id: str
-    member_id: str
-    token_id: str
-    role: Role
-    requests_per_minute: int
-
-    def require(self, role: Role) -> None:
-        """Raise FORBIDDEN unless the caller's role is at least `role`."""
-        if not self.role.at_least(role):
-            raise Forbidden(f"this needs the {role.value} role or higher")
 
 
 def bearer_token(header_value: str | None) -> str | None:

@@ -11,7 +11,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
-from server.auth import Actor
 from server.errors import ShipwiseError, Unauthenticated
 from server.loaders import Loaders, build_loaders
 from server.reading import SharedReader
@@ -19,7 +18,7 @@ from server.runtime.interfaces import EventBus, JobQueue, RateLimiter
 from server.security import SecretBox
 from server.settings import Settings
 from server.token_cache import TokenCache
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 @dataclass(slots=True)

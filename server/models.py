@@ -6,6 +6,7 @@ from server.comparisons.models import (
     Comparison,
     ComparisonCase,
     ComparisonCohort,
+    ComparisonPairJudgment,
     ConnectionSpend,
     ExperimentSpend,
     Trial,
@@ -15,7 +16,7 @@ from server.datasets.models import DatasetCase
 from server.db import Base
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
-from server.pairwise.models import ComparisonPairJudgment, PairwiseJob, PairwisePair
+from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector

@@ -14,8 +14,9 @@ from collections.abc import Callable
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.auth import MAX_TOKEN_LENGTH, Actor, authenticate
+from server.auth import MAX_TOKEN_LENGTH, authenticate
 from server.security import hash_token
+from server.workspaces.roles import Actor
 
 
 class TokenCache:

@@ -8,14 +8,13 @@ from typing import Any
 from cryptography.fernet import Fernet
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.auth import Actor
 from server.connections import service as connection_service
 from server.connections.models import ConnectionKind, ModelConnection
 from server.experiments import service as experiment_service
 from server.experiments.models import Experiment
 from server.security import SecretBox
 from server.workspaces import service
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 @dataclass

@@ -13,14 +13,13 @@ from server.assets.content import check_content
 from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
 from server.assets.versioning import content_hash, lock_asset, next_version_number
 from server.audit import service as audit
-from server.auth import Actor
 from server.connections import service as connection_service
 from server.db import utcnow
 from server.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.validation import clean_name
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 def visible_to(workspace_id: str) -> ColumnElement[bool]:

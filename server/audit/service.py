@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit.models import AuditEvent
-from server.auth import Actor
 from server.pagination import Page, keyset_page
+
+
+class Acting(Protocol):
+    """Who an event names: what audit needs of an `Actor` (`server.workspaces.roles`). Audit
+    sits below every aggregate, workspaces included (their changes are audited too)."""
+
+    @property
+    def workspace_id(self) -> str: ...
+
+    @property
+    def member_id(self) -> str: ...
+
+    @property
+    def token_id(self) -> str: ...
+
+    @property
+    def role(self) -> StrEnum: ...
+
 
 SECRET_KEYS = frozenset({"token", "secret", "apiKey", "api_key", "password", "key"})
 
@@ -21,7 +39,7 @@ def _without_secrets(details: dict[str, Any]) -> dict[str, Any]:
 async def record(
     *,
     session: AsyncSession,
-    actor: Actor | None,
+    actor: Acting | None,
     action: str,
     target_type: str,
     target_id: str | None,

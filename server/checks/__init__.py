@@ -4,6 +4,8 @@ from server.checks.evaluate import CheckReason, CheckResult, run_check, run_chec
 from server.checks.spec import (
     DEFAULT_CHECKS,
     CheckKind,
+    calls_per_trial,
+    judge_key,
     validate_check_spec,
     validate_check_specs,
 )
@@ -13,6 +15,8 @@ __all__ = [
     "CheckKind",
     "CheckReason",
     "CheckResult",
+    "calls_per_trial",
+    "judge_key",
     "run_check",
     "run_checks",
     "validate_check_spec",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -34,6 +34,17 @@ FIELDS: dict[CheckKind, tuple[str, ...]] = {
     CheckKind.JUDGE_RUBRIC: ("rubricVersionId", "judgeModelConfigVersionId"),
 }
 """Each kind's fields besides `kind`; all of them are required."""
+
+
+def judge_key(spec: Mapping[str, Any]) -> tuple[str, str]:
+    """A JUDGE_RUBRIC check's (rubric version id, judge model config version id)."""
+    return (str(spec["rubricVersionId"]), str(spec["judgeModelConfigVersionId"]))
+
+
+def calls_per_trial(checks: Sequence[Mapping[str, Any]]) -> int:
+    """The model call plus one judge call per JUDGE_RUBRIC check."""
+    return 1 + sum(1 for spec in checks if spec.get("kind") == CheckKind.JUDGE_RUBRIC)
+
 
 DEFAULT_CHECKS: tuple[dict[str, Any], ...] = ({"kind": CheckKind.CONTAINS.value},)
 MAX_CHECKS = 10

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets import service as asset_service
 from server.assets.models import AssetKind
-from server.auth import Actor
 from server.connections import service as connection_service
 from server.connections.models import ConnectionKind
 from server.datasets import service as dataset_service
@@ -23,7 +22,7 @@ from server.releases.models import BindingRole
 from server.security import SecretBox
 from server.workspaces import service as workspace_service
 from server.workspaces.models import Member, Workspace
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 DEMO_WORKSPACE = "shipwise demo"
 

@@ -14,12 +14,11 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.assets.models import AssetVersion
-from server.auth import Actor
 from server.checks import CheckKind
+from server.comparisons import counters, service
 from server.comparisons import hooks as comparison_hooks
 from server.comparisons import preview as planning
 from server.comparisons import progress as progress_events
-from server.comparisons import service
 from server.comparisons.models import (
     TERMINAL_STATUSES,
     Comparison,
@@ -29,11 +28,10 @@ from server.comparisons.models import (
 from server.comparisons.progress import Progress
 from server.connections.models import ModelConnection
 from server.db import utcnow
-from server.dispatch import store as dispatch_store
 from server.errors import Conflict, QuotaExceeded
 from server.runtime.interfaces import EventBus, JobQueue
 from server.workspaces.models import Workspace
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 logger = logging.getLogger("shipwise.comparisons")
 
@@ -106,7 +104,7 @@ async def _begin_start(session: AsyncSession, actor: Actor, comparison_id: str) 
     comparison.status = ComparisonStatus.RUNNING
     comparison.started_at = utcnow()
     comparison.started_by_member_id = actor.member_id
-    snapshot = await dispatch_store.recompute(session, comparison)
+    snapshot = await counters.recompute(session, comparison)
     await service.record_audit(
         session, actor, "comparison.start", comparison, {"totalCalls": snapshot.total_calls}
     )
@@ -191,7 +189,7 @@ async def cancel(
         previous = comparison.status
         comparison.status = ComparisonStatus.CANCELLED
         comparison.ended_at = utcnow()
-        snapshot = await dispatch_store.recompute(session, comparison)
+        snapshot = await counters.recompute(session, comparison)
         await service.record_audit(
             session, actor, "comparison.cancel", comparison, {"from": previous.value}
         )

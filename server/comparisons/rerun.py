@@ -6,7 +6,6 @@ from __future__ import annotations
 from sqlalchemy import func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.auth import Actor
 from server.comparisons import service
 from server.comparisons import stopping as stopping_option
 from server.comparisons.models import (
@@ -19,7 +18,7 @@ from server.comparisons.stopping import StoppingSpec
 from server.datasets.models import DatasetCase
 from server.errors import Conflict
 from server.ids import new_id
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 async def rerun(

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets import service as asset_service
 from server.assets.models import AssetKind, AssetVersion, VersionState
-from server.auth import Actor
 from server.checks import CheckKind
 from server.comparisons.inputs import (
     MAX_LABEL,
@@ -34,6 +33,7 @@ from server.money import optional_cents_to_micros
 from server.releases import service as release_service
 from server.releases.models import BindingRole, Release
 from server.validation import clean_name
+from server.workspaces.roles import Actor
 
 
 async def resolve(*, session: AsyncSession, actor: Actor, spec: ComparisonSpec) -> ResolvedInput:

@@ -13,6 +13,7 @@ from server.comparisons.types import Comparison, ComparisonStatus, CreateCompari
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
+from server.spend import service as spend_service
 from server.workspaces.roles import Role
 
 
@@ -29,7 +30,11 @@ class ComparisonQuery:
         spec = input.to_spec()
         async with info.context.read() as session:
             result = await service.preview(
-                session=session, actor=actor, settings=info.context.settings, spec=spec
+                session=session,
+                actor=actor,
+                settings=info.context.settings,
+                spec=spec,
+                month_spend=spend_service.month_to_date_spend,
             )
         return ComparisonPreview.from_preview(result)
 

@@ -6,7 +6,7 @@ Starting and cancelling are in `lifecycle`, a rerun in `rerun`. Every state chan
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, insert, select
@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset
 from server.audit import service as audit
-from server.auth import Actor
 from server.comparisons import inputs, resolution
 from server.comparisons import preview as planning
 from server.comparisons import stopping as stopping_option
@@ -34,15 +33,23 @@ from server.experiments.models import Experiment
 from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.settings import Settings
-from server.spend import service as spend
 from server.workspaces.models import Workspace
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 CASE_INSERT_BATCH = 5000
 
+MonthSpend = Callable[[AsyncSession, Iterable[str]], Awaitable[Mapping[str, int]]]
+"""Each connection's spend this UTC month, in micro-dollars: `server.spend.service`'s, which
+the caller passes (spend sums the comparisons' rows, so comparisons do not import spend)."""
+
 
 async def preview(
-    *, session: AsyncSession, actor: Actor, settings: Settings, spec: ComparisonSpec
+    *,
+    session: AsyncSession,
+    actor: Actor,
+    settings: Settings,
+    spec: ComparisonSpec,
+    month_spend: MonthSpend,
 ) -> Preview:
     """Every figure, warning and blocker of the comparison `spec` describes; writes nothing."""
     resolved = await resolution.resolve(session=session, actor=actor, spec=spec)
@@ -50,7 +57,7 @@ async def preview(
     counts = planning.count_calls(resolved, len(selection.kept))
     workspace = await session.get(Workspace, actor.workspace_id)
     assert workspace is not None
-    spent = await spend.month_to_date_spend(session, resolved.connections)
+    spent = await month_spend(session, resolved.connections)
     looks = 0
     if resolved.split == Split.HOLDOUT:
         version_id = resolved.dataset_version.id

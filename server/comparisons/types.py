@@ -10,7 +10,6 @@ from typing import ClassVar, cast
 import strawberry
 from strawberry.scalars import JSON
 
-from server.comparisons.capped import capped_connections
 from server.comparisons.cohort_rates import pass_rate
 from server.comparisons.inputs import CohortSpec, ComparisonSpec, PairwiseSpec, SampleSpec
 from server.comparisons.models import CohortKind as CohortKindEnum
@@ -32,6 +31,7 @@ from server.prompting.variables import MissingFieldPolicy as MissingFieldPolicyE
 from server.releases.types import BindingRole
 from server.reports import resolvers as report_fields
 from server.reports.types import Report
+from server.spend import caps as spend_caps
 from server.verdicts import resolvers as verdict_fields
 from server.verdicts.types import (
     CaseFilter,
@@ -326,7 +326,7 @@ class Comparison:
             return []
         cohorts = await info.context.loaders.comparison_cohorts.load(self.row.id)
         async with info.context.read() as session:
-            rows = await capped_connections(session, self.row, cohorts)
+            rows = await spend_caps.capped_connections(session, self.row, cohorts)
         return [ModelConnection.from_row(row) for row in rows]
 
     @strawberry.field

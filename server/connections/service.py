@@ -17,7 +17,6 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.connections import checks
 from server.connections.models import ConnectionKind, ModelConnection
 from server.db import utcnow
@@ -27,7 +26,7 @@ from server.money import cents_to_micros, optional_cents_to_micros
 from server.pagination import Page, keyset_page
 from server.security import SecretBox
 from server.validation import check_range, clean_name
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 logger = logging.getLogger("shipwise.connections")
 

@@ -14,13 +14,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset, AssetKind, AssetVersion
 from server.audit import service as audit
-from server.auth import Actor
 from server.datasets.models import DatasetCase, Split
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.validation import clean_name
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 MAX_DESCRIPTION_LENGTH = 2000
 

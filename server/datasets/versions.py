@@ -19,7 +19,6 @@ from server.assets import service as asset_service
 from server.assets.content import check_suite
 from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
 from server.assets.versioning import lock_asset, next_version_number
-from server.auth import Actor
 from server.datasets.cases import MAX_CASES_PER_CHUNK, CaseRow, check_chunk, chunk_error
 from server.datasets.digest import digest_cases
 from server.datasets.models import DatasetCase, Split
@@ -28,7 +27,7 @@ from server.db import utcnow
 from server.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from server.ids import new_id
 from server.validation import check_range
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 MAX_POSITION = 2**31 - 1
 _CASES = DatasetCase.metadata.tables[DatasetCase.__tablename__]

@@ -16,11 +16,13 @@ from typing import cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.checks import CheckKind, judge_key
+from server.comparisons import counters
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.comparisons.progress import Progress
 from server.db import utcnow
 from server.dispatch import ranges, store
-from server.dispatch.plan import JUDGE_RUBRIC, DispatchPlan, judge_key
+from server.dispatch.plan import DispatchPlan
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
 from server.providers.base import DispatchError
@@ -56,7 +58,7 @@ def bound(plan: DispatchPlan, case_ordinal: int, cohort_index: int) -> tuple[int
     tokens_out = cohort.max_output_tokens
     micros = call_cost(cohort.connection, input_tokens=tokens_in, output_tokens=tokens_out)
     for spec in plan.comparison.checks:
-        if spec.get("kind") == JUDGE_RUBRIC:
+        if spec.get("kind") == CheckKind.JUDGE_RUBRIC:
             judge = plan.judges[judge_key(spec)]
             read = estimate_tokens(judge.rubric) + tokens_in + tokens_out
             micros += call_cost(
@@ -112,4 +114,4 @@ async def close(session: AsyncSession, *, plan: DispatchPlan, claim: ranges.Clai
     if rows:
         await session.execute(_CLOSE, rows)
     comparison = await store.lock_row(session, comparison_id)
-    return await store.recompute(session, comparison)
+    return await counters.recompute(session, comparison)

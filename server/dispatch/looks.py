@@ -27,11 +27,11 @@ import numpy.typing as npt
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.checks import calls_per_trial
 from server.comparisons import stopping as stopping_option
 from server.comparisons.look_state import BaselineLook, LookState
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.comparisons.stopping import StoppingSpec
-from server.dispatch.plan import calls_per_trial
 from stats.sequential import betting_cs, decide_sequence, hedged_capital
 
 logger = logging.getLogger("shipwise.dispatch")

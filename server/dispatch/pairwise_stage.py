@@ -23,10 +23,15 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.assets.models import AssetVersion
+from server.comparisons import counters
 from server.comparisons.models import (
+    FORWARD,
+    REVERSE,
     Comparison,
     ComparisonCase,
     ComparisonCohort,
+    ComparisonPairJudgment,
+    JudgmentState,
     StopReason,
     Trial,
     TrialState,
@@ -39,7 +44,6 @@ from server.dispatch import store
 from server.experiments.models import Experiment
 from server.judges.connections import JudgeUnavailable, OpenJudge, SpendMeter, open_judge
 from server.judges.pair import PairFailure, PairInput, PairJudgment
-from server.pairwise.models import FORWARD, REVERSE, ComparisonPairJudgment, JudgmentState
 from server.security import SecretBox
 from server.settings import Settings
 from server.spend import ledgers
@@ -202,7 +206,7 @@ class Stage:
                     insert(ComparisonPairJudgment),
                     _rows(comparison_id, work.connection.id, work.to_skip, JudgmentState.SKIPPED),
                 )
-            await store.recompute(session, comparison)
+            await counters.recompute(session, comparison)
 
     async def _stop(
         self, comparison_id: str, token: int, connection: ModelConnection
@@ -270,7 +274,7 @@ class Stage:
                 by_connection=by_connection,
                 now=now,
             )
-            return await store.recompute(session, comparison)
+            return await counters.recompute(session, comparison)
 
 
 async def _judge(

@@ -6,7 +6,7 @@ no row records yet.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
+from server.checks import CheckKind, judge_key
 from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
@@ -44,18 +45,6 @@ class JudgePlan:
     temperature: float | None
     max_output_tokens: int
     params: dict[str, Any]
-
-
-JUDGE_RUBRIC = "JUDGE_RUBRIC"
-
-
-def judge_key(spec: Mapping[str, Any]) -> tuple[str, str]:
-    return (str(spec["rubricVersionId"]), str(spec["judgeModelConfigVersionId"]))
-
-
-def calls_per_trial(checks: Sequence[Mapping[str, Any]]) -> int:
-    """The model call plus one judge call per JUDGE_RUBRIC check."""
-    return 1 + sum(1 for spec in checks if spec.get("kind") == JUDGE_RUBRIC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +125,7 @@ async def load_plan(session: AsyncSession, comparison_id: str) -> DispatchPlan:
     judges = {
         judge_key(spec): await _judge_plan(session, spec)
         for spec in comparison.checks
-        if spec.get("kind") == JUDGE_RUBRIC
+        if spec.get("kind") == CheckKind.JUDGE_RUBRIC
     }
     return DispatchPlan(
         comparison=comparison,

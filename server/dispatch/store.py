@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons import cohort_rates
+from server.checks import calls_per_trial
+from server.comparisons import cohort_rates, counters
 from server.comparisons.models import (
     CohortState,
     Comparison,
@@ -34,9 +34,9 @@ from server.comparisons.models import (
 )
 from server.comparisons.progress import Progress, shown_state, snapshot
 from server.db import utcnow
-from server.dispatch import pairwise_counts, ranges
+from server.dispatch import ranges
 from server.dispatch.lease import Fenced
-from server.dispatch.plan import DispatchPlan, WorkItem, calls_per_trial
+from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.recording import Written, write_outcomes
 from server.experiments.models import Experiment
 from server.spend import caps, ledgers
@@ -258,90 +258,9 @@ async def record(
             )
             .execution_options(synchronize_session=False)
         )
-    cohorts = await _cohorts(session, comparison_id)
+    cohorts = await counters.cohorts_of(session, comparison_id)
     ordered = [(c.cohort_index, shown_state(comparison, c.state)) for c in cohorts]
     return snapshot(comparison, ordered)
-
-
-async def _cohorts(session: AsyncSession, comparison_id: str) -> list[ComparisonCohort]:
-    rows = await session.execute(
-        select(ComparisonCohort)
-        .where(ComparisonCohort.comparison_id == comparison_id)
-        .order_by(ComparisonCohort.cohort_index)
-        .execution_options(populate_existing=True)
-    )
-    return list(rows.scalars())
-
-
-def _bump(comparison: Comparison, cohorts: Sequence[ComparisonCohort], now: datetime) -> Progress:
-    comparison.seq = comparison.seq + 1
-    comparison.progress_at = now
-    ordered = []
-    for cohort in cohorts:
-        cohort.state = shown_state(comparison, cohort.state)
-        ordered.append((cohort.cohort_index, cohort.state))
-    return snapshot(comparison, ordered)
-
-
-async def recompute(
-    session: AsyncSession, comparison: Comparison, *, bump_unchanged: bool = True
-) -> Progress:
-    """Counters, spend and cohort states from every committed trial row; `seq` + 1 (unless
-    nothing changed and not `bump_unchanged`). Only at lease acquisition and at the end:
-    every record in between adds what it wrote."""
-    per_cohort = {
-        int(row.cohort_index): row
-        for row in (
-            await session.execute(
-                select(
-                    Trial.cohort_index,
-                    func.count().label("rows"),
-                    func.sum(case((Trial.state != TrialState.ADMITTED, 1), else_=0)).label("done"),
-                    func.sum(case((Trial.state == TrialState.ERRORED, 1), else_=0)).label("failed"),
-                    func.coalesce(func.sum(Trial.cost_micros), 0).label("spent"),
-                )
-                .where(Trial.comparison_id == comparison.id)
-                .group_by(Trial.cohort_index)
-            )
-        ).all()
-    }
-    per_cohort_calls = comparison.case_count * comparison.trials_per_case
-    # A recorded trial settles its model call and its judge calls (made, or not needed
-    # because the model call failed), so done reaches the planned total.
-    per_trial = calls_per_trial(comparison.checks)
-    cohorts = await _cohorts(session, comparison.id)
-    before = _counters(comparison, cohorts)
-    for cohort in cohorts:
-        row = per_cohort.get(cohort.cohort_index)
-        cohort.done_trials = int(row.done or 0) if row else 0
-        cohort.failed_trials = int(row.failed or 0) if row else 0
-        cohort.spent_micros = int(row.spent or 0) if row else 0
-        if row is None:
-            cohort.state = CohortState.QUEUED
-        elif cohort.done_trials >= per_cohort_calls:
-            cohort.state = CohortState.DONE
-        else:
-            cohort.state = CohortState.RUNNING
-    comparison.done_calls = per_trial * sum(c.done_trials for c in cohorts)
-    comparison.failed_calls = per_trial * sum(c.failed_trials for c in cohorts)
-    comparison.spent_micros = sum(c.spent_micros for c in cohorts)
-    # Pairwise judge calls (server/dispatch/pairwise_stage.py) are calls of the comparison too.
-    judged, judge_failed, judge_spent = await pairwise_counts.counters(session, comparison.id)
-    comparison.done_calls += judged
-    comparison.failed_calls += judge_failed
-    comparison.spent_micros += judge_spent
-    if not bump_unchanged and _counters(comparison, cohorts) == before:
-        return snapshot(comparison, [(c.cohort_index, c.state) for c in cohorts])
-    return _bump(comparison, cohorts, utcnow())
-
-
-def _counters(comparison: Comparison, cohorts: Sequence[ComparisonCohort]) -> tuple[Any, ...]:
-    return (
-        comparison.done_calls,
-        comparison.failed_calls,
-        comparison.spent_micros,
-        tuple((c.done_trials, c.failed_trials, c.spent_micros, c.state) for c in cohorts),
-    )
 
 
 async def resync(
@@ -360,7 +279,7 @@ async def resync(
         now=utcnow(),
     )
     comparison = await lock_row(session, plan.comparison.id)
-    return await recompute(session, comparison, bump_unchanged=False)
+    return await counters.recompute(session, comparison, bump_unchanged=False)
 
 
 async def finish(
@@ -381,6 +300,6 @@ async def finish(
         comparison.ended_at = utcnow()
     comparison.lease_owner = None
     comparison.lease_expires_at = None
-    progress = await recompute(session, comparison)
+    progress = await counters.recompute(session, comparison)
     await cohort_rates.settle(session, comparison_id=comparison.id)
     return progress

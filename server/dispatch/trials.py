@@ -7,7 +7,7 @@ from typing import Any
 
 from server.checks import run_checks
 from server.checks.evaluate import CheckResult
-from server.checks.spec import CheckKind
+from server.checks.spec import CheckKind, judge_key
 from server.comparisons.models import TrialState
 from server.connections.models import ModelConnection
 from server.dispatch.plan import (
@@ -15,7 +15,6 @@ from server.dispatch.plan import (
     DispatchPlan,
     JudgePlan,
     WorkItem,
-    judge_key,
 )
 from server.dispatch.store import TrialOutcome
 from server.judges.rubric import judge_messages, parse_grade

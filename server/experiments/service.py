@@ -7,14 +7,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.errors import Conflict, NotFound
 from server.experiments.models import Experiment
 from server.ids import new_id
 from server.money import optional_cents_to_micros, optional_micros_to_cents
 from server.pagination import Page, keyset_page
 from server.validation import clean_name
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 async def create(

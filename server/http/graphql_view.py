@@ -28,7 +28,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult, SubscriptionExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
-from server.auth import Actor, bearer_token
+from server.auth import bearer_token
 from server.context import AppState, Context
 from server.errors import ErrorCode, RateLimited, ShipwiseError
 from server.graphiql import page as graphiql_page
@@ -37,6 +37,7 @@ from server.http.cached_reads import RULES
 from server.http.graphql_errors import INTERNAL_MESSAGE, to_coded_error
 from server.http.media_type import CONTENT_TYPES, GRAPHQL_RESPONSE, JSON, answer_status, negotiate
 from server.http.response_cache import EncodedResult, ResponseCache
+from server.workspaces.roles import Actor
 
 logger = logging.getLogger("shipwise.http")
 

@@ -12,14 +12,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.comparisons.resolution import resolve_judge
 from server.errors import NotFound, ValidationFailed
 from server.ids import new_id
 from server.pairwise import execute
 from server.pairwise.models import PairwiseJob, PairwiseJobStatus
 from server.runs import diff as run_diff
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 JOB: Final = execute.JOB
 

@@ -11,14 +11,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets import service as asset_service
 from server.assets.models import Asset, AssetVersion
 from server.audit import service as audit
-from server.auth import Actor
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.releases.models import BindingRole, Release, ReleaseBinding
 from server.releases.roles import KIND_OF_ROLE, REQUIRED_ROLES
 from server.validation import clean_name
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 def _binding_error(role: BindingRole, problem: str) -> ValidationFailed:

@@ -15,7 +15,6 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.comparisons import service as comparison_service
 from server.db import utcnow
 from server.errors import Conflict, NotFound, ValidationFailed
@@ -23,7 +22,7 @@ from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.reports.models import FollowUp, FollowUpState
 from server.verdicts import decisions
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 NOTE_MAX = 2000
 MAX_IDS = 1000

@@ -9,7 +9,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.comparisons import service as comparison_service
 from server.comparisons.models import ComparisonCohort
 from server.db import utcnow
@@ -18,7 +17,7 @@ from server.ids import new_id
 from server.reports import document, followups, links
 from server.reports.models import Report, SignOff
 from server.verdicts import service as verdict_service
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 
 async def generate(*, session: AsyncSession, actor: Actor, comparison_id: str) -> Report:

@@ -15,7 +15,6 @@ from sqlalchemy import func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.comparisons import service as comparison_service
 from server.db import utcnow
 from server.errors import Conflict, Forbidden, ValidationFailed
@@ -26,7 +25,7 @@ from server.reports.models import Decision, FollowUp, FollowUpState, SignOff, Si
 from server.verdicts import decisions
 from server.verdicts.models import SignOffVerdict
 from server.workspaces.models import Workspace
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 JUSTIFICATION_MAX: Final = 2000
 OPEN_ITEMS_SHOWN: Final = 100

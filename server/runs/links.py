@@ -9,10 +9,9 @@ from urllib.parse import quote, urlencode
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server import signed_links
-from server.auth import Actor
 from server.runs import service as run_service
 from server.validation import check_range
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 KIND = "run_diff"
 DEFAULT_HOURS = signed_links.DEFAULT_HOURS

@@ -17,7 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.datasets.cases import CaseError, check_json
 from server.db import utcnow
 from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
@@ -29,7 +28,7 @@ from server.runs import vectors as run_vectors
 from server.runs.items import MAX_ITEMS_PER_RUN, MAX_POSITION, check_chunk
 from server.runs.models import Run, RunItem, RunSource, RunStatus
 from server.validation import check_range, clean_name
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 MAX_METADATA_BYTES = 64_000
 MAX_ERROR_CODE_LENGTH = 64

@@ -106,7 +106,14 @@ class EmbeddedQueue:
                 await asyncio.wait(pending)
 
     async def close(self) -> None:
-        """Stop periodic and delayed jobs; give running ones `close_timeout` to finish."""
+        """Stop periodic and delayed jobs; give running ones `close_timeout` to finish, then
+        cancel them and wait until they have ended.
+
+        A cancelled delivery still finishes the calls it sent and records them (its pipeline
+        cancels only what is not sent: server/dispatch/pipeline.py), so it may outlive the
+        grace by a call's time, bounded by the provider timeout. What those calls use (the
+        providers, the engine) is closed by the lifespan after this returns: closed sooner,
+        a call the provider answered would be recorded ERRORED ("provider is closed")."""
         if self._closed:
             return
         self._closed = True
@@ -126,7 +133,7 @@ class EmbeddedQueue:
             logger.warning("cancelling %d job(s) still running at shutdown", len(pending))
             for task in pending:
                 task.cancel()
-            await asyncio.wait(pending, timeout=1.0)
+            await asyncio.wait(pending)
 
     async def _run(
         self,

@@ -2,7 +2,8 @@
 cap and the experiment's daily budget. Post-hoc: spend is known once outcomes are recorded.
 
 Dispatch reads the spend ledgers (`ledgers`: one row per limit); the month-to-date figures
-shown elsewhere (preview, connections) still sum the trial rows."""
+shown elsewhere (preview, connections) still sum the trial rows. A run a cap stopped names
+the connections whose caps it reached (`Comparison.cappedConnections`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons.models import Comparison, StopReason
+from server.assets.models import AssetVersion
+from server.checks import CheckKind, judge_key
+from server.comparisons.models import Comparison, ComparisonCohort, StopReason
 from server.connections.models import ModelConnection
 from server.experiments.models import Experiment
 from server.spend import ledgers
@@ -56,3 +60,37 @@ async def stop_reason(
         if await ledgers.experiment_day(session, comparison.experiment_id, now=now) >= budget:
             return StopReason.DAILY_BUDGET
     return None
+
+
+async def capped_connections(
+    session: AsyncSession, comparison: Comparison, cohorts: Sequence[ComparisonCohort]
+) -> list[ModelConnection]:
+    """For a run stopped by CONNECTION_CAP: the connections it calls (cohorts' and judges')
+    whose spend in the month the run ended reached their cap, by name; else none."""
+    if comparison.stop_reason != StopReason.CONNECTION_CAP:
+        return []
+    config_ids = {c.bindings["model_config"] for c in cohorts}
+    config_ids |= {
+        judge_key(s)[1] for s in comparison.checks if s.get("kind") == CheckKind.JUDGE_RUBRIC
+    }
+    configs = await session.execute(
+        select(AssetVersion.content).where(AssetVersion.id.in_(sorted(config_ids)))
+    )
+    connection_ids = {str(content["connectionId"]) for (content,) in configs}
+    rows = (
+        await session.execute(
+            select(ModelConnection).where(
+                ModelConnection.id.in_(sorted(connection_ids)),
+                ModelConnection.monthly_cap_micros.is_not(None),
+            )
+        )
+    ).scalars()
+    capped = {row.id: row for row in rows}
+    when = comparison.ended_at or datetime.now(UTC)
+    spent = await ledgers.connection_month(session, capped, now=when)
+    reached = [
+        row
+        for cid, row in capped.items()
+        if row.monthly_cap_micros is not None and spent[cid] >= row.monthly_cap_micros
+    ]
+    return sorted(reached, key=lambda row: row.name)

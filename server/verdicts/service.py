@@ -19,7 +19,6 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.auth import Actor
 from server.comparisons import cohort_rates
 from server.comparisons import service as comparison_service
 from server.comparisons.models import Comparison, ComparisonCase, ComparisonStatus
@@ -29,7 +28,7 @@ from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
 from server.verdicts import bulk, gc_pause, inputs, records, scorecard, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 logger = logging.getLogger("shipwise.verdicts")
 

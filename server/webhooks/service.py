@@ -13,7 +13,6 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.db import utcnow
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.experiments import service as experiment_service
@@ -29,7 +28,7 @@ from server.webhooks.models import (
     WebhookDelivery,
     WebhookEvent,
 )
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 
 MIN_SECRET_LENGTH = 16
 MAX_SECRET_LENGTH = 1024

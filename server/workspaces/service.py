@@ -8,7 +8,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.auth import Actor
 from server.db import utcnow
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
@@ -16,7 +15,7 @@ from server.pagination import Page, keyset_page
 from server.security import display_prefix, generate_token, hash_token
 from server.validation import check_range, clean_name
 from server.workspaces.models import AmbiguousOutcomes, ApiToken, Member, Workspace
-from server.workspaces.roles import PRIVILEGED_ROLES, Role
+from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role
 
 
 @dataclass(frozen=True, slots=True)

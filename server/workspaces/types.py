@@ -6,7 +6,6 @@ from datetime import datetime
 
 import strawberry
 
-from server.auth import Actor
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
@@ -15,6 +14,7 @@ from server.workspaces.models import AmbiguousOutcomes as AmbiguousOutcomesEnum
 from server.workspaces.models import ApiToken as ApiTokenRow
 from server.workspaces.models import Member as MemberRow
 from server.workspaces.models import Workspace as WorkspaceRow
+from server.workspaces.roles import Actor
 from server.workspaces.roles import Role as RoleEnum
 
 Role = strawberry.enum(RoleEnum, name="Role")

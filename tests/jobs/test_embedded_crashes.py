@@ -45,6 +45,8 @@ pytestmark = pytest.mark.slow
 
 CASES, TRIALS, COHORTS = 30, 2, 2
 TOTAL = CASES * TRIALS * COHORTS
+GRACE_SECONDS = 10
+"""What the embedded queue gives running jobs at shutdown before it cancels them."""
 STATUS = """
 query($id: ID!) { comparison(id: $id) { status stopReason errorCode
   progress { doneCalls totalCalls failedCalls spentCentsSoFar } } }
@@ -263,6 +265,39 @@ async def test_sigterm_mid_run_then_restart_resumes_to_done(stack: Stack) -> Non
     assert all(len(deliveries) == 1 for deliveries in sent.values())
     assert len(set().union(*sent.values())) >= 2, "a delivery after the restart finished it"
     assert await _running(stack) == 0
+
+
+async def test_sigterm_while_calls_outlive_the_grace_still_records_them_completed(
+    stack: Stack,
+) -> None:
+    """The embedded queue gives a delivery 10 s to end at shutdown, then cancels it; the
+    calls it had sent go on (their pipeline cancels only what is not sent), so the providers
+    they use must not be closed under them: each is recorded COMPLETED, none ERRORED."""
+    comparison_id, token = await _start_run(stack)
+    sent_before = len(stack.fake.requests)
+    stack.fake.behaviour = Behaviour(delay_seconds=GRACE_SECONDS + 4, reply="the answer")
+    await eventually(
+        lambda: len(stack.fake.requests) - sent_before,
+        until=lambda slow: slow >= 1,
+        what="a call that outlives the grace in flight",
+    )
+    assert await stack.server.stop(signal.SIGTERM) in (0, -signal.SIGTERM)
+    log = stack.server.log(0)
+    assert "Application shutdown complete" in log
+    assert "still running at shutdown" in log, "the delivery outlived the grace"
+    at_stop = await _outcomes(stack, comparison_id)
+    rows = await _rows(stack, comparison_id)
+    assert rows.get("ERRORED", 0) == 0, f"trials by (state, error code): {at_stop}"
+    assert rows.get("ADMITTED", 0) == 0, f"every call in flight was recorded: {at_stop}"
+
+    stack.fake.behaviour = Behaviour(delay_seconds=0.05, reply="the answer")
+    await stack.server.start()
+    ended = await stack.server.poll(token, comparison_id, _terminal)
+    outcomes = await _outcomes(stack, comparison_id)
+    assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED"), (ended, outcomes)
+    assert outcomes == {("COMPLETED", None): TOTAL}, stack.server.logs()
+    sent = deliveries_per_trial(stack.fake, comparison_id)
+    assert len(sent) == TOTAL and all(len(d) == 1 for d in sent.values()), "none sent twice"
 
 
 @pytest.mark.parametrize("policy", POLICIES)

@@ -1,118 +1,41 @@
-"""`comparisonProgress` over a real graphql-transport-ws client, on both backends."""
+"""`comparisonProgress` over a real graphql-transport-ws client, on both backends (a client
+that reads nothing: `test_slow_subscriber`)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import socket as sockets
-from collections.abc import AsyncGenerator, AsyncIterator
-from contextlib import aclosing, asynccontextmanager
+from contextlib import aclosing
 from typing import Any
 
 import pytest
-import websockets
 from gql import Client, GraphQLRequest
 from gql.transport.exceptions import TransportConnectionFailed, TransportQueryError
-from gql.transport.websockets import WebsocketsTransport
 from sqlalchemy import select, update
-from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from server.comparisons import progress as progress_events
 from server.comparisons.mailbox import Mailbox
 from server.comparisons.models import Comparison, ComparisonStatus
-from server.comparisons.progress import CohortProgress, Progress
-from server.connections.service import Simulation
 from server.metrics import REGISTRY
 from server.workspaces.roles import Role
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
+from tests.factories import make_workspace
 from tests.harness import Backend
+from tests.server.comparisons.progress_api import (
+    CANCEL,
+    START,
+    SUBSCRIBE,
+    assert_in_order,
+    collect,
+    fake_snapshot,
+    open_subscriptions,
+    row_progress,
+    slow_setup,
+    snapshots_of,
+    stalled_client,
+    subscription,
+    transport,
+)
 from tests.waiting import eventually
-
-SUBSCRIBE = """
-subscription($id: ID!, $afterSeq: Int) {
-  comparisonProgress(id: $id, afterSeq: $afterSeq) {
-    seq status stopReason doneCalls totalCalls failedCalls percent etaSeconds spentCentsSoFar
-    cohorts { cohortIndex state }
-  }
-}
-"""
-START = "mutation($id: ID!) { startComparison(id: $id) { id status } }"
-CANCEL = "mutation($id: ID!) { cancelComparison(id: $id) { id status } }"
-PROGRESS = """
-query($id: ID!) { comparison(id: $id) { progress {
-  seq status stopReason doneCalls totalCalls failedCalls percent etaSeconds spentCentsSoFar
-  cohorts { cohortIndex state } } } }
-"""
-TERMINAL = {"DONE", "FAILED", "CANCELLED"}
-PROTOCOL = "graphql-transport-ws"
-PENDING = "shipwise_progress_pending_snapshots"
-COALESCED = "shipwise_progress_coalesced_snapshots_total"
-
-
-def transport(backend: Backend, token: str) -> WebsocketsTransport:
-    return WebsocketsTransport(
-        url=backend.ws_url,
-        init_payload={"Authorization": f"Bearer {token}"},
-        subprotocols=[WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL],
-    )
-
-
-async def _progress(
-    results: AsyncGenerator[dict[str, Any], None],
-) -> AsyncGenerator[dict[str, Any], None]:
-    async with aclosing(results):
-        async for result in results:
-            yield result["comparisonProgress"]
-
-
-@asynccontextmanager
-async def subscription(
-    backend: Backend, token: str, comparison_id: str, after_seq: int | None = None
-) -> AsyncIterator[AsyncIterator[dict[str, Any]]]:
-    """The snapshots of one subscription through the `gql` client; leaving unsubscribes."""
-    variables = {"id": comparison_id, "afterSeq": after_seq}
-    async with Client(transport=transport(backend, token)) as session:
-        results = session.subscribe(GraphQLRequest(SUBSCRIBE, variable_values=variables))
-        async with aclosing(_progress(results)) as snapshots:
-            yield snapshots
-
-
-async def collect(
-    backend: Backend, token: str, comparison_id: str, after_seq: int | None = None
-) -> list[dict[str, Any]]:
-    """Every snapshot until the server completes the subscription."""
-    async with subscription(backend, token, comparison_id, after_seq) as stream:
-        async with asyncio.timeout(30):
-            return [snapshot async for snapshot in stream]
-
-
-async def row_progress(backend: Backend, token: str, comparison_id: str) -> dict[str, Any]:
-    data = (await backend.gql(PROGRESS, {"id": comparison_id}, token=token)).ok()
-    result: dict[str, Any] = data["comparison"]["progress"]
-    return result
-
-
-def open_subscriptions() -> float:
-    return REGISTRY.get_sample_value("shipwise_progress_subscriptions") or 0.0
-
-
-async def slow_setup(backend: Backend, *, cases: int = 20) -> tuple[Any, str]:
-    """A workspace and a SETUP comparison whose run takes about a second."""
-    ws = await make_workspace(backend.sessionmaker)
-    setup = await make_comparison_setup(
-        backend.sessionmaker, ws, cases=cases, simulation=Simulation(latency_ms=80)
-    )
-    comparison_id = await make_comparison(backend.sessionmaker, setup, trials=2)
-    return ws, comparison_id
-
-
-def assert_in_order(snapshots: list[dict[str, Any]]) -> None:
-    seqs = [s["seq"] for s in snapshots]
-    assert seqs == sorted(set(seqs)), seqs
-    assert snapshots[-1]["status"] in TERMINAL
-    assert all(s["status"] not in TERMINAL for s in snapshots[:-1])
-
 
 # --- the stream ----------------------------------------------------------------------------
 
@@ -225,115 +148,11 @@ async def test_a_lost_terminal_event_is_read_from_the_row(backend: Backend) -> N
     assert [c["state"] for c in rest[0]["cohorts"]] == ["STOPPED", "STOPPED"]
 
 
-# --- slow subscribers ----------------------------------------------------------------------
-
-
-def fake_snapshot(seq: int, *, status: str = "RUNNING", cohorts: int = 2) -> Progress:
-    return Progress(
-        seq=seq,
-        status=status,
-        stop_reason="COMPLETED" if status == "DONE" else None,
-        done_calls=seq,
-        total_calls=10_000,
-        failed_calls=0,
-        percent=seq / 100,
-        eta_seconds=None,
-        spent_cents_so_far=0.0,
-        cohorts=tuple(CohortProgress(i, "RUNNING") for i in range(cohorts)),
-    )
-
-
-def gauge(name: str) -> float:
-    return REGISTRY.get_sample_value(name) or 0.0
-
-
-async def stuck(pending_before: float) -> bool:
-    """Whether a snapshot waits in a mailbox and the server does not take it (it cannot send)."""
-    await asyncio.sleep(0.02)
-    if gauge(PENDING) <= pending_before:
-        return False
-    await asyncio.sleep(0.3)  # a server still sending would have taken it long before
-    return gauge(PENDING) > pending_before
-
-
-@asynccontextmanager
-async def stalled_client(backend: Backend, token: str) -> AsyncIterator[ClientConnection]:
-    """A graphql-transport-ws client whose socket buffers barely anything: once it stops
-    reading, the server soon cannot send it more."""
-    raw = sockets.socket()
-    raw.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
-    raw.setsockopt(sockets.IPPROTO_TCP, sockets.TCP_MAXSEG, 536)  # shrinks the server's send buffer
-    raw.setblocking(False)
-    host, _, port = backend.base_url.removeprefix("http://").partition(":")
-    await asyncio.get_running_loop().sock_connect(raw, (host, int(port)))
-    async with websockets.connect(
-        backend.ws_url,
-        subprotocols=[PROTOCOL],  # type: ignore[list-item]
-        compression=None,  # compressed snapshots would take far longer to fill the buffers
-        max_queue=1,
-        sock=raw,
-        # A client that reads nothing reads no pong either: its own keep-alive pings would
-        # close the connection (1011) once the test runs past their timeout on a slow host.
-        ping_interval=None,
-    ) as client:
-        init = {"Authorization": f"Bearer {token}"}
-        await client.send(json.dumps({"type": "connection_init", "payload": init}))
-        assert json.loads(await client.recv())["type"] == "connection_ack"
-        yield client
-
-
-async def test_a_subscriber_that_reads_nothing_gets_the_latest_and_the_terminal_snapshot(
-    backend: Backend,
-) -> None:
-    ws, comparison_id = await slow_setup(backend, cases=2)
-    events = backend.state.events
-    pending_before = gauge(PENDING)
-    coalesced_before = gauge(COALESCED)
-    async with stalled_client(backend, ws.tokens[Role.VIEWER]) as client:
-        variables = {"id": comparison_id}
-        message = {"query": SUBSCRIBE, "variables": variables}
-        await client.send(json.dumps({"id": "1", "type": "subscribe", "payload": message}))
-        frames = [json.loads(await client.recv())]
-        # The client reads nothing from here on. Fat snapshots fill the socket buffers until
-        # the server cannot send more: then one snapshot stays pending in the mailbox.
-        seq = 0
-        while not await stuck(pending_before):
-            seq += 1
-            assert seq < 1_000, "the server never stopped sending"
-            await progress_events.publish(events, comparison_id, fake_snapshot(seq, cohorts=200))
-        probes = seq
-        most_pending = 0.0
-        for seq in range(probes + 1, probes + 10_001):
-            status = "DONE" if seq == probes + 10_000 else "RUNNING"
-            await progress_events.publish(events, comparison_id, fake_snapshot(seq, status=status))
-            if seq % 50 == 0:
-                most_pending = max(most_pending, gauge(PENDING) - pending_before)
-        async with backend.sessionmaker() as session, session.begin():
-            await session.execute(
-                update(Comparison)
-                .where(Comparison.id == comparison_id)
-                .values(status=ComparisonStatus.DONE, seq=seq)
-            )
-        async with asyncio.timeout(20):
-            while frames[-1]["type"] == "next":
-                frames.append(json.loads(await client.recv()))
-    assert frames[-1] == {"id": "1", "type": "complete"}
-    snapshots = [f["payload"]["data"]["comparisonProgress"] for f in frames[:-1]]
-    seqs = [s["seq"] for s in snapshots]
-    assert seqs == sorted(set(seqs))
-    # Of the 10,000 published while nothing was read: the terminal one alone reaches the client.
-    assert [s for s in snapshots if s["seq"] > probes] == [snapshots[-1]]
-    assert snapshots[-1]["seq"] == probes + 10_000 and snapshots[-1]["status"] == "DONE"
-    assert most_pending <= 1
-    assert gauge(COALESCED) - coalesced_before >= 900
-    assert gauge(PENDING) == pending_before
-
-
 # --- access --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("role", list(Role))
-async def test_every_role_may_watch_progress(backend: Backend, role: Role) -> None:
+async def test_every_role_may_watchsnapshots_of(backend: Backend, role: Role) -> None:
     ws, comparison_id = await slow_setup(backend, cases=2)
     (await backend.gql(CANCEL, {"id": comparison_id}, token=ws.tokens[Role.MEMBER])).ok()
     snapshots = await collect(backend, ws.tokens[role], comparison_id)
@@ -459,7 +278,7 @@ async def test_subscribers_asking_the_same_share_each_snapshots_execution(
             results = session.subscribe(
                 GraphQLRequest(query, variable_values={"id": comparison_id})
             )
-            async with aclosing(_progress(results)) as stream, asyncio.timeout(30):
+            async with aclosing(snapshots_of(results)) as stream, asyncio.timeout(30):
                 async for snapshot in stream:
                     seen[index].append(snapshot)
                     first[index].set()

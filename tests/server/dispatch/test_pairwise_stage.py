@@ -10,10 +10,16 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from server.comparisons.models import Comparison, StopReason
+from server.comparisons.models import (
+    FORWARD,
+    REVERSE,
+    Comparison,
+    ComparisonPairJudgment,
+    JudgmentState,
+    StopReason,
+)
 from server.connections.service import Simulation
 from server.dispatch.pairwise_stage import Stage
-from server.pairwise.models import FORWARD, REVERSE, ComparisonPairJudgment, JudgmentState
 from server.workspaces.roles import Role
 from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.judge_server import FakeJudge

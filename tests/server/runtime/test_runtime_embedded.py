@@ -64,6 +64,33 @@ async def test_close_cancels_jobs_that_outlive_the_grace_period() -> None:
     assert (await queue.stats()).counts == {}, "a cancelled run is no outcome"
 
 
+async def test_close_waits_for_a_cancelled_job_to_finish_what_it_sent() -> None:
+    """A delivery cancelled after the grace still finishes the call it sent and records it
+    (its pipeline cancels only what is not sent): close returns after that, so the lifespan
+    closes the providers after those calls, not under them."""
+
+    async def sending(ctx: dict[str, Any]) -> None:
+        call = asyncio.ensure_future(asyncio.sleep(3))  # a provider call in flight
+        ctx["log"].append("sent")
+        try:
+            await asyncio.wait({call})
+        except asyncio.CancelledError:
+            await asyncio.wait({call})
+            ctx["log"].append("recorded")
+            raise
+
+    log: list[str] = []
+    registry = JobRegistry(functions={"sending": sending})
+    queue = EmbeddedQueue(registry, {"log": log}, close_timeout=0.1)
+    await queue.enqueue("sending")
+    await eventually(lambda: log == ["sent"], what="the call sent")
+
+    await asyncio.wait_for(queue.close(), 10)
+
+    assert log == ["sent", "recorded"]
+    assert (await queue.stats()).queued == 0
+
+
 async def test_drain_waits_for_continuations() -> None:
     async def countdown(ctx: dict[str, Any], n: int) -> None:
         ctx["log"].append(str(n))

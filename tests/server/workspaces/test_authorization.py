@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from server.auth import Actor
 from server.workspaces import service
-from server.workspaces.roles import Role
+from server.workspaces.roles import Actor, Role
 from tests.factories import WorkspaceFixture, make_workspace
 from tests.harness import Backend
 
