@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import JSON, Table, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -55,6 +55,11 @@ async def driver(session: AsyncSession) -> Any:
     connection = await session.connection()
     raw = await connection.get_raw_connection()
     return raw.driver_connection
+
+
+def table(model: type[Any]) -> Table:
+    """A mapped class's Core table, for `insert_rows`."""
+    return cast(Table, model.__table__)
 
 
 def is_postgres(session: AsyncSession) -> bool:
