@@ -88,7 +88,7 @@ async def _complete_in_python(
         if not runs:
             return NOTHING_TO_DO
         ran = await _ran(session, comparison_id)
-        data = await inputs.load(session, comparison_id)
+        data = await inputs.load(session, comparison_id, documents=True)
     if data is None:
         raise LookupError("the hosted runs' comparison is not DONE")
     loop = asyncio.get_running_loop()

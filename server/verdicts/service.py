@@ -79,8 +79,9 @@ async def finalize(
     """Finalize a DONE comparison (idempotent: a FINALIZED one is left as it is).
 
     The statistics run in an executor while the transaction that holds the comparison's
-    row lock clears an earlier attempt and writes the hosted runs (RUNNING, no items: the
-    finalize job queues `hosted_runs.complete` once this returns `finalized`). The cyclic
+    row lock clears an earlier attempt, settles the cohort rates and writes the hosted runs
+    (RUNNING, no items: the finalize job queues `hosted_runs.complete` once this returns
+    `finalized`). The cyclic
     garbage collector is paused meanwhile (`gc_pause`).
     """
     with gc_pause.paused():
@@ -101,8 +102,7 @@ async def _finalize(
         return Finalized(comparison_id, "not done")
     loop = asyncio.get_running_loop()
     now = utcnow()
-    counts = await loop.run_in_executor(None, tensors.build, data)
-    scoring = loop.run_in_executor(None, _score, data, counts)
+    scoring = loop.run_in_executor(None, _score, data)
     try:
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
@@ -131,10 +131,9 @@ async def _finalize(
     )
 
 
-def _score(
-    data: inputs.FinalizeInput, counts: tensors.Tensors
-) -> tuple[scorecard.Scored, list[dict[str, Any]]]:
-    """The scorecard and the case rows, both off the event loop."""
+def _score(data: inputs.FinalizeInput) -> tuple[scorecard.Scored, list[dict[str, Any]]]:
+    """The count tensors, the scorecard and the case rows, all off the event loop."""
+    counts = tensors.build(data)
     scored = scorecard.score(data, counts)
     return scored, records.case_rows(data, counts, scored)
 
