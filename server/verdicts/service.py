@@ -79,9 +79,9 @@ async def finalize(
     """Finalize a DONE comparison (idempotent: a FINALIZED one is left as it is).
 
     The statistics run in an executor while the transaction that holds the comparison's
-    row lock clears an earlier attempt, settles the cohort rates and writes the hosted runs
-    (RUNNING, no items: the finalize job queues `hosted_runs.complete` once this returns
-    `finalized`). The cyclic
+    row lock clears an earlier attempt and writes the hosted runs (RUNNING, no items: the
+    finalize job queues `hosted_runs.complete` once this returns `finalized`); the cohort
+    rates are stored again from the counts (no second aggregate over the trial rows). The cyclic
     garbage collector is paused meanwhile (`gc_pause`).
     """
     with gc_pause.paused():
@@ -107,9 +107,11 @@ async def _finalize(
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
                 return Finalized(comparison_id, "already finalized")
-            await cohort_rates.settle(session, comparison_id=comparison_id)
             await store.write_runs(session, records.run_rows(data, now))
-            scored, cases = await scoring
+            counts, scored, cases = await scoring
+            # As the run's end settled them, from the counts: no second pass over the trials.
+            rates = _rates(data, counts)
+            await cohort_rates.store(session, comparison_id=comparison_id, rates=rates)
             # Pairwise judging (server/pairwise/hosted_result.py): a result per baseline.
             await hosted_pairwise.add_pairwise(session, comparison_id, scored.document)
             await store.write_verdict(
@@ -131,11 +133,23 @@ async def _finalize(
     )
 
 
-def _score(data: inputs.FinalizeInput) -> tuple[scorecard.Scored, list[dict[str, Any]]]:
+def _score(
+    data: inputs.FinalizeInput,
+) -> tuple[tensors.Tensors, scorecard.Scored, list[dict[str, Any]]]:
     """The count tensors, the scorecard and the case rows, all off the event loop."""
     counts = tensors.build(data)
     scored = scorecard.score(data, counts)
-    return scored, records.case_rows(data, counts, scored)
+    return counts, scored, records.case_rows(data, counts, scored)
+
+
+def _rates(data: inputs.FinalizeInput, t: tensors.Tensors) -> dict[int, tuple[int, int]]:
+    """Each cohort's stored pass rate (`cohort_rates.settled`) from its per-case counts."""
+    return {
+        cohort.index: cohort_rates.settled(
+            t.passed[cohort.index].tolist(), t.completed[cohort.index].tolist()
+        )
+        for cohort in data.cohorts
+    }
 
 
 async def record_failure(
