@@ -81,8 +81,9 @@ async def complete(*, sessionmaker: async_sessionmaker[AsyncSession], comparison
 async def _complete_in_python(
     sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str
 ) -> str:
-    """SQLite: read and build outside the write transaction (one writer at a time), then
-    write and complete the runs read first, if they are still RUNNING."""
+    """SQLite: read, build the items with no transaction open (SQLite has one writer, and
+    every transaction here begins IMMEDIATE), then write and complete the runs read first,
+    if they are still RUNNING."""
     async with sessionmaker() as session:
         runs = await _running(session, comparison_id)
         if not runs:
