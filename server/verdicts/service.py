@@ -81,8 +81,8 @@ async def finalize(
     The statistics run in an executor while the transaction that holds the comparison's
     row lock clears an earlier attempt and writes the hosted runs (RUNNING, no items: the
     finalize job queues `hosted_runs.complete` once this returns `finalized`); the cohort
-    rates are stored again from the counts (no second aggregate over the trial rows). The cyclic
-    garbage collector is paused meanwhile (`gc_pause`).
+    rates are stored again from the counts (no second aggregate over the trial rows). The
+    cyclic garbage collector is paused meanwhile (`gc_pause`).
     """
     with gc_pause.paused():
         return await _finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
