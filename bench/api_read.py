@@ -55,6 +55,7 @@ from server.comparisons.models import Comparison, ComparisonStatus, StopReason, 
 from server.db import create_engine, create_sessionmaker, utcnow
 from server.migrate import upgrade
 from server.settings import Settings
+from server.verdicts import hosted_runs
 from server.verdicts import service as verdict_service
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
@@ -201,6 +202,7 @@ async def _seed(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[str, st
         ids.append(comparison_id)
     finalized = await verdict_service.finalize(sessionmaker=sessionmaker, comparison_id=ids[0])
     assert finalized.status == "finalized", finalized
+    await hosted_runs.complete(sessionmaker=sessionmaker, comparison_id=ids[0])
     return ws.tokens[Role.OWNER], ids[0]
 
 

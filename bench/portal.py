@@ -42,7 +42,7 @@ from bench.harness import (
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.portal.files import DEFAULT_DIR
-from server.verdicts import service
+from server.verdicts import hosted_runs, service
 from tests.browser import CHROMIUM_ARGS, chromium_path
 
 TARGET_MS, TARGET_KB, TARGET_ROWS = 1000.0, 200.0, 100
@@ -61,6 +61,7 @@ async def _prepare(cases: int) -> tuple[str, str, str, str]:
     comparison_id, ws = await seed_done_comparison(sessionmaker, cases)
     done = await service.finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
     assert done.status == "finalized", done
+    await hosted_runs.complete(sessionmaker=sessionmaker, comparison_id=comparison_id)
     await engine.dispose()
     return url, name, comparison_id, ws.owner
 

@@ -34,6 +34,7 @@ from server.migrate import upgrade
 from server.reports import followups, page, page_view, signoff
 from server.reports import service as report_service
 from server.reports.models import Decision, FollowUp, FollowUpState
+from server.verdicts import hosted_runs
 from server.verdicts import service as verdict_service
 from server.workspaces.models import Member
 from server.workspaces.roles import Actor, Role
@@ -59,6 +60,7 @@ async def main(cases: int) -> dict[str, Any]:
             sessionmaker=sessionmaker, comparison_id=comparison_id
         )
         assert done.status == "finalized", done
+        await hosted_runs.complete(sessionmaker=sessionmaker, comparison_id=comparison_id)
         async with sessionmaker() as session:
             member = await _actor(session, comparison_id, Role.MEMBER)
             admin = await _actor(session, comparison_id, Role.ADMIN)

@@ -1,4 +1,5 @@
-"""Job: finalize a DONE comparison — its scorecard, hosted runs and case rows.
+"""Job: finalize a DONE comparison — its scorecard, case rows and hosted runs — then queue
+the hosted runs' items (`jobs/hosted_runs.py`), which follow the committed verdict.
 
 Queued by dispatch when a run ends DONE and by `finalizeComparison` (a fresh job id each
 time). Idempotent; a failure leaves the comparison NOT_FINALIZED with a bounded code.
@@ -11,7 +12,7 @@ from typing import Any
 
 from server import db_retry
 from server.comparisons import hooks as comparison_hooks
-from server.verdicts import service
+from server.verdicts import hosted_runs, service
 from server.verdicts.models import VerdictError
 
 logger = logging.getLogger("shipwise.finalize")
@@ -40,6 +41,8 @@ async def finalize_comparison(ctx: dict[str, Any], comparison_id: str) -> str:
             what="recording a finalization failure",
         )
         return "failed"
+    if done.status in ("finalized", "already finalized"):  # a repeat: its runs may be RUNNING
+        await hosted_runs.queue_completion(ctx["queue"], comparison_id, suffix="finalize")
     await _announce_regressions(ctx, done)
     return done.status
 

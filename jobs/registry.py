@@ -8,6 +8,7 @@ from jobs.delivery import dispatch_comparison
 from jobs.erasure import erase_stale_cases
 from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat
+from jobs.hosted_runs import complete_hosted_runs
 from jobs.pairwise import judge_run_pair
 from jobs.run_alerts import announce_run_regression
 from jobs.sweeper import sweep_comparisons
@@ -33,6 +34,7 @@ def build_registry(settings: Settings) -> JobRegistry:
             "send_webhook": send_webhook,
             "sweep_webhooks": sweep_webhooks,
             "finalize_comparison": finalize_comparison,
+            "complete_hosted_runs": complete_hosted_runs,
             "sweep_verdicts": sweep_verdicts,
             "erase_stale_cases": erase_stale_cases,
             "judge_run_pair": judge_run_pair,

@@ -1,21 +1,27 @@
-"""Periodic job: a DONE comparison whose finalization job was lost gets one queued."""
+"""Periodic job (also at start-up): a DONE comparison whose finalization job was lost gets
+one queued, and a finalized one whose hosted runs are still RUNNING gets their job again."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
-from server.verdicts import service
+from server.verdicts import hosted_runs, service
 
 SETTLE = timedelta(minutes=1)
-"""How long after its end a comparison is left to the hook's own job."""
+"""How long after its end a comparison is left to the hook's own job (and hosted runs after
+their verdict to the finalize job's follow-up)."""
 
 
 async def sweep_verdicts(ctx: dict[str, Any]) -> int:
-    """Queue finalization for DONE comparisons nobody tried to finalize; how many."""
+    """Queue finalization for DONE comparisons nobody tried to finalize, and the hosted runs'
+    job for runs left RUNNING after their verdict; how many jobs."""
     async with ctx["sessionmaker"]() as session:
         ids = await service.unattended(session=session, ended_before=SETTLE)
+        running = await hosted_runs.pending(session=session, created_before=SETTLE)
     queued = 0
+    for comparison_id in running:
+        queued += await hosted_runs.queue_completion(ctx["queue"], comparison_id, suffix="sweep")
     for comparison_id in ids:
         queued += bool(
             await ctx["queue"].enqueue(

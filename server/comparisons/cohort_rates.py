@@ -10,6 +10,7 @@ and no read aggregates trial rows.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from math import lcm
 
 from sqlalchemy import case, func, select, update
@@ -29,11 +30,22 @@ def pass_rate(*, usable_cases: int, pass_fraction_sum: int) -> float | None:
     return pass_fraction_sum / (PASS_SCALE * usable_cases)
 
 
+def settled(passed: Iterable[int], completed: Iterable[int]) -> tuple[int, int]:
+    """A cohort's (usable cases, scaled pass-fraction sum) from its per-case counts of
+    passed and completed trials (cases with none completed are skipped)."""
+    usable = total = 0
+    for passes, done in zip(passed, completed, strict=True):
+        if done > 0:
+            usable += 1
+            total += passes * PASS_SCALE // done
+    return usable, total
+
+
 async def settle(session: AsyncSession, *, comparison_id: str) -> None:
     """Store every cohort's usable cases and scaled pass-fraction sum from its trial rows.
 
-    Call it in the transaction that ends the run (`dispatch_store.finish`) and at
-    finalization; it is idempotent, one aggregate over the comparison's trials.
+    Call it in the transaction that ends the run (`dispatch_store.finish`); it is
+    idempotent, one aggregate over the comparison's trials.
     """
     rows = await session.execute(
         select(
@@ -44,20 +56,31 @@ async def settle(session: AsyncSession, *, comparison_id: str) -> None:
         .where(Trial.comparison_id == comparison_id, Trial.state == TrialState.COMPLETED)
         .group_by(Trial.cohort_index, Trial.case_ordinal)
     )
-    cases: dict[int, int] = defaultdict(int)
-    sums: dict[int, int] = defaultdict(int)
+    counts: dict[int, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
     for cohort_index, passed, completed in rows:
-        cases[int(cohort_index)] += 1
-        sums[int(cohort_index)] += int(passed) * PASS_SCALE // int(completed)
+        counts[int(cohort_index)][0].append(int(passed))
+        counts[int(cohort_index)][1].append(int(completed))
     indexes = await session.scalars(
         select(ComparisonCohort.cohort_index).where(ComparisonCohort.comparison_id == comparison_id)
     )
-    for index in list(indexes):
+    await store(
+        session,
+        comparison_id=comparison_id,
+        rates={index: settled(*counts.get(index, ([], []))) for index in list(indexes)},
+    )
+
+
+async def store(
+    session: AsyncSession, *, comparison_id: str, rates: Mapping[int, tuple[int, int]]
+) -> None:
+    """Store (usable cases, scaled pass-fraction sum) per cohort index (finalization passes
+    them from the counts it holds, `settled` over each cohort's cases)."""
+    for index, (usable, total) in rates.items():
         await session.execute(
             update(ComparisonCohort)
             .where(
                 ComparisonCohort.comparison_id == comparison_id,
                 ComparisonCohort.cohort_index == index,
             )
-            .values(usable_cases=cases.get(index, 0), pass_fraction_sum=sums.get(index, 0))
+            .values(usable_cases=usable, pass_fraction_sum=total)
         )

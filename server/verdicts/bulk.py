@@ -3,11 +3,11 @@ of thousands of rows in well under a second), Core executemany elsewhere (SQLite
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import JSON, Table, insert, select
+import orjson
+from sqlalchemy import JSON, Table, insert, null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Trial, TrialState
@@ -22,15 +22,16 @@ TrialRow = tuple[
 tool calls, input tokens, output tokens, cost micros, latency ms, error code)."""
 
 
-def _pg_trials(checks: int) -> str:
-    """The trial rows with each check's result taken apart in SQL (no JSON reaches Python)."""
+def _pg_trials(checks: int, outputs: bool) -> str:
+    """The trial rows with each check's result taken apart in SQL (no JSON reaches Python);
+    the outputs as NULL unless `outputs`."""
     results = "".join(
         f", (check_results->{j}->>'passed')::boolean, (check_results->{j}->>'score')::float8"
         for j in range(checks)
     )
     return f"""
 SELECT case_ordinal, cohort_index, trial_index, state = 'COMPLETED', passed, score,
-       output,
+       {"output" if outputs else "NULL::text"},
        CASE WHEN jsonb_typeof(tool_calls) = 'array' THEN jsonb_array_length(tool_calls)
             ELSE 0 END,
        input_tokens, output_tokens, cost_micros, latency_ms, error_code{results}
@@ -57,15 +58,23 @@ async def driver(session: AsyncSession) -> Any:
     return raw.driver_connection
 
 
+def table(model: type[Any]) -> Table:
+    """A mapped class's Core table, for `insert_rows`."""
+    return cast(Table, model.__table__)
+
+
 def is_postgres(session: AsyncSession) -> bool:
     return session.get_bind().dialect.name == "postgresql"
 
 
-async def fetch_trials(session: AsyncSession, comparison_id: str, checks: int) -> list[TrialRow]:
-    """Every trial row of the comparison in case-major order, with `checks` check results."""
+async def fetch_trials(
+    session: AsyncSession, comparison_id: str, checks: int, *, outputs: bool
+) -> list[TrialRow]:
+    """Every trial row of the comparison in case-major order, with `checks` check results
+    (and each output only if `outputs`: the verdict needs none)."""
     if is_postgres(session):
         connection = await driver(session)
-        records = await connection.fetch(_pg_trials(checks), comparison_id)
+        records = await connection.fetch(_pg_trials(checks, outputs), comparison_id)
         end = 13 + 2 * checks
         return [(*r[0:6], tuple(r[13:end:2]), tuple(r[14:end:2]), *r[6:13]) for r in records]
     rows = await session.execute(
@@ -77,7 +86,7 @@ async def fetch_trials(session: AsyncSession, comparison_id: str, checks: int) -
             Trial.passed,
             Trial.score,
             Trial.check_results,
-            Trial.output,
+            Trial.output if outputs else null(),
             Trial.tool_calls,
             Trial.input_tokens,
             Trial.output_tokens,
@@ -109,6 +118,12 @@ async def fetch_trials(session: AsyncSession, comparison_id: str, checks: int) -
     ]
 
 
+def _json(value: Any) -> str:
+    """A JSON column's text for COPY: orjson, about ten times `json.dumps` (0.2 s of the
+    5,000 case rows' documents before)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 async def insert_rows(session: AsyncSession, table: Table, rows: Sequence[dict[str, Any]]) -> None:
     """Insert `rows` (dicts keyed by column name, all with the same keys) in the session's
     transaction: COPY on PostgreSQL, batched executemany elsewhere."""
@@ -122,7 +137,7 @@ async def insert_rows(session: AsyncSession, table: Table, rows: Sequence[dict[s
     documents = {name for name in columns if isinstance(table.c[name].type, JSON)}
     records = [
         tuple(
-            (None if row[name] is None else json.dumps(row[name], separators=(",", ":")))
+            (None if row[name] is None else _json(row[name]))
             if name in documents
             else row[name]
             for name in columns

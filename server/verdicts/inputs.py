@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import null, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
@@ -89,8 +89,12 @@ class FinalizeInput:
     """Sequential stopping's stop and looks (`server.verdicts.sequential`)."""
 
 
-async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | None:
-    """The comparison's finalization input, or None unless it is DONE."""
+async def load(
+    session: AsyncSession, comparison_id: str, *, documents: bool = False
+) -> FinalizeInput | None:
+    """The comparison's finalization input, or None unless it is DONE. The trials' outputs
+    and the cases' inputs only with `documents` (the hosted runs' items in Python need
+    them; the verdict does not, and leaving them out saves reading megabytes of text)."""
     comparison = await session.get(Comparison, comparison_id, populate_existing=True)
     if comparison is None or comparison.status != ComparisonStatus.DONE:
         return None
@@ -104,13 +108,15 @@ async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | Non
             ComparisonCase.ordinal,
             DatasetCase.id,
             DatasetCase.dataset_item_id,
-            DatasetCase.input,
+            DatasetCase.input if documents else null(),
         )
         .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
         .where(ComparisonCase.comparison_id == comparison_id)
         .order_by(ComparisonCase.ordinal)
     )
-    rows = await bulk.fetch_trials(session, comparison_id, len(comparison.checks))
+    rows = await bulk.fetch_trials(
+        session, comparison_id, len(comparison.checks), outputs=documents
+    )
     trials = list(map(TrialInfo._make, rows))
     return FinalizeInput(
         comparison_id=comparison.id,

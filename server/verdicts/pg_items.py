@@ -2,7 +2,8 @@
 
 `INSERT … SELECT` from the trial rows makes the same items `records.hosted_runs` makes in
 Python (the shape `server/runs/models.py` documents), so no output or JSON document crosses
-into the worker; it runs while the statistics are computed. SQLite uses the Python path.
+into the worker; `server.verdicts.hosted_runs` runs it once the verdict is committed.
+SQLite uses the Python path.
 """
 
 from __future__ import annotations
@@ -90,8 +91,8 @@ HAVING count(e.score) > 0
 async def insert_items(
     driver: Any, *, comparison_id: str, ran: Sequence[int], names: Sequence[str]
 ) -> None:
-    """Items and scores for the runs already inserted for `comparison_id`, on `driver` (the
-    session's asyncpg connection, inside its transaction)."""
+    """Items and scores for the hosted runs of `comparison_id` (which hold none yet), on
+    `driver` (the session's asyncpg connection, inside its transaction)."""
     await driver.execute(_items_sql(names), comparison_id, list(ran), *names)
     if names:
         await driver.execute(_scores_sql(names), comparison_id, list(ran), *names)

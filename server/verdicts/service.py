@@ -1,8 +1,9 @@
 """Verdicts: finalizing a DONE comparison, retrying it, and reading what it stored.
 
 Finalization reads the trial rows, computes the scorecard off the event loop (every number
-from `stats/`), then writes the scorecard, one hosted run per cohort and the case rows in
-one transaction. Reports, follow-ups and webhooks read through the functions here.
+from `stats/`), then writes the scorecard, the case rows and one hosted run per cohort in
+one transaction; the runs are RUNNING until `server.verdicts.hosted_runs` writes their
+items after the commit. Reports, follow-ups and webhooks read through the functions here.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 from uuid import uuid4
 
-import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -26,7 +26,7 @@ from server.db import utcnow
 from server.errors import Conflict
 from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
-from server.verdicts import bulk, gc_pause, inputs, records, scorecard, store, tensors
+from server.verdicts import gc_pause, inputs, records, scorecard, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
 from server.workspaces.roles import Actor, Role
 
@@ -77,9 +77,11 @@ async def finalize(
 ) -> Finalized:
     """Finalize a DONE comparison (idempotent: a FINALIZED one is left as it is).
 
-    The statistics run in an executor while the hosted runs are written, in the one
-    transaction that holds the comparison's row lock. The cyclic garbage collector is
-    paused meanwhile (`gc_pause`).
+    The statistics run in an executor while the transaction that holds the comparison's
+    row lock clears an earlier attempt and writes the hosted runs (RUNNING, no items: the
+    finalize job queues `hosted_runs.complete` once this returns `finalized`); the cohort
+    rates are stored again from the counts (no second aggregate over the trial rows). The
+    cyclic garbage collector is paused meanwhile (`gc_pause`).
     """
     with gc_pause.paused():
         return await _finalize(sessionmaker=sessionmaker, comparison_id=comparison_id)
@@ -99,15 +101,16 @@ async def _finalize(
         return Finalized(comparison_id, "not done")
     loop = asyncio.get_running_loop()
     now = utcnow()
-    counts = await loop.run_in_executor(None, tensors.build, data)
-    scoring = loop.run_in_executor(None, _score, data, counts)
+    scoring = loop.run_in_executor(None, _score, data)
     try:
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
                 return Finalized(comparison_id, "already finalized")
-            await cohort_rates.settle(session, comparison_id=comparison_id)
-            await _write_runs(session, data, counts, now)
-            scored, cases = await scoring
+            await store.write_runs(session, records.run_rows(data, now))
+            counts, scored, cases = await scoring
+            # As the run's end settled them, from the counts: no second pass over the trials.
+            rates = _rates(data, counts)
+            await cohort_rates.store(session, comparison_id=comparison_id, rates=rates)
             # Pairwise judging (server/pairwise/hosted_result.py): a result per baseline.
             await hosted_pairwise.add_pairwise(session, comparison_id, scored.document)
             await store.write_verdict(
@@ -130,29 +133,22 @@ async def _finalize(
 
 
 def _score(
-    data: inputs.FinalizeInput, counts: tensors.Tensors
-) -> tuple[scorecard.Scored, list[dict[str, Any]]]:
-    """The scorecard and the case rows, both off the event loop while the runs are written."""
+    data: inputs.FinalizeInput,
+) -> tuple[tensors.Tensors, scorecard.Scored, list[dict[str, Any]]]:
+    """The count tensors, the scorecard and the case rows, all off the event loop."""
+    counts = tensors.build(data)
     scored = scorecard.score(data, counts)
-    return scored, records.case_rows(data, counts, scored)
+    return counts, scored, records.case_rows(data, counts, scored)
 
 
-async def _write_runs(
-    session: AsyncSession, data: inputs.FinalizeInput, counts: tensors.Tensors, now: datetime
-) -> None:
-    """The hosted runs: built by PostgreSQL from the trial rows, in Python elsewhere."""
-    if bulk.is_postgres(session):
-        await store.write_runs_in_sql(
-            session,
-            comparison_id=data.comparison_id,
-            runs=records.run_rows(data, counts.ran, now),
-            ran=[int(i) for i in np.flatnonzero(counts.ran)],
-            evaluators=tensors.evaluator_names(data.checks),
+def _rates(data: inputs.FinalizeInput, t: tensors.Tensors) -> dict[int, tuple[int, int]]:
+    """Each cohort's stored pass rate (`cohort_rates.settled`) from its per-case counts."""
+    return {
+        cohort.index: cohort_rates.settled(
+            t.passed[cohort.index].tolist(), t.completed[cohort.index].tolist()
         )
-        return
-    loop = asyncio.get_running_loop()
-    runs = await loop.run_in_executor(None, records.hosted_runs, data, counts.ran, now)
-    await store.write_runs(session, runs)
+        for cohort in data.cohorts
+    }
 
 
 async def record_failure(

@@ -1,4 +1,4 @@
-"""Writing a finalization in one transaction under the comparison's row lock.
+"""Writing a finalization's verdict in one transaction under the comparison's row lock.
 
 Whatever an earlier, failed attempt left is replaced, so finalizing is idempotent; a
 comparison already FINALIZED is left alone. Rows go in with Core executemany.
@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison
 from server.runs.models import Run, RunItem, RunItemScore
-from server.verdicts import bulk, pg_items
+from server.verdicts import bulk
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
-from server.verdicts.records import HostedRuns
 
 
 async def lock(session: AsyncSession, comparison_id: str) -> tuple[Comparison, ComparisonVerdict]:
@@ -62,23 +61,9 @@ async def claim(session: AsyncSession, comparison_id: str) -> bool:
     return True
 
 
-async def write_runs(session: AsyncSession, runs: HostedRuns) -> None:
-    await bulk.insert_rows(session, _table(Run), runs.runs)
-    await bulk.insert_rows(session, _table(RunItem), runs.items)
-    await bulk.insert_rows(session, _table(RunItemScore), runs.scores)
-
-
-async def write_runs_in_sql(
-    session: AsyncSession,
-    *,
-    comparison_id: str,
-    runs: HostedRuns,
-    ran: Sequence[int],
-    evaluators: Sequence[str],
-) -> None:
-    """PostgreSQL: the run rows, then their items and scores made from the trial rows."""
-    await bulk.insert_rows(session, _table(Run), runs.runs)
-    await pg_items.write(session, comparison_id=comparison_id, ran=ran, names=evaluators)
+async def write_runs(session: AsyncSession, runs: Sequence[dict[str, Any]]) -> None:
+    """The hosted run rows (RUNNING: `server.verdicts.hosted_runs` writes their items)."""
+    await bulk.insert_rows(session, bulk.table(Run), runs)
 
 
 async def write_verdict(
@@ -90,7 +75,7 @@ async def write_verdict(
     now: datetime,
 ) -> None:
     """The case rows and the scorecard; the comparison becomes FINALIZED (after `claim`)."""
-    await bulk.insert_rows(session, _table(VerdictCase), cases)
+    await bulk.insert_rows(session, bulk.table(VerdictCase), cases)
     comparison, verdict = await lock(session, comparison_id)
     verdict.state = VerdictState.FINALIZED
     verdict.error_code = None
@@ -99,10 +84,6 @@ async def write_verdict(
     verdict.attempts = verdict.attempts + 1
     verdict.updated_at = now
     comparison.finalized_at = now
-
-
-def _table(model: type[Any]) -> Table:
-    return cast(Table, model.__table__)
 
 
 async def record_failure(

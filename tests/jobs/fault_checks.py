@@ -29,6 +29,7 @@ from tests.jobs.crash_stack import (
     STATUS,
 )
 from tests.server.dispatch.api import trial_rows
+from tests.server.verdicts.scenarios import wait_hosted_runs
 from tests.waiting import eventually
 
 SUBSCRIBE = """
@@ -161,10 +162,12 @@ VERDICT_STATE = "query($id: ID!) { comparison(id: $id) { verdictState } }"
 
 
 async def assert_finalized(backend: Backend, token: str, comparison_id: str) -> None:
-    """The finalization job queued at the end of the run was not lost: FINALIZED."""
+    """The finalization job queued at the end of the run was not lost, nor its follow-up:
+    FINALIZED, and every hosted run COMPLETED."""
 
     async def state() -> str | None:
         answer = await backend.gql(VERDICT_STATE, {"id": comparison_id}, token=token)
         return None if answer.errors else str(answer.data["comparison"]["verdictState"])
 
     await eventually(state, until=lambda s: s == "FINALIZED", timeout=30, interval=0.1)
+    await wait_hosted_runs(backend, token, comparison_id, timeout=30)

@@ -157,6 +157,32 @@ async def wait_finalized(
     )
 
 
+HOSTED_RUNS = """query($id: ID!) { comparison(id: $id) { experiment { id } } }"""
+RUNS = """query($e: ID!) { runs(experimentId: $e, first: 100) {
+  edges { node { id source status itemCount comparisonId cohortIndex completedAt } } } }"""
+
+
+async def hosted_runs_of(backend: Backend, token: str, comparison_id: str) -> list[dict[str, Any]]:
+    """The comparison's hosted runs as `runs(experimentId)` lists them, by cohort."""
+    found = (await backend.gql(HOSTED_RUNS, {"id": comparison_id}, token=token)).ok()
+    listing = await backend.gql(RUNS, {"e": found["comparison"]["experiment"]["id"]}, token=token)
+    runs = [e["node"] for e in listing.ok()["runs"]["edges"]]
+    mine = [r for r in runs if r["comparisonId"] == comparison_id]
+    return sorted(mine, key=lambda r: int(r["cohortIndex"]))
+
+
+async def wait_hosted_runs(
+    backend: Backend, token: str, comparison_id: str, *, timeout: float = 60
+) -> list[dict[str, Any]]:
+    """The comparison's hosted runs once all are COMPLETED (their items follow the verdict)."""
+    return await eventually(
+        lambda: hosted_runs_of(backend, token, comparison_id),
+        until=lambda runs: bool(runs) and {r["status"] for r in runs} == {"COMPLETED"},
+        timeout=timeout,
+        what="hosted runs completed",
+    )
+
+
 async def scorecard_of(backend: Backend, token: str, comparison_id: str) -> dict[str, Any]:
     data = (await backend.gql(SCORECARD, {"id": comparison_id}, token=token)).ok()
     comparison: dict[str, Any] = data["comparison"]
@@ -166,10 +192,11 @@ async def scorecard_of(backend: Backend, token: str, comparison_id: str) -> dict
 async def finalized(
     backend: Backend, setup: ComparisonSetup, **fields: Any
 ) -> tuple[str, dict[str, Any]]:
-    """Run a comparison of every release of `setup` (as a MEMBER) to its finalized scorecard:
-    (its id, the comparison with its scorecard)."""
+    """Run a comparison of every release of `setup` (as a MEMBER) to its finalized scorecard
+    and completed hosted runs: (its id, the comparison with its scorecard)."""
     member = setup.workspace.tokens[Role.MEMBER]
     comparison_id = await run_comparison(backend, member, setup.input(**fields))
     state = await wait_finalized(backend, member, comparison_id)
     assert state["verdictState"] == "FINALIZED", state
+    await wait_hosted_runs(backend, member, comparison_id)
     return comparison_id, await scorecard_of(backend, member, comparison_id)

@@ -122,9 +122,12 @@ def test_three_cohorts_use_only_the_cases_every_cohort_completed() -> None:
     rows = records.case_rows(data, counts, scored)
     assert [r["classification"] for r in rows[:4]] == ["INCOMPLETE"] * 4
     assert all(r["worse_mask"] == r["better_mask"] == 0 for r in rows[:4])
-    runs = records.hosted_runs(data, counts.ran, utcnow())
-    assert [r["item_count"] for r in runs.runs] == [24, 24, 24]
-    assert runs.items[2 * 24]["trials"][0]["evaluators"] == {}  # cohort 2, case 0: errored
+    runs = records.run_rows(data, utcnow())
+    assert [(r["status"], r["item_count"]) for r in runs] == [("RUNNING", 0)] * 3
+    ran = frozenset(int(i) for i in np.flatnonzero(counts.ran))
+    built = records.hosted_items(data, ran, {r["cohort_index"]: r["id"] for r in runs})
+    assert [sum(i["run_id"] == r["id"] for i in built.items) for r in runs] == [24, 24, 24]
+    assert built.items[2 * 24]["trials"][0]["evaluators"] == {}  # cohort 2, case 0: errored
 
 
 def test_a_run_stopped_before_any_case_completed_still_has_a_defined_scorecard() -> None:
