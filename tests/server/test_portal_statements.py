@@ -124,6 +124,13 @@ async def test_a_running_comparisons_page_costs_the_same_statements_for_a_small_
     assert len(small) == len(large), (small, large)
 
 
+FULL_TRIALS = """
+query($id: ID!) { comparison(id: $id) {
+  cases(filter: REGRESSIONS, baselineCohortIndex: 1, first: 10) { edges { node {
+    cohorts { trials { trialIndex passed output checks { kind passed } } } } } } } }
+"""
+
+
 async def _counted(backend: Backend, name: str, variables: dict[str, Any], token: str) -> Any:
     with counting_statements(backend) as seen:
         data = (await backend.gql(document(name), variables, token=token)).ok()
@@ -150,6 +157,19 @@ async def test_a_finalized_comparisons_page_costs_the_same_statements_for_10_or_
         assert len(edges) == first
         assert {e["node"]["classification"] for e in edges} == {"REGRESSED"}
         assert [len(c["trials"]) for c in edges[0]["node"]["cohorts"]] == [1, 1, 1]
+    # The portal shows no output or checks, so its trials are read without them: the same
+    # trials as a full read, less those two fields.
+    full = await backend.gql(FULL_TRIALS, {"id": comparison_id}, token=token)
+    full_edges = full.ok()["comparison"]["cases"]["edges"]
+    shown = [
+        [[(t["trialIndex"], t["passed"]) for t in c["trials"]] for c in e["node"]["cohorts"]]
+        for e in edges[:10]
+    ]
+    assert shown == [
+        [[(t["trialIndex"], t["passed"]) for t in c["trials"]] for c in e["node"]["cohorts"]]
+        for e in full_edges
+    ]
+    assert full_edges[0]["node"]["cohorts"][0]["trials"][0]["checks"], full_edges[0]
     assert len(page[10]) == len(page[50]), page
     assert len(regressions[10]) == len(regressions[50]), regressions
     # The scorecard is one stored document: a fixed handful of statements.
