@@ -38,6 +38,7 @@ class Loaders:
     dataset_versions: DataLoader[str, AssetVersion]
     verdicts: DataLoader[str, ComparisonVerdict | None]
     case_trials: DataLoader[CaseKey, dict[int, list[CaseTrialRow]]]
+    brief_case_trials: DataLoader[CaseKey, dict[int, list[CaseTrialRow]]]
     dataset_cases: DataLoader[int, tuple[Any, Any]]
     reports: DataLoader[str, list[Report]]
     sign_offs: DataLoader[str, SignOff | None]
@@ -59,6 +60,7 @@ def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
         dataset_versions=comparison_loaders.dataset_version_by_id(reader, workspace_id),
         verdicts=verdict_loaders.verdict_by_comparison(reader),
         case_trials=verdict_loaders.trials_by_case(reader),
+        brief_case_trials=verdict_loaders.trials_by_case(reader, brief=True),
         dataset_cases=verdict_loaders.dataset_case_by_id(reader),
         reports=report_loaders.reports_by_comparison(reader),
         sign_offs=report_loaders.sign_off_by_report(reader),

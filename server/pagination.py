@@ -7,7 +7,7 @@ import binascii
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import strawberry
 from sqlalchemy import Select, func, select
@@ -61,18 +61,31 @@ async def keyset_page(
     after: str | None,
     descending: bool = False,
 ) -> Page[M]:
-    """Rows of `stmt` ordered by the unique `key`, starting after the cursor's key."""
-    total = (await session.execute(select(func.count()).select_from(stmt.subquery()))).scalar_one()
+    """Rows of `stmt` ordered by the unique `key`, starting after the cursor's key.
+
+    The total rides on the page's own statement as a scalar subquery (one round trip); only
+    a page past the end, which has no row to carry it, counts on its own."""
+    counted = select(func.count()).select_from(stmt.subquery())
     page_stmt = stmt
     if after is not None:
         after_key = decode_cursor(after)
         if not isinstance(after_key, (str, int)):
             raise ValidationFailed("`after` is not a cursor from this API")
         page_stmt = page_stmt.where(key < after_key if descending else key > after_key)
-    page_stmt = page_stmt.order_by(key.desc() if descending else key.asc()).limit(first + 1)
-    rows = list((await session.execute(page_stmt)).scalars().all())
-    has_next = len(rows) > first
-    rows = rows[:first]
+    page_stmt = (
+        page_stmt.add_columns(counted.correlate(None).scalar_subquery())
+        .order_by(key.desc() if descending else key.asc())
+        .limit(first + 1)
+    )
+    found = (await session.execute(page_stmt)).all()
+    if found:
+        total = cast(int, found[0][-1])
+    elif after is None:
+        total = 0
+    else:
+        total = (await session.execute(counted)).scalar_one()
+    has_next = len(found) > first
+    rows = [row[0] for row in found[:first]]
     cursors = [encode_cursor(getattr(row, key.key)) for row in rows]
     return Page(
         items=rows, cursors=cursors, has_next=has_next, has_previous=after is not None, total=total

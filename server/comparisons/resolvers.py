@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import strawberry
 from starlette.requests import Request
 
 from server.comparisons import lifecycle, rerun, service
+from server.comparisons.input_types import CreateComparisonInput
+from server.comparisons.models import ComparisonCohort as CohortRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.preview_types import ComparisonPreview
 from server.comparisons.stopping_types import StoppingInput
-from server.comparisons.types import Comparison, ComparisonStatus, CreateComparisonInput
+from server.comparisons.types import Comparison, ComparisonStatus
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
 from server.spend import service as spend_service
+from server.selected import below, field_names
+from server.verdicts.models import ComparisonVerdict as VerdictRow
 from server.workspaces.roles import Role
 
 
@@ -45,7 +51,9 @@ class ComparisonQuery:
             row = await service.get(
                 session=session, workspace_id=actor.workspace_id, comparison_id=str(id)
             )
-        return Comparison.from_row(row)
+        fields = field_names(info.selected_fields[0].selections)
+        (comparison,) = await _loaded(info.context, [Comparison.from_row(row)], fields)
+        return comparison
 
     @strawberry.field(description="The workspace's comparisons, newest first.")
     async def comparisons(
@@ -55,7 +63,7 @@ class ComparisonQuery:
         after: str | None = None,
         status: ComparisonStatus | None = None,  # type: ignore[valid-type]
     ) -> Connection[Comparison]:
-        return await workspace_connection(
+        page = await workspace_connection(
             info.context,
             first=first,
             after=after,
@@ -63,6 +71,34 @@ class ComparisonQuery:
             convert=Comparison.from_row,
             status=ComparisonStatusEnum(status) if status is not None else None,
         )
+        nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
+        await _loaded(info.context, [edge.node for edge in page.edges], field_names(nodes))
+        return page
+
+
+_COHORT_FIELDS = frozenset({"cohorts", "progress"})
+_VERDICT_FIELDS = frozenset({"verdictState", "verdictErrorCode", "verdict", "scorecard"})
+
+
+async def _loaded(
+    context: Context, comparisons: list[Comparison], fields: set[str]
+) -> list[Comparison]:
+    """The comparisons with the cohorts and verdict rows their selected fields show, read
+    in one batch each through the request's loaders (as the fields would have)."""
+    ids = [c.row.id for c in comparisons]
+    loaders = context.loaders
+    wants_cohorts = bool(ids) and not _COHORT_FIELDS.isdisjoint(fields)
+    wants_verdicts = bool(ids) and not _VERDICT_FIELDS.isdisjoint(fields)
+    nothing: list[None] = [None] * len(ids)
+    cohorts: Sequence[list[CohortRow] | None] = (
+        await loaders.comparison_cohorts.load_many(ids) if wants_cohorts else nothing
+    )
+    verdicts: Sequence[VerdictRow | None] = (
+        await loaders.verdicts.load_many(ids) if wants_verdicts else nothing
+    )
+    for comparison, rows, verdict in zip(comparisons, cohorts, verdicts, strict=True):
+        comparison.with_loaded(cohorts=rows, verdict=verdict, verdict_read=wants_verdicts)
+    return comparisons
 
 
 @strawberry.type

@@ -4,22 +4,22 @@ The preview's output types live in `server.comparisons.preview_types`."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from datetime import datetime
-from typing import ClassVar, cast
+from typing import ClassVar, TypeVar, cast
 
 import strawberry
 from strawberry.scalars import JSON
 
 from server.comparisons.cohort_rates import pass_rate
-from server.comparisons.inputs import CohortSpec, ComparisonSpec, PairwiseSpec, SampleSpec
-from server.comparisons.models import CohortKind as CohortKindEnum
+from server.comparisons.input_types import CohortKind
 from server.comparisons.models import CohortState as CohortStateEnum
 from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonCohort as CohortRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress, snapshot
-from server.comparisons.stopping_types import ComparisonStopping, StoppingInput
+from server.comparisons.stopping_types import ComparisonStopping
 from server.connections.types import ModelConnection
 from server.context import Context
 from server.datasets.models import Split as SplitEnum
@@ -27,12 +27,11 @@ from server.datasets.types import DatasetVersion, Split
 from server.experiments.types import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.pagination import Connection
-from server.prompting.variables import MissingFieldPolicy as MissingFieldPolicyEnum
-from server.releases.types import BindingRole
 from server.reports import resolvers as report_fields
 from server.reports.types import Report
 from server.spend import caps as spend_caps
 from server.verdicts import resolvers as verdict_fields
+from server.verdicts.models import ComparisonVerdict as VerdictRow
 from server.verdicts.types import (
     CaseFilter,
     ComparisonCase,
@@ -43,118 +42,17 @@ from server.verdicts.types import (
 
 ComparisonStatus = strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
 StopReason = strawberry.enum(StopReasonEnum, name="StopReason")
-CohortKind = strawberry.enum(CohortKindEnum, name="CohortKind")
 CohortState = strawberry.enum(CohortStateEnum, name="CohortState")
-MissingFieldPolicy = strawberry.enum(
-    MissingFieldPolicyEnum,
-    name="MissingFieldPolicy",
-    description="LEAVE_OUT runs only cases having every mapped field; REFUSE refuses any gap.",
-)
 
 
-# --- input ---------------------------------------------------------------------------------
+T = TypeVar("T")
 
 
-@strawberry.input
-class CohortOverrideInput:
-    role: BindingRole  # type: ignore[valid-type]
-    asset_version_id: strawberry.ID
-
-
-@strawberry.input(description="RELEASE takes `releaseId`; VARIANT `baseReleaseId` + overrides.")
-class ComparisonCohortInput:
-    kind: CohortKind  # type: ignore[valid-type]
-    release_id: strawberry.ID | None = None
-    base_release_id: strawberry.ID | None = None
-    overrides: list[CohortOverrideInput] | None = None
-    label: str | None = None
-
-
-@strawberry.input
-class ComparisonSampleInput:
-    size: int
-    seed: int = 0
-
-
-@strawberry.input
-class VariableMappingInput:
-    variable: str
-    path: str = strawberry.field(description="`input`, `input.<field>…` or `expected…`.")
-
-
-@strawberry.input
-class PairwiseInput:
-    rubric_version_id: strawberry.ID
-    judge_model_config_version_id: strawberry.ID
-
-
-@strawberry.input(description="Cohort 0 is the candidate; every other cohort is a baseline.")
-class CreateComparisonInput:
-    cohorts: list[ComparisonCohortInput]
-    experiment_id: strawberry.ID | None = None
-    dataset_id: strawberry.ID | None = None
-    dataset_version_id: strawberry.ID | None = None
-    split: Split = SplitEnum.DEV  # type: ignore[valid-type]
-    trials_per_case: int = 3
-    checks: JSON | None = strawberry.field(
-        default=None, description='Check specs; default `[{"kind": "CONTAINS"}]`.'
-    )
-    sample: ComparisonSampleInput | None = None
-    variables: list[VariableMappingInput] | None = None
-    missing_field_policy: MissingFieldPolicy = MissingFieldPolicyEnum.LEAVE_OUT  # type: ignore[valid-type]
-    budget_cap_cents: float | None = None
-    pairwise: PairwiseInput | None = None
-    label: str | None = None
-    epsilon_points: float = strawberry.field(
-        default=1.0, description="The gate's ε: a change must exceed it (points)."
-    )
-    target_effect_points: float = strawberry.field(
-        default=5.0, description="NO_CHANGE needs the interval for Δ within ± this (points)."
-    )
-    stopping: StoppingInput | None = strawberry.field(
-        default=None, description="Sequential stopping; NONE (every case) by default."
-    )
-
-    def to_spec(self) -> ComparisonSpec:
-        """The service's view of this input."""
-        return ComparisonSpec(
-            cohorts=tuple(
-                CohortSpec(
-                    kind=CohortKindEnum(c.kind),
-                    release_id=_str(c.release_id),
-                    base_release_id=_str(c.base_release_id),
-                    overrides=tuple((o.role, str(o.asset_version_id)) for o in c.overrides or ()),
-                    label=c.label,
-                )
-                for c in self.cohorts
-            ),
-            experiment_id=_str(self.experiment_id),
-            dataset_id=_str(self.dataset_id),
-            dataset_version_id=_str(self.dataset_version_id),
-            split=SplitEnum(self.split),
-            trials_per_case=self.trials_per_case,
-            checks=self.checks,
-            sample=SampleSpec(self.sample.size, self.sample.seed) if self.sample else None,
-            variables=tuple((v.variable, v.path) for v in self.variables or ()),
-            missing_field_policy=MissingFieldPolicyEnum(self.missing_field_policy),
-            budget_cap_cents=self.budget_cap_cents,
-            pairwise=(
-                PairwiseSpec(
-                    str(self.pairwise.rubric_version_id),
-                    str(self.pairwise.judge_model_config_version_id),
-                )
-                if self.pairwise
-                else None
-            ),
-            label=self.label,
-            epsilon_points=self.epsilon_points,
-            target_effect_points=self.target_effect_points,
-            stopping=self.stopping.to_spec() if self.stopping else None,
-        )
-
-
-def _str(value: strawberry.ID | None) -> str | None:
-    return None if value is None else str(value)
+def later(value: Awaitable[T]) -> T:
+    """What a plain resolver returns when its value must still be loaded: graphql-core
+    awaits an awaitable result, so a field of rows read beforehand resolves at once (no
+    awaitable per field per row) and any other loads as an async resolver would."""
+    return cast(T, value)
 
 
 # --- comparison ----------------------------------------------------------------------------
@@ -253,30 +151,51 @@ class Comparison:
     started_at: datetime | None
     ended_at: datetime | None
     row: strawberry.Private[ComparisonRow]
+    cohort_rows: strawberry.Private[list[CohortRow] | None] = None
+    """Its cohorts when the root resolver read them with the page (`with_loaded`)."""
+    verdict_row: strawberry.Private[VerdictRow | None] = None
+    verdict_read: strawberry.Private[bool] = False
+    """Whether `verdict_row` was read with the page (None then means not finalized yet)."""
+
+    def with_loaded(
+        self, *, cohorts: list[CohortRow] | None, verdict: VerdictRow | None, verdict_read: bool
+    ) -> Comparison:
+        """This comparison with rows its root resolver read beforehand, so the fields that
+        show them resolve at once instead of awaiting a loader each."""
+        self.cohort_rows, self.verdict_row, self.verdict_read = cohorts, verdict, verdict_read
+        return self
 
     @strawberry.field(description="Sequential stopping: the rule, the looks and the stop.")
     def stopping(self) -> ComparisonStopping | None:
         return ComparisonStopping.from_row(self.row)
 
     @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
-    async def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
-        return await verdict_fields.verdict_state(info.context, self.row.id)
+    def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
+        if self.verdict_read:
+            return verdict_fields.verdict_state_of(self.verdict_row)
+        return later(verdict_fields.verdict_state(info.context, self.row.id))
 
     @strawberry.field(description="Why finalization failed: a bounded code (docs/errors.md).")
-    async def verdict_error_code(self, info: strawberry.Info[Context]) -> str | None:
-        return await verdict_fields.verdict_error_code(info.context, self.row.id)
+    def verdict_error_code(self, info: strawberry.Info[Context]) -> str | None:
+        if self.verdict_read:
+            return verdict_fields.verdict_error_code_of(self.verdict_row)
+        return later(verdict_fields.verdict_error_code(info.context, self.row.id))
 
     @strawberry.field(description="The sign-off's decision; null until signed off.")
-    async def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
-        return await verdict_fields.verdict(info.context, self.row.id)
+    def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
+        if self.verdict_read:
+            return verdict_fields.verdict_of(self.verdict_row)
+        return later(verdict_fields.verdict(info.context, self.row.id))
 
     @strawberry.field(description="Its report versions, oldest first.")
     async def reports(self, info: strawberry.Info[Context]) -> list[Report]:
         return await report_fields.reports_of(info.context, self.row.id)
 
     @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
-    async def scorecard(self, info: strawberry.Info[Context]) -> Scorecard | None:
-        return await verdict_fields.scorecard(info.context, self.row.id)
+    def scorecard(self, info: strawberry.Info[Context]) -> Scorecard | None:
+        if self.verdict_read:
+            return verdict_fields.scorecard_of(self.verdict_row)
+        return later(verdict_fields.scorecard(info.context, self.row.id))
 
     @strawberry.field(
         description="The case-debug view. With `baselineCohortIndex`, that baseline's worse "
@@ -312,28 +231,45 @@ class Comparison:
         return DatasetVersion.from_row(row)
 
     @strawberry.field(description="Cohort 0 is the candidate.")
-    async def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
-        rows = await info.context.loaders.comparison_cohorts.load(self.row.id)
+    def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
+        if self.cohort_rows is not None:
+            return self._cohorts(self.cohort_rows)
+        return later(self._load_cohorts(info.context))
+
+    def _cohorts(self, rows: list[CohortRow]) -> list[ComparisonCohort]:
         done = self.row.status == ComparisonStatusEnum.DONE
         return [ComparisonCohort.from_row(row, done=done) for row in rows]
+
+    async def _load_cohorts(self, context: Context) -> list[ComparisonCohort]:
+        return self._cohorts(await context.loaders.comparison_cohorts.load(self.row.id))
 
     @strawberry.field(
         description="With stopReason CONNECTION_CAP: the connections whose monthly cap was "
         "reached in the month the run ended (the stop's words name them); else empty."
     )
-    async def capped_connections(self, info: strawberry.Info[Context]) -> list[ModelConnection]:
+    def capped_connections(self, info: strawberry.Info[Context]) -> list[ModelConnection]:
         if self.row.stop_reason != StopReasonEnum.CONNECTION_CAP:
             return []
-        cohorts = await info.context.loaders.comparison_cohorts.load(self.row.id)
-        async with info.context.read() as session:
+        return later(self._capped_connections(info.context))
+
+    async def _capped_connections(self, context: Context) -> list[ModelConnection]:
+        cohorts = await context.loaders.comparison_cohorts.load(self.row.id)
+        async with context.read() as session:
             rows = await spend_caps.capped_connections(session, self.row, cohorts)
         return [ModelConnection.from_row(row) for row in rows]
 
     @strawberry.field
-    async def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
-        rows = await info.context.loaders.comparison_cohorts.load(self.row.id)
+    def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
+        if self.cohort_rows is not None:
+            return self._progress(self.cohort_rows)
+        return later(self._load_progress(info.context))
+
+    def _progress(self, rows: list[CohortRow]) -> ComparisonProgress:
         states = [(row.cohort_index, row.state) for row in rows]
         return ComparisonProgress.from_progress(snapshot(self.row, states))
+
+    async def _load_progress(self, context: Context) -> ComparisonProgress:
+        return self._progress(await context.loaders.comparison_cohorts.load(self.row.id))
 
     @classmethod
     def from_row(cls, row: ComparisonRow) -> Comparison:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, func, null, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import ComparisonCohort, Trial
@@ -130,10 +130,19 @@ _TRIAL_COLUMNS = (
 )
 
 
+_BRIEF_COLUMNS = tuple(
+    null().label(column.key) if column.key in {"output", "check_results"} else column
+    for column in _TRIAL_COLUMNS
+)
+"""The same row without the output and the checks (their text and JSON are most of a
+trial's bytes and decoding), for a page that shows neither."""
+
+
 async def get_trials(
-    *, session: AsyncSession, keys: Sequence[CaseKey]
+    *, session: AsyncSession, keys: Sequence[CaseKey], brief: bool = False
 ) -> dict[CaseKey, dict[int, list[CaseTrialRow]]]:
-    """The trials of each case, per cohort index in trial order, in one statement."""
+    """The trials of each case, per cohort index in trial order, in one statement; `brief`:
+    without their output and checks (both None)."""
     by_comparison: dict[str, list[int]] = defaultdict(list)
     for comparison_id, ordinal in keys:
         by_comparison[comparison_id].append(ordinal)
@@ -144,7 +153,7 @@ async def get_trials(
         )
     )
     rows = await session.execute(
-        select(*_TRIAL_COLUMNS)
+        select(*(_BRIEF_COLUMNS if brief else _TRIAL_COLUMNS))
         .where(condition)
         .order_by(Trial.comparison_id, Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
     )

@@ -24,13 +24,14 @@ def verdict_by_comparison(reader: SharedReader) -> DataLoader[str, ComparisonVer
 
 
 def trials_by_case(
-    reader: SharedReader,
+    reader: SharedReader, *, brief: bool = False
 ) -> DataLoader[cases.CaseKey, dict[int, list[cases.CaseTrialRow]]]:
-    """Each case's trials per cohort index, in trial order: one statement for a page."""
+    """Each case's trials per cohort index, in trial order: one statement for a page;
+    `brief`: without their output and checks."""
 
     async def load(keys: list[cases.CaseKey]) -> list[dict[int, list[cases.CaseTrialRow]]]:
         async with reader.session() as session:
-            found = await cases.get_trials(session=session, keys=keys)
+            found = await cases.get_trials(session=session, keys=keys, brief=brief)
         return [found.get(key, {}) for key in keys]
 
     return DataLoader(load_fn=load)

@@ -9,7 +9,9 @@ from typing import Any, TypeVar
 from server.comparisons.models import Comparison as ComparisonRow
 from server.context import Context
 from server.pagination import Connection, Page, check_page_size
+from server.selected import selects_anywhere
 from server.verdicts import cases as case_view
+from server.verdicts.models import ComparisonVerdict
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
 from server.verdicts.types import (
@@ -23,27 +25,43 @@ from server.verdicts.types import (
 T = TypeVar("T")
 
 
-async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:
-    row = await context.loaders.verdicts.load(comparison_id)
+# Each field has a plain function of the verdict row (a page's rows are read beforehand, so
+# the field resolves at once) and an async one that loads the row first.
+
+
+def verdict_state_of(row: ComparisonVerdict | None) -> VerdictStateEnum:
     return row.state if row is not None else VerdictStateEnum.NOT_FINALIZED
 
 
-async def verdict_error_code(context: Context, comparison_id: str) -> str | None:
-    row = await context.loaders.verdicts.load(comparison_id)
+def verdict_error_code_of(row: ComparisonVerdict | None) -> str | None:
     return row.error_code if row is not None else None
 
 
-async def verdict(context: Context, comparison_id: str) -> SignOffVerdictEnum | None:
-    row = await context.loaders.verdicts.load(comparison_id)
+def verdict_of(row: ComparisonVerdict | None) -> SignOffVerdictEnum | None:
     return row.verdict if row is not None else None
 
 
-async def scorecard(context: Context, comparison_id: str) -> Scorecard | None:
-    row = await context.loaders.verdicts.load(comparison_id)
+def scorecard_of(row: ComparisonVerdict | None) -> Scorecard | None:
     if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
         return None
     assert row.finalized_at is not None
     return Scorecard.from_document(row.scorecard, row.finalized_at)
+
+
+async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:
+    return verdict_state_of(await context.loaders.verdicts.load(comparison_id))
+
+
+async def verdict_error_code(context: Context, comparison_id: str) -> str | None:
+    return verdict_error_code_of(await context.loaders.verdicts.load(comparison_id))
+
+
+async def verdict(context: Context, comparison_id: str) -> SignOffVerdictEnum | None:
+    return verdict_of(await context.loaders.verdicts.load(comparison_id))
+
+
+async def scorecard(context: Context, comparison_id: str) -> Scorecard | None:
+    return scorecard_of(await context.loaders.verdicts.load(comparison_id))
 
 
 TrialsByCohort = dict[int, list[case_view.CaseTrialRow]]
@@ -83,14 +101,6 @@ def _case(
     )
 
 
-def _selects(selections: Sequence[Any], names: frozenset[str]) -> bool:
-    """Whether a field named in `names` is selected anywhere below (fragments included)."""
-    return any(
-        getattr(s, "name", None) in names or _selects(getattr(s, "selections", ()), names)
-        for s in selections
-    )
-
-
 async def cases(
     context: Context,
     comparison: ComparisonRow,
@@ -117,12 +127,17 @@ async def cases(
     no_trials: list[TrialsByCohort] = [{} for _ in rows]
     no_cases: list[tuple[Any, Any]] = [(None, None) for _ in rows]
     loaders = context.loaders
+    trial_loader = (
+        loaders.case_trials
+        if selects_anywhere(selections, frozenset({"output", "checks"}))
+        else loaders.brief_case_trials
+    )
     trials, dataset_cases = await asyncio.gather(
-        loaders.case_trials.load_many([(r.comparison_id, r.ordinal) for r in rows])
-        if _selects(selections, frozenset({"trials"}))
+        trial_loader.load_many([(r.comparison_id, r.ordinal) for r in rows])
+        if selects_anywhere(selections, frozenset({"trials"}))
         else _ready(no_trials),
         loaders.dataset_cases.load_many([r.dataset_case_id for r in rows])
-        if _selects(selections, frozenset({"input", "expected"}))
+        if selects_anywhere(selections, frozenset({"input", "expected"}))
         else _ready(no_cases),
     )
     loaded: Page[tuple[case_view.CaseView, TrialsByCohort, tuple[Any, Any]]] = Page(

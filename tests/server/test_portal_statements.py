@@ -1,0 +1,178 @@
+"""The portal's own documents (read from web/src/gql/graphql.ts) cost a fixed number of SQL
+statements: the comparisons page for 5 or 20 rows, a running comparison's page for a small or
+a large run, and a finalized comparison's page for 10 or 50 regressions."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert, update
+
+from server.comparisons.models import (
+    CohortState,
+    Comparison,
+    ComparisonCohort,
+    ComparisonStatus,
+    Trial,
+    TrialState,
+)
+from server.db import utcnow
+from server.workspaces.roles import Role
+from tests.factories import ComparisonSetup, make_comparison, make_comparison_setup, make_workspace
+from tests.harness import Backend
+from tests.portal_documents import document
+from tests.server.verdicts.scenarios import finalized, scripted_setup
+from tests.statements import counting_statements
+
+
+async def _running(backend: Backend, setup: ComparisonSetup, *, recorded: int) -> str:
+    """A RUNNING comparison with `recorded` cases' trials completed; its finishing lease held
+    (as by a delivery), so no sweep dispatches it meanwhile."""
+    comparison_id = await make_comparison(backend.sessionmaker, setup, trials=2)
+    now = utcnow()
+    rows = [
+        {
+            "comparison_id": comparison_id,
+            "case_ordinal": ordinal,
+            "cohort_index": cohort,
+            "trial_index": index,
+            "connection_id": setup.connection_id,
+            "state": TrialState.COMPLETED,
+            "delivery_id": "dlv_test",
+            "lease_token": 1,
+            "passed": index == 0,
+            "cost_micros": 10,
+            "completed_at": now,
+        }
+        for ordinal in range(recorded)
+        for cohort in range(2)
+        for index in range(2)
+    ]
+    async with backend.sessionmaker() as session, session.begin():
+        if rows:
+            await session.execute(insert(Trial), rows)
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == comparison_id)
+            .values(
+                status=ComparisonStatus.RUNNING,
+                started_at=now - timedelta(seconds=30),
+                progress_at=now,
+                total_calls=len(setup.dataset_item_ids) * 4,
+                done_calls=len(rows),
+                spent_micros=10 * len(rows),
+                seq=1 + recorded,
+                lease_owner="dlv_test",
+                lease_expires_at=now + timedelta(hours=1),
+            )
+        )
+        await session.execute(
+            update(ComparisonCohort)
+            .where(ComparisonCohort.comparison_id == comparison_id)
+            .values(state=CohortState.RUNNING, done_trials=2 * recorded)
+        )
+    return comparison_id
+
+
+async def _list_statements(backend: Backend, *, rows: int) -> list[str]:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(backend.sessionmaker, ws, cases=6)
+    for index in range(rows):
+        await _running(backend, setup, recorded=index % 6)
+    variables = {"first": 20}
+    with counting_statements(backend) as seen:
+        page = await backend.gql(
+            document("ComparisonsList"), variables, token=ws.tokens[Role.VIEWER]
+        )
+    edges = page.ok()["comparisons"]["edges"]
+    assert [e["node"]["status"] for e in edges] == ["RUNNING"] * rows
+    assert sorted(e["node"]["progress"]["doneCalls"] for e in edges) == sorted(
+        4 * (i % 6) for i in range(rows)
+    )
+    return list(seen)
+
+
+async def test_the_comparisons_page_costs_the_same_statements_for_5_or_20_running(
+    backend: Backend,
+) -> None:
+    five = await _list_statements(backend, rows=5)
+    twenty = await _list_statements(backend, rows=20)
+    assert len(five) == len(twenty), (five, twenty)
+
+
+async def _running_page_statements(backend: Backend, *, cases: int) -> list[str]:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(backend.sessionmaker, ws, cases=cases)
+    comparison_id = await _running(backend, setup, recorded=cases // 2)
+    with counting_statements(backend) as seen:
+        found = await backend.gql(
+            document("ComparisonPage"), {"id": comparison_id}, token=ws.tokens[Role.VIEWER]
+        )
+    page = found.ok()["comparison"]
+    assert page["status"] == "RUNNING"
+    assert page["progress"]["doneCalls"] == 4 * (cases // 2)
+    assert [c["state"] for c in page["progress"]["cohorts"]] == ["RUNNING", "RUNNING"]
+    return list(seen)
+
+
+async def test_a_running_comparisons_page_costs_the_same_statements_for_a_small_or_large_run(
+    backend: Backend,
+) -> None:
+    small = await _running_page_statements(backend, cases=4)
+    large = await _running_page_statements(backend, cases=40)
+    assert len(small) == len(large), (small, large)
+
+
+FULL_TRIALS = """
+query($id: ID!) { comparison(id: $id) {
+  cases(filter: REGRESSIONS, baselineCohortIndex: 1, first: 10) { edges { node {
+    cohorts { trials { trialIndex passed output checks { kind passed } } } } } } } }
+"""
+
+
+async def _counted(backend: Backend, name: str, variables: dict[str, Any], token: str) -> Any:
+    with counting_statements(backend) as seen:
+        data = (await backend.gql(document(name), variables, token=token)).ok()
+    return data, list(seen)
+
+
+async def test_a_finalized_comparisons_page_costs_the_same_statements_for_10_or_50_regressions(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    # The candidate fails 60 cases both baselines pass: 60 regressions against baseline 1.
+    setup = await scripted_setup(backend.sessionmaker, ws, [["F"] * 60, ["P"] * 60, ["P"] * 60])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
+    token = ws.tokens[Role.VIEWER]
+    (await backend.gql("{ me { role } }", token=token)).ok()  # the token is read once
+    page: dict[int, list[str]] = {}
+    regressions: dict[int, list[str]] = {}
+    for first in (10, 50):
+        data, page[first] = await _counted(backend, "ComparisonPage", {"id": comparison_id}, token)
+        assert data["comparison"]["verdictState"] == "FINALIZED"
+        variables = {"id": comparison_id, "filter": "REGRESSIONS", "baseline": 1, "first": first}
+        data, regressions[first] = await _counted(backend, "ComparisonCases", variables, token)
+        edges = data["comparison"]["cases"]["edges"]
+        assert len(edges) == first
+        assert {e["node"]["classification"] for e in edges} == {"REGRESSED"}
+        assert [len(c["trials"]) for c in edges[0]["node"]["cohorts"]] == [1, 1, 1]
+    # The portal shows no output or checks, so its trials are read without them: the same
+    # trials as a full read, less those two fields.
+    full = await backend.gql(FULL_TRIALS, {"id": comparison_id}, token=token)
+    full_edges = full.ok()["comparison"]["cases"]["edges"]
+    shown = [
+        [[(t["trialIndex"], t["passed"]) for t in c["trials"]] for c in e["node"]["cohorts"]]
+        for e in edges[:10]
+    ]
+    assert shown == [
+        [[(t["trialIndex"], t["passed"]) for t in c["trials"]] for c in e["node"]["cohorts"]]
+        for e in full_edges
+    ]
+    assert full_edges[0]["node"]["cohorts"][0]["trials"][0]["checks"], full_edges[0]
+    assert len(page[10]) == len(page[50]), page
+    assert len(regressions[10]) == len(regressions[50]), regressions
+    # The scorecard is one stored document: a fixed handful of statements.
+    data, scorecard = await _counted(backend, "ComparisonScorecard", {"id": comparison_id}, token)
+    assert data["comparison"]["scorecard"]["failureAnalysis"]["regressed"] == 60
+    assert len(scorecard) <= len(page[10]), scorecard
