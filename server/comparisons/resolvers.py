@@ -17,8 +17,8 @@ from server.comparisons.types import Comparison, ComparisonStatus
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
-from server.spend import service as spend_service
 from server.selected import below, field_names
+from server.spend import service as spend_service
 from server.verdicts.models import ComparisonVerdict as VerdictRow
 from server.workspaces.roles import Role
 

@@ -23,6 +23,7 @@ from tests.jobs.crash_stack import (
     crash_redis_url,
     crash_stack,
     poll_status,
+    workers_polling,
 )
 from tests.server.dispatch.api import deliveries_per_trial, leased, trial_rows
 from tests.waiting import eventually
@@ -95,9 +96,13 @@ async def test_a_killed_workers_slots_come_back_with_its_lease(
     first.send_signal(signal.SIGKILL)
     first.wait()
     assert await _slots_taken(setup.connection_id) == MAX_CONCURRENCY, "the kill left its slots"
+    # Its run is cancelled, so no continuation of it shares the slots the fresh run waits for.
+    (await stack.backend.gql(CANCEL, {"id": killed}, token=member)).ok()
 
+    # The bound is on the slots coming back, so it starts once the new worker polls (its
+    # start-up on a loaded machine is not what is measured).
+    await workers_polling(stack.log_of(stack.start_worker()))
     restarted = time.monotonic()
-    stack.start_worker()
     fresh = await _start(stack, setup, trialsPerCase=1, sample={"size": 5, "seed": 1})
     ended = await poll_status(
         stack.backend,
