@@ -51,8 +51,11 @@ run: install
 
 test: install lint typecheck pytest
 
+# Four pytest-xdist workers on any machine: most tests wait on servers, processes and a
+# browser, so four keep two cores busy (docs/testing.md has the figures).
+PYTEST_WORKERS ?= 4
 pytest: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 lint: install portal-check
 	$(BIN)/ruff check .
