@@ -114,9 +114,17 @@ async def _watch(
 
     import websockets
 
-    async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
-        await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
-        await ws.recv()
+    for attempt in range(5):  # a loaded API may drop a handshake: connect again
+        try:
+            ws = await websockets.connect(url, subprotocols=["graphql-transport-ws"])  # type: ignore[list-item]
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+            await ws.recv()
+            break
+        except (OSError, websockets.exceptions.WebSocketException):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.5 * 2**attempt)
+    async with ws:
         payload = {"query": SUBSCRIPTION, "variables": {"id": comparison_id}}
         await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
         first = True
