@@ -130,6 +130,9 @@ async def _watch(
         first = True
         async for raw in ws:
             message = json.loads(raw)
+            if message["type"] == "ping":  # the server's keep-alive
+                await ws.send(json.dumps({"type": "pong"}))
+                continue
             if message["type"] != "next":
                 break
             received = datetime.now(UTC)
