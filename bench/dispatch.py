@@ -178,7 +178,7 @@ async def _polling(queue_name: str, workers: int) -> None:
             await asyncio.sleep(0.05)
     finally:
         await redis.aclose()
-    await asyncio.sleep(1.0 if workers > 1 else 0.2)  # the others, and the first's cron jobs
+    await asyncio.sleep(2.0)  # the others, and the start-up cron jobs (sweeps, heartbeat)
 
 
 def _cpu_s(pid: int) -> float:
