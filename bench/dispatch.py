@@ -164,7 +164,7 @@ async def _all_watching(watchers: list[asyncio.Task[None]], ready: list[asyncio.
                 raise SystemExit("a subscriber ended before the run began")
 
 
-async def _polling(queue_name: str, workers: int) -> None:
+async def _polling(queue_name: str) -> None:
     """The workers poll their queue: arq's health-check key is written by a polling worker
     (a fixed pause measured a loaded host's worker start-up as the run's)."""
     from redis.asyncio import Redis
@@ -308,7 +308,7 @@ async def _run_once(
             for event in ready
         ]
         await _all_watching(watchers, ready)
-        await _polling(queue_name, workers)
+        await _polling(queue_name)
         cpu_before = sum(_cpu_s(w.pid) for w in worker_processes)
         # The API's own CPU (under --profile-api, py-spy's: not the figure then).
         api_cpu_before = _cpu_s(api.pid) if api is not None else 0.0
