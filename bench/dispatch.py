@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select
 
-from bench.harness import ADMIN_URL, create_database, drop_database, free_port, spied
+from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, spied
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison, Trial
 from server.db import create_engine, create_sessionmaker
@@ -53,10 +53,13 @@ REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0
 CONCURRENCY = 64
 TRIALS = 5
 ROOT = Path(__file__).resolve().parents[1]
+FLOOR_TARGET = 2.0
+"""`ratio_to_floor` (the plain loop's calls/s ÷ one worker's, both at 0 ms): at most this."""
 
 
-
-
+def _child_env(env: dict[str, str]) -> dict[str, str]:
+    """`env` with this checkout first on the path: the children run this worktree's code."""
+    return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))}
 
 
 def _start_fake(delay: float) -> tuple[subprocess.Popen[str], str]:
@@ -64,16 +67,14 @@ def _start_fake(delay: float) -> tuple[subprocess.Popen[str], str]:
         [sys.executable, str(ROOT / "bench" / "fake_provider.py"), "--delay", str(delay)],
         stdout=subprocess.PIPE,
         text=True,
+        env=_child_env(dict(os.environ)),
+        cwd=ROOT,
     )
     assert process.stdout is not None
     return process, process.stdout.readline().strip()
 
 
 SUBSCRIPTION = "subscription($id: ID!) { comparisonProgress(id: $id) { seq status updatedAt } }"
-
-
-
-
 
 
 async def _start_api(
@@ -84,19 +85,24 @@ async def _start_api(
     port = free_port()
     process = subprocess.Popen(
         spied([sys.executable, "-m", "server.cli", "serve", "--port", str(port)], profile),
-        env=env,
+        env=_child_env(env),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=ROOT,
     )
     base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
     async with httpx.AsyncClient() as client:
-        for _ in range(200):
+        while True:
             try:
                 if (await client.get(f"{base}/healthz")).status_code == 200:
                     break
             except httpx.HTTPError:
-                await asyncio.sleep(0.1)
+                pass
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise SystemExit("the API serving the subscribers did not start")
+            await asyncio.sleep(0.1)
     return process, base
 
 
@@ -108,14 +114,25 @@ async def _watch(
 
     import websockets
 
-    async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as ws:  # type: ignore[list-item]
-        await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
-        await ws.recv()
+    for attempt in range(5):  # a loaded API may drop a handshake: connect again
+        try:
+            ws = await websockets.connect(url, subprotocols=["graphql-transport-ws"])  # type: ignore[list-item]
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+            await ws.recv()
+            break
+        except (OSError, websockets.exceptions.WebSocketException):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.5 * 2**attempt)
+    async with ws:
         payload = {"query": SUBSCRIPTION, "variables": {"id": comparison_id}}
         await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
         first = True
         async for raw in ws:
             message = json.loads(raw)
+            if message["type"] == "ping":  # the server's keep-alive
+                await ws.send(json.dumps({"type": "pong"}))
+                continue
             if message["type"] != "next":
                 break
             received = datetime.now(UTC)
@@ -127,6 +144,41 @@ async def _watch(
             if updated:
                 delay = received - datetime.fromisoformat(updated)
                 delays_ms.append(delay.total_seconds() * 1000)
+
+
+async def _all_watching(watchers: list[asyncio.Task[None]], ready: list[asyncio.Event]) -> None:
+    """Every subscriber has its first snapshot; a subscriber that fails ends the bench."""
+    waiting = asyncio.ensure_future(asyncio.gather(*(event.wait() for event in ready)))
+    pending: set[asyncio.Future[Any]] = {waiting, *watchers}
+    deadline = time.monotonic() + 120
+    while not waiting.done():
+        done, pending = await asyncio.wait(
+            pending, timeout=max(0.0, deadline - time.monotonic()), return_when="FIRST_COMPLETED"
+        )
+        if not done:
+            waiting.cancel()
+            raise SystemExit(f"{sum(not e.is_set() for e in ready)} subscribers never started")
+        for task in done:
+            if task is not waiting:  # a subscriber ended before the run began
+                task.result()
+                raise SystemExit("a subscriber ended before the run began")
+
+
+async def _polling(queue_name: str) -> None:
+    """The workers poll their queue: arq's health-check key is written by a polling worker
+    (a fixed pause measured a loaded host's worker start-up as the run's)."""
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(REDIS_URL)
+    try:
+        deadline = time.monotonic() + 120
+        while not await redis.exists(f"{queue_name}:health-check"):
+            if time.monotonic() > deadline:
+                raise SystemExit("the worker never polled its queue")
+            await asyncio.sleep(0.05)
+    finally:
+        await redis.aclose()
+    await asyncio.sleep(2.0)  # the others, and the start-up cron jobs (sweeps, heartbeat)
 
 
 def _cpu_s(pid: int) -> float:
@@ -141,7 +193,7 @@ def _cpu_s(pid: int) -> float:
 def _start_worker(env: dict[str, str], profile: str | None = None) -> subprocess.Popen[bytes]:
     command = spied([sys.executable, "-m", "server.cli", "worker"], profile)
     return subprocess.Popen(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
+        command, env=_child_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
     )
 
 
@@ -255,8 +307,8 @@ async def _run_once(
             asyncio.create_task(_watch(ws_url, ws.owner, comparison_id, delays_ms, event))
             for event in ready
         ]
-        await asyncio.gather(*(event.wait() for event in ready))
-        await asyncio.sleep(2)  # the worker is up
+        await _all_watching(watchers, ready)
+        await _polling(queue_name)
         cpu_before = sum(_cpu_s(w.pid) for w in worker_processes)
         # The API's own CPU (under --profile-api, py-spy's: not the figure then).
         api_cpu_before = _cpu_s(api.pid) if api is not None else 0.0
@@ -332,6 +384,17 @@ async def _run_once(
         fake.wait(timeout=30)
 
 
+def _ramp_line(run: dict[str, Any], ideal: float | None = None) -> str:
+    """A run's start-up and steady state: start → first admission → last outcome → DONE."""
+    steady = f"first admission → last outcome {run['steady_s']:.2f} s"
+    if ideal:
+        steady += f" (ratio {run['steady_s'] / ideal:.3f})"
+    return (
+        f"  of which {steady}; start → first admission {run['ramp_s'][0]:.2f} s, "
+        f"last outcome → DONE {run['ramp_s'][1]:.2f} s"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cases", type=int, default=2000)
@@ -345,6 +408,7 @@ async def main() -> None:
     args = parser.parse_args()
     key = Fernet.generate_key().decode()
     calls = args.cases * TRIALS * 2
+    emit(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts); load {_load()}")
     fake, base_url = _start_fake(0.0)
     try:
         await _floor(base_url, 1_000)  # warm the fake up
@@ -353,24 +417,48 @@ async def main() -> None:
     finally:
         fake.terminate()
         fake.wait(timeout=30)
+    emit(
+        f"floor (plain aiohttp loop, concurrency {CONCURRENCY}, 0 ms fake): "
+        f"{floor['calls_per_s']:.0f} calls/s, client CPU {floor['cpu_ms_per_call']:.3f} ms/call"
+    )
+    emit(
+        f"our provider alone, same load: {ours['calls_per_s']:.0f} calls/s, "
+        f"client CPU {ours['cpu_ms_per_call']:.3f} ms/call"
+    )
+    skipped: dict[str, Any] = {
+        "status": "skipped",
+        "calls": 0,
+        "wall_s": float("nan"),
+        "delays_ms": [],
+        "processes": 0,
+        "batches": 0,
+        "worker_cpu_ms_per_call": float("nan"),
+    }
+    flat, two, paced = skipped, skipped, skipped
+    phases = set(args.phases.split(","))
+    ideal = calls * args.latency / CONCURRENCY
     database_url, name = await create_database(ADMIN_URL)
     try:
         await asyncio.to_thread(upgrade, database_url)
-        phases = set(args.phases.split(","))
-        skipped = {
-            "status": "skipped",
-            "calls": 0,
-            "wall_s": float("nan"),
-            "delays_ms": [],
-            "processes": 0,
-            "batches": 0,
-            "worker_cpu_ms_per_call": float("nan"),
-        }
-        flat, two, paced = skipped, skipped, skipped
         if "flat" in phases:
             flat = await _run_once(database_url, key, 0.0, args.cases, profile=args.profile)
+            per_s = flat["calls"] / flat["wall_s"]
+            emit(
+                f"0 ms latency, one worker: {flat['wall_s']:.2f} s → {per_s:.0f} calls/s "
+                f"(target ≥ 1,500; ratio_to_floor {floor['calls_per_s'] / per_s:.2f}, "
+                f"target ≤ {FLOOR_TARGET}); status {flat['status']}, {flat['calls']} calls; "
+                f"worker CPU {flat['worker_cpu_ms_per_call']:.3f} ms/call, "
+                f"{flat['batches']} record batches; load {_load()}"
+            )
+            emit(_ramp_line(flat))
         if "two" in phases:
             two = await _run_once(database_url, key, 0.0, args.cases, workers=2)
+            emit(
+                f"0 ms latency, two workers on one comparison: {two['wall_s']:.2f} s → "
+                f"{two['calls'] / two['wall_s']:.0f} calls/s; status {two['status']}, "
+                f"{two['calls']} calls, sent by {two['processes']} worker processes; "
+                f"worker CPU {two['worker_cpu_ms_per_call']:.3f} ms/call (both); load {_load()}"
+            )
         if "paced" in phases:
             paced = await _run_once(
                 database_url,
@@ -381,53 +469,27 @@ async def main() -> None:
                 profile=None if "flat" in phases else args.profile,
                 api_profile=args.profile_api,
             )
+            emit(
+                f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}, "
+                f"{args.subscribers} subscribers: {paced['wall_s']:.2f} s vs ideal {ideal:.2f} s "
+                f"→ ratio {paced['wall_s'] / ideal:.3f} (target ≤ 1.05); "
+                f"status {paced['status']}, {paced['calls']} calls; load {_load()}"
+            )
+            emit(_ramp_line(paced, ideal))
     finally:
         await drop_database(name, ADMIN_URL)
-    ideal = calls * args.latency / CONCURRENCY
     ratio = paced["wall_s"] / ideal
     calls_per_s = (flat["calls"] or float("nan")) / flat["wall_s"]
     two_per_s = (two["calls"] or float("nan")) / two["wall_s"]
-    print(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts)")  # noqa: T201
-    print(  # noqa: T201
-        f"floor (plain aiohttp loop, concurrency {CONCURRENCY}, 0 ms fake): "
-        f"{floor['calls_per_s']:.0f} calls/s, client CPU {floor['cpu_ms_per_call']:.3f} ms/call"
-    )
-    print(  # noqa: T201
-        f"our provider alone, same load: {ours['calls_per_s']:.0f} calls/s, "
-        f"client CPU {ours['cpu_ms_per_call']:.3f} ms/call"
-    )
-    print(  # noqa: T201
-        f"0 ms latency, one worker: {flat['wall_s']:.2f} s → {calls_per_s:.0f} calls/s "
-        f"(target ≥ 1,500; {calls_per_s / floor['calls_per_s']:.2f} of the floor); "
-        f"status {flat['status']}, {flat['calls']} calls; "
-        f"worker CPU {flat['worker_cpu_ms_per_call']:.3f} ms/call, {flat['batches']} record batches"
-    )
-    print(  # noqa: T201
-        f"0 ms latency, two workers on one comparison: {two['wall_s']:.2f} s → "
-        f"{two_per_s:.0f} calls/s; status {two['status']}, {two['calls']} calls, "
-        f"sent by {two['processes']} worker processes; "
-        f"worker CPU {two['worker_cpu_ms_per_call']:.3f} ms/call (both)"
-    )
-    print(  # noqa: T201
-        f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}: "
-        f"{paced['wall_s']:.2f} s vs ideal {ideal:.2f} s → ratio {ratio:.3f} (target ≤ 1.10); "
-        f"status {paced['status']}, {paced['calls']} calls"
-    )
-    if paced["calls"]:
-        print(  # noqa: T201
-            f"  of which first admission → last outcome {paced['steady_s']:.2f} s "
-            f"(ratio {paced['steady_s'] / ideal:.3f}); start → first admission "
-            f"{paced['ramp_s'][0]:.2f} s, last outcome → DONE {paced['ramp_s'][1]:.2f} s"
-        )
     delays = sorted(paced["delays_ms"])
     p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else float("nan")
-    print(  # noqa: T201
+    emit(
         f"{args.subscribers} subscribers: {len(delays)} deliveries, p50 "
         f"{delays[len(delays) // 2] if delays else float('nan'):.0f} ms, p99 {p99:.0f} ms "
         "(target ≤ 250)"
     )
     if delays:
-        print(  # noqa: T201
+        emit(
             f"  API process CPU {paced['api_cpu_s']:.2f} s → "
             f"{paced['api_cpu_s'] * 1000 / len(delays):.3f} ms per delivered snapshot"
         )
@@ -435,18 +497,24 @@ async def main() -> None:
     def figure(value: float, digits: int = 1) -> float | None:
         return round(value, digits) if value == value else None  # NaN (a skipped run): null
 
-    print(  # noqa: T201
+    emit(
         json.dumps(
             {
                 "calls_per_s": figure(calls_per_s),
                 "calls_per_s_two_workers": figure(two_per_s),
                 "floor_calls_per_s": figure(floor["calls_per_s"]),
                 "provider_cpu_ms_per_call": figure(ours["cpu_ms_per_call"], 3),
+                "ratio_to_floor": figure(floor["calls_per_s"] / calls_per_s, 2),
                 "ratio_to_ideal": figure(ratio, 3),
                 "subscriber_p99_ms": figure(p99),
             }
         )
     )
+
+
+def _load() -> str:
+    """The 1-minute load average (the machine is shared: figures follow it)."""
+    return f"{os.getloadavg()[0]:.1f}"
 
 
 if __name__ == "__main__":

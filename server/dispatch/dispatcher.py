@@ -41,9 +41,7 @@ from uuid import uuid4
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import db_retry
-from server.comparisons import progress
 from server.comparisons.models import ComparisonStatus, StopReason
-from server.comparisons.progress import Progress
 from server.dispatch import ambiguous, joins, lease, range_units, ranges, store
 from server.dispatch import ending as run_end
 from server.dispatch.holdings import Holdings
@@ -53,6 +51,7 @@ from server.dispatch.looks import Looks
 from server.dispatch.pairwise_stage import Stage as PairwiseStage
 from server.dispatch.pipeline import Pipeline, SliceResult, Stop
 from server.dispatch.plan import DispatchPlan, WorkItem, load_plan
+from server.dispatch.publisher import Publisher
 from server.dispatch.recorder import Recorder
 from server.dispatch.store import Fenced, TrialOutcome
 from server.dispatch.trials import TrialRunner
@@ -129,6 +128,8 @@ class Dispatcher:
         self.pairwise = PairwiseStage(sessionmaker, settings)
         self.looks: Looks | None = None
         """Sequential stopping's looks (server/dispatch/looks.py), after each record."""
+        self.planned: asyncio.Future[DispatchPlan]  # read once per delivery
+        self.publisher = Publisher(events, comparison_id)
 
     async def run(self) -> str:
         if self.registry is not None and self.comparison_id in self.registry:
@@ -141,6 +142,7 @@ class Dispatcher:
             return "fenced"
         finally:
             self._register(False)
+            await self.publisher.flush()
             if self.slots is not None:
                 await self.slots.release_all(self.delivery_id)
 
@@ -155,22 +157,27 @@ class Dispatcher:
             self.registry.discard(self.comparison_id)
 
     async def _run(self) -> str:
-        plan = await self._unit(
-            lambda session: load_plan(session, self.comparison_id),
-            "loading the plan",
-            write=False,
+        # The plan loads while the first range is claimed: neither needs the other.
+        self.planned = asyncio.ensure_future(
+            self._unit(lambda s: load_plan(s, self.comparison_id), "loading the plan", write=False)
         )
-        self.looks = Looks(self.sessionmaker, plan.comparison, cohorts=len(plan.cohorts))
-        first, stop = await self._claim(plan)
+        first: list[WorkItem] = []
+        try:
+            first, stop = await self._claim()
+        finally:
+            if not first:  # nothing to send here (or a failure): no plan needed
+                self.planned.cancel()
         if not first:
             return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
+        plan = await self.planned
+        self.looks = Looks(self.sessionmaker, plan.comparison, cohorts=len(plan.cohorts))
         await self._resync(plan)
         await joins.invite(self.sessionmaker, self.queue, self.comparison_id)
         await self.keepalive.extend_slots()
         result = await self._pump(plan, deque(first))
         return await self._conclude(result)
 
-    async def _claim(self, plan: DispatchPlan) -> tuple[list[WorkItem], Stop | None]:
+    async def _claim(self) -> tuple[list[WorkItem], Stop | None]:
         """Claim the next free range with trials to send; ([], None) when none is free.
         Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
         while True:
@@ -200,6 +207,7 @@ class Dispatcher:
                     "failing a range",
                 )
                 return [], ComparisonStatus.FAILED
+            plan = await self.planned
             if found.orphans:  # never re-sent: each closes as outcome_ambiguous
                 await self._close_ambiguous(plan, claim)
                 if self.held.claimed > 1:  # the first claim's resync follows in `_run`
@@ -233,7 +241,7 @@ class Dispatcher:
             abandon=self.keepalive.abandon_waits,
             stopping=self.stopping,
             slice_seconds=self.slice_seconds,
-            refill=lambda: self._claim(plan),
+            refill=self._claim,
         )
         return await pipeline.run()
 
@@ -309,7 +317,7 @@ class Dispatcher:
         logger.warning(
             "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
         )
-        await self._publish(snapshot)
+        await self.publisher.publish(snapshot)
 
     async def _resync(self, plan: DispatchPlan) -> None:
         """Counters and spend ledgers from the rows once per delivery; records add to them."""
@@ -318,18 +326,7 @@ class Dispatcher:
             lambda session: store.resync(session, plan=plan, claims=claims),
             "a resync",
         )
-        await self._publish(snapshot)
-
-    async def _renew(self) -> None:
-        """Extend the finishing lease while the pairwise stage runs."""
-        renewed = await self._unit(
-            lambda session: lease.renew(
-                session, comparison_id=self.comparison_id, token=self.token, ttl=self.lease_ttl
-            ),
-            "renewing the lease",
-        )
-        if not renewed:
-            raise Fenced(self.comparison_id)
+        await self.publisher.publish(snapshot)
 
     async def _record(self, plan: DispatchPlan, outcomes: list[TrialOutcome]) -> None:
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()
@@ -347,7 +344,7 @@ class Dispatcher:
             "a record",
         )
         self.held.recorded(outcomes, finished)
-        await self._publish(snapshot)
+        await self.publisher.publish(snapshot)
         if self.looks is not None:  # sequential stopping: a decision is the pending stop
             await self.looks.after_record(done_calls=snapshot.done_calls)
 
@@ -366,8 +363,8 @@ class Dispatcher:
                 comparison_id=self.comparison_id,
                 token=self.token,
                 stop_reason=stop_reason,
-                publish=self._publish,
-                renew=self._renew,
+                publish=self.publisher.publish,
+                renew=lambda: self.keepalive.renew_finishing(self.token),
             )
             if settled is None:
                 await self._hand_over()
@@ -382,7 +379,7 @@ class Dispatcher:
             stop_reason=stop_reason,
             error_code=error_code,
         )
-        await self._publish(snapshot)
+        await self.publisher.publish(snapshot)
         return True
 
     async def _hand_over(self) -> None:
@@ -407,11 +404,6 @@ class Dispatcher:
             # The embedded queue is closing: the start-up sweep resumes the run.
             logger.info("continuation left to the start-up sweep")
 
-    async def _publish(self, snapshot: Progress) -> None:
-        try:
-            await progress.publish(self.events, self.comparison_id, snapshot)
-        except Exception as exc:  # events are best effort; the row stays the truth
-            logger.warning("progress event not published", extra={"error_type": type(exc).__name__})
 
 
 async def deliver(

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import db_retry
 from server.comparisons.models import StopReason
-from server.dispatch import ranges
+from server.dispatch import lease, ranges
 from server.dispatch.holdings import Holdings
 from server.dispatch.lease import Fenced
 from server.dispatch.pipeline import Stop
@@ -92,6 +92,18 @@ class Keepalive:
             lambda session: ranges.stop_found(session, self.comparison_id, claims),
             what="reading the run for a stop",
         )
+
+    async def renew_finishing(self, token: int) -> None:
+        """Extend the finishing lease (`token`) while the pairwise stage runs."""
+        renewed = await db_retry.unit(
+            self.sessionmaker,
+            lambda session: lease.renew(
+                session, comparison_id=self.comparison_id, token=token, ttl=self.lease_ttl
+            ),
+            what="renewing the lease",
+        )
+        if not renewed:
+            raise Fenced(self.comparison_id)
 
     async def _renew_ranges(self) -> None:
         claims = self.held.claims

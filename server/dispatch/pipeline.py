@@ -2,7 +2,8 @@
 
 Admission checkpoints trials (in case-major order) ahead of the callers: up to `window` in
 flight plus `prefetch` (a window) admitted and waiting, so a caller that finishes finds its
-next trial ready while the database admits the following ones (batches grow with the load).
+next trial ready while the database admits the following ones (batches grow with the load;
+the first is one window, so the callers start while the prefetch is admitted).
 Callers put outcomes on the recorder's queue. A cap or a cancel found at admission ends
 admission; what was admitted before it is still sent (admission is the decision to call, as
 the checkpoint says). SIGTERM or an error also drops what is admitted but not yet taken by a
@@ -174,6 +175,7 @@ class Pipeline:
     async def _admission(self) -> None:
         started = time.monotonic()
         state = self.state
+        admitted = False
         while not self._halt.is_set():
             if self.stopping.is_set() or time.monotonic() - started > self.slice_seconds:
                 return
@@ -200,13 +202,17 @@ class Pipeline:
                 finally:
                     waiter.cancel()
                 continue
-            size = _whole_cases(self.pending, min(room, len(self.pending), MAX_ADMIT))
+            # The first admission fills the window only, so the callers start while the
+            # prefetch is admitted; later ones take whatever room there is.
+            most = MAX_ADMIT if admitted else self.window
+            size = _whole_cases(self.pending, min(room, len(self.pending), most))
             batch = [self.pending.popleft() for _ in range(size)]
             ids, stop = await self._admit(batch)
             if stop is not None:
                 self.pending.extendleft(reversed(batch))
                 self._halt_with(stop)
                 return
+            admitted = True
             state.outstanding += len(ids)
             for item, trial_id in zip(batch, ids, strict=True):
                 self.calls.put_nowait((item, trial_id))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from server.checks import run_checks
@@ -12,6 +13,7 @@ from server.comparisons.models import TrialState
 from server.connections.models import ModelConnection
 from server.dispatch.plan import (
     CasePlan,
+    CohortPlan,
     DispatchPlan,
     JudgePlan,
     WorkItem,
@@ -20,10 +22,13 @@ from server.dispatch.store import TrialOutcome
 from server.judges.rubric import judge_messages, parse_grade
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
-from server.providers.base import CallResult, DispatchError, ModelCall
+from server.providers.base import CallResult, DispatchError, ModelCall, Provider
 from server.providers.pricing import call_cost
 from server.providers.registry import ProviderPool
 from server.runtime.slots import RedisSlots
+
+RENDERS_KEPT = 1024
+"""Renders kept for the trials still to come: far more than the cases admitted ahead."""
 
 
 def _cost(connection: ModelConnection, result: CallResult) -> int:
@@ -59,6 +64,44 @@ class TrialRunner:
         self.providers = providers
         self.slots = slots
         """Workers share Redis slots so maxConcurrency bounds every worker's calls together."""
+        self._rendered: OrderedDict[tuple[int, int], list[dict[str, Any]] | RenderFailed] = (
+            OrderedDict()
+        )
+        """Rendered messages by (cohort, case ordinal), the latest RENDERS_KEPT."""
+        self._providers: dict[str, tuple[ModelConnection, Provider]] = {}
+        """By connection id, for the plan's connection object: `ProviderPool.get` checks the
+        row's fingerprint, which a delivery's plan (read once) cannot change between calls."""
+
+    def _messages(
+        self, plan: DispatchPlan, cohort: CohortPlan, case: CasePlan
+    ) -> list[dict[str, Any]]:
+        """The cohort's prompt rendered for the case, once for all its trials (they are
+        admitted together, case-major); raises `RenderFailed`."""
+        key = (cohort.index, case.ordinal)
+        rendered = self._rendered.get(key)
+        if rendered is None:
+            try:
+                rendered = render_messages(
+                    version_id=cohort.prompt_version_id,
+                    messages=cohort.messages,
+                    variables=resolve_variables(case, cohort.variables, plan.comparison.variables),
+                )
+            except RenderFailed as failure:
+                rendered = failure
+            self._rendered[key] = rendered
+            if len(self._rendered) > RENDERS_KEPT:
+                self._rendered.popitem(last=False)
+        if isinstance(rendered, RenderFailed):
+            raise rendered
+        return rendered
+
+    def _provider(self, connection: ModelConnection) -> Provider:
+        known = self._providers.get(connection.id)
+        if known is not None and known[0] is connection:
+            return known[1]
+        provider = self.providers.get(connection)
+        self._providers[connection.id] = (connection, provider)
+        return provider
 
     def window(self, plan: DispatchPlan) -> int:
         """Trials to keep in flight: the sum of the cohorts' connections' maxConcurrency."""
@@ -74,7 +117,7 @@ class TrialRunner:
     ) -> CallResult:
         """Call within the connection's limits; an abandoned wait raises `SlotWaitAbandoned`
         (nothing sent). A judge's wait is not abandonable: its trial's call was already sent."""
-        provider = self.providers.get(connection)
+        provider = self._provider(connection)
         async with self.providers.limit(connection.id):
             if self.slots is None:
                 return await provider.call(call)
@@ -94,11 +137,7 @@ class TrialRunner:
         cohort = plan.cohorts[item.cohort_index]
         case = plan.cases[item.case_ordinal]
         try:
-            messages = render_messages(
-                version_id=cohort.prompt_version_id,
-                messages=cohort.messages,
-                variables=resolve_variables(case, cohort.variables, comparison.variables),
-            )
+            messages = self._messages(plan, cohort, case)
         except RenderFailed as failure:
             return TrialOutcome.failed(trial_id, failure.code.value)
         trial_header = f"{comparison.id}/{item.cohort_index}/{item.case_ordinal}/{item.trial_index}"

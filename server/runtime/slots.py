@@ -64,6 +64,8 @@ class _Block:
     reserving: bool = False
     """One reservation at a time per block: the others wait for it, then share its slots."""
     returning: asyncio.TimerHandle | None = None
+    idle: int = 0
+    """The fewest free slots since the return was scheduled: those nobody used meanwhile."""
 
 
 @dataclass(eq=False)
@@ -166,6 +168,7 @@ class RedisSlots:
                     raise SlotWaitAbandoned(holder)
                 if block.free:
                     member = block.free.pop()
+                    block.idle = min(block.idle, len(block.free))
                     break
                 if not block.reserving:
                     reserved = len(block.free) + block.used
@@ -220,19 +223,27 @@ class RedisSlots:
         return got
 
     def _schedule_return(self, holder: str, state: _Holder, name: str, block: _Block) -> None:
+        """In RETURN_AFTER_S, give back the slots that stayed free all that time (a slot
+        freed and taken again in between is in use: returning it would cost its caller a
+        Redis call to reserve it again); check again while any are free."""
         if block.waiters or block.returning is not None:
             return
+        block.idle = len(block.free)
 
         def give_back() -> None:
             block.returning = None
             if block.waiters or not block.free or self._holders.get(holder) is not state:
                 return
-            members, block.free = block.free, []
-            for member in members:
-                state.members.pop(member, None)
-            task = asyncio.ensure_future(self._give_back(name, members))
-            self._returns.add(task)
-            task.add_done_callback(self._returns.discard)
+            idle = min(block.idle, len(block.free))
+            if idle:
+                members, block.free = block.free[:idle], block.free[idle:]
+                for member in members:
+                    state.members.pop(member, None)
+                task = asyncio.ensure_future(self._give_back(name, members))
+                self._returns.add(task)
+                task.add_done_callback(self._returns.discard)
+            if block.free:
+                self._schedule_return(holder, state, name, block)
 
         block.returning = asyncio.get_running_loop().call_later(RETURN_AFTER_S, give_back)
 

@@ -121,3 +121,31 @@ async def test_a_holder_reserves_and_returns_slots_in_blocks(slots: RedisSlots) 
     finally:
         await slots.release_all("holder")
         await redis.aclose()
+
+
+
+async def test_a_slot_used_within_every_return_interval_is_never_given_back(
+    slots: RedisSlots,
+) -> None:
+    """The return timer gives back only slots that stayed free for all of RETURN_AFTER_S: a
+    slot freed and taken again meanwhile is in use, and giving it back would cost its next
+    caller a Redis call to reserve it again."""
+    from server.runtime.slots import RETURN_AFTER_S
+
+    key = f"test:{uuid4().hex}"
+    await slots.extend("holder", time.time() + 30)
+    other = await _enter(slots, key, 2, "holder")  # both slots reserved in one call
+    stretched = 0
+    try:
+        for _ in range(12):  # held a fifth of an interval, then free a fifth
+            async with slots.hold(key, 2, holder="holder"):
+                await asyncio.sleep(RETURN_AFTER_S / 5)
+            freed = time.monotonic()
+            await asyncio.sleep(RETURN_AFTER_S / 5)
+            # A loaded host can stretch a pause past a whole interval: then the slot was
+            # idle that long, and its return (and reserving it again) is right.
+            stretched += time.monotonic() - freed >= RETURN_AFTER_S
+        assert slots.redis_calls <= 1 + 2 * stretched, (slots.redis_calls, stretched)
+    finally:
+        await _leave(other)
+        await slots.release_all("holder")
