@@ -96,6 +96,7 @@ class RedisSlots:
         ttl_seconds: float = 60,
         poll_seconds: float = 0.005,
         max_poll_seconds: float = 0.1,
+        return_after_seconds: float = RETURN_AFTER_S,
     ) -> None:
         self._redis = Redis.from_url(redis_url)
         self._reserve = self._redis.register_script(_RESERVE)
@@ -104,6 +105,7 @@ class RedisSlots:
         """The expiry of a slot whose holder has not said when its lease ends."""
         self._poll = poll_seconds
         self._max_poll = max_poll_seconds
+        self._return_after = return_after_seconds
         self._holders: dict[str, _Holder] = {}
         self._returns: set[asyncio.Future[None]] = set()
         self._unreturned: dict[str, set[str]] = {}
@@ -223,7 +225,7 @@ class RedisSlots:
         return got
 
     def _schedule_return(self, holder: str, state: _Holder, name: str, block: _Block) -> None:
-        """In RETURN_AFTER_S, give back the slots that stayed free all that time (a slot
+        """After the return interval, give back the slots that stayed free all that time (a slot
         freed and taken again in between is in use: returning it would cost its caller a
         Redis call to reserve it again); check again while any are free."""
         if block.waiters or block.returning is not None:
@@ -245,7 +247,7 @@ class RedisSlots:
             if block.free:
                 self._schedule_return(holder, state, name, block)
 
-        block.returning = asyncio.get_running_loop().call_later(RETURN_AFTER_S, give_back)
+        block.returning = asyncio.get_running_loop().call_later(self._return_after, give_back)
 
     async def _give_back(self, name: str, members: list[str]) -> None:
         if members:
