@@ -22,6 +22,8 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+from server import sqlite_gate
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -63,7 +65,8 @@ def utcnow() -> datetime:
 
 
 def _configure_sqlite(sync_engine: Engine) -> None:
-    """WAL, a busy timeout, and BEGIN IMMEDIATE so writers queue instead of failing."""
+    """WAL, a busy timeout, and BEGIN IMMEDIATE behind the process's queue
+    (server/sqlite_gate.py) so writers wait their turn instead of failing."""
 
     @event.listens_for(sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -75,9 +78,10 @@ def _configure_sqlite(sync_engine: Engine) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
-    @event.listens_for(sync_engine, "begin")
-    def _on_begin(conn: Any) -> None:
+    def _begin_immediate(conn: Any) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    sqlite_gate.install(sync_engine, _begin_immediate)  # this process's transactions queue
 
 
 def create_engine(
