@@ -49,7 +49,10 @@ browser:
 run: install
 	$(BIN)/shipwise serve --demo --port $(PORT)
 
-test: install lint typecheck pytest
+# The checks and the suite side by side (the suite mostly waits on servers and a browser);
+# `install` runs once, before any of them.
+test:
+	@$(MAKE) --no-print-directory --output-sync=line -j3 lint typecheck pytest
 
 # Four pytest-xdist workers on any machine: most tests wait on servers, processes and a
 # browser, so four keep two cores busy (docs/testing.md has the figures).

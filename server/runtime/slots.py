@@ -31,14 +31,21 @@ end
 return math.max(n, 0)
 """
 
-# Move the holder's live slots to the new expiry (XX: a slot already given up stays gone).
+# Move the holder's slots to the new expiry; return the members no longer there (a slot
+# given up, or expired and taken by another holder): the holder must not use them again.
 _RENEW_SLOTS = """
+local lost = {}
 for i, key in ipairs(KEYS) do
-  redis.call('ZADD', key, 'XX', ARGV[1], ARGV[i + 2])
-  local ttl = tonumber(ARGV[1]) - tonumber(ARGV[2])
-  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+  local member = ARGV[i + 2]
+  if redis.call('ZSCORE', key, member) then
+    redis.call('ZADD', key, 'XX', ARGV[1], member)
+    local ttl = tonumber(ARGV[1]) - tonumber(ARGV[2])
+    if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+  else
+    table.insert(lost, member)
+  end
 end
-return 1
+return lost
 """
 
 BLOCK = 16
@@ -127,10 +134,21 @@ class RedisSlots:
             members = list(state.members.items())
             # Redis away: the slots keep their old expiry; the next renewal moves them.
             with contextlib.suppress(*BROKER_ERRORS):
-                await self._renew(
+                lost = await self._renew(
                     keys=[key for _, key in members],
                     args=[state.until_ms, _now_ms(), *(member for member, _ in members)],
                 )
+                self._drop_lost(state, [m.decode() if isinstance(m, bytes) else m for m in lost])
+
+    @staticmethod
+    def _drop_lost(state: _Holder, lost: list[str]) -> None:
+        """Forget slots that expired under a stalled holder: one still in use is not handed
+        out again when its call ends (`hold` returns only members still reserved)."""
+        for member in lost:
+            name = state.members.pop(member, None)
+            block = state.blocks.get(name) if name is not None else None
+            if block is not None and member in block.free:
+                block.free.remove(member)
 
     def abandon(self, holder: str) -> None:
         """End `holder`'s waits now (they raise `SlotWaitAbandoned`) and refuse new ones."""
@@ -193,10 +211,10 @@ class RedisSlots:
             yield
         finally:
             block.used -= 1
-            if name in state.blocks or state.members.get(member) == name:
+            if state.members.get(member) == name:
                 block.free.append(member)
-                block.released.set()
                 self._schedule_return(holder, state, name, block)
+            block.released.set()  # a lost slot's waiters reserve again
             if not holder and not state.members and not state.waiting:
                 self._holders.pop(holder, None)
 

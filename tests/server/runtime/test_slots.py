@@ -67,6 +67,26 @@ async def test_extending_the_lease_renews_the_held_slots(slots: RedisSlots) -> N
         await _leave(await _enter(slots, key, 1, "other"))
 
 
+async def test_a_slot_lost_while_its_holder_stalled_is_not_used_again(
+    slots: RedisSlots,
+) -> None:
+    """A holder that renews too late finds its slot taken by another holder: it drops it,
+    and its next call waits for a slot of its own instead of sharing the other's."""
+    key = f"test:{uuid4().hex}"
+    await slots.extend("stalled", time.time() + 0.3)
+    stalled = await _enter(slots, key, 1, "stalled")
+    other = await _enter(slots, key, 1, "other")  # the stalled holder's slot expired
+    await slots.extend("stalled", time.time() + 30)  # the late renewal
+    await _leave(stalled)  # its call ends
+    again = asyncio.create_task(_enter(slots, key, 1, "stalled"))
+    await eventually(
+        lambda: slots.waiting("stalled"), until=lambda n: n == 1, what="the next call waits"
+    )
+    assert not again.done(), "the lost slot was handed out again: two calls over a limit of 1"
+    await _leave(other)
+    await _leave(await asyncio.wait_for(again, 5))
+
+
 async def test_abandon_ends_a_holders_waits_at_once(slots: RedisSlots) -> None:
     key = f"test:{uuid4().hex}"
     held = await _enter(slots, key, 1, "other")
