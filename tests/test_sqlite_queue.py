@@ -33,8 +33,9 @@ async def test_a_transaction_waits_for_at_most_those_queued_before_it(
     engine: AsyncEngine,
 ) -> None:
     """Four tasks run short transactions back to back; each of ten probes sees at most one
-    transaction per task commit while it waits. SQLite's own wait (retries up to 100 ms
-    apart) let probes wait through hundreds of them, 2.5–9 s, and failed one after 10 s."""
+    transaction per task commit while it waits, and one more counted late (a hog counts its
+    commit after its block ends, its turn already given back). SQLite's own wait (retries
+    up to 100 ms apart) let probes wait through hundreds, 2.5–9 s, and failed one at 10 s."""
     sessionmaker = create_sessionmaker(engine)
     commits = 0
     stop = asyncio.Event()
@@ -59,7 +60,7 @@ async def test_a_transaction_waits_for_at_most_those_queued_before_it(
     finally:
         stop.set()
         await asyncio.gather(*hogs)
-    assert max(passed_by) <= HOGS, passed_by
+    assert max(passed_by) <= HOGS + 1, passed_by
 
 
 async def test_a_turn_is_given_back_after_a_failure_a_rollback_and_a_cancelled_wait(

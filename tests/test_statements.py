@@ -18,7 +18,7 @@ async def test_only_the_requests_own_statements_count(backend: Backend) -> None:
         async with backend.sessionmaker() as session:
             await session.execute(text("SELECT 42"))
 
-    with counting_statements(backend) as seen:
+    with counting_statements(backend, token_checks=True) as seen:
         (await backend.gql("{ me { role } }", token=ws.owner)).ok()
         await asyncio.create_task(sweep())
     assert seen, "the request's statements count"

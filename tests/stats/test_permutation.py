@@ -309,7 +309,8 @@ def test_monte_carlo_is_within_resampling_error_of_scipy_at_n_5000() -> None:
     rng = np.random.default_rng(21)
     values = rng.gamma(2.0, 1.0, 5000) - rng.gamma(2.0, 1.0, 5000) + 0.04
     ours = monte_carlo_p_value(values, seed=5)
-    reference = _scipy_sign_flip(values, 9_999, seed=5)
-    spread = np.sqrt(reference * (1 - reference) * (1 / 9_999 + 1 / 9_999))
+    # 2,999 of scipy's resamples: 9,999 of 5,000 signs each took 16 s (43 s on a loaded host).
+    reference = _scipy_sign_flip(values, 2_999, seed=5)
+    spread = np.sqrt(reference * (1 - reference) * (1 / 9_999 + 1 / 2_999))
     assert 0.01 < reference < 0.9
     assert abs(ours - reference) < 4 * spread
