@@ -58,9 +58,7 @@ async def tag_counted_request(request: httpx.Request) -> None:
 
 
 @contextmanager
-def counting_statements(
-    backend: Backend, *, token_checks: bool = False
-) -> Iterator[list[str]]:
+def counting_statements(backend: Backend, *, token_checks: bool = False) -> Iterator[list[str]]:
     """The statements the server runs for the requests sent inside the block, in order.
 
     A token's check against the database comes again once the process's token cache lets it
