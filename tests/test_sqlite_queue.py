@@ -86,10 +86,13 @@ async def test_a_turn_is_given_back_after_a_failure_a_rollback_and_a_cancelled_w
         async with sessionmaker() as session, session.begin():
             await session.execute(text("INSERT INTO t VALUES (3)"))
 
+    async with engine.connect(), engine.connect():  # two in the pool: no connect to wait on
+        pass
     held = asyncio.create_task(holder())
     await holding.wait()
     waiting = asyncio.create_task(waiter())
-    await asyncio.sleep(0)  # it asks for its turn
+    await asyncio.sleep(0)  # one step: it checks a pooled connection out and asks its turn
+    assert not waiting.done()
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
