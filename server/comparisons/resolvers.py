@@ -19,6 +19,7 @@ from server.listing import workspace_connection
 from server.pagination import Connection
 from server.selected import below, field_names
 from server.spend import service as spend_service
+from server.verdicts import comparison_page
 from server.verdicts.models import ComparisonVerdict as VerdictRow
 from server.workspaces.roles import Role
 
@@ -47,13 +48,21 @@ class ComparisonQuery:
     @strawberry.field
     async def comparison(self, info: strawberry.Info[Context], id: strawberry.ID) -> Comparison:
         actor = info.context.require()
-        async with info.context.read() as session:
-            row = await service.get(
-                session=session, workspace_id=actor.workspace_id, comparison_id=str(id)
-            )
         fields = field_names(info.selected_fields[0].selections)
-        (comparison,) = await _loaded(info.context, [Comparison.from_row(row)], fields)
-        return comparison
+        wanted = comparison_page.Wanted(
+            verdict=not _VERDICT_FIELDS.isdisjoint(fields),
+            cohorts=not _COHORT_FIELDS.isdisjoint(fields),
+            experiment="experiment" in fields,
+            dataset_version="datasetVersion" in fields,
+        )
+        async with info.context.read() as session:
+            page = await comparison_page.get(
+                session=session,
+                workspace_id=actor.workspace_id,
+                comparison_id=str(id),
+                wanted=wanted,
+            )
+        return _primed(info.context, page, wanted)
 
     @strawberry.field(description="The workspace's comparisons, newest first.")
     async def comparisons(
@@ -78,6 +87,25 @@ class ComparisonQuery:
 
 _COHORT_FIELDS = frozenset({"cohorts", "progress"})
 _VERDICT_FIELDS = frozenset({"verdictState", "verdictErrorCode", "verdict", "scorecard"})
+
+
+def _primed(
+    context: Context, page: comparison_page.ComparisonPage, wanted: comparison_page.Wanted
+) -> Comparison:
+    """The comparison with the rows read with it, which its fields' loaders then hold (a
+    field reading them through a loader reads no more)."""
+    row, loaders = page.row, context.loaders
+    if page.experiment is not None:
+        loaders.experiments.prime(row.experiment_id, page.experiment)
+    if page.dataset_version is not None:
+        loaders.dataset_versions.prime(row.dataset_version_id, page.dataset_version)
+    if page.cohorts is not None:
+        loaders.comparison_cohorts.prime(row.id, page.cohorts)
+    if wanted.verdict:
+        loaders.verdicts.prime(row.id, page.verdict)
+    return Comparison.from_row(row).with_loaded(
+        cohorts=page.cohorts, verdict=page.verdict, verdict_read=wanted.verdict
+    )
 
 
 async def _loaded(
