@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import strawberry
 from starlette.requests import Request
 
 from server.comparisons import lifecycle, rerun, service
 from server.comparisons.input_types import CreateComparisonInput
-from server.comparisons.models import ComparisonCohort as CohortRow
+from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.preview_types import ComparisonPreview
 from server.comparisons.stopping_types import StoppingInput
@@ -72,16 +70,23 @@ class ComparisonQuery:
         after: str | None = None,
         status: ComparisonStatus | None = None,  # type: ignore[valid-type]
     ) -> Connection[Comparison]:
+        nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
+        fields = field_names(nodes)
+        verdicts = not _VERDICT_FIELDS.isdisjoint(fields)
+
+        def convert(found: tuple[ComparisonRow, VerdictRow | None]) -> Comparison:
+            return Comparison.from_row(found[0]).with_verdict(found[1], read=verdicts)
+
         page = await workspace_connection(
             info.context,
             first=first,
             after=after,
-            fetch=service.get_page,
-            convert=Comparison.from_row,
+            fetch=comparison_page.get_list,
+            convert=convert,
             status=ComparisonStatusEnum(status) if status is not None else None,
+            verdicts=verdicts,
         )
-        nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
-        await _loaded(info.context, [edge.node for edge in page.edges], field_names(nodes))
+        await _with_cohorts(info.context, [edge.node for edge in page.edges], fields)
         return page
 
 
@@ -103,30 +108,18 @@ def _primed(
         loaders.comparison_cohorts.prime(row.id, page.cohorts)
     if wanted.verdict:
         loaders.verdicts.prime(row.id, page.verdict)
-    return Comparison.from_row(row).with_loaded(
-        cohorts=page.cohorts, verdict=page.verdict, verdict_read=wanted.verdict
-    )
+    comparison = Comparison.from_row(row).with_verdict(page.verdict, read=wanted.verdict)
+    return comparison.with_cohorts(page.cohorts)
 
 
-async def _loaded(
-    context: Context, comparisons: list[Comparison], fields: set[str]
-) -> list[Comparison]:
-    """The comparisons with the cohorts and verdict rows their selected fields show, read
-    in one batch each through the request's loaders (as the fields would have)."""
-    ids = [c.row.id for c in comparisons]
-    loaders = context.loaders
-    wants_cohorts = bool(ids) and not _COHORT_FIELDS.isdisjoint(fields)
-    wants_verdicts = bool(ids) and not _VERDICT_FIELDS.isdisjoint(fields)
-    nothing: list[None] = [None] * len(ids)
-    cohorts: Sequence[list[CohortRow] | None] = (
-        await loaders.comparison_cohorts.load_many(ids) if wants_cohorts else nothing
-    )
-    verdicts: Sequence[VerdictRow | None] = (
-        await loaders.verdicts.load_many(ids) if wants_verdicts else nothing
-    )
-    for comparison, rows, verdict in zip(comparisons, cohorts, verdicts, strict=True):
-        comparison.with_loaded(cohorts=rows, verdict=verdict, verdict_read=wants_verdicts)
-    return comparisons
+async def _with_cohorts(context: Context, comparisons: list[Comparison], fields: set[str]) -> None:
+    """The comparisons with the cohorts their selected fields show, read in one batch
+    through the request's loader (as the fields would have)."""
+    if not comparisons or _COHORT_FIELDS.isdisjoint(fields):
+        return
+    found = await context.loaders.comparison_cohorts.load_many([c.row.id for c in comparisons])
+    for comparison, rows in zip(comparisons, found, strict=True):
+        comparison.with_cohorts(rows)
 
 
 @strawberry.type

@@ -1,5 +1,6 @@
 """A comparison as its page shows it, in one statement: the row with, as the selection asks,
-its verdict row, its cohorts, its experiment and its dataset version joined.
+its verdict row, its cohorts, its experiment and its dataset version joined; and the
+comparisons page with each row's verdict row joined.
 
 The page's fields would otherwise read them in a loader batch each (five statements, each
 paying the session, the compiled-statement lookup and asyncpg's round trip, for one row
@@ -11,15 +12,18 @@ answers NOT_FOUND as before).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import and_, select
+from sqlalchemy import Select, and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
 from server.assets.service import version_visible_to as visible
-from server.comparisons.models import Comparison, ComparisonCohort
+from server.comparisons import service
+from server.comparisons.models import Comparison, ComparisonCohort, ComparisonStatus
 from server.errors import NotFound
 from server.experiments.models import Experiment
+from server.pagination import Page, keyset_rows
 from server.verdicts.models import ComparisonVerdict
 
 
@@ -81,4 +85,38 @@ async def get(
         else None,
         experiment=first[Experiment] if wanted.experiment else None,
         dataset_version=first[AssetVersion] if wanted.dataset_version else None,
+    )
+
+
+def _with_verdicts(stmt: Select[Any]) -> Select[Any]:
+    on = ComparisonVerdict.comparison_id == Comparison.id
+    return stmt.add_columns(ComparisonVerdict).outerjoin(ComparisonVerdict, on)
+
+
+async def get_list(
+    *,
+    session: AsyncSession,
+    workspace_id: str,
+    first: int,
+    after: str | None,
+    status: ComparisonStatus | None = None,
+    verdicts: bool = False,
+) -> Page[tuple[Comparison, ComparisonVerdict | None]]:
+    """`service.get_page`'s page, each row with its verdict row when `verdicts` (else
+    None), read in the page's statement."""
+    page = await keyset_rows(
+        session,
+        service.page_statement(workspace_id, status),
+        key=Comparison.id,
+        first=first,
+        after=after,
+        descending=True,
+        joined=_with_verdicts if verdicts else None,
+    )
+    return Page(
+        items=[(row[0], row[1] if verdicts else None) for row in page.items],
+        cursors=page.cursors,
+        has_next=page.has_next,
+        has_previous=page.has_previous,
+        total=page.total,
     )
