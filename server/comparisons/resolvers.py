@@ -52,6 +52,7 @@ class ComparisonQuery:
             cohorts=not _COHORT_FIELDS.isdisjoint(fields),
             experiment="experiment" in fields,
             dataset_version="datasetVersion" in fields,
+            cohort_count="cases" in fields,
         )
         async with info.context.read() as session:
             page = await comparison_page.get(
@@ -109,6 +110,7 @@ def _primed(
     if wanted.verdict:
         loaders.verdicts.prime(row.id, page.verdict)
     comparison = Comparison.from_row(row).with_verdict(page.verdict, read=wanted.verdict)
+    comparison.cohort_count = page.cohort_count
     return comparison.with_cohorts(page.cohorts)
 
 

@@ -156,6 +156,8 @@ class Comparison:
     verdict_row: strawberry.Private[VerdictRow | None] = None
     verdict_read: strawberry.Private[bool] = False
     """Whether `verdict_row` was read with the page (None then means not finalized yet)."""
+    cohort_count: strawberry.Private[int | None] = None
+    """The number of cohorts, when the root resolver read it (a case page's baseline check)."""
 
     def with_cohorts(self, rows: list[CohortRow] | None) -> Comparison:
         """This comparison with its cohorts read beforehand (None: not read), so the fields
@@ -222,6 +224,7 @@ class Comparison:
             first=first,
             after=after,
             selections=info.selected_fields[0].selections,
+            cohort_count=self.cohort_count,
         )
 
     @strawberry.field

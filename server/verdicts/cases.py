@@ -75,11 +75,15 @@ async def get_case_page(
     baseline_cohort_index: int | None,
     first: int,
     after: str | None,
+    cohort_count: int | None = None,
 ) -> Page[CaseView]:
     """One page of case rows in case order (the comparison is already scoped); their trials
-    and dataset cases load through `get_trials` and `get_dataset_cases`."""
+    and dataset cases load through `get_trials` and `get_dataset_cases`. `cohort_count`:
+    the comparison's, when read with it (else counted here if a baseline is asked for)."""
     if baseline_cohort_index is not None:
-        cohorts = await _cohort_count(session, comparison_id)
+        cohorts = cohort_count
+        if cohorts is None:
+            cohorts = await _cohort_count(session, comparison_id)
         if not 1 <= baseline_cohort_index < cohorts:
             raise ValidationFailed(
                 f"`baselineCohortIndex` must name a baseline: 1 to {cohorts - 1}",

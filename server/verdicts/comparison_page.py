@@ -1,5 +1,6 @@
 """A comparison as its page shows it, in one statement: the row with, as the selection asks,
-its verdict row, its cohorts, its experiment and its dataset version joined; and the
+its verdict row, its cohorts (or their number), its experiment and its dataset version
+joined; and the
 comparisons page with each row's verdict row joined.
 
 The page's fields would otherwise read them in a loader batch each (five statements, each
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, and_, select
+from sqlalchemy import Select, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
@@ -35,6 +36,8 @@ class Wanted:
     cohorts: bool = False
     experiment: bool = False
     dataset_version: bool = False
+    cohort_count: bool = False
+    """The number of cohorts (a case page checks its baseline against it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,8 @@ class ComparisonPage:
     """In index order; None when not wanted."""
     experiment: Experiment | None
     dataset_version: AssetVersion | None
+    cohort_count: int | None
+    """None when not wanted."""
 
 
 async def get(
@@ -63,6 +68,9 @@ async def get(
     if wanted.dataset_version:
         on = and_(AssetVersion.id == Comparison.dataset_version_id, visible(workspace_id))
         stmt = stmt.add_columns(AssetVersion).outerjoin(AssetVersion, on)
+    if wanted.cohort_count:
+        counted = select(func.count()).where(ComparisonCohort.comparison_id == Comparison.id)
+        stmt = stmt.add_columns(counted.scalar_subquery().label("cohort_count"))
     if wanted.cohorts:
         on = ComparisonCohort.comparison_id == Comparison.id
         stmt = (
@@ -85,6 +93,7 @@ async def get(
         else None,
         experiment=first[Experiment] if wanted.experiment else None,
         dataset_version=first[AssetVersion] if wanted.dataset_version else None,
+        cohort_count=int(first["cohort_count"]) if wanted.cohort_count else None,
     )
 
 
