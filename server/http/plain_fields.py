@@ -189,7 +189,7 @@ def _list(item: Complete, non_null: bool) -> Complete:
         if type(value) is not list:
             return GIVE_UP
         items = [item(element) for element in value]
-        return GIVE_UP if any(i is GIVE_UP for i in items) else items
+        return GIVE_UP if GIVE_UP in items else items  # completed values never equal it
 
     return complete
 
