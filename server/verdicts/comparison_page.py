@@ -68,8 +68,14 @@ async def get(
     if wanted.dataset_version:
         on = and_(AssetVersion.id == Comparison.dataset_version_id, visible(workspace_id))
         stmt = stmt.add_columns(AssetVersion).outerjoin(AssetVersion, on)
-    if wanted.cohort_count:
-        counted = select(func.count()).where(ComparisonCohort.comparison_id == Comparison.id)
+    count_apart = wanted.cohort_count and not wanted.cohorts  # else the cohorts read tell it
+    if count_apart:
+        counted = (
+            select(func.count())
+            .select_from(ComparisonCohort)
+            .where(ComparisonCohort.comparison_id == Comparison.id)
+            .correlate(Comparison)
+        )
         stmt = stmt.add_columns(counted.scalar_subquery().label("cohort_count"))
     if wanted.cohorts:
         on = ComparisonCohort.comparison_id == Comparison.id
@@ -85,15 +91,21 @@ async def get(
     if not rows:
         raise NotFound("comparison not found")
     first = rows[0]
+    cohorts = (
+        [c for row in rows if (c := row[ComparisonCohort]) is not None] if wanted.cohorts else None
+    )
+    cohort_count = None
+    if count_apart:
+        cohort_count = int(first["cohort_count"])
+    elif wanted.cohort_count and cohorts is not None:
+        cohort_count = len(cohorts)
     return ComparisonPage(
         row=first[Comparison],
         verdict=first[ComparisonVerdict] if wanted.verdict else None,
-        cohorts=[c for row in rows if (c := row[ComparisonCohort]) is not None]
-        if wanted.cohorts
-        else None,
+        cohorts=cohorts,
         experiment=first[Experiment] if wanted.experiment else None,
         dataset_version=first[AssetVersion] if wanted.dataset_version else None,
-        cohort_count=int(first["cohort_count"]) if wanted.cohort_count else None,
+        cohort_count=cohort_count,
     )
 
 
