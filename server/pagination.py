@@ -61,12 +61,36 @@ async def keyset_page(
     after: str | None,
     descending: bool = False,
 ) -> Page[M]:
-    """Rows of `stmt` ordered by the unique `key`, starting after the cursor's key.
+    """Rows of `stmt` ordered by the unique `key`, starting after the cursor's key."""
+    page = await keyset_rows(
+        session, stmt, key=key, first=first, after=after, descending=descending
+    )
+    return Page(
+        items=[cast(M, row[0]) for row in page.items],
+        cursors=page.cursors,
+        has_next=page.has_next,
+        has_previous=page.has_previous,
+        total=page.total,
+    )
+
+
+async def keyset_rows(
+    session: AsyncSession,
+    stmt: Select[Any],
+    *,
+    key: InstrumentedAttribute[Any],
+    first: int,
+    after: str | None,
+    descending: bool = False,
+    joined: Callable[[Select[Any]], Select[Any]] | None = None,
+) -> Page[tuple[Any, ...]]:
+    """`keyset_page` with each item the whole row; `joined` adds to the page's statement
+    (not to the count) rows joined one to one, as further columns.
 
     The total rides on the page's own statement as a scalar subquery (one round trip); only
     a page past the end, which has no row to carry it, counts on its own."""
     counted = select(func.count()).select_from(stmt.subquery())
-    page_stmt = stmt
+    page_stmt = stmt if joined is None else joined(stmt)
     if after is not None:
         after_key = decode_cursor(after)
         if not isinstance(after_key, (str, int)):
@@ -85,8 +109,8 @@ async def keyset_page(
     else:
         total = (await session.execute(counted)).scalar_one()
     has_next = len(found) > first
-    rows = [row[0] for row in found[:first]]
-    cursors = [encode_cursor(getattr(row, key.key)) for row in rows]
+    rows = [tuple(row[:-1]) for row in found[:first]]
+    cursors = [encode_cursor(getattr(row[0], key.key)) for row in rows]
     return Page(
         items=rows, cursors=cursors, has_next=has_next, has_previous=after is not None, total=total
     )

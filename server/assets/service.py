@@ -27,7 +27,7 @@ def visible_to(workspace_id: str) -> ColumnElement[bool]:
     return or_(Asset.workspace_id == workspace_id, Asset.workspace_id.is_(None))
 
 
-def _version_visible_to(workspace_id: str) -> ColumnElement[bool]:
+def version_visible_to(workspace_id: str) -> ColumnElement[bool]:
     return or_(AssetVersion.workspace_id == workspace_id, AssetVersion.workspace_id.is_(None))
 
 
@@ -194,7 +194,7 @@ async def get_sealed_versions(
         .where(
             AssetVersion.asset_id.in_(asset_ids),
             AssetVersion.state == VersionState.SEALED,
-            _version_visible_to(workspace_id),
+            version_visible_to(workspace_id),
         )
         .order_by(AssetVersion.asset_id, AssetVersion.number)
     )
@@ -207,7 +207,7 @@ async def get_versions(
     """The visible versions among `version_ids`, in no particular order."""
     stmt = select(AssetVersion).where(
         AssetVersion.id.in_(version_ids),
-        _version_visible_to(workspace_id),
+        version_visible_to(workspace_id),
     )
     return list((await session.execute(stmt)).scalars())
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import strawberry
 from starlette.requests import Request
 
 from server.comparisons import lifecycle, rerun, service
 from server.comparisons.input_types import CreateComparisonInput
-from server.comparisons.models import ComparisonCohort as CohortRow
+from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.preview_types import ComparisonPreview
 from server.comparisons.stopping_types import StoppingInput
@@ -19,6 +17,7 @@ from server.listing import workspace_connection
 from server.pagination import Connection
 from server.selected import below, field_names
 from server.spend import service as spend_service
+from server.verdicts import comparison_page
 from server.verdicts.models import ComparisonVerdict as VerdictRow
 from server.workspaces.roles import Role
 
@@ -47,13 +46,22 @@ class ComparisonQuery:
     @strawberry.field
     async def comparison(self, info: strawberry.Info[Context], id: strawberry.ID) -> Comparison:
         actor = info.context.require()
-        async with info.context.read() as session:
-            row = await service.get(
-                session=session, workspace_id=actor.workspace_id, comparison_id=str(id)
-            )
         fields = field_names(info.selected_fields[0].selections)
-        (comparison,) = await _loaded(info.context, [Comparison.from_row(row)], fields)
-        return comparison
+        wanted = comparison_page.Wanted(
+            verdict=not _VERDICT_FIELDS.isdisjoint(fields),
+            cohorts=not _COHORT_FIELDS.isdisjoint(fields),
+            experiment="experiment" in fields,
+            dataset_version="datasetVersion" in fields,
+            cohort_count="cases" in fields,
+        )
+        async with info.context.read() as session:
+            page = await comparison_page.get(
+                session=session,
+                workspace_id=actor.workspace_id,
+                comparison_id=str(id),
+                wanted=wanted,
+            )
+        return _primed(info.context, page, wanted)
 
     @strawberry.field(description="The workspace's comparisons, newest first.")
     async def comparisons(
@@ -63,16 +71,23 @@ class ComparisonQuery:
         after: str | None = None,
         status: ComparisonStatus | None = None,  # type: ignore[valid-type]
     ) -> Connection[Comparison]:
+        nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
+        fields = field_names(nodes)
+        verdicts = not _VERDICT_FIELDS.isdisjoint(fields)
+
+        def convert(found: tuple[ComparisonRow, VerdictRow | None]) -> Comparison:
+            return Comparison.from_row(found[0]).with_verdict(found[1], read=verdicts)
+
         page = await workspace_connection(
             info.context,
             first=first,
             after=after,
-            fetch=service.get_page,
-            convert=Comparison.from_row,
+            fetch=comparison_page.get_list,
+            convert=convert,
             status=ComparisonStatusEnum(status) if status is not None else None,
+            verdicts=verdicts,
         )
-        nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
-        await _loaded(info.context, [edge.node for edge in page.edges], field_names(nodes))
+        await _with_cohorts(info.context, [edge.node for edge in page.edges], fields)
         return page
 
 
@@ -80,25 +95,33 @@ _COHORT_FIELDS = frozenset({"cohorts", "progress"})
 _VERDICT_FIELDS = frozenset({"verdictState", "verdictErrorCode", "verdict", "scorecard"})
 
 
-async def _loaded(
-    context: Context, comparisons: list[Comparison], fields: set[str]
-) -> list[Comparison]:
-    """The comparisons with the cohorts and verdict rows their selected fields show, read
-    in one batch each through the request's loaders (as the fields would have)."""
-    ids = [c.row.id for c in comparisons]
-    loaders = context.loaders
-    wants_cohorts = bool(ids) and not _COHORT_FIELDS.isdisjoint(fields)
-    wants_verdicts = bool(ids) and not _VERDICT_FIELDS.isdisjoint(fields)
-    nothing: list[None] = [None] * len(ids)
-    cohorts: Sequence[list[CohortRow] | None] = (
-        await loaders.comparison_cohorts.load_many(ids) if wants_cohorts else nothing
-    )
-    verdicts: Sequence[VerdictRow | None] = (
-        await loaders.verdicts.load_many(ids) if wants_verdicts else nothing
-    )
-    for comparison, rows, verdict in zip(comparisons, cohorts, verdicts, strict=True):
-        comparison.with_loaded(cohorts=rows, verdict=verdict, verdict_read=wants_verdicts)
-    return comparisons
+def _primed(
+    context: Context, page: comparison_page.ComparisonPage, wanted: comparison_page.Wanted
+) -> Comparison:
+    """The comparison with the rows read with it, which its fields' loaders then hold (a
+    field reading them through a loader reads no more)."""
+    row, loaders = page.row, context.loaders
+    if page.experiment is not None:
+        loaders.experiments.prime(row.experiment_id, page.experiment)
+    if page.dataset_version is not None:
+        loaders.dataset_versions.prime(row.dataset_version_id, page.dataset_version)
+    if page.cohorts is not None:
+        loaders.comparison_cohorts.prime(row.id, page.cohorts)
+    if wanted.verdict:
+        loaders.verdicts.prime(row.id, page.verdict)
+    comparison = Comparison.from_row(row).with_verdict(page.verdict, read=wanted.verdict)
+    comparison.cohort_count = page.cohort_count
+    return comparison.with_cohorts(page.cohorts)
+
+
+async def _with_cohorts(context: Context, comparisons: list[Comparison], fields: set[str]) -> None:
+    """The comparisons with the cohorts their selected fields show, read in one batch
+    through the request's loader (as the fields would have)."""
+    if not comparisons or _COHORT_FIELDS.isdisjoint(fields):
+        return
+    found = await context.loaders.comparison_cohorts.load_many([c.row.id for c in comparisons])
+    for comparison, rows in zip(comparisons, found, strict=True):
+        comparison.with_cohorts(rows)
 
 
 @strawberry.type

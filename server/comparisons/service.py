@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Select, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset
@@ -262,12 +262,16 @@ async def get_page(
     status: ComparisonStatus | None = None,
 ) -> Page[Comparison]:
     """The workspace's comparisons, newest first, optionally of one status."""
-    stmt = select(Comparison).where(Comparison.workspace_id == workspace_id)
-    if status is not None:
-        stmt = stmt.where(Comparison.status == status)
+    stmt = page_statement(workspace_id, status)
     return await keyset_page(
         session, stmt, key=Comparison.id, first=first, after=after, descending=True
     )
+
+
+def page_statement(workspace_id: str, status: ComparisonStatus | None) -> Select[Any]:
+    """The workspace's comparisons, optionally of one status (`get_page` orders them)."""
+    stmt = select(Comparison).where(Comparison.workspace_id == workspace_id)
+    return stmt if status is None else stmt.where(Comparison.status == status)
 
 
 async def get_cohorts(

@@ -152,17 +152,23 @@ class Comparison:
     ended_at: datetime | None
     row: strawberry.Private[ComparisonRow]
     cohort_rows: strawberry.Private[list[CohortRow] | None] = None
-    """Its cohorts when the root resolver read them with the page (`with_loaded`)."""
+    """Its cohorts when the root resolver read them with the page (`with_cohorts`)."""
     verdict_row: strawberry.Private[VerdictRow | None] = None
     verdict_read: strawberry.Private[bool] = False
     """Whether `verdict_row` was read with the page (None then means not finalized yet)."""
+    cohort_count: strawberry.Private[int | None] = None
+    """The number of cohorts, when the root resolver read it (a case page's baseline check)."""
 
-    def with_loaded(
-        self, *, cohorts: list[CohortRow] | None, verdict: VerdictRow | None, verdict_read: bool
-    ) -> Comparison:
-        """This comparison with rows its root resolver read beforehand, so the fields that
-        show them resolve at once instead of awaiting a loader each."""
-        self.cohort_rows, self.verdict_row, self.verdict_read = cohorts, verdict, verdict_read
+    def with_cohorts(self, rows: list[CohortRow] | None) -> Comparison:
+        """This comparison with its cohorts read beforehand (None: not read), so the fields
+        that show them resolve at once instead of awaiting a loader each."""
+        self.cohort_rows = rows
+        return self
+
+    def with_verdict(self, row: VerdictRow | None, *, read: bool) -> Comparison:
+        """This comparison with its verdict row when `read` beforehand (None then means
+        not finalized yet)."""
+        self.verdict_row, self.verdict_read = row, read
         return self
 
     @strawberry.field(description="Sequential stopping: the rule, the looks and the stop.")
@@ -218,6 +224,7 @@ class Comparison:
             first=first,
             after=after,
             selections=info.selected_fields[0].selections,
+            cohort_count=self.cohort_count,
         )
 
     @strawberry.field

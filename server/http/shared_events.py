@@ -17,8 +17,8 @@ from collections.abc import Awaitable
 from typing import Any
 
 from prometheus_client import Counter
-from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
+from server.http.plain_fields import PlainFieldExecutor
 from server.metrics import REGISTRY
 
 MAX_SHARED = 256
@@ -37,8 +37,9 @@ _results: OrderedDict[_Key, tuple[object, Any]] = OrderedDict()
 """(payload, its result or the future of it), least recently used first."""
 
 
-class SharedEventExecutor(StrawberryGraphQLCoreExecutionContext):
-    """Strawberry's executor; a subscription event with a shareable payload runs once."""
+class SharedEventExecutor(PlainFieldExecutor):
+    """Strawberry's executor (plain leaves at once); a subscription event with a shareable
+    payload runs once."""
 
     _event_key: _Key | None = None
     _variables_key: str | None = None

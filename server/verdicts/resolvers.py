@@ -110,6 +110,7 @@ async def cases(
     first: int | None,
     after: str | None,
     selections: Sequence[Any],
+    cohort_count: int | None = None,
 ) -> Connection[ComparisonCase]:
     """A page of cases; the page's trials and dataset cases come through the request's
     loaders in one batch each, and only when selected, so nested fields resolve at once."""
@@ -122,6 +123,7 @@ async def cases(
             baseline_cohort_index=baseline_cohort_index,
             first=size,
             after=after,
+            cohort_count=cohort_count,
         )
     rows = [view.case for view in page.items]
     no_trials: list[TrialsByCohort] = [{} for _ in rows]

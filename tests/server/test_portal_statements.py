@@ -26,6 +26,11 @@ from tests.server.verdicts.scenarios import finalized, scripted_setup
 from tests.statements import counting_statements
 
 
+def _reads(statements: list[str]) -> list[str]:
+    """The statements less SQLite's BEGINs (it begins every session)."""
+    return [s for s in statements if not s.startswith("BEGIN")]
+
+
 async def _running(backend: Backend, setup: ComparisonSetup, *, recorded: int) -> str:
     """A RUNNING comparison with `recorded` cases' trials completed; its finishing lease held
     (as by a delivery), so no sweep dispatches it meanwhile."""
@@ -99,6 +104,8 @@ async def test_the_comparisons_page_costs_the_same_statements_for_5_or_20_runnin
     five = await _list_statements(backend, rows=5)
     twenty = await _list_statements(backend, rows=20)
     assert len(five) == len(twenty), (five, twenty)
+    # The token, the page with its total and verdict rows, the cohorts.
+    assert len(_reads(twenty)) <= 3, twenty
 
 
 async def _running_page_statements(backend: Backend, *, cases: int) -> list[str]:
@@ -122,6 +129,9 @@ async def test_a_running_comparisons_page_costs_the_same_statements_for_a_small_
     small = await _running_page_statements(backend, cases=4)
     large = await _running_page_statements(backend, cases=40)
     assert len(small) == len(large), (small, large)
+    # The token, the comparison with its verdict, cohorts, experiment and dataset version
+    # joined (`server.verdicts.comparison_page`), its reports.
+    assert len(_reads(large)) <= 3, large
 
 
 FULL_TRIALS = """
@@ -172,7 +182,10 @@ async def test_a_finalized_comparisons_page_costs_the_same_statements_for_10_or_
     assert full_edges[0]["node"]["cohorts"][0]["trials"][0]["checks"], full_edges[0]
     assert len(page[10]) == len(page[50]), page
     assert len(regressions[10]) == len(regressions[50]), regressions
+    assert len(_reads(page[50])) <= 2, page  # the comparison with its joins, its reports
+    # The response cache's stamp, the comparison with its cohort count, the page, its trials.
+    assert len(_reads(regressions[50])) <= 4, regressions
     # The scorecard is one stored document: a fixed handful of statements.
     data, scorecard = await _counted(backend, "ComparisonScorecard", {"id": comparison_id}, token)
     assert data["comparison"]["scorecard"]["failureAnalysis"]["regressed"] == 60
-    assert len(scorecard) <= len(page[10]), scorecard
+    assert len(_reads(scorecard)) <= 2, scorecard  # the stamp, the comparison with its verdict

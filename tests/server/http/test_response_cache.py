@@ -81,7 +81,8 @@ async def test_a_field_outside_the_frozen_set_runs_every_time(backend: Backend) 
     query = PAGE.replace("verdictState verdict", "verdictState verdict cohorts { label }")
     await _read(backend, ws.tokens[Role.VIEWER], comparison_id, query)
     body, ran = await _read(backend, ws.tokens[Role.VIEWER], comparison_id, query)
-    assert "errors" not in body and len(ran) > 3, ran
+    reads = [s for s in ran if not s.startswith("BEGIN")]  # SQLite begins every session
+    assert "errors" not in body and len(reads) > 1, ran  # executed, not the stamp alone
 
 
 async def test_another_workspaces_token_gets_not_found_never_the_kept_answer(

@@ -1,0 +1,202 @@
+"""The portal's read documents one client at a time: the server's CPU ms per request, and
+each answer's body, on a kept copy of `bench/api_read.py`'s database.
+
+On a shared machine req/s moves with everything else running; the server process's CPU
+time per answered request (from `/proc`) moves much less, so code before and after a change
+is compared by it, interleaved on the same database, each checkout served from its own
+directory (a `git archive` of the earlier commit will do). The bodies are written out, so
+two runs can be compared byte for byte (`etaSeconds` of a running comparison moves with
+the clock and is masked).
+
+    export SHIPWISE_BENCH_REDIS_URL=redis://127.0.0.1:6379/12
+    .venv/bin/python bench/read_cpu.py seed /tmp/read.json          # the kept database
+    .venv/bin/python bench/read_cpu.py measure /tmp/read.json --code /tmp/before --out /tmp/b
+    .venv/bin/python bench/read_cpu.py measure /tmp/read.json --out /tmp/a   # this checkout
+    .venv/bin/python bench/read_cpu.py compare /tmp/b /tmp/a
+    .venv/bin/python bench/read_cpu.py drop /tmp/read.json
+
+`measure --profile` also writes a py-spy raw profile of each document (`<name>.prof`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import httpx
+from cryptography.fernet import Fernet
+
+from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port
+from bench.read_running import Writer, seed_running
+from bench.read_seed import CASES, COHORTS, COMPARISONS, seed_ended
+from bench.wrk import cpu_seconds
+from server.db import create_engine, create_sessionmaker
+from server.migrate import upgrade
+from tests.portal_documents import document
+
+REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+ROOT = Path(__file__).resolve().parents[1]
+WARM_UP = 20
+ETA = re.compile(rb'"etaSeconds":[0-9.]+')
+
+
+async def _seed(state: Path) -> None:
+    url, name = await create_database(ADMIN_URL)
+    await asyncio.to_thread(upgrade, url)
+    engine = create_engine(url)
+    try:
+        sessionmaker = create_sessionmaker(engine)
+        token, finalized = await seed_ended(sessionmaker)
+        running_token, runs = await seed_running(
+            sessionmaker, count=COMPARISONS, cases=CASES, cohorts=COHORTS
+        )
+    finally:
+        await engine.dispose()
+    writer = Writer(url, runs)  # a few batches, so counters, spend and etaSeconds show
+    writer.start()
+    await asyncio.sleep(4)
+    writer.stop()
+    state.write_text(
+        json.dumps(
+            {
+                "url": url,
+                "name": name,
+                "token": token,
+                "finalized": finalized,
+                "running_token": running_token,
+                "running": runs[0].plan.comparison.id,
+            }
+        )
+    )
+    emit(f"seeded {url} ({writer.batches} batches recorded); state in {state}")
+
+
+def documents(state: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """(token, body) of the floor and of (d), (e) and each of (f)'s three queries."""
+    finalized = {"id": state["finalized"]}
+    cases = {**finalized, "filter": "REGRESSIONS", "baseline": 1, "first": 50, "after": None}
+    running, token = state["running_token"], state["token"]
+    page = {"query": document("ComparisonPage"), "variables": {"id": state["running"]}}
+    return {
+        "floor": (token, {"query": "{ __typename }"}),
+        "d_list": (running, {"query": document("ComparisonsList"), "variables": {"first": 20}}),
+        "e_running": (running, page),
+        "f_page": (token, {"query": document("ComparisonPage"), "variables": finalized}),
+        "f_scorecard": (token, {"query": document("ComparisonScorecard"), "variables": finalized}),
+        "f_cases": (token, {"query": document("ComparisonCases"), "variables": cases}),
+    }
+
+
+def _serve(state: dict[str, Any], code: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "SHIPWISE_DATABASE_URL": state["url"],
+        "SHIPWISE_REDIS_URL": REDIS_URL,
+        "SHIPWISE_LOG_LEVEL": "WARNING",
+        "SHIPWISE_QUEUE_NAME": f"arq:bench:{secrets.token_hex(4)}",
+        "SHIPWISE_SECRET_KEY": Fernet.generate_key().decode(),
+        "SHIPWISE_RESPONSE_CACHE_BYTES": "0",
+    }
+    command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
+    with log.open("wb") as output:  # cwd: `-m` imports that checkout's `server`
+        server = subprocess.Popen(command, cwd=code, env=env, stdout=output, stderr=output)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return server, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit(f"the server did not start:\n{log.read_text()[-2000:]}")
+
+
+def _spy(pid: int, path: Path) -> subprocess.Popen[bytes]:
+    spy = str(Path(sys.executable).parent / "py-spy")
+    command = [spy, "record", "--pid", str(pid), "--rate", "250", "--format", "raw",
+               "--output", str(path), "--nonblocking"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)  # attached
+    return process
+
+
+def measure(state: dict[str, Any], code: Path, out: Path, requests: int, profile: bool) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    server, url = _serve(state, code, out / "server.log")
+    figures = []
+    try:
+        with httpx.Client(timeout=30) as client:
+            for name, (token, body) in documents(state).items():
+                headers = {"Authorization": f"Bearer {token}"}
+                for _ in range(WARM_UP):
+                    answer = client.post(f"{url}/graphql", json=body, headers=headers)
+                assert "errors" not in answer.json(), answer.text[:2000]
+                (out / f"{name}.json").write_bytes(answer.content)
+                spy = _spy(server.pid, out / f"{name}.prof") if profile else None
+                cpu, started = cpu_seconds(server.pid), time.perf_counter()
+                for _ in range(requests):
+                    client.post(f"{url}/graphql", json=body, headers=headers)
+                cpu_ms = 1000 * (cpu_seconds(server.pid) - cpu) / requests
+                wall_ms = 1000 * (time.perf_counter() - started) / requests
+                if spy is not None:
+                    spy.send_signal(signal.SIGINT)
+                    spy.wait()
+                figures.append(f"{name}={cpu_ms:.2f}({wall_ms:.1f})")
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(20)
+    emit(f"{code}: cpu ms (wall ms) per request: {' '.join(figures)} "
+         f"load={os.getloadavg()[0]:.1f}")  # fmt: skip
+
+
+def compare(before: Path, after: Path) -> None:
+    """Byte-compares each body of two `measure` runs (`etaSeconds` masked)."""
+    differ = False
+    for path in sorted(before.glob("*.json")):
+        other = after / path.name
+        same = other.is_file() and ETA.sub(b"X", path.read_bytes()) == ETA.sub(
+            b"X", other.read_bytes()
+        )
+        differ |= not same
+        emit(f"{'same' if same else 'DIFFERENT'} {path.name} ({path.stat().st_size} bytes)")
+    if differ:
+        raise SystemExit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("seed", "measure", "compare", "drop"))
+    parser.add_argument("paths", nargs="+", type=Path, help="The state file; compare: 2 dirs.")
+    parser.add_argument("--code", type=Path, default=ROOT, help="The checkout to serve.")
+    parser.add_argument("--out", type=Path, default=Path("read_cpu"), help="Bodies, profiles.")
+    parser.add_argument("--requests", type=int, default=150, help="Per document.")
+    parser.add_argument("--profile", action="store_true", help="py-spy raw profiles.")
+    args = parser.parse_args()
+    if args.command == "compare":
+        compare(*args.paths[:2])
+    elif args.command == "seed":
+        asyncio.run(_seed(args.paths[0]))
+    else:
+        state = json.loads(args.paths[0].read_text())
+        if args.command == "drop":
+            asyncio.run(drop_database(state["name"], ADMIN_URL))
+        else:
+            measure(state, args.code, args.out, args.requests, args.profile)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""A comparison as its page shows it, in one statement: the row with, as the selection asks,
+its verdict row, its cohorts (or their number), its experiment and its dataset version
+joined; and the
+comparisons page with each row's verdict row joined.
+
+The page's fields would otherwise read them in a loader batch each (five statements, each
+paying the session, the compiled-statement lookup and asyncpg's round trip, for one row
+apiece). The joins keep the loaders' scoping: the experiment must be the workspace's and
+the dataset version visible to it, else none is read here and the loader decides (and
+answers NOT_FOUND as before).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, and_, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.assets.models import AssetVersion
+from server.assets.service import version_visible_to as visible
+from server.comparisons import service
+from server.comparisons.models import Comparison, ComparisonCohort, ComparisonStatus
+from server.errors import NotFound
+from server.experiments.models import Experiment
+from server.pagination import Page, keyset_rows
+from server.verdicts.models import ComparisonVerdict
+
+
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """What the page selects besides the row."""
+
+    verdict: bool = False
+    cohorts: bool = False
+    experiment: bool = False
+    dataset_version: bool = False
+    cohort_count: bool = False
+    """The number of cohorts (a case page checks its baseline against it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComparisonPage:
+    row: Comparison
+    verdict: ComparisonVerdict | None
+    cohorts: list[ComparisonCohort] | None
+    """In index order; None when not wanted."""
+    experiment: Experiment | None
+    dataset_version: AssetVersion | None
+    cohort_count: int | None
+    """None when not wanted."""
+
+
+async def get(
+    *, session: AsyncSession, workspace_id: str, comparison_id: str, wanted: Wanted
+) -> ComparisonPage:
+    """The workspace's comparison with what `wanted` names; another workspace's or an
+    unknown id is NOT_FOUND."""
+    stmt = select(Comparison)
+    if wanted.verdict:
+        on = ComparisonVerdict.comparison_id == Comparison.id
+        stmt = stmt.add_columns(ComparisonVerdict).outerjoin(ComparisonVerdict, on)
+    if wanted.experiment:
+        ours = Experiment.workspace_id == workspace_id
+        on = and_(Experiment.id == Comparison.experiment_id, ours)
+        stmt = stmt.add_columns(Experiment).outerjoin(Experiment, on)
+    if wanted.dataset_version:
+        on = and_(AssetVersion.id == Comparison.dataset_version_id, visible(workspace_id))
+        stmt = stmt.add_columns(AssetVersion).outerjoin(AssetVersion, on)
+    count_apart = wanted.cohort_count and not wanted.cohorts  # else the cohorts read tell it
+    if count_apart:
+        counted = (
+            select(func.count())
+            .select_from(ComparisonCohort)
+            .where(ComparisonCohort.comparison_id == Comparison.id)
+            .correlate(Comparison)
+        )
+        stmt = stmt.add_columns(counted.scalar_subquery().label("cohort_count"))
+    if wanted.cohorts:
+        on = ComparisonCohort.comparison_id == Comparison.id
+        stmt = (
+            stmt.add_columns(ComparisonCohort)
+            .outerjoin(ComparisonCohort, on)
+            .order_by(ComparisonCohort.cohort_index)
+        )
+    stmt = stmt.where(
+        Comparison.id == comparison_id, Comparison.workspace_id == workspace_id
+    ).execution_options(populate_existing=True)
+    rows = [row._mapping for row in await session.execute(stmt)]
+    if not rows:
+        raise NotFound("comparison not found")
+    first = rows[0]
+    cohorts = (
+        [c for row in rows if (c := row[ComparisonCohort]) is not None] if wanted.cohorts else None
+    )
+    cohort_count = None
+    if count_apart:
+        cohort_count = int(first["cohort_count"])
+    elif wanted.cohort_count and cohorts is not None:
+        cohort_count = len(cohorts)
+    return ComparisonPage(
+        row=first[Comparison],
+        verdict=first[ComparisonVerdict] if wanted.verdict else None,
+        cohorts=cohorts,
+        experiment=first[Experiment] if wanted.experiment else None,
+        dataset_version=first[AssetVersion] if wanted.dataset_version else None,
+        cohort_count=cohort_count,
+    )
+
+
+def _with_verdicts(stmt: Select[Any]) -> Select[Any]:
+    on = ComparisonVerdict.comparison_id == Comparison.id
+    return stmt.add_columns(ComparisonVerdict).outerjoin(ComparisonVerdict, on)
+
+
+async def get_list(
+    *,
+    session: AsyncSession,
+    workspace_id: str,
+    first: int,
+    after: str | None,
+    status: ComparisonStatus | None = None,
+    verdicts: bool = False,
+) -> Page[tuple[Comparison, ComparisonVerdict | None]]:
+    """`service.get_page`'s page, each row with its verdict row when `verdicts` (else
+    None), read in the page's statement."""
+    page = await keyset_rows(
+        session,
+        service.page_statement(workspace_id, status),
+        key=Comparison.id,
+        first=first,
+        after=after,
+        descending=True,
+        joined=_with_verdicts if verdicts else None,
+    )
+    return Page(
+        items=[(row[0], row[1] if verdicts else None) for row in page.items],
+        cursors=page.cursors,
+        has_next=page.has_next,
+        has_previous=page.has_previous,
+        total=page.total,
+    )

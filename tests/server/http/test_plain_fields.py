@@ -1,0 +1,166 @@
+"""`PlainFieldExecutor` answers exactly as Strawberry's own executor: values, nulls, errors
+and their paths, for plain leaves and for the fields it leaves to graphql-core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import pytest
+import strawberry
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+
+from server.http.plain_fields import PlainFieldExecutor
+
+
+@strawberry.enum
+class Color(Enum):
+    RED = "RED"
+    BLUE = "BLUE"
+
+
+@strawberry.type
+class Tag:
+    label: str
+    weight: float | None
+
+
+@strawberry.type
+class Item:
+    index: int
+    name: str | None
+    color: Color
+    score: float | None
+    flag: bool
+    tags: list[Tag]
+    maybe: Tag | None
+    counts: list[int | None] | None
+
+    @strawberry.field
+    def doubled(self) -> int:
+        return 2 * self.index
+
+    @strawberry.field
+    async def later(self) -> int:
+        return self.index
+
+
+@dataclass
+class Odd:
+    """A source whose attributes are not what the type says."""
+
+    index: Any
+    name: Any
+    color: Any
+    score: Any
+    flag: Any
+    tags: Any = ()
+    maybe: Any = None
+    counts: Any = None
+
+
+class Broken:
+    @property
+    def index(self) -> int:
+        raise ValueError("unreadable")
+
+    name = None
+    color = Color.RED
+    score = 1.0
+    flag = True
+    tags: list[Tag] = []
+    maybe = None
+    counts = None
+
+
+def _tags(*weights: float | None) -> list[Tag]:
+    return [Tag(label=f"t{i}", weight=w) for i, w in enumerate(weights)]
+
+
+SOURCES: list[Any] = [
+    Item(
+        index=1,
+        name="a",
+        color=Color.RED,
+        score=0.5,
+        flag=True,
+        tags=_tags(1.0, None),
+        maybe=Tag(label="m", weight=2.0),
+        counts=[1, None, 3],
+    ),
+    Item(
+        index=2,
+        name=None,
+        color=Color.BLUE,
+        score=None,
+        flag=False,
+        tags=[],
+        maybe=None,
+        counts=None,
+    ),
+    Odd(index=None, name="b", color=Color.RED, score=1, flag=True),  # null for Int!
+    Odd(index="x", name=3, color="GREEN", score="nan?", flag=0),  # coercions
+    Odd(index=True, name=True, color=Color.BLUE, score=2, flag=1, tags=(Tag(label="x", weight=1),)),
+    Broken(),
+    Odd(1, "c", Color.RED, 1.0, True, tags=[Tag(label="a", weight=1), None]),  # null in [Tag!]!
+    Odd(1, "d", Color.RED, 1.0, True, tags=[Odd(*"abcde")], maybe=Odd(None, *"bcde")),
+    Odd(1, "e", Color.RED, 1.0, True, tags=None, counts=("1", 2.5)),  # null for a list
+    Odd(1, "f", Color.RED, 1.0, True, tags=[Broken()], counts=[object()]),
+]
+"""Items as the types say, then sources graphql-core would complete, refuse or fail on."""
+
+
+@strawberry.type
+class Query:
+    @strawberry.field
+    def items(self) -> list[Item]:
+        return SOURCES
+
+    @strawberry.field
+    def one(self, at: int) -> Item | None:
+        found: Item | None = SOURCES[at]
+        return found
+
+
+def _schema(executor: type[StrawberryGraphQLCoreExecutionContext]) -> strawberry.Schema:
+    return strawberry.Schema(query=Query, execution_context_class=executor)
+
+
+ALL = "index name color score flag doubled tags { label weight } maybe { label } counts"
+QUERIES = [
+    "{ items { index name color score flag doubled later } }",
+    "{ items { name tags { label } } }",
+    *(f"{{ one(at: {at}) {{ {ALL} }} }}" for at in range(len(SOURCES))),
+    *(f"{{ one(at: {at}) {{ tags {{ weight label }} counts }} }}" for at in range(len(SOURCES))),
+    "{ a: one(at: 0) { x: index y: index name } b: one(at: 3) { name } }",
+    "{ one(at: 0) { tags { label @skip(if: true) weight } maybe { ... on Tag { label } } } }",
+]
+
+
+async def test_answers_match_strawberrys_executor() -> None:
+    plain, own = _schema(PlainFieldExecutor), _schema(StrawberryGraphQLCoreExecutionContext)
+    for query in QUERIES:
+        mine, theirs = await plain.execute(query), await own.execute(query)
+        assert mine.data == theirs.data, query
+        assert [e.formatted for e in mine.errors or []] == [
+            e.formatted for e in theirs.errors or []
+        ], query
+
+
+def test_plain_selections_take_the_short_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain leaves, and the fields of plain objects and lists, never reach graphql-core's
+    field path (a list or object field of a parent that is not plain still does)."""
+    seen: list[str] = []
+    own = StrawberryGraphQLCoreExecutionContext.execute_field
+
+    def execute_field(self: Any, parent_type: Any, source: Any, details: Any, *rest: Any) -> Any:
+        seen.append(f"{parent_type.name}.{details[0].node.name.value}")
+        return own(self, parent_type, source, details, *rest)
+
+    monkeypatch.setattr(StrawberryGraphQLCoreExecutionContext, "execute_field", execute_field)
+    result = _schema(PlainFieldExecutor).execute_sync(
+        "{ one(at: 0) { index doubled tags { label weight } maybe { label } counts } }"
+    )
+    assert result.errors is None
+    assert seen == ["Query.one", "Item.doubled", "Item.tags", "Item.maybe", "Item.counts"]

@@ -1,0 +1,100 @@
+"""`comparison_page.get` reads, in one statement, what the separate reads would for every
+combination of what a selection asks, and nothing of another workspace."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import fields
+from itertools import product
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.assets import service as asset_service
+from server.comparisons import service
+from server.errors import NotFound
+from server.verdicts import comparison_page
+from server.verdicts import service as verdict_service
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.server.verdicts.scenarios import finalized, scripted_setup
+
+
+@contextmanager
+def _statements(session: AsyncSession) -> Iterator[list[str]]:
+    """The statements the session runs in the block, SQLite's BEGINs left out."""
+    seen: list[str] = []
+
+    def count(*args: Any) -> None:
+        if not args[2].startswith("BEGIN"):
+            seen.append(args[2])  # the statement's text
+
+    engine = session.get_bind()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+async def test_every_combination_reads_what_the_loaders_would(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P", "F"], ["P", "P"], ["F", "P"]])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
+    async with backend.sessionmaker() as session:
+        row = await service.get(session=session, workspace_id=ws.id, comparison_id=comparison_id)
+        cohorts = (await service.get_cohorts(session=session, comparison_ids=[row.id]))[row.id]
+        verdict = (await verdict_service.get_verdicts(session=session, comparison_ids=[row.id]))[
+            row.id
+        ]
+        experiments = await service.get_experiments(
+            session=session, workspace_id=ws.id, experiment_ids=[row.experiment_id]
+        )
+        (version,) = await asset_service.get_versions(
+            session=session, workspace_id=ws.id, version_ids=[row.dataset_version_id]
+        )
+        expected = {
+            "verdict": verdict.comparison_id,
+            "cohorts": [(c.cohort_index, c.label, c.state) for c in cohorts],
+            "experiment": experiments[row.experiment_id].id,
+            "dataset_version": version.id,
+            "cohort_count": len(cohorts),
+        }
+    names = [f.name for f in fields(comparison_page.Wanted)]
+    for flags in product([False, True], repeat=len(names)):
+        wanted = comparison_page.Wanted(**dict(zip(names, flags, strict=True)))
+        async with backend.sessionmaker() as session:
+            with _statements(session) as seen:
+                page = await comparison_page.get(
+                    session=session, workspace_id=ws.id, comparison_id=row.id, wanted=wanted
+                )
+        assert len(seen) == 1, (wanted, seen)
+        found = {
+            "verdict": page.verdict.comparison_id if page.verdict else None,
+            "cohorts": [(c.cohort_index, c.label, c.state) for c in page.cohorts]
+            if page.cohorts is not None
+            else None,
+            "experiment": page.experiment.id if page.experiment else None,
+            "dataset_version": page.dataset_version.id if page.dataset_version else None,
+            "cohort_count": page.cohort_count,
+        }
+        assert found == {k: v if getattr(wanted, k) else None for k, v in expected.items()}, (
+            wanted
+        )
+        assert page.row.id == row.id
+
+
+async def test_another_workspaces_comparison_is_not_found(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    other = await make_workspace(backend.sessionmaker, name="other")
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P"], ["P"], ["F"]])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
+    wanted = comparison_page.Wanted(verdict=True, cohorts=True, experiment=True)
+    async with backend.sessionmaker() as session:
+        with pytest.raises(NotFound):
+            await comparison_page.get(
+                session=session, workspace_id=other.id, comparison_id=comparison_id, wanted=wanted
+            )
