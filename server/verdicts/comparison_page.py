@@ -1,7 +1,6 @@
 """A comparison as its page shows it, in one statement: the row with, as the selection asks,
 its verdict row, its cohorts (or their number), its experiment and its dataset version
-joined; and the
-comparisons page with each row's verdict row joined.
+joined; and the comparisons page with each row's verdict row joined.
 
 The page's fields would otherwise read them in a loader batch each (five statements, each
 paying the session, the compiled-statement lookup and asyncpg's round trip, for one row
@@ -59,8 +58,7 @@ async def get(
     unknown id is NOT_FOUND."""
     stmt = select(Comparison)
     if wanted.verdict:
-        on = ComparisonVerdict.comparison_id == Comparison.id
-        stmt = stmt.add_columns(ComparisonVerdict).outerjoin(ComparisonVerdict, on)
+        stmt = _with_verdicts(stmt)
     if wanted.experiment:
         ours = Experiment.workspace_id == workspace_id
         on = and_(Experiment.id == Comparison.experiment_id, ours)
