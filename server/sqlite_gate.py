@@ -50,7 +50,10 @@ class SQLiteGate:
     async def _acquire(self) -> asyncio.Lock:
         lock = self._lock()
         try:
-            await asyncio.wait_for(lock.acquire(), self.timeout)
+            # Not `wait_for`: on Python 3.11 a cancel that comes as the lock is granted
+            # leaves it held by nobody (gh-86296); `Lock.acquire` itself undoes a grant.
+            async with asyncio.timeout(self.timeout):
+                await lock.acquire()
         except TimeoutError:
             raise OperationalError(
                 "BEGIN IMMEDIATE", None, Exception("database is locked (gate timeout)")

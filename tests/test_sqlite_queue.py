@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.db import create_engine, create_sessionmaker
@@ -100,3 +100,38 @@ async def test_a_turn_is_given_back_after_a_failure_a_rollback_and_a_cancelled_w
     await held
     async with sessionmaker() as session, session.begin():
         assert await session.scalar(text("SELECT sum(x) FROM t")) == 2
+
+
+async def test_a_wait_cancelled_as_its_turn_comes_ends_cancelled_and_gives_the_turn_on(
+    engine: AsyncEngine,
+) -> None:
+    """The waiter is cancelled in the same step as the holder gives the turn up (from a
+    `commit` listener after the gate's): it must end cancelled, as a shutdown asks, and leave
+    the turn to the next. `asyncio.wait_for` on Python 3.11 swallowed such a cancel and the
+    transaction ran on (a SIGTERM'd server then outlived its stop)."""
+    sessionmaker = create_sessionmaker(engine)
+    async with engine.connect(), engine.connect():  # two in the pool: no connect to wait on
+        pass
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def holder() -> None:
+        async with sessionmaker() as session, session.begin():
+            await session.execute(text("INSERT INTO t VALUES (1)"))
+            holding.set()
+            await release.wait()
+
+    async def waiter() -> None:
+        async with sessionmaker() as session, session.begin():
+            await session.execute(text("INSERT INTO t VALUES (10)"))
+
+    held = asyncio.create_task(holder())
+    await holding.wait()
+    waiting = asyncio.create_task(waiter())
+    await asyncio.sleep(0)  # one step: it asks its turn
+    event.listen(engine.sync_engine, "commit", lambda _conn: waiting.cancel())
+    release.set()
+    await held
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    async with asyncio.timeout(5), sessionmaker() as session, session.begin():
+        assert await session.scalar(text("SELECT sum(x) FROM t")) == 1
