@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from sqlalchemy import event, text
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from server.db import create_engine, create_sessionmaker
 from tests.waiting import eventually
@@ -63,6 +64,43 @@ async def test_a_transaction_waits_for_at_most_those_queued_before_it(
     assert max(passed_by) <= HOGS + 1, passed_by
 
 
+@dataclass
+class Turns:
+    """A holder keeping its transaction open until released, and a waiter queued behind it."""
+
+    held: asyncio.Task[None]
+    waiting: asyncio.Task[None]
+    release: asyncio.Event
+
+
+async def _insert(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    value: int,
+    *,
+    inside: asyncio.Event | None = None,
+    release: asyncio.Event | None = None,
+) -> None:
+    """Insert `value` in a transaction; with `release`, say `inside` and hold it until then."""
+    async with sessionmaker() as session, session.begin():
+        await session.execute(text("INSERT INTO t VALUES (:x)"), {"x": value})
+        if inside is not None and release is not None:
+            inside.set()
+            await release.wait()
+
+
+async def _holder_and_waiter(engine: AsyncEngine, held: int, waited: int) -> Turns:
+    sessionmaker = create_sessionmaker(engine)
+    async with engine.connect(), engine.connect():  # two in the pool: no connect to wait on
+        pass
+    inside, release = asyncio.Event(), asyncio.Event()
+    holder = asyncio.create_task(_insert(sessionmaker, held, inside=inside, release=release))
+    await inside.wait()
+    waiting = asyncio.create_task(_insert(sessionmaker, waited))
+    await asyncio.sleep(0)  # one step: it checks a pooled connection out and asks its turn
+    assert not waiting.done()
+    return Turns(holder, waiting, release)
+
+
 async def test_a_turn_is_given_back_after_a_failure_a_rollback_and_a_cancelled_wait(
     engine: AsyncEngine,
 ) -> None:
@@ -74,30 +112,12 @@ async def test_a_turn_is_given_back_after_a_failure_a_rollback_and_a_cancelled_w
     async with sessionmaker() as session:  # a read session, closed without a commit
         assert await session.scalar(text("SELECT count(*) FROM t")) == 0
 
-    holding, release = asyncio.Event(), asyncio.Event()
-
-    async def holder() -> None:
-        async with sessionmaker() as session, session.begin():
-            await session.execute(text("INSERT INTO t VALUES (2)"))
-            holding.set()
-            await release.wait()
-
-    async def waiter() -> None:
-        async with sessionmaker() as session, session.begin():
-            await session.execute(text("INSERT INTO t VALUES (3)"))
-
-    async with engine.connect(), engine.connect():  # two in the pool: no connect to wait on
-        pass
-    held = asyncio.create_task(holder())
-    await holding.wait()
-    waiting = asyncio.create_task(waiter())
-    await asyncio.sleep(0)  # one step: it checks a pooled connection out and asks its turn
-    assert not waiting.done()
-    waiting.cancel()
+    turns = await _holder_and_waiter(engine, held=2, waited=3)
+    turns.waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
-        await waiting
-    release.set()
-    await held
+        await turns.waiting
+    turns.release.set()
+    await turns.held
     async with sessionmaker() as session, session.begin():
         assert await session.scalar(text("SELECT sum(x) FROM t")) == 2
 
@@ -110,28 +130,11 @@ async def test_a_wait_cancelled_as_its_turn_comes_ends_cancelled_and_gives_the_t
     the turn to the next. `asyncio.wait_for` on Python 3.11 swallowed such a cancel and the
     transaction ran on (a SIGTERM'd server then outlived its stop)."""
     sessionmaker = create_sessionmaker(engine)
-    async with engine.connect(), engine.connect():  # two in the pool: no connect to wait on
-        pass
-    holding, release = asyncio.Event(), asyncio.Event()
-
-    async def holder() -> None:
-        async with sessionmaker() as session, session.begin():
-            await session.execute(text("INSERT INTO t VALUES (1)"))
-            holding.set()
-            await release.wait()
-
-    async def waiter() -> None:
-        async with sessionmaker() as session, session.begin():
-            await session.execute(text("INSERT INTO t VALUES (10)"))
-
-    held = asyncio.create_task(holder())
-    await holding.wait()
-    waiting = asyncio.create_task(waiter())
-    await asyncio.sleep(0)  # one step: it asks its turn
-    event.listen(engine.sync_engine, "commit", lambda _conn: waiting.cancel())
-    release.set()
-    await held
+    turns = await _holder_and_waiter(engine, held=1, waited=10)
+    event.listen(engine.sync_engine, "commit", lambda _conn: turns.waiting.cancel())
+    turns.release.set()
+    await turns.held
     with pytest.raises(asyncio.CancelledError):
-        await waiting
+        await turns.waiting
     async with asyncio.timeout(5), sessionmaker() as session, session.begin():
         assert await session.scalar(text("SELECT sum(x) FROM t")) == 1
