@@ -17,6 +17,7 @@ from server.db import create_engine, create_sessionmaker
 from tests.waiting import eventually
 
 HOGS = 4
+HOLD_STATEMENTS = 20
 
 
 @pytest.fixture
@@ -46,7 +47,8 @@ async def test_a_transaction_waits_for_at_most_those_queued_before_it(
         while not stop.is_set():
             async with sessionmaker() as session, session.begin():
                 await session.execute(text("INSERT INTO t VALUES (1)"))
-                await asyncio.sleep(0.03)  # the transaction spans a turn of the loop
+                for _ in range(HOLD_STATEMENTS):  # the transaction spans turns of the loop
+                    await session.execute(text("SELECT count(*) FROM t"))
             commits += 1
 
     hogs = [asyncio.create_task(hog()) for _ in range(HOGS)]
@@ -96,7 +98,12 @@ async def _holder_and_waiter(engine: AsyncEngine, held: int, waited: int) -> Tur
     holder = asyncio.create_task(_insert(sessionmaker, held, inside=inside, release=release))
     await inside.wait()
     waiting = asyncio.create_task(_insert(sessionmaker, waited))
-    await asyncio.sleep(0)  # one step: it checks a pooled connection out and asks its turn
+    pool = engine.sync_engine.pool
+    await eventually(  # the waiter has its connection: it waits for its turn
+        lambda: pool.checkedout(),  # type: ignore[attr-defined]
+        until=lambda n: n == 2,
+        what="the waiter queued",
+    )
     assert not waiting.done()
     return Turns(holder, waiting, release)
 

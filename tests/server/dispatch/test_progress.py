@@ -3,7 +3,7 @@ counted just before and just after, `seq` never goes back, cohort states only mo
 
 from __future__ import annotations
 
-import asyncio
+from functools import partial
 from typing import Any
 
 from server.workspaces.roles import Role
@@ -18,6 +18,7 @@ from tests.server.dispatch.api import (
     trials_of,
     wait_terminal,
 )
+from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 20, 2, 2
 TOTAL = CASES * TRIALS * COHORTS
@@ -28,6 +29,10 @@ query($id: ID!) { comparison(id: $id) { status spentCentsSoFar progress {
   cohorts { cohortIndex state } } } }
 """
 ORDER = {"QUEUED": 0, "RUNNING": 1, "DONE": 2}
+
+
+def _moved_past(last: int, committed: int) -> bool:
+    return committed > last or committed == TOTAL
 
 
 async def _sample(backend: Backend, token: str, comparison_id: str) -> tuple[int, Any, int]:
@@ -70,8 +75,13 @@ async def test_progress_is_right_at_every_sampled_moment(
             assert progress["etaSeconds"] is not None and progress["etaSeconds"] >= 0
         if progress["status"] != "RUNNING":
             break
-        # Paced: unpaced, a fast read path samples past the token's 600 requests a minute.
-        await asyncio.sleep(0.05)
+        # The next sample once another trial is committed: unpaced, a fast read path sampled
+        # past the token's 600 requests a minute.
+        await eventually(
+            lambda: committed_count(backend, comparison_id),
+            until=partial(_moved_past, after),
+            what="another trial committed",
+        )
 
     ended = await wait_terminal(backend, member, comparison_id)
     assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED")
