@@ -44,6 +44,10 @@ class Page(Generic[M]):
     has_previous: bool
     total: int
 
+    def with_items(self, items: Sequence[N]) -> Page[N]:
+        """The same page (cursors, counts) over `items`, one for each of its own."""
+        return Page(items, self.cursors, self.has_next, self.has_previous, self.total)
+
 
 def check_page_size(first: int | None, maximum: int) -> int:
     size = DEFAULT_PAGE_SIZE if first is None else first
@@ -65,13 +69,7 @@ async def keyset_page(
     page = await keyset_rows(
         session, stmt, key=key, first=first, after=after, descending=descending
     )
-    return Page(
-        items=[cast(M, row[0]) for row in page.items],
-        cursors=page.cursors,
-        has_next=page.has_next,
-        has_previous=page.has_previous,
-        total=page.total,
-    )
+    return page.with_items([cast(M, row[0]) for row in page.items])
 
 
 async def keyset_rows(

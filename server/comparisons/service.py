@@ -31,7 +31,6 @@ from server.errors import NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.experiments.models import Experiment
 from server.ids import new_id
-from server.pagination import Page, keyset_page
 from server.settings import Settings
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor, Role
@@ -253,23 +252,8 @@ async def get_locked(session: AsyncSession, workspace_id: str, comparison_id: st
     return row
 
 
-async def get_page(
-    *,
-    session: AsyncSession,
-    workspace_id: str,
-    first: int,
-    after: str | None,
-    status: ComparisonStatus | None = None,
-) -> Page[Comparison]:
-    """The workspace's comparisons, newest first, optionally of one status."""
-    stmt = page_statement(workspace_id, status)
-    return await keyset_page(
-        session, stmt, key=Comparison.id, first=first, after=after, descending=True
-    )
-
-
 def page_statement(workspace_id: str, status: ComparisonStatus | None) -> Select[Any]:
-    """The workspace's comparisons, optionally of one status (`get_page` orders them)."""
+    """The workspace's comparisons, optionally of one status (the page orders them by id)."""
     stmt = select(Comparison).where(Comparison.workspace_id == workspace_id)
     return stmt if status is None else stmt.where(Comparison.status == status)
 

@@ -121,8 +121,8 @@ async def get_list(
     status: ComparisonStatus | None = None,
     verdicts: bool = False,
 ) -> Page[tuple[Comparison, ComparisonVerdict | None]]:
-    """`service.get_page`'s page, each row with its verdict row when `verdicts` (else
-    None), read in the page's statement."""
+    """The workspace's comparisons, newest first, optionally of one status; each row with its
+    verdict row when `verdicts` (else None), read in the page's statement."""
     page = await keyset_rows(
         session,
         service.page_statement(workspace_id, status),
@@ -132,10 +132,4 @@ async def get_list(
         descending=True,
         joined=_with_verdicts if verdicts else None,
     )
-    return Page(
-        items=[(row[0], row[1] if verdicts else None) for row in page.items],
-        cursors=page.cursors,
-        has_next=page.has_next,
-        has_previous=page.has_previous,
-        total=page.total,
-    )
+    return page.with_items([(row[0], row[1] if verdicts else None) for row in page.items])
