@@ -26,6 +26,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -126,7 +127,7 @@ def _serve(state: dict[str, Any], code: Path, log: Path) -> tuple[subprocess.Pop
 
 
 def _spy(pid: int, path: Path) -> subprocess.Popen[bytes]:
-    spy = str(Path(sys.executable).parent / "py-spy")
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     command = [spy, "record", "--pid", str(pid), "--rate", "250", "--format", "raw",
                "--output", str(path), "--nonblocking"]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

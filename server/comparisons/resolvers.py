@@ -53,6 +53,7 @@ class ComparisonQuery:
             experiment="experiment" in fields,
             dataset_version="datasetVersion" in fields,
             cohort_count="cases" in fields,
+            has_reports="reports" in fields,
         )
         async with info.context.read() as session:
             page = await comparison_page.get(
@@ -111,6 +112,9 @@ def _primed(
         loaders.verdicts.prime(row.id, page.verdict)
     comparison = Comparison.from_row(row).with_verdict(page.verdict, read=wanted.verdict)
     comparison.cohort_count = page.cohort_count
+    if page.has_reports is False:  # nothing to read: its reports resolve at once, empty
+        loaders.reports.prime(row.id, [])
+        comparison.report_rows = []
     return comparison.with_cohorts(page.cohorts)
 
 

@@ -28,6 +28,7 @@ from server.experiments.types import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.pagination import Connection
 from server.reports import resolvers as report_fields
+from server.reports.models import Report as ReportRow
 from server.reports.types import Report
 from server.spend import caps as spend_caps
 from server.verdicts import resolvers as verdict_fields
@@ -158,6 +159,8 @@ class Comparison:
     """Whether `verdict_row` was read with the page (None then means not finalized yet)."""
     cohort_count: strawberry.Private[int | None] = None
     """The number of cohorts, when the root resolver read it (a case page's baseline check)."""
+    report_rows: strawberry.Private[list[ReportRow] | None] = None
+    """Its report versions when known beforehand (None: read them when shown)."""
 
     def with_cohorts(self, rows: list[CohortRow] | None) -> Comparison:
         """This comparison with its cohorts read beforehand (None: not read), so the fields
@@ -194,8 +197,10 @@ class Comparison:
         return later(verdict_fields.verdict(info.context, self.row.id))
 
     @strawberry.field(description="Its report versions, oldest first.")
-    async def reports(self, info: strawberry.Info[Context]) -> list[Report]:
-        return await report_fields.reports_of(info.context, self.row.id)
+    def reports(self, info: strawberry.Info[Context]) -> list[Report]:
+        if self.report_rows is not None:
+            return [Report.from_row(row) for row in self.report_rows]
+        return later(report_fields.reports_of(info.context, self.row.id))
 
     @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
     def scorecard(self, info: strawberry.Info[Context]) -> Scorecard | None:

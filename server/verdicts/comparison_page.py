@@ -1,6 +1,6 @@
 """A comparison as its page shows it, in one statement: the row with, as the selection asks,
-its verdict row, its cohorts (or their number), its experiment and its dataset version
-joined; and the comparisons page with each row's verdict row joined.
+its verdict row, its cohorts (or their number), its experiment, its dataset version and
+whether it has reports joined; and the comparisons page with each row's verdict row joined.
 
 The page's fields would otherwise read them in a loader batch each (five statements, each
 paying the session, the compiled-statement lookup and asyncpg's round trip, for one row
@@ -24,6 +24,7 @@ from server.comparisons.models import Comparison, ComparisonCohort, ComparisonSt
 from server.errors import NotFound
 from server.experiments.models import Experiment
 from server.pagination import Page, keyset_rows
+from server.reports.models import Report
 from server.verdicts.models import ComparisonVerdict
 
 
@@ -37,6 +38,9 @@ class Wanted:
     dataset_version: bool = False
     cohort_count: bool = False
     """The number of cohorts (a case page checks its baseline against it)."""
+    has_reports: bool = False
+    """Whether it has report versions: a running comparison has none, so its page need not
+    read them apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,8 @@ class ComparisonPage:
     experiment: Experiment | None
     dataset_version: AssetVersion | None
     cohort_count: int | None
+    """None when not wanted."""
+    has_reports: bool | None = None
     """None when not wanted."""
 
 
@@ -75,6 +81,9 @@ async def get(
             .correlate(Comparison)
         )
         stmt = stmt.add_columns(counted.scalar_subquery().label("cohort_count"))
+    if wanted.has_reports:
+        reported = select(Report.id).where(Report.comparison_id == Comparison.id)
+        stmt = stmt.add_columns(reported.correlate(Comparison).exists().label("has_reports"))
     if wanted.cohorts:
         on = ComparisonCohort.comparison_id == Comparison.id
         stmt = (
@@ -104,6 +113,7 @@ async def get(
         experiment=first[Experiment] if wanted.experiment else None,
         dataset_version=first[AssetVersion] if wanted.dataset_version else None,
         cohort_count=cohort_count,
+        has_reports=bool(first["has_reports"]) if wanted.has_reports else None,
     )
 
 

@@ -16,10 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets import service as asset_service
 from server.comparisons import service
 from server.errors import NotFound
+from server.reports import service as report_service
 from server.verdicts import comparison_page
 from server.verdicts import service as verdict_service
+from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
+from tests.server.reports.api import GENERATE
 from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 
@@ -53,6 +56,7 @@ async def test_every_combination_reads_what_the_loaders_would(backend: Backend) 
         experiments = await service.get_experiments(
             session=session, workspace_id=ws.id, experiment_ids=[row.experiment_id]
         )
+        reports = await report_service.get_for_comparisons(session=session, comparison_ids=[row.id])
         (version,) = await asset_service.get_versions(
             session=session, workspace_id=ws.id, version_ids=[row.dataset_version_id]
         )
@@ -62,6 +66,7 @@ async def test_every_combination_reads_what_the_loaders_would(backend: Backend) 
             "experiment": experiments[row.experiment_id].id,
             "dataset_version": version.id,
             "cohort_count": len(cohorts),
+            "has_reports": bool(reports[row.id]),
         }
     names = [f.name for f in fields(comparison_page.Wanted)]
     for flags in product([False, True], repeat=len(names)):
@@ -80,11 +85,29 @@ async def test_every_combination_reads_what_the_loaders_would(backend: Backend) 
             "experiment": page.experiment.id if page.experiment else None,
             "dataset_version": page.dataset_version.id if page.dataset_version else None,
             "cohort_count": page.cohort_count,
+            "has_reports": page.has_reports,
         }
         assert found == {k: v if getattr(wanted, k) else None for k, v in expected.items()}, (
             wanted
         )
         assert page.row.id == row.id
+
+
+async def test_a_reported_comparison_is_read_as_having_reports(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P"], ["P"], ["F"]])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
+    wanted = comparison_page.Wanted(has_reports=True)
+    found = []
+    for _ in range(2):
+        async with backend.sessionmaker() as session:
+            page = await comparison_page.get(
+                session=session, workspace_id=ws.id, comparison_id=comparison_id, wanted=wanted
+            )
+        found.append(page.has_reports)
+        token = ws.tokens[Role.MEMBER]
+        (await backend.gql(GENERATE, {"id": comparison_id}, token=token)).ok()
+    assert found == [False, True]
 
 
 async def test_another_workspaces_comparison_is_not_found(backend: Backend) -> None:
