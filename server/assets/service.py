@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import BindParameter, ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,7 +27,7 @@ def visible_to(workspace_id: str) -> ColumnElement[bool]:
     return or_(Asset.workspace_id == workspace_id, Asset.workspace_id.is_(None))
 
 
-def version_visible_to(workspace_id: str) -> ColumnElement[bool]:
+def version_visible_to(workspace_id: str | BindParameter[str]) -> ColumnElement[bool]:
     return or_(AssetVersion.workspace_id == workspace_id, AssetVersion.workspace_id.is_(None))
 
 

@@ -12,9 +12,10 @@ answers NOT_FOUND as before).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, and_, func, select
+from sqlalchemy import Select, String, and_, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
@@ -62,6 +63,33 @@ async def get(
 ) -> ComparisonPage:
     """The workspace's comparison with what `wanted` names; another workspace's or an
     unknown id is NOT_FOUND."""
+    params = {"comparison_id": comparison_id, "workspace_id": workspace_id}
+    rows = [row._mapping for row in await session.execute(_statement(wanted), params)]
+    if not rows:
+        raise NotFound("comparison not found")
+    first = rows[0]
+    cohorts = (
+        [c for row in rows if (c := row[ComparisonCohort]) is not None] if wanted.cohorts else None
+    )
+    cohort_count = None
+    if wanted.cohort_count:
+        cohort_count = len(cohorts) if cohorts is not None else int(first["cohort_count"])
+    return ComparisonPage(
+        row=first[Comparison],
+        verdict=first[ComparisonVerdict] if wanted.verdict else None,
+        cohorts=cohorts,
+        experiment=first[Experiment] if wanted.experiment else None,
+        dataset_version=first[AssetVersion] if wanted.dataset_version else None,
+        cohort_count=cohort_count,
+        has_reports=bool(first["has_reports"]) if wanted.has_reports else None,
+    )
+
+
+@cache
+def _statement(wanted: Wanted) -> Select[Any]:
+    """The page's statement for one `wanted`, built once: every value a bound parameter, so
+    SQLAlchemy keeps its cache key instead of walking a new statement per request."""
+    workspace_id = bindparam("workspace_id", type_=String)
     stmt = select(Comparison)
     if wanted.verdict:
         stmt = _with_verdicts(stmt)
@@ -72,8 +100,7 @@ async def get(
     if wanted.dataset_version:
         on = and_(AssetVersion.id == Comparison.dataset_version_id, visible(workspace_id))
         stmt = stmt.add_columns(AssetVersion).outerjoin(AssetVersion, on)
-    count_apart = wanted.cohort_count and not wanted.cohorts  # else the cohorts read tell it
-    if count_apart:
+    if wanted.cohort_count and not wanted.cohorts:  # else the cohorts read tell it
         counted = (
             select(func.count())
             .select_from(ComparisonCohort)
@@ -91,30 +118,10 @@ async def get(
             .outerjoin(ComparisonCohort, on)
             .order_by(ComparisonCohort.cohort_index)
         )
-    stmt = stmt.where(
-        Comparison.id == comparison_id, Comparison.workspace_id == workspace_id
+    return stmt.where(
+        Comparison.id == bindparam("comparison_id", type_=String),
+        Comparison.workspace_id == workspace_id,
     ).execution_options(populate_existing=True)
-    rows = [row._mapping for row in await session.execute(stmt)]
-    if not rows:
-        raise NotFound("comparison not found")
-    first = rows[0]
-    cohorts = (
-        [c for row in rows if (c := row[ComparisonCohort]) is not None] if wanted.cohorts else None
-    )
-    cohort_count = None
-    if count_apart:
-        cohort_count = int(first["cohort_count"])
-    elif wanted.cohort_count and cohorts is not None:
-        cohort_count = len(cohorts)
-    return ComparisonPage(
-        row=first[Comparison],
-        verdict=first[ComparisonVerdict] if wanted.verdict else None,
-        cohorts=cohorts,
-        experiment=first[Experiment] if wanted.experiment else None,
-        dataset_version=first[AssetVersion] if wanted.dataset_version else None,
-        cohort_count=cohort_count,
-        has_reports=bool(first["has_reports"]) if wanted.has_reports else None,
-    )
 
 
 def _with_verdicts(stmt: Select[Any]) -> Select[Any]:
