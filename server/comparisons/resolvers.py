@@ -15,6 +15,7 @@ from server.comparisons.types import Comparison, ComparisonStatus
 from server.context import Context
 from server.listing import workspace_connection
 from server.pagination import Connection
+from server.reports import service as report_service
 from server.selected import below, field_names
 from server.spend import service as spend_service
 from server.verdicts import comparison_page
@@ -53,7 +54,7 @@ class ComparisonQuery:
             experiment="experiment" in fields,
             dataset_version="datasetVersion" in fields,
             cohort_count="cases" in fields,
-            has_reports="reports" in fields,
+            has_reports=_HAS_REPORTS if "reports" in fields else None,
         )
         async with info.context.read() as session:
             page = await comparison_page.get(
@@ -92,6 +93,8 @@ class ComparisonQuery:
         return page
 
 
+_HAS_REPORTS = report_service.exists_for(ComparisonRow.id)
+"""One expression for every request: the page's statement is built once per selection."""
 _COHORT_FIELDS = frozenset({"cohorts", "progress"})
 _VERDICT_FIELDS = frozenset({"verdictState", "verdictErrorCode", "verdict", "scorecard"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
@@ -109,6 +109,12 @@ async def get_for_comparisons(
     ):
         found[row.comparison_id].append(row)
     return found
+
+
+def exists_for(comparison_id: ColumnElement[str]) -> ColumnElement[bool]:
+    """Whether the comparison whose id is `comparison_id` (a correlated column) has a
+    report version."""
+    return select(Report.id).where(Report.comparison_id == comparison_id).exists()
 
 
 async def latest_version(session: AsyncSession, comparison_id: str) -> int:

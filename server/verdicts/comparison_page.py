@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, String, and_, bindparam, func, select
+from sqlalchemy import ColumnElement, Select, String, and_, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
@@ -25,7 +25,6 @@ from server.comparisons.models import Comparison, ComparisonCohort, ComparisonSt
 from server.errors import NotFound
 from server.experiments.models import Experiment
 from server.pagination import Page, keyset_rows
-from server.reports.models import Report
 from server.verdicts.models import ComparisonVerdict
 
 
@@ -39,9 +38,10 @@ class Wanted:
     dataset_version: bool = False
     cohort_count: bool = False
     """The number of cohorts (a case page checks its baseline against it)."""
-    has_reports: bool = False
-    """Whether it has report versions: a running comparison has none, so its page need not
-    read them apart."""
+    has_reports: ColumnElement[bool] | None = None
+    """Whether it has report versions, as the reports aggregate tells it of `Comparison.id`
+    (this one may not import it): a running comparison has none, so its page need not read
+    them apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ async def get(
         experiment=first[Experiment] if wanted.experiment else None,
         dataset_version=first[AssetVersion] if wanted.dataset_version else None,
         cohort_count=cohort_count,
-        has_reports=bool(first["has_reports"]) if wanted.has_reports else None,
+        has_reports=bool(first["has_reports"]) if wanted.has_reports is not None else None,
     )
 
 
@@ -108,9 +108,8 @@ def _statement(wanted: Wanted) -> Select[Any]:
             .correlate(Comparison)
         )
         stmt = stmt.add_columns(counted.scalar_subquery().label("cohort_count"))
-    if wanted.has_reports:
-        reported = select(Report.id).where(Report.comparison_id == Comparison.id)
-        stmt = stmt.add_columns(reported.correlate(Comparison).exists().label("has_reports"))
+    if wanted.has_reports is not None:
+        stmt = stmt.add_columns(wanted.has_reports.label("has_reports"))
     if wanted.cohorts:
         on = ComparisonCohort.comparison_id == Comparison.id
         stmt = (
