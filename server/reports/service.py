@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from server.audit import service as audit
 from server.comparisons import service as comparison_service
@@ -111,7 +112,7 @@ async def get_for_comparisons(
     return found
 
 
-def exists_for(comparison_id: ColumnElement[str]) -> ColumnElement[bool]:
+def exists_for(comparison_id: InstrumentedAttribute[str]) -> ColumnElement[bool]:
     """Whether the comparison whose id is `comparison_id` (a correlated column) has a
     report version."""
     return select(Report.id).where(Report.comparison_id == comparison_id).exists()

@@ -99,6 +99,8 @@ class Driver:
     async def select(self, locator: Any, label: str) -> None:
         """Choose the option whose label is `label` or starts with it ("Capital cities — …")."""
         await locator.wait_for()
+        # The options come with a query: wait for the one asked for, not the placeholder.
+        await locator.locator("option").filter(has_text=label).first.wait_for(state="attached")
         options: list[str] = await locator.evaluate("(el) => [...el.options].map((o) => o.label)")
         wanted = next((o for o in options if o == label or o.startswith(label)), None)
         assert wanted is not None, f"{label!r} not among {options}"
