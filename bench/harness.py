@@ -81,11 +81,16 @@ def shipwise(*args: str) -> list[str]:
     return [sys.executable, "-m", "server.cli", *args]
 
 
+def py_spy() -> str:
+    """py-spy's executable: on the PATH, else beside this interpreter (the dev extras')."""
+    return shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+
+
 def spied(command: list[str], profile: str | None) -> list[str]:
     """`command` under `py-spy record` into `profile` (.svg flamegraph, .json speedscope)."""
     if not profile:
         return command
-    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    spy = py_spy()
     fmt = {".svg": "flamegraph", ".json": "speedscope"}.get(Path(profile).suffix, "raw")
     return [spy, "record", "--format", fmt, "-o", profile, "--", *command]
 

@@ -26,7 +26,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
@@ -39,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 from cryptography.fernet import Fernet
 
-from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port
+from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, py_spy
 from bench.read_running import Writer, seed_running
 from bench.read_seed import CASES, COHORTS, COMPARISONS, seed_ended
 from bench.wrk import cpu_seconds
@@ -127,7 +126,7 @@ def _serve(state: dict[str, Any], code: Path, log: Path) -> tuple[subprocess.Pop
 
 
 def _spy(pid: int, path: Path) -> subprocess.Popen[bytes]:
-    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    spy = py_spy()
     command = [spy, "record", "--pid", str(pid), "--rate", "250", "--format", "raw",
                "--output", str(path), "--nonblocking"]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -12,7 +12,7 @@ answers NOT_FOUND as before).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, String, and_, bindparam, func, select
@@ -85,10 +85,11 @@ async def get(
     )
 
 
-@cache
+@lru_cache(maxsize=256)
 def _statement(wanted: Wanted) -> Select[Any]:
     """The page's statement for one `wanted`, built once: every value a bound parameter, so
-    SQLAlchemy keeps its cache key instead of walking a new statement per request."""
+    SQLAlchemy keeps its cache key instead of walking a new statement per request. Bounded:
+    `has_reports` is an expression, one per caller if each builds it once as it should."""
     workspace_id = bindparam("workspace_id", type_=String)
     stmt = select(Comparison)
     if wanted.verdict:

@@ -73,8 +73,9 @@ async def test_every_combination_reads_what_the_loaders_would(backend: Backend) 
         }
     names = [f.name for f in fields(comparison_page.Wanted)]
     for flags in product([False, True], repeat=len(names)):
-        values: dict[str, Any] = dict(zip(names, flags, strict=True))
-        values["has_reports"] = HAS_REPORTS if values["has_reports"] else None
+        asked = dict(zip(names, flags, strict=True))
+        values: dict[str, Any] = dict(asked)
+        values["has_reports"] = HAS_REPORTS if asked["has_reports"] else None
         wanted = comparison_page.Wanted(**values)
         async with backend.sessionmaker() as session:
             with _statements(session) as seen:
@@ -92,7 +93,6 @@ async def test_every_combination_reads_what_the_loaders_would(backend: Backend) 
             "cohort_count": page.cohort_count,
             "has_reports": page.has_reports,
         }
-        asked = dict(zip(names, flags, strict=True))
         assert found == {k: v if asked[k] else None for k, v in expected.items()}, (
             wanted
         )
