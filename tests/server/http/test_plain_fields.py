@@ -3,12 +3,15 @@ and their paths, for plain leaves and for the fields it leaves to graphql-core."
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from inspect import CORO_CLOSED, getcoroutinestate
+from typing import Any, cast
 
 import pytest
 import strawberry
+from strawberry.extensions import FieldExtension
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from server.http.plain_fields import PlainFieldExecutor
@@ -20,10 +23,23 @@ class Color(Enum):
     BLUE = "BLUE"
 
 
+class Tripled(FieldExtension):
+    """A field extension: the field is Strawberry's to resolve, not plain."""
+
+    def resolve(
+        self, next_: Callable[..., Any], source: Any, info: strawberry.Info, **kwargs: Any
+    ) -> Any:
+        return 3 * next_(source, info, **kwargs)
+
+
 @strawberry.type
 class Tag:
     label: str
     weight: float | None
+
+
+STARTED: list[Coroutine[Any, Any, int]] = []
+"""Each coroutine `Item.loaded` returned: each must end awaited or closed."""
 
 
 @strawberry.type
@@ -44,6 +60,29 @@ class Item:
     @strawberry.field
     async def later(self) -> int:
         return self.index
+
+    @strawberry.field
+    def where(self, info: strawberry.Info) -> str:
+        """Its path and the request's context, as a resolver called directly must see them."""
+        return f"{info.path.as_list()} {info.context['who']} {info.field_name}"
+
+    @strawberry.field
+    def loaded(self) -> int:
+        """Read beforehand (an int index) or still to be awaited (any other)."""
+        if type(self.index) is int:
+            return self.index
+
+        async def load() -> int:
+            return 7
+
+        STARTED.append(load())
+        return cast(int, STARTED[-1])
+
+    @strawberry.field
+    def parent_label(self, parent: strawberry.Parent[Item]) -> str | None:
+        return parent.name if parent is self else "not the source"
+
+    guarded: int = strawberry.field(resolver=lambda: 1, extensions=[Tripled()])
 
 
 @dataclass
@@ -128,9 +167,13 @@ def _schema(executor: type[StrawberryGraphQLCoreExecutionContext]) -> strawberry
 
 
 ALL = "index name color score flag doubled tags { label weight } maybe { label } counts"
+RESOLVED = "doubled where loaded parentLabel"
 QUERIES = [
     "{ items { index name color score flag doubled later } }",
     "{ items { name tags { label } } }",
+    f"{{ items {{ index {RESOLVED} }} }}",
+    "{ items { name x: where guarded } }",
+    *(f"{{ one(at: {at}) {{ {RESOLVED} }} }}" for at in range(len(SOURCES))),
     *(f"{{ one(at: {at}) {{ {ALL} }} }}" for at in range(len(SOURCES))),
     *(f"{{ one(at: {at}) {{ tags {{ weight label }} counts }} }}" for at in range(len(SOURCES))),
     "{ a: one(at: 0) { x: index y: index name } b: one(at: 3) { name } }",
@@ -141,16 +184,19 @@ QUERIES = [
 async def test_answers_match_strawberrys_executor() -> None:
     plain, own = _schema(PlainFieldExecutor), _schema(StrawberryGraphQLCoreExecutionContext)
     for query in QUERIES:
-        mine, theirs = await plain.execute(query), await own.execute(query)
+        context = {"who": "caller"}
+        mine = await plain.execute(query, context_value=context)
+        theirs = await own.execute(query, context_value=context)
         assert mine.data == theirs.data, query
+        assert all(getcoroutinestate(c) == CORO_CLOSED for c in STARTED), query
         assert [e.formatted for e in mine.errors or []] == [
             e.formatted for e in theirs.errors or []
         ], query
 
 
 def test_plain_selections_take_the_short_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Plain leaves, and the fields of plain objects and lists, never reach graphql-core's
-    field path (a list or object field of a parent that is not plain still does)."""
+    """Plain fields — leaves, sync resolvers without arguments, plain objects and lists —
+    never reach graphql-core's field path; an async field, and the fields beside it, do."""
     seen: list[str] = []
     own = StrawberryGraphQLCoreExecutionContext.execute_field
 
@@ -159,8 +205,13 @@ def test_plain_selections_take_the_short_path(monkeypatch: pytest.MonkeyPatch) -
         return own(self, parent_type, source, details, *rest)
 
     monkeypatch.setattr(StrawberryGraphQLCoreExecutionContext, "execute_field", execute_field)
-    result = _schema(PlainFieldExecutor).execute_sync(
-        "{ one(at: 0) { index doubled tags { label weight } maybe { label } counts } }"
-    )
+    schema = _schema(PlainFieldExecutor)
+    plain = "index doubled where tags { label weight } maybe { label } counts"
+    result = schema.execute_sync(f"{{ one(at: 0) {{ {plain} }} }}", context_value={"who": "me"})
     assert result.errors is None
-    assert seen == ["Query.one", "Item.doubled", "Item.tags", "Item.maybe", "Item.counts"]
+    assert seen == ["Query.one"]
+    assert result.data is not None and result.data["one"]["where"] == "['one', 'where'] me where"
+    seen.clear()
+    result = schema.execute_sync("{ one(at: 0) { index guarded tags { label } } }")
+    assert result.errors is None
+    assert seen == ["Query.one", "Item.guarded"]
