@@ -16,6 +16,13 @@ the clock and is masked).
     .venv/bin/python bench/read_cpu.py drop /tmp/read.json
 
 `measure --profile` also writes a py-spy raw profile of each document (`<name>.prof`).
+
+When the host's speed drifts more than the change being measured (a floor moving 1.2–1.7 ms
+between runs minutes apart), `ab` serves both checkouts at once and alternates short rounds
+between them, so both see the same host; it prints each document's mean CPU ms per
+request over the rounds, for each, and their ratio:
+
+    .venv/bin/python bench/read_cpu.py ab /tmp/read.json --code /tmp/before --rounds 15
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import os
 import re
 import secrets
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -163,6 +171,51 @@ def measure(state: dict[str, Any], code: Path, out: Path, requests: int, profile
          f"load={os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
+def _cpu_ms(client: httpx.Client, url: str, pid: int, token: str, body: Any, n: int) -> float:
+    headers = {"Authorization": f"Bearer {token}"}
+    cpu = cpu_seconds(pid)
+    for _ in range(n):
+        client.post(f"{url}/graphql", json=body, headers=headers)
+    return 1000 * (cpu_seconds(pid) - cpu) / n
+
+
+def ab(state: dict[str, Any], before: Path, out: Path, rounds: int, requests: int) -> None:
+    """`before` and this checkout served at once, in alternating rounds of `requests` per
+    document; the mean CPU ms per request over the rounds and their ratio."""
+    out.mkdir(parents=True, exist_ok=True)
+    served = [_serve(state, code, out / f"server-{i}.log") for i, code in enumerate((before, ROOT))]
+    docs = documents(state)
+    rounds_ms: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in docs}
+    try:
+        with httpx.Client(timeout=30) as client:
+            for server, url in served:
+                for token, body in docs.values():
+                    _cpu_ms(client, url, server.pid, token, body, WARM_UP)
+            for round_ in range(rounds):
+                order = (0, 1) if round_ % 2 == 0 else (1, 0)
+                for name, (token, body) in docs.items():
+                    for i in order:
+                        server, url = served[i]
+                        ms = _cpu_ms(client, url, server.pid, token, body, requests)
+                        rounds_ms[name][i].append(ms)
+    finally:
+        for server, _ in served:
+            server.send_signal(signal.SIGINT)
+            server.wait(20)
+    figures = {}
+    for name, (b, a) in rounds_ms.items():
+        # /proc counts CPU in 10 ms ticks: the mean over all rounds is finer than a median.
+        mb, ma = statistics.fmean(b), statistics.fmean(a)
+        ratios = sorted(y / x for x, y in zip(b, a, strict=True) if x)
+        spread = f"{ratios[0]:.2f}–{ratios[-1]:.2f}" if ratios else "n/a"
+        figures[name] = {"before_ms": round(mb, 3), "after_ms": round(ma, 3),
+                         "ratio": round(ma / mb, 3)}  # fmt: skip
+        emit(f"{name}: before {mb:.2f} ms, after {ma:.2f} ms, after/before {ma / mb:.3f} "
+             f"(rounds {spread})")  # fmt: skip
+    emit(f"load={os.getloadavg()[0]:.1f}")
+    emit(json.dumps(figures))
+
+
 def compare(before: Path, after: Path) -> None:
     """Byte-compares each body of two `measure` runs (`etaSeconds` masked)."""
     differ = False
@@ -179,12 +232,13 @@ def compare(before: Path, after: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("seed", "measure", "compare", "drop"))
+    parser.add_argument("command", choices=("seed", "measure", "ab", "compare", "drop"))
     parser.add_argument("paths", nargs="+", type=Path, help="The state file; compare: 2 dirs.")
     parser.add_argument("--code", type=Path, default=ROOT, help="The checkout to serve.")
     parser.add_argument("--out", type=Path, default=Path("read_cpu"), help="Bodies, profiles.")
     parser.add_argument("--requests", type=int, default=150, help="Per document.")
     parser.add_argument("--profile", action="store_true", help="py-spy raw profiles.")
+    parser.add_argument("--rounds", type=int, default=15, help="ab: alternating rounds.")
     args = parser.parse_args()
     if args.command == "compare":
         compare(*args.paths[:2])
@@ -194,6 +248,8 @@ def main() -> None:
         state = json.loads(args.paths[0].read_text())
         if args.command == "drop":
             asyncio.run(drop_database(state["name"], ADMIN_URL))
+        elif args.command == "ab":
+            ab(state, args.code, args.out, args.rounds, args.requests)
         else:
             measure(state, args.code, args.out, args.requests, args.profile)
 

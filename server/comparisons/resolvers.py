@@ -19,7 +19,6 @@ from server.reports import service as report_service
 from server.selected import below, field_names
 from server.spend import service as spend_service
 from server.verdicts import comparison_page
-from server.verdicts.models import ComparisonVerdict as VerdictRow
 from server.workspaces.roles import Role
 
 
@@ -76,11 +75,16 @@ class ComparisonQuery:
         nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
         fields = field_names(nodes)
         verdicts = not _VERDICT_FIELDS.isdisjoint(fields)
+        loaders = info.context.loaders
 
-        def convert(found: tuple[ComparisonRow, VerdictRow | None]) -> Comparison:
-            return Comparison.from_row(found[0]).with_verdict(found[1], read=verdicts)
+        def convert(found: comparison_page.Listed) -> Comparison:
+            row, verdict, cohorts = found
+            if cohorts is not None:  # a field reading them through the loader reads no more
+                loaders.comparison_cohorts.prime(row.id, cohorts)
+            comparison = Comparison.from_row(row).with_verdict(verdict, read=verdicts)
+            return comparison.with_cohorts(cohorts)
 
-        page = await workspace_connection(
+        return await workspace_connection(
             info.context,
             first=first,
             after=after,
@@ -88,9 +92,8 @@ class ComparisonQuery:
             convert=convert,
             status=ComparisonStatusEnum(status) if status is not None else None,
             verdicts=verdicts,
+            cohorts=not _COHORT_FIELDS.isdisjoint(fields),
         )
-        await _with_cohorts(info.context, [edge.node for edge in page.edges], fields)
-        return page
 
 
 _HAS_REPORTS = report_service.exists_for(ComparisonRow.id)
@@ -119,16 +122,6 @@ def _primed(
         loaders.reports.prime(row.id, [])
         comparison.report_rows = []
     return comparison.with_cohorts(page.cohorts)
-
-
-async def _with_cohorts(context: Context, comparisons: list[Comparison], fields: set[str]) -> None:
-    """The comparisons with the cohorts their selected fields show, read in one batch
-    through the request's loader (as the fields would have)."""
-    if not comparisons or _COHORT_FIELDS.isdisjoint(fields):
-        return
-    found = await context.loaders.comparison_cohorts.load_many([c.row.id for c in comparisons])
-    for comparison, rows in zip(comparisons, found, strict=True):
-        comparison.with_cohorts(rows)
 
 
 @strawberry.type

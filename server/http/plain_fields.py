@@ -18,20 +18,29 @@ give up and take graphql-core's own path for the whole selection, so answers and
 are unchanged; that path calls the same resolvers again, so they must only read (a
 coroutine one returned is closed first). Selections with directives, deferred fragments
 or `is_type_of` checks are never plain.
+
+The plans are kept across operations of the same parsed document (the document cache
+keeps it) when it has no directives, so what a selection completes to does not depend on
+the variables: a polling portal's query is planned once, not on each request.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from inspect import iscoroutine
 from typing import Any, Final
 
 from graphql import (
+    FieldNode,
+    FragmentSpreadNode,
     GraphQLField,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLOutputType,
+    InlineFragmentNode,
+    SelectionSetNode,
     is_leaf_type,
 )
 from graphql.execution.collect_fields import FieldDetailsList
@@ -43,19 +52,26 @@ from strawberry.types.field import StrawberryField
 
 GIVE_UP: Final = object()
 """What a short path returns where graphql-core's path must decide."""
+MAX_SHARED_PLANS: Final = 4096
+"""Plans kept across operations: a few dozen per document is plenty."""
+DEFINITION: Final = GraphQLCoreConverter.DEFINITION_BACKREF
 
 Resolve = Callable[[Any, str], Any]
 """Strawberry's default resolver: (source, attribute) → value."""
-Read = Callable[[Any, Path | None], Any]
-"""A sync resolver's value from its source and the field's path (for its `Info`)."""
-Complete = Callable[[Any, Path | None], Any]
+Read = Callable[[Any, Path | None, "PlainFieldExecutor"], Any]
+"""A sync resolver's value from its source, the field's path and the operation's executor
+(for its `Info`)."""
+Complete = Callable[[Any, Path | None, "PlainFieldExecutor"], Any]
 """A completed value from a resolved one (and its path), or `GIVE_UP`."""
 Plan = tuple[Complete, bool]
 """A completion, and whether it needs the value's path (a resolver below asks for one)."""
 FieldPlan = tuple[Resolve, str, Read | None, Complete, bool]
 """A plain field: read with (the default resolver, its attribute) or else with a direct
 call of its resolver; its completion; whether either needs the field's path."""
-DEFINITION: Final = GraphQLCoreConverter.DEFINITION_BACKREF
+
+_shared: OrderedDict[tuple[Any, ...], tuple[object, Any]] = OrderedDict()
+"""Plans by (kind, schema, type, is_awaitable, field node ids), least recently used first;
+each entry holds the objects its key names by id, so no id is reused while it is kept."""
 
 
 class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
@@ -63,6 +79,7 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
 
     _fields: dict[tuple[int, int], tuple[FieldDetailsList, FieldPlan | None]] | None = None
     _plain: dict[tuple[int, int], tuple[FieldDetailsList, Plan | None]] | None = None
+    _shareable: bool | None = None
 
     def execute_field(
         self,
@@ -75,7 +92,7 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
         if position_context is None:
             plan = self._field(parent_type, field_details_list)
             if plan is not None:
-                value = _attempt(plan, source, path)
+                value = _attempt(plan, source, path, self)
                 if value is not GIVE_UP:
                     return value
         return super().execute_field(
@@ -94,7 +111,7 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
         if position_context is None and not is_leaf_type(return_type):
             plan = self._completer(return_type, field_details_list)
             if plan is not None:
-                value = plan[0](result, path)
+                value = plan[0](result, path, self)
                 if value is not GIVE_UP:
                     return value
         return super().complete_value(
@@ -102,30 +119,67 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
         )
 
     def _field(self, parent_type: GraphQLObjectType, details: FieldDetailsList) -> FieldPlan | None:
-        """The plan of a plain field, built once per operation (None: not plain)."""
+        """The plan of a plain field (None: not plain)."""
         if self._fields is None:
             self._fields = {}
         key = (id(parent_type), id(details))
         cached = self._fields.get(key)
         if cached is None:
             # The list is kept with its entry, so its id is not reused meanwhile.
-            cached = self._fields[key] = (details, self._build_field(parent_type, details))
+            plan = self._kept("field", parent_type, details, self._build_field)
+            cached = self._fields[key] = (details, plan)
         return cached[1]
 
     def _completer(self, type_: GraphQLOutputType, details: FieldDetailsList) -> Plan | None:
-        """The short path of a selection, built once per operation (None: not plain)."""
+        """The short path of a selection (None: not plain)."""
         if self._plain is None:
             self._plain = {}
         key = (id(type_), id(details))
         cached = self._plain.get(key)
         if cached is None:
-            cached = self._plain[key] = (details, self._build(type_, details))
+            cached = self._plain[key] = (details, self._kept("value", type_, details, self._build))
         return cached[1]
+
+    def _kept(
+        self,
+        kind: str,
+        type_: Any,
+        details: FieldDetailsList,
+        build: Callable[[Any, FieldDetailsList], Any],
+    ) -> Any:
+        """`build(type_, details)`, or the plan an earlier operation of this document built."""
+        if not self._plans_shareable():
+            return build(type_, details)
+        nodes = tuple(d.node for d in details)
+        key = (kind, id(self.schema), id(type_), self.is_awaitable, *map(id, nodes))
+        entry = _shared.get(key)
+        if entry is not None:
+            _shared.move_to_end(key)
+            return entry[1]
+        plan = build(type_, details)
+        _shared[key] = ((self.schema, type_, nodes), plan)
+        while len(_shared) > MAX_SHARED_PLANS:
+            _shared.popitem(last=False)
+        return plan
+
+    def _plans_shareable(self) -> bool:
+        """Whether the operation's plans hold for every operation of its document: no
+        directive anywhere (so no variable decides what is collected), no middleware."""
+        if self._shareable is None:
+            sets = [self.operation.selection_set]
+            sets += [f.selection_set for f in self.fragment_definitions.values()]
+            self._shareable = (
+                not _wrapped(self)
+                and not self.operation.directives
+                and not any(f.directives for f in self.fragment_definitions.values())
+                and not any(_has_directives(s) for s in sets)
+            )
+        return self._shareable
 
     def _build_field(
         self, parent_type: GraphQLObjectType, details: FieldDetailsList
     ) -> FieldPlan | None:
-        if _wrapped(self):
+        if _wrapped(self) or any(d.fragment_variable_values for d in details):
             return None
         field_def = self.schema.get_field(parent_type, details[0].node.name.value)
         field = field_def.extensions.get(DEFINITION) if field_def is not None else None
@@ -164,8 +218,7 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
         )
         if strawberry_schema is None or handlers is None or handlers(field):
             return None
-        info_class = strawberry_schema.config.info_class
-        build_info, nodes = self.build_resolve_info, to_nodes(details)
+        info_class, nodes = strawberry_schema.config.info_class, to_nodes(details)
         takes_self = resolver.self_parameter is not None
         info_name = resolver.info_parameter.name if resolver.info_parameter else None
         source_names = tuple(
@@ -174,10 +227,10 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
             if parameter is not None
         )
 
-        def call(source: Any, path: Path | None) -> Any:
+        def call(source: Any, path: Path | None, executor: PlainFieldExecutor) -> Any:
             kwargs = dict.fromkeys(source_names, source)
             if info_name is not None:
-                raw = build_info(field_def, nodes, parent_type, path)  # type: ignore[arg-type]
+                raw = executor.build_resolve_info(field_def, nodes, parent_type, path)  # type: ignore[arg-type]
                 kwargs[info_name] = info_class(_raw_info=raw, _field=field)
             return resolver(source, **kwargs) if takes_self else resolver(**kwargs)
 
@@ -200,7 +253,7 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
             return None
         fields = []
         for response_name, sub_details in grouped.items():
-            plan = self._build_field(inner, sub_details)
+            plan = self._field(inner, sub_details)
             if plan is None:
                 return None
             fields.append((response_name, *plan))
@@ -214,18 +267,33 @@ def _wrapped(executor: StrawberryGraphQLCoreExecutionContext) -> bool:
     return manager is not None and bool(manager.middlewares)
 
 
+def _has_directives(selection_set: SelectionSetNode | None) -> bool:
+    """Whether a selection, a fragment spread or an inline fragment in it has a directive."""
+    selections: Iterable[Any] = selection_set.selections if selection_set else ()
+    for selection in selections:
+        if selection.directives:
+            return True
+        if isinstance(selection, (FieldNode, InlineFragmentNode)) and _has_directives(
+            selection.selection_set
+        ):
+            return True
+        if not isinstance(selection, (FieldNode, InlineFragmentNode, FragmentSpreadNode)):
+            return True  # a kind this check does not know: assume the worst
+    return False
+
+
 def _called(_source: Any, _name: str) -> Any:
     """The `Resolve` of a field read by a direct call instead (never called)."""
     raise AssertionError("a directly called field has no default resolver")
 
 
-def _attempt(plan: FieldPlan, source: Any, path: Path | None) -> Any:
+def _attempt(plan: FieldPlan, source: Any, path: Path | None, executor: PlainFieldExecutor) -> Any:
     """The field read and completed, or `GIVE_UP` (a coroutine it returned closed)."""
     resolve, name, call, complete, _ = plan
     value: Any = None
     try:
-        value = resolve(source, name) if call is None else call(source, path)
-        completed = complete(value, path)
+        value = resolve(source, name) if call is None else call(source, path, executor)
+        completed = complete(value, path, executor)
     except Exception:  # graphql-core's path raises it again, located
         completed = GIVE_UP
     if completed is GIVE_UP and iscoroutine(value):
@@ -234,7 +302,7 @@ def _attempt(plan: FieldPlan, source: Any, path: Path | None) -> Any:
 
 
 def _coerce(leaf_type: Any, non_null: bool, is_awaitable: Callable[[Any], bool]) -> Complete:
-    def complete(value: Any, _path: Path | None) -> Any:
+    def complete(value: Any, _path: Path | None, _executor: PlainFieldExecutor) -> Any:
         if value is None or value is Undefined:
             return GIVE_UP if non_null else None
         if isinstance(value, Exception) or is_awaitable(value):
@@ -249,15 +317,15 @@ def _coerce(leaf_type: Any, non_null: bool, is_awaitable: Callable[[Any], bool])
 
 
 def _list(item: Complete, non_null: bool, pathed: bool) -> Complete:
-    def complete(value: Any, path: Path | None) -> Any:
+    def complete(value: Any, path: Path | None, executor: PlainFieldExecutor) -> Any:
         if value is None or value is Undefined:
             return GIVE_UP if non_null else None
         if type(value) is not list:
             return GIVE_UP
         if pathed:
-            items = [item(element, Path(path, i, None)) for i, element in enumerate(value)]
+            items = [item(e, Path(path, i, None), executor) for i, e in enumerate(value)]
         else:
-            items = [item(element, None) for element in value]
+            items = [item(e, None, executor) for e in value]
         return GIVE_UP if GIVE_UP in items else items  # completed values never equal it
 
     return complete
@@ -269,7 +337,7 @@ def _object(
     non_null: bool,
     is_awaitable: Callable[[Any], bool],
 ) -> Complete:
-    def complete(value: Any, path: Path | None) -> Any:
+    def complete(value: Any, path: Path | None, executor: PlainFieldExecutor) -> Any:
         if value is None or value is Undefined:
             return GIVE_UP if non_null else None
         if isinstance(value, Exception) or is_awaitable(value):
@@ -279,8 +347,11 @@ def _object(
             field_path = Path(path, response_name, type_name) if pathed else None
             resolved: Any = None
             try:
-                resolved = resolve(value, name) if call is None else call(value, field_path)
-                completed = complete_field(resolved, field_path)
+                if call is None:
+                    resolved = resolve(value, name)
+                else:
+                    resolved = call(value, field_path, executor)
+                completed = complete_field(resolved, field_path, executor)
             except Exception:  # graphql-core's path raises it again, located
                 completed = GIVE_UP
             if completed is GIVE_UP:

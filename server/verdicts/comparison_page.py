@@ -129,6 +129,11 @@ def _with_verdicts(stmt: Select[Any]) -> Select[Any]:
     return stmt.add_columns(ComparisonVerdict).outerjoin(ComparisonVerdict, on)
 
 
+Listed = tuple[Comparison, ComparisonVerdict | None, list[ComparisonCohort] | None]
+"""A row of the comparisons page: the comparison, its verdict row and its cohorts (None
+where not asked for; a verdict row is None too before finalization)."""
+
+
 async def get_list(
     *,
     session: AsyncSession,
@@ -137,9 +142,11 @@ async def get_list(
     after: str | None,
     status: ComparisonStatus | None = None,
     verdicts: bool = False,
-) -> Page[tuple[Comparison, ComparisonVerdict | None]]:
+    cohorts: bool = False,
+) -> Page[Listed]:
     """The workspace's comparisons, newest first, optionally of one status; each row with its
-    verdict row when `verdicts` (else None), read in the page's statement."""
+    verdict row when `verdicts`, read in the page's statement, and its cohorts when
+    `cohorts`, read next in the same session (no loader batch to wait for)."""
     page = await keyset_rows(
         session,
         service.page_statement(workspace_id, status),
@@ -149,4 +156,17 @@ async def get_list(
         descending=True,
         joined=_with_verdicts if verdicts else None,
     )
-    return page.with_items([(row[0], row[1] if verdicts else None) for row in page.items])
+    found: dict[str, list[ComparisonCohort]] | None = None
+    if cohorts and page.items:
+        ids = [row[0].id for row in page.items]
+        found = await service.get_cohorts(session=session, comparison_ids=ids)
+    return page.with_items(
+        [
+            (
+                row[0],
+                row[1] if verdicts else None,
+                None if found is None else found.get(row[0].id, []),
+            )
+            for row in page.items
+        ]
+    )

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
-from inspect import CORO_CLOSED, getcoroutinestate
+from inspect import CORO_CLOSED, getcoroutinestate, isawaitable
 from typing import Any, cast
 
 import pytest
 import strawberry
+from graphql import execute, parse
+from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.extensions import FieldExtension
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
@@ -215,3 +217,41 @@ def test_plain_selections_take_the_short_path(monkeypatch: pytest.MonkeyPatch) -
     result = schema.execute_sync("{ one(at: 0) { index guarded tags { label } } }")
     assert result.errors is None
     assert seen == ["Query.one", "Item.guarded"]
+
+
+SHARED_DOCUMENTS: list[tuple[str, list[dict[str, Any]]]] = [
+    ("query($at: Int!) { one(at: $at) { index where tags { label } } }", [{"at": 0}, {"at": 1}]),
+    (
+        "query($at: Int!, $show: Boolean!) { one(at: $at) { index ...More @include(if: $show) } }"
+        " fragment More on Item { name doubled tags { label } }",
+        [{"at": 0, "show": True}, {"at": 0, "show": False}, {"at": 1, "show": True}],
+    ),
+    (
+        "query($show: Boolean!) { items { index ... on Item @skip(if: $show) { name } } }",
+        [{"show": True}, {"show": False}],
+    ),
+]
+
+
+def test_one_parsed_document_answers_each_operation_as_strawberry_does() -> None:
+    """A document parsed once and run again (as the document cache does) answers each run
+    with its own variables, directives on fragments included."""
+    plain, own = _schema(PlainFieldExecutor), _schema(StrawberryGraphQLCoreExecutionContext)
+    for text, runs in SHARED_DOCUMENTS:
+        document = parse(text)
+        for variables in runs:
+            answers = [
+                execute(
+                    schema._schema,
+                    document,
+                    variable_values=variables,
+                    context_value={"who": "caller"},
+                    executor_class=schema.execution_context_class,
+                    is_awaitable=cast(Any, optimized_is_awaitable),  # Strawberry passes it
+                )
+                for schema in (plain, own)
+            ]
+            mine, theirs = answers
+            assert not isawaitable(mine) and not isawaitable(theirs)
+            assert mine.data == theirs.data, (text, variables)
+            assert mine.errors == theirs.errors, (text, variables)
