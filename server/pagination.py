@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 import strawberry
-from sqlalchemy import Select, func, select
+from sqlalchemy import BindParameter, Integer, Select, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -72,43 +72,82 @@ async def keyset_page(
     return page.with_items([cast(M, row[0]) for row in page.items])
 
 
-async def keyset_rows(
-    session: AsyncSession,
+@dataclass(frozen=True, slots=True)
+class KeysetStatements:
+    """A keyset page's statements, built once: the first page, a page after a cursor (its
+    key the bound parameter `after_key`), and the count alone; each page's size is the
+    bound parameter `page_limit`."""
+
+    key: InstrumentedAttribute[Any]
+    first_page: Select[Any]
+    after_page: Select[Any]
+    counted: Select[Any]
+
+
+def keyset_statements(
     stmt: Select[Any],
     *,
     key: InstrumentedAttribute[Any],
+    descending: bool = False,
+    joined: Callable[[Select[Any]], Select[Any]] | None = None,
+) -> KeysetStatements:
+    """The statements of pages of `stmt` ordered by the unique `key`; `joined` adds to the
+    pages (not to the count) rows joined one to one, as further columns. The total rides
+    on each page's own statement as a scalar subquery (one round trip).
+
+    Built with bound parameters, a caller keeps them across requests, so SQLAlchemy finds
+    its compiled statement without walking a new one each time."""
+    counted = select(func.count()).select_from(stmt.subquery())
+    page_stmt = stmt if joined is None else joined(stmt)
+    after_key: BindParameter[Any] = bindparam("after_key")
+    after_page = page_stmt.where(key < after_key if descending else key > after_key)
+
+    def paged(page: Select[Any]) -> Select[Any]:
+        return (
+            page.add_columns(counted.correlate(None).scalar_subquery())
+            .order_by(key.desc() if descending else key.asc())
+            .limit(bindparam("page_limit", type_=Integer))
+        )
+
+    return KeysetStatements(key, paged(page_stmt), paged(after_page), counted)
+
+
+async def keyset_rows(
+    session: AsyncSession,
+    stmt: Select[Any] | KeysetStatements,
+    *,
+    key: InstrumentedAttribute[Any] | None = None,
     first: int,
     after: str | None,
     descending: bool = False,
     joined: Callable[[Select[Any]], Select[Any]] | None = None,
+    params: dict[str, Any] | None = None,
 ) -> Page[tuple[Any, ...]]:
-    """`keyset_page` with each item the whole row; `joined` adds to the page's statement
-    (not to the count) rows joined one to one, as further columns.
-
-    The total rides on the page's own statement as a scalar subquery (one round trip); only
-    a page past the end, which has no row to carry it, counts on its own."""
-    counted = select(func.count()).select_from(stmt.subquery())
-    page_stmt = stmt if joined is None else joined(stmt)
+    """`keyset_page` with each item the whole row: of `stmt` by `key` (`keyset_statements`),
+    or of statements kept by the caller with their bound `params`. Only a page past the
+    end, which has no row to carry the total, counts on its own."""
+    if isinstance(stmt, KeysetStatements):
+        statements = stmt
+    else:
+        assert key is not None, "a statement is paged by its key"
+        statements = keyset_statements(stmt, key=key, descending=descending, joined=joined)
+    bound = {**(params or {}), "page_limit": first + 1}
+    page_stmt = statements.first_page
     if after is not None:
         after_key = decode_cursor(after)
         if not isinstance(after_key, (str, int)):
             raise ValidationFailed("`after` is not a cursor from this API")
-        page_stmt = page_stmt.where(key < after_key if descending else key > after_key)
-    page_stmt = (
-        page_stmt.add_columns(counted.correlate(None).scalar_subquery())
-        .order_by(key.desc() if descending else key.asc())
-        .limit(first + 1)
-    )
-    found = (await session.execute(page_stmt)).all()
+        page_stmt, bound["after_key"] = statements.after_page, after_key
+    found = (await session.execute(page_stmt, bound)).all()
     if found:
         total = cast(int, found[0][-1])
     elif after is None:
         total = 0
     else:
-        total = (await session.execute(counted)).scalar_one()
+        total = (await session.execute(statements.counted, params or {})).scalar_one()
     has_next = len(found) > first
     rows = [tuple(row[:-1]) for row in found[:first]]
-    cursors = [encode_cursor(getattr(row[0], key.key)) for row in rows]
+    cursors = [encode_cursor(getattr(row[0], statements.key.key)) for row in rows]
     return Page(
         items=rows, cursors=cursors, has_next=has_next, has_previous=after is not None, total=total
     )

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Select, func, insert, select
+from sqlalchemy import BindParameter, Select, bindparam, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import Asset
@@ -252,21 +252,27 @@ async def get_locked(session: AsyncSession, workspace_id: str, comparison_id: st
     return row
 
 
-def page_statement(workspace_id: str, status: ComparisonStatus | None) -> Select[Any]:
-    """The workspace's comparisons, optionally of one status (the page orders them by id)."""
-    stmt = select(Comparison).where(Comparison.workspace_id == workspace_id)
-    return stmt if status is None else stmt.where(Comparison.status == status)
+def cohorts_statement() -> Select[ComparisonCohort]:
+    """Cohorts of the comparisons in the bound list `comparison_ids`, in index order; kept
+    by a caller that reads them on every request."""
+    ids: BindParameter[list[str]] = bindparam("comparison_ids", expanding=True)
+    return (
+        select(ComparisonCohort)
+        .where(ComparisonCohort.comparison_id.in_(ids))
+        .order_by(ComparisonCohort.comparison_id, ComparisonCohort.cohort_index)
+    )
 
 
 async def get_cohorts(
-    *, session: AsyncSession, comparison_ids: Sequence[str]
+    *,
+    session: AsyncSession,
+    comparison_ids: Sequence[str],
+    statement: Select[ComparisonCohort] | None = None,
 ) -> dict[str, list[ComparisonCohort]]:
-    """Each comparison's cohorts in index order (callers have scoped the ids)."""
-    rows = await session.scalars(
-        select(ComparisonCohort)
-        .where(ComparisonCohort.comparison_id.in_(comparison_ids))
-        .order_by(ComparisonCohort.comparison_id, ComparisonCohort.cohort_index)
-    )
+    """Each comparison's cohorts in index order (callers have scoped the ids), read with
+    `statement` if kept from `cohorts_statement`."""
+    stmt = cohorts_statement() if statement is None else statement
+    rows = await session.scalars(stmt, {"comparison_ids": list(comparison_ids)})
     found: dict[str, list[ComparisonCohort]] = defaultdict(list)
     for row in rows:
         found[row.comparison_id].append(row)

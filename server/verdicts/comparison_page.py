@@ -24,7 +24,7 @@ from server.comparisons import service
 from server.comparisons.models import Comparison, ComparisonCohort, ComparisonStatus
 from server.errors import NotFound
 from server.experiments.models import Experiment
-from server.pagination import Page, keyset_rows
+from server.pagination import KeysetStatements, Page, keyset_rows, keyset_statements
 from server.verdicts.models import ComparisonVerdict
 
 
@@ -129,6 +129,22 @@ def _with_verdicts(stmt: Select[Any]) -> Select[Any]:
     return stmt.add_columns(ComparisonVerdict).outerjoin(ComparisonVerdict, on)
 
 
+@lru_cache(maxsize=4)
+def _list_statements(*, with_status: bool, verdicts: bool) -> KeysetStatements:
+    """The comparisons page's statements, built once per shape (bound parameters
+    `workspace_id` and, `with_status`, `status`)."""
+    stmt = select(Comparison).where(
+        Comparison.workspace_id == bindparam("workspace_id", type_=String)
+    )
+    if with_status:
+        stmt = stmt.where(Comparison.status == bindparam("status"))
+    joined = _with_verdicts if verdicts else None
+    return keyset_statements(stmt, key=Comparison.id, descending=True, joined=joined)
+
+
+_LIST_COHORTS = service.cohorts_statement()
+"""A page's cohorts by comparison id, built once."""
+
 Listed = tuple[Comparison, ComparisonVerdict | None, list[ComparisonCohort] | None]
 """A row of the comparisons page: the comparison, its verdict row and its cohorts (None
 where not asked for; a verdict row is None too before finalization)."""
@@ -147,19 +163,17 @@ async def get_list(
     """The workspace's comparisons, newest first, optionally of one status; each row with its
     verdict row when `verdicts`, read in the page's statement, and its cohorts when
     `cohorts`, read next in the same session (no loader batch to wait for)."""
-    page = await keyset_rows(
-        session,
-        service.page_statement(workspace_id, status),
-        key=Comparison.id,
-        first=first,
-        after=after,
-        descending=True,
-        joined=_with_verdicts if verdicts else None,
-    )
+    params: dict[str, Any] = {"workspace_id": workspace_id}
+    if status is not None:
+        params["status"] = status
+    statements = _list_statements(with_status=status is not None, verdicts=verdicts)
+    page = await keyset_rows(session, statements, first=first, after=after, params=params)
     found: dict[str, list[ComparisonCohort]] | None = None
     if cohorts and page.items:
         ids = [row[0].id for row in page.items]
-        found = await service.get_cohorts(session=session, comparison_ids=ids)
+        found = await service.get_cohorts(
+            session=session, comparison_ids=ids, statement=_LIST_COHORTS
+        )
     return page.with_items(
         [
             (
