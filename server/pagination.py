@@ -58,16 +58,18 @@ def check_page_size(first: int | None, maximum: int) -> int:
 
 async def keyset_page(
     session: AsyncSession,
-    stmt: Select[M],
+    stmt: Select[M] | KeysetStatements,
     *,
-    key: InstrumentedAttribute[Any],
+    key: InstrumentedAttribute[Any] | None = None,
     first: int,
     after: str | None,
     descending: bool = False,
+    params: dict[str, Any] | None = None,
 ) -> Page[M]:
-    """Rows of `stmt` ordered by the unique `key`, starting after the cursor's key."""
+    """Rows of `stmt` ordered by the unique `key`, starting after the cursor's key (or of
+    kept `keyset_statements` with their bound `params`)."""
     page = await keyset_rows(
-        session, stmt, key=key, first=first, after=after, descending=descending
+        session, stmt, key=key, first=first, after=after, descending=descending, params=params
     )
     return page.with_items([cast(M, row[0]) for row in page.items])
 

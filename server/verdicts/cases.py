@@ -7,15 +7,28 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, and_, func, null, or_, select
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Integer,
+    Select,
+    String,
+    and_,
+    bindparam,
+    func,
+    null,
+    or_,
+    select,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import ComparisonCohort, Trial
 from server.datasets.models import DatasetCase
 from server.errors import ValidationFailed
-from server.pagination import Page, keyset_page
+from server.pagination import KeysetStatements, Page, keyset_page, keyset_statements
 from server.verdicts.models import CaseClass, VerdictCase
 
 
@@ -36,13 +49,14 @@ CaseKey = tuple[str, int]
 """`(comparison_id, case ordinal)`: what the trials of a case are loaded by."""
 
 
-def _condition(case_filter: CaseFilter, baseline: int | None) -> ColumnElement[bool] | None:
-    """SPEC §4: with a baseline, its worse/better cases by pass fraction; without one, the
-    failure analysis classes (DIVERGED = improved or regressed)."""
+def _condition(case_filter: CaseFilter, baseline: bool) -> ColumnElement[bool] | None:
+    """SPEC §4: with a baseline (its bit the bound parameter `baseline_bit`), its
+    worse/better cases by pass fraction; without one, the failure analysis classes
+    (DIVERGED = improved or regressed)."""
     if case_filter == CaseFilter.ALL:
         return None
-    if baseline is not None:
-        bit = 1 << baseline
+    if baseline:
+        bit = bindparam("baseline_bit", type_=Integer)
         worse = VerdictCase.worse_mask.op("&")(bit) != 0
         better = VerdictCase.better_mask.op("&")(bit) != 0
         if case_filter == CaseFilter.REGRESSIONS:
@@ -56,6 +70,19 @@ def _condition(case_filter: CaseFilter, baseline: int | None) -> ColumnElement[b
         CaseFilter.DIVERGED: [CaseClass.REGRESSED, CaseClass.IMPROVED],
     }[case_filter]
     return VerdictCase.classification.in_(classes)
+
+
+@lru_cache(maxsize=len(CaseFilter) * 2)
+def _page_statements(case_filter: CaseFilter, baseline: bool) -> KeysetStatements:
+    """A case page's statements, built once per filter (bound: `comparison_id` and, with a
+    baseline, `baseline_bit`)."""
+    stmt = select(VerdictCase).where(
+        VerdictCase.comparison_id == bindparam("comparison_id", type_=String)
+    )
+    condition = _condition(case_filter, baseline)
+    if condition is not None:
+        stmt = stmt.where(condition)
+    return keyset_statements(stmt, key=VerdictCase.ordinal)
 
 
 async def _cohort_count(session: AsyncSession, comparison_id: str) -> int:
@@ -89,11 +116,13 @@ async def get_case_page(
                 f"`baselineCohortIndex` must name a baseline: 1 to {cohorts - 1}",
                 field="baselineCohortIndex",
             )
-    stmt = select(VerdictCase).where(VerdictCase.comparison_id == comparison_id)
-    condition = _condition(case_filter, baseline_cohort_index)
-    if condition is not None:
-        stmt = stmt.where(condition)
-    page = await keyset_page(session, stmt, key=VerdictCase.ordinal, first=first, after=after)
+    statements = _page_statements(case_filter, baseline_cohort_index is not None)
+    params: dict[str, Any] = {"comparison_id": comparison_id}
+    if baseline_cohort_index is not None:
+        params["baseline_bit"] = 1 << baseline_cohort_index
+    page: Page[VerdictCase] = await keyset_page(
+        session, statements, first=first, after=after, params=params
+    )
     return Page(
         items=[CaseView(row, baseline_cohort_index or 1) for row in page.items],
         cursors=page.cursors,
@@ -140,21 +169,38 @@ async def get_trials(
     by_comparison: dict[str, list[int]] = defaultdict(list)
     for comparison_id, ordinal in keys:
         by_comparison[comparison_id].append(ordinal)
-    condition = or_(
-        *(
-            and_(Trial.comparison_id == comparison_id, Trial.case_ordinal.in_(ordinals))
-            for comparison_id, ordinals in by_comparison.items()
+    if len(by_comparison) == 1:  # a case page's: its statement is kept
+        ((comparison_id, ordinals),) = by_comparison.items()
+        params = {"comparison_id": comparison_id, "ordinals": ordinals}
+        rows = await session.execute(_one_comparisons_trials(brief), params)
+    else:
+        condition = or_(
+            *(
+                and_(Trial.comparison_id == comparison_id, Trial.case_ordinal.in_(ordinals))
+                for comparison_id, ordinals in by_comparison.items()
+            )
         )
-    )
-    rows = await session.execute(
-        select(*(_BRIEF_COLUMNS if brief else _TRIAL_COLUMNS))
-        .where(condition)
-        .order_by(Trial.comparison_id, Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
-    )
+        rows = await session.execute(_trials(brief).where(condition))
     found: dict[CaseKey, dict[int, list[CaseTrialRow]]] = defaultdict(lambda: defaultdict(list))
     for trial in map(CaseTrialRow._make, rows):
         found[(trial.comparison_id, trial.case_ordinal)][trial.cohort_index].append(trial)
     return found
+
+
+def _trials(brief: bool) -> Select[Any]:
+    columns = _BRIEF_COLUMNS if brief else _TRIAL_COLUMNS
+    order = (Trial.comparison_id, Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
+    return select(*columns).order_by(*order)
+
+
+@lru_cache(maxsize=2)
+def _one_comparisons_trials(brief: bool) -> Select[Any]:
+    """One comparison's trials of the bound `ordinals`, built once."""
+    ordinals: BindParameter[list[int]] = bindparam("ordinals", expanding=True)
+    return _trials(brief).where(
+        Trial.comparison_id == bindparam("comparison_id", type_=String),
+        Trial.case_ordinal.in_(ordinals),
+    )
 
 
 async def get_dataset_cases(
