@@ -74,6 +74,16 @@ async def keyset_page(
     return page.with_items([cast(M, row[0]) for row in page.items])
 
 
+def _cursor_key(after: str, key: InstrumentedAttribute[Any]) -> str | int:
+    """The key a cursor holds, of the key column's own type (else the cursor is another
+    list's or made up: refused, never compared in SQL)."""
+    found = decode_cursor(after)
+    wanted = key.type.python_type
+    if type(found) is not wanted or wanted not in (str, int):
+        raise ValidationFailed("`after` is not a cursor from this API")
+    return cast(str | int, found)
+
+
 @dataclass(frozen=True, slots=True)
 class KeysetStatements:
     """A keyset page's statements, built once: the first page, a page after a cursor (its
@@ -136,10 +146,7 @@ async def keyset_rows(
     bound = {**(params or {}), "page_limit": first + 1}
     page_stmt = statements.first_page
     if after is not None:
-        after_key = decode_cursor(after)
-        if not isinstance(after_key, (str, int)):
-            raise ValidationFailed("`after` is not a cursor from this API")
-        page_stmt, bound["after_key"] = statements.after_page, after_key
+        page_stmt, bound["after_key"] = statements.after_page, _cursor_key(after, statements.key)
     found = (await session.execute(page_stmt, bound)).all()
     if found:
         total = cast(int, found[0][-1])

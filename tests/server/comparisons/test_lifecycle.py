@@ -24,6 +24,7 @@ from server.comparisons.models import (
 )
 from server.connections.service import Simulation
 from server.db import utcnow
+from server.pagination import encode_cursor
 from server.workspaces.roles import Role
 from tests.factories import (
     ComparisonSetup,
@@ -245,6 +246,11 @@ async def test_comparisons_are_listed_newest_first_with_pages_and_a_status_filte
     assert page["pageInfo"]["hasNextPage"] is True
     rest = (await _gql(backend, LIST, ws, first=2, after=page["pageInfo"]["endCursor"])).ok()
     assert [e["node"]["id"] for e in rest["comparisons"]["edges"]] == [ids[0]]
+    past = (await _gql(backend, LIST, ws, after=rest["comparisons"]["pageInfo"]["endCursor"])).ok()
+    assert past["comparisons"]["edges"] == [] and past["comparisons"]["totalCount"] == 3
+    for cursor in ("not a cursor", encode_cursor(7), encode_cursor(None)):
+        refused = await _gql(backend, LIST, ws, after=cursor)
+        assert refused.codes == ["VALIDATION_FAILED"], cursor
     cancelled = (await _gql(backend, LIST, ws, status="CANCELLED")).ok()["comparisons"]
     assert [e["node"]["id"] for e in cancelled["edges"]] == [ids[1]]
     assert cancelled["edges"][0]["node"]["progress"]["status"] == "CANCELLED"
