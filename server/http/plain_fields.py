@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from inspect import iscoroutine
+from threading import Lock
 from typing import Any, Final
 
 from graphql import (
@@ -72,6 +73,8 @@ call of its resolver; its completion; whether either needs the field's path."""
 _shared: OrderedDict[tuple[Any, ...], tuple[object, Any]] = OrderedDict()
 """Plans by (kind, schema, type, is_awaitable, field node ids), least recently used first;
 each entry holds the objects its key names by id, so no id is reused while it is kept."""
+_shared_lock = Lock()
+"""Apps served in threads of one process (the tests') share the plans."""
 
 
 class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
@@ -152,14 +155,16 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
             return build(type_, details)
         nodes = tuple(d.node for d in details)
         key = (kind, id(self.schema), id(type_), self.is_awaitable, *map(id, nodes))
-        entry = _shared.get(key)
-        if entry is not None:
-            _shared.move_to_end(key)
-            return entry[1]
-        plan = build(type_, details)
-        _shared[key] = ((self.schema, type_, nodes), plan)
-        while len(_shared) > MAX_SHARED_PLANS:
-            _shared.popitem(last=False)
+        with _shared_lock:
+            entry = _shared.get(key)
+            if entry is not None:
+                _shared.move_to_end(key)
+                return entry[1]
+        plan = build(type_, details)  # outside the lock: it plans the fields below
+        with _shared_lock:
+            _shared[key] = ((self.schema, type_, nodes), plan)
+            while len(_shared) > MAX_SHARED_PLANS:
+                _shared.popitem(last=False)
         return plan
 
     def _plans_shareable(self) -> bool:

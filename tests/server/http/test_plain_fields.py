@@ -3,6 +3,7 @@ and their paths, for plain leaves and for the fields it leaves to graphql-core."
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
@@ -16,6 +17,7 @@ from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.extensions import FieldExtension
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
+from server.http import plain_fields
 from server.http.plain_fields import PlainFieldExecutor
 
 
@@ -255,3 +257,20 @@ def test_one_parsed_document_answers_each_operation_as_strawberry_does() -> None
             assert not isawaitable(mine) and not isawaitable(theirs)
             assert mine.data == theirs.data, (text, variables)
             assert mine.errors == theirs.errors, (text, variables)
+
+
+def test_kept_plans_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `MAX_SHARED_PLANS` the least recently used plans go; answers stay right."""
+    monkeypatch.setattr(plain_fields, "MAX_SHARED_PLANS", 3)
+    monkeypatch.setattr(plain_fields, "_shared", OrderedDict())
+    plain, own = _schema(PlainFieldExecutor), _schema(StrawberryGraphQLCoreExecutionContext)
+    for at in range(4):
+        document = parse(f"{{ one(at: {at}) {{ index doubled tags {{ label }} }} }}")
+        for _ in range(2):
+            mine, theirs = (
+                execute(schema._schema, document, executor_class=schema.execution_context_class)
+                for schema in (plain, own)
+            )
+            assert not isawaitable(mine) and not isawaitable(theirs)
+            assert (mine.data, mine.errors) == (theirs.data, theirs.errors)
+        assert len(plain_fields._shared) == 3
