@@ -252,9 +252,7 @@ async def get_locked(session: AsyncSession, workspace_id: str, comparison_id: st
     return row
 
 
-def cohorts_statement() -> Select[ComparisonCohort]:
-    """Cohorts of the comparisons in the bound list `comparison_ids`, in index order; kept
-    by a caller that reads them on every request."""
+def _cohorts_statement() -> Select[ComparisonCohort]:
     ids: BindParameter[list[str]] = bindparam("comparison_ids", expanding=True)
     return (
         select(ComparisonCohort)
@@ -263,16 +261,16 @@ def cohorts_statement() -> Select[ComparisonCohort]:
     )
 
 
+_COHORTS = _cohorts_statement()
+"""Cohorts of the bound `comparison_ids`, built once: pages and loaders read them on every
+request."""
+
+
 async def get_cohorts(
-    *,
-    session: AsyncSession,
-    comparison_ids: Sequence[str],
-    statement: Select[ComparisonCohort] | None = None,
+    *, session: AsyncSession, comparison_ids: Sequence[str]
 ) -> dict[str, list[ComparisonCohort]]:
-    """Each comparison's cohorts in index order (callers have scoped the ids), read with
-    `statement` if kept from `cohorts_statement`."""
-    stmt = cohorts_statement() if statement is None else statement
-    rows = await session.scalars(stmt, {"comparison_ids": list(comparison_ids)})
+    """Each comparison's cohorts in index order (callers have scoped the ids)."""
+    rows = await session.scalars(_COHORTS, {"comparison_ids": list(comparison_ids)})
     found: dict[str, list[ComparisonCohort]] = defaultdict(list)
     for row in rows:
         found[row.comparison_id].append(row)

@@ -142,9 +142,6 @@ def _list_statements(*, with_status: bool, verdicts: bool) -> KeysetStatements:
     return keyset_statements(stmt, key=Comparison.id, descending=True, joined=joined)
 
 
-_LIST_COHORTS = service.cohorts_statement()
-"""A page's cohorts by comparison id, built once."""
-
 Listed = tuple[Comparison, ComparisonVerdict | None, list[ComparisonCohort] | None]
 """A row of the comparisons page: the comparison, its verdict row and its cohorts (None
 where not asked for; a verdict row is None too before finalization)."""
@@ -171,9 +168,7 @@ async def get_list(
     found: dict[str, list[ComparisonCohort]] | None = None
     if cohorts and page.items:
         ids = [row[0].id for row in page.items]
-        found = await service.get_cohorts(
-            session=session, comparison_ids=ids, statement=_LIST_COHORTS
-        )
+        found = await service.get_cohorts(session=session, comparison_ids=ids)
     return page.with_items(
         [
             (

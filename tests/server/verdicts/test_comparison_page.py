@@ -3,8 +3,8 @@ combination of what a selection asks, and nothing of another workspace."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import fields
 from itertools import product
 from typing import Any
@@ -29,21 +29,24 @@ from tests.server.verdicts.scenarios import finalized, scripted_setup
 HAS_REPORTS = report_service.exists_for(Comparison.id)
 
 
-@contextmanager
-def _statements(session: AsyncSession) -> Iterator[list[str]]:
-    """The statements the session runs in the block, SQLite's BEGINs left out."""
+@asynccontextmanager
+async def _statements(session: AsyncSession) -> AsyncIterator[list[str]]:
+    """The statements the session runs in the block, SQLite's BEGINs left out. Only its
+    own connection's: the app's background jobs (a finalized comparison's hosted runs)
+    share the engine."""
     seen: list[str] = []
 
     def count(*args: Any) -> None:
         if not args[2].startswith("BEGIN"):
             seen.append(args[2])  # the statement's text
 
-    engine = session.get_bind()
-    event.listen(engine, "before_cursor_execute", count)
+    connection = (await session.connection()).sync_connection
+    assert connection is not None
+    event.listen(connection, "before_cursor_execute", count)
     try:
         yield seen
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        event.remove(connection, "before_cursor_execute", count)
 
 
 async def test_every_combination_reads_what_the_loaders_would(backend: Backend) -> None:
@@ -78,7 +81,7 @@ async def test_every_combination_reads_what_the_loaders_would(backend: Backend) 
         values["has_reports"] = HAS_REPORTS if asked["has_reports"] else None
         wanted = comparison_page.Wanted(**values)
         async with backend.sessionmaker() as session:
-            with _statements(session) as seen:
+            async with _statements(session) as seen:
                 page = await comparison_page.get(
                     session=session, workspace_id=ws.id, comparison_id=row.id, wanted=wanted
                 )
