@@ -142,6 +142,17 @@ def _spy(pid: int, path: Path) -> subprocess.Popen[bytes]:
     return process
 
 
+def _timed(
+    client: httpx.Client, url: str, pid: int, token: str, body: Any, n: int
+) -> tuple[float, float]:
+    """(server CPU ms, wall ms) per request over `n` requests of `body`."""
+    headers = {"Authorization": f"Bearer {token}"}
+    cpu, started = cpu_seconds(pid), time.perf_counter()
+    for _ in range(n):
+        client.post(f"{url}/graphql", json=body, headers=headers)
+    return 1000 * (cpu_seconds(pid) - cpu) / n, 1000 * (time.perf_counter() - started) / n
+
+
 def measure(state: dict[str, Any], code: Path, out: Path, requests: int, profile: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
     server, url = _serve(state, code, out / "server.log")
@@ -155,11 +166,7 @@ def measure(state: dict[str, Any], code: Path, out: Path, requests: int, profile
                 assert "errors" not in answer.json(), answer.text[:2000]
                 (out / f"{name}.json").write_bytes(answer.content)
                 spy = _spy(server.pid, out / f"{name}.prof") if profile else None
-                cpu, started = cpu_seconds(server.pid), time.perf_counter()
-                for _ in range(requests):
-                    client.post(f"{url}/graphql", json=body, headers=headers)
-                cpu_ms = 1000 * (cpu_seconds(server.pid) - cpu) / requests
-                wall_ms = 1000 * (time.perf_counter() - started) / requests
+                cpu_ms, wall_ms = _timed(client, url, server.pid, token, body, requests)
                 if spy is not None:
                     spy.send_signal(signal.SIGINT)
                     spy.wait()
@@ -169,14 +176,6 @@ def measure(state: dict[str, Any], code: Path, out: Path, requests: int, profile
         server.wait(20)
     emit(f"{code}: cpu ms (wall ms) per request: {' '.join(figures)} "
          f"load={os.getloadavg()[0]:.1f}")  # fmt: skip
-
-
-def _cpu_ms(client: httpx.Client, url: str, pid: int, token: str, body: Any, n: int) -> float:
-    headers = {"Authorization": f"Bearer {token}"}
-    cpu = cpu_seconds(pid)
-    for _ in range(n):
-        client.post(f"{url}/graphql", json=body, headers=headers)
-    return 1000 * (cpu_seconds(pid) - cpu) / n
 
 
 def ab(state: dict[str, Any], before: Path, out: Path, rounds: int, requests: int) -> None:
@@ -190,13 +189,13 @@ def ab(state: dict[str, Any], before: Path, out: Path, rounds: int, requests: in
         with httpx.Client(timeout=30) as client:
             for server, url in served:
                 for token, body in docs.values():
-                    _cpu_ms(client, url, server.pid, token, body, WARM_UP)
+                    _timed(client, url, server.pid, token, body, WARM_UP)
             for round_ in range(rounds):
                 order = (0, 1) if round_ % 2 == 0 else (1, 0)
                 for name, (token, body) in docs.items():
                     for i in order:
                         server, url = served[i]
-                        ms = _cpu_ms(client, url, server.pid, token, body, requests)
+                        ms = _timed(client, url, server.pid, token, body, requests)[0]
                         rounds_ms[name][i].append(ms)
     finally:
         for server, _ in served:

@@ -80,8 +80,8 @@ _shared_lock = Lock()
 class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
     """Strawberry's executor, with plain selections completed at once."""
 
-    _fields: dict[tuple[int, int], tuple[FieldDetailsList, FieldPlan | None]] | None = None
-    _plain: dict[tuple[int, int], tuple[FieldDetailsList, Plan | None]] | None = None
+    _plans: dict[tuple[str, int, int], tuple[FieldDetailsList, Any]] | None = None
+    """This operation's plans of fields and of values, by (kind, type id, details id)."""
     _shareable: bool | None = None
 
     def execute_field(
@@ -123,24 +123,29 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
 
     def _field(self, parent_type: GraphQLObjectType, details: FieldDetailsList) -> FieldPlan | None:
         """The plan of a plain field (None: not plain)."""
-        if self._fields is None:
-            self._fields = {}
-        key = (id(parent_type), id(details))
-        cached = self._fields.get(key)
-        if cached is None:
-            # The list is kept with its entry, so its id is not reused meanwhile.
-            plan = self._kept("field", parent_type, details, self._build_field)
-            cached = self._fields[key] = (details, plan)
-        return cached[1]
+        plan: FieldPlan | None = self._planned("field", parent_type, details, self._build_field)
+        return plan
 
     def _completer(self, type_: GraphQLOutputType, details: FieldDetailsList) -> Plan | None:
         """The short path of a selection (None: not plain)."""
-        if self._plain is None:
-            self._plain = {}
-        key = (id(type_), id(details))
-        cached = self._plain.get(key)
+        plan: Plan | None = self._planned("value", type_, details, self._build)
+        return plan
+
+    def _planned(
+        self,
+        kind: str,
+        type_: Any,
+        details: FieldDetailsList,
+        build: Callable[[Any, FieldDetailsList], Any],
+    ) -> Any:
+        """`build(type_, details)` once per operation, looked up by the details list's id."""
+        if self._plans is None:
+            self._plans = {}
+        key = (kind, id(type_), id(details))
+        cached = self._plans.get(key)
         if cached is None:
-            cached = self._plain[key] = (details, self._kept("value", type_, details, self._build))
+            # The list is kept with its entry, so its id is not reused meanwhile.
+            cached = self._plans[key] = (details, self._kept(kind, type_, details, build))
         return cached[1]
 
     def _kept(
@@ -184,7 +189,7 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
     def _build_field(
         self, parent_type: GraphQLObjectType, details: FieldDetailsList
     ) -> FieldPlan | None:
-        if _wrapped(self) or any(d.fragment_variable_values for d in details):
+        if any(d.fragment_variable_values for d in details):
             return None
         field_def = self.schema.get_field(parent_type, details[0].node.name.value)
         field = field_def.extensions.get(DEFINITION) if field_def is not None else None
