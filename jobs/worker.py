@@ -183,8 +183,10 @@ class ShipwiseWorker(Worker):
 
     A Redis error in the polling loop no longer ends the process: the loop waits with
     capped exponential back-off (`server.runtime.broker`) until Redis answers, then polls
-    on; a job's bookkeeping (`finish_job`) waits the same way, so no job is lost. While
-    disconnected the health probe (`jobs.health`) reports not ready. Jobs check `stopping`
+    on; a job's bookkeeping (`finish_job`) waits the same way, so no job is lost. A
+    heartbeat pings every second (`BrokerLink.watch`): a worker whose slots are all busy
+    does not poll, and would not otherwise notice. While disconnected the health probe
+    (`jobs.health`) reports not ready. Jobs check `stopping`
     between slices to stop admitting work and hand over; after `job_completion_wait` arq
     cancels what is still running, and it runs again later.
     """
@@ -195,6 +197,7 @@ class ShipwiseWorker(Worker):
         self.ctx["broker"] = self.broker
         self._health_port = health_port
         self._health: asyncio.Server | None = None
+        self._watch: asyncio.Task[None] | None = None
 
     async def _ping(self) -> None:
         await self.pool.ping()
@@ -204,6 +207,7 @@ class ShipwiseWorker(Worker):
             self._health = await health.serve(self.broker, host="0.0.0.0", port=self._health_port)
         if self._pool is None:
             self._pool = await self._first_pool()
+        self._watch = asyncio.ensure_future(self.broker.watch())
         await super().main()
 
     async def _first_pool(self) -> Any:
@@ -269,6 +273,8 @@ class ShipwiseWorker(Worker):
             self.handle_sig(signal.SIGUSR1)
         if self._health is not None:
             self._health.close()
+        if self._watch is not None:
+            self._watch.cancel()
         self.broker.close()
         if not self._pool:
             return

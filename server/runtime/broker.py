@@ -31,6 +31,8 @@ Not the builtin ConnectionError: a job's own (say, a provider's) must not read a
 
 FIRST_DELAY_S: Final = 0.5
 MAX_DELAY_S: Final = 30.0
+HEARTBEAT_S: Final = 1.0
+HEARTBEAT_TIMEOUT_S: Final = 5.0
 
 
 def backoff(first: float = FIRST_DELAY_S, cap: float = MAX_DELAY_S) -> Iterator[float]:
@@ -86,6 +88,20 @@ class BrokerLink:
             logger.info("broker reconnected after %.1f s", down, extra={"attempt": attempt})
             self.down_since = None
             return
+
+    async def watch(
+        self, interval: float = HEARTBEAT_S, timeout: float = HEARTBEAT_TIMEOUT_S
+    ) -> None:
+        """Ping every `interval` seconds, for ever: a worker whose job slots are all busy
+        makes no call of its own, and would otherwise go on reporting ready with the broker
+        gone. A ping that takes over `timeout` counts as an outage too."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                async with asyncio.timeout(timeout):
+                    await self._ping()
+            except (*BROKER_ERRORS, TimeoutError) as exc:
+                await self.restored(exc)
 
     async def call(self, make: Callable[[], Awaitable[T]]) -> T:
         """`await make()`, again after each outage, until it gets through."""

@@ -90,8 +90,8 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
 
     redis.stop()
     down_at = time.monotonic()
-    # The worker learns of the outage at its next Redis call: arq's poll, or a job's (while
-    # its jobs fill the worker it does not poll); 30 s bounds that on a loaded host.
+    # The worker's heartbeat pings every second, busy or not; 30 s bounds that on a loaded
+    # host.
     await _until(lambda: probe(health_port, "/readyz") == 503, timeout=30, what="not ready")
     assert probe(health_port, "/healthz") == 200
     # The API still answers reads while Redis is away.
