@@ -74,7 +74,7 @@ async def keyset_page(
     return page.with_items([cast(M, row[0]) for row in page.items])
 
 
-def _cursor_key(after: str, key: InstrumentedAttribute[Any]) -> str | int:
+def cursor_key(after: str, key: InstrumentedAttribute[Any]) -> str | int:
     """The key a cursor holds, of the key column's own type (else the cursor is another
     list's or made up: refused, never compared in SQL)."""
     found = decode_cursor(after)
@@ -146,7 +146,7 @@ async def keyset_rows(
     bound = {**(params or {}), "page_limit": first + 1}
     page_stmt = statements.first_page
     if after is not None:
-        page_stmt, bound["after_key"] = statements.after_page, _cursor_key(after, statements.key)
+        page_stmt, bound["after_key"] = statements.after_page, cursor_key(after, statements.key)
     found = (await session.execute(page_stmt, bound)).all()
     if found:
         total = cast(int, found[0][-1])

@@ -91,6 +91,12 @@ class Settings(BaseSettings):
         "(server/http/response_cache.py); 0 turns the cache off.",
     )
 
+    direct_reads: bool = Field(
+        True,
+        description="Answer the portal's live pages straight from SQL rows on PostgreSQL "
+        "(server/direct_reads); off: the schema answers every document.",
+    )
+
     @model_validator(mode="after")
     def _fill_defaults(self) -> Settings:
         if not self.database_url:

@@ -3,7 +3,8 @@
 A unit is a package under `server/` (`server.dispatch`), a flat module there (`server.db`),
 `jobs` or `stats`. An aggregate's GraphQL layer (its types, resolvers, mutations and
 subscriptions) and the request's composition (`server.app`, `server.schema`,
-`server.context`, `server.loaders`, `server.listing`, `server.models`) stand above every
+`server.context`, `server.loaders`, `server.listing`, `server.models`), with
+`server.direct_reads` (documents answered as the schema answers them), stand above every
 service: they may import across aggregates (a type naming another aggregate's types or
 resolvers, the Phoenix pattern), so their imports are not drawn. Every other import is an
 arrow between units, and the arrows must not close a loop.
@@ -49,7 +50,13 @@ def unit_of(module: str) -> str:
 
 def in_graphql_layer(module: str) -> bool:
     leaf = module.rsplit(".", 1)[-1]
-    return module in COMPOSITION or leaf in GRAPHQL_LAYER or leaf.endswith("_types")
+    package = ".".join(module.split(".")[:2])
+    return (
+        module in COMPOSITION
+        or package == "server.direct_reads"  # answers documents as the schema would
+        or leaf in GRAPHQL_LAYER
+        or leaf.endswith("_types")
+    )
 
 
 def is_ours(module: str) -> bool:

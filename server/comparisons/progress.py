@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from server.comparisons.models import TERMINAL_STATUSES, CohortState, Comparison
+from server.comparisons.models import TERMINAL_STATUSES, CohortState, ComparisonStatus, StopReason
 from server.db import utcnow
 from server.money import micros_to_cents
 from server.runtime.interfaces import EventBus
@@ -47,7 +47,30 @@ class Progress:
         return self.status in {s.value for s in TERMINAL_STATUSES}
 
 
-def eta_seconds(comparison: Comparison, now: datetime) -> float | None:
+class Counted(Protocol):
+    """What a snapshot reads of a comparison: its row, or the columns a page read of it."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def status(self) -> ComparisonStatus: ...
+    @property
+    def stop_reason(self) -> StopReason | None: ...
+    @property
+    def done_calls(self) -> int: ...
+    @property
+    def total_calls(self) -> int: ...
+    @property
+    def failed_calls(self) -> int: ...
+    @property
+    def spent_micros(self) -> int: ...
+    @property
+    def started_at(self) -> datetime | None: ...
+    @property
+    def progress_at(self) -> datetime | None: ...
+
+
+def eta_seconds(comparison: Counted, now: datetime) -> float | None:
     """Remaining calls at the throughput observed since the start; None before any call."""
     if comparison.status in TERMINAL_STATUSES:
         return 0.0
@@ -58,14 +81,14 @@ def eta_seconds(comparison: Comparison, now: datetime) -> float | None:
     return round(remaining * elapsed / comparison.done_calls, 1)
 
 
-def shown_state(comparison: Comparison, state: CohortState) -> CohortState:
+def shown_state(comparison: Counted, state: CohortState) -> CohortState:
     """A cohort unfinished when its run ended (cancelled, capped or failed) is STOPPED."""
     if comparison.status in TERMINAL_STATUSES and state != CohortState.DONE:
         return CohortState.STOPPED
     return state
 
 
-def snapshot(comparison: Comparison, cohort_states: Sequence[tuple[int, CohortState]]) -> Progress:
+def snapshot(comparison: Counted, cohort_states: Sequence[tuple[int, CohortState]]) -> Progress:
     total = comparison.total_calls
     return Progress(
         seq=comparison.seq,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from functools import partial
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import orjson
 from cross_web import AsyncHTTPRequestAdapter, HTTPException, parse_content_type
@@ -55,8 +55,18 @@ def error_response(message: str, code: ErrorCode, status: int, media_type: str =
     )
 
 
+class DirectAnswers(Protocol):
+    """Documents answered without the schema (`server.direct_reads`); None: not this one."""
+
+    async def answer(
+        self, context: Context, request: GraphQLRequestData
+    ) -> ExecutionResult | None: ...
+
+
 class ShipwiseGraphQL(GraphQL[Context, None]):
-    def __init__(self, schema: BaseSchema, state: AppState) -> None:
+    def __init__(
+        self, schema: BaseSchema, state: AppState, direct: DirectAnswers | None = None
+    ) -> None:
         super().__init__(
             schema,
             subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
@@ -64,6 +74,7 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             keep_alive_interval=15,
         )
         self.state = state
+        self.direct = direct
         self.responses = ResponseCache(
             state.engine,
             rules=RULES,
@@ -156,8 +167,9 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         sub_response: Response,
     ) -> ExecutionResult | list[ExecutionResult] | SubscriptionExecutionResult:
         """One plain HTTP operation may be answered from `ResponseCache` (reads of frozen
-        data, checked per request); batches and streams always run."""
-        execute = partial(
+        data, checked per request) or directly (`direct`); batches and streams always run
+        through the schema."""
+        through_schema = partial(
             super().execute_operation,
             request=request,
             request_adapter=request_adapter,
@@ -167,8 +179,14 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             sub_response=sub_response,
         )
         if not isinstance(request_data, GraphQLRequestData) or request_data.protocol != "http":
-            return await execute()
-        return await self.responses.answer(context, request_data, execute)  # type: ignore[arg-type]
+            return await through_schema()
+        direct, operation = self.direct, request_data
+
+        async def execute() -> ExecutionResult:
+            answered = await direct.answer(context, operation) if direct is not None else None
+            return answered if answered is not None else await through_schema()  # type: ignore[return-value]
+
+        return await self.responses.answer(context, request_data, execute)
 
     async def process_result(
         self, request: Request, result: ExecutionResult

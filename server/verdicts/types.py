@@ -261,13 +261,14 @@ class Scorecard:
                 both_wrong=doc["failureAnalysis"]["bothWrong"],
                 agree=doc["failureAnalysis"]["agree"],
             ),
-            verdicts=[_verdict(v) for v in doc["verdicts"]],
+            verdicts=[baseline_verdict(v) for v in doc["verdicts"]],
             stopping=ComparisonStopping.from_document(doc.get("stopping")),
             document=cast(JSON, doc),
         )
 
 
-def _verdict(v: dict[str, Any]) -> BaselineVerdict:
+def baseline_verdict(v: dict[str, Any]) -> BaselineVerdict:
+    """One baseline's verdict from the stored scorecard's `verdicts` entry."""
     return BaselineVerdict(
         baseline_cohort_index=v["baselineCohortIndex"],
         outcome=VerdictOutcome(v["outcome"]),

@@ -1,0 +1,182 @@
+"""The portal's live pages answered directly (`server.direct_reads`, PostgreSQL) are the
+schema's own answers: the same documents sent to a second server on the same database with
+`direct_reads` off give the same bodies, byte for byte, over running, finalized, reported,
+empty and refused cases; and what the direct way does not know goes to the schema."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from server.workspaces.roles import Role
+from tests.factories import WorkspaceFixture, make_comparison, make_comparison_setup, make_workspace
+from tests.harness import Backend, start_backend
+from tests.portal_documents import document
+from tests.server.running_comparisons import running_comparison
+from tests.server.verdicts.scenarios import finalized, scripted_setup
+from tests.statements import counting_statements
+
+LIST, PAGE = document("ComparisonsList"), document("ComparisonPage")
+GENERATE = "mutation($id: ID!) { generateReport(comparisonId: $id) { id } }"
+
+
+@pytest.fixture(scope="module")
+async def schema_only(postgres_backend: Backend) -> AsyncIterator[Backend]:
+    """The same database served with every document through the schema (and no kept
+    answers, so each one runs)."""
+    settings = postgres_backend.settings.model_copy(
+        update={"direct_reads": False, "response_cache_bytes": 0}
+    )
+    async with start_backend("postgres-schema", settings) as backend:
+        yield backend
+
+
+@pytest.fixture(scope="module")
+async def workspace(postgres_backend: Backend) -> tuple[WorkspaceFixture, dict[str, str]]:
+    """Four running comparisons at different points, one left in SETUP, and one finalized
+    with a verdict against each baseline: {name: id}."""
+    backend = postgres_backend
+    ws = await make_workspace(backend.sessionmaker)
+    scripted = await scripted_setup(backend.sessionmaker, ws, [["F"] * 8, ["P"] * 8, ["F"] * 8])
+    ids = {"finalized": (await finalized(backend, scripted, trialsPerCase=1))[0]}
+    setup = await make_comparison_setup(backend.sessionmaker, ws, cases=6)
+    for n in range(4):  # left RUNNING without starting (the workspace starts two at most)
+        ids[f"running{n}"] = await running_comparison(backend, setup, recorded=n)
+    ids["setup"] = await make_comparison(backend.sessionmaker, setup, trials=1)
+    return ws, ids
+
+
+async def _both(
+    direct: Backend, schema: Backend, query: str, variables: dict[str, Any], token: str
+) -> tuple[Any, list[str]]:
+    """The body from each server, asserted equal (a running page's ETA moves with the
+    clock between the two requests: only its presence is compared); the body and the
+    direct server's statements."""
+    with counting_statements(direct) as statements:
+        answered = await direct.gql(query, variables, token=token)
+    expected = await schema.gql(query, variables, token=token)
+    assert answered.status == expected.status
+    assert _steady(answered.body) == _steady(expected.body)
+    return answered.body, list(statements)
+
+
+def _steady(body: dict[str, Any]) -> str:
+    text = json.dumps(body)
+    progress = (body.get("data") or {}).get("comparison", {}) or {}
+    eta = (progress.get("progress") or {}).get("etaSeconds")
+    return text.replace(f'"etaSeconds": {json.dumps(eta)}', '"etaSeconds": "now"')
+
+
+def _direct(statements: list[str]) -> bool:
+    """Whether the direct way read (its one statement aggregates the cohorts as JSON)."""
+    return any("json_agg" in statement for statement in statements)
+
+
+async def test_the_comparisons_page_is_the_schemas_page_from_one_statement(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+) -> None:
+    ws, ids = workspace
+    token = ws.tokens[Role.VIEWER]
+    body, statements = await _both(postgres_backend, schema_only, LIST, {"first": 20}, token)
+    page = body["data"]["comparisons"]
+    assert page["totalCount"] == 6 and [e["node"]["id"] for e in page["edges"]] == sorted(
+        ids.values(), reverse=True
+    )
+    done = next(e["node"] for e in page["edges"] if e["node"]["id"] == ids["finalized"])
+    assert done["verdictState"] == "FINALIZED" and len(done["scorecard"]["verdicts"]) == 2
+    assert all(c["passRate"] is not None for c in done["cohorts"])
+    assert _direct(statements) and len(statements) == 1, statements
+
+    # Pages after a cursor, a status, an empty page and a page of none all agree too.
+    first_two = (await postgres_backend.gql(LIST, {"first": 2}, token=token)).ok()
+    cursor = first_two["comparisons"]["pageInfo"]["endCursor"]
+    for variables in (
+        {"first": 2, "after": cursor},
+        {"first": 20, "status": "RUNNING"},
+        {"first": 20, "status": "DONE", "after": None},
+        {"first": 0},
+        {"first": 20, "status": "FAILED"},
+    ):
+        await _both(postgres_backend, schema_only, LIST, variables, token)
+
+    # Written another way, the same document is still known.
+    compact = " ".join(LIST.split())
+    _, statements = await _both(postgres_backend, schema_only, compact, {"first": 3}, token)
+    assert _direct(statements), statements
+
+
+@pytest.mark.parametrize(
+    "variables",
+    [
+        {"first": 1000},
+        {"first": 20, "after": "not-a-cursor"},
+        {"first": 20, "after": "MTI="},  # a cursor holding 12: another list's
+        {"first": 20, "status": "NOPE"},
+        {"first": "20"},
+        {"first": True},
+        {},
+        {"first": 20, "unknown": 1},
+    ],
+)
+async def test_what_the_list_refuses_is_refused_as_the_schema_refuses_it(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    variables: dict[str, Any],
+) -> None:
+    ws, _ = workspace
+    body, statements = await _both(
+        postgres_backend, schema_only, LIST, variables, ws.tokens[Role.VIEWER]
+    )
+    assert not _direct(statements)
+    if "unknown" not in variables:
+        assert body["errors"][0]["extensions"]["code"] == "VALIDATION_FAILED", body
+
+
+async def test_a_comparisons_page_is_the_schemas_page_running_finalized_or_reported(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+) -> None:
+    ws, ids = workspace
+    viewer = ws.tokens[Role.VIEWER]
+    for name in ("running3", "running0", "setup", "finalized"):
+        body, statements = await _both(
+            postgres_backend, schema_only, PAGE, {"id": ids[name]}, viewer
+        )
+        assert body["data"]["comparison"]["id"] == ids[name]
+        assert _direct(statements) and len(statements) == 1, statements
+    running = (await postgres_backend.gql(PAGE, {"id": ids["running3"]}, token=viewer)).ok()
+    progress = running["comparison"]["progress"]
+    assert progress["status"] == "RUNNING" and progress["doneCalls"] == 12
+    assert isinstance(progress["etaSeconds"], float)
+
+    # A reported comparison lists its reports: the schema reads them, to the same answer.
+    member = ws.tokens[Role.MEMBER]
+    (await postgres_backend.gql(GENERATE, {"id": ids["finalized"]}, token=member)).ok()
+    body, _ = await _both(postgres_backend, schema_only, PAGE, {"id": ids["finalized"]}, viewer)
+    assert [r["version"] for r in body["data"]["comparison"]["reports"]] == [1]
+
+
+async def test_another_workspaces_or_an_unknown_comparison_is_not_found_as_ever(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+) -> None:
+    _, ids = workspace
+    other = await make_workspace(postgres_backend.sessionmaker)
+    token = other.tokens[Role.OWNER]
+    for variables in ({"id": ids["running1"]}, {"id": "cmp_unknown"}):
+        body, _ = await _both(postgres_backend, schema_only, PAGE, variables, token)
+        assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    body, _ = await _both(postgres_backend, schema_only, PAGE, {"id": 12}, token)
+    assert body["errors"], body
+    # No token: refused before anything is read.
+    body, statements = await _both(postgres_backend, schema_only, LIST, {"first": 5}, "")
+    assert body["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
+    assert not _direct(statements)
