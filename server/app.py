@@ -22,7 +22,8 @@ from server.db import (
     create_sessionmaker,
     transaction,
 )
-from server.direct_reads import comparisons as direct_documents
+from server.direct_reads import cases as direct_cases
+from server.direct_reads import comparisons as direct_comparisons
 from server.direct_reads.documents import DirectReads
 from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
@@ -124,7 +125,8 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
         )
         app.state.shipwise = state
-        direct = DirectReads(engine, direct_documents.DOCUMENTS) if settings.direct_reads else None
+        known = (*direct_comparisons.DOCUMENTS, *direct_cases.DOCUMENTS)
+        direct = DirectReads(engine, known) if settings.direct_reads else None
         graphql.view = ShipwiseGraphQL(build_schema(settings), state, direct)
         if runtime.embedded:
             await _free_stale_leases(sessionmaker)

@@ -31,6 +31,8 @@ class Compiled:
 @lru_cache(maxsize=64)
 def compiled(statement: Select[Any], dialect: Dialect) -> Compiled:
     done = statement.compile(dialect=dialect)
+    if any(bind.expanding for bind in done.binds.values()):
+        raise ValueError("an expanding parameter (IN) is rendered per execution: not here")
     return Compiled(str(done), tuple(done.positiontup or ()), dict(done.params))
 
 

@@ -49,7 +49,7 @@ CaseKey = tuple[str, int]
 """`(comparison_id, case ordinal)`: what the trials of a case are loaded by."""
 
 
-def _condition(case_filter: CaseFilter, baseline: bool) -> ColumnElement[bool] | None:
+def case_condition(case_filter: CaseFilter, baseline: bool) -> ColumnElement[bool] | None:
     """SPEC §4: with a baseline (its bit the bound parameter `baseline_bit`), its
     worse/better cases by pass fraction; without one, the failure analysis classes
     (DIVERGED = improved or regressed)."""
@@ -69,7 +69,9 @@ def _condition(case_filter: CaseFilter, baseline: bool) -> ColumnElement[bool] |
         CaseFilter.IMPROVEMENTS: [CaseClass.IMPROVED],
         CaseFilter.DIVERGED: [CaseClass.REGRESSED, CaseClass.IMPROVED],
     }[case_filter]
-    return VerdictCase.classification.in_(classes)
+    # Equalities, not IN: no expanding parameter, so the statement compiles once for good
+    # (`server.direct_reads` runs it compiled).
+    return or_(*(VerdictCase.classification == c for c in classes))
 
 
 @lru_cache(maxsize=len(CaseFilter) * 2)
@@ -79,7 +81,7 @@ def _page_statements(case_filter: CaseFilter, baseline: bool) -> KeysetStatement
     stmt = select(VerdictCase).where(
         VerdictCase.comparison_id == bindparam("comparison_id", type_=String)
     )
-    condition = _condition(case_filter, baseline)
+    condition = case_condition(case_filter, baseline)
     if condition is not None:
         stmt = stmt.where(condition)
     return keyset_statements(stmt, key=VerdictCase.ordinal)

@@ -180,3 +180,84 @@ async def test_another_workspaces_or_an_unknown_comparison_is_not_found_as_ever(
     body, statements = await _both(postgres_backend, schema_only, LIST, {"first": 5}, "")
     assert body["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
     assert not _direct(statements)
+
+
+CASES = document("ComparisonCases")
+
+
+async def test_a_case_page_is_the_schemas_page_from_one_statement(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+) -> None:
+    ws, ids = workspace
+    token = ws.tokens[Role.VIEWER]
+    regressions = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
+    body, statements = await _both(postgres_backend, schema_only, CASES, regressions, token)
+    cases = body["data"]["comparison"]["cases"]
+    assert cases["totalCount"] == 8 and len(cases["edges"]) == 3
+    node = cases["edges"][0]["node"]
+    assert node["classification"] == "REGRESSED"
+    assert [c["passFraction"] for c in node["cohorts"]] == [0.0, 1.0, 0.0]
+    assert [len(c["trials"]) for c in node["cohorts"]] == [1, 1, 1]
+    # The response cache's stamp (a finalized page may be kept), then the one statement.
+    assert _direct(statements) and len(statements) == 2, statements
+
+    cursor = cases["pageInfo"]["endCursor"]
+    for variables in (
+        {**regressions, "after": cursor},
+        {**regressions, "first": 20},
+        {**regressions, "baseline": 2},  # no regressions against baseline 2: an empty page
+        {**regressions, "first": 0},
+        {"id": ids["finalized"], "filter": "ALL", "first": 5},
+        {"id": ids["finalized"], "filter": "DIVERGED", "first": 5, "baseline": None},
+        {"id": ids["finalized"], "filter": "IMPROVEMENTS", "first": 5},
+        {"id": ids["finalized"], "filter": "REGRESSIONS", "first": 5},
+        {"id": ids["finalized"], "filter": "DIVERGED", "first": 5, "baseline": 2},
+        {"id": ids["finalized"], "filter": "IMPROVEMENTS", "first": 5, "baseline": 1},
+        {"id": ids["finalized"], "filter": "ALL", "first": 5, "baseline": 1},
+        {"id": ids["running2"], "filter": "REGRESSIONS", "first": 5},  # none until finalized
+    ):
+        _, statements = await _both(postgres_backend, schema_only, CASES, variables, token)
+        assert _direct(statements), variables
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"baseline": 0}, "VALIDATION_FAILED"),
+        ({"baseline": 3}, "VALIDATION_FAILED"),
+        ({"baseline": 40}, "VALIDATION_FAILED"),
+        ({"first": 1000}, "VALIDATION_FAILED"),
+        ({"after": "bm9wZQ=="}, "VALIDATION_FAILED"),  # a cursor holding "nope"
+        ({"filter": "WORSE"}, "VALIDATION_FAILED"),
+        ({"id": "cmp_unknown"}, "NOT_FOUND"),
+    ],
+)
+async def test_what_a_case_page_refuses_is_refused_as_the_schema_refuses_it(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    change: dict[str, Any],
+    code: str,
+) -> None:
+    ws, ids = workspace
+    variables = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
+    body, _ = await _both(
+        postgres_backend, schema_only, CASES, {**variables, **change}, ws.tokens[Role.VIEWER]
+    )
+    assert body["errors"][0]["extensions"]["code"] == code, body
+
+
+async def test_another_workspaces_case_page_is_not_found(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+) -> None:
+    _, ids = workspace
+    other = await make_workspace(postgres_backend.sessionmaker)
+    variables = {"id": ids["finalized"], "filter": "ALL", "first": 3}
+    body, _ = await _both(
+        postgres_backend, schema_only, CASES, variables, other.tokens[Role.OWNER]
+    )
+    assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
