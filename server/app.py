@@ -24,6 +24,7 @@ from server.db import (
 )
 from server.direct_reads import cases as direct_cases
 from server.direct_reads import comparisons as direct_comparisons
+from server.direct_reads import scorecards as direct_scorecards
 from server.direct_reads.documents import DirectReads
 from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
@@ -125,7 +126,11 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
         )
         app.state.shipwise = state
-        known = (*direct_comparisons.DOCUMENTS, *direct_cases.DOCUMENTS)
+        known = (
+            *direct_comparisons.DOCUMENTS,
+            *direct_scorecards.DOCUMENTS,
+            *direct_cases.DOCUMENTS,
+        )
         direct = DirectReads(engine, known) if settings.direct_reads else None
         graphql.view = ShipwiseGraphQL(build_schema(settings), state, direct)
         if runtime.embedded:

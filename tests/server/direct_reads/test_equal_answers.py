@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import select, update
 
+from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
 from tests.factories import WorkspaceFixture, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend, start_backend
@@ -261,3 +264,51 @@ async def test_another_workspaces_case_page_is_not_found(
         postgres_backend, schema_only, CASES, variables, other.tokens[Role.OWNER]
     )
     assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+
+
+SCORECARD = document("ComparisonScorecard")
+
+
+async def test_a_scorecard_is_the_schemas_scorecard_fresh_or_stale(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+) -> None:
+    ws, ids = workspace
+    token = ws.tokens[Role.VIEWER]
+    body, statements = await _both(
+        postgres_backend, schema_only, SCORECARD, {"id": ids["finalized"]}, token
+    )
+    card = body["data"]["comparison"]["scorecard"]
+    assert card["failureAnalysis"]["regressed"] == 8 and card["staleness"] is None
+    assert [v["baselineCohortIndex"] for v in card["verdicts"]] == [1, 2]
+    assert any("comparison_verdict.scorecard" in s for s in statements), statements
+
+    # A verdict 10 days old is shown stale, with its note.
+    stale = update(ComparisonVerdict).where(ComparisonVerdict.comparison_id == ids["finalized"])
+    async with postgres_backend.sessionmaker() as session, session.begin():
+        finalized_at = (
+            await session.execute(
+                select(ComparisonVerdict.finalized_at).where(
+                    ComparisonVerdict.comparison_id == ids["finalized"]
+                )
+            )
+        ).scalar_one()
+        assert finalized_at is not None
+        await session.execute(stale.values(finalized_at=finalized_at - timedelta(days=10)))
+    try:
+        body, _ = await _both(
+            postgres_backend, schema_only, SCORECARD, {"id": ids["finalized"]}, token
+        )
+        assert body["data"]["comparison"]["scorecard"]["staleness"]["days"] == 10
+    finally:
+        async with postgres_backend.sessionmaker() as session, session.begin():
+            await session.execute(stale.values(finalized_at=finalized_at))
+
+    # Not finalized: no scorecard. Another workspace's, or none: NOT_FOUND, as ever.
+    body, _ = await _both(postgres_backend, schema_only, SCORECARD, {"id": ids["running1"]}, token)
+    assert body["data"]["comparison"]["scorecard"] is None
+    other = (await make_workspace(postgres_backend.sessionmaker)).tokens[Role.VIEWER]
+    for variables in ({"id": ids["finalized"]}, {"id": "cmp_unknown"}):
+        body, _ = await _both(postgres_backend, schema_only, SCORECARD, variables, other)
+        assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
