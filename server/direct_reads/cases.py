@@ -75,7 +75,7 @@ def _statement(case_filter: CaseFilter, baseline: bool, after: bool) -> Select[A
     after a cursor `after_key`)."""
     condition = case_condition(case_filter, baseline)
     ours = VerdictCase.comparison_id == Comparison.id
-    counted = select(func.count()).select_from(VerdictCase).where(ours)
+    counted = select(func.count().label("total")).select_from(VerdictCase).where(ours)
     page = select(
         VerdictCase.ordinal,
         VerdictCase.dataset_item_id,
@@ -87,24 +87,23 @@ def _statement(case_filter: CaseFilter, baseline: bool, after: bool) -> Select[A
         counted, page = counted.where(condition), page.where(condition)
     if after:
         page = page.where(VerdictCase.ordinal > bindparam("after_key"))
-    lateral = page.order_by(VerdictCase.ordinal).limit(bindparam("page_limit")).lateral()
+    cases = page.order_by(VerdictCase.ordinal).limit(bindparam("page_limit")).lateral("cases")
+    # Counts as aggregates joined laterally, not scalar subqueries in the select list:
+    # PostgreSQL would count again for each case row of the page.
+    total = counted.lateral("counted")
     cohorts = (
-        select(func.count())
+        select(func.count().label("cohort_count"))
         .select_from(ComparisonCohort)
         .where(ComparisonCohort.comparison_id == Comparison.id)
+        .lateral("cohorts")
     )
-    stmt = cast(
-        "Select[Any]",
-        select(
-            Comparison.id,
-            cohorts.scalar_subquery().label("cohort_count"),
-            counted.scalar_subquery().label("total"),
-            *lateral.c,
-        ),
-    )
+    stmt = cast("Select[Any]", select(Comparison.id, cohorts.c.cohort_count, total.c.total))
     return (
-        stmt.select_from(Comparison)
-        .outerjoin(lateral, true())
+        stmt.add_columns(*cases.c)
+        .select_from(Comparison)
+        .join(cohorts, true())
+        .join(total, true())
+        .outerjoin(cases, true())
         .where(
             Comparison.id == bindparam("comparison_id", type_=String),
             Comparison.workspace_id == bindparam("workspace_id", type_=String),
