@@ -212,8 +212,18 @@ def _event(topic: str, entry_id: bytes, fields: Mapping[bytes, bytes]) -> Event:
     return Event(topic=topic, seq=seq, payload=json.loads(fields[b"data"]))
 
 
+_HIT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+"""One request counted in its window, the window's key expiring with it: one command (a
+MULTI/INCR/EXPIRE/EXEC pipeline cost every request about twice the client CPU)."""
+
+
 class RedisRateLimiter:
-    """Fixed windows per key: INCR + EXPIRE on `shipwise:rl:<key>:<window index>`.
+    """Fixed windows per key: INCR, and EXPIRE on the first, on
+    `shipwise:rl:<key>:<window index>`, in one script.
 
     While Redis is away requests are let through (the API keeps answering reads through a
     broker outage): one warning per outage, and Redis is tried again after `retry_seconds`.
@@ -227,6 +237,7 @@ class RedisRateLimiter:
         retry_seconds: float = 1.0,
     ) -> None:
         self._redis: Redis = Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=2)
+        self._hit = self._redis.register_script(_HIT)
         self._clock = clock
         self._retry_seconds = retry_seconds
         self._away_until: float | None = None
@@ -239,10 +250,7 @@ class RedisRateLimiter:
         index = int(self._clock() // window_seconds)
         redis_key = f"{RATE_LIMIT_PREFIX}{key}:{index}"
         try:
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.incr(redis_key)
-                pipe.expire(redis_key, window_seconds + 1)
-                count, _ = await pipe.execute()
+            count = await self._hit(keys=[redis_key], args=[window_seconds + 1])
         except BROKER_ERRORS as exc:
             if self._away_until is None:
                 logger.warning(
