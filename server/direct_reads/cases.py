@@ -142,16 +142,16 @@ async def comparison_cases(reading: Reading, given: Mapping[str, Any]) -> dict[s
     if not rows:
         return None  # not the workspace's, or unknown: the schema says NOT_FOUND
     first = rows[0]
-    if baseline is not None and not 1 <= baseline < first.cohort_count:
+    if baseline is not None and not 1 <= baseline < first["cohort_count"]:
         return None  # the schema refuses it, naming the baselines
-    cases = [row for row in rows if row.ordinal is not None]
+    cases = [row for row in rows if row["ordinal"] is not None]
     shown = cases[:size]
-    cursors = [encode_cursor(row.ordinal) for row in shown]
+    cursors = [encode_cursor(row["ordinal"]) for row in shown]
     return {
         "comparison": {
-            "id": first.id,
+            "id": first["id"],
             "cases": {
-                "totalCount": first.total,
+                "totalCount": first["total"],
                 "pageInfo": {
                     "hasNextPage": len(cases) > size,
                     "endCursor": cursors[-1] if cursors else None,
@@ -168,12 +168,12 @@ async def comparison_cases(reading: Reading, given: Mapping[str, Any]) -> dict[s
 def _case(row: Any) -> dict[str, Any]:
     """A case node as `verdicts.resolvers._case` and `CaseCohort` show it."""
     trials: dict[int, list[dict[str, Any]]] = {}
-    for cohort_index, trial_index, passed in row.trials or ():
+    for cohort_index, trial_index, passed in row["trials"] or ():
         trials.setdefault(cohort_index, []).append({"trialIndex": trial_index, "passed": passed})
     return {
-        "ordinal": row.ordinal,
-        "datasetItemId": row.dataset_item_id,
-        "classification": CaseClass(row.classification).name,
+        "ordinal": row["ordinal"],
+        "datasetItemId": row["dataset_item_id"],
+        "classification": CaseClass(row["classification"]).name,
         "cohorts": [
             {
                 "cohortIndex": c["cohortIndex"],
@@ -182,7 +182,7 @@ def _case(row: Any) -> dict[str, Any]:
                 "score": _float(c["score"]),
                 "trials": trials.get(c["cohortIndex"], []),
             }
-            for c in row.cohorts
+            for c in row["cohorts"]
         ],
     }
 

@@ -97,15 +97,15 @@ class Counts:
     @classmethod
     def of(cls, row: Any) -> Counts:
         return cls(
-            seq=row.seq,
-            status=ComparisonStatus(row.status),
-            stop_reason=StopReason(row.stop_reason) if row.stop_reason else None,
-            done_calls=row.done_calls,
-            total_calls=row.total_calls,
-            failed_calls=row.failed_calls,
-            spent_micros=row.spent_micros,
-            started_at=row.started_at,
-            progress_at=row.progress_at,
+            seq=row["seq"],
+            status=ComparisonStatus(row["status"]),
+            stop_reason=StopReason(row["stop_reason"]) if row["stop_reason"] else None,
+            done_calls=row["done_calls"],
+            total_calls=row["total_calls"],
+            failed_calls=row["failed_calls"],
+            spent_micros=row["spent_micros"],
+            started_at=row["started_at"],
+            progress_at=row["progress_at"],
         )
 
 
@@ -208,10 +208,10 @@ async def comparisons_list(reading: Reading, given: Mapping[str, Any]) -> dict[s
     nodes = [_row_node(row) for row in rows[:size]]
     if any(node is None for node in nodes):
         return None
-    cursors = [encode_cursor(row.id) for row in rows[:size]]
+    cursors = [encode_cursor(row["id"]) for row in rows[:size]]
     return {
         "comparisons": {
-            "totalCount": rows[0][-1],
+            "totalCount": rows[0][len(rows[0]) - 1],  # the count rides last on each row
             "edges": [{"cursor": c, "node": n} for c, n in zip(cursors, nodes, strict=True)],
             "pageInfo": {
                 "hasNextPage": len(rows) > size,
@@ -225,10 +225,10 @@ def _row_node(row: Any) -> dict[str, Any] | None:
     """`ComparisonRowFields` of a row (None: a scorecard the schema would have to refuse)."""
     counts = Counts.of(row)
     scorecard: dict[str, Any] | None = None
-    if row.verdict_state == VerdictState.FINALIZED and row.has_scorecard:
-        if not isinstance(row.verdicts, list):
+    if row["verdict_state"] == VerdictState.FINALIZED and row["has_scorecard"]:
+        if not isinstance(row["verdicts"], list):
             return None
-        chips = [baseline_verdict(v) for v in row.verdicts]
+        chips = [baseline_verdict(v) for v in row["verdicts"]]
         scorecard = {
             "verdicts": [
                 {
@@ -240,14 +240,14 @@ def _row_node(row: Any) -> dict[str, Any] | None:
             ]
         }
     return {
-        "id": row.id,
-        "label": row.label,
+        "id": row["id"],
+        "label": row["label"],
         "status": counts.status.name,
         "stopReason": counts.stop_reason.name if counts.stop_reason else None,
-        "createdAt": row.created_at.isoformat(),
+        "createdAt": row["created_at"].isoformat(),
         "spentCentsSoFar": micros_to_cents(counts.spent_micros),
-        "verdictState": _verdict_state(row.verdict_state),
-        "cohorts": _cohorts(counts.status, row.cohorts or []),
+        "verdictState": _verdict_state(row["verdict_state"]),
+        "cohorts": _cohorts(counts.status, row["cohorts"] or []),
         "scorecard": scorecard,
         "progress": {
             "seq": counts.seq,
@@ -342,42 +342,42 @@ async def comparison_page(reading: Reading, given: Mapping[str, Any]) -> dict[st
     row = rows[0]
     counts = Counts.of(row)
     plain = (
-        row.version_id is not None
-        and row.experiment_id is not None
-        and not row.has_reports  # its reports and sign-offs: the schema reads them
+        row["version_id"] is not None
+        and row["experiment_id"] is not None
+        and not row["has_reports"]  # its reports and sign-offs: the schema reads them
         and counts.stop_reason != StopReason.CONNECTION_CAP  # its capped connections: too
     )
     if not plain:
         return None
-    cohorts = row.cohorts or []
+    cohorts = row["cohorts"] or []
     progress = snapshot(counts, [(index, CohortState(state)) for index, *_, state in cohorts])
     return {
         "comparison": {
-            "id": row.id,
-            "label": row.label,
+            "id": row["id"],
+            "label": row["label"],
             "status": counts.status.name,
             "stopReason": counts.stop_reason.name if counts.stop_reason else None,
-            "errorCode": row.error_code,
-            "trialsPerCase": row.trials_per_case,
-            "caseCount": row.case_count,
-            "budgetCapCents": optional_micros_to_cents(row.budget_cap_micros),
+            "errorCode": row["error_code"],
+            "trialsPerCase": row["trials_per_case"],
+            "caseCount": row["case_count"],
+            "budgetCapCents": optional_micros_to_cents(row["budget_cap_micros"]),
             "spentCentsSoFar": micros_to_cents(counts.spent_micros),
-            "createdAt": row.created_at.isoformat(),
+            "createdAt": row["created_at"].isoformat(),
             "startedAt": _at(counts.started_at),
-            "endedAt": _at(row.ended_at),
-            "verdictState": _verdict_state(row.verdict_state),
-            "verdictErrorCode": row.verdict_error_code,
-            "verdict": _name(SignOffVerdict, row.verdict),
-            "split": Split(row.split).name,
+            "endedAt": _at(row["ended_at"]),
+            "verdictState": _verdict_state(row["verdict_state"]),
+            "verdictErrorCode": row["verdict_error_code"],
+            "verdict": _name(SignOffVerdict, row["verdict"]),
+            "split": Split(row["split"]).name,
             "datasetVersion": {
-                "id": row.version_id,
-                "datasetId": row.dataset_id,
-                "number": row.version_number,
+                "id": row["version_id"],
+                "datasetId": row["dataset_id"],
+                "number": row["version_number"],
             },
             "experiment": {
-                "id": row.experiment_id,
-                "name": row.experiment_name,
-                "dailyBudgetCents": optional_micros_to_cents(row.daily_budget_micros),
+                "id": row["experiment_id"],
+                "name": row["experiment_name"],
+                "dailyBudgetCents": optional_micros_to_cents(row["daily_budget_micros"]),
             },
             "cohorts": _cohorts(counts.status, cohorts),
             "progress": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -14,9 +15,12 @@ from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 
 from server.context import Context
+from server.direct_reads.statements import DATABASE_ERRORS
 from server.errors import ShipwiseError
 from server.settings import Settings
 from server.workspaces.roles import Actor
+
+logger = logging.getLogger("shipwise.direct_reads")
 
 MAX_KEPT_TEXTS: Final = 256
 MAX_TEXT: Final = 16 * 1024
@@ -70,7 +74,11 @@ class DirectReads:
         except ShipwiseError:
             return None
         reading = Reading(actor, context.settings, self._engine)
-        data = await document.answer(reading, request.variables or {})
+        try:
+            data = await document.answer(reading, request.variables or {})
+        except DATABASE_ERRORS as exc:
+            logger.warning("direct read failed", extra={"error_type": type(exc).__name__})
+            return None
         return None if data is None else ExecutionResult(data=data, errors=None)
 
     def _document(self, text: str | None) -> DirectDocument | None:

@@ -12,12 +12,24 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select, update
+from strawberry.http import GraphQLRequestData
 
+from server.context import Context
+from server.db import create_engine
+from server.direct_reads.comparisons import DOCUMENTS
+from server.direct_reads.documents import DirectReads
 from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
-from tests.factories import WorkspaceFixture, make_comparison, make_comparison_setup, make_workspace
+from tests.factories import (
+    WorkspaceFixture,
+    actor_for,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
 from tests.harness import Backend, start_backend
 from tests.portal_documents import document
+from tests.private_services import free_port
 from tests.server.running_comparisons import running_comparison
 from tests.server.verdicts.scenarios import finalized, scripted_setup
 from tests.statements import counting_statements
@@ -312,3 +324,20 @@ async def test_a_scorecard_is_the_schemas_scorecard_fresh_or_stale(
     for variables in ({"id": ids["finalized"]}, {"id": "cmp_unknown"}):
         body, _ = await _both(postgres_backend, schema_only, SCORECARD, variables, other)
         assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+
+
+async def test_a_database_that_is_away_leaves_the_answer_to_the_schema(
+    postgres_backend: Backend, workspace: tuple[WorkspaceFixture, dict[str, str]]
+) -> None:
+    ws, _ = workspace
+    gone = create_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/test")
+    direct = DirectReads(gone, DOCUMENTS)
+    context = Context(app=postgres_backend.state)
+    context.authenticate_as(actor_for(ws, Role.VIEWER), None)
+    request = GraphQLRequestData(
+        query=LIST, variables={"first": 5}, operation_name=None, extensions=None, protocol="http"
+    )
+    try:
+        assert await direct.answer(context, request) is None
+    finally:
+        await gone.dispose()
