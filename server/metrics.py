@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -59,8 +60,23 @@ class MetricsMiddleware:
         try:
             await self.app(scope, receive, send_wrapper)
         finally:
-            REQUESTS.labels(path=path, status=str(status)).inc()
-            REQUEST_SECONDS.labels(path=path).observe(time.perf_counter() - started)
+            count, seconds = _series(path, status)
+            count.inc()
+            seconds.observe(time.perf_counter() - started)
+
+
+_SERIES: dict[tuple[str, int], tuple[Any, Any]] = {}
+"""Each (path, status)'s request counter and duration histogram, looked up once: a few
+paths times the statuses answered (prometheus_client's `labels` took a lock and built a
+key on every request)."""
+
+
+def _series(path: str, status: int) -> tuple[Any, Any]:
+    found = _SERIES.get((path, status))
+    if found is None:
+        found = (REQUESTS.labels(path, str(status)), REQUEST_SECONDS.labels(path))
+        _SERIES[(path, status)] = found
+    return found
 
 
 async def metrics_endpoint(request: Request) -> Response:

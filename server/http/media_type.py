@@ -11,6 +11,7 @@ errors or not.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 JSON = "application/json"
@@ -22,13 +23,15 @@ CONTENT_TYPES = {JSON: JSON, GRAPHQL_RESPONSE: f"{GRAPHQL_RESPONSE}; charset=utf
 """`Content-Type` of an answer: `application/json` as it always was."""
 
 
+@lru_cache(maxsize=256)
 def negotiate(accept: str | None) -> str | None:
     """The supported media type that `accept` ranks highest; JSON when there is no `Accept`;
     None when it accepts neither (the view answers 406).
 
     Each supported type takes the quality of the most specific range matching it (RFC 9110
     §12.5.1), so `application/json, */*;q=0.1` ranks JSON first; between equal qualities
-    the more specific range wins, then the one listed first.
+    the more specific range wins, then the one listed first. Kept per `Accept` value (a
+    client sends the same one on every request; each is asked of it three times).
     """
     if accept is None or not accept.strip():
         return JSON
