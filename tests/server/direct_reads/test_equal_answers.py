@@ -1,12 +1,14 @@
 """The portal's live pages answered directly (`server.direct_reads`, PostgreSQL) are the
 schema's own answers: the same documents sent to a second server on the same database with
-`direct_reads` off give the same bodies, byte for byte, over running, finalized, reported,
-empty and refused cases; and what the direct way does not know goes to the schema."""
+`direct_reads` off give equal bodies (key order included) over running, finalized,
+reported, empty and refused cases; and what the direct way does not know goes to the
+schema."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -64,18 +66,38 @@ async def workspace(postgres_backend: Backend) -> tuple[WorkspaceFixture, dict[s
     return ws, ids
 
 
-async def _both(
-    direct: Backend, schema: Backend, query: str, variables: dict[str, Any], token: str
-) -> tuple[Any, list[str]]:
-    """The body from each server, asserted equal (a running page's ETA moves with the
-    clock between the two requests: only its presence is compared); the body and the
-    direct server's statements."""
-    with counting_statements(direct) as statements:
-        answered = await direct.gql(query, variables, token=token)
-    expected = await schema.gql(query, variables, token=token)
-    assert answered.status == expected.status
-    assert _steady(answered.body) == _steady(expected.body)
-    return answered.body, list(statements)
+@dataclass(frozen=True)
+class Servers:
+    """The direct server, the schema's, and the workspace both read."""
+
+    direct: Backend
+    schema: Backend
+    ws: WorkspaceFixture
+    ids: dict[str, str]
+
+    async def both(
+        self, query: str, variables: dict[str, Any], token: str | None = None
+    ) -> tuple[Any, list[str]]:
+        """The body from each server (as the workspace's VIEWER unless `token` says),
+        asserted equal (a running page's ETA moves with the clock between the two
+        requests: only its presence is compared); the body and the direct server's
+        statements."""
+        token = self.ws.tokens[Role.VIEWER] if token is None else token
+        with counting_statements(self.direct) as statements:
+            answered = await self.direct.gql(query, variables, token=token)
+        expected = await self.schema.gql(query, variables, token=token)
+        assert answered.status == expected.status
+        assert _steady(answered.body) == _steady(expected.body)
+        return answered.body, list(statements)
+
+
+@pytest.fixture(scope="module")
+async def servers(
+    postgres_backend: Backend,
+    schema_only: Backend,
+    workspace: tuple[WorkspaceFixture, dict[str, str]],
+) -> Servers:
+    return Servers(postgres_backend, schema_only, *workspace)
 
 
 def _steady(body: dict[str, Any]) -> str:
@@ -91,13 +113,11 @@ def _direct(statements: list[str]) -> bool:
 
 
 async def test_the_comparisons_page_is_the_schemas_page_from_one_statement(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
 ) -> None:
-    ws, ids = workspace
+    ws, ids = servers.ws, servers.ids
     token = ws.tokens[Role.VIEWER]
-    body, statements = await _both(postgres_backend, schema_only, LIST, {"first": 20}, token)
+    body, statements = await servers.both(LIST, {"first": 20}, token)
     page = body["data"]["comparisons"]
     assert page["totalCount"] == 6 and [e["node"]["id"] for e in page["edges"]] == sorted(
         ids.values(), reverse=True
@@ -108,7 +128,7 @@ async def test_the_comparisons_page_is_the_schemas_page_from_one_statement(
     assert _direct(statements) and len(statements) == 1, statements
 
     # Pages after a cursor, a status, an empty page and a page of none all agree too.
-    first_two = (await postgres_backend.gql(LIST, {"first": 2}, token=token)).ok()
+    first_two = (await servers.direct.gql(LIST, {"first": 2}, token=token)).ok()
     cursor = first_two["comparisons"]["pageInfo"]["endCursor"]
     for variables in (
         {"first": 2, "after": cursor},
@@ -117,11 +137,11 @@ async def test_the_comparisons_page_is_the_schemas_page_from_one_statement(
         {"first": 0},
         {"first": 20, "status": "FAILED"},
     ):
-        await _both(postgres_backend, schema_only, LIST, variables, token)
+        await servers.both(LIST, variables, token)
 
     # Written another way, the same document is still known.
     compact = " ".join(LIST.split())
-    _, statements = await _both(postgres_backend, schema_only, compact, {"first": 3}, token)
+    _, statements = await servers.both(compact, {"first": 3}, token)
     assert _direct(statements), statements
 
 
@@ -139,60 +159,50 @@ async def test_the_comparisons_page_is_the_schemas_page_from_one_statement(
     ],
 )
 async def test_what_the_list_refuses_is_refused_as_the_schema_refuses_it(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
     variables: dict[str, Any],
 ) -> None:
-    ws, _ = workspace
-    body, statements = await _both(
-        postgres_backend, schema_only, LIST, variables, ws.tokens[Role.VIEWER]
-    )
+    ws = servers.ws
+    body, statements = await servers.both(LIST, variables, ws.tokens[Role.VIEWER])
     assert not _direct(statements)
     if "unknown" not in variables:
         assert body["errors"][0]["extensions"]["code"] == "VALIDATION_FAILED", body
 
 
 async def test_a_comparisons_page_is_the_schemas_page_running_finalized_or_reported(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
 ) -> None:
-    ws, ids = workspace
+    ws, ids = servers.ws, servers.ids
     viewer = ws.tokens[Role.VIEWER]
     for name in ("running3", "running0", "setup", "finalized"):
-        body, statements = await _both(
-            postgres_backend, schema_only, PAGE, {"id": ids[name]}, viewer
-        )
+        body, statements = await servers.both(PAGE, {"id": ids[name]}, viewer)
         assert body["data"]["comparison"]["id"] == ids[name]
         assert _direct(statements) and len(statements) == 1, statements
-    running = (await postgres_backend.gql(PAGE, {"id": ids["running3"]}, token=viewer)).ok()
+    running = (await servers.direct.gql(PAGE, {"id": ids["running3"]}, token=viewer)).ok()
     progress = running["comparison"]["progress"]
     assert progress["status"] == "RUNNING" and progress["doneCalls"] == 12
     assert isinstance(progress["etaSeconds"], float)
 
     # A reported comparison lists its reports: the schema reads them, to the same answer.
     member = ws.tokens[Role.MEMBER]
-    (await postgres_backend.gql(GENERATE, {"id": ids["finalized"]}, token=member)).ok()
-    body, _ = await _both(postgres_backend, schema_only, PAGE, {"id": ids["finalized"]}, viewer)
+    (await servers.direct.gql(GENERATE, {"id": ids["finalized"]}, token=member)).ok()
+    body, _ = await servers.both(PAGE, {"id": ids["finalized"]}, viewer)
     assert [r["version"] for r in body["data"]["comparison"]["reports"]] == [1]
 
 
 async def test_another_workspaces_or_an_unknown_comparison_is_not_found_as_ever(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
 ) -> None:
-    _, ids = workspace
-    other = await make_workspace(postgres_backend.sessionmaker)
+    ids = servers.ids
+    other = await make_workspace(servers.direct.sessionmaker)
     token = other.tokens[Role.OWNER]
     for variables in ({"id": ids["running1"]}, {"id": "cmp_unknown"}):
-        body, _ = await _both(postgres_backend, schema_only, PAGE, variables, token)
+        body, _ = await servers.both(PAGE, variables, token)
         assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
-    body, _ = await _both(postgres_backend, schema_only, PAGE, {"id": 12}, token)
+    body, _ = await servers.both(PAGE, {"id": 12}, token)
     assert body["errors"], body
     # No token: refused before anything is read.
-    body, statements = await _both(postgres_backend, schema_only, LIST, {"first": 5}, "")
+    body, statements = await servers.both(LIST, {"first": 5}, "")
     assert body["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"
     assert not _direct(statements)
 
@@ -201,14 +211,12 @@ CASES = document("ComparisonCases")
 
 
 async def test_a_case_page_is_the_schemas_page_from_one_statement(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
 ) -> None:
-    ws, ids = workspace
+    ws, ids = servers.ws, servers.ids
     token = ws.tokens[Role.VIEWER]
     regressions = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
-    body, statements = await _both(postgres_backend, schema_only, CASES, regressions, token)
+    body, statements = await servers.both(CASES, regressions, token)
     cases = body["data"]["comparison"]["cases"]
     assert cases["totalCount"] == 8 and len(cases["edges"]) == 3
     node = cases["edges"][0]["node"]
@@ -233,7 +241,7 @@ async def test_a_case_page_is_the_schemas_page_from_one_statement(
         {"id": ids["finalized"], "filter": "ALL", "first": 5, "baseline": 1},
         {"id": ids["running2"], "filter": "REGRESSIONS", "first": 5},  # none until finalized
     ):
-        _, statements = await _both(postgres_backend, schema_only, CASES, variables, token)
+        _, statements = await servers.both(CASES, variables, token)
         assert _direct(statements), variables
 
 
@@ -250,31 +258,23 @@ async def test_a_case_page_is_the_schemas_page_from_one_statement(
     ],
 )
 async def test_what_a_case_page_refuses_is_refused_as_the_schema_refuses_it(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
     change: dict[str, Any],
     code: str,
 ) -> None:
-    ws, ids = workspace
+    ws, ids = servers.ws, servers.ids
     variables = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
-    body, _ = await _both(
-        postgres_backend, schema_only, CASES, {**variables, **change}, ws.tokens[Role.VIEWER]
-    )
+    body, _ = await servers.both(CASES, {**variables, **change}, ws.tokens[Role.VIEWER])
     assert body["errors"][0]["extensions"]["code"] == code, body
 
 
 async def test_another_workspaces_case_page_is_not_found(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
 ) -> None:
-    _, ids = workspace
-    other = await make_workspace(postgres_backend.sessionmaker)
+    ids = servers.ids
+    other = await make_workspace(servers.direct.sessionmaker)
     variables = {"id": ids["finalized"], "filter": "ALL", "first": 3}
-    body, _ = await _both(
-        postgres_backend, schema_only, CASES, variables, other.tokens[Role.OWNER]
-    )
+    body, _ = await servers.both(CASES, variables, other.tokens[Role.OWNER])
     assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
 
 
@@ -282,15 +282,11 @@ SCORECARD = document("ComparisonScorecard")
 
 
 async def test_a_scorecard_is_the_schemas_scorecard_fresh_or_stale(
-    postgres_backend: Backend,
-    schema_only: Backend,
-    workspace: tuple[WorkspaceFixture, dict[str, str]],
+    servers: Servers,
 ) -> None:
-    ws, ids = workspace
+    ws, ids = servers.ws, servers.ids
     token = ws.tokens[Role.VIEWER]
-    body, statements = await _both(
-        postgres_backend, schema_only, SCORECARD, {"id": ids["finalized"]}, token
-    )
+    body, statements = await servers.both(SCORECARD, {"id": ids["finalized"]}, token)
     card = body["data"]["comparison"]["scorecard"]
     assert card["failureAnalysis"]["regressed"] == 8 and card["staleness"] is None
     assert [v["baselineCohortIndex"] for v in card["verdicts"]] == [1, 2]
@@ -298,7 +294,7 @@ async def test_a_scorecard_is_the_schemas_scorecard_fresh_or_stale(
 
     # A verdict 10 days old is shown stale, with its note.
     stale = update(ComparisonVerdict).where(ComparisonVerdict.comparison_id == ids["finalized"])
-    async with postgres_backend.sessionmaker() as session, session.begin():
+    async with servers.direct.sessionmaker() as session, session.begin():
         finalized_at = (
             await session.execute(
                 select(ComparisonVerdict.finalized_at).where(
@@ -309,30 +305,28 @@ async def test_a_scorecard_is_the_schemas_scorecard_fresh_or_stale(
         assert finalized_at is not None
         await session.execute(stale.values(finalized_at=finalized_at - timedelta(days=10)))
     try:
-        body, _ = await _both(
-            postgres_backend, schema_only, SCORECARD, {"id": ids["finalized"]}, token
-        )
+        body, _ = await servers.both(SCORECARD, {"id": ids["finalized"]}, token)
         assert body["data"]["comparison"]["scorecard"]["staleness"]["days"] == 10
     finally:
-        async with postgres_backend.sessionmaker() as session, session.begin():
+        async with servers.direct.sessionmaker() as session, session.begin():
             await session.execute(stale.values(finalized_at=finalized_at))
 
     # Not finalized: no scorecard. Another workspace's, or none: NOT_FOUND, as ever.
-    body, _ = await _both(postgres_backend, schema_only, SCORECARD, {"id": ids["running1"]}, token)
+    body, _ = await servers.both(SCORECARD, {"id": ids["running1"]}, token)
     assert body["data"]["comparison"]["scorecard"] is None
-    other = (await make_workspace(postgres_backend.sessionmaker)).tokens[Role.VIEWER]
+    other = (await make_workspace(servers.direct.sessionmaker)).tokens[Role.VIEWER]
     for variables in ({"id": ids["finalized"]}, {"id": "cmp_unknown"}):
-        body, _ = await _both(postgres_backend, schema_only, SCORECARD, variables, other)
+        body, _ = await servers.both(SCORECARD, variables, other)
         assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
 
 
 async def test_a_database_that_is_away_leaves_the_answer_to_the_schema(
-    postgres_backend: Backend, workspace: tuple[WorkspaceFixture, dict[str, str]]
+    servers: Servers,
 ) -> None:
-    ws, _ = workspace
+    ws = servers.ws
     gone = create_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/test")
     direct = DirectReads(gone, DOCUMENTS)
-    context = Context(app=postgres_backend.state)
+    context = Context(app=servers.direct.state)
     context.authenticate_as(actor_for(ws, Role.VIEWER), None)
     request = GraphQLRequestData(
         query=LIST, variables={"first": 5}, operation_name=None, extensions=None, protocol="http"
