@@ -16,6 +16,7 @@ from tests import services
 from tests.fakes.judge_server import FakeJudge
 from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
+from tests.private_services import PrivateRedis, private_redis
 
 _AVAILABILITY: services.Availability | None = None
 
@@ -227,3 +228,13 @@ def judge() -> Iterator[FakeJudge]:
     """A fake pairwise judge that prefers response A when the two are equally good."""
     with FakeJudge(api_key=PROVIDER_KEY, prefer_a=True) as fake:
         yield fake
+
+
+@pytest.fixture
+def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A `redis-server` of the test's own, which a fault test may stop and start again."""
+    server = private_redis(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()

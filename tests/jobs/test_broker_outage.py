@@ -25,7 +25,7 @@ from tests.jobs.fault_checks import (
     probe,
     start,
 )
-from tests.private_services import PrivateRedis, free_port, private_redis
+from tests.private_services import PrivateRedis, free_port
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
@@ -41,15 +41,6 @@ def fake() -> Iterator[FakeOpenAI]:
     with FakeOpenAI() as server:
         server.behaviour = Behaviour(delay_seconds=0.1, reply="the answer")  # a run of ~8 s
         yield server
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    server = private_redis(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -6,27 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from jobs import health
 from jobs.worker import ShipwiseWorker, worker_settings
 from server.runtime.interfaces import JobRegistry
 from server.runtime.redis import ArqQueue
-from tests.private_services import PrivateRedis, private_redis
+from tests.private_services import PrivateRedis
 from tests.waiting import eventually
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    server = private_redis(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_a_worker_with_all_slots_busy_turns_unready_when_redis_stops(

@@ -20,7 +20,7 @@ from tests.jobs.fault_checks import (
     poll_tolerant,
     start,
 )
-from tests.private_services import PrivatePostgres, PrivateRedis, private_postgres, private_redis
+from tests.private_services import PrivatePostgres, PrivateRedis, private_postgres
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
@@ -45,15 +45,6 @@ def postgres() -> Iterator[PrivatePostgres]:
         yield cluster
     finally:
         cluster.stop()
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    server = private_redis(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tests.jobs.fault_checks import (
     poll_tolerant,
     start,
 )
-from tests.private_services import PrivateRedis, private_redis
+from tests.private_services import PrivateRedis
 
 pytestmark = pytest.mark.slow
 
@@ -49,15 +49,6 @@ def fake() -> Iterator[FakeOpenAI]:
         # Calls slow enough that the run outlasts the rounds (about 8 s at 4 at a time).
         server.behaviour = Behaviour(delay_seconds=0.1, reply="the answer")
         yield server
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    server = private_redis(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

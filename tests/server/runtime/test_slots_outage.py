@@ -4,23 +4,13 @@ a wait goes on until Redis answers, and a slot given back meanwhile is not lost.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 
 import pytest
 
 from server.runtime.slots import RETURN_AFTER_S, RedisSlots
-from tests.private_services import PrivateRedis, private_redis
+from tests.private_services import PrivateRedis
 from tests.waiting import eventually
-
-
-@pytest.fixture
-def redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    server = private_redis(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
