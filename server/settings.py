@@ -93,8 +93,8 @@ class Settings(BaseSettings):
 
     direct_reads: bool = Field(
         True,
-        description="Answer the portal's live pages straight from SQL rows on PostgreSQL "
-        "(server/direct_reads); off: the schema answers every document.",
+        description="Answer the portal's comparison pages straight from SQL rows on "
+        "PostgreSQL (server/direct_reads); off: the schema answers every document.",
     )
 
     @model_validator(mode="after")

@@ -1,9 +1,10 @@
 """The portal's hottest reads answered straight from SQL rows (PostgreSQL).
 
 A live portal polls a few documents — the comparisons page, a comparison's page — whose
-answers change with every recorded trial, so no kept answer helps. Through the schema each
-costs the ORM building entities of every column and graphql-core completing ~1,000
-fields: 5–10× the cost of the smallest request. Here each such document, known by its
+answers change with every recorded trial, so no kept answer helps; a finalized one's
+scorecard and case pages are read as often. Through the schema each costs the ORM
+building entities of every column and graphql-core completing ~1,000–2,000 fields: 5–20×
+the cost of the smallest request. Here each such document, known by its
 text, is one statement built once with SQLAlchemy Core (the scoping expressions are the
 services' own) and run on the driver, and its answer is built as the schema would build
 it, from the same functions (`snapshot`, `pass_rate`, `baseline_verdict`, …).
