@@ -22,9 +22,7 @@ from server.db import (
     create_sessionmaker,
     transaction,
 )
-from server.direct_reads import cases as direct_cases
-from server.direct_reads import comparisons as direct_comparisons
-from server.direct_reads import scorecards as direct_scorecards
+from server.direct_reads import known as direct_documents
 from server.direct_reads.documents import DirectReads
 from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
@@ -126,12 +124,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
         )
         app.state.shipwise = state
-        known = (
-            *direct_comparisons.DOCUMENTS,
-            *direct_scorecards.DOCUMENTS,
-            *direct_cases.DOCUMENTS,
-        )
-        direct = DirectReads(engine, known) if settings.direct_reads else None
+        direct = DirectReads(engine, direct_documents.DOCUMENTS) if settings.direct_reads else None
         graphql.view = ShipwiseGraphQL(build_schema(settings), state, direct)
         if runtime.embedded:
             await _free_stale_leases(sessionmaker)

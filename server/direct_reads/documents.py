@@ -54,8 +54,9 @@ class DirectReads:
     """The documents answered directly, by the text a request sends (kept per text)."""
 
     def __init__(self, engine: AsyncEngine, documents: Iterable[DirectDocument]) -> None:
-        # A direct read is one statement, in autocommit: no BEGIN and ROLLBACK around it.
-        self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # A direct read runs on the driver, which begins no transaction: no BEGIN, no
+        # ROLLBACK, and no isolation level to set and reset at each checkout either.
+        self._engine = engine
         self._enabled = engine.dialect.name == "postgresql"
         self._known = {_printed(d.source): d for d in documents}
         self._names = {d.operation for d in self._known.values()}

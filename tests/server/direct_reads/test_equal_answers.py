@@ -18,8 +18,8 @@ from strawberry.http import GraphQLRequestData
 
 from server.context import Context
 from server.db import create_engine
-from server.direct_reads.comparisons import DOCUMENTS
 from server.direct_reads.documents import DirectReads
+from server.direct_reads.known import DOCUMENTS
 from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
 from tests.factories import (
