@@ -186,9 +186,9 @@ class ShipwiseWorker(Worker):
     on; a job's bookkeeping (`finish_job`) waits the same way, so no job is lost. A
     heartbeat pings every second (`BrokerLink.watch`): a worker whose slots are all busy
     does not poll, and would not otherwise notice. While disconnected the health probe
-    (`jobs.health`) reports not ready. Jobs check `stopping`
-    between slices to stop admitting work and hand over; after `job_completion_wait` arq
-    cancels what is still running, and it runs again later.
+    (`jobs.health`) reports not ready. Jobs check `stopping` between slices to stop
+    admitting work and hand over; after `job_completion_wait` arq cancels what is still
+    running, and it runs again later.
     """
 
     def __init__(self, *args: Any, health_port: int | None = None, **kwargs: Any) -> None:
