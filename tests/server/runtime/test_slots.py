@@ -54,11 +54,13 @@ async def test_a_dead_holders_slots_come_back_when_its_lease_ends(slots: RedisSl
 
 async def test_extending_the_lease_renews_the_held_slots(slots: RedisSlots) -> None:
     key = f"test:{uuid4().hex}"
-    await slots.extend("holder", time.time() + 0.5)
+    lease = 2.0  # renewed every 0.25 s: a loaded host may stall a renewal 1.75 s and pass
+    first_expiry = time.time() + lease
+    await slots.extend("holder", first_expiry)
     held = await _enter(slots, key, 1, "holder")
-    for _ in range(4):  # renewed past its first expiry, as a dispatcher renews its lease
+    while time.time() < first_expiry + 0.5:  # past its first expiry, as a dispatcher renews
         await asyncio.sleep(0.25)
-        await slots.extend("holder", time.time() + 0.5)
+        await slots.extend("holder", time.time() + lease)
     with pytest.raises(TimeoutError):
         async with asyncio.timeout(0.3):
             await _enter(slots, key, 1, "other")
