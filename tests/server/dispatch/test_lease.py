@@ -41,6 +41,7 @@ def _dispatcher(
 
 
 async def test_a_delivery_whose_calls_outlast_the_lease_keeps_it(backend: Backend) -> None:
+    await between_sweeps()  # a sweep finds a held-back comparison unattended and runs it
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=1)
     slow = Trials(seconds=2.5)
@@ -61,6 +62,7 @@ async def test_a_delivery_whose_calls_outlast_the_lease_keeps_it(backend: Backen
 async def test_a_broken_trial_runner_costs_that_trial_only(
     backend: Backend, caplog: pytest.LogCaptureFixture
 ) -> None:
+    await between_sweeps()
     caplog.set_level(logging.DEBUG)
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=3)
@@ -105,6 +107,7 @@ async def test_a_slice_hands_over_to_a_continuation_that_finishes_the_run(
 
 
 async def test_a_delivery_fenced_out_writes_nothing_more(backend: Backend) -> None:
+    await between_sweeps()
     queue = HeldQueue()
     comparison_id = await running_comparison(backend, queue, trials=1)
     first = _dispatcher(backend, comparison_id, Trials(seconds=0.5), queue)
