@@ -138,6 +138,8 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             # and records its calls in flight): only then are the providers closed.
             await runtime.close()
             await providers.aclose()
+            if direct is not None:
+                await direct.close()
             await engine.dispose()
 
     return Starlette(

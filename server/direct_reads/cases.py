@@ -21,7 +21,6 @@ from server.direct_reads.documents import (
     or_none,
     variables_of,
 )
-from server.direct_reads.statements import fetch
 from server.errors import ValidationFailed
 from server.pagination import check_page_size, cursor_key, encode_cursor
 from server.verdicts.cases import CaseFilter, case_condition
@@ -138,7 +137,7 @@ async def comparison_cases(reading: Reading, given: Mapping[str, Any]) -> dict[s
         "after_key": after_key,
         "baseline_bit": 1 << baseline if baseline is not None and 0 <= baseline < 31 else 0,
     }
-    rows = await fetch(reading.engine, statement, values)
+    rows = await reading.connections.fetch(statement, values)
     if not rows:
         return None  # not the workspace's, or unknown: the schema says NOT_FOUND
     first = rows[0]

@@ -25,7 +25,6 @@ from server.direct_reads.comparison_rows import (
     verdict_state_name,
 )
 from server.direct_reads.documents import DirectDocument, Reading, a_string, variables_of
-from server.direct_reads.statements import fetch
 from server.experiments.models import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.reports.service import exists_for
@@ -108,7 +107,7 @@ async def comparison_page(reading: Reading, given: Mapping[str, Any]) -> dict[st
     if variables is None:
         return None
     values = {"comparison_id": variables["id"], "workspace_id": reading.actor.workspace_id}
-    rows = await fetch(reading.engine, _PAGE, values)
+    rows = await reading.connections.fetch(_PAGE, values)
     if not rows:
         return None
     row = rows[0]

@@ -88,9 +88,7 @@ def shown_cohorts(status: ComparisonStatus, cohorts: list[list[Any]]) -> list[di
             "cohortIndex": index,
             "label": label,
             "isCandidate": index == 0,
-            "passRate": pass_rate(usable_cases=usable, pass_fraction_sum=summed)
-            if done
-            else None,
+            "passRate": pass_rate(usable_cases=usable, pass_fraction_sum=summed) if done else None,
         }
         for index, label, usable, summed, _ in cohorts
     ]

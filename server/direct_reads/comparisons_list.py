@@ -26,7 +26,6 @@ from server.direct_reads.documents import (
     or_none,
     variables_of,
 )
-from server.direct_reads.statements import fetch
 from server.errors import ValidationFailed
 from server.money import micros_to_cents
 from server.pagination import check_page_size, cursor_key, encode_cursor, keyset_statements
@@ -95,7 +94,7 @@ async def comparisons_list(reading: Reading, given: Mapping[str, Any]) -> dict[s
     first_page, after_page = _LISTS[status is not None]
     values = {"workspace_id": reading.actor.workspace_id, "status": status, "page_limit": size + 1}
     values["after_key"] = after_key
-    rows = await fetch(reading.engine, first_page if after is None else after_page, values)
+    rows = await reading.connections.fetch(first_page if after is None else after_page, values)
     if not rows:  # the total then needs its own count: the schema's way
         return None
     nodes = [_row_node(row) for row in rows[:size]]

@@ -15,7 +15,7 @@ from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
 
 from server.context import Context
-from server.direct_reads.statements import DATABASE_ERRORS
+from server.direct_reads.statements import DATABASE_ERRORS, DriverConnections
 from server.errors import ShipwiseError
 from server.settings import Settings
 from server.workspaces.roles import Actor
@@ -30,11 +30,11 @@ INT_RANGE: Final = range(-(2**31), 2**31)
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """What a direct answer reads with: the caller, the settings and the engine."""
+    """What a direct answer reads with: the caller, the settings and the connections."""
 
     actor: Actor
     settings: Settings
-    engine: AsyncEngine
+    connections: DriverConnections
 
 
 Answer = Callable[[Reading, Mapping[str, Any]], Awaitable[dict[str, Any] | None]]
@@ -56,15 +56,13 @@ class DirectReads:
     def __init__(self, engine: AsyncEngine, documents: Iterable[DirectDocument]) -> None:
         # A direct read runs on the driver, which begins no transaction: no BEGIN, no
         # ROLLBACK, and no isolation level to set and reset at each checkout either.
-        self._engine = engine
+        self._connections = DriverConnections(engine)
         self._enabled = engine.dialect.name == "postgresql"
         self._known = {_printed(d.source): d for d in documents}
         self._names = {d.operation for d in self._known.values()}
         self._texts: OrderedDict[str, DirectDocument | None] = OrderedDict()
 
-    async def answer(
-        self, context: Context, request: GraphQLRequestData
-    ) -> ExecutionResult | None:
+    async def answer(self, context: Context, request: GraphQLRequestData) -> ExecutionResult | None:
         """The answer to `request` when it is a known document that can be answered
         directly; else None (the schema answers it)."""
         document = self._document(request.query) if self._enabled else None
@@ -74,13 +72,16 @@ class DirectReads:
             actor = context.require()
         except ShipwiseError:
             return None
-        reading = Reading(actor, context.settings, self._engine)
+        reading = Reading(actor, context.settings, self._connections)
         try:
             data = await document.answer(reading, request.variables or {})
         except DATABASE_ERRORS as exc:
             logger.warning("direct read failed", extra={"error_type": type(exc).__name__})
             return None
         return None if data is None else ExecutionResult(data=data, errors=None)
+
+    async def close(self) -> None:
+        await self._connections.close()
 
     def _document(self, text: str | None) -> DirectDocument | None:
         if not text or len(text) > MAX_TEXT:

@@ -11,7 +11,6 @@ from sqlalchemy import Select, String, bindparam, select
 
 from server.comparisons.models import Comparison
 from server.direct_reads.documents import DirectDocument, Reading, a_string, variables_of
-from server.direct_reads.statements import fetch
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.verdicts.types import Scorecard
 
@@ -34,6 +33,7 @@ query ComparisonScorecard($id: ID!) {
 fragment VerdictChipFields on BaselineVerdict { baselineCohortIndex outcome summary }
 """
 
+
 def _statement() -> Select[Any]:
     """The workspace's comparison with its verdict row's state, document and time."""
     verdict = ComparisonVerdict
@@ -48,14 +48,12 @@ def _statement() -> Select[Any]:
 _STATEMENT = _statement()
 
 
-async def comparison_scorecard(
-    reading: Reading, given: Mapping[str, Any]
-) -> dict[str, Any] | None:
+async def comparison_scorecard(reading: Reading, given: Mapping[str, Any]) -> dict[str, Any] | None:
     variables = variables_of(given, {"id": a_string})
     if variables is None:
         return None
     values = {"comparison_id": variables["id"], "workspace_id": reading.actor.workspace_id}
-    rows = await fetch(reading.engine, _STATEMENT, values)
+    rows = await reading.connections.fetch(_STATEMENT, values)
     if not rows:
         return None  # the schema says NOT_FOUND
     comparison_id, state, document, finalized_at = tuple(rows[0])

@@ -12,7 +12,8 @@ from server.runtime.embedded import (
     check_registry,
 )
 from server.runtime.interfaces import EventBus, JobQueue, JobRegistry, RateLimiter
-from server.runtime.redis import ArqQueue, RedisRateLimiter, RedisStreamEventBus
+from server.runtime.redis import ArqQueue, RedisStreamEventBus
+from server.runtime.redis_rate_limiter import RedisRateLimiter
 
 
 @dataclass(slots=True)

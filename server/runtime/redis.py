@@ -1,13 +1,12 @@
-"""Redis adapters: arq for jobs, a bounded stream per topic for events, INCR for rate limits
-(concurrency slots are in `server.runtime.slots`)."""
+"""Redis adapters: arq for jobs, a bounded stream per topic for events (rate limits are in
+`server.runtime.redis_rate_limiter`, concurrency slots in `server.runtime.slots`)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Awaitable, Collection, Mapping
 from datetime import timedelta
 from typing import Any, Final, cast
 
@@ -25,7 +24,6 @@ COUNTS_KEY: Final = "shipwise:jobs:counts"
 """Hash of `name|outcome` → runs; the worker writes it, `ArqQueue.stats()` reads it."""
 
 EVENTS_PREFIX: Final = "shipwise:events:"
-RATE_LIMIT_PREFIX: Final = "shipwise:rl:"
 
 
 async def record_outcome(redis: Redis, name: str, outcome: str) -> None:
@@ -210,59 +208,3 @@ class RedisStreamEventBus:
 def _event(topic: str, entry_id: bytes, fields: Mapping[bytes, bytes]) -> Event:
     seq = int(entry_id.split(b"-", 1)[0])
     return Event(topic=topic, seq=seq, payload=json.loads(fields[b"data"]))
-
-
-_HIT = """
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
-"""
-"""One request counted in its window, the window's key expiring with it: one command (a
-MULTI/INCR/EXPIRE/EXEC pipeline cost every request about twice the client CPU)."""
-
-
-class RedisRateLimiter:
-    """Fixed windows per key: INCR, and EXPIRE on the first, on
-    `shipwise:rl:<key>:<window index>`, in one script.
-
-    While Redis is away requests are let through (the API keeps answering reads through a
-    broker outage): one warning per outage, and Redis is tried again after `retry_seconds`.
-    """
-
-    def __init__(
-        self,
-        redis_url: str,
-        *,
-        clock: Callable[[], float] = time.time,
-        retry_seconds: float = 1.0,
-    ) -> None:
-        self._redis: Redis = Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=2)
-        self._hit = self._redis.register_script(_HIT)
-        self._clock = clock
-        self._retry_seconds = retry_seconds
-        self._away_until: float | None = None
-
-    async def hit(self, key: str, *, limit: int, window_seconds: int = 60) -> bool:
-        """Count one request for `key`; False when the window already holds `limit`."""
-        now = time.monotonic()
-        if self._away_until is not None and now < self._away_until:
-            return True
-        index = int(self._clock() // window_seconds)
-        redis_key = f"{RATE_LIMIT_PREFIX}{key}:{index}"
-        try:
-            count = await self._hit(keys=[redis_key], args=[window_seconds + 1])
-        except BROKER_ERRORS as exc:
-            if self._away_until is None:
-                logger.warning(
-                    "rate limits unchecked: Redis unreachable",
-                    extra={"error_type": type(exc).__name__},
-                )
-            self._away_until = now + self._retry_seconds
-            return True
-        if self._away_until is not None:
-            logger.info("rate limits checked again: Redis answers")
-            self._away_until = None
-        return int(count) <= limit
-
-    async def close(self) -> None:
-        await self._redis.aclose()

@@ -334,4 +334,5 @@ async def test_a_database_that_is_away_leaves_the_answer_to_the_schema(
     try:
         assert await direct.answer(context, request) is None
     finally:
+        await direct.close()
         await gone.dispose()

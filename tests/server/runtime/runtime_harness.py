@@ -15,7 +15,8 @@ from redis.asyncio import Redis
 from jobs.worker import ShipwiseWorker, worker_settings
 from server.runtime.embedded import EmbeddedQueue, InProcessEventBus, MemoryRateLimiter
 from server.runtime.interfaces import EventBus, JobQueue, JobRegistry, RateLimiter
-from server.runtime.redis import ArqQueue, RedisRateLimiter, RedisStreamEventBus
+from server.runtime.redis import ArqQueue, RedisStreamEventBus
+from server.runtime.redis_rate_limiter import RedisRateLimiter
 from tests.waiting import eventually
 
 

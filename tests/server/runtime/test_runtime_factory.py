@@ -8,7 +8,8 @@ from typing import Any
 from server.runtime.embedded import EmbeddedQueue, InProcessEventBus, MemoryRateLimiter
 from server.runtime.factory import build_runtime
 from server.runtime.interfaces import JobRegistry, PeriodicJob
-from server.runtime.redis import ArqQueue, RedisRateLimiter, RedisStreamEventBus
+from server.runtime.redis import ArqQueue, RedisStreamEventBus
+from server.runtime.redis_rate_limiter import RedisRateLimiter
 
 
 async def record(ctx: dict[str, Any]) -> None:

@@ -1,0 +1,143 @@
+"""Direct reads keep a few driver connections checked out between reads, not one per read
+and never the pool's worth; a kept connection the database dropped fails one read (which
+the schema answers), and one idle too long goes back to the pool to be pinged there."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from sqlalchemy import event, func, select, text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from server.db import create_engine
+from server.direct_reads.statements import DATABASE_ERRORS, DriverConnections
+from server.workspaces.roles import Role
+from tests.factories import make_comparison_setup, make_workspace
+from tests.harness import Backend, start_backend
+from tests.portal_documents import document
+from tests.server.running_comparisons import running_comparison
+from tests.statements import counting_statements
+
+LIST = document("ComparisonsList")
+
+
+@contextmanager
+def _checkouts(engine: AsyncEngine) -> Iterator[list[Any]]:
+    """The engine's pool checkouts made within the block."""
+    seen: list[Any] = []
+
+    def checkout(dbapi_connection: Any, *_: Any) -> None:
+        seen.append(dbapi_connection)
+
+    target = engine.sync_engine
+    event.listen(target, "checkout", checkout)
+    try:
+        yield seen
+    finally:
+        event.remove(target, "checkout", checkout)
+
+
+async def _viewer(backend: Backend) -> str:
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await make_comparison_setup(backend.sessionmaker, ws, cases=3)
+    for recorded in range(3):
+        await running_comparison(backend, setup, recorded=recorded)
+    return ws.tokens[Role.VIEWER]
+
+
+def _listed(result: Any, first: int) -> None:
+    edges = result.ok()["comparisons"]["edges"]
+    assert len(edges) == min(first, 3), result.body
+
+
+async def test_reads_one_after_another_reuse_one_connection(postgres_backend: Backend) -> None:
+    token = await _viewer(postgres_backend)
+    _listed(await postgres_backend.gql(LIST, {"first": 20}, token=token), 20)  # the token read
+    with (
+        _checkouts(postgres_backend.state.engine) as checkouts,
+        counting_statements(postgres_backend) as sql,
+    ):
+        for first in range(1, 11):  # each a new request: no kept answer
+            _listed(await postgres_backend.gql(LIST, {"first": first}, token=token), first)
+    assert sum("json_agg" in statement for statement in sql) == 10, "each read direct"
+    assert not checkouts, "the direct reads' connection is kept between reads"
+
+
+async def test_many_reads_at_once_keep_a_few_connections_not_the_pool(
+    postgres_backend: Backend,
+) -> None:
+    token = await _viewer(postgres_backend)
+    results = await asyncio.gather(
+        *(postgres_backend.gql(LIST, {"first": 1 + n % 20}, token=token) for n in range(40))
+    )
+    for n, result in enumerate(results):
+        _listed(result, 1 + n % 20)
+    pool = postgres_backend.state.engine.pool
+    assert pool.checkedout() <= 4, pool.status()  # type: ignore[attr-defined]
+
+
+async def test_a_kept_connection_the_database_dropped_fails_one_read_only(
+    postgres_database: str,
+) -> None:
+    engine = create_engine(postgres_database)
+    connections = DriverConnections(engine, keep=1)
+    pid = select(func.pg_backend_pid().label("pid"))
+    try:
+        (first,) = await connections.fetch(pid, {})
+        assert (await connections.fetch(pid, {}))[0]["pid"] == first["pid"], "kept"
+        async with engine.connect() as other:
+            await other.execute(select(func.pg_terminate_backend(first["pid"])))
+        with pytest.raises(DATABASE_ERRORS):
+            await connections.fetch(pid, {})
+        (fresh,) = await connections.fetch(pid, {})  # the dropped one was not kept
+        assert fresh["pid"] != first["pid"]
+    finally:
+        await connections.close()
+        await engine.dispose()
+
+
+async def test_a_connection_idle_too_long_goes_back_to_the_pool(postgres_database: str) -> None:
+    engine = create_engine(postgres_database, ping_idle_after=0)
+    connections = DriverConnections(engine, keep=1, idle_seconds=0)
+    pid = select(func.pg_backend_pid().label("pid"))
+    try:
+        with _checkouts(engine) as checkouts:
+            for _ in range(3):
+                await connections.fetch(pid, {})
+        assert len(checkouts) == 3, "each read after the idle limit checks out again"
+    finally:
+        await connections.close()
+        await engine.dispose()
+
+
+async def test_a_kept_connection_the_database_dropped_costs_no_answer(
+    postgres_backend: Backend,
+) -> None:
+    token = await _viewer(postgres_backend)
+    async with postgres_backend.sessionmaker() as session:
+        before = await session.scalar(select(func.now()))
+    # A server of its own: every connection opened since `before` with the direct
+    # statement last is its kept one (the session's server sits idle meanwhile).
+    async with start_backend("postgres-dropped", postgres_backend.settings) as server:
+        with counting_statements(server) as sql:
+            _listed(await server.gql(LIST, {"first": 2}, token=token), 2)
+        (direct,) = [statement for statement in sql if "json_agg" in statement]
+        async with server.sessionmaker() as session, session.begin():
+            dropped = await session.scalar(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND backend_start >= :before"
+                    " AND left(:sql, length(query)) = query"  # the text is kept cut short
+                ),
+                {"before": before, "sql": direct},
+            )
+        assert dropped == 1, "the kept connection, idle after its direct read"
+        # Its next read fails on the dropped connection, and the schema answers it.
+        _listed(await server.gql(LIST, {"first": 3}, token=token), 3)
+        with counting_statements(server) as sql:
+            _listed(await server.gql(LIST, {"first": 1}, token=token), 1)
+        assert any("json_agg" in statement for statement in sql), "direct again"
