@@ -12,6 +12,7 @@ columns, JSON already parsed (the engine's codec), aware datetimes.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -62,19 +63,23 @@ class _Kept:
 
 
 class DriverConnections:
-    """The driver connections direct reads run on, a few kept checked out of the engine's
-    pool between reads.
+    """The driver connections direct reads run on: at most `size` at once, kept checked out
+    of the engine's pool between reads.
 
     A checkout and return per read (SQLAlchemy's connection, its pool's fairy and events)
-    cost 0.08–0.10 ms, a tenth of a running comparison's page. At most `keep` are kept
-    idle, so the schema's requests keep the rest of the pool; one idle `idle_seconds` or
-    more goes back to the pool and a fresh checkout replaces it, which pings a connection
-    that sat idle there (`server.db`), so a database restart costs no read.
+    cost 0.08–0.10 ms, a tenth of a running comparison's page. And reads that each took a
+    connection of their own outgrew the pool under 50 clients: it opened overflow
+    connections and closed them again on return, 15 a second, each a PostgreSQL backend
+    started and set up while requests waited (the page's 99th percentile). A read takes
+    well under a millisecond of the database, so a few connections serve every client;
+    the rest of the pool stays the schema's. One idle `idle_seconds` or more goes back to
+    the pool and a fresh checkout replaces it, which pings a connection that sat idle
+    there (`server.db`).
     """
 
-    def __init__(self, engine: AsyncEngine, *, keep: int = 4, idle_seconds: float = 5.0) -> None:
+    def __init__(self, engine: AsyncEngine, *, size: int = 8, idle_seconds: float = 5.0) -> None:
         self.engine = engine
-        self._keep = keep
+        self._turns = asyncio.Semaphore(size)
         self._idle_seconds = idle_seconds
         self._idle: list[_Kept] = []
 
@@ -84,21 +89,19 @@ class DriverConnections:
         kept = compiled(statement, self.engine.dialect)
         bound = {**kept.defaults, **values}
         parameters = tuple(bound[name] for name in kept.names)
-        held = await self._checkout()
-        told = held.connection.sync_connection
-        if told is not None and told.dispatch.before_cursor_execute:
-            told.dispatch.before_cursor_execute(told, None, kept.sql, parameters, None, False)
-        try:
-            rows: Sequence[Any] = await held.driver.fetch(kept.sql, *parameters)
-        except BaseException:  # a lost connection, a cancel mid-protocol: not back to the pool
-            await held.connection.invalidate()
-            await held.connection.close()
-            raise
-        held.used_at = time.monotonic()
-        if len(self._idle) < self._keep:
-            self._idle.append(held)
-        else:
-            await held.connection.close()
+        async with self._turns:
+            held = await self._checkout()
+            told = held.connection.sync_connection
+            if told is not None and told.dispatch.before_cursor_execute:
+                told.dispatch.before_cursor_execute(told, None, kept.sql, parameters, None, False)
+            try:
+                rows: Sequence[Any] = await held.driver.fetch(kept.sql, *parameters)
+            except BaseException:  # a lost connection, a cancel mid-protocol: not kept
+                await held.connection.invalidate()
+                await held.connection.close()
+                raise
+            held.used_at = time.monotonic()
+            self._idle.append(held)  # at most `size`: one per turn
         return rows
 
     async def close(self) -> None:

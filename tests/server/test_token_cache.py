@@ -4,6 +4,7 @@ process writing the database."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from sqlalchemy import update
@@ -72,3 +73,21 @@ async def test_a_token_revoked_by_another_process_is_refused_within_5_seconds(
             update(ApiToken).where(ApiToken.id == token_id).values(revoked_at=utcnow())
         )
     assert await _seconds_until_refused(backend, secret) < 5
+
+
+async def test_requests_that_miss_on_one_token_at_once_share_one_check(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    _, secret = await _new_token(backend, ws.owner)  # not checked by any request yet
+    with counting_statements(backend, token_checks=True) as seen:
+        answers = await asyncio.gather(*(backend.gql(ME, token=secret) for _ in range(20)))
+    assert [answer.ok() for answer in answers] == [{"me": {"role": "OWNER"}}] * 20
+    assert len([s for s in seen if is_token_check(s)]) == 1, seen
+
+
+async def test_requests_with_one_unknown_token_at_once_are_each_refused(
+    backend: Backend,
+) -> None:
+    answers = await asyncio.gather(*(backend.gql(ME, token="sw_unknown") for _ in range(5)))
+    assert [answer.codes for answer in answers] == [["UNAUTHENTICATED"]] * 5
