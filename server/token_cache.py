@@ -6,9 +6,8 @@ process; at once in the process that made the change). Unknown or revoked tokens
 cached: each is checked again. The cache is bounded; it holds token hashes, never tokens.
 
 Requests that miss on one token at once share one check: when a busy token's entry
-expired, each of the ~50 requests then in flight read the database on its own, and the
-requests queued behind them waited for all of it (the 99th percentile of even
-`{ __typename }` at 50 clients, every `ttl` seconds).
+expired, each of the requests then in flight (50 under the read bench) read the database
+on its own, where one read answers them all.
 """
 
 from __future__ import annotations

@@ -87,11 +87,9 @@ class RedisRateLimiter:
         if window is None or window.index != index:
             window = self._join(key, window_seconds, index)
             await self._first_hit(window)
-        elif not window.joined.done():
-            await asyncio.shield(window.joined)
-            window.pending += 1
-            self._send_soon()
         else:
+            if not window.joined.done():  # joining: its count across processes comes first
+                await asyncio.shield(window.joined)
             window.pending += 1
             self._send_soon()
         return self._away_until is not None or window.count <= limit
