@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import secrets
 from collections.abc import AsyncIterator, Iterator
@@ -45,6 +46,25 @@ def availability() -> services.Availability:
 
 def pytest_configure(config: pytest.Config) -> None:  # noqa: ARG001 - hook signature
     availability()  # probe before any event loop runs
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport() -> Iterator[None]:
+    """No cyclic collection while a test's report (a failure's source) is built.
+
+    pytest reads a failing test's source with `ast.parse`, which on Python 3.11.7 is not
+    re-entrant (CPython gh-106905). A collection during it that frees an asyncio task whose
+    exception nobody retrieved logs that exception, the traceback's formatting parses
+    again, and the outer parse fails with "AST constructor recursion depth mismatch": an
+    INTERNALERROR that ended the whole run and hid the failure it was reporting.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:  # noqa: ARG001

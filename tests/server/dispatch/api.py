@@ -14,7 +14,7 @@ from tests.conftest import PROVIDER_KEY
 from tests.factories import ComparisonSetup, WorkspaceFixture, make_comparison_setup
 from tests.fakes.openai_server import FakeOpenAI, RecordedRequest
 from tests.harness import Backend
-from tests.waiting import eventually
+from tests.waiting import API_POLL_SECONDS, eventually
 
 CREATE = """
 mutation($input: CreateComparisonInput!) { createComparison(input: $input) { id status } }
@@ -76,7 +76,12 @@ async def wait_terminal(
             return comparison
         return None
 
-    await eventually(ended, timeout=timeout, what="the comparison ended, its lease freed")
+    await eventually(
+        ended,
+        timeout=timeout,
+        interval=API_POLL_SECONDS,
+        what="the comparison ended, its lease freed",
+    )
     return await status(backend, token, comparison_id)
 
 

@@ -8,7 +8,7 @@ from tests.conftest import PROVIDER_KEY
 from tests.factories import WorkspaceFixture, make_judge
 from tests.fakes.judge_server import FakeJudge
 from tests.harness import Backend, GraphQLResult
-from tests.waiting import eventually
+from tests.waiting import API_POLL_SECONDS, eventually
 
 RESULT_FIELDS = """
   note partial winRate tieRate lossRate meanScore low high pValue orderDisagreementRate
@@ -68,5 +68,9 @@ async def wait_done(backend: Backend, token: str, job_id: str, timeout: float = 
         return (await backend.gql(JOB, {"id": job_id}, token=token)).ok()["pairwiseJob"]
 
     return await eventually(
-        job, until=lambda j: j["status"] in ("DONE", "FAILED"), timeout=timeout, what="DONE"
+        job,
+        until=lambda j: j["status"] in ("DONE", "FAILED"),
+        timeout=timeout,
+        interval=API_POLL_SECONDS,
+        what="DONE",
     )

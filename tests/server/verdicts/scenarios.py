@@ -27,7 +27,7 @@ from tests.factories import (
     make_release,
 )
 from tests.harness import Backend
-from tests.waiting import eventually
+from tests.waiting import API_POLL_SECONDS, eventually
 
 WRONG = "I am not sure."
 
@@ -154,6 +154,7 @@ async def wait_finalized(
         until=lambda s: s["verdictState"] == "FINALIZED" or s["verdictErrorCode"],
         timeout=timeout,
         what="finalized",
+        interval=API_POLL_SECONDS,
     )
 
 
