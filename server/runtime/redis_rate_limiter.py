@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from server.runtime.broker import BROKER_ERRORS
 
@@ -146,7 +147,7 @@ class RedisRateLimiter:
                     )
                 try:
                     counts = await pipe.execute()
-                except BROKER_ERRORS as exc:
+                except RedisError as exc:  # away, or refusing: not an error nobody sees
                     self._gone_away(exc)  # the batch's hits went through uncounted
                     return
             self._answered()
