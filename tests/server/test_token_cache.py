@@ -80,10 +80,15 @@ async def test_requests_that_miss_on_one_token_at_once_share_one_check(
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
     _, secret = await _new_token(backend, ws.owner)  # not checked by any request yet
+    started = time.monotonic()
     with counting_statements(backend, token_checks=True) as seen:
         answers = await asyncio.gather(*(backend.gql(ME, token=secret) for _ in range(20)))
+    elapsed = time.monotonic() - started
     assert [answer.ok() for answer in answers] == [{"me": {"role": "OWNER"}}] * 20
-    assert len([s for s in seen if is_token_check(s)]) == 1, seen
+    # One check, and one more for each time the verified token expired meanwhile (a slow
+    # host): never one per request.
+    ttl = backend.settings.token_cache_seconds
+    assert len([s for s in seen if is_token_check(s)]) <= 1 + int(elapsed // ttl), seen
 
 
 async def test_requests_with_one_unknown_token_at_once_are_each_refused(

@@ -20,7 +20,7 @@ from tests.factories import make_comparison_setup, make_workspace
 from tests.harness import Backend, start_backend
 from tests.portal_documents import document
 from tests.server.running_comparisons import running_comparison
-from tests.statements import counting_statements
+from tests.statements import counting_statements, is_token_check
 
 LIST = document("ComparisonsList")
 
@@ -59,12 +59,14 @@ async def test_reads_one_after_another_reuse_one_connection(postgres_backend: Ba
     _listed(await postgres_backend.gql(LIST, {"first": 20}, token=token), 20)  # the token read
     with (
         _checkouts(postgres_backend.state.engine) as checkouts,
-        counting_statements(postgres_backend) as sql,
+        counting_statements(postgres_backend, token_checks=True) as sql,
     ):
         for first in range(1, 11):  # each a new request: no kept answer
             _listed(await postgres_backend.gql(LIST, {"first": first}, token=token), first)
     assert sum("json_agg" in statement for statement in sql) == 10, "each read direct"
-    assert not checkouts, "the direct reads' connection is kept between reads"
+    # A slow host may see the token checked again (every 2 s): that read takes a checkout.
+    checks = sum(is_token_check(statement) for statement in sql)
+    assert len(checkouts) <= checks, "the direct reads' connection is kept between reads"
 
 
 async def test_many_reads_at_once_share_a_few_connections_not_the_pool(
@@ -72,13 +74,17 @@ async def test_many_reads_at_once_share_a_few_connections_not_the_pool(
 ) -> None:
     token = await _viewer(postgres_backend)
     _listed(await postgres_backend.gql(LIST, {"first": 20}, token=token), 20)  # the token read
-    with _checkouts(postgres_backend.state.engine) as checkouts:
+    with (
+        _checkouts(postgres_backend.state.engine) as checkouts,
+        counting_statements(postgres_backend, token_checks=True) as sql,
+    ):
         results = await asyncio.gather(
             *(postgres_backend.gql(LIST, {"first": 1 + n % 20}, token=token) for n in range(40))
         )
     for n, result in enumerate(results):
         _listed(result, 1 + n % 20)
-    assert len(checkouts) <= 8, "at most eight connections, whatever the clients"
+    checks = sum(is_token_check(statement) for statement in sql)  # as above
+    assert len(checkouts) <= 8 + checks, "at most eight connections, whatever the clients"
     pool = postgres_backend.state.engine.pool
     assert pool.checkedout() <= 8, pool.status()  # type: ignore[attr-defined]
 
