@@ -24,7 +24,7 @@ from server.direct_reads.comparison_rows import (
     shown_cohorts,
     verdict_state_name,
 )
-from server.direct_reads.documents import DirectDocument, Reading, a_string, variables_of
+from server.direct_reads.documents import DirectDocument, Reading, the_comparison_row
 from server.experiments.models import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.reports.service import exists_for
@@ -103,14 +103,9 @@ _PAGE = _page_statement()
 
 
 async def comparison_page(reading: Reading, given: Mapping[str, Any]) -> dict[str, Any] | None:
-    variables = variables_of(given, {"id": a_string})
-    if variables is None:
+    row = await the_comparison_row(reading, given, _PAGE)
+    if row is None:
         return None
-    values = {"comparison_id": variables["id"], "workspace_id": reading.actor.workspace_id}
-    rows = await reading.connections.fetch(_PAGE, values)
-    if not rows:
-        return None
-    row = rows[0]
     counts = Counts.of(row)
     plain = (
         row["version_id"] is not None

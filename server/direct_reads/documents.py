@@ -10,6 +10,7 @@ from enum import Enum
 from typing import Any, Final
 
 from graphql import GraphQLError, parse, print_ast
+from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncEngine
 from strawberry.http import GraphQLRequestData
 from strawberry.types import ExecutionResult
@@ -103,6 +104,20 @@ def _printed(text: str) -> str | None:
         return print_ast(parse(text, no_location=True))
     except GraphQLError:
         return None
+
+
+async def the_comparison_row(
+    reading: Reading, given: Mapping[str, Any], statement: Select[Any]
+) -> Any | None:
+    """The row `statement` reads for the comparison the `id` variable names, in the caller's
+    workspace (its `comparison_id` and `workspace_id` parameters); None when the variables
+    are not just a string `id` or no such comparison is there (the schema answers)."""
+    variables = variables_of(given, {"id": a_string})
+    if variables is None:
+        return None
+    values = {"comparison_id": variables["id"], "workspace_id": reading.actor.workspace_id}
+    rows = await reading.connections.fetch(statement, values)
+    return rows[0] if rows else None
 
 
 # --- variables: a value the schema would coerce otherwise (or refuse) is left to it ---------

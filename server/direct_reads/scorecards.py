@@ -10,7 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Select, String, bindparam, select
 
 from server.comparisons.models import Comparison
-from server.direct_reads.documents import DirectDocument, Reading, a_string, variables_of
+from server.direct_reads.documents import DirectDocument, Reading, the_comparison_row
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.verdicts.types import Scorecard
 
@@ -49,14 +49,10 @@ _STATEMENT = _statement()
 
 
 async def comparison_scorecard(reading: Reading, given: Mapping[str, Any]) -> dict[str, Any] | None:
-    variables = variables_of(given, {"id": a_string})
-    if variables is None:
-        return None
-    values = {"comparison_id": variables["id"], "workspace_id": reading.actor.workspace_id}
-    rows = await reading.connections.fetch(_STATEMENT, values)
-    if not rows:
-        return None  # the schema says NOT_FOUND
-    comparison_id, state, document, finalized_at = tuple(rows[0])
+    row = await the_comparison_row(reading, given, _STATEMENT)
+    if row is None:
+        return None  # the schema answers: a refusal, or NOT_FOUND
+    comparison_id, state, document, finalized_at = tuple(row)
     card = None
     if state == VerdictState.FINALIZED and document is not None:  # as `scorecard_of` reads it
         if finalized_at is None:

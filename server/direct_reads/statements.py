@@ -78,7 +78,7 @@ class DriverConnections:
     """
 
     def __init__(self, engine: AsyncEngine, *, size: int = 8, idle_seconds: float = 5.0) -> None:
-        self.engine = engine
+        self._engine = engine
         self._turns = asyncio.Semaphore(size)
         self._idle_seconds = idle_seconds
         self._idle: list[_Kept] = []
@@ -86,7 +86,7 @@ class DriverConnections:
     async def fetch(self, statement: Select[Any], values: Mapping[str, Any]) -> Sequence[Any]:
         """The rows of `statement` with its bound parameters from `values` (PostgreSQL):
         the driver's records, by column name or position."""
-        kept = compiled(statement, self.engine.dialect)
+        kept = compiled(statement, self._engine.dialect)
         bound = {**kept.defaults, **values}
         parameters = tuple(bound[name] for name in kept.names)
         async with self._turns:
@@ -117,7 +117,7 @@ class DriverConnections:
             if now - held.used_at < self._idle_seconds:
                 return held
             await held.connection.close()
-        connection = await self.engine.connect()
+        connection = await self._engine.connect()
         try:
             driver = (await connection.get_raw_connection()).driver_connection
         except BaseException:

@@ -112,7 +112,7 @@ class RedisRateLimiter:
         return window
 
     async def _first_hit(self, window: _Window) -> None:
-        window.sending = 1
+        """Count the first hit in Redis, learning the window's count (others' hits wait)."""
         try:
             count = await self._add(keys=[window.redis_key], args=[1, window.expire_seconds])
         except BROKER_ERRORS as exc:
@@ -121,7 +121,6 @@ class RedisRateLimiter:
             window.known = int(count)
             self._answered()
         finally:
-            window.sending = 0
             window.joined.set_result(None)
 
     def _send_soon(self) -> None:
