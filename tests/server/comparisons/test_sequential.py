@@ -147,9 +147,9 @@ async def test_a_clear_regression_stops_early_and_the_verdict_rests_on_the_seque
     setup = await scripted_setup(backend.sessionmaker, ws, _regression(CASES))
     member = ws.tokens[Role.MEMBER]
     comparison_id = await run_comparison(
-        backend, member, setup.input(trialsPerCase=1, stopping=STOPPING)
+        backend, member, setup.input(trialsPerCase=1, stopping=STOPPING), background=True
     )
-    await wait_finalized(backend, member, comparison_id)
+    await wait_finalized(backend, member, comparison_id, timeout=120)
     shown = (await backend.gql(SEQUENTIAL, {"id": comparison_id}, token=member)).ok()
     comparison = shown["comparison"]
     assert (comparison["status"], comparison["stopReason"]) == ("DONE", "DECIDED_EARLY")
@@ -201,9 +201,9 @@ async def test_identical_cohorts_stop_for_no_change_or_run_to_the_end(backend: B
     setup = await scripted_setup(backend.sessionmaker, ws, [same, same])
     member = ws.tokens[Role.MEMBER]
     comparison_id = await run_comparison(
-        backend, member, setup.input(trialsPerCase=1, stopping=STOPPING)
+        backend, member, setup.input(trialsPerCase=1, stopping=STOPPING), background=True
     )
-    await wait_finalized(backend, member, comparison_id)
+    await wait_finalized(backend, member, comparison_id, timeout=120)
     comparison = (await backend.gql(SEQUENTIAL, {"id": comparison_id}, token=member)).ok()[
         "comparison"
     ]
@@ -288,8 +288,8 @@ async def test_a_sequential_holdout_comparison_counts_one_look_at_the_holdout(
     setup = await scripted_setup(backend.sessionmaker, ws, _regression(CASES), split="HOLDOUT")
     member = ws.tokens[Role.MEMBER]
     spec = setup.input(split="HOLDOUT", trialsPerCase=1, stopping={**STOPPING, "lookEveryCases": 5})
-    comparison_id = await run_comparison(backend, member, spec)
-    await wait_finalized(backend, member, comparison_id)
+    comparison_id = await run_comparison(backend, member, spec, background=True)
+    await wait_finalized(backend, member, comparison_id, timeout=120)
     query = """query($id: ID!) { comparison(id: $id) { stopReason stopping { looks }
       datasetVersion { holdoutLooks } } }"""
     shown = (await backend.gql(query, {"id": comparison_id}, token=member)).ok()["comparison"]
@@ -303,9 +303,9 @@ async def test_two_baselines_each_get_half_the_error_rate(backend: Backend) -> N
     setup = await scripted_setup(backend.sessionmaker, ws, [candidate, baseline, baseline])
     member = ws.tokens[Role.MEMBER]
     comparison_id = await run_comparison(
-        backend, member, setup.input(trialsPerCase=1, stopping=STOPPING)
+        backend, member, setup.input(trialsPerCase=1, stopping=STOPPING), background=True
     )
-    await wait_finalized(backend, member, comparison_id)
+    await wait_finalized(backend, member, comparison_id, timeout=120)
     comparison = (await backend.gql(SEQUENTIAL, {"id": comparison_id}, token=member)).ok()[
         "comparison"
     ]

@@ -35,7 +35,8 @@ CREATE = """
 mutation($input: CreateComparisonInput!) { createComparison(input: $input) { id } }
 """
 START = """
-mutation($id: ID!) { startComparison(id: $id, background: false) { id status stopReason } }
+mutation($id: ID!, $bg: Boolean) { startComparison(id: $id, background: $bg) {
+  id status stopReason } }
 """
 STATE = "query($id: ID!) { comparison(id: $id) { status verdictState verdictErrorCode } }"
 
@@ -132,11 +133,14 @@ async def scripted_setup(
     return setup
 
 
-async def run_comparison(backend: Backend, token: str, spec: dict[str, Any]) -> str:
-    """Create and run a comparison in the foreground; its id."""
+async def run_comparison(
+    backend: Backend, token: str, spec: dict[str, Any], *, background: bool = False
+) -> str:
+    """Create and run a comparison, in the foreground unless `background` (a long run: the
+    request would outlast the client's 30 s on a loaded host); its id."""
     created = (await backend.gql(CREATE, {"input": spec}, token=token)).ok()
     comparison_id: str = created["createComparison"]["id"]
-    (await backend.gql(START, {"id": comparison_id}, token=token)).ok()
+    (await backend.gql(START, {"id": comparison_id, "bg": background}, token=token)).ok()
     return comparison_id
 
 
