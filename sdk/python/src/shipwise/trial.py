@@ -1,0 +1,125 @@
+"""One task call turned into a trial: its output, metrics, tool calls and local scores."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import Executor
+from typing import Any
+
+from shipwise.errors import TaskOutputError
+
+Task = Callable[[Any], Any]
+"""`def task(input) -> str | dict` or `async def task(input) -> str | dict`."""
+Scorer = Callable[[Any, Any, Any], "float | bool"]
+"""`scorer(input, output, expected) -> float | bool`; a bool also decides `passed`."""
+
+MAX_ERROR_CHARS = 500
+OUTPUT_FIELDS = frozenset({"output", "metrics", "toolCalls", "passed"})
+
+
+def error_text(exc: BaseException) -> str:
+    """`Type: message`, cut to MAX_ERROR_CHARS: never a traceback."""
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
+
+
+def _shape(answer: object) -> dict[str, Any]:
+    """The task's answer as `{"output", "metrics", "toolCalls", "passed"}`."""
+    if isinstance(answer, str):
+        return {"output": answer}
+    if not isinstance(answer, Mapping):
+        raise TaskOutputError(
+            f"the task returned {type(answer).__name__}; it must return a str or a dict "
+            '{"output": str, "metrics": {…}, "toolCalls": […]}',
+            extensions={"field": "task"},
+        )
+    unknown = set(answer) - OUTPUT_FIELDS
+    if unknown:
+        raise TaskOutputError(
+            f"the task's dict has unknown key {sorted(unknown)[0]!r} "
+            f"(allowed: {', '.join(sorted(OUTPUT_FIELDS))})",
+            extensions={"field": "task"},
+        )
+    if "output" not in answer:
+        raise TaskOutputError('the task\'s dict needs an "output"', extensions={"field": "task"})
+    metrics = answer.get("metrics") or {}
+    calls = answer.get("toolCalls") or []
+    passed = answer.get("passed")
+    if not isinstance(metrics, Mapping) or not isinstance(calls, list):
+        raise TaskOutputError(
+            '"metrics" must be a dict and "toolCalls" a list', extensions={"field": "task"}
+        )
+    if passed is not None and not isinstance(passed, bool):
+        raise TaskOutputError('"passed" must be true, false or None', extensions={"field": "task"})
+    return {"output": answer["output"], "metrics": dict(metrics), "toolCalls": calls,
+            "passed": passed}  # fmt: skip
+
+
+async def call(task: Task, value: Any, executor: Executor) -> tuple[Any, float]:
+    """The task's answer and its wall time in ms; a sync task runs on `executor`."""
+    started = time.perf_counter()
+    if inspect.iscoroutinefunction(task):
+        answer = await task(value)
+    else:
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(executor, task, value)
+        if inspect.isawaitable(answer):
+            answer = await _awaited(answer)
+    return answer, (time.perf_counter() - started) * 1000
+
+
+async def _awaited(answer: Awaitable[Any]) -> Any:
+    return await answer
+
+
+def build(
+    answer: object,
+    wall_ms: float,
+    case: Mapping[str, Any],
+    scorers: Mapping[str, Scorer],
+    *,
+    graded_by_server: bool,
+    send_tool_calls: bool,
+) -> dict[str, Any]:
+    """The trial as the server stores it; TaskOutputError for an answer of the wrong type."""
+    shaped = _shape(answer)
+    metrics: dict[str, Any] = {**shaped["metrics"], "wallMs": round(wall_ms, 3), "errors": 0}
+    if shaped["toolCalls"]:
+        metrics.setdefault("toolCalls", len(shaped["toolCalls"]))
+    trial: dict[str, Any] = {"output": shaped["output"], "metrics": metrics}
+    if send_tool_calls and shaped["toolCalls"]:
+        trial["toolCalls"] = shaped["toolCalls"]
+    evaluators: dict[str, float] = {}
+    verdicts: list[bool] = []
+    for name, scorer in scorers.items():
+        score = scorer(case.get("input"), shaped["output"], case.get("expected"))
+        if isinstance(score, bool):
+            verdicts.append(score)
+        elif not isinstance(score, int | float):
+            raise TaskOutputError(
+                f"scorer {name!r} returned {type(score).__name__}; it must return a number "
+                "or a bool",
+                extensions={"field": "scorers"},
+            )
+        evaluators[name] = float(score)
+    if evaluators:
+        trial["evaluators"] = evaluators
+    if not graded_by_server:
+        passed = shaped["passed"]
+        if passed is None and verdicts:
+            passed = all(verdicts)
+        if passed is not None:
+            trial["passed"] = passed
+    return trial
+
+
+def failed(exc: BaseException, wall_ms: float) -> dict[str, Any]:
+    """A call that raised: a failed trial with a bounded error text, never a traceback."""
+    return {
+        "passed": False,
+        "output": {"error": error_text(exc)},
+        "metrics": {"wallMs": round(wall_ms, 3), "errors": 1},
+    }
