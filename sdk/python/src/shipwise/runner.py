@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shipwise import api, trial
-from shipwise.errors import ShipwiseError, TaskOutputError, ValidationError
+from shipwise.errors import ShipwiseError, ValidationError
 from shipwise.progress import Progress
 from shipwise.transport import Transport
 
@@ -99,18 +100,17 @@ async def _one_trial(
     plan: Plan, case: dict[str, Any], executor: ThreadPoolExecutor, counters: Counters
 ) -> dict[str, Any]:
     counters.calls += 1
+    started = time.perf_counter()
     try:
         answer, wall_ms = await trial.call(plan.task, case["input"], executor)
     except Exception as exc:  # any failure of the user's task is a failed trial
-        return trial.failed(exc, 0.0)
+        return trial.failed(exc, (time.perf_counter() - started) * 1000)
     try:
         return trial.build(
             answer, wall_ms, case, plan.scorers,
             graded_by_server=plan.graded_by_server, send_tool_calls=plan.send_tool_calls,
         )  # fmt: skip
-    except TaskOutputError:
-        raise
-    except Exception as exc:  # a scorer that raised
+    except trial.ScorerFailed as exc:
         return trial.failed(exc, wall_ms)
 
 

@@ -20,6 +20,14 @@ MAX_ERROR_CHARS = 500
 OUTPUT_FIELDS = frozenset({"output", "metrics", "toolCalls", "passed"})
 
 
+class ScorerFailed(Exception):
+    """A scorer raised: the trial is failed with the scorer's error."""
+
+    def __init__(self, name: str, error: Exception) -> None:
+        super().__init__(f"scorer {name!r}: {error_text(error)}")
+        self.error = error
+
+
 def error_text(exc: BaseException) -> str:
     """`Type: message`, cut to MAX_ERROR_CHARS: never a traceback."""
     text = f"{type(exc).__name__}: {exc}".strip()
@@ -29,7 +37,7 @@ def error_text(exc: BaseException) -> str:
 def _shape(answer: object) -> dict[str, Any]:
     """The task's answer as `{"output", "metrics", "toolCalls", "passed"}`."""
     if isinstance(answer, str):
-        return {"output": answer}
+        return {"output": answer, "metrics": {}, "toolCalls": [], "passed": None}
     if not isinstance(answer, Mapping):
         raise TaskOutputError(
             f"the task returned {type(answer).__name__}; it must return a str or a dict "
@@ -95,7 +103,10 @@ def build(
     evaluators: dict[str, float] = {}
     verdicts: list[bool] = []
     for name, scorer in scorers.items():
-        score = scorer(case.get("input"), shaped["output"], case.get("expected"))
+        try:
+            score = scorer(case.get("input"), shaped["output"], case.get("expected"))
+        except Exception as exc:  # the user's scorer: this trial fails, the evaluation goes on
+            raise ScorerFailed(name, exc) from exc
         if isinstance(score, bool):
             verdicts.append(score)
         elif not isinstance(score, int | float):
@@ -120,6 +131,10 @@ def failed(exc: BaseException, wall_ms: float) -> dict[str, Any]:
     """A call that raised: a failed trial with a bounded error text, never a traceback."""
     return {
         "passed": False,
-        "output": {"error": error_text(exc)},
+        "output": {
+            "error": str(exc)[:MAX_ERROR_CHARS]
+            if isinstance(exc, ScorerFailed)
+            else error_text(exc)
+        },  # fmt: skip
         "metrics": {"wallMs": round(wall_ms, 3), "errors": 1},
     }

@@ -1,0 +1,160 @@
+"""`shipwise.aevaluate` against a served shipwise: what the task returned is what is stored."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import shipwise
+
+from server.workspaces.roles import Role
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.sdk.helpers import capital_cases, experiment_runs, run_items, sealed_dataset
+
+KNOWN = {"France": "Paris", "Germany": "Berlin", "Italy": "Rome", "Spain": "Madrid"}
+
+
+def correct(_input: Any, output: Any, expected: Any) -> bool:
+    return str(expected).lower() in str(output).lower()
+
+
+def length(_input: Any, output: Any, _expected: Any) -> float:
+    return float(len(str(output)))
+
+
+async def test_a_sync_then_an_async_task_are_stored_diffed_and_linked(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    await sealed_dataset(backend, ws, "Capital cities", capital_cases(30))
+    client = shipwise.Client(url=backend.base_url, token=token)
+
+    def v1(case: dict[str, str]) -> str:
+        return f"The capital is {KNOWN.get(case['country'], 'unknown')}."
+
+    async def v2(case: dict[str, str]) -> dict[str, Any]:
+        await asyncio.sleep(0)
+        city = "Lyon" if case["country"] == "France" else KNOWN.get(case["country"], "?")
+        return {"output": city, "metrics": {"tokens": 7}, "toolCalls": [{"name": "lookup"}]}
+
+    first = await client.aevaluate(
+        v1, "Capital cities", "capitals", scorers={"correct": correct, "length": length},
+        baseline=None, progress=False,
+    )  # fmt: skip
+    assert (first.item_count, first.task_calls, first.failed_trials) == (30, 30, 0)
+    assert first.diff is None and first.baseline_run_id is None
+    assert first.url == f"{backend.base_url}/experiments/{first.experiment_id}"
+    run, items = await run_items(backend, token, first.run_id)
+    assert (run["status"], run["itemCount"], run["experiment"]["name"]) == (
+        "COMPLETED",
+        30,
+        "capitals",
+    )
+    assert run["metadata"]["dataset"]["number"] == 1 and run["metadata"]["trials"] == 1
+    cases = capital_cases(30)
+    for position, (item, case) in enumerate(zip(items, cases, strict=True)):
+        assert (item["position"], item["datasetItemId"], item["input"]) == (
+            position, case["datasetItemId"], case["input"],
+        )  # fmt: skip
+        (stored,) = item["trials"]
+        said = f"The capital is {KNOWN.get(case['input']['country'], 'unknown')}."
+        assert stored["output"] == said
+        assert stored["passed"] is (case["input"]["country"] in KNOWN)
+        scores = {e["name"]: e["score"] for e in stored["evaluators"]}
+        assert scores == {"correct": float(stored["passed"]), "length": float(len(said))}
+        assert stored["metrics"]["wallMs"] >= 0 and stored["metrics"]["errors"] == 0
+
+    second = await client.aevaluate(
+        v2, "Capital cities", "capitals", trials=2, scorers={"correct": correct}, progress=False
+    )
+    assert second.baseline_run_id == first.run_id
+    assert second.task_calls == 60 and second.trial_count == 60
+    assert second.url == (
+        f"{backend.base_url}/experiments/{second.experiment_id}/diff"
+        f"?candidate={second.run_id}&baseline={first.run_id}"
+    )
+    assert second.diff is not None
+    summary = second.diff["summary"]
+    assert (summary["baselinePassRate"], summary["candidatePassRate"]) == (4 / 30, 3 / 30)
+    assert summary["regressedCount"] == 1 and summary["pairedCount"] == 30
+    (worst,) = [edge["node"] for edge in second.diff["cases"]["edges"]]
+    assert worst["datasetItemId"] == "capital-00" and worst["status"] == "REGRESSED"
+    _, items = await run_items(backend, token, second.run_id)
+    assert [t["output"] for t in items[0]["trials"]] == ["Lyon", "Lyon"]
+    assert items[0]["trials"][0]["metrics"]["tokens"] == 7
+    assert items[0]["trials"][0]["metrics"]["toolCalls"] == 1
+    assert [r["id"] for r in await experiment_runs(backend, token, "capitals")] == [
+        second.run_id, first.run_id,
+    ]  # fmt: skip
+
+
+async def test_calls_stay_within_the_concurrency_bound(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    client = shipwise.Client(url=backend.base_url, token=ws.tokens[Role.MEMBER])
+    await sealed_dataset(backend, ws, "bound", capital_cases(24))
+    in_flight = 0
+    most = 0
+    full = asyncio.Event()
+
+    async def slow(case: dict[str, str]) -> str:
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        if in_flight == 3:
+            full.set()
+        await asyncio.wait_for(full.wait(), 30)  # the first three wait for each other
+        await asyncio.sleep(0)
+        in_flight -= 1
+        return case["country"]
+
+    result = await client.aevaluate(slow, "bound", "bound", concurrency=3, progress=False)
+    assert most == 3 and result.task_calls == 24
+
+    lock = threading.Lock()
+    threads_in = 0
+    threads_most = 0
+    started = 0
+    first_wave = threading.Barrier(4, timeout=30)  # the first four calls meet: 4 at once
+
+    def blocking(case: dict[str, str]) -> str:
+        nonlocal threads_in, threads_most, started
+        with lock:
+            threads_in += 1
+            started += 1
+            threads_most = max(threads_most, threads_in)
+            waits = started <= 4
+        if waits:
+            first_wave.wait()
+        with lock:
+            threads_in -= 1
+        return case["country"]
+
+    result = await client.aevaluate(blocking, "bound", "bound-sync", concurrency=4, progress=False)
+    assert (threads_most, result.task_calls, result.failed_trials) == (4, 24, 0)
+
+
+async def test_a_failed_call_is_a_failed_trial_with_a_bounded_error(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    client = shipwise.Client(url=backend.base_url, token=token)
+    await sealed_dataset(backend, ws, "flaky", capital_cases(6))
+
+    def flaky(case: dict[str, str]) -> str:
+        if case["country"] in ("Germany", "Spain"):
+            raise TimeoutError("provider slow " + "x" * 5000)
+        return case["country"]
+
+    result = await client.aevaluate(flaky, "flaky", "flaky", trials=2, progress=False)
+    assert (result.failed_trials, result.task_calls, result.item_count) == (4, 12, 6)
+    _, items = await run_items(backend, token, result.run_id)
+    for item in items:
+        for stored in item["trials"]:
+            if item["input"]["country"] in ("Germany", "Spain"):
+                assert stored["passed"] is False and stored["metrics"]["errors"] == 1
+                error = stored["output"]["error"]
+                assert error.startswith("TimeoutError: provider slow xxx") and len(error) == 500
+                assert "Traceback" not in error
+            else:
+                assert stored["output"] == item["input"]["country"]
+                assert stored["metrics"]["errors"] == 0
