@@ -1,0 +1,120 @@
+"""Bad input to the SDK: a clear, typed error with the server's code, and nothing written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import shipwise
+
+from server.workspaces.roles import Role
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.sdk.helpers import capital_cases, experiment_runs, sealed_dataset
+
+EXPERIMENTS = "{ experiments(first: 100) { edges { node { name } } } }"
+
+
+async def experiment_names(backend: Backend, token: str) -> list[str]:
+    found = (await backend.gql(EXPERIMENTS, token=token)).ok()["experiments"]["edges"]
+    return [edge["node"]["name"] for edge in found]
+
+
+@pytest.mark.parametrize("answer", [42, None, ["Paris"], {"text": "Paris"}])
+async def test_a_task_that_returns_no_string_is_refused_and_writes_nothing(
+    backend: Backend, answer: Any
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    await sealed_dataset(backend, ws, "typed", capital_cases(5))
+    client = shipwise.Client(url=backend.base_url, token=token)
+    with pytest.raises(shipwise.TaskOutputError) as raised:
+        await client.aevaluate(lambda _case: answer, "typed", "typed", progress=False)
+    assert raised.value.code == "VALIDATION_FAILED"
+    assert "the task returned" in raised.value.message or "the task's dict" in raised.value.message
+    assert isinstance(raised.value, TypeError)
+    assert await experiment_names(backend, token) == []  # no experiment, no run
+
+
+async def test_an_unknown_check_name_is_refused_before_anything_is_sent(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    await sealed_dataset(backend, ws, "checked", capital_cases(5))
+    client = shipwise.Client(url=backend.base_url, token=token)
+    with pytest.raises(shipwise.ValidationError) as raised:
+        shipwise.checks.check("FUZZY_MATCH")
+    assert raised.value.code == "VALIDATION_FAILED" and "FUZZY_MATCH" in raised.value.message
+    assert "CONTAINS" in raised.value.message  # the known names are listed
+    calls = 0
+
+    def task(case: dict[str, str]) -> str:
+        nonlocal calls
+        calls += 1
+        return case["country"]
+
+    for checks in (["FUZZY_MATCH"], [{"kind": "fuzzy"}], [{"kind": "JSON_SCHEMA"}]):
+        with pytest.raises(shipwise.ValidationError) as raised:
+            await client.aevaluate(task, "checked", "checked", checks=checks, progress=False)
+        assert raised.value.extensions["field"] == "checks"
+    assert calls == 0 and await experiment_names(backend, token) == []
+
+
+async def test_a_dataset_that_does_not_exist_surfaces_the_servers_code(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    other = await make_workspace(backend.sessionmaker, name="other")
+    elsewhere = await sealed_dataset(backend, other, "theirs", capital_cases(3))
+    client = shipwise.Client(url=backend.base_url, token=token)
+    for dataset in ("ast_00000000000000000000000000", elsewhere.asset_id, "No such dataset"):
+        with pytest.raises(shipwise.NotFoundError) as raised:
+            await client.aevaluate(str.upper, dataset, "nowhere", progress=False)
+        assert raised.value.code == "NOT_FOUND"
+    with pytest.raises(shipwise.NotFoundError) as raised:
+        await client.aevaluate(str.upper, "x", "nowhere", version="dsv_00000000000000000000000000")
+    assert raised.value.code == "NOT_FOUND"
+    assert await experiment_names(backend, token) == []
+
+
+async def test_a_refused_token_is_an_auth_error(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    await sealed_dataset(backend, ws, "locked", capital_cases(3))
+    viewer = shipwise.Client(url=backend.base_url, token=ws.tokens[Role.VIEWER])
+    with pytest.raises(shipwise.AuthError) as raised:
+        await viewer.aevaluate(lambda c: c["country"], "locked", "locked", progress=False)
+    assert raised.value.code == "FORBIDDEN"
+    assert await experiment_runs(backend, ws.tokens[Role.MEMBER], "locked") == []
+    wrong = shipwise.Client(url=backend.base_url, token="sw_not-a-token")
+    with pytest.raises(shipwise.AuthError) as raised:
+        await wrong.aevaluate(lambda c: c["country"], "locked", "locked", progress=False)
+    assert raised.value.code == "UNAUTHENTICATED"
+    assert "sw_not-a-token" not in repr(wrong)
+
+
+async def test_checks_are_sent_to_a_server_that_grades_them(backend: Backend) -> None:
+    """The server grades `checks` where `startRunImport` takes them; where it does not,
+    the SDK says so before any call (and sends nothing)."""
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    await sealed_dataset(backend, ws, "graded", capital_cases(4))
+    client = shipwise.Client(url=backend.base_url, token=token)
+    schema = (await backend.gql(
+        '{ __type(name: "Mutation") { fields { name args { name } } } }', token=token
+    )).ok()  # fmt: skip
+    start = next(f for f in schema["__type"]["fields"] if f["name"] == "startRunImport")
+    graded = "checks" in {arg["name"] for arg in start["args"]}
+
+    def task(case: dict[str, str]) -> str:
+        return "Paris" if case["country"] == "France" else "Somewhere"
+
+    checks = [shipwise.checks.contains()]
+    if not graded:
+        with pytest.raises(shipwise.UnsupportedError) as raised:
+            await client.aevaluate(task, "graded", "graded", checks=checks, progress=False)
+        assert raised.value.code == "UNSUPPORTED" and "checks" in raised.value.message
+        assert await experiment_names(backend, token) == []
+        return
+    result = await client.aevaluate(task, "graded", "graded", checks=checks, progress=False)
+    from tests.sdk.helpers import run_items
+
+    _, items = await run_items(backend, token, result.run_id)
+    assert [item["trials"][0]["passed"] for item in items] == [True, False, False, False]
