@@ -7,11 +7,12 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install browser graphiql portal portal-check run test pytest lint typecheck schema bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml sdk/python/pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "shipwise needs Python 3.11+"'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e sdk/python
 	@touch $(STAMP)
 
 install: $(STAMP) browser graphiql portal
@@ -65,6 +66,7 @@ lint: install portal-check
 
 typecheck: install
 	$(BIN)/mypy server jobs stats tests
+	$(BIN)/mypy --strict sdk/python/src
 
 schema: install
 	$(BIN)/python -c 'from server.schema import export_sdl; open("schema.graphql", "w").write(export_sdl())'

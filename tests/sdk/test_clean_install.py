@@ -136,8 +136,8 @@ async def test_an_evaluation_killed_midway_resumes_without_calling_stored_trials
 
     logged = [line.split(" ", 1) for line in calls.read_text().splitlines()]
     by_pid: dict[int, Counter[str]] = {}
-    for pid, country in logged:
-        by_pid.setdefault(int(pid), Counter())[country] += 1
+    for caller, country in logged:
+        by_pid.setdefault(int(caller), Counter())[country] += 1
     second_pid = next(pid for pid in by_pid if pid != first_pid)
     assert set(by_pid) == {first_pid, second_pid}
     for country in kept_countries:  # each stored trial's call made once, by the first process
@@ -148,5 +148,5 @@ async def test_an_evaluation_killed_midway_resumes_without_calling_stored_trials
     final, items = await run_items(backend, token, run["id"])
     assert (final["status"], final["itemCount"]) == ("COMPLETED", 40)
     for item in items:
-        pid = first_pid if item["input"]["country"] in kept_countries else second_pid
-        assert [t["output"] for t in item["trials"]] == [f"{item['input']['country']}@{pid}"] * 2
+        maker = first_pid if item["input"]["country"] in kept_countries else second_pid
+        assert [t["output"] for t in item["trials"]] == [f"{item['input']['country']}@{maker}"] * 2

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
-from server.cli.commands import format_import
+from server.cli.commands import format_import, gate_reports
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
 from server.cli.commands.client_setup import (
     OPERATIONAL_ERROR,
@@ -273,23 +273,42 @@ def gate_command(
     baseline: BaselineOption,
     url: UrlOption = DEFAULT_URL,
     epsilon: EpsilonOption = None,
+    markdown: gate_reports.MarkdownOption = None,
+    junit: gate_reports.JunitOption = None,
 ) -> None:
-    """Exit 1 on a significant pass-rate regression, 0 otherwise, 2 on an operational error."""
+    """Exit 1 on a significant pass-rate regression, 0 otherwise, 2 on an operational error.
+
+    `--markdown` and `--junit` also write the gate as CI output (README, "In CI").
+    """
     try:
         with ApiClient(url, token) as client:
             variables = {"c": candidate, "b": baseline, "eps": epsilon}
             summary = client.execute(SUMMARY_ONLY, variables)["runDiff"]["summary"]
+            delta = summary["passRateDelta"]
+            regression = bool(summary["significant"] and delta is not None and delta < 0)
+            verdict = _verdict(summary, regression)
+            gate_reports.write(
+                client, url=url, summary=summary, candidate=candidate, baseline=baseline,
+                epsilon=epsilon, regression=regression, verdict=verdict, markdown=markdown,
+                junit=junit,
+            )  # fmt: skip
     except ApiError as exc:
         fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
+    except OSError as exc:
+        fail(f"cannot write the report: {exc.strerror or exc}", OPERATIONAL_ERROR)
     typer.echo(format_gate(summary))
-    delta = summary["passRateDelta"]
-    if summary["significant"] and delta is not None and delta < 0:
-        typer.echo(
-            f"gate: FAIL: significant pass-rate regression ({delta * 100:+.1f} points, "
-            f"p {summary['pValue']:.4g})"
-        )
+    typer.echo(f"gate: {verdict}")
+    if regression:
         raise typer.Exit(REGRESSION)
-    typer.echo(f"gate: PASS: no significant pass-rate regression ({summary['significanceReason']})")
+
+
+def _verdict(summary: dict[str, Any], regression: bool) -> str:
+    if regression:
+        return (
+            f"FAIL: significant pass-rate regression ({summary['passRateDelta'] * 100:+.1f} "
+            f"points, p {summary['pValue']:.4g})"
+        )
+    return f"PASS: no significant pass-rate regression ({summary['significanceReason']})"
 
 
 def format_gate(summary: dict[str, Any]) -> str:

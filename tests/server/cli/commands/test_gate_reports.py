@@ -1,0 +1,107 @@
+"""`shipwise gate --markdown FILE --junit FILE`: CI output of a run diff's gate."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+import xmlschema
+
+from server.workspaces.roles import Role
+from tests.factories import make_workspace
+from tests.harness import Backend
+from tests.junit_schema import junit_xsd
+from tests.server.cli.commands.test_runs_cli import client_env
+from tests.server.cli.invoke import shipwise
+from tests.server.runs.api import experiment, import_run
+from tests.server.runs.test_diff import REGRESSED_IDS, single_trial_runs
+
+EVIL = "<img src=x onerror=alert(1)>|*i01*"
+"""A case id with HTML and Markdown in it: it must stay text."""
+
+
+def renamed(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**i, "datasetItemId": EVIL} if i["datasetItemId"] == "i01" else i for i in items]
+
+
+@pytest.fixture(scope="session")
+def junit_schema(pytestconfig: pytest.Config) -> Any:
+    return xmlschema.XMLSchema(str(junit_xsd(pytestconfig)))
+
+
+async def test_the_gate_writes_markdown_and_junit(
+    backend: Backend, tmp_path: Path, junit_schema: Any
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    exp = await experiment(backend, ws.owner, "ci-reports")
+    candidate_items, baseline_items = single_trial_runs()
+    baseline = await import_run(backend, ws.owner, exp, renamed(baseline_items), key="b")
+    candidate = await import_run(backend, ws.owner, exp, renamed(candidate_items), key="c")
+    md, xml = tmp_path / "summary.md", tmp_path / "junit.xml"
+    viewer = client_env(backend, ws.tokens[Role.VIEWER])
+    done = await shipwise(
+        "gate", "--candidate", candidate, "--baseline", baseline,
+        "--markdown", str(md), "--junit", str(xml), env=viewer,
+    )  # fmt: skip
+    assert done.code == 1, done.stderr
+    assert "gate: FAIL" in done.stdout
+
+    text = md.read_text()
+    link = f"{backend.base_url}/experiments/{exp}/diff?candidate={candidate}&baseline={baseline}"
+    lines = text.splitlines()
+    c, b = candidate.replace("_", "\\_"), baseline.replace("_", "\\_")  # Markdown-escaped
+    assert lines[0] == f"### ❌ shipwise gate: {c} vs {b}: **FAIL**"
+    assert lines[2].startswith("FAIL: significant pass-rate regression (-17.5 points")
+    row = next(line for line in lines if line.startswith("| pass rate |"))
+    assert [c.strip() for c in row.strip("|").split("|")][:5] == [
+        "pass rate", "VIOLATED", "0.750", "0.575", "-0.175",
+    ]  # fmt: skip
+    assert any(line.startswith("| judge (evaluator) | INFORMATIONAL |") for line in lines)
+    assert "**8 of 40 cases regressed**:" in text
+    worst = [line for line in lines if "| REGRESSED |" in line]
+    assert len(worst) == 8 and all(f"[open](<{link}>)" in line for line in worst)
+    assert "<img" not in text and "&lt;img src=x onerror=alert(1)&gt;\\|\\*i01\\*" in text
+    assert lines[-1] == f"[Open the comparison in shipwise](<{link}>)"
+
+    junit_schema.validate(str(xml))
+    root = ET.parse(xml).getroot()
+    (suite,) = root.findall("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("40", "8", "0")
+    cases = suite.findall("testcase")
+    assert len(cases) == 40 and len({c.get("name") for c in cases}) == 40
+    failed = {c.get("name"): c.find("failure") for c in cases if c.find("failure") is not None}
+    want = {EVIL if n == 1 else f"i{n:02d}" for n in REGRESSED_IDS}
+    assert set(failed) == want
+    for failure in failed.values():
+        assert failure is not None and failure.get("type") == "REGRESSED"
+        assert failure.get("message") == "REGRESSED: pass fraction 1.00 → 0.00"
+    props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert props == {"outcome": "FAIL", "candidateRunId": candidate, "baselineRunId": baseline}
+
+    reverse = await shipwise(
+        "gate", "--candidate", baseline, "--baseline", candidate,
+        "--markdown", str(md), "--junit", str(xml), env=viewer,
+    )  # fmt: skip
+    assert reverse.code == 0, reverse.stderr
+    assert md.read_text().startswith(f"### ✅ shipwise gate: {b} vs {c}: **PASS**")
+    assert "**1 of 40 cases regressed**:" in md.read_text()  # the one the candidate gained
+    junit_schema.validate(str(xml))
+    assert ET.parse(xml).getroot().find("testsuite").get("failures") == "1"  # type: ignore[union-attr]
+
+
+async def test_an_unwritable_report_path_is_an_operational_error(
+    backend: Backend, tmp_path: Path
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    exp = await experiment(backend, ws.owner, "ci-unwritable")
+    candidate_items, baseline_items = single_trial_runs()
+    baseline = await import_run(backend, ws.owner, exp, baseline_items, key="b")
+    candidate = await import_run(backend, ws.owner, exp, candidate_items, key="c")
+    done = await shipwise(
+        "gate", "--candidate", candidate, "--baseline", baseline,
+        "--markdown", str(tmp_path / "missing" / "summary.md"), env=client_env(backend, ws.owner),
+    )  # fmt: skip
+    assert done.code == 2 and "cannot write the report" in done.stderr
+    assert "Traceback" not in done.stderr
