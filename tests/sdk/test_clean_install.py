@@ -150,3 +150,34 @@ async def test_an_evaluation_killed_midway_resumes_without_calling_stored_trials
     for item in items:
         maker = first_pid if item["input"]["country"] in kept_countries else second_pid
         assert [t["output"] for t in item["trials"]] == [f"{item['input']['country']}@{maker}"] * 2
+
+
+def ci_script() -> str:
+    text = (SDK.parents[1] / "README.md").read_text()
+    section = text.split("`evals/evaluate.py` calls your code", 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert match is not None
+    return match.group(1)
+
+
+async def test_the_readme_ci_script_runs_from_a_clean_venv(
+    backend: Backend, clean_python: Path, tmp_path: Path
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    await sealed_dataset(backend, ws, "support questions", capital_cases(20))
+    (tmp_path / "evaluate.py").write_text(ci_script())
+    (tmp_path / "my_app.py").write_text(
+        "def answer(case):\n    return 'It is Paris.' if case['country'] == 'France' else 'No.'\n"
+    )
+    outputs = tmp_path / "github_output"
+    env = {**client_env(backend, token), "GITHUB_RUN_ID": "4242", "GITHUB_OUTPUT": str(outputs)}
+    code, _, err = await run_python(clean_python, tmp_path / "evaluate.py", env, cwd=tmp_path)
+    assert code == 0, err
+    (run,) = await experiment_runs(backend, token, "support-bot")
+    assert outputs.read_text() == f"run={run['id']}\n"
+    assert (run["status"], run["itemCount"], run["idempotencyKey"]) == (
+        "COMPLETED", 20, "github-4242",
+    )  # fmt: skip
+    _, items = await run_items(backend, token, run["id"])
+    assert [sum(t["passed"] for t in item["trials"]) for item in items] == [3] + [0] * 19
