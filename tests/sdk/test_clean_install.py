@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -181,3 +182,43 @@ async def test_the_readme_ci_script_runs_from_a_clean_venv(
     )  # fmt: skip
     _, items = await run_items(backend, token, run["id"])
     assert [sum(t["passed"] for t in item["trials"]) for item in items] == [3] + [0] * 19
+
+
+async def test_a_progress_bar_is_drawn_on_a_terminal_only(
+    backend: Backend, clean_python: Path, tmp_path: Path
+) -> None:
+    import pty
+
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    await sealed_dataset(backend, ws, "progress", capital_cases(12))
+    script = tmp_path / "bar.py"
+    script.write_text(
+        "import shipwise\n"
+        "shipwise.evaluate(lambda case: case['country'], 'progress', 'progress', trials=2)\n"
+    )
+    env = client_env(backend, token)
+    code, out, err = await run_python(clean_python, script, env, cwd=tmp_path)
+    assert (code, out, err) == (0, "", "")  # stderr a pipe: no bar
+
+    leader, follower = pty.openpty()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            str(clean_python), str(script), env=env, cwd=tmp_path, stderr=follower,
+            stdout=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        assert await process.wait() == 0
+        os.close(follower)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # EIO: the terminal's other end is closed and drained
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(leader)
+    text = drawn.decode()
+    assert "shipwise [" in text and "24/24 trials 100%" in text

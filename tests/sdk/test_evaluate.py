@@ -158,3 +158,34 @@ async def test_a_failed_call_is_a_failed_trial_with_a_bounded_error(backend: Bac
             else:
                 assert stored["output"] == item["input"]["country"]
                 assert stored["metrics"]["errors"] == 0
+
+
+async def test_each_call_is_timed_and_a_sample_is_the_same_cases_every_time(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    client = shipwise.Client(url=backend.base_url, token=token)
+    await sealed_dataset(backend, ws, "timed", capital_cases(30))
+
+    async def slow(case: dict[str, str]) -> str:
+        await asyncio.sleep(0.05 if case["country"] == "France" else 0)
+        return case["country"]
+
+    first = await client.aevaluate(slow, "timed", "timed", sample=8, progress=False)
+    again = await client.aevaluate(slow, "timed", "timed", sample=8, progress=False)
+    _, items = await run_items(backend, token, first.run_id)
+    _, repeat = await run_items(backend, token, again.run_id)
+    chosen = [item["datasetItemId"] for item in items]
+    assert len(chosen) == 8 and chosen == [item["datasetItemId"] for item in repeat]
+    assert chosen == sorted(chosen)  # in the version's order, at positions 0…7
+    assert [item["position"] for item in items] == list(range(8))
+    other = await client.aevaluate(slow, "timed", "timed", sample=8, sample_seed=1, progress=False)
+    _, others = await run_items(backend, token, other.run_id)
+    assert [item["datasetItemId"] for item in others] != chosen
+
+    everything = await client.aevaluate(slow, "timed", "timed-all", progress=False)
+    _, items = await run_items(backend, token, everything.run_id)
+    walls = {item["input"]["country"]: item["trials"][0]["metrics"]["wallMs"] for item in items}
+    assert walls["France"] >= 50  # the call's own time, measured around it
+    assert all(0 <= ms < walls["France"] for country, ms in walls.items() if country != "France")
