@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 WORST_CASES = 10
 MAX_CELL = 120
@@ -74,6 +75,32 @@ class GateReport:
     def worst(self, limit: int = WORST_CASES) -> list[CaseResult]:
         failed = [case for case in self.cases if case.failed]
         return sorted(failed, key=lambda case: -case.drop)[:limit]
+
+
+def _number(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.4g}" if abs(value) < 1e4 else f"{value:+.3e}"
+
+
+def decision_criteria(decision: dict[str, Any]) -> list[Criterion]:
+    """A ship decision's criteria (`comparison.decision` / `runDiff.decision`) as rows."""
+    rows = []
+    for c in decision.get("criteria") or []:
+        against = c.get("baselineCohortIndex")
+        name = f"{str(c.get('kind', '')).lower()} {c.get('metric', '')}".strip()
+        if against is not None:
+            name += f" vs cohort {against}"
+        low, high = c.get("low"), c.get("high")
+        interval = "" if low is None or high is None else f"{_number(low)} to {_number(high)}"
+        rows.append(
+            Criterion(
+                name=name,
+                status=str(c.get("status", "")) + (f" ({c['reason']})" if c.get("reason") else ""),
+                estimate=_number(c.get("estimate")),
+                interval=interval,
+                threshold=_number(c.get("threshold")),
+            )
+        )
+    return rows
 
 
 def md_text(text: str) -> str:

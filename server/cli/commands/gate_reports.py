@@ -8,7 +8,14 @@ from urllib.parse import urlencode
 
 import typer
 
-from server.cli.ci_reports import CaseResult, Criterion, GateReport, write_junit, write_markdown
+from server.cli.ci_reports import (
+    CaseResult,
+    Criterion,
+    GateReport,
+    decision_criteria,
+    write_junit,
+    write_markdown,
+)
 from server.cli.client import ApiClient
 
 MarkdownOption = Annotated[
@@ -102,8 +109,10 @@ def write(
     verdict: str,
     markdown: Path | None,
     junit: Path | None,
+    decision: dict[str, Any] | None = None,
 ) -> None:
-    """Read every case of the diff and write the files asked for."""
+    """Read every case of the diff and write the files asked for; with a ship `decision`
+    (a gate by policy), it is the outcome and its criteria are the table."""
     if markdown is None and junit is None:
         return
     experiment_id, cases = _cases(client, candidate, baseline, epsilon)
@@ -111,11 +120,11 @@ def write(
     link = f"{url.rstrip('/')}/experiments/{experiment_id}/diff?{query}"
     report = GateReport(
         title=f"shipwise gate: {candidate} vs {baseline}",
-        outcome="FAIL" if regression else "PASS",
-        passed=not regression,
-        sentence=verdict,
+        outcome=decision["outcome"] if decision else "FAIL" if regression else "PASS",
+        passed=decision["outcome"] == "SHIP" if decision else not regression,
+        sentence=str(decision.get("sentence") or "") if decision else verdict,
         suite=f"shipwise.{experiment_id}",
-        criteria=criteria(summary, regression),
+        criteria=decision_criteria(decision) if decision else criteria(summary, regression),
         cases=[
             CaseResult(
                 case_id=case["datasetItemId"] or f"position {case['position']}",
@@ -130,6 +139,89 @@ def write(
         ],
         link=link,
         properties={"candidateRunId": candidate, "baselineRunId": baseline},
+    )
+    if markdown is not None:
+        write_markdown(report, markdown)
+    if junit is not None:
+        write_junit(report, junit)
+
+
+COMPARISON_COHORTS = """query($id: ID!) { comparison(id: $id) {
+  cohorts { cohortIndex isCandidate label } } }"""
+COMPARISON_CASES = """query($id: ID!, $b: Int, $after: String) { comparison(id: $id) {
+  cases(filter: ALL, baselineCohortIndex: $b, first: 100, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    edges { node { ordinal datasetItemId cohorts { cohortIndex passFraction } } } } } }"""
+
+
+def _comparison_fractions(
+    client: ApiClient, comparison_id: str, baseline: int
+) -> dict[str, tuple[int, dict[int, float | None]]]:
+    """Each case's ordinal and its cohorts' pass fractions, as seen against `baseline`."""
+    found: dict[str, tuple[int, dict[int, float | None]]] = {}
+    after = None
+    while True:
+        variables = {"id": comparison_id, "b": baseline, "after": after}
+        page = client.execute(COMPARISON_CASES, variables)["comparison"]["cases"]
+        for edge in page["edges"]:
+            node = edge["node"]
+            fractions = {c["cohortIndex"]: c["passFraction"] for c in node["cohorts"]}
+            found[node["datasetItemId"]] = (int(node["ordinal"]), fractions)
+        if not page["pageInfo"]["hasNextPage"]:
+            return found
+        after = page["pageInfo"]["endCursor"]
+
+
+def comparison_cases(client: ApiClient, url: str, comparison_id: str) -> list[CaseResult]:
+    """Every case of a comparison: failed when the candidate's pass fraction is below any
+    baseline's (the REGRESSIONS of that baseline), the worst baseline shown."""
+    cohorts = client.execute(COMPARISON_COHORTS, {"id": comparison_id})["comparison"]["cohorts"]
+    candidate = next(c["cohortIndex"] for c in cohorts if c["isCandidate"])
+    baselines = [c["cohortIndex"] for c in cohorts if not c["isCandidate"]]
+    link = f"{url.rstrip('/')}/comparisons/{comparison_id}"
+    seen: dict[str, tuple[int, dict[int, float | None]]] = {}
+    for index in baselines:
+        for item_id, (ordinal, fractions) in _comparison_fractions(
+            client, comparison_id, index
+        ).items():
+            seen.setdefault(item_id, (ordinal, {}))[1].update(fractions)
+    results = []
+    for item_id, (_, fractions) in sorted(seen.items(), key=lambda kv: kv[1][0]):
+        mine = fractions.get(candidate)
+        theirs = [fractions.get(b) for b in baselines]
+        known = [t for t in theirs if t is not None]
+        worst = max(known) if known else None
+        failed = mine is not None and worst is not None and mine < worst
+        better = mine is not None and bool(known) and mine > min(known)
+        status = "REGRESSED" if failed else "IMPROVED" if better else (
+            "INCOMPLETE" if mine is None else "UNCHANGED"
+        )  # fmt: skip
+        results.append(CaseResult(item_id, status, worst, mine, failed, link))
+    return results
+
+
+def write_comparison(
+    client: ApiClient,
+    *,
+    url: str,
+    comparison_id: str,
+    decision: dict[str, Any],
+    markdown: Path | None,
+    junit: Path | None,
+) -> None:
+    """`shipwise comparison gate ID --markdown FILE --junit FILE`: its decision as CI output."""
+    if markdown is None and junit is None:
+        return
+    report = GateReport(
+        title=f"shipwise comparison gate: {comparison_id}",
+        outcome=str(decision["outcome"]),
+        passed=decision["outcome"] == "SHIP",
+        sentence=str(decision.get("sentence") or ""),
+        suite=f"shipwise.{comparison_id}",
+        criteria=decision_criteria(decision),
+        cases=comparison_cases(client, url, comparison_id),
+        link=f"{url.rstrip('/')}/comparisons/{comparison_id}",
+        properties={"comparisonId": comparison_id},
     )
     if markdown is not None:
         write_markdown(report, markdown)

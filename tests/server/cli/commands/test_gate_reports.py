@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -105,3 +106,70 @@ async def test_an_unwritable_report_path_is_an_operational_error(
     )  # fmt: skip
     assert done.code == 2 and "cannot write the report" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+DECISION = {
+    "outcome": "DONT_SHIP",
+    "reason": None,
+    "sentence": "Don't ship: 33 points worse than cohort 1 (the margin is 2).",
+    "casesNeeded": None,
+    "criteria": [
+        {"baselineCohortIndex": 1, "kind": "QUALITY", "metric": "PASS_RATE",
+         "status": "VIOLATED", "reason": None, "estimate": -33.3, "low": -45.0,
+         "high": -20.0, "threshold": -2.0, "corrected": False, "sentence": "…"},
+        {"baselineCohortIndex": 2, "kind": "GUARDRAIL", "metric": "COST_PER_CASE",
+         "status": "UNCERTAIN", "reason": "NOT_MEASURED", "estimate": None, "low": None,
+         "high": None, "threshold": 1.2, "corrected": False, "sentence": "…"},
+    ],
+}  # fmt: skip
+"""A decision as `comparison.decision` answers it (SPEC §9), for the writer alone."""
+
+ORDINALS = """query($id: ID!) { comparison(id: $id) {
+  cases(filter: ALL, first: 100) { edges { node { ordinal datasetItemId } } } } }"""
+
+
+async def test_a_comparison_decision_writes_markdown_and_junit(
+    backend: Backend, tmp_path: Path, junit_schema: Any
+) -> None:
+    """`shipwise comparison gate` writes through the same module: every case of the
+    comparison a test case, a case worse than any baseline a failure."""
+    from server.cli.client import ApiClient
+    from server.cli.commands.gate_reports import write_comparison
+    from tests.server.verdicts.scenarios import finalized, scripted_setup
+    from tests.server.verdicts.test_cases import BASELINE_1, BASELINE_2, CANDIDATE
+
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [CANDIDATE, BASELINE_1, BASELINE_2])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=2)
+    md, xml = tmp_path / "comparison.md", tmp_path / "comparison.xml"
+    viewer = ws.tokens[Role.VIEWER]
+
+    def write() -> None:
+        with ApiClient(backend.base_url, viewer) as client:
+            write_comparison(
+                client, url=backend.base_url, comparison_id=comparison_id, decision=DECISION,
+                markdown=md, junit=xml,
+            )  # fmt: skip
+
+    await asyncio.to_thread(write)
+    text = md.read_text()
+    cid = comparison_id.replace("_", "\\_")
+    assert text.startswith(f"### ❌ shipwise comparison gate: {cid}: **DONT\\_SHIP**")
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
+            if line.startswith("| quality") or line.startswith("| guardrail")]  # fmt: skip
+    assert rows[0][:2] == ["quality PASS\\_RATE vs cohort 1", "VIOLATED"]
+    assert rows[0][4:7] == ["-33.3", "-45 to -20", "-2"]  # estimate, interval, threshold
+    assert rows[1][:2] == ["guardrail COST\\_PER\\_CASE vs cohort 2", "UNCERTAIN (NOT\\_MEASURED)"]
+    assert "**8 of 24 cases regressed**:" in text
+    assert f"(<{backend.base_url}/comparisons/{comparison_id}>)" in text
+
+    junit_schema.validate(str(xml))
+    suite = ET.parse(xml).getroot().find("testsuite")
+    assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("24", "8")
+    found = (await backend.gql(ORDINALS, {"id": comparison_id}, token=viewer)).ok()
+    by_ordinal = {
+        e["node"]["ordinal"]: e["node"]["datasetItemId"]
+        for e in found["comparison"]["cases"]["edges"]
+    }
+    failed = {c.get("name") for c in suite.findall("testcase") if c.find("failure") is not None}
+    assert failed == {by_ordinal[n] for n in range(12, 20)}  # PF and FF below baseline 1's PP
