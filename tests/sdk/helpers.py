@@ -107,3 +107,9 @@ async def run_python(
     out, err = await process.communicate()
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
+
+
+async def server_decides(backend: Backend, token: str) -> bool:
+    """Whether this server's `RunDiff` answers a ship `decision` (SPEC §9)."""
+    found = await backend.gql('{ __type(name: "RunDiff") { fields { name } } }', token=token)
+    return "decision" in {f["name"] for f in found.ok()["__type"]["fields"]}

@@ -11,7 +11,13 @@ import shipwise
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
-from tests.sdk.helpers import capital_cases, experiment_runs, run_items, sealed_dataset
+from tests.sdk.helpers import (
+    capital_cases,
+    experiment_runs,
+    run_items,
+    sealed_dataset,
+    server_decides,
+)
 
 KNOWN = {"France": "Paris", "Germany": "Berlin", "Italy": "Rome", "Spain": "Madrid"}
 
@@ -78,6 +84,12 @@ async def test_a_sync_then_an_async_task_are_stored_diffed_and_linked(backend: B
     summary = second.diff["summary"]
     assert (summary["baselinePassRate"], summary["candidatePassRate"]) == (4 / 30, 3 / 30)
     assert summary["regressedCount"] == 1 and summary["pairedCount"] == 30
+    if await server_decides(backend, token):  # 30 cases, one worse: not enough to ship
+        assert second.decision is not None and second.decision.criteria
+        assert second.decision.outcome in ("MORE_DATA", "DONT_SHIP", "SHIP", "NO_DECISION")
+        assert second.decision.sentence
+    else:
+        assert second.decision is None
     (worst,) = [edge["node"] for edge in second.diff["cases"]["edges"]]
     assert worst["datasetItemId"] == "capital-00" and worst["status"] == "REGRESSED"
     _, items = await run_items(backend, token, second.run_id)

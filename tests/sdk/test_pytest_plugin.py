@@ -9,7 +9,13 @@ import pytest
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
-from tests.sdk.helpers import capital_cases, experiment_runs, run_items, sealed_dataset
+from tests.sdk.helpers import (
+    capital_cases,
+    experiment_runs,
+    run_items,
+    sealed_dataset,
+    server_decides,
+)
 
 pytest_plugins = ["pytester"]
 
@@ -104,6 +110,10 @@ async def test_the_gate_fails_the_session_unless_the_decision_is_ship(
     assert "shipwise gate: FAIL (the decision is not SHIP)" in out
     assert f"/diff?candidate={runs[0]['id']}&baseline={runs[1]['id']}" in out
     assert "decision: SHIP" not in out
+    if await server_decides(backend, token):  # 4 of 24 right against 23 of 24: don't ship
+        assert "decision: DONT_SHIP: " in out
+    else:
+        assert "decision: none (the server gives no decision on run diffs)" in out
 
 
 async def test_the_plugin_is_inert_without_a_marked_test(
