@@ -143,7 +143,10 @@ class Store:
             raise pytest.UsageError(
                 f"{owner}: @pytest.mark.shipwise needs dataset= and experiment="
             )
-        client = self.client()
+        try:
+            client = self.client()
+        except ShipwiseError as exc:
+            raise pytest.UsageError(f"{owner}: shipwise: {exc}") from None
 
         async def load() -> tuple[api.Version, list[dict[str, Any]]]:
             from shipwise.cases import selected
