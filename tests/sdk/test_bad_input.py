@@ -20,7 +20,10 @@ async def experiment_names(backend: Backend, token: str) -> list[str]:
     return [edge["node"]["name"] for edge in found]
 
 
-@pytest.mark.parametrize("answer", [42, None, ["Paris"], {"text": "Paris"}])
+@pytest.mark.parametrize(
+    "answer",
+    [42, None, ["Paris"], {"text": "Paris"}, {"output": {1, 2}}, {"output": float("nan")}],
+)
 async def test_a_task_that_returns_no_string_is_refused_and_writes_nothing(
     backend: Backend, answer: Any
 ) -> None:
@@ -31,7 +34,7 @@ async def test_a_task_that_returns_no_string_is_refused_and_writes_nothing(
     with pytest.raises(shipwise.TaskOutputError) as raised:
         await client.aevaluate(lambda _case: answer, "typed", "typed", progress=False)
     assert raised.value.code == "VALIDATION_FAILED"
-    assert "the task returned" in raised.value.message or "the task's dict" in raised.value.message
+    assert raised.value.message.startswith(("the task returned", "the task's"))
     assert isinstance(raised.value, TypeError)
     assert await experiment_names(backend, token) == []  # no experiment, no run
 
@@ -118,3 +121,31 @@ async def test_checks_are_sent_to_a_server_that_grades_them(backend: Backend) ->
 
     _, items = await run_items(backend, token, result.run_id)
     assert [item["trials"][0]["passed"] for item in items] == [True, False, False, False]
+
+
+async def test_a_ship_policy_needs_a_server_that_takes_one(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    await sealed_dataset(backend, ws, "policy", capital_cases(4))
+    client = shipwise.Client(url=backend.base_url, token=token)
+    schema = (await backend.gql(
+        '{ __type(name: "Query") { fields { name args { name } } } }', token=token
+    )).ok()  # fmt: skip
+    run_diff = next(f for f in schema["__type"]["fields"] if f["name"] == "runDiff")
+    policy = shipwise.ShipPolicy(
+        quality_margin_points=2,
+        guardrails=(shipwise.Guardrail("LATENCY_P95", max_increase_percent=20),),
+    )
+    assert policy.as_input() == {
+        "qualityMarginPoints": 2,
+        "guardrails": [{"metric": "LATENCY_P95", "maxIncreasePercent": 20}],
+    }
+    if "policy" in {arg["name"] for arg in run_diff["args"]}:
+        first = await client.aevaluate(str, "policy", "policy", progress=False)
+        second = await client.aevaluate(str, "policy", "policy", policy=policy, progress=False)
+        assert second.baseline_run_id == first.run_id and second.decision is not None
+        return
+    with pytest.raises(shipwise.UnsupportedError) as raised:
+        await client.aevaluate(str, "policy", "policy", policy=policy, progress=False)
+    assert raised.value.extensions["field"] == "policy"
+    assert await experiment_names(backend, token) == []

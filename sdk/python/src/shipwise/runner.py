@@ -193,8 +193,9 @@ async def run_cases(
             for _ in range(plan.concurrency):
                 group.create_task(loop.work())
             group.create_task(loop.flush())
-    except* ShipwiseError as errors:
-        raise errors.exceptions[0] from None
+    except* Exception as errors:  # one error, not an ExceptionGroup, reaches the caller
+        first = next((e for e in errors.exceptions if isinstance(e, ShipwiseError)), None)
+        raise (first or errors.exceptions[0]) from None
     finally:
         loop.executor.shutdown(wait=False, cancel_futures=True)
         progress.close()

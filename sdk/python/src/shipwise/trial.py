@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
@@ -118,6 +119,13 @@ def build(
         evaluators[name] = float(score)
     if evaluators:
         trial["evaluators"] = evaluators
+    try:
+        json.dumps(trial, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise TaskOutputError(
+            f"the task's answer is not JSON ({exc}); return text, numbers, lists and dicts",
+            extensions={"field": "task"},
+        ) from None
     if not graded_by_server:
         passed = shaped["passed"]
         if passed is None and verdicts:
