@@ -93,9 +93,12 @@ class ShipwiseCase:
         metrics: dict[str, float] | None = None,
         tool_calls: list[dict[str, Any]] | None = None,
     ) -> None:
-        """What the code under test answered for this case (a str or any JSON value)."""
-        self.answer = {"output": output, "metrics": dict(metrics or {}),
-                       "toolCalls": list(tool_calls or [])}  # fmt: skip
+        """What the code under test answered for this case (a str or any JSON value);
+        TaskOutputError, failing the test, for anything JSON cannot hold."""
+        answer = {"output": output, "metrics": dict(metrics or {}),
+                  "toolCalls": list(tool_calls or []), "passed": None}  # fmt: skip
+        trial.build(answer, 0.0, {}, {}, graded_by_server=True, send_tool_calls=True)
+        self.answer = answer
 
     def finish(self, report: pytest.TestReport) -> None:
         graded_by_server = bool(self._group.options.get("checks"))
