@@ -178,7 +178,7 @@ async def test_each_call_is_timed_and_a_sample_is_the_same_cases_every_time(
     ws = await make_workspace(backend.sessionmaker)
     token = ws.tokens[Role.MEMBER]
     client = shipwise.Client(url=backend.base_url, token=token)
-    await sealed_dataset(backend, ws, "timed", capital_cases(30))
+    version = await sealed_dataset(backend, ws, "timed", capital_cases(30))
 
     async def slow(case: dict[str, str]) -> str:
         await asyncio.sleep(0.05 if case["country"] == "France" else 0)
@@ -196,7 +196,11 @@ async def test_each_call_is_timed_and_a_sample_is_the_same_cases_every_time(
     _, others = await run_items(backend, token, other.run_id)
     assert [item["datasetItemId"] for item in others] != chosen
 
-    everything = await client.aevaluate(slow, "timed", "timed-all", progress=False)
+    everything = await client.aevaluate(slow, version.asset_id, "timed-all", progress=False)
+    by_version = await client.aevaluate(
+        slow, "ignored when a version is given", "timed-all", version=version.id, progress=False
+    )
+    assert (everything.item_count, by_version.item_count) == (30, 30)
     _, items = await run_items(backend, token, everything.run_id)
     walls = {item["input"]["country"]: item["trials"][0]["metrics"]["wallMs"] for item in items}
     assert walls["France"] >= 50  # the call's own time, measured around it
