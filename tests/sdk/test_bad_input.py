@@ -68,7 +68,7 @@ async def test_a_dataset_that_does_not_exist_surfaces_the_servers_code(backend: 
     other = await make_workspace(backend.sessionmaker, name="other")
     elsewhere = await sealed_dataset(backend, other, "theirs", capital_cases(3))
     client = shipwise.Client(url=backend.base_url, token=token)
-    for dataset in ("ast_00000000000000000000000000", elsewhere.asset_id, "No such dataset"):
+    for dataset in ("ds_00000000000000000000000000", elsewhere.asset_id, "No such dataset"):
         with pytest.raises(shipwise.NotFoundError) as raised:
             await client.aevaluate(str.upper, dataset, "nowhere", progress=False)
         assert raised.value.code == "NOT_FOUND"
