@@ -25,6 +25,7 @@ from server.db import (
 from server.direct_reads import known as direct_documents
 from server.direct_reads.documents import DirectReads
 from server.dispatch import lease, ranges
+from server.exports.endpoints import ROUTES as export_routes
 from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
 from server.http.body_limit import BodyLimitMiddleware
@@ -155,6 +156,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             Route("/metrics", metrics_endpoint),
             Route("/experiments/{experiment_id}/runs/{run_id}/diff", diff_page),
             Route("/reports/{report_id}.html", report_page, methods=["GET"]),
+            *export_routes,  # before the portal's `/comparisons/{rest:path}`
             Route(
                 f"{portal_files.ASSET_PREFIX}/{{name}}",
                 portal_files.asset_endpoint(settings.portal_dir),
