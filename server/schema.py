@@ -16,6 +16,7 @@ from server.comparisons.subscription import ComparisonSubscription
 from server.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.experiments.resolvers import ExperimentMutation, ExperimentQuery
+from server.exports.resolvers import ExportMutation
 from server.http.document_cache import DocumentCache, Documents
 from server.http.graphql_errors import CodedErrors
 from server.http.operation_scope import OperationScope
@@ -57,6 +58,7 @@ Mutation = merge_types(
         DatasetMutation,
         ComparisonMutation,
         RunMutation,
+        ExportMutation,
         PairwiseMutation,
         VerdictMutation,
         ReportMutation,

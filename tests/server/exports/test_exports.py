@@ -256,3 +256,55 @@ async def test_shipwise_export_writes_each_export(backend: Backend, tmp_path: Pa
     assert unknown.code == 2
     assert "NOT_FOUND" in unknown.stderr
     assert not missing.exists() and not (tmp_path / "missing.csv.part").exists()
+
+
+EXPORT_LINK = """mutation($t: ExportTarget!, $id: ID!, $f: ExportFormat!, $b: ID, $h: Int! = 168) {
+  exportLink(target: $t, id: $id, format: $f, baselineRunId: $b, expiresInHours: $h) {
+    url expiresAt
+  }
+}"""
+
+
+async def test_a_signed_export_link_downloads_without_a_token(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    exp = await experiment(backend, token)
+    baseline = await import_run(backend, token, exp, [item(True, item_id="a")], key="b")
+    candidate = await import_run(backend, token, exp, [item(False, item_id="a")], key="c")
+
+    made = await backend.gql(
+        EXPORT_LINK, {"t": "RUN_DIFF", "id": candidate, "f": "JSONL", "b": baseline}, token=token
+    )
+    url = made.ok()["exportLink"]["url"]
+    assert url.startswith(f"/experiments/{exp}/runs/{candidate}/diff.jsonl?baselineRunId=")
+    opened = await backend.client.get(url)
+    assert opened.status_code == 200
+    assert [r["side"] for r in _jsonl(opened)] == ["CANDIDATE", "BASELINE"]
+    # The same token opens the CSV, not another export.
+    assert (await backend.client.get(url.replace("diff.jsonl", "diff.csv"))).status_code == 200
+    token_only = url.split("token=", 1)[1]
+    other = await backend.client.get(f"/runs/{candidate}/items.csv", params={"token": token_only})
+    assert other.status_code == 403
+
+    run_link = await backend.gql(
+        EXPORT_LINK, {"t": "RUN_ITEMS", "id": candidate, "f": "CSV"}, token=token
+    )
+    assert len(_csv(await backend.client.get(run_link.ok()["exportLink"]["url"]))) == 1
+
+    viewer = await backend.gql(
+        EXPORT_LINK, {"t": "RUN_ITEMS", "id": candidate, "f": "CSV"}, token=ws.tokens[Role.VIEWER]
+    )
+    assert viewer.codes == ["FORBIDDEN"]
+    other_ws = await make_workspace(backend.sessionmaker)
+    foreign = await backend.gql(
+        EXPORT_LINK, {"t": "COMPARISON_CASES", "id": candidate, "f": "CSV"}, token=other_ws.owner
+    )
+    assert foreign.codes == ["NOT_FOUND"]
+    too_long = await backend.gql(
+        EXPORT_LINK, {"t": "RUN_ITEMS", "id": candidate, "f": "CSV", "h": 721}, token=token
+    )
+    assert too_long.codes == ["VALIDATION_FAILED"]
+    no_baseline = await backend.gql(
+        EXPORT_LINK, {"t": "RUN_DIFF", "id": candidate, "f": "CSV"}, token=token
+    )
+    assert no_baseline.errors[0]["extensions"]["field"] == "baselineRunId"
