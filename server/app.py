@@ -15,20 +15,21 @@ from starlette.middleware import Middleware
 from starlette.routing import Route, WebSocketRoute
 
 from jobs.registry import build_registry
-from server.context import AppState
+from server.api.context import AppState
+from server.api.direct_reads import known as direct_documents
+from server.api.direct_reads.documents import DirectReads
+from server.api.http.body_limit import BodyLimitMiddleware
+from server.api.http.graphql_view import ShipwiseGraphQL
+from server.api.schema import build_schema
 from server.db import (
     create_engine,
     create_read_sessionmaker,
     create_sessionmaker,
     transaction,
 )
-from server.direct_reads import known as direct_documents
-from server.direct_reads.documents import DirectReads
 from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
-from server.http.body_limit import BodyLimitMiddleware
-from server.http.graphql_view import ShipwiseGraphQL
 from server.metrics import MetricsMiddleware, metrics_endpoint
 from server.portal import files as portal_files
 from server.providers.openai_compatible import provider_timeout
@@ -36,7 +37,6 @@ from server.providers.registry import ProviderPool
 from server.reports.page import report_page
 from server.runs.page import diff_page
 from server.runtime.factory import build_runtime
-from server.schema import build_schema
 from server.security import SecretBox
 from server.settings import Settings
 from server.token_cache import TokenCache

@@ -17,8 +17,8 @@ import httpx
 import uvicorn
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.api.context import AppState
 from server.app import create_app
-from server.context import AppState
 from server.settings import Settings
 from tests.statements import TagCountedRequests, tag_counted_request
 from tests.waiting import eventually

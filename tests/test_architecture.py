@@ -2,9 +2,9 @@
 
 A unit is a package under `server/` (`server.dispatch`), a flat module there (`server.db`),
 `jobs` or `stats`. An aggregate's GraphQL layer (its types, resolvers, mutations and
-subscriptions) and the request's composition (`server.app`, `server.schema`,
-`server.context`, `server.loaders`, `server.listing`, `server.models`), with
-`server.direct_reads` (documents answered as the schema answers them), stand above every
+subscriptions) and the request's composition (`server.app`, `server.api.schema`,
+`server.api.context`, `server.api.loaders`, `server.api.listing`, `server.models`), with
+`server.api.direct_reads` (documents answered as the schema answers them), stand above every
 service: they may import across aggregates (a type naming another aggregate's types or
 resolvers, the Phoenix pattern), so their imports are not drawn. Every other import is an
 arrow between units, and the arrows must not close a loop.
@@ -23,10 +23,10 @@ SOURCES = ("server", "jobs", "stats")
 GRAPHQL_LAYER = {"types", "resolvers", "mutations", "subscription"}
 COMPOSITION = {
     "server.app",
-    "server.schema",
-    "server.context",
-    "server.loaders",
-    "server.listing",
+    "server.api.schema",
+    "server.api.context",
+    "server.api.loaders",
+    "server.api.listing",
     "server.models",
 }
 
@@ -53,7 +53,7 @@ def in_graphql_layer(module: str) -> bool:
     package = ".".join(module.split(".")[:2])
     return (
         module in COMPOSITION
-        or package == "server.direct_reads"  # answers documents as the schema would
+        or package == "server.api.direct_reads"  # answers documents as the schema would
         or leaf in GRAPHQL_LAYER
         or leaf.endswith("_types")
     )
@@ -159,9 +159,9 @@ def test_nothing_below_imports_the_graphql_layer() -> None:
         f"{path.relative_to(ROOT)}:{line} -> {target}"
         for path in source_files()
         if not in_graphql_layer(module_name(path))
-        and not module_name(path).startswith(("server.http", "server.cli", "jobs"))
+        and not module_name(path).startswith(("server.api.http", "server.cli", "jobs"))
         for target, line, _ in imports_of(path)
-        if in_graphql_layer(target) and target not in ("server.context", "server.models")
+        if in_graphql_layer(target) and target not in ("server.api.context", "server.models")
     ]
     assert not upward, "\n".join(upward)
 

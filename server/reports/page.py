@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from server import signed_links
+from server.api.context import AppState
 from server.auth import authenticate, bearer_token
-from server.context import AppState
 from server.db import utcnow
 from server.errors import NotFound, ShipwiseError, Unauthenticated
 from server.reports import links, page_view

@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from server import signed_links
+from server.api.context import AppState
 from server.auth import authenticate, bearer_token
-from server.context import AppState
 from server.errors import Conflict, NotFound, ShipwiseError, ValidationFailed
 from server.pagination import check_page_size
 from server.runs import cases as case_list
