@@ -1,4 +1,5 @@
-"""The composition root: settings → database, runtime adapters, schema and routes."""
+"""The composition root: settings → database, runtime adapters, schema and routes; the one
+module of `server` that imports `jobs` (the registry the embedded runtime runs, the worker)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Route, WebSocketRoute
 
+from jobs.main import run as run_jobs
 from jobs.registry import build_registry
-from server.api.context import AppState
 from server.api.direct_reads import known as direct_documents
 from server.api.direct_reads.documents import DirectReads
 from server.api.http.body_limit import BodyLimitMiddleware
@@ -39,6 +40,7 @@ from server.runs.page import diff_page
 from server.runtime.factory import build_runtime
 from server.security import SecretBox
 from server.settings import Settings
+from server.state import AppState
 from server.token_cache import TokenCache
 
 logger = logging.getLogger("shipwise.app")
@@ -170,3 +172,8 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         ],
         lifespan=lifespan,
     )
+
+
+def run_worker(settings: Settings) -> None:
+    """`shipwise worker`: block running every job on Redis until SIGTERM/SIGINT."""
+    run_jobs(settings)

@@ -17,9 +17,9 @@ import httpx
 import uvicorn
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.api.context import AppState
 from server.app import create_app
 from server.settings import Settings
+from server.state import AppState
 from tests.statements import TagCountedRequests, tag_counted_request
 from tests.waiting import eventually
 

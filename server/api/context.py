@@ -7,33 +7,16 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
 from server.api.loaders import Loaders, build_loaders
 from server.errors import ShipwiseError, Unauthenticated
 from server.reading import SharedReader
-from server.runtime.interfaces import EventBus, JobQueue, RateLimiter
-from server.security import SecretBox
 from server.settings import Settings
-from server.token_cache import TokenCache
+from server.state import AppState
 from server.workspaces.roles import Actor, Role
-
-
-@dataclass(slots=True)
-class AppState:
-    """Everything built once at start-up and shared by requests."""
-
-    settings: Settings
-    engine: AsyncEngine
-    sessionmaker: async_sessionmaker[AsyncSession]
-    read_sessionmaker: async_sessionmaker[AsyncSession]
-    queue: JobQueue
-    events: EventBus
-    rate_limiter: RateLimiter
-    secret_box: SecretBox
-    tokens: TokenCache
 
 
 @dataclass(slots=True)

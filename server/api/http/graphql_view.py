@@ -28,7 +28,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult, SubscriptionExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
-from server.api.context import AppState, Context
+from server.api.context import Context
 from server.api.http.body import decode_json, operation_from_body
 from server.api.http.cached_reads import RULES
 from server.api.http.graphql_errors import INTERNAL_MESSAGE, to_coded_error
@@ -43,6 +43,7 @@ from server.api.http.response_cache import EncodedResult, ResponseCache
 from server.auth import bearer_token
 from server.errors import ErrorCode, RateLimited, ShipwiseError
 from server.graphiql import page as graphiql_page
+from server.state import AppState
 from server.workspaces.roles import Actor
 
 logger = logging.getLogger("shipwise.http")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated
 
 import strawberry
+from strawberry.types.lazy_type import LazyType
 
 from server.api.context import Context
 from server.api.verdicts.types import SignOffVerdict
+from server.comparisons import service as comparison_service
 from server.pagination import Connection, check_page_size
 from server.reports import followups, links, signoff_reads
 from server.reports.models import Decision as DecisionEnum
@@ -19,8 +20,9 @@ from server.reports.models import SignOff as SignOffRow
 from server.reports.models import SignOffFollowUp as SignOffFollowUpRow
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 
-if TYPE_CHECKING:
-    from server.api.comparisons.types import Comparison
+COMPARISON = LazyType("Comparison", "server.api.comparisons.types")
+"""The schema's one loop (Comparison → Report → SignOff → Comparison) closes here by name:
+strawberry finds the type when the schema is built, and no import points back up."""
 
 FollowUpState = strawberry.enum(FollowUpStateEnum, name="FollowUpState")
 SignOffDecision = strawberry.enum(
@@ -92,15 +94,10 @@ class SignOff:
 
     @strawberry.field(
         description="The comparison signed off, its `verdict` now this sign-off's (a client "
-        "cache that refreshes by type sees the new verdict)."
+        "cache that refreshes by type sees the new verdict).",
+        graphql_type=COMPARISON,
     )
-    async def comparison(
-        self, info: strawberry.Info[Context]
-    ) -> Annotated[Comparison, strawberry.lazy("server.api.comparisons.types")]:
-        # Imported here: server.api.comparisons.types imports this module.
-        from server.api.comparisons.types import Comparison
-        from server.comparisons import service as comparison_service
-
+    async def comparison(self, info: strawberry.Info[Context]) -> object:
         actor = info.context.require()
         async with info.context.read() as session:
             row = await comparison_service.get(
@@ -108,7 +105,7 @@ class SignOff:
                 workspace_id=actor.workspace_id,
                 comparison_id=str(self.comparison_id),
             )
-        return Comparison.from_row(row)
+        return COMPARISON.resolve_type().from_row(row)
 
     @strawberry.field(description="Every follow-up's state when signed.")
     async def follow_up_states(

@@ -16,8 +16,8 @@ from server.comparisons.models import Comparison, ComparisonRange, Trial, TrialS
 from server.db import utcnow
 from server.dispatch import ranges
 from server.dispatch.joins import JOIN_DEFER
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
-from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
