@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Final
 
 import strawberry
 from strawberry.types.lazy_type import LazyType
@@ -20,7 +21,7 @@ from server.reports.models import SignOff as SignOffRow
 from server.reports.models import SignOffFollowUp as SignOffFollowUpRow
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 
-COMPARISON = LazyType("Comparison", "server.api.comparisons.types")
+COMPARISON: Final[LazyType[str, str]] = LazyType("Comparison", "server.api.comparisons.types")
 """The schema's one loop (Comparison → Report → SignOff → Comparison) closes here by name:
 strawberry finds the type when the schema is built, and no import points back up."""
 
