@@ -11,6 +11,7 @@ from strawberry.types import ExecutionContext
 
 from server.api.assets.resolvers import AssetMutation, AssetQuery
 from server.api.audit.resolvers import AuditQuery
+from server.api.comparisons.finalize_mutation import VerdictMutation
 from server.api.comparisons.resolvers import ComparisonMutation, ComparisonQuery
 from server.api.comparisons.subscription import ComparisonSubscription
 from server.api.connections.resolvers import ConnectionMutation, ConnectionQuery
@@ -24,7 +25,6 @@ from server.api.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.api.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.api.reports.resolvers import ReportMutation, ReportQuery
 from server.api.runs.resolvers import RunMutation, RunQuery
-from server.api.verdicts.mutations import VerdictMutation
 from server.api.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.api.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 from server.settings import Settings

@@ -5,9 +5,9 @@ from __future__ import annotations
 import strawberry
 from strawberry.scalars import JSON
 
-from server.api.comparisons.stopping_types import StoppingInput
 from server.api.datasets.types import Split
 from server.api.releases.types import BindingRole
+from server.api.stopping_types import StoppingInput
 from server.comparisons.inputs import CohortSpec, ComparisonSpec, PairwiseSpec, SampleSpec
 from server.comparisons.models import CohortKind as CohortKindEnum
 from server.datasets.models import Split as SplitEnum

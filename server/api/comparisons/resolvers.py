@@ -7,10 +7,10 @@ from starlette.requests import Request
 
 from server.api.comparisons.input_types import CreateComparisonInput
 from server.api.comparisons.preview_types import ComparisonPreview
-from server.api.comparisons.stopping_types import StoppingInput
 from server.api.comparisons.types import Comparison, ComparisonStatus
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.stopping_types import StoppingInput
 from server.comparisons import lifecycle, rerun, service
 from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum

@@ -12,13 +12,13 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.api.comparisons.input_types import CohortKind
-from server.api.comparisons.stopping_types import ComparisonStopping
 from server.api.connections.types import ModelConnection
 from server.api.context import Context
 from server.api.datasets.types import DatasetVersion, Split
 from server.api.experiments.types import Experiment
 from server.api.reports import resolvers as report_fields
 from server.api.reports.types import Report
+from server.api.stopping_types import ComparisonStopping
 from server.api.verdicts import resolvers as verdict_fields
 from server.api.verdicts.types import (
     CaseFilter,

@@ -9,8 +9,8 @@ from typing import Any, cast
 import strawberry
 from strawberry.scalars import JSON
 
-from server.api.comparisons.stopping_types import ComparisonStopping
 from server.api.pairwise.types import PairwiseResult
+from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
 from server.db import utcnow
 from server.money import micros_to_cents

@@ -12,15 +12,15 @@ from typing import Any
 
 from strawberry.dataloader import DataLoader
 
-from server.api.assets import loaders as asset_loaders
-from server.api.comparisons import loaders as comparison_loaders
-from server.api.datasets import loaders as dataset_loaders
-from server.api.releases import loaders as release_loaders
-from server.api.releases.loaders import LoadedBinding
-from server.api.reports import loaders as report_loaders
-from server.api.runs import loaders as run_loaders
-from server.api.spend import loaders as spend_loaders
-from server.api.verdicts import loaders as verdict_loaders
+from server.api.loaders import assets as asset_loaders
+from server.api.loaders import comparisons as comparison_loaders
+from server.api.loaders import datasets as dataset_loaders
+from server.api.loaders import releases as release_loaders
+from server.api.loaders import reports as report_loaders
+from server.api.loaders import runs as run_loaders
+from server.api.loaders import spend as spend_loaders
+from server.api.loaders import verdicts as verdict_loaders
+from server.api.loaders.releases import LoadedBinding
 from server.assets.models import Asset, AssetVersion
 from server.comparisons.models import ComparisonCohort
 from server.experiments.models import Experiment
