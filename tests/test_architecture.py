@@ -194,6 +194,25 @@ def test_nothing_below_the_graphql_layer_imports_it() -> None:
     assert not upward, "\n".join(upward)
 
 
+def test_only_the_graphql_layer_speaks_graphql() -> None:
+    """The domain hands plain values up; strawberry and graphql-core stay in `server/api/`."""
+    speaking = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in source_files()
+        if not in_api(module_name(path))
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        for name in (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+        if name.split(".")[0] in ("strawberry", "graphql")
+    ]
+    assert speaking == []
+
+
 def test_server_imports_jobs_only_at_the_composition_root() -> None:
     wrong = [
         a.where

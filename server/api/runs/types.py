@@ -11,7 +11,8 @@ from strawberry.scalars import JSON
 
 from server.api.context import Context
 from server.api.experiments.types import Experiment
-from server.pagination import Connection, check_page_size
+from server.api.relay import Connection
+from server.pagination import check_page_size
 from server.runs import cases as case_list
 from server.runs import diff as diffs
 from server.runs import service
