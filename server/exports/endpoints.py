@@ -23,7 +23,6 @@ from starlette.routing import Route
 
 from server import signed_links
 from server.auth import authenticate, bearer_token
-from server.context import AppState
 from server.errors import ErrorCode, NotFound, ShipwiseError, ValidationFailed
 from server.exports import comparisons, diffs, runs
 from server.exports import links as export_links
@@ -31,6 +30,7 @@ from server.exports.encoding import MEDIA_TYPES, ExportFormat, encode
 from server.exports.links import ExportTarget
 from server.runs import diff as run_diffs
 from server.runs import service as run_service
+from server.state import AppState
 
 logger = logging.getLogger("shipwise.exports")
 
