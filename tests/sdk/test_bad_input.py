@@ -10,7 +10,7 @@ import shipwise
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend
-from tests.sdk.helpers import capital_cases, experiment_runs, sealed_dataset
+from tests.sdk.helpers import capital_cases, experiment_runs, run_items, sealed_dataset
 
 EXPERIMENTS = "{ experiments(first: 100) { edges { node { name } } } }"
 
@@ -106,21 +106,32 @@ async def test_checks_are_sent_to_a_server_that_grades_them(backend: Backend) ->
     start = next(f for f in schema["__type"]["fields"] if f["name"] == "startRunImport")
     graded = "checks" in {arg["name"] for arg in start["args"]}
 
-    def task(case: dict[str, str]) -> str:
-        return "Paris" if case["country"] == "France" else "Somewhere"
+    def task(case: dict[str, str]) -> str | dict[str, Any]:
+        if case["country"] == "Germany":
+            raise ConnectionError("the model is down")
+        if case["country"] == "France":
+            return {"output": "It is Paris.", "toolCalls": [{"name": "lookup", "arguments": {}}]}
+        return "Somewhere"
 
-    checks = [shipwise.checks.contains()]
+    checks = [shipwise.checks.contains(), shipwise.checks.tool_call("lookup")]
     if not graded:
         with pytest.raises(shipwise.UnsupportedError) as raised:
             await client.aevaluate(task, "graded", "graded", checks=checks, progress=False)
         assert raised.value.code == "UNSUPPORTED" and "checks" in raised.value.message
         assert await experiment_names(backend, token) == []
         return
-    result = await client.aevaluate(task, "graded", "graded", checks=checks, progress=False)
-    from tests.sdk.helpers import run_items
-
+    result = await client.aevaluate(
+        task, "graded", "graded", checks=checks, scorers={"length": lambda _i, o, _e: len(o)},
+        progress=False,
+    )  # fmt: skip
+    assert result.failed_trials == 1
     _, items = await run_items(backend, token, result.run_id)
-    assert [item["trials"][0]["passed"] for item in items] == [True, False, False, False]
+    trials = [item["trials"][0] for item in items]
+    assert [t["passed"] for t in trials] == [True, None, False, False]  # Germany: ungraded
+    scores = [{e["name"]: e["score"] for e in t["evaluators"]} for t in trials]
+    assert scores[0] == {"CONTAINS": 1.0, "TOOL_CALL": 1.0, "length": 12.0}
+    assert scores[2] == {"CONTAINS": 0.0, "TOOL_CALL": 0.0, "length": 9.0}
+    assert trials[1]["output"] is None and trials[1]["metrics"]["errors"] == 1
 
 
 async def test_a_ship_policy_needs_a_server_that_takes_one(backend: Backend) -> None:

@@ -111,7 +111,7 @@ async def aevaluate(
     await runner.resume_point(transport, state, explicit_key=idempotency_key is not None)
     plan = runner.Plan(
         task, chosen_scorers, trials, concurrency,
-        graded_by_server=bool(specs), send_tool_calls=bool(specs),
+        graded_by_server=bool(specs), send_tool_calls=caps.import_checks,
     )  # fmt: skip
     counters = runner.Counters()
     if state.status != "COMPLETED":

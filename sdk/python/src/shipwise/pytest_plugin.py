@@ -66,8 +66,11 @@ class Group:
             trials = [self.recorded[(position, t)] for t in range(self.trials)
                       if (position, t) in self.recorded]  # fmt: skip
             if trials:
-                found.append({"datasetItemId": case["datasetItemId"], "position": position,
-                              "input": case["input"], "trials": trials})  # fmt: skip
+                item = {"datasetItemId": case["datasetItemId"], "position": position,
+                        "input": case["input"], "trials": trials}  # fmt: skip
+                if self.options.get("checks"):  # the server's checks read the expected
+                    item["expected"] = case.get("expected")
+                found.append(item)
         return found
 
 
@@ -104,7 +107,9 @@ class ShipwiseCase:
         graded_by_server = bool(self._group.options.get("checks"))
         wall_ms = report.duration * 1000
         if self.answer is None and report.failed:
-            result = trial.failed(AssertionError(_crash_message(report)), wall_ms)
+            result = trial.failed(
+                AssertionError(_crash_message(report)), wall_ms, graded_by_server=graded_by_server
+            )
         else:
             answer = self.answer or {"output": None}
             metrics = {"wallMs": round(wall_ms, 3), **answer.get("metrics", {})}

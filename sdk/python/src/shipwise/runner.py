@@ -104,14 +104,15 @@ async def _one_trial(
     try:
         answer, wall_ms = await trial.call(plan.task, case["input"], executor)
     except Exception as exc:  # any failure of the user's task is a failed trial
-        return trial.failed(exc, (time.perf_counter() - started) * 1000)
+        wall_ms = (time.perf_counter() - started) * 1000
+        return trial.failed(exc, wall_ms, graded_by_server=plan.graded_by_server)
     try:
         return trial.build(
             answer, wall_ms, case, plan.scorers,
             graded_by_server=plan.graded_by_server, send_tool_calls=plan.send_tool_calls,
         )  # fmt: skip
     except trial.ScorerFailed as exc:
-        return trial.failed(exc, wall_ms)
+        return trial.failed(exc, wall_ms, graded_by_server=plan.graded_by_server)
 
 
 class _Loop:
@@ -153,6 +154,8 @@ class _Loop:
                 del self.slots[position]
                 item = {"datasetItemId": case["datasetItemId"], "position": position,
                         "input": case["input"], "trials": slot}  # fmt: skip
+                if self.plan.graded_by_server:  # the server's checks read the expected
+                    item["expected"] = case.get("expected")
                 self.done.put_nowait(item)
         self.live_workers -= 1
         if self.live_workers == 0:

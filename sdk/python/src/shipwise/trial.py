@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
@@ -17,6 +18,7 @@ Task = Callable[[Any], Any]
 Scorer = Callable[[Any, Any, Any], "float | bool"]
 """`scorer(input, output, expected) -> float | bool`; a bool also decides `passed`."""
 
+log = logging.getLogger("shipwise")
 MAX_ERROR_CHARS = 500
 OUTPUT_FIELDS = frozenset({"output", "metrics", "toolCalls", "passed"})
 
@@ -135,14 +137,16 @@ def build(
     return trial
 
 
-def failed(exc: BaseException, wall_ms: float) -> dict[str, Any]:
-    """A call that raised: a failed trial with a bounded error text, never a traceback."""
-    return {
-        "passed": False,
-        "output": {
-            "error": str(exc)[:MAX_ERROR_CHARS]
-            if isinstance(exc, ScorerFailed)
-            else error_text(exc)
-        },  # fmt: skip
-        "metrics": {"wallMs": round(wall_ms, 3), "errors": 1},
-    }
+def failed(exc: BaseException, wall_ms: float, *, graded_by_server: bool = False) -> dict[str, Any]:
+    """A call that raised: a failed trial with a bounded error text, never a traceback.
+
+    Where the server grades the run, the trial goes without an output (the server leaves it
+    ungraded: failed or missing, as a hosted trial without an answer) and the error text
+    is logged here instead of being graded as if it were an answer.
+    """
+    text = str(exc)[:MAX_ERROR_CHARS] if isinstance(exc, ScorerFailed) else error_text(exc)
+    metrics = {"wallMs": round(wall_ms, 3), "errors": 1}
+    if graded_by_server:
+        log.warning("shipwise: a failed trial: %s", text)
+        return {"metrics": metrics}
+    return {"passed": False, "output": {"error": text}, "metrics": metrics}
