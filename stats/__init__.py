@@ -3,7 +3,9 @@
 Nothing here does I/O or imports the rest of shipwise.
 """
 
+from stats.agreement import Agreement, cohens_kappa, judge_agreement, kappa_standard_error
 from stats.bootstrap import bootstrap_mean_interval, delta_interval
+from stats.calibration import Calibration, judge_calibration
 from stats.confidence import CohortConfidence, cohort_confidence
 from stats.descriptive import case_means, percentile
 from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
@@ -31,6 +33,7 @@ from stats.multiplicity import holm
 from stats.pairwise import PairwiseResult, combine_orders, pairwise_summary
 from stats.permutation import PermutationResult, sign_flip_test, sign_flip_test_lattice
 from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaired_mde
+from stats.prediction_powered import prediction_powered_delta, prediction_powered_interval
 from stats.proportions import ZTestResult, two_proportion_ztest
 from stats.trials import (
     CohortTrials,
@@ -52,6 +55,8 @@ from stats.winners import (
 )
 
 __all__ = [
+    "Agreement",
+    "Calibration",
     "CohortConfidence",
     "CohortTrials",
     "FailureAnalysis",
@@ -74,6 +79,7 @@ __all__ = [
     "case_means",
     "case_outcomes",
     "clustered_interval",
+    "cohens_kappa",
     "cohort_confidence",
     "combine_orders",
     "compare_pair",
@@ -83,6 +89,9 @@ __all__ = [
     "flips",
     "gate",
     "holm",
+    "judge_agreement",
+    "judge_calibration",
+    "kappa_standard_error",
     "mcnemar_from_counts",
     "mcnemar_test",
     "metric_delta",
@@ -91,6 +100,8 @@ __all__ = [
     "paired_mde",
     "paired_test",
     "percentile",
+    "prediction_powered_delta",
+    "prediction_powered_interval",
     "pairwise_summary",
     "pass_at_k",
     "pass_fractions",
