@@ -72,6 +72,9 @@ class Run(Base):
         String(64), comment="imported runs: a running hash of the appended items, for idempotency"
     )
     error_code: Mapped[str | None] = mapped_column(String(64))
+    judge_evaluator: Mapped[str | None] = mapped_column(
+        String(200), comment="imported runs: the evaluator that is an LLM judge's grade"
+    )
     comparison_id: Mapped[str | None] = mapped_column(
         ForeignKey("comparison.id", ondelete="CASCADE"), comment="hosted runs: the comparison"
     )

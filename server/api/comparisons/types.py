@@ -16,6 +16,8 @@ from server.api.connections.types import ModelConnection
 from server.api.context import Context
 from server.api.datasets.types import DatasetVersion, Split
 from server.api.experiments.types import Experiment
+from server.api.labels import resolvers as label_fields
+from server.api.labels.types import JudgeAgreement, ReviewProgress
 from server.api.reports import resolvers as report_fields
 from server.api.reports.types import Report
 from server.api.stopping_types import ComparisonStopping
@@ -195,6 +197,17 @@ class Comparison:
         if self.verdict_read:
             return verdict_fields.verdict_of(self.verdict_row)
         return later(verdict_fields.verdict(info.context, self.row.id))
+
+    @strawberry.field(
+        description="Per judge check (JUDGE_RUBRIC), its agreement with human labels over "
+        "the labelled trials it graded; empty without judge checks (SPEC §10)."
+    )
+    async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
+        return await label_fields.comparison_agreement(info.context, self.row)
+
+    @strawberry.field(description="Trials labelled of the graded ones (the review page's N of M).")
+    async def review_progress(self, info: strawberry.Info[Context]) -> ReviewProgress:
+        return await label_fields.review_progress(info.context, self.row.id)
 
     @strawberry.field(description="Its report versions, oldest first.")
     def reports(self, info: strawberry.Info[Context]) -> list[Report]:

@@ -9,6 +9,9 @@ from typing import Any, cast
 import strawberry
 from strawberry.scalars import JSON
 
+from server.api.context import Context
+from server.api.labels import resolvers as label_fields
+from server.api.labels.types import TrialLabel
 from server.api.pairwise.types import PairwiseResult
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
@@ -300,6 +303,9 @@ class CaseCheck:
 
 @strawberry.type
 class CaseTrial:
+    comparison_id: strawberry.Private[str]
+    case_ordinal: strawberry.Private[int]
+    cohort_index: strawberry.Private[int]
     trial_index: int
     passed: bool | None = strawberry.field(description="Null when the trial errored.")
     output: str | None
@@ -309,6 +315,16 @@ class CaseTrial:
     output_tokens: int
     cost_cents: float
     error_code: str | None
+
+    @strawberry.field(description="Human labels on this trial, newest first (SPEC §10).")
+    async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
+        return await label_fields.trial_labels(
+            info.context,
+            target_id=self.comparison_id,
+            position=self.case_ordinal,
+            cohort_index=self.cohort_index,
+            trial_index=self.trial_index,
+        )
 
 
 @strawberry.type
@@ -344,6 +360,9 @@ class ComparisonCase:
 def case_trial(row: CaseTrialRow) -> CaseTrial:
     """A `trial` row as the case view shows it."""
     return CaseTrial(
+        comparison_id=row.comparison_id,
+        case_ordinal=row.case_ordinal,
+        cohort_index=row.cohort_index,
         trial_index=row.trial_index,
         passed=row.passed,
         output=row.output,

@@ -1,0 +1,161 @@
+"""Labels, review items and a judge's agreement as the schema shows them (SPEC §10)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+from strawberry.scalars import JSON
+
+from server.labels.agreement import CheckAgreement
+from server.labels.models import LabelTarget
+from server.labels.models import TrialLabel as LabelRow
+from server.labels.queue import QueueProgress
+from server.labels.queue import ReviewItem as ReviewRow
+from server.labels.service import TrialRef as TrialRefValue
+from stats import reasons
+from stats.intervals import Interval
+
+
+@strawberry.input(description="A trial: of a comparison (cohortIndex) or of a run (cohortIndex 0).")
+class TrialRefInput:
+    comparison_id: strawberry.ID | None = None
+    run_id: strawberry.ID | None = None
+    cohort_index: int
+    dataset_item_id: str
+    trial_index: int
+
+    def to_value(self) -> TrialRefValue:
+        return TrialRefValue(
+            comparison_id=None if self.comparison_id is None else str(self.comparison_id),
+            run_id=None if self.run_id is None else str(self.run_id),
+            cohort_index=self.cohort_index,
+            dataset_item_id=self.dataset_item_id,
+            trial_index=self.trial_index,
+        )
+
+
+@strawberry.type
+class TrialRef:
+    comparison_id: strawberry.ID | None
+    run_id: strawberry.ID | None
+    cohort_index: int
+    dataset_item_id: str
+    trial_index: int
+
+
+@strawberry.type
+class Labeller:
+    id: strawberry.ID
+    name: str
+
+
+@strawberry.type(description="A member's label on a trial; one per trial and labeller.")
+class TrialLabel:
+    trial: TrialRef
+    passed: bool
+    note: str | None
+    labeller: Labeller
+    created_at: datetime = strawberry.field(description="When the labeller last labelled it.")
+
+    @classmethod
+    def from_row(cls, row: LabelRow, labeller_name: str) -> TrialLabel:
+        comparison = row.target == LabelTarget.COMPARISON
+        return cls(
+            trial=TrialRef(
+                comparison_id=strawberry.ID(row.target_id) if comparison else None,
+                run_id=None if comparison else strawberry.ID(row.target_id),
+                cohort_index=row.cohort_index,
+                dataset_item_id=row.dataset_item_id,
+                trial_index=row.trial_index,
+            ),
+            passed=row.passed,
+            note=row.note,
+            labeller=Labeller(id=strawberry.ID(row.labeller_member_id), name=labeller_name),
+            created_at=row.created_at,
+        )
+
+
+@strawberry.type(description="A trial to label: never the judge's grade, so it cannot anchor.")
+class ReviewItem:
+    trial: TrialRef
+    input: JSON
+    expected: JSON | None
+    output: str | None
+
+    @classmethod
+    def from_row(cls, row: ReviewRow) -> ReviewItem:
+        return cls(
+            trial=TrialRef(
+                comparison_id=strawberry.ID(row.comparison_id),
+                run_id=None,
+                cohort_index=row.cohort_index,
+                dataset_item_id=row.dataset_item_id,
+                trial_index=row.trial_index,
+            ),
+            input=row.input,
+            expected=row.expected,
+            output=row.output,
+        )
+
+
+@strawberry.type(description="How far the review is: trials with a label of the graded ones.")
+class ReviewProgress:
+    labelled: int
+    graded: int
+
+    @classmethod
+    def from_value(cls, value: QueueProgress) -> ReviewProgress:
+        return cls(labelled=value.labelled, graded=value.graded)
+
+
+@strawberry.type(
+    description="A judge against human labels over the labelled trials it graded (a human "
+    "pass is the positive class). κ: Cohen's, 95% large-sample interval (Fleiss, Cohen & "
+    "Everitt 1969); sensitivity and specificity: Wilson 95%. Null where undefined."
+)
+class JudgeAgreement:
+    check_key: str = strawberry.field(
+        description="`rubricVersionId/judgeModelConfigVersionId`, or an imported run's "
+        "judge evaluator"
+    )
+    labels: int
+    agreement: float | None = strawberry.field(description="Share of labels the judge matched.")
+    kappa: float | None
+    kappa_low: float | None
+    kappa_high: float | None
+    sensitivity: float | None = strawberry.field(description="Judge passes of human passes.")
+    sensitivity_low: float | None
+    sensitivity_high: float | None
+    specificity: float | None = strawberry.field(description="Judge fails of human fails.")
+    specificity_low: float | None
+    specificity_high: float | None
+
+    @classmethod
+    def from_value(cls, value: CheckAgreement) -> JudgeAgreement:
+        found = value.agreement
+        kappa = _defined(found.kappa, (reasons.NO_CASES, reasons.KAPPA_UNDEFINED))
+        sensitivity = _defined(found.sensitivity, (reasons.NO_CASES,))
+        specificity = _defined(found.specificity, (reasons.NO_CASES,))
+        return cls(
+            check_key=value.check_key,
+            labels=found.labels,
+            agreement=found.agreement if found.labels else None,
+            kappa=kappa[0],
+            kappa_low=kappa[1],
+            kappa_high=kappa[2],
+            sensitivity=sensitivity[0],
+            sensitivity_low=sensitivity[1],
+            sensitivity_high=sensitivity[2],
+            specificity=specificity[0],
+            specificity_low=specificity[1],
+            specificity_high=specificity[2],
+        )
+
+
+def _defined(
+    interval: Interval, undefined: tuple[str, ...]
+) -> tuple[float | None, float | None, float | None]:
+    if interval.reason in undefined:
+        return None, None, None
+    return interval.estimate, interval.low, interval.high
