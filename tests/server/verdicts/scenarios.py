@@ -61,16 +61,19 @@ query($id: ID!) { comparison(id: $id) {
 """
 
 
-def script_of(outcomes: list[str], cases: list[dict[str, Any]]) -> dict[str, Any]:
-    """A SIMULATED script answering each case's trials as `outcomes` says."""
+def script_of(
+    outcomes: list[str], cases: list[dict[str, Any]], *, style: str = ""
+) -> dict[str, Any]:
+    """A SIMULATED script answering each case's trials as `outcomes` says; `style` ends every
+    answer (a cohort's phrasing, which a judge may favour)."""
     script: dict[str, Any] = {}
     for case, letters in zip(cases, outcomes, strict=True):
         answers: list[Any] = []
         for letter in letters:
             if letter == "P":
-                answers.append(case["expected"])
+                answers.append(case["expected"] + style)
             elif letter == "F":
-                answers.append(WRONG)
+                answers.append(WRONG + style)
             else:
                 answers.append({"error": True})
         script[case["datasetItemId"]] = {"trials": answers}
@@ -86,9 +89,10 @@ async def scripted_setup(
     output_cents_per_million_tokens: float = 0.0,
     latency_ms: list[int] | None = None,
     split: str = "DEV",
+    styles: list[str] | None = None,
 ) -> ComparisonSetup:
     """A dataset of len(tensor[0]) cases (all in `split`) and one release per cohort on its
-    own connection."""
+    own connection; `styles`: each cohort's answer ending (`script_of`)."""
     cases = [{**case, "split": split} for case in comparison_cases(len(tensor[0]))]
     version = await make_comparison_dataset(sessionmaker, ws, cases=cases)
     setup = ComparisonSetup(
@@ -107,7 +111,7 @@ async def scripted_setup(
             ws,
             name=new_id("sim"),
             simulation=Simulation(
-                script=script_of(outcomes, cases),
+                script=script_of(outcomes, cases, style=(styles or [""] * len(tensor))[index]),
                 latency_ms=(latency_ms or [0] * len(tensor))[index],
             ),
             input_cents_per_million_tokens=input_cents_per_million_tokens,
