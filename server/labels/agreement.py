@@ -17,14 +17,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import stats
-from server.checks import CheckKind, judge_key
+from server.checks import CheckKind
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.labels import queue
 from server.labels import service as labels
+from server.labels.judges import judge_checks
+from server.labels.service import JUDGE_PASS_SCORE
 from server.runs.models import Run, RunItem
-
-JUDGE_PASS_SCORE = 0.5
-"""An imported judge evaluator's score at or above this is a pass."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,21 +41,6 @@ class QueueLabels:
     @property
     def count(self) -> int:
         return sum(len(values) for values in self.rectifiers.values())
-
-
-def judge_checks(checks: Sequence[Mapping[str, Any]]) -> list[tuple[int, str]]:
-    """(position in the check list, check key) of each distinct JUDGE_RUBRIC check."""
-    found: dict[str, int] = {}
-    for index, spec in enumerate(checks):
-        if spec.get("kind") == CheckKind.JUDGE_RUBRIC:
-            found.setdefault(check_key(spec), index)
-    return [(index, key) for key, index in found.items()]
-
-
-def check_key(spec: Mapping[str, Any]) -> str:
-    """A judge check's key: its rubric version and judge model config version ids."""
-    rubric, judge = judge_key(spec)
-    return f"{rubric}/{judge}"
 
 
 async def _labelled_trials(

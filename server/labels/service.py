@@ -21,6 +21,7 @@ from server.comparisons.models import ComparisonCase, Trial, TrialState
 from server.datasets.models import DatasetCase
 from server.db import utcnow
 from server.errors import Conflict, NotFound, ValidationFailed
+from server.labels import judges
 from server.labels.models import LabelTarget, TrialLabel
 from server.runs import service as run_service
 from server.runs.models import RunItem, RunSource, RunStatus
@@ -28,6 +29,8 @@ from server.workspaces.models import Member
 from server.workspaces.roles import Actor, Role
 
 NOTE_MAX = 2000
+JUDGE_PASS_SCORE = 0.5
+"""An imported run's judge evaluator passes a trial at or above this score."""
 
 TrialKey = tuple[int, int, int]
 """(cohort index, position, trial index) within one comparison or run."""
@@ -52,11 +55,22 @@ class ResolvedTrial:
     position: int
     dataset_item_id: str
     trial_index: int
+    judge_passed: bool | None
+    """The judge's grade of the trial (None: no judge graded it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """A label just given, with the judge's grade it was hidden from until now."""
+
+    label: TrialLabel
+    labeller_name: str
+    judge_passed: bool | None
 
 
 async def label_trial(
     *, session: AsyncSession, actor: Actor, ref: TrialRef, passed: bool, note: str | None
-) -> TrialLabel:
+) -> Labelled:
     """Record the caller's label on a trial (replacing their earlier one), audited."""
     actor.require(Role.MEMBER)
     cleaned = _check_note(note)
@@ -102,7 +116,8 @@ async def label_trial(
             "note": cleaned,
         },
     )
-    return label
+    name = await session.scalar(select(Member.name).where(Member.id == actor.member_id))
+    return Labelled(label, str(name or ""), trial.judge_passed)
 
 
 def _check_note(note: str | None) -> str | None:
@@ -136,7 +151,7 @@ async def _comparison_trial(
         raise Conflict("only a finalized comparison's trials are labelled", reason="NOT_FINALIZED")
     row = (
         await session.execute(
-            select(Trial.case_ordinal, Trial.state, Trial.passed)
+            select(Trial.case_ordinal, Trial.state, Trial.passed, Trial.check_results)
             .join(
                 ComparisonCase,
                 (ComparisonCase.comparison_id == Trial.comparison_id)
@@ -162,6 +177,7 @@ async def _comparison_trial(
         int(row.case_ordinal),
         ref.dataset_item_id,
         ref.trial_index,
+        judges.judge_passed(row.check_results),
     )
 
 
@@ -186,8 +202,10 @@ async def _run_trial(
     trials: list[Any] = list(item.trials) if item is not None else []
     if ref.cohort_index != 0 or item is None or not 0 <= ref.trial_index < len(trials):
         raise NotFound("trial not found", field="trial")
+    score = (trials[ref.trial_index].get("evaluators") or {}).get(run.judge_evaluator or "")
+    judged = None if not isinstance(score, int | float) else float(score) >= JUDGE_PASS_SCORE
     return ResolvedTrial(
-        LabelTarget.RUN, run_id, 0, int(item.position), ref.dataset_item_id, ref.trial_index
+        LabelTarget.RUN, run_id, 0, int(item.position), ref.dataset_item_id, ref.trial_index, judged
     )
 
 
@@ -241,7 +259,3 @@ async def labels_by_case(
     for label, name in rows:
         found[(label.target_id, label.position)].append((label, str(name)))
     return dict(found)
-
-
-async def labeller_name(session: AsyncSession, member_id: str) -> str:
-    return str(await session.scalar(select(Member.name).where(Member.id == member_id)) or "")

@@ -19,12 +19,18 @@ from server.workspaces.roles import Role
 
 
 async def trial_labels(
-    context: Context, *, target_id: str, position: int, cohort_index: int, trial_index: int
+    context: Context,
+    *,
+    target_id: str,
+    position: int,
+    cohort_index: int,
+    trial_index: int,
+    judge_passed: bool | None,
 ) -> list[TrialLabel]:
     """A trial's labels, newest first (the target is the caller's, already scoped)."""
     found = await context.loaders.trial_labels.load((target_id, position))
     return [
-        TrialLabel.from_row(label, name)
+        TrialLabel.from_row(label, name, judge_passed)
         for label, name in found
         if label.cohort_index == cohort_index and label.trial_index == trial_index
     ]
@@ -87,8 +93,7 @@ class LabelMutation:
     ) -> TrialLabel:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.label_trial(
+            done = await service.label_trial(
                 session=session, actor=actor, ref=trial.to_value(), passed=passed, note=note
             )
-            name = await service.labeller_name(session, actor.member_id)
-        return TrialLabel.from_row(row, name)
+        return TrialLabel.from_row(done.label, done.labeller_name, done.judge_passed)

@@ -57,9 +57,14 @@ class TrialLabel:
     note: str | None
     labeller: Labeller
     created_at: datetime = strawberry.field(description="When the labeller last labelled it.")
+    judge_passed: bool | None = strawberry.field(
+        description="The judge's grade of the trial (every judge check passed; an imported "
+        "run's judge evaluator at 0.5 or above), hidden from the review queue; null "
+        "without a judge."
+    )
 
     @classmethod
-    def from_row(cls, row: LabelRow, labeller_name: str) -> TrialLabel:
+    def from_row(cls, row: LabelRow, labeller_name: str, judge_passed: bool | None) -> TrialLabel:
         comparison = row.target == LabelTarget.COMPARISON
         return cls(
             trial=TrialRef(
@@ -73,6 +78,7 @@ class TrialLabel:
             note=row.note,
             labeller=Labeller(id=strawberry.ID(row.labeller_member_id), name=labeller_name),
             created_at=row.created_at,
+            judge_passed=judge_passed,
         )
 
 

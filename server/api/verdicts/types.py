@@ -16,6 +16,7 @@ from server.api.pairwise.types import PairwiseResult
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
 from server.db import utcnow
+from server.labels import judges as label_judges
 from server.money import micros_to_cents
 from server.verdicts import wording
 from server.verdicts.cases import CaseTrialRow
@@ -306,6 +307,7 @@ class CaseTrial:
     comparison_id: strawberry.Private[str]
     case_ordinal: strawberry.Private[int]
     cohort_index: strawberry.Private[int]
+    judge_passed: strawberry.Private[bool | None]
     trial_index: int
     passed: bool | None = strawberry.field(description="Null when the trial errored.")
     output: str | None
@@ -324,6 +326,7 @@ class CaseTrial:
             position=self.case_ordinal,
             cohort_index=self.cohort_index,
             trial_index=self.trial_index,
+            judge_passed=self.judge_passed,
         )
 
 
@@ -363,6 +366,7 @@ def case_trial(row: CaseTrialRow) -> CaseTrial:
         comparison_id=row.comparison_id,
         case_ordinal=row.case_ordinal,
         cohort_index=row.cohort_index,
+        judge_passed=label_judges.judge_passed(row.check_results),
         trial_index=row.trial_index,
         passed=row.passed,
         output=row.output,

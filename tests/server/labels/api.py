@@ -10,7 +10,7 @@ LABEL = """
 mutation($trial: TrialRefInput!, $passed: Boolean!, $note: String) {
   labelTrial(trial: $trial, passed: $passed, note: $note) {
     trial { comparisonId runId cohortIndex datasetItemId trialIndex }
-    passed note labeller { id name } createdAt } }
+    passed note labeller { id name } createdAt judgePassed } }
 """
 QUEUE = """
 query($id: ID!, $first: Int) { reviewQueue(comparisonId: $id, first: $first) {

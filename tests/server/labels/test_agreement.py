@@ -30,7 +30,8 @@ async def test_agreement_of_a_biased_judge_matches_statsmodels(
         trial = item["trial"]
         cohort, case = trial["cohortIndex"], int(trial["datasetItemId"].removeprefix("q-"))
         right = j.truth[cohort][case]
-        await label(backend, j.ws.tokens[Role.MEMBER], trial, right)
+        given = await label(backend, j.ws.tokens[Role.MEMBER], trial, right)
+        assert given["judgePassed"] is j.judged[cohort][case]  # shown once answered
         pairs.append((j.judged[cohort][case], right))
 
     data = (await j.gql(AGREEMENT, {"id": j.comparison_id})).ok()["comparison"]

@@ -27,6 +27,7 @@ async def test_a_label_is_kept_per_labeller_the_latest_replacing_theirs(backend:
     assert first["trial"] == {**trial, "runId": None}
     assert (first["passed"], first["note"]) == (True, "reads right to me")
     assert first["labeller"] == {"id": f.ws.member_ids[Role.MEMBER], "name": "member"}
+    assert first["judgePassed"] is None  # a CONTAINS check: no judge
     again = await label(backend, f.token(Role.MEMBER), trial, False)
     assert (again["passed"], again["note"]) == (False, None)
     await label(backend, f.token(Role.ADMIN), trial, True, "<b>ok</b>")
