@@ -23,6 +23,9 @@ async def _label_count(backend: Backend, comparison_id: str) -> int:
 async def test_a_label_is_kept_per_labeller_the_latest_replacing_theirs(backend: Backend) -> None:
     f = await finalized_comparison(backend)
     trial = trial_ref(f.comparison_id, 0, "q-020")  # the candidate's failed answer
+    # Read (and so keep: server/api/http/response_cache.py) the case pages before labelling.
+    unlabelled = case_labels((await f.gql(CASE_LABELS, {"id": f.comparison_id})).ok())
+    assert unlabelled[("q-020", 0, 0)] == []
     first = await label(backend, f.token(Role.MEMBER), trial, True, "  reads right to me ")
     assert first["trial"] == {**trial, "runId": None}
     assert (first["passed"], first["note"]) == (True, "reads right to me")
