@@ -80,11 +80,14 @@ async def start_import(
     experiment_id: str,
     idempotency_key: str,
     metadata: object = None,
+    judge_evaluator: str | None = None,
 ) -> Run:
-    """A new RUNNING imported run, or the live run this key already started (a no-op)."""
+    """A new RUNNING imported run, or the live run this key already started (a no-op);
+    `judge_evaluator` names the evaluator that is an LLM judge's grade."""
     actor.require(Role.MEMBER)
     key = clean_name(idempotency_key, field="idempotencyKey")
     meta = _check_metadata(metadata)
+    judge = None if judge_evaluator is None else clean_name(judge_evaluator, field="judgeEvaluator")
     experiment = await experiment_service.get(
         session=session, workspace_id=actor.workspace_id, experiment_id=experiment_id
     )
@@ -116,6 +119,7 @@ async def start_import(
         item_count=0,
         metadata_=meta,
         idempotency_key=key,
+        judge_evaluator=judge,
         created_by_member_id=actor.member_id,
     )
     session.add(run)

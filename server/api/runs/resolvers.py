@@ -82,6 +82,12 @@ class RunQuery:
         return RunDiff.of(summary)
 
 
+JUDGE_EVALUATOR_DESCRIPTION = (
+    "The evaluator whose score is an LLM judge's grade (0.5 or above a pass): its agreement "
+    "with human labels is measured (SPEC §10)."
+)
+
+
 @strawberry.type
 class RunMutation:
     @strawberry.mutation(description="Start (or, with the same key, resume) an imported run.")
@@ -91,6 +97,9 @@ class RunMutation:
         experiment_id: strawberry.ID,
         idempotency_key: str,
         metadata: JSON | None = None,
+        judge_evaluator: Annotated[
+            str | None, strawberry.argument(description=JUDGE_EVALUATOR_DESCRIPTION)
+        ] = None,
     ) -> Run:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
@@ -100,6 +109,7 @@ class RunMutation:
                 experiment_id=experiment_id,
                 idempotency_key=idempotency_key,
                 metadata=metadata,
+                judge_evaluator=judge_evaluator,
             )
         return Run.from_row(row)
 

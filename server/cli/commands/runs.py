@@ -96,6 +96,14 @@ def import_command(
     pass_threshold: ThresholdOption = 1.0,
     variant: VariantOption = None,
     filter_name: FilterOption = None,
+    judge_evaluator: Annotated[
+        str | None,
+        typer.Option(
+            "--judge-evaluator",
+            help="The evaluator that is an LLM judge's grade (0.5 or above a pass): its "
+            "agreement with human labels is measured.",
+        ),
+    ] = None,
 ) -> None:
     """Import a results file as a COMPLETED run; prints the run id alone on the last line.
 
@@ -109,7 +117,7 @@ def import_command(
         format_import.run_command(
             file, url=url, token=token, fmt=fmt, options=options, experiment=experiment,
             idempotency_key=idempotency_key, metadata=meta, chunk_size=chunk_size,
-            in_flight=in_flight,
+            in_flight=in_flight, judge_evaluator=judge_evaluator,
         )  # fmt: skip
         return
     imported = run_import(
@@ -125,6 +133,7 @@ def import_command(
             metadata=meta,
             chunk_size=chunk_size,
             in_flight=in_flight,
+            judge_evaluator=judge_evaluator,
         ),
     )
     typer.echo(
