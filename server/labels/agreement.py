@@ -24,6 +24,7 @@ from server.labels import service as labels
 from server.labels.judges import judge_checks
 from server.labels.service import JUDGE_PASS_SCORE
 from server.runs.models import Run, RunItem
+from stats import reasons
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,26 @@ class QueueLabels:
     @property
     def count(self) -> int:
         return sum(len(values) for values in self.rectifiers.values())
+
+
+def agreement_document(found: CheckAgreement) -> dict[str, Any]:
+    """The figures as stored in a report document (camelCase, as GraphQL names them; null
+    where undefined)."""
+    value = found.agreement
+
+    def interval(name: str, figure: stats.Interval, undefined: tuple[str, ...]) -> dict[str, Any]:
+        if figure.reason in undefined:
+            return {name: None, f"{name}Low": None, f"{name}High": None}
+        return {name: figure.estimate, f"{name}Low": figure.low, f"{name}High": figure.high}
+
+    return {
+        "checkKey": found.check_key,
+        "labels": value.labels,
+        "agreement": value.agreement if value.labels else None,
+        **interval("kappa", value.kappa, (reasons.NO_CASES, reasons.KAPPA_UNDEFINED)),
+        **interval("sensitivity", value.sensitivity, (reasons.NO_CASES,)),
+        **interval("specificity", value.specificity, (reasons.NO_CASES,)),
+    }
 
 
 async def _labelled_trials(

@@ -14,6 +14,7 @@ from typing import Any, Final
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison
+from server.labels import agreement as label_agreement
 from server.reports import facts, followups
 from server.verdicts import decisions, wording
 
@@ -150,4 +151,12 @@ async def build(
                       "resolved": resolved_total},
         "facts": await facts.build(session, comparison, scorecard, cohort_rows),
         "staleness": staleness(comparison.finalized_at, now),
+        **await _judges(session, comparison),
     }  # fmt: skip
+
+
+async def _judges(session: AsyncSession, comparison: Comparison) -> dict[str, Any]:
+    """`judges`: each judge check's agreement with human labels when the report was made
+    (docs/labels.md); absent without a judge check."""
+    found = await label_agreement.comparison_agreement(session=session, comparison=comparison)
+    return {"judges": [label_agreement.agreement_document(a) for a in found]} if found else {}

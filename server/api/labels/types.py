@@ -7,14 +7,12 @@ from datetime import datetime
 import strawberry
 from strawberry.scalars import JSON
 
-from server.labels.agreement import CheckAgreement
+from server.labels.agreement import CheckAgreement, agreement_document
 from server.labels.models import LabelTarget
 from server.labels.models import TrialLabel as LabelRow
 from server.labels.queue import QueueProgress
 from server.labels.queue import ReviewItem as ReviewRow
 from server.labels.service import TrialRef as TrialRefValue
-from stats import reasons
-from stats.intervals import Interval
 
 
 @strawberry.input(description="A trial: of a comparison (cohortIndex) or of a run (cohortIndex 0).")
@@ -139,29 +137,18 @@ class JudgeAgreement:
 
     @classmethod
     def from_value(cls, value: CheckAgreement) -> JudgeAgreement:
-        found = value.agreement
-        kappa = _defined(found.kappa, (reasons.NO_CASES, reasons.KAPPA_UNDEFINED))
-        sensitivity = _defined(found.sensitivity, (reasons.NO_CASES,))
-        specificity = _defined(found.specificity, (reasons.NO_CASES,))
+        doc = agreement_document(value)
         return cls(
-            check_key=value.check_key,
-            labels=found.labels,
-            agreement=found.agreement if found.labels else None,
-            kappa=kappa[0],
-            kappa_low=kappa[1],
-            kappa_high=kappa[2],
-            sensitivity=sensitivity[0],
-            sensitivity_low=sensitivity[1],
-            sensitivity_high=sensitivity[2],
-            specificity=specificity[0],
-            specificity_low=specificity[1],
-            specificity_high=specificity[2],
+            check_key=doc["checkKey"],
+            labels=doc["labels"],
+            agreement=doc["agreement"],
+            kappa=doc["kappa"],
+            kappa_low=doc["kappaLow"],
+            kappa_high=doc["kappaHigh"],
+            sensitivity=doc["sensitivity"],
+            sensitivity_low=doc["sensitivityLow"],
+            sensitivity_high=doc["sensitivityHigh"],
+            specificity=doc["specificity"],
+            specificity_low=doc["specificityLow"],
+            specificity_high=doc["specificityHigh"],
         )
-
-
-def _defined(
-    interval: Interval, undefined: tuple[str, ...]
-) -> tuple[float | None, float | None, float | None]:
-    if interval.reason in undefined:
-        return None, None, None
-    return interval.estimate, interval.low, interval.high

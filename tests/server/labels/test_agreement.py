@@ -3,6 +3,8 @@ statsmodels on the judge's known grades."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import cohens_kappa
@@ -13,6 +15,7 @@ from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend
 from tests.server.labels.api import AGREEMENT, QUEUE, label
 from tests.server.labels.judged import judged_comparison
+from tests.server.reports.api import GENERATE
 
 
 async def test_agreement_of_a_biased_judge_matches_statsmodels(
@@ -58,3 +61,29 @@ async def test_agreement_of_a_biased_judge_matches_statsmodels(
     assert (found["sensitivityLow"], found["sensitivityHigh"]) == pytest.approx(sens, abs=1e-9)
     assert found["specificity"] == pytest.approx(table[1, 1] / table[1].sum(), abs=1e-12)
     assert (found["specificityLow"], found["specificityHigh"]) == pytest.approx(spec, abs=1e-9)
+
+
+async def test_the_report_freezes_the_agreement(backend: Backend, fake_openai: FakeOpenAI) -> None:
+    j = await judged_comparison(backend, fake_openai, cases=20)
+    items = (await j.gql(QUEUE, {"id": j.comparison_id, "first": 12})).ok()["reviewQueue"]
+    for item in items:
+        trial = item["trial"]
+        case = int(trial["datasetItemId"].removeprefix("q-"))
+        await label(backend, j.ws.tokens[Role.MEMBER], trial, j.truth[trial["cohortIndex"]][case])
+    shown = (await j.gql(AGREEMENT, {"id": j.comparison_id})).ok()["comparison"]
+    report = (await j.gql(GENERATE, {"id": j.comparison_id})).ok()["generateReport"]
+    document = json.loads(report["document"])
+    assert document["judges"] == shown["judgeAgreement"]
+    assert document["judges"][0]["labels"] == 12
+    # A later label changes what the API shows, not the frozen version.
+    more = (await j.gql(QUEUE, {"id": j.comparison_id, "first": 1})).ok()["reviewQueue"]
+    await label(backend, j.ws.tokens[Role.MEMBER], more[0]["trial"], True)
+    page = await backend.client.get(
+        report["pagePath"], headers={"Authorization": f"Bearer {j.ws.tokens[Role.VIEWER]}"}
+    )
+    assert page.status_code == 200
+    section = page.text.split('<section id="judges" aria-label="Judges">', 1)[1].split(
+        "</section>", 1
+    )[0]
+    assert j.check_key in section
+    assert '<td class="num">12</td>' in section
