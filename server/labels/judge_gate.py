@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -100,6 +101,21 @@ async def judge_evidence(
     )
     queued = await agreement.queue_labels(session=session, comparison_id=comparison.id)
     return JudgeEvidence(checks, queued.rectifiers, min_labels, min_kappa)
+
+
+def unlabelled(
+    checks: Sequence[Mapping[str, Any]], *, min_labels: int, min_kappa: float
+) -> JudgeEvidence:
+    """The evidence before any label (at finalization: only a finalized comparison's trials
+    are labelled), from the comparison's check list alone."""
+    none = stats.judge_agreement([], [])
+    calibration = stats.judge_calibration(none, min_labels=min_labels, min_kappa=min_kappa)
+    return JudgeEvidence(
+        tuple(CheckCalibration(key, none, calibration) for _, key in judge_checks(checks)),
+        {},
+        min_labels,
+        min_kappa,
+    )
 
 
 async def judged_differences(

@@ -101,6 +101,9 @@ async def test_no_labels_leave_a_judge_uncalibrated_needing_the_floor(
             session=session, comparison=comparison, min_labels=30, min_kappa=0.6
         )
     assert evidence.judged and evidence.more_labels == 30
+    assert judge_gate.unlabelled(comparison.checks, min_labels=30, min_kappa=0.6) == evidence
+    plain = judge_gate.unlabelled([{"kind": "CONTAINS"}], min_labels=30, min_kappa=0.6)
+    assert not plain.judged and judge_gate.judge_sentence(plain, corrected=False) is None
     assert evidence.corrected(np.zeros(20), 1, confidence=0.9) is None
     assert judge_gate.judge_sentence(evidence, corrected=False) == (
         f"Judge {j.check_key} is not calibrated: 30 more labels needed (at least 30 and "
