@@ -216,12 +216,10 @@ class Run:
         "(empty unless the import named a judge evaluator; SPEC §10)."
     )
     async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
-        info.context.require()
+        actor = info.context.require()
         async with info.context.read() as session:
             row = await service.get(
-                session=session,
-                workspace_id=info.context.require().workspace_id,
-                run_id=str(self.id),
+                session=session, workspace_id=actor.workspace_id, run_id=str(self.id)
             )
         return await label_fields.run_agreement(info.context, row)
 
