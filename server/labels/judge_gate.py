@@ -151,7 +151,9 @@ def judge_sentence(evidence: JudgeEvidence, *, corrected: bool) -> str | None:
         return None
     parts = [_uncalibrated_words(c, evidence) for c in evidence.uncalibrated]
     if corrected:
-        parts.append(f"Quality corrected for judge error with {evidence.labels_used} labels.")
+        parts.append(
+            f"Quality corrected with {evidence.labels_used} labels for the judge's errors."
+        )
     return " ".join(parts) or None
 
 

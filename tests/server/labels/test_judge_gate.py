@@ -87,7 +87,7 @@ async def test_the_corrected_delta_matches_the_prediction_powered_reference(
         assert evidence.uncalibrated == (check,)
         sentence = judge_gate.judge_sentence(evidence, corrected=True)
         assert sentence is not None and f"Judge {j.check_key} is not calibrated" in sentence
-        assert sentence.endswith("Quality corrected for judge error with 50 labels.")
+        assert sentence.endswith("Quality corrected with 50 labels for the judge's errors.")
 
 
 async def test_no_labels_leave_a_judge_uncalibrated_needing_the_floor(
