@@ -1,4 +1,4 @@
-"""What the process builds once at start-up and every request, page and job shares."""
+"""What the process builds once at start-up and every request and page shares (`server.app`)."""
 
 from __future__ import annotations
 

@@ -194,6 +194,27 @@ def test_nothing_below_the_graphql_layer_imports_it() -> None:
     assert not upward, "\n".join(upward)
 
 
+def imported_names(path: Path) -> Iterator[tuple[str, int]]:
+    """(module, line) of every import in `path`, ours or not."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module, node.lineno
+
+
+def test_only_the_graphql_layer_speaks_graphql() -> None:
+    """The domain hands plain values up; strawberry and graphql-core stay in `server/api/`."""
+    speaking = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in source_files()
+        if not in_api(module_name(path))
+        for name, line in imported_names(path)
+        if name.split(".")[0] in ("strawberry", "graphql")
+    ]
+    assert speaking == []
+
+
 def test_server_imports_jobs_only_at_the_composition_root() -> None:
     wrong = [
         a.where

@@ -6,7 +6,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from server.api.context import Context
-from server.pagination import Connection, Page, check_page_size
+from server.api.relay import Connection
+from server.pagination import Page, check_page_size
 
 M = TypeVar("M")
 N = TypeVar("N")

@@ -12,9 +12,10 @@ from server.api.assets.types import (
     CreateAssetInput,
 )
 from server.api.context import Context
+from server.api.relay import Connection
 from server.assets import service
 from server.datasets import versions as dataset_versions
-from server.pagination import Connection, check_page_size
+from server.pagination import check_page_size
 from server.workspaces.roles import Role
 
 

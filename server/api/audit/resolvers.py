@@ -7,8 +7,8 @@ import strawberry
 from server.api.audit.types import AuditEvent
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
 from server.audit import service
-from server.pagination import Connection
 
 
 @strawberry.type

@@ -10,13 +10,13 @@ from server.api.comparisons.preview_types import ComparisonPreview
 from server.api.comparisons.types import Comparison, ComparisonStatus
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
+from server.api.selected import below, field_names
 from server.api.stopping_types import StoppingInput
 from server.comparisons import lifecycle, rerun, service
 from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
-from server.pagination import Connection
 from server.reports import service as report_service
-from server.selected import below, field_names
 from server.spend import service as spend_service
 from server.verdicts import comparison_page
 from server.workspaces.roles import Role

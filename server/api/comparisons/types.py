@@ -18,6 +18,7 @@ from server.api.datasets.types import DatasetVersion, Split
 from server.api.experiments.types import Experiment
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import JudgeAgreement, ReviewProgress
+from server.api.relay import Connection
 from server.api.reports import resolvers as report_fields
 from server.api.reports.types import Report
 from server.api.stopping_types import ComparisonStopping
@@ -38,7 +39,6 @@ from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress, snapshot
 from server.datasets.models import Split as SplitEnum
 from server.money import micros_to_cents, optional_micros_to_cents
-from server.pagination import Connection
 from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
 from server.verdicts.models import ComparisonVerdict as VerdictRow

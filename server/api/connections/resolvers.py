@@ -7,8 +7,8 @@ import strawberry
 from server.api.connections.types import CreateModelConnectionInput, ModelConnection
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
 from server.connections import service
-from server.pagination import Connection
 from server.workspaces.roles import Role
 
 

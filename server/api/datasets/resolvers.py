@@ -14,9 +14,10 @@ from server.api.datasets.types import (
     Dataset,
     DatasetVersion,
 )
+from server.api.relay import Connection
 from server.datasets import service, versions
 from server.datasets.cases import MAX_CASES_PER_CHUNK
-from server.pagination import Connection, check_page_size
+from server.pagination import check_page_size
 from server.workspaces.roles import Role
 
 CASES_DESCRIPTION = (

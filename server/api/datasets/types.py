@@ -9,12 +9,13 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.api.context import Context
+from server.api.relay import Connection
 from server.assets.models import Asset as AssetRow
 from server.assets.models import AssetVersion as AssetVersionRow
 from server.datasets import service
 from server.datasets.models import DatasetCase as DatasetCaseRow
 from server.datasets.models import Split as SplitEnum
-from server.pagination import Connection, check_page_size
+from server.pagination import check_page_size
 
 Split = strawberry.enum(
     SplitEnum, name="Split", description="DEV to iterate on; HOLDOUT kept back."

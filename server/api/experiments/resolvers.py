@@ -7,8 +7,8 @@ import strawberry
 from server.api.context import Context
 from server.api.experiments.types import CreateExperimentInput, Experiment
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
 from server.experiments import service
-from server.pagination import Connection
 from server.workspaces.roles import Role
 
 

@@ -6,8 +6,8 @@ import strawberry
 
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
 from server.api.releases.types import CreateReleaseInput, Release
-from server.pagination import Connection
 from server.releases import service
 from server.workspaces.roles import Role
 

@@ -9,9 +9,10 @@ import strawberry
 from strawberry.types.lazy_type import LazyType
 
 from server.api.context import Context
+from server.api.relay import Connection
 from server.api.verdicts.types import SignOffVerdict
 from server.comparisons import service as comparison_service
-from server.pagination import Connection, check_page_size
+from server.pagination import check_page_size
 from server.reports import followups, links, signoff_reads
 from server.reports.models import Decision as DecisionEnum
 from server.reports.models import FollowUp as FollowUpRow

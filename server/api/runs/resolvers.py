@@ -9,8 +9,8 @@ from strawberry.scalars import JSON
 
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
 from server.api.runs.types import AppendedRunItems, DiffLink, Run, RunDiff
-from server.pagination import Connection
 from server.runs import alerts, links, service
 from server.runs import diff as diffs
 from server.runs.items import (

@@ -13,8 +13,9 @@ from server.api.context import Context
 from server.api.experiments.types import Experiment
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import JudgeAgreement, TrialLabel
+from server.api.relay import Connection
 from server.labels.service import JUDGE_PASS_SCORE
-from server.pagination import Connection, check_page_size
+from server.pagination import check_page_size
 from server.runs import cases as case_list
 from server.runs import diff as diffs
 from server.runs import service

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from server.api.context import Context
+from server.api.relay import Connection
+from server.api.selected import selects_anywhere
 from server.api.verdicts.types import (
     CaseCohort,
     CaseFilter,
@@ -15,8 +17,7 @@ from server.api.verdicts.types import (
     case_trial,
 )
 from server.comparisons.models import Comparison as ComparisonRow
-from server.pagination import Connection, Page, check_page_size
-from server.selected import selects_anywhere
+from server.pagination import Page, check_page_size
 from server.verdicts import cases as case_view
 from server.verdicts.models import ComparisonVerdict
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum

@@ -8,8 +8,8 @@ import strawberry
 
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
 from server.api.webhooks.types import Webhook, WebhookDelivery, WebhookEvent
-from server.pagination import Connection
 from server.webhooks import service
 from server.webhooks.models import WebhookEvent as WebhookEventEnum
 from server.workspaces.roles import Role

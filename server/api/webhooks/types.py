@@ -10,7 +10,7 @@ from strawberry.scalars import JSON
 
 from server.api.context import Context
 from server.api.listing import workspace_connection
-from server.pagination import Connection
+from server.api.relay import Connection
 from server.webhooks import service
 from server.webhooks.models import DeliveryStatus as DeliveryStatusEnum
 from server.webhooks.models import Webhook as WebhookRow

@@ -6,6 +6,7 @@ import strawberry
 
 from server.api.context import Context
 from server.api.listing import workspace_connection
+from server.api.relay import Connection
 from server.api.workspaces.types import (
     ApiToken,
     CreatedToken,
@@ -15,7 +16,6 @@ from server.api.workspaces.types import (
     Workspace,
     WorkspaceSettingsInput,
 )
-from server.pagination import Connection
 from server.workspaces import service
 from server.workspaces.roles import Role as RoleEnum
 

@@ -8,7 +8,7 @@ import strawberry
 
 from server.api.context import Context
 from server.api.listing import workspace_connection
-from server.pagination import Connection
+from server.api.relay import Connection
 from server.workspaces import service
 from server.workspaces.models import AmbiguousOutcomes as AmbiguousOutcomesEnum
 from server.workspaces.models import ApiToken as ApiTokenRow
