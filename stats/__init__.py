@@ -5,10 +5,11 @@ Nothing here does I/O or imports the rest of shipwise.
 
 from stats.bootstrap import bootstrap_mean_interval, delta_interval
 from stats.confidence import CohortConfidence, cohort_confidence
+from stats.decision import CohortMeasures, Criterion, Decision, QualityBounds, ship_decision
 from stats.descriptive import case_means, percentile
 from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
 from stats.gate import (
-        PairedComparison,
+    PairedComparison,
     PairedTest,
     SignificanceRow,
     Verdict,
@@ -32,6 +33,7 @@ from stats.pairwise import PairwiseResult, combine_orders, pairwise_summary
 from stats.permutation import PermutationResult, sign_flip_test, sign_flip_test_lattice
 from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaired_mde
 from stats.proportions import ZTestResult, two_proportion_ztest
+from stats.ship_policy import Guardrail, ShipPolicy
 from stats.trials import (
     CohortTrials,
     TrialSummary,
@@ -53,8 +55,12 @@ from stats.winners import (
 
 __all__ = [
     "CohortConfidence",
+    "CohortMeasures",
     "CohortTrials",
+    "Criterion",
+    "Decision",
     "FailureAnalysis",
+    "Guardrail",
     "Interval",
     "McNemarResult",
     "Mde",
@@ -65,6 +71,8 @@ __all__ = [
     "PairedTest",
     "PairwiseResult",
     "PermutationResult",
+    "QualityBounds",
+    "ShipPolicy",
     "SignificanceRow",
     "TrialSummary",
     "Verdict",
@@ -90,18 +98,19 @@ __all__ = [
     "overall_winner",
     "paired_mde",
     "paired_test",
-    "percentile",
     "pairwise_summary",
     "pass_at_k",
     "pass_fractions",
     "pass_hat_k",
     "pass_rate_interval",
     "pass_rate_winners",
+    "percentile",
     "regressed_cases",
     "relations",
+    "ship_decision",
     "sign_flip_test",
-    "subset",
     "sign_flip_test_lattice",
+    "subset",
     "t_interval",
     "trial_summary",
     "two_proportion_power",
