@@ -78,6 +78,8 @@ class CohortMeasures:
     `cost` and `output_tokens`: the mean over each case's trials (NaN: none measured);
     `latency`: one value per completed trial, `latency_case` the case of each. None: the
     cohort does not carry the metric (a guardrail on it is UNCERTAIN, NOT_MEASURED).
+    `planned`: trials planned per case when cases differ (a run's items); default
+    `trials.scheduled` for every case.
     """
 
     trials: CohortTrials
@@ -85,9 +87,15 @@ class CohortMeasures:
     output_tokens: FloatArray | None = None
     latency: FloatArray | None = None
     latency_case: IntArray | None = None
+    planned: IntArray | None = None
 
     def __post_init__(self) -> None:
         cases = len(self.trials)
+        if self.planned is not None:
+            planned = as_ints(self.planned, "planned")
+            if len(planned) != cases or np.any(planned < self.trials.completed):
+                raise ValueError("planned must give each case at least its completed trials")
+            object.__setattr__(self, "planned", planned)
         for name in ("cost", "output_tokens"):
             values = getattr(self, name)
             if values is not None:
@@ -456,9 +464,7 @@ class _Figures:
 
     def _missing_shares(self) -> FloatArray:
         """Per case: candidate − baseline failed-or-missing share of its trials, in points."""
-        cand, base = (
-            (t.scheduled - t.completed) / t.scheduled for t in (c.trials for c in self._pair)
-        )
+        cand, base = (_missing_share(c) for c in self._pair)
         return np.asarray((cand - base) * POINTS, dtype=np.float64)
 
     def _blocks(self) -> Iterator[IntArray]:
@@ -500,6 +506,15 @@ class _Figures:
             high,
             threshold,
         )
+
+
+def _missing_share(cohort: CohortMeasures) -> FloatArray:
+    """Per case: failed-or-missing trials ÷ planned trials (0 for a case planning none)."""
+    trials = cohort.trials
+    planned = np.full(len(trials), trials.scheduled) if cohort.planned is None else cohort.planned
+    share = np.zeros(len(trials))
+    np.divide(planned - trials.completed, planned, out=share, where=planned > 0)
+    return share
 
 
 def _outcome(

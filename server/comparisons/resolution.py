@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets import service as asset_service
 from server.assets.models import AssetKind, AssetVersion, VersionState
 from server.checks import CheckKind
+from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons.inputs import (
     MAX_LABEL,
     CohortSpec,
@@ -33,6 +34,7 @@ from server.money import optional_cents_to_micros
 from server.releases import service as release_service
 from server.releases.models import BindingRole, Release
 from server.validation import clean_name
+from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor
 
 
@@ -96,7 +98,18 @@ async def resolve(*, session: AsyncSession, actor: Actor, spec: ComparisonSpec) 
         epsilon_points=float(spec.epsilon_points),
         target_effect_points=float(spec.target_effect_points),
         stopping=spec.stopping,
+        ship_policy=await _ship_policy(session, workspace_id, spec),
     )
+
+
+async def _ship_policy(
+    session: AsyncSession, workspace_id: str, spec: ComparisonSpec
+) -> ship_policy_option.ShipPolicySpec:
+    """The input's policy, else the workspace's `defaultShipPolicy` (SPEC §9)."""
+    if spec.ship_policy is not None:
+        return spec.ship_policy
+    workspace = await session.get(Workspace, workspace_id)
+    return ship_policy_option.from_document(workspace.default_ship_policy if workspace else None)
 
 
 async def _dataset_version(

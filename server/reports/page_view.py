@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.reports import document, followups
 from server.reports import service as report_service
 from server.reports.models import FollowUp, Report, SignOff
+from server.verdicts import decision_wording
 from server.verdicts import service as verdict_service
 from server.workspaces.models import Member
 
@@ -64,6 +65,15 @@ class PageView:
         if not member_id:
             return "—"
         return self.names.get(member_id, member_id)
+
+    @staticmethod
+    def outcome_words(outcome: str) -> str:
+        """SHIP → "Ship", DONT_SHIP → "Don't ship", …"""
+        return decision_wording.OUTCOME_WORDS.get(outcome, outcome)
+
+    @staticmethod
+    def policy_words(policy: dict[str, Any]) -> str:
+        return decision_wording.policy_sentence(policy)
 
 
 def _x(rate: float) -> float:

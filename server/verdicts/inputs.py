@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
 from server.checks import CheckKind
+from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons.models import (
     Comparison,
     ComparisonCase,
@@ -87,6 +88,8 @@ class FinalizeInput:
     trials: list[TrialInfo]
     sequential: dict[str, Any] | None = None
     """Sequential stopping's stop and looks (`server.verdicts.sequential`)."""
+    ship_policy: dict[str, Any] | None = None
+    """The policy frozen at creation (`server.comparisons.ship_policy`); None: the defaults."""
 
 
 async def load(
@@ -135,6 +138,7 @@ async def load(
         cases=[CaseInfo(int(o), int(i), str(d), inp) for o, i, d, inp in case_rows],
         trials=trials,
         sequential=sequential_verdict.describe(comparison),
+        ship_policy=ship_policy_option.frozen(comparison.ship_policy, comparison.created_at),
     )
 
 
