@@ -13,13 +13,13 @@ from typing import Any
 
 from server.assets.models import AssetVersion
 from server.checks import DEFAULT_CHECKS, validate_check_specs
-from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons import stopping as stopping_option
 from server.comparisons.models import CohortKind
-from server.comparisons.ship_policy import ShipPolicySpec
 from server.comparisons.stopping import StoppingSpec
 from server.connections.models import ModelConnection
 from server.datasets.models import Split
+from server.decisions import policy as ship_policy_option
+from server.decisions.policy import ShipPolicySpec
 from server.errors import ValidationFailed
 from server.experiments.models import Experiment
 from server.money import optional_cents_to_micros

@@ -7,7 +7,6 @@ from sqlalchemy import func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons import service
-from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons import stopping as stopping_option
 from server.comparisons.models import (
     Comparison,
@@ -18,6 +17,7 @@ from server.comparisons.models import (
 from server.comparisons.stopping import StoppingSpec
 from server.datasets.models import DatasetCase
 from server.db import utcnow
+from server.decisions import policy as ship_policy_option
 from server.errors import Conflict
 from server.ids import new_id
 from server.workspaces.roles import Actor, Role

@@ -14,7 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets import service as asset_service
 from server.assets.models import AssetKind, AssetVersion, VersionState
 from server.checks import CheckKind
-from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons.inputs import (
     MAX_LABEL,
     CohortSpec,
@@ -28,6 +27,7 @@ from server.comparisons.models import CohortKind
 from server.connections import service as connection_service
 from server.connections.models import ModelConnection
 from server.datasets import service as dataset_service
+from server.decisions import policy as ship_policy_option
 from server.errors import NotFound, ValidationFailed
 from server.experiments import service as experiment_service
 from server.money import optional_cents_to_micros

@@ -16,7 +16,6 @@ from server.assets.models import Asset
 from server.audit import service as audit
 from server.comparisons import inputs, resolution
 from server.comparisons import preview as planning
-from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons import stopping as stopping_option
 from server.comparisons.inputs import ComparisonSpec, ResolvedInput
 from server.comparisons.models import (
@@ -29,6 +28,7 @@ from server.comparisons.preview import Preview
 from server.comparisons.selection import Selection, select_for
 from server.datasets.models import Split
 from server.db import utcnow
+from server.decisions import policy as ship_policy_option
 from server.errors import NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.experiments.models import Experiment

@@ -13,8 +13,8 @@ from typing import Any, Final
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons import ship_policy
 from server.comparisons.models import Comparison
+from server.decisions import policy as ship_policy
 from server.reports import facts, followups
 from server.verdicts import decisions, wording
 

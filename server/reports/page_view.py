@@ -11,10 +11,10 @@ from typing import Any, Final
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.decisions import wording as decision_wording
 from server.reports import document, followups
 from server.reports import service as report_service
 from server.reports.models import FollowUp, Report, SignOff
-from server.verdicts import decision_wording
 from server.verdicts import service as verdict_service
 from server.workspaces.models import Member
 

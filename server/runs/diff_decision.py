@@ -19,10 +19,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 import stats
-from server.comparisons import ship_policy as ship_policy_option
+from server.decisions import document as decision_document
+from server.decisions import policy as ship_policy_option
 from server.runs import diff_queries as q
 from server.runs.diff import completed_pair, pair_seed
-from server.verdicts import ship_decision
 from server.workspaces.models import Workspace
 from stats import ship_policy as engine
 from stats.decision import CohortMeasures
@@ -115,7 +115,9 @@ def _decide(
 ) -> dict[str, Any]:
     cohorts = [_cohort(rows, side) for side in (0, 1)]
     decision = stats.ship_decision(cohorts[0], cohorts[1:], policy, seed=seed)
-    return ship_decision.to_document(decision, policy=policy, labels=labels, candidate=labels[0])
+    return decision_document.to_document(
+        decision, policy=policy, labels=labels, candidate=labels[0]
+    )
 
 
 def _cohort(rows: list[tuple[Any, ...]], side: int) -> CohortMeasures:

@@ -26,9 +26,7 @@ MAX_NAME_LENGTH = 200
 MAX_POSITION = 2**31 - 1
 ITEM_FIELDS = frozenset({"datasetItemId", "position", "input", "trials"})
 TRIAL_FIELDS = frozenset({"passed", "evaluators", "output", "metrics"})
-METRICS = frozenset(
-    {"tokens", "turns", "toolCalls", "wallMs", "errors", "costUsd", "outputTokens"}
-)
+METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors", "costUsd", "outputTokens"})
 
 __all__ = ["MAX_JSON_DEPTH", "CaseError", "ItemRow", "check_chunk", "check_item"]
 

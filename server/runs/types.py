@@ -9,12 +9,14 @@ from typing import Any, cast
 import strawberry
 from strawberry.scalars import JSON
 
+from server.comparisons.ship_policy_types import ShipDecision
 from server.context import Context
+from server.decisions.policy import ShipPolicySpec
 from server.experiments.types import Experiment
 from server.pagination import Connection, check_page_size
 from server.runs import cases as case_list
 from server.runs import diff as diffs
-from server.runs import service
+from server.runs import diff_decision, service
 from server.runs.models import Run as RunRow
 from server.runs.models import RunItem as RunItemRow
 from server.runs.models import RunSource as RunSourceEnum
@@ -320,6 +322,25 @@ class RunDiff:
     baseline_run_id: strawberry.ID
     summary: RunDiffSummary
     _summary: strawberry.Private[diffs.DiffSummary]
+    _policy: strawberry.Private[ShipPolicySpec | None] = None
+
+    @strawberry.field(
+        description="The ship decision over the paired items, under `runDiff`'s `policy` "
+        "(docs/decision.md)."
+    )
+    async def decision(self, info: strawberry.Info[Context]) -> ShipDecision:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            document = await diff_decision.decide(
+                session=session,
+                workspace_id=actor.workspace_id,
+                candidate_run_id=self._summary.candidate_run_id,
+                baseline_run_id=self._summary.baseline_run_id,
+                policy=self._policy,
+            )
+        decided = ShipDecision.from_document(document)
+        assert decided is not None
+        return decided
 
     @strawberry.field(description="Candidate items in order, then REMOVED baseline items.")
     async def cases(
@@ -338,12 +359,13 @@ class RunDiff:
         return Connection.of(page, RunDiffCase.of)
 
     @classmethod
-    def of(cls, summary: diffs.DiffSummary) -> RunDiff:
+    def of(cls, summary: diffs.DiffSummary, *, policy: ShipPolicySpec | None = None) -> RunDiff:
         return cls(
             candidate_run_id=strawberry.ID(summary.candidate_run_id),
             baseline_run_id=strawberry.ID(summary.baseline_run_id),
             summary=RunDiffSummary.of(summary),
             _summary=summary,
+            _policy=policy,
         )
 
 

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
 from server.checks import CheckKind
-from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons.models import (
     Comparison,
     ComparisonCase,
@@ -21,6 +20,7 @@ from server.comparisons.models import (
     ComparisonStatus,
 )
 from server.datasets.models import DatasetCase
+from server.decisions import policy as ship_policy_option
 from server.verdicts import bulk
 from server.verdicts import sequential as sequential_verdict
 

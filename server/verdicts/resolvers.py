@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from server.comparisons.models import Comparison as ComparisonRow
+from server.comparisons.ship_policy_types import ShipDecision
 from server.context import Context
 from server.pagination import Connection, Page, check_page_size
 from server.selected import selects_anywhere
@@ -46,6 +47,17 @@ def scorecard_of(row: ComparisonVerdict | None) -> Scorecard | None:
         return None
     assert row.finalized_at is not None
     return Scorecard.from_document(row.scorecard, row.finalized_at)
+
+
+def decision_of(row: ComparisonVerdict | None) -> ShipDecision | None:
+    """The stored ship decision of a FINALIZED comparison (docs/decision.md)."""
+    if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
+        return None
+    return ShipDecision.from_document(row.scorecard.get("decision"))
+
+
+async def decision(context: Context, comparison_id: str) -> ShipDecision | None:
+    return decision_of(await context.loaders.verdicts.load(comparison_id))
 
 
 async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:

@@ -8,20 +8,18 @@ each criterion with its baseline's cohort index and its own sentence.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
 import stats
-from server.comparisons import ship_policy as ship_policy_option
 from server.comparisons.look_state import LookState
-from server.verdicts import decision_wording
+from server.decisions import document as decision_document
+from server.decisions import policy as ship_policy_option
 from server.verdicts.inputs import FinalizeInput
 from server.verdicts.scorecard import seed_of
 from server.verdicts.tensors import Tensors
 from stats.decision import CohortMeasures, QualityBounds
-
-NOT_RUN_TO_END: Final = "NOT_RUN_TO_END"
 
 
 def measures(t: Tensors) -> list[CohortMeasures]:
@@ -63,7 +61,9 @@ def decide(data: FinalizeInput, t: Tensors) -> dict[str, Any]:
         sequence=_sequence(data, len(cohorts) - 1),
     )
     labels = {c.index: c.label for c in data.cohorts}
-    return to_document(decision, policy=policy, labels=labels, candidate=labels.get(0, "?"))
+    return decision_document.to_document(
+        decision, policy=policy, labels=labels, candidate=labels.get(0, "?")
+    )
 
 
 def _sequence(data: FinalizeInput, baselines: int) -> list[QualityBounds | None] | None:
@@ -78,59 +78,3 @@ def _sequence(data: FinalizeInput, baselines: int) -> list[QualityBounds | None]
         look = by_index.get(index)
         found.append(None if look is None else QualityBounds(low=look.low, high=look.high))
     return found
-
-
-def to_document(
-    decision: stats.Decision,
-    *,
-    policy: stats.ShipPolicy,
-    labels: dict[int, str],
-    candidate: str,
-) -> dict[str, Any]:
-    """The stored (and served) decision, sentences included."""
-    level = decision_wording.level_of(policy.alpha)
-    criteria = []
-    for c in decision.criteria:
-        row = {
-            "baselineCohortIndex": c.baseline + 1,
-            "kind": c.kind,
-            "metric": c.metric,
-            "status": c.status,
-            "reason": c.reason,
-            "estimate": c.estimate,
-            "low": c.low,
-            "high": c.high,
-            "threshold": c.threshold,
-            "corrected": c.corrected,
-        }
-        label = labels.get(c.baseline + 1, f"cohort {c.baseline + 1}")
-        row["sentence"] = decision_wording.criterion_sentence(row, baseline=label, level=level)
-        criteria.append(row)
-    document: dict[str, Any] = {
-        "outcome": decision.outcome,
-        "reason": decision.reason,
-        "casesNeeded": decision.cases_needed,
-        "usableCases": decision.n,
-        "level": 1.0 - 2.0 * policy.alpha,
-        "criteria": criteria,
-    }
-    document["sentence"] = decision_wording.decision_sentence(
-        document, candidate=candidate, level=level, labels=labels
-    )
-    return document
-
-
-def not_run_to_end(candidate: str, usable_cases: int = 0) -> dict[str, Any]:
-    """The decision of a comparison that ended cancelled or failed (never finalized)."""
-    document: dict[str, Any] = {
-        "outcome": stats.decision.NO_DECISION,
-        "reason": NOT_RUN_TO_END,
-        "casesNeeded": None,
-        "usableCases": usable_cases,
-        "level": None,
-        "criteria": [],
-    }
-    document["sentence"] = decision_wording.decision_sentence(
-        document, candidate=candidate, level="", labels={}
-    )
-    return document

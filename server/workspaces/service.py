@@ -8,9 +8,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.comparisons import ship_policy as ship_policy_option
-from server.comparisons.ship_policy import ShipPolicySpec
 from server.db import utcnow
+from server.decisions import policy as ship_policy_option
+from server.decisions.policy import ShipPolicySpec
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page

@@ -44,6 +44,11 @@ SCORECARD = """
 query($id: ID!) { comparison(id: $id) {
   status stopReason verdictState verdictErrorCode verdict
   cohorts { cohortIndex passRate }
+  shipPolicy { qualityMarginPoints alpha requireGain registeredAt sentence
+    guardrails { metric maxIncreasePercent maxIncreasePoints } }
+  decision { outcome reason sentence casesNeeded usableCases level
+    criteria { baselineCohortIndex kind metric status reason estimate low high threshold
+               corrected sentence } }
   scorecard {
     usableCases casesNotRun finalizedAt
     metrics { name direction values { cohortIndex value } winners }

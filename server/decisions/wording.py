@@ -3,15 +3,13 @@ and one for the decision, e.g. "Ship capitals v2: at most 2 points worse than ca
 (Δ −0.4 points, 90% interval −1.6 to +0.9); 41% cheaper per case than capitals v1 (90%
 interval −44% to −38%); p95 latency within +20% of capitals v1 (+3%)."
 
-Criteria are the stored camelCase documents (`server.verdicts.ship_decision`).
+Criteria are the stored camelCase documents (`server.decisions.document`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
-
-from server.verdicts.wording import points
 
 MIN_CASES: Final = 20
 OUTCOME_WORDS: Final = {
@@ -26,6 +24,14 @@ _RATIO_NAMES: Final = {
     "LATENCY_P95": ("p95 latency", "faster at p95", "slower at p95"),
     "OUTPUT_TOKENS": ("output tokens", "fewer output tokens", "more output tokens"),
 }
+
+
+def points(value: float | None) -> str:
+    """Signed points with one decimal and a true minus sign: "−11.7", "+3.3", "0.0"."""
+    number = round(float(value or 0.0), 1)
+    if number == 0:
+        return "0.0"
+    return f"{number:+.1f}".replace("-", "−")
 
 
 def number(value: float) -> str:
