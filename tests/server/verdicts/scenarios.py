@@ -50,7 +50,7 @@ query($id: ID!) { comparison(id: $id) {
     criteria { baselineCohortIndex kind metric status reason estimate low high threshold
                corrected sentence } }
   scorecard {
-    usableCases casesNotRun finalizedAt
+    usableCases casesNotRun finalizedAt stopping { stoppedAtCases }
     metrics { name direction values { cohortIndex value } winners }
     overallWinner { cohortIndex reason votes }
     staleness { days note }
@@ -87,13 +87,13 @@ async def scripted_setup(
     ws: WorkspaceFixture,
     tensor: list[list[str]],
     *,
-    input_cents_per_million_tokens: float = 0.0,
-    output_cents_per_million_tokens: float = 0.0,
+    input_cents_per_million_tokens: float | list[float] = 0.0,
+    output_cents_per_million_tokens: float | list[float] = 0.0,
     latency_ms: list[int] | None = None,
     split: str = "DEV",
 ) -> ComparisonSetup:
     """A dataset of len(tensor[0]) cases (all in `split`) and one release per cohort on its
-    own connection."""
+    own connection (prices: one for every connection, or one per cohort)."""
     cases = [{**case, "split": split} for case in comparison_cases(len(tensor[0]))]
     version = await make_comparison_dataset(sessionmaker, ws, cases=cases)
     setup = ComparisonSetup(
@@ -115,8 +115,8 @@ async def scripted_setup(
                 script=script_of(outcomes, cases),
                 latency_ms=(latency_ms or [0] * len(tensor))[index],
             ),
-            input_cents_per_million_tokens=input_cents_per_million_tokens,
-            output_cents_per_million_tokens=output_cents_per_million_tokens,
+            input_cents_per_million_tokens=_each(input_cents_per_million_tokens, index),
+            output_cents_per_million_tokens=_each(output_cents_per_million_tokens, index),
             max_concurrency=16,
         )
         setup.connection_id = setup.connection_id or connection.id
@@ -136,6 +136,10 @@ async def scripted_setup(
         setup.prompt_version_ids.append(prompt.id)
         setup.model_config_version_ids.append(config.id)
     return setup
+
+
+def _each(price: float | list[float], index: int) -> float:
+    return price[index] if isinstance(price, list) else price
 
 
 async def run_comparison(
