@@ -245,6 +245,13 @@ class RunDiffSummary:
     unchanged_count: int
     added_count: int
     removed_count: int
+    pass_flips_to_fail: int = strawberry.field(
+        description="Pairs graded on both sides whose majority outcome went pass → fail "
+        "(`passFlip` cases; McNemar's regressed pairs, as `shipwise compare` counts them)."
+    )
+    pass_flips_to_pass: int = strawberry.field(
+        description="Pairs graded on both sides whose majority outcome went fail → pass."
+    )
     paired_count: int
     graded_pair_count: int
     epsilon: float

@@ -19,7 +19,7 @@ query($c: ID!, $b: ID!, $policy: ShipPolicyInput) {
   runDiff(candidateRunId: $c, baselineRunId: $b, policy: $policy) {
     summary { baselinePassRate candidatePassRate passRateDelta pValue significant
               evaluators { name baselineMean candidateMean delta adjustedPValue significant }
-              gradedPairCount pairedCount pairing }
+              gradedPairCount pairedCount pairing passFlipsToFail passFlipsToPass }
     decision { outcome reason sentence casesNeeded
       criteria { baselineCohortIndex kind metric status reason estimate low high threshold
                  corrected sentence } }

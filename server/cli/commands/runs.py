@@ -36,6 +36,7 @@ from server.cli.commands.format_options import (
 )
 from server.cli.commands.run_import import import_file
 from server.imports.reading import Options
+from server.runs import pass_flips
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
@@ -48,7 +49,7 @@ PAGE = 100
 SUMMARY = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
   significant significanceReason improvedCount regressedCount unchangedCount addedCount
-  removedCount pairedCount gradedPairCount epsilon pairing
+  removedCount pairedCount gradedPairCount epsilon pairing passFlipsToFail passFlipsToPass
   evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
 """
 DIFF = (
@@ -247,6 +248,7 @@ def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> st
         f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
         f" · {summary['unchangedCount']} unchanged · {summary['addedCount']} added"
         f" · {summary['removedCount']} removed",
+        pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"]),
     ]
     for e in summary["evaluators"]:
         mark = "significant" if e["significant"] else "not significant"
@@ -361,4 +363,5 @@ def format_gate(summary: dict[str, Any]) -> str:
             )
         )
     pairs = f"{summary['gradedPairCount']} graded pairs of {summary['pairedCount']}"
-    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}"
+    flips = pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"])
+    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}\n{flips}"
