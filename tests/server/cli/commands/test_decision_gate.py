@@ -138,3 +138,42 @@ async def test_gate_with_a_policy_decides_by_it(backend: Backend, tmp_path: Path
         "--margin-points", "-1", env=env,
     )  # fmt: skip
     assert negative.code == 2 and "VALIDATION_FAILED" in negative.stderr
+
+
+RUN_DECISION = """
+query($c: ID!, $b: ID!, $policy: ShipPolicyInput) {
+  runDiff(candidateRunId: $c, baselineRunId: $b, policy: $policy) {
+    decision { outcome reason criteria { kind metric status reason estimate } } } }
+"""
+
+
+async def test_run_diff_decision_names_a_metric_the_runs_lack(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """Trials without `outputTokens`: a guardrail on it is UNCERTAIN, NOT_MEASURED."""
+    ws = await make_workspace(backend.sessionmaker)
+    member = ws.tokens[Role.MEMBER]
+    passes = [True] * 30
+    runs = []
+    for name in ("base", "cand"):
+        path = write_lines(tmp_path / f"{name}.jsonl", _items([0.001] * 30, passes))
+        done = await import_file(backend, member, path)
+        assert done.code == 0, done.stderr
+        runs.append(done.stdout.strip().splitlines()[-1])
+    policy = {"guardrails": [{"metric": "OUTPUT_TOKENS", "maxIncreasePercent": 5}]}
+    found = await backend.gql(
+        RUN_DECISION, {"c": runs[1], "b": runs[0], "policy": policy}, token=member
+    )
+    decision = found.ok()["runDiff"]["decision"]
+    rows = [(c["kind"], c["metric"], c["status"], c["reason"]) for c in decision["criteria"]]
+    assert rows == [
+        ("QUALITY", "PASS_RATE", "MET", None),
+        ("GUARDRAIL", "OUTPUT_TOKENS", "UNCERTAIN", "NOT_MEASURED"),
+    ]
+    assert decision["outcome"] == "MORE_DATA"
+    bad = {"guardrails": [{"metric": "COST_PER_CASE"}]}
+    refused = await backend.gql(
+        RUN_DECISION, {"c": runs[1], "b": runs[0], "policy": bad}, token=member
+    )
+    assert refused.codes == ["VALIDATION_FAILED"]
+    assert refused.errors[0]["extensions"]["field"] == "policy.guardrails[0].maxIncreasePercent"
