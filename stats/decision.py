@@ -31,7 +31,12 @@ from scipy.special import ndtri
 
 from stats import ship_policy as sp
 from stats._arrays import FloatArray, IntArray, as_floats, as_ints
-from stats.bootstrap import BOOTSTRAP_RESAMPLES, case_resamples, delta_interval
+from stats.bootstrap import (
+    BOOTSTRAP_RESAMPLES,
+    case_resamples,
+    delta_interval,
+    tagged_resamples,
+)
 from stats.gate import subset
 from stats.power import MIN_CASES
 from stats.resampled import (
@@ -438,9 +443,14 @@ class _Figures:
             wanted = {g.metric for g in self._policy.guardrails}
             wanted.add(_GAIN_METRIC.get(self._policy.require_gain, sp.FAILED_OR_MISSING))
             ratio_metrics = [m for m in sp.RATIO_METRICS if m in wanted and self._points(m)]
+            if not ratio_metrics:
+                self._cache = {sp.FAILED_OR_MISSING: np.empty(0)}
+                return self._cache.get(metric, np.empty(0))
             parts: dict[str, list[FloatArray]] = {m: [] for m in ratio_metrics}
             parts[sp.FAILED_OR_MISSING] = []
-            shares = self._missing_shares() if self._usable.all() else None
+            # Drawn case by case only for a ratio metric; alone, failed-or-missing rides on
+            # cells of equal differences (`_missing_resampled`).
+            shares = self._missing_shares() if self._usable.all() and ratio_metrics else None
             for drawn in self._blocks():
                 counts = drawn.astype(np.float64)  # matrix products in BLAS, not on integers
                 for name in ratio_metrics:
@@ -470,6 +480,20 @@ class _Figures:
     def _blocks(self) -> Iterator[IntArray]:
         return case_resamples(self._differences, resamples=self._resamples, seed=self._seed)
 
+    def _missing_resampled(self, per_case: FloatArray) -> FloatArray:
+        """The failed-or-missing difference in every resample: the quality Δ's own (when every
+        case that ran is usable), summed per cell of equal differences unless a ratio
+        metric already drew them case by case; else resamples of the cases that ran."""
+        if not self._usable.all():
+            blocks = case_resamples(per_case, resamples=self._resamples, seed=self._seed)
+            return np.concatenate([counts @ per_case / len(per_case) for counts in blocks])
+        if self._resampled(sp.FAILED_OR_MISSING).size:
+            return self._resampled(sp.FAILED_OR_MISSING)
+        tags, cells = tagged_resamples(
+            self._differences, per_case, resamples=self._resamples, seed=self._seed
+        )
+        return np.concatenate([counts @ tags / len(per_case) for counts in cells])
+
     def _failed_or_missing(self, guardrail: Guardrail, index: int) -> Criterion:
         """Difference of failed-or-missing shares (points) over the cases that ran: a case
         lost to errors is what it measures, so it is not limited to the usable cases.
@@ -488,11 +512,7 @@ class _Figures:
                 threshold,
             )
         per_case = self._missing_shares()
-        if self._usable.all():
-            resampled = self._resampled(sp.FAILED_OR_MISSING)
-        else:
-            blocks = case_resamples(per_case, resamples=self._resamples, seed=self._seed)
-            resampled = np.concatenate([counts @ per_case / len(per_case) for counts in blocks])
+        resampled = self._missing_resampled(per_case)
         low, high = percentile_interval(resampled, self._policy.confidence) or (0.0, 0.0)
         status = MET if high <= threshold else VIOLATED if low > threshold else UNCERTAIN
         return Criterion(

@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from stats import reasons
-from stats.bootstrap import bootstrap_mean_interval, case_resamples, delta_interval
+from stats.bootstrap import (
+    bootstrap_mean_interval,
+    case_resamples,
+    delta_interval,
+    tagged_resamples,
+)
 from stats.permutation import PAIRED_T_MIN_CASES
 
 
@@ -186,3 +191,36 @@ def test_case_resamples_are_the_bootstraps_case_draws(data: np.ndarray) -> None:
 
 def test_case_resamples_with_no_cases_yield_nothing() -> None:
     assert list(case_resamples([], resamples=10, seed=0)) == []
+
+
+def test_tagged_resamples_keep_the_value_draws_and_split_them_by_cell() -> None:
+    """Cells of (value, tag): each row still draws n cases, the value totals are the
+    bootstrap's (so the means of the values are its resample means), and a cell gets its
+    share of its value's draws on average."""
+    rng = np.random.default_rng(4)
+    values = rng.integers(-2, 3, size=60) / 2
+    tags = rng.integers(0, 3, size=60).astype(float)
+    cell_tags, blocks = tagged_resamples(values, tags, resamples=4_000, seed=9)
+    counts = np.vstack(list(blocks))
+    assert counts.shape == (4_000, len(cell_tags))
+    assert np.all(counts.sum(axis=1) == 60)
+    per_case = np.vstack(list(case_resamples(values, resamples=4_000, seed=9)))
+    # The same value totals as the case-level rows (the same first stream of the seed).
+    cell_values = np.concatenate(
+        [np.full(len(np.unique(tags[values == v])), v) for v in pd_unique_in_order(values)]
+    )
+    assert np.allclose(counts @ cell_values, per_case @ values)
+    # Expected draws of a cell: its cases, once each on average.
+    sizes = np.concatenate(
+        [np.unique(tags[values == v], return_counts=True)[1] for v in pd_unique_in_order(values)]
+    )
+    assert np.all(np.abs(counts.mean(axis=0) - sizes) < 5 * np.sqrt(sizes / 4_000) + 0.05)
+
+
+def pd_unique_in_order(values: np.ndarray) -> list[float]:
+    """Distinct values in order of first occurrence."""
+    seen: list[float] = []
+    for value in values:
+        if value not in seen:
+            seen.append(float(value))
+    return seen
