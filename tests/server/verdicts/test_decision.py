@@ -14,7 +14,7 @@ from scipy import stats as scipy_stats
 from server.workspaces.roles import Role
 from tests.factories import WorkspaceFixture, make_workspace
 from tests.harness import Backend
-from tests.server.comparisons.test_sequential import STOPPING, _regression, _sequence_inputs
+from tests.server.comparisons.test_sequential import STOPPING, regression_tensor, sequence_inputs
 from tests.server.verdicts.scenarios import (
     CREATE,
     finalized,
@@ -183,7 +183,7 @@ async def test_a_sequential_stop_decides_from_its_sequence(backend: Backend) -> 
     """A 15-point regression stops early once its sequence lies below −ε (1 point); with a
     margin of half a point the sequence at the stop violates it."""
     ws = await make_workspace(backend.sessionmaker)
-    setup = await scripted_setup(backend.sessionmaker, ws, _regression(300))
+    setup = await scripted_setup(backend.sessionmaker, ws, regression_tensor(300))
     member = ws.tokens[Role.MEMBER]
     spec = setup.input(trialsPerCase=1, stopping=STOPPING, shipPolicy={"qualityMarginPoints": 0.5})
     comparison_id = await run_comparison(backend, member, spec, background=True)
@@ -196,7 +196,7 @@ async def test_a_sequential_stop_decides_from_its_sequence(backend: Backend) -> 
     assert verdict["outcome"] == "REGRESSED"
     # The sequence at the stop, recomputed by an independent implementation.
     stopped_at = int(comparison["scorecard"]["stopping"]["stoppedAtCases"])
-    x = await _sequence_inputs(backend, comparison_id, stopped_at)
+    x = await sequence_inputs(backend, comparison_id, stopped_at)
     low, high = reference_betting_cs(x, 0.05)
     assert quality["low"] == pytest.approx(low[-1] * 100, abs=1e-9)
     assert quality["high"] == pytest.approx(high[-1] * 100, abs=1e-9)
