@@ -48,8 +48,18 @@ def _per_case(sums: np.ndarray[Any, Any], counts: np.ndarray[Any, Any]) -> np.nd
     return stats.case_means(sums, counts)
 
 
-def decide(data: FinalizeInput, t: Tensors) -> dict[str, Any]:
-    """The decision document of a DONE comparison under its frozen policy."""
+def decide(
+    data: FinalizeInput,
+    t: Tensors,
+    *,
+    corrected: list[QualityBounds | None] | None = None,
+    judge_uncalibrated: bool = False,
+) -> dict[str, Any]:
+    """The decision document of a DONE comparison under its frozen policy.
+
+    `corrected` (per baseline, rate units at 1 − 2α) and `judge_uncalibrated` are the hooks
+    of human labels (SPEC §10): a label-corrected Δ replaces the judge's, and an
+    uncalibrated judge caps quality at UNCERTAIN. Finalization passes neither."""
     spec = ship_policy_option.from_document(data.ship_policy)
     policy = ship_policy_option.to_engine(spec)
     cohorts = measures(t)
@@ -59,6 +69,8 @@ def decide(data: FinalizeInput, t: Tensors) -> dict[str, Any]:
         policy,
         seed=seed_of(data.comparison_id),
         sequence=_sequence(data, len(cohorts) - 1),
+        corrected=corrected,
+        judge_uncalibrated=judge_uncalibrated,
     )
     labels = {c.index: c.label for c in data.cohorts}
     return decision_document.to_document(
