@@ -7,10 +7,11 @@ from stats.agreement import Agreement, cohens_kappa, judge_agreement, kappa_stan
 from stats.bootstrap import bootstrap_mean_interval, delta_interval
 from stats.calibration import Calibration, judge_calibration
 from stats.confidence import CohortConfidence, cohort_confidence
+from stats.decision import CohortMeasures, Criterion, Decision, QualityBounds, ship_decision
 from stats.descriptive import case_means, percentile
 from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
 from stats.gate import (
-        PairedComparison,
+    PairedComparison,
     PairedTest,
     SignificanceRow,
     Verdict,
@@ -35,6 +36,7 @@ from stats.permutation import PermutationResult, sign_flip_test, sign_flip_test_
 from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaired_mde
 from stats.prediction_powered import prediction_powered_delta, prediction_powered_interval
 from stats.proportions import ZTestResult, two_proportion_ztest
+from stats.ship_policy import Guardrail, ShipPolicy
 from stats.trials import (
     CohortTrials,
     TrialSummary,
@@ -58,8 +60,12 @@ __all__ = [
     "Agreement",
     "Calibration",
     "CohortConfidence",
+    "CohortMeasures",
     "CohortTrials",
+    "Criterion",
+    "Decision",
     "FailureAnalysis",
+    "Guardrail",
     "Interval",
     "McNemarResult",
     "Mde",
@@ -70,6 +76,8 @@ __all__ = [
     "PairedTest",
     "PairwiseResult",
     "PermutationResult",
+    "QualityBounds",
+    "ShipPolicy",
     "SignificanceRow",
     "TrialSummary",
     "Verdict",
@@ -99,7 +107,6 @@ __all__ = [
     "overall_winner",
     "paired_mde",
     "paired_test",
-    "percentile",
     "prediction_powered_delta",
     "prediction_powered_interval",
     "pairwise_summary",
@@ -108,11 +115,13 @@ __all__ = [
     "pass_hat_k",
     "pass_rate_interval",
     "pass_rate_winners",
+    "percentile",
     "regressed_cases",
     "relations",
+    "ship_decision",
     "sign_flip_test",
-    "subset",
     "sign_flip_test_lattice",
+    "subset",
     "t_interval",
     "trial_summary",
     "two_proportion_power",

@@ -1,7 +1,7 @@
 """human labels on trials, review queues, an imported run's judge evaluator
 
 Revision ID: 0018_judge_labels
-Revises: 0017
+Revises: 0018
 Create Date: 2026-12-03 19:20:00.000000
 """
 
@@ -13,7 +13,7 @@ from alembic import op
 import server.db
 
 revision = '0018_judge_labels'
-down_revision = '0017'
+down_revision = '0018'
 branch_labels = None
 depends_on = None
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison
+from server.decisions import policy as ship_policy
 from server.labels import agreement as label_agreement
 from server.reports import facts, followups
 from server.verdicts import decisions, wording
@@ -101,7 +102,7 @@ async def build(
     now: datetime,
 ) -> dict[str, Any]:
     """Everything SPEC §2 lists: summary, scorecard, failure analysis, follow-ups with their
-    states and the facts line."""
+    states and the facts line; and the ship policy and decision (SPEC §9), frozen."""
     cohort_rows = await facts.cohorts(session, comparison)
     tallies = await followups.tally(session, comparison.id)
     baselines = [
@@ -126,6 +127,8 @@ async def build(
             "startedByMemberId": comparison.started_by_member_id,
         },
         "cohorts": cohort_rows,
+        "shipPolicy": ship_policy.frozen(comparison.ship_policy, comparison.created_at),
+        "decision": scorecard.get("decision"),
         "summary": {
             "chips": [
                 {

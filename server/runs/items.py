@@ -1,7 +1,8 @@
 """The shape of a run item (SPEC §2), checked without I/O by the API and by the importer.
 
 An item is `{datasetItemId?, position?, input, trials: [{passed?, evaluators {name: score},
-output?, metrics {tokens, turns, toolCalls, wallMs, errors}}]}`. Checking turns it into
+output?, metrics {tokens, turns, toolCalls, wallMs, errors, costUsd, outputTokens}}]}`
+(the last two feed a run diff's ship decision, SPEC §9). Checking turns it into
 the column values of one `run_item` row and its `run_item_score` rows (one per evaluator,
 the mean over the trials that scored it). Only the standard library and `server.errors`
 are imported, so the command-line importer starts quickly.
@@ -25,7 +26,7 @@ MAX_NAME_LENGTH = 200
 MAX_POSITION = 2**31 - 1
 ITEM_FIELDS = frozenset({"datasetItemId", "position", "input", "trials"})
 TRIAL_FIELDS = frozenset({"passed", "evaluators", "output", "metrics"})
-METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors"})
+METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors", "costUsd", "outputTokens"})
 
 __all__ = ["MAX_JSON_DEPTH", "CaseError", "ItemRow", "check_chunk", "check_item"]
 

@@ -11,6 +11,8 @@ from server.api.context import Context
 from server.api.listing import workspace_connection
 from server.api.relay import Connection
 from server.api.runs.types import AppendedRunItems, DiffLink, Run, RunDiff
+from server.api.ship_policy_types import ShipPolicyInput
+from server.decisions import policy as ship_policy_option
 from server.runs import alerts, links, service
 from server.runs import diff as diffs
 from server.runs.items import (
@@ -69,8 +71,12 @@ class RunQuery:
         candidate_run_id: strawberry.ID,
         baseline_run_id: strawberry.ID,
         epsilon: float | None = None,
+        policy: ShipPolicyInput | None = None,
     ) -> RunDiff:
         actor = info.context.require()
+        spec = policy.to_spec() if policy else None
+        if spec is not None:
+            ship_policy_option.check(spec, where="policy")
         async with info.context.write() as session:  # it may cache the summary
             summary = await diffs.diff_summary(
                 session=session,
@@ -79,7 +85,7 @@ class RunQuery:
                 baseline_run_id=baseline_run_id,
                 epsilon=epsilon,
             )
-        return RunDiff.of(summary)
+        return RunDiff.of(summary, policy=spec)
 
 
 JUDGE_EVALUATOR_DESCRIPTION = (

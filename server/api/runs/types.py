@@ -14,11 +14,13 @@ from server.api.experiments.types import Experiment
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import JudgeAgreement, TrialLabel
 from server.api.relay import Connection
+from server.api.ship_policy_types import ShipDecision
+from server.decisions.policy import ShipPolicySpec
 from server.labels.service import JUDGE_PASS_SCORE
 from server.pagination import check_page_size
 from server.runs import cases as case_list
 from server.runs import diff as diffs
-from server.runs import service
+from server.runs import diff_decision, service
 from server.runs.models import Run as RunRow
 from server.runs.models import RunItem as RunItemRow
 from server.runs.models import RunSource as RunSourceEnum
@@ -291,6 +293,13 @@ class RunDiffSummary:
     unchanged_count: int
     added_count: int
     removed_count: int
+    pass_flips_to_fail: int = strawberry.field(
+        description="Pairs graded on both sides whose majority outcome went pass → fail "
+        "(`passFlip` cases; McNemar's regressed pairs, as `shipwise compare` counts them)."
+    )
+    pass_flips_to_pass: int = strawberry.field(
+        description="Pairs graded on both sides whose majority outcome went fail → pass."
+    )
     paired_count: int
     graded_pair_count: int
     epsilon: float
@@ -368,6 +377,25 @@ class RunDiff:
     baseline_run_id: strawberry.ID
     summary: RunDiffSummary
     _summary: strawberry.Private[diffs.DiffSummary]
+    _policy: strawberry.Private[ShipPolicySpec | None] = None
+
+    @strawberry.field(
+        description="The ship decision over the paired items, under `runDiff`'s `policy` "
+        "(docs/decision.md)."
+    )
+    async def decision(self, info: strawberry.Info[Context]) -> ShipDecision:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            document = await diff_decision.decide(
+                session=session,
+                workspace_id=actor.workspace_id,
+                candidate_run_id=self._summary.candidate_run_id,
+                baseline_run_id=self._summary.baseline_run_id,
+                policy=self._policy,
+            )
+        decided = ShipDecision.from_document(document)
+        assert decided is not None
+        return decided
 
     @strawberry.field(description="Candidate items in order, then REMOVED baseline items.")
     async def cases(
@@ -386,12 +414,13 @@ class RunDiff:
         return Connection.of(page, RunDiffCase.of)
 
     @classmethod
-    def of(cls, summary: diffs.DiffSummary) -> RunDiff:
+    def of(cls, summary: diffs.DiffSummary, *, policy: ShipPolicySpec | None = None) -> RunDiff:
         return cls(
             candidate_run_id=strawberry.ID(summary.candidate_run_id),
             baseline_run_id=strawberry.ID(summary.baseline_run_id),
             summary=RunDiffSummary.of(summary),
             _summary=summary,
+            _policy=policy,
         )
 
 

@@ -2,7 +2,9 @@
 
 Exit codes: `run import` 0 imported, 1 a bad line (the run is left FAILED), 2 an
 operational error; `gate` 0 no significant regression, 1 a significant pass-rate
-regression (whatever the evaluators do), 2 an operational error; `diff` 0 or 2.
+regression (whatever the evaluators do), 2 an operational error — or, given a policy
+(`--margin-points`, `--guardrail`, `--require-gain`), 0 only when the decision is SHIP
+(SPEC §9); `diff` 0 or 2.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
-from server.cli.commands import format_import
+from server.cli.commands import decision_gate, format_import, gate_policy
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
 from server.cli.commands.client_setup import (
     OPERATIONAL_ERROR,
@@ -34,6 +36,7 @@ from server.cli.commands.format_options import (
 )
 from server.cli.commands.run_import import import_file
 from server.imports.reading import Options
+from server.runs import pass_flips
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
@@ -46,7 +49,7 @@ PAGE = 100
 SUMMARY = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
   significant significanceReason improvedCount regressedCount unchangedCount addedCount
-  removedCount pairedCount gradedPairCount epsilon pairing
+  removedCount pairedCount gradedPairCount epsilon pairing passFlipsToFail passFlipsToPass
   evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
 """
 DIFF = (
@@ -66,6 +69,22 @@ CandidateOption = Annotated[str, typer.Option("--candidate", help="The run under
 BaselineOption = Annotated[str, typer.Option("--baseline", help="The run compared against.")]
 EpsilonOption = Annotated[
     float | None, typer.Option("--epsilon", help="Pass-rate units; default 0.01 (1 point).")
+]
+MarginOption = Annotated[
+    float | None,
+    typer.Option("--margin-points", help="Decide by a policy: the quality margin δ in points."),
+]
+GuardrailOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--guardrail",
+        help="Decide by a policy: METRIC=+P% (cost_per_case, latency_p50, latency_p95, "
+        "output_tokens) or failed_or_missing=+P (points); repeatable.",
+    ),
+]
+GainOption = Annotated[
+    str | None,
+    typer.Option("--require-gain", help="Decide by a policy: QUALITY, COST or LATENCY."),
 ]
 
 
@@ -238,6 +257,7 @@ def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> st
         f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
         f" · {summary['unchangedCount']} unchanged · {summary['addedCount']} added"
         f" · {summary['removedCount']} removed",
+        pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"]),
     ]
     for e in summary["evaluators"]:
         mark = "significant" if e["significant"] else "not significant"
@@ -282,8 +302,21 @@ def gate_command(
     baseline: BaselineOption,
     url: UrlOption = DEFAULT_URL,
     epsilon: EpsilonOption = None,
+    margin_points: MarginOption = None,
+    guardrail: GuardrailOption = None,
+    require_gain: GainOption = None,
 ) -> None:
-    """Exit 1 on a significant pass-rate regression, 0 otherwise, 2 on an operational error."""
+    """Exit 1 on a significant pass-rate regression, 0 otherwise, 2 on an operational error.
+
+    With a policy (any of --margin-points, --guardrail, --require-gain) it decides as a
+    comparison does (SPEC §9): 0 only when the decision is SHIP, 1 otherwise."""
+    if margin_points is not None or guardrail or require_gain is not None:
+        try:
+            policy = gate_policy.policy_input(margin_points, guardrail or [], require_gain)
+        except gate_policy.BadPolicy as exc:
+            fail(str(exc), OPERATIONAL_ERROR)
+        _decision_gate(url, token, candidate, baseline, policy)
+        return
     try:
         with ApiClient(url, token) as client:
             variables = {"c": candidate, "b": baseline, "eps": epsilon}
@@ -299,6 +332,20 @@ def gate_command(
         )
         raise typer.Exit(REGRESSION)
     typer.echo(f"gate: PASS: no significant pass-rate regression ({summary['significanceReason']})")
+
+
+def _decision_gate(
+    url: str, token: str, candidate: str, baseline: str, policy: dict[str, Any]
+) -> None:
+    try:
+        with ApiClient(url, token) as client:
+            variables = {"c": candidate, "b": baseline, "policy": policy}
+            answer = client.execute(gate_policy.DECISION, variables)["runDiff"]
+    except ApiError as exc:
+        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
+    typer.echo(format_gate(answer["summary"]))
+    typer.echo(decision_gate.describe(answer["decision"]))
+    decision_gate.gate_exit(answer["decision"])
 
 
 def format_gate(summary: dict[str, Any]) -> str:
@@ -325,4 +372,5 @@ def format_gate(summary: dict[str, Any]) -> str:
             )
         )
     pairs = f"{summary['gradedPairCount']} graded pairs of {summary['pairedCount']}"
-    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}"
+    flips = pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"])
+    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}\n{flips}"
