@@ -95,6 +95,8 @@ export type CreateComparisonInput = {
   missingFieldPolicy?: MissingFieldPolicy;
   pairwise?: PairwiseInput | null | undefined;
   sample?: ComparisonSampleInput | null | undefined;
+  /** The ship policy, frozen at creation; default the workspace's `defaultShipPolicy` (docs/decision.md). */
+  shipPolicy?: ShipPolicyInput | null | undefined;
   split?: Split;
   /** Sequential stopping; NONE (every case) by default. */
   stopping?: StoppingInput | null | undefined;
@@ -134,6 +136,14 @@ export type FollowUpState =
   | 'OPEN'
   | 'RESOLVED';
 
+/** Ratios candidate ÷ baseline, or FAILED_OR_MISSING: a difference in points. */
+export type GuardrailMetric =
+  | 'COST_PER_CASE'
+  | 'FAILED_OR_MISSING'
+  | 'LATENCY_P50'
+  | 'LATENCY_P95'
+  | 'OUTPUT_TOKENS';
+
 export type MetricDirection =
   | 'HIGHER_IS_BETTER'
   | 'LOWER_IS_BETTER';
@@ -164,6 +174,13 @@ export type PreviewWarningCode =
   | 'MAY_STOP_EARLY'
   | 'NO_VERDICT';
 
+/** QUALITY: Δ's low end above 0; COST / LATENCY: the cost / p50 ratio's high end below 1. */
+export type RequiredGain =
+  | 'COST'
+  | 'LATENCY'
+  | 'NONE'
+  | 'QUALITY';
+
 export type Role =
   | 'ADMIN'
   | 'MEMBER'
@@ -183,6 +200,31 @@ export type RunStatus =
   | 'COMPLETED'
   | 'FAILED'
   | 'RUNNING';
+
+/** A guardrail: `maxIncreasePercent` for a ratio metric, `maxIncreasePoints` for FAILED_OR_MISSING. */
+export type ShipGuardrailInput = {
+  maxIncreasePercent?: number | null | undefined;
+  maxIncreasePoints?: number | null | undefined;
+  metric: GuardrailMetric;
+};
+
+/** The ship policy, fixed before the first call (docs/decision.md). */
+export type ShipPolicyInput = {
+  /** Each criterion's one-sided error. */
+  alpha?: number;
+  /** Up to 8; default [{metric: FAILED_OR_MISSING, maxIncreasePoints: 5}]. */
+  guardrails?: Array<ShipGuardrailInput> | null | undefined;
+  judge?: ShipPolicyJudgeInput | null | undefined;
+  /** δ: the points the candidate may lose against a baseline. */
+  qualityMarginPoints?: number;
+  requireGain?: RequiredGain;
+};
+
+/** When a judge may decide quality (SPEC §10). */
+export type ShipPolicyJudgeInput = {
+  minKappa?: number;
+  minLabels?: number;
+};
 
 /** APPROVE → PROMOTE, HOLD → HOLD, REQUEST_CHANGES → INCONCLUSIVE. */
 export type SignOffDecision =
