@@ -1,7 +1,7 @@
 """ship policy
 
 Revision ID: 0018
-Revises: 0017
+Revises: 0019_run_checks
 Create Date: 2026-12-03 19:00:00.000000
 """
 
@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql
 import server.db  # noqa: F401
 
 revision = '0018'
-down_revision = '0017'
+down_revision = '0019_run_checks'
 branch_labels = None
 depends_on = None
 

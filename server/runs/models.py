@@ -75,6 +75,9 @@ class Run(Base):
     judge_evaluator: Mapped[str | None] = mapped_column(
         String(200), comment="imported runs: the evaluator that is an LLM judge's grade"
     )
+    checks: Mapped[list[dict[str, Any]] | None] = mapped_column(
+        PortableJSON, comment="imported runs: the checks the server grades each trial with"
+    )
     comparison_id: Mapped[str | None] = mapped_column(
         ForeignKey("comparison.id", ondelete="CASCADE"), comment="hosted runs: the comparison"
     )
