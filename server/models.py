@@ -14,6 +14,7 @@ from server.datasets.models import DatasetCase
 from server.db import Base
 from server.dispatch.models import ComparisonRange
 from server.experiments.models import Experiment
+from server.labels.models import ReviewQueue, TrialLabel
 from server.ops.models import WorkerHeartbeat
 from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
@@ -46,6 +47,7 @@ __all__ = [
     "PairwiseJob",
     "PairwisePair",
     "Release",
+    "ReviewQueue",
     "ReleaseBinding",
     "Report",
     "Run",
@@ -56,6 +58,7 @@ __all__ = [
     "SignOff",
     "SignOffFollowUp",
     "Trial",
+    "TrialLabel",
     "VerdictCase",
     "Webhook",
     "WebhookAttempt",

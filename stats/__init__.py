@@ -3,12 +3,15 @@
 Nothing here does I/O or imports the rest of shipwise.
 """
 
+from stats.agreement import Agreement, cohens_kappa, judge_agreement, kappa_standard_error
 from stats.bootstrap import bootstrap_mean_interval, delta_interval
+from stats.calibration import Calibration, judge_calibration
 from stats.confidence import CohortConfidence, cohort_confidence
+from stats.decision import CohortMeasures, Criterion, Decision, QualityBounds, ship_decision
 from stats.descriptive import case_means, percentile
 from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
 from stats.gate import (
-        PairedComparison,
+    PairedComparison,
     PairedTest,
     SignificanceRow,
     Verdict,
@@ -31,7 +34,9 @@ from stats.multiplicity import holm
 from stats.pairwise import PairwiseResult, combine_orders, pairwise_summary
 from stats.permutation import PermutationResult, sign_flip_test, sign_flip_test_lattice
 from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaired_mde
+from stats.prediction_powered import prediction_powered_delta, prediction_powered_interval
 from stats.proportions import ZTestResult, two_proportion_ztest
+from stats.ship_policy import Guardrail, ShipPolicy
 from stats.trials import (
     CohortTrials,
     TrialSummary,
@@ -52,9 +57,15 @@ from stats.winners import (
 )
 
 __all__ = [
+    "Agreement",
+    "Calibration",
     "CohortConfidence",
+    "CohortMeasures",
     "CohortTrials",
+    "Criterion",
+    "Decision",
     "FailureAnalysis",
+    "Guardrail",
     "Interval",
     "McNemarResult",
     "Mde",
@@ -65,6 +76,8 @@ __all__ = [
     "PairedTest",
     "PairwiseResult",
     "PermutationResult",
+    "QualityBounds",
+    "ShipPolicy",
     "SignificanceRow",
     "TrialSummary",
     "Verdict",
@@ -74,6 +87,7 @@ __all__ = [
     "case_means",
     "case_outcomes",
     "clustered_interval",
+    "cohens_kappa",
     "cohort_confidence",
     "combine_orders",
     "compare_pair",
@@ -83,6 +97,9 @@ __all__ = [
     "flips",
     "gate",
     "holm",
+    "judge_agreement",
+    "judge_calibration",
+    "kappa_standard_error",
     "mcnemar_from_counts",
     "mcnemar_test",
     "metric_delta",
@@ -90,18 +107,21 @@ __all__ = [
     "overall_winner",
     "paired_mde",
     "paired_test",
-    "percentile",
+    "prediction_powered_delta",
+    "prediction_powered_interval",
     "pairwise_summary",
     "pass_at_k",
     "pass_fractions",
     "pass_hat_k",
     "pass_rate_interval",
     "pass_rate_winners",
+    "percentile",
     "regressed_cases",
     "relations",
+    "ship_decision",
     "sign_flip_test",
-    "subset",
     "sign_flip_test_lattice",
+    "subset",
     "t_interval",
     "trial_summary",
     "two_proportion_power",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Final
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy.typing as npt
 from scipy.special import ndtr, ndtri
 
 from stats import reasons
-from stats._arrays import FloatArray, all_finite, as_floats, clip
+from stats._arrays import FloatArray, IntArray, all_finite, as_floats, clip
 from stats.intervals import Interval, t_interval
 from stats.permutation import PAIRED_T_MIN_CASES
 
@@ -96,22 +97,146 @@ def delta_interval(
     )
 
 
-def _bootstrap_means(data: FloatArray, resamples: int, rng: np.random.Generator) -> FloatArray:
-    """`resamples` means of n cases drawn with replacement (Efron 1979)."""
+def case_resamples(
+    values: npt.ArrayLike,
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+    block_elements: int = 1 << 22,
+) -> Iterator[IntArray]:
+    """The case resamples `bootstrap_mean_interval` draws for `values` with this seed, as
+    per-case draw counts (rows: resamples, columns: cases), a block of rows at a time.
+
+    Other per-case figures of the same cases can be resampled with them, so the pairing
+    holds (SPEC §9's guardrails ride on the Δ resamples). Where the bootstrap draws
+    multinomial counts per distinct value, each of a value's draws lands on one of its cases
+    uniformly (from a second stream of the seed): given the value totals, that is exactly
+    how drawing cases splits them, so the rows are a plain case resample and
+    `counts @ values / n` are the bootstrap's resample means. No cases yields nothing.
+    """
+    data = as_floats(values)
     n = len(data)
-    uniques, first, counts = np.unique(data, return_index=True, return_counts=True)
-    if len(uniques) <= COMPRESS_MAX_UNIQUE:
-        # First-occurrence order, so negating the data draws the same counts (swap symmetry).
-        order = np.argsort(first)
-        support, weights = uniques[order], counts[order] / n
-        draws = rng.multinomial(n, weights, size=resamples)
-        return np.asarray(draws @ support / n, dtype=np.float64)
-    means = np.empty(resamples)
+    if resamples < 1:
+        raise ValueError(f"resamples must be positive, got {resamples}")
+    if n == 0:
+        return
+    rng = np.random.default_rng(seed)
+    rows = max(1, block_elements // n)
+    compressed = _value_draws(data, resamples, rng) if all_finite(data) else None
+    if compressed is None:
+        for picks in _index_blocks(n, resamples, rng):
+            yield _counts_of(picks, n)
+        return
+    draws, groups = compressed
+    split = np.random.default_rng([seed, 1])
+    for start in range(0, resamples, rows):
+        stop = min(resamples, start + rows)
+        block = np.arange(stop - start)
+        picked = []
+        for value, cases in enumerate(groups):
+            totals = draws[start:stop, value]
+            # Each of a value's draws lands on one of its cases, uniformly.
+            chosen = cases[split.integers(0, len(cases), size=int(totals.sum()))]
+            picked.append(np.repeat(block, totals) * n + chosen)
+        flat = np.bincount(np.concatenate(picked), minlength=len(block) * n)
+        yield np.asarray(flat.reshape(len(block), n), dtype=np.int64)
+
+
+def tagged_resamples(
+    values: npt.ArrayLike,
+    tags: npt.ArrayLike,
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> tuple[FloatArray, Iterator[IntArray]]:
+    """`case_resamples` summed over the cases that share a tag within each distinct value:
+    (each cell's tag, blocks of per-cell draw counts). A figure that depends on a case only
+    through its tag (a mean of the tags, say) is then resampled in O(cells), not O(cases).
+
+    A value's draws fall on its cells by a multinomial with the cells' shares of its cases,
+    which is the distribution the per-case split sums to. Above COMPRESS_MAX_UNIQUE distinct
+    values (or with a NaN) the cells are the cases themselves.
+    """
+    data, tag = as_floats(values), as_floats(tags, "tags")
+    if len(tag) != len(data):
+        raise ValueError(f"{len(tag)} tags for {len(data)} values")
+    if resamples < 1:
+        raise ValueError(f"resamples must be positive, got {resamples}")
+    rng = np.random.default_rng(seed)
+    compressed = _value_draws(data, resamples, rng) if len(data) and all_finite(data) else None
+    if compressed is None:
+        return tag, case_resamples(data, resamples=resamples, seed=seed)
+    draws, groups = compressed
+    cells = [np.unique(tag[cases], return_counts=True) for cases in groups]
+    cell_tags = np.concatenate([found for found, _ in cells])
+    return cell_tags, _cell_blocks(draws, cells, len(cell_tags), seed)
+
+
+def _cell_blocks(
+    draws: IntArray, cells: list[tuple[FloatArray, IntArray]], width: int, seed: int
+) -> Iterator[IntArray]:
+    split = np.random.default_rng([seed, 2])
+    rows = max(1, (1 << 20) // max(1, width))
+    for start in range(0, len(draws), rows):
+        stop = min(len(draws), start + rows)
+        parts = []
+        for value, (_, sizes) in enumerate(cells):
+            totals = draws[start:stop, value]
+            if len(sizes) == 1:
+                parts.append(totals[:, None])
+            else:
+                parts.append(split.multinomial(totals, sizes / sizes.sum()))
+        yield np.asarray(np.concatenate(parts, axis=1), dtype=np.int64)
+
+
+def _value_draws(
+    data: FloatArray, resamples: int, rng: np.random.Generator
+) -> tuple[IntArray, list[IntArray]] | None:
+    """Multinomial counts per distinct value (first-occurrence order) and each value's
+    cases, or None above COMPRESS_MAX_UNIQUE distinct values (then cases are drawn)."""
+    uniques, first, inverse, counts = np.unique(
+        data, return_index=True, return_inverse=True, return_counts=True
+    )
+    if len(uniques) > COMPRESS_MAX_UNIQUE:
+        return None
+    # First-occurrence order, so negating the data draws the same counts (swap symmetry).
+    order = np.argsort(first)
+    draws = rng.multinomial(len(data), counts[order] / len(data), size=resamples)
+    position = np.empty_like(order)
+    position[order] = np.arange(len(order))
+    case_value = position[inverse.reshape(-1)]
+    groups = [np.flatnonzero(case_value == value) for value in range(len(order))]
+    return np.asarray(draws, dtype=np.int64), groups
+
+
+def _index_blocks(n: int, resamples: int, rng: np.random.Generator) -> Iterator[IntArray]:
+    """Case indices of `resamples` draws of n cases with replacement, in row blocks."""
     rows = max(1, (1 << 22) // n)
     for start in range(0, resamples, rows):
         stop = min(resamples, start + rows)
-        picks = rng.integers(0, n, size=(stop - start, n))
-        means[start:stop] = data[picks].mean(axis=1)
+        yield np.asarray(rng.integers(0, n, size=(stop - start, n)), dtype=np.int64)
+
+
+def _counts_of(picks: IntArray, n: int) -> IntArray:
+    """Per-case draw counts of each row of case indices."""
+    offsets = picks + n * np.arange(picks.shape[0])[:, None]
+    flat = np.bincount(offsets.reshape(-1), minlength=picks.shape[0] * n)
+    return np.asarray(flat.reshape(picks.shape[0], n), dtype=np.int64)
+
+
+def _bootstrap_means(data: FloatArray, resamples: int, rng: np.random.Generator) -> FloatArray:
+    """`resamples` means of n cases drawn with replacement (Efron 1979)."""
+    n = len(data)
+    compressed = _value_draws(data, resamples, rng)
+    if compressed is not None:
+        draws, groups = compressed
+        support = np.array([data[cases[0]] for cases in groups])
+        return np.asarray(draws @ support / n, dtype=np.float64)
+    means = np.empty(resamples)
+    start = 0
+    for picks in _index_blocks(n, resamples, rng):
+        means[start : start + len(picks)] = data[picks].mean(axis=1)
+        start += len(picks)
     return means
 
 

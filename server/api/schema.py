@@ -22,6 +22,7 @@ from server.api.http.document_cache import DocumentCache, Documents
 from server.api.http.graphql_errors import CodedErrors
 from server.api.http.operation_scope import OperationScope
 from server.api.http.shared_events import SharedEventExecutor
+from server.api.labels.resolvers import LabelMutation, LabelQuery
 from server.api.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.api.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.api.reports.resolvers import ReportMutation, ReportQuery
@@ -44,6 +45,7 @@ Query = merge_types(
         RunQuery,
         PairwiseQuery,
         ReportQuery,
+        LabelQuery,
         WebhookQuery,
     ),
 )
@@ -62,6 +64,7 @@ Mutation = merge_types(
         PairwiseMutation,
         VerdictMutation,
         ReportMutation,
+        LabelMutation,
         WebhookMutation,
     ),
 )

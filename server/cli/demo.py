@@ -207,7 +207,7 @@ async def _existing(session: AsyncSession, token: str) -> Demo:
 
 def instructions(demo: Demo, url: str) -> str:
     """What `serve --demo` prints: the portal's sign-in link first, then the token, GraphiQL's
-    address and the steps to a verdict."""
+    address and the steps to a decision."""
     headers = json.dumps({"Authorization": f"Bearer {demo.token}"})
     return f"""
 shipwise demo is ready. Open the portal (this link signs you in):
@@ -246,11 +246,13 @@ mutation Run {{
   }}
 }}
 
-and once it is DONE (the verdict is made a moment later, verdictState FINALIZED):
+and once it is DONE (the decision and the verdict are made a moment later, verdictState
+FINALIZED; the decision answers "should I ship capitals v2?" under the default policy):
 
 query Verdict {{
   comparison(id: "<the id>") {{
     verdictState
+    decision {{ outcome sentence criteria {{ kind metric status estimate low high threshold }} }}
     scorecard {{
       verdicts {{ summary outcome passRateDeltaPoints deltaLow deltaHigh
                  worseCount betterCount sameCount }}

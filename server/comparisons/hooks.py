@@ -1,7 +1,7 @@
 """Webhook events about a comparison: `COMPARISON_FINISHED` and `COMPARISON_REGRESSED`.
 
-    await hooks.comparison_finished(sessionmaker=…, queue=…, comparison_id=…)
-    await hooks.comparison_regressed(sessionmaker=…, queue=…, comparison_id=…, summary={…})
+await hooks.comparison_finished(sessionmaker=…, queue=…, comparison_id=…)
+await hooks.comparison_regressed(sessionmaker=…, queue=…, comparison_id=…, summary={…})
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ from server.comparisons.models import CohortKind
 from server.comparisons.stopping import StoppingSpec
 from server.connections.models import ModelConnection
 from server.datasets.models import Split
+from server.decisions import policy as ship_policy_option
+from server.decisions.policy import ShipPolicySpec
 from server.errors import ValidationFailed
 from server.experiments.models import Experiment
 from server.money import optional_cents_to_micros
@@ -73,6 +75,8 @@ class ComparisonSpec:
     epsilon_points: float = 1.0
     target_effect_points: float = 5.0
     stopping: StoppingSpec | None = None
+    ship_policy: ShipPolicySpec | None = None
+    """None: the workspace's `defaultShipPolicy` (or SPEC §9's defaults)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +127,8 @@ class ResolvedInput:
     epsilon_points: float = 1.0
     target_effect_points: float = 5.0
     stopping: StoppingSpec | None = None
+    ship_policy: ShipPolicySpec = field(default_factory=ShipPolicySpec)
+    """The policy the comparison will freeze: the input's or the workspace's default."""
 
 
 def check(spec: ComparisonSpec) -> list[dict[str, Any]]:
@@ -155,6 +161,8 @@ def check(spec: ComparisonSpec) -> list[dict[str, Any]]:
     _check_points(spec.epsilon_points, field="epsilonPoints", allow_zero=True)
     _check_points(spec.target_effect_points, field="targetEffectPoints", allow_zero=False)
     stopping_option.check(spec.stopping)
+    if spec.ship_policy is not None:
+        ship_policy_option.check(spec.ship_policy)
     checks = list(DEFAULT_CHECKS) if spec.checks is None else spec.checks
     return [dict(c) for c in validate_check_specs(checks)]
 

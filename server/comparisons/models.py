@@ -117,6 +117,10 @@ class Comparison(Base):
     looks: Mapped[dict[str, Any] | None] = mapped_column(
         PortableJSON, comment="sequential looks so far and the decision (dispatch/looks.py)"
     )
+    ship_policy: Mapped[dict[str, Any] | None] = mapped_column(
+        PortableJSON,
+        comment="the ship policy frozen at creation, with registeredAt (docs/decision.md)",
+    )
     case_count: Mapped[int] = mapped_column(Integer, comment="frozen cases in comparison_case")
     total_calls: Mapped[int] = mapped_column(Integer, comment="planned calls, judge calls included")
     # Progress, recomputed from trial rows under the lease; `seq` orders snapshots.

@@ -16,6 +16,8 @@ from server.comparisons.models import (
 )
 from server.comparisons.stopping import StoppingSpec
 from server.datasets.models import DatasetCase
+from server.db import utcnow
+from server.decisions import policy as ship_policy_option
 from server.errors import Conflict
 from server.ids import new_id
 from server.workspaces.roles import Actor, Role
@@ -58,6 +60,7 @@ async def rerun(
         target_effect_points=source.target_effect_points,
         stopping=kept_stopping,
         case_order_seed=seed,
+        ship_policy=ship_policy_option.copied(source.ship_policy, source.created_at, utcnow()),
         case_count=source.case_count,
         total_calls=source.total_calls,
         created_by_member_id=actor.member_id,

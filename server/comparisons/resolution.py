@@ -27,12 +27,14 @@ from server.comparisons.models import CohortKind
 from server.connections import service as connection_service
 from server.connections.models import ModelConnection
 from server.datasets import service as dataset_service
+from server.decisions import policy as ship_policy_option
 from server.errors import NotFound, ValidationFailed
 from server.experiments import service as experiment_service
 from server.money import optional_cents_to_micros
 from server.releases import service as release_service
 from server.releases.models import BindingRole, Release
 from server.validation import clean_name
+from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor
 
 
@@ -96,7 +98,18 @@ async def resolve(*, session: AsyncSession, actor: Actor, spec: ComparisonSpec) 
         epsilon_points=float(spec.epsilon_points),
         target_effect_points=float(spec.target_effect_points),
         stopping=spec.stopping,
+        ship_policy=await _ship_policy(session, workspace_id, spec),
     )
+
+
+async def _ship_policy(
+    session: AsyncSession, workspace_id: str, spec: ComparisonSpec
+) -> ship_policy_option.ShipPolicySpec:
+    """The input's policy, else the workspace's `defaultShipPolicy` (SPEC §9)."""
+    if spec.ship_policy is not None:
+        return spec.ship_policy
+    workspace = await session.get(Workspace, workspace_id)
+    return ship_policy_option.from_document(workspace.default_ship_policy if workspace else None)
 
 
 async def _dataset_version(

@@ -27,6 +27,8 @@ from server.comparisons.models import (
 from server.comparisons.preview import Preview
 from server.comparisons.selection import Selection, select_for
 from server.datasets.models import Split
+from server.db import utcnow
+from server.decisions import policy as ship_policy_option
 from server.errors import NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.experiments.models import Experiment
@@ -132,6 +134,7 @@ async def create(
         target_effect_points=resolved.target_effect_points,
         stopping=stopping,
         case_order_seed=seed,
+        ship_policy=ship_policy_option.document(resolved.ship_policy, registered_at=utcnow()),
         case_count=len(selection.kept),
         total_calls=total,
         created_by_member_id=actor.member_id,
@@ -222,6 +225,7 @@ def _facts(comparison: Comparison, resolved: ResolvedInput) -> dict[str, Any]:
         "budgetCapMicros": comparison.budget_cap_micros,
         "stopping": comparison.stopping,
         "caseOrderSeed": comparison.case_order_seed,
+        "shipPolicy": comparison.ship_policy,
         "cohorts": [
             {"index": c.index, "kind": c.kind.value, "releaseId": c.release_id,
              "bindings": c.bindings}

@@ -9,6 +9,7 @@ import stats
 from server.judges.pair import PairJudgment
 from server.offline_compare.pairing import Pair
 from server.offline_compare.summary import COMPLETE, NO_SIGNAL, PARTIAL, Summary
+from server.runs import pass_flips
 
 MAX_LISTED_FAILURES: Final = 10
 
@@ -113,7 +114,8 @@ def _mcnemar_line(result: stats.McNemarResult | None) -> str:
         return "  McNemar             not available: the runs carry no grades (`passed`)"
     return (
         f"  McNemar             {result.improved} improved · {result.regressed} regressed of "
-        f"{result.n} cases  mid-p = {_p(result.p_value)} (exact {_p(result.exact_p_value)})"
+        f"{result.n} cases  mid-p = {_p(result.p_value)} (exact {_p(result.exact_p_value)})\n"
+        f"  {pass_flips.line(result.regressed, result.improved)}"
     )
 
 

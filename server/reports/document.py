@@ -14,6 +14,8 @@ from typing import Any, Final
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison
+from server.decisions import policy as ship_policy
+from server.labels import agreement as label_agreement
 from server.reports import facts, followups
 from server.verdicts import decisions, wording
 
@@ -100,7 +102,7 @@ async def build(
     now: datetime,
 ) -> dict[str, Any]:
     """Everything SPEC §2 lists: summary, scorecard, failure analysis, follow-ups with their
-    states and the facts line."""
+    states and the facts line; and the ship policy and decision (SPEC §9), frozen."""
     cohort_rows = await facts.cohorts(session, comparison)
     tallies = await followups.tally(session, comparison.id)
     baselines = [
@@ -125,6 +127,8 @@ async def build(
             "startedByMemberId": comparison.started_by_member_id,
         },
         "cohorts": cohort_rows,
+        "shipPolicy": ship_policy.frozen(comparison.ship_policy, comparison.created_at),
+        "decision": scorecard.get("decision"),
         "summary": {
             "chips": [
                 {
@@ -150,4 +154,12 @@ async def build(
                       "resolved": resolved_total},
         "facts": await facts.build(session, comparison, scorecard, cohort_rows),
         "staleness": staleness(comparison.finalized_at, now),
+        **await _judges(session, comparison),
     }  # fmt: skip
+
+
+async def _judges(session: AsyncSession, comparison: Comparison) -> dict[str, Any]:
+    """`judges`: each judge check's agreement with human labels when the report was made
+    (docs/labels.md); absent without a judge check."""
+    found = await label_agreement.comparison_agreement(session=session, comparison=comparison)
+    return {"judges": [label_agreement.agreement_document(a) for a in found]} if found else {}

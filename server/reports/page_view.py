@@ -11,6 +11,7 @@ from typing import Any, Final
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from server.decisions import wording as decision_wording
 from server.reports import document, followups
 from server.reports import service as report_service
 from server.reports.models import FollowUp, Report, SignOff
@@ -64,6 +65,15 @@ class PageView:
         if not member_id:
             return "—"
         return self.names.get(member_id, member_id)
+
+    @staticmethod
+    def outcome_words(outcome: str) -> str:
+        """SHIP → "Ship", DONT_SHIP → "Don't ship", …"""
+        return decision_wording.OUTCOME_WORDS.get(outcome, outcome)
+
+    @staticmethod
+    def policy_words(policy: dict[str, Any]) -> str:
+        return decision_wording.policy_sentence(policy)
 
 
 def _x(rate: float) -> float:

@@ -3,13 +3,14 @@
 Rules, in the order they are checked: ADMIN and up; the report exists in the workspace; an
 override needs a justification; the latest version only; one sign-off per version; not the
 member who started (or created) the comparison unless `allowSelfSignOff`; APPROVE with open
-follow-ups needs an override. It writes the comparison's verdict, the follow-up states at
-signing and an audit event — and never touches a release.
+follow-ups needs an override; so does APPROVE of a report whose ship decision is not SHIP
+(SPEC §9; the audit event records the decision overridden). It writes the comparison's
+verdict, the follow-up states at signing and an audit event — and never touches a release.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,11 +24,13 @@ from server.reports import followups
 from server.reports import service as report_service
 from server.reports.models import Decision, FollowUp, FollowUpState, SignOff, SignOffFollowUp
 from server.verdicts import decisions
+from server.verdicts import service as verdict_service
 from server.verdicts.models import SignOffVerdict
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor, Role
 
 JUSTIFICATION_MAX: Final = 2000
+SHIP: Final = "SHIP"
 OPEN_ITEMS_SHOWN: Final = 100
 
 VERDICTS: Final = {
@@ -119,6 +122,17 @@ async def sign_off(
                 for item in items
             ],
         )
+    shipped = await _ship_decision(session, comparison.id)
+    overridden = None
+    if decision == Decision.APPROVE and shipped.get("outcome") != SHIP:
+        if not override:
+            raise Conflict(
+                f"the decision is {shipped.get('outcome') or 'missing'}, not SHIP: hold, or "
+                "approve with `override: true` and a justification",
+                reason="DECISION_NOT_SHIP",
+                decision=shipped,
+            )
+        overridden = shipped
     verdict = VERDICTS[decision]
     row = SignOff(
         id=new_id("so"),
@@ -161,6 +175,15 @@ async def sign_off(
             "overrideJustification": justification,
             "openFollowUps": open_count,
             "resolvedFollowUps": resolved_count,
+            "overriddenDecision": overridden,
         },
     )
     return row
+
+
+async def _ship_decision(session: AsyncSession, comparison_id: str) -> dict[str, Any]:
+    """The finalized comparison's ship decision, as `extensions` and the audit show it:
+    {outcome, reason, sentence, casesNeeded} (empty when it has none)."""
+    scorecard = await verdict_service.get_document(session=session, comparison_id=comparison_id)
+    stored = (scorecard or {}).get("decision") or {}
+    return {key: stored.get(key) for key in ("outcome", "reason", "sentence", "casesNeeded")}

@@ -30,7 +30,7 @@ from stats import reasons
 DEFAULT_EPSILON: Final = 0.01
 ALPHA: Final = 0.05
 MIN_PAIRED: Final = 20
-SUMMARY_VERSION: Final = 2  # 2: with the changed pairs' positions
+SUMMARY_VERSION: Final = 3  # 2: with the changed pairs' positions; 3: pass flips
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +74,10 @@ class DiffSummary:
     unchanged_count: int
     added_count: int
     removed_count: int
+    pass_flips_to_fail: int = 0
+    """Pairs graded on both sides whose majority outcome went pass → fail (McNemar's
+    discordant pairs, as `shipwise compare` counts them); `pass_flips_to_pass` the reverse."""
+    pass_flips_to_pass: int = 0
     evaluators: tuple[EvaluatorSummary, ...] = field(default_factory=tuple)
     # The candidate positions of the REGRESSED and the IMPROVED pairs, ascending: a filtered
     # page of cases reads its rows by position instead of deriving statuses again in SQL.
@@ -250,6 +254,8 @@ def _summarize(
         epsilon,
     )
     graded = (pairs.candidate_graded > 0) & (pairs.baseline_graded > 0)
+    candidate_passes = 2 * pairs.candidate_passed > pairs.candidate_graded
+    baseline_passes = 2 * pairs.baseline_passed > pairs.baseline_graded
     pass_rate = _pass_rate_test(
         pairs.candidate_passed[graded],
         pairs.candidate_graded[graded],
@@ -269,6 +275,8 @@ def _summarize(
         unchanged_count=int(np.count_nonzero(status == st.UNCHANGED)),
         added_count=item_counts[0] - paired,
         removed_count=item_counts[1] - paired,
+        pass_flips_to_fail=int(np.count_nonzero(graded & baseline_passes & ~candidate_passes)),
+        pass_flips_to_pass=int(np.count_nonzero(graded & candidate_passes & ~baseline_passes)),
         evaluators=_evaluators(vectors, epsilon, seed),
         regressed_positions=tuple(pairs.positions[status == st.REGRESSED].tolist()),
         improved_positions=tuple(pairs.positions[status == st.IMPROVED].tolist()),

@@ -1,6 +1,6 @@
 """Webhook events about a run: `RUN_REGRESSED`.
 
-    await hooks.run_regressed(sessionmaker=…, queue=…, run_id=…, summary={…})
+await hooks.run_regressed(sessionmaker=…, queue=…, run_id=…, summary={…})
 """
 
 from __future__ import annotations

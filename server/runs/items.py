@@ -2,8 +2,9 @@
 
 An item is `{datasetItemId?, position?, input, expected?, trials: [{passed?, evaluators
 {name: score}, output?, toolCalls?: [{name, arguments}], metrics {tokens, turns, toolCalls,
-wallMs, errors}}]}`; `expected` and `toolCalls` are what a run's server-graded checks read
-(`server.runs.grading`), and `expected` is not stored. Checking turns it into
+wallMs, errors, costUsd, outputTokens}}]}`; `expected` and `toolCalls` are what a run's
+server-graded checks read (`server.runs.grading`), and `expected` is not stored; `costUsd`
+and `outputTokens` feed a run diff's ship decision (SPEC §9). Checking turns it into
 the column values of one `run_item` row and its `run_item_score` rows (one per evaluator,
 the mean over the trials that scored it). Only the standard library and `server.errors`
 are imported, so the command-line importer starts quickly.
@@ -28,7 +29,7 @@ MAX_POSITION = 2**31 - 1
 ITEM_FIELDS = frozenset({"datasetItemId", "position", "input", "expected", "trials"})
 TRIAL_FIELDS = frozenset({"passed", "evaluators", "output", "toolCalls", "metrics"})
 MAX_TOOL_CALLS = 100
-METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors"})
+METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors", "costUsd", "outputTokens"})
 
 __all__ = ["MAX_JSON_DEPTH", "CaseError", "ItemRow", "check_chunk", "check_item"]
 

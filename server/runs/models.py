@@ -72,6 +72,9 @@ class Run(Base):
         String(64), comment="imported runs: a running hash of the appended items, for idempotency"
     )
     error_code: Mapped[str | None] = mapped_column(String(64))
+    judge_evaluator: Mapped[str | None] = mapped_column(
+        String(200), comment="imported runs: the evaluator that is an LLM judge's grade"
+    )
     checks: Mapped[list[dict[str, Any]] | None] = mapped_column(
         PortableJSON, comment="imported runs: the checks the server grades each trial with"
     )

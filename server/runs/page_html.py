@@ -90,6 +90,10 @@ def summary_html(summary: DiffSummary) -> str:
             else f"[{summary.delta_low:+.3f}, {summary.delta_high or 0:+.3f}]",
         ),
         _card(f"p ({summary.method})", _p(summary.p_value)),
+        _card(
+            "pass flips",
+            f"{summary.pass_flips_to_fail} pass → fail · {summary.pass_flips_to_pass} fail → pass",
+        ),
         _card("regressed", str(summary.regressed_count)),
         _card("improved", str(summary.improved_count)),
         _card("unchanged", str(summary.unchanged_count)),

@@ -81,13 +81,16 @@ async def start_import(
     idempotency_key: str,
     metadata: object = None,
     checks: object = None,
+    judge_evaluator: str | None = None,
 ) -> Run:
     """A new RUNNING imported run, or the live run this key already started (a no-op; the
-    same `checks` or none must be named again). Named checks are graded by the server."""
+    same `checks` or none must be named again). Named checks are graded by the server;
+    `judge_evaluator` names the evaluator that is an LLM judge's grade."""
     actor.require(Role.MEMBER)
     key = clean_name(idempotency_key, field="idempotencyKey")
     meta = _check_metadata(metadata)
     specs = grading.validate_import_checks(checks)
+    judge = None if judge_evaluator is None else clean_name(judge_evaluator, field="judgeEvaluator")
     experiment = await experiment_service.get(
         session=session, workspace_id=actor.workspace_id, experiment_id=experiment_id
     )
@@ -126,6 +129,7 @@ async def start_import(
         metadata_=meta,
         idempotency_key=key,
         checks=specs,
+        judge_evaluator=judge,
         created_by_member_id=actor.member_id,
     )
     session.add(run)

@@ -137,9 +137,7 @@ async def insert_rows(session: AsyncSession, table: Table, rows: Sequence[dict[s
     documents = {name for name in columns if isinstance(table.c[name].type, JSON)}
     records = [
         tuple(
-            (None if row[name] is None else _json(row[name]))
-            if name in documents
-            else row[name]
+            (None if row[name] is None else _json(row[name])) if name in documents else row[name]
             for name in columns
         )
         for row in rows

@@ -20,6 +20,7 @@ from server.comparisons.models import (
     ComparisonStatus,
 )
 from server.datasets.models import DatasetCase
+from server.decisions import policy as ship_policy_option
 from server.verdicts import bulk
 from server.verdicts import sequential as sequential_verdict
 
@@ -87,6 +88,8 @@ class FinalizeInput:
     trials: list[TrialInfo]
     sequential: dict[str, Any] | None = None
     """Sequential stopping's stop and looks (`server.verdicts.sequential`)."""
+    ship_policy: dict[str, Any] | None = None
+    """The policy frozen at creation (`server.comparisons.ship_policy`); None: the defaults."""
 
 
 async def load(
@@ -135,6 +138,7 @@ async def load(
         cases=[CaseInfo(int(o), int(i), str(d), inp) for o, i, d, inp in case_rows],
         trials=trials,
         sequential=sequential_verdict.describe(comparison),
+        ship_policy=ship_policy_option.frozen(comparison.ship_policy, comparison.created_at),
     )
 
 

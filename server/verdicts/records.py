@@ -42,6 +42,8 @@ def _trial_json(trial: TrialInfo, names: list[str]) -> dict[str, Any]:
             "toolCalls": trial.tool_calls,
             "wallMs": trial.latency_ms,
             "errors": 0 if trial.completed else 1,
+            "costUsd": trial.cost_micros / 1_000_000,
+            "outputTokens": trial.output_tokens,
         },
         "errorCode": trial.error_code,
         "latencyMs": trial.latency_ms,

@@ -26,7 +26,7 @@ from server.db import utcnow
 from server.errors import Conflict
 from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
-from server.verdicts import gc_pause, inputs, records, scorecard, store, tensors
+from server.verdicts import gc_pause, inputs, judged_decision, records, scorecard, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
 from server.workspaces.roles import Actor, Role
 
@@ -138,6 +138,8 @@ def _score(
     """The count tensors, the scorecard and the case rows, all off the event loop."""
     counts = tensors.build(data)
     scored = scorecard.score(data, counts)
+    # The ship decision (SPEC §9) from the same counts and seed, stored with the scorecard.
+    scored.document["decision"] = judged_decision.decide(data, counts)
     return counts, scored, records.case_rows(data, counts, scored)
 
 

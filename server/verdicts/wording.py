@@ -4,20 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from server.decisions.wording import points as points
+
 STALE_AFTER_DAYS: Final = 7
 MIN_CASES: Final = 20
 
 
 def staleness_note(days: int) -> str:
     return f"This verdict is {days} days old. The provider may have changed the model since then."
-
-
-def points(value: float | None) -> str:
-    """Signed points with one decimal and a true minus sign: "−11.7", "+3.3", "0.0"."""
-    number = round(float(value or 0.0), 1)
-    if number == 0:
-        return "0.0"
-    return f"{number:+.1f}".replace("-", "−")
 
 
 def chip(verdict: dict[str, Any]) -> str:

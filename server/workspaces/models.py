@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from sqlalchemy import Boolean, Enum, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from server.db import Base, UTCDateTime, utcnow
+from server.db import Base, PortableJSON, UTCDateTime, utcnow
 from server.workspaces.roles import Role
 
 RoleColumn = Enum(Role, name="role", native_enum=False, length=16)
@@ -37,6 +38,9 @@ class Workspace(Base):
         Enum(AmbiguousOutcomes, name="ambiguous_outcomes", native_enum=False, length=24),
         default=AmbiguousOutcomes.COUNT_AS_MISSING,
         server_default=AmbiguousOutcomes.COUNT_AS_MISSING.value,
+    )
+    default_ship_policy: Mapped[dict[str, Any] | None] = mapped_column(
+        PortableJSON, comment="the ship policy of comparisons created without one (null: SPEC §9's)"
     )
 
 

@@ -9,6 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
 from server.db import utcnow
+from server.decisions import policy as ship_policy_option
+from server.decisions.policy import ShipPolicySpec
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page
@@ -206,8 +208,11 @@ async def update_settings(
     max_running_comparisons: int | None = None,
     requests_per_minute_per_token: int | None = None,
     ambiguous_outcomes: AmbiguousOutcomes | None = None,
+    default_ship_policy: ShipPolicySpec | None = None,
 ) -> Workspace:
     actor.require(Role.ADMIN)
+    if default_ship_policy is not None:
+        ship_policy_option.check(default_ship_policy, where="defaultShipPolicy")
     workspace = await get(session=session, workspace_id=actor.workspace_id)
     changes: dict[str, object] = {}
     if allow_hosted_runs is not None:
@@ -230,6 +235,9 @@ async def update_settings(
     if ambiguous_outcomes is not None:
         workspace.ambiguous_outcomes = ambiguous_outcomes
         changes["ambiguousOutcomes"] = ambiguous_outcomes.value
+    if default_ship_policy is not None:
+        workspace.default_ship_policy = ship_policy_option.document(default_ship_policy)
+        changes["defaultShipPolicy"] = workspace.default_ship_policy
     await _audit(session, actor, "workspace.update_settings", workspace.id, changes, "workspace")
     return workspace
 

@@ -14,7 +14,12 @@ from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
 from stats import reasons
-from stats.bootstrap import bootstrap_mean_interval, delta_interval
+from stats.bootstrap import (
+    bootstrap_mean_interval,
+    case_resamples,
+    delta_interval,
+    tagged_resamples,
+)
 from stats.permutation import PAIRED_T_MIN_CASES
 
 
@@ -145,3 +150,77 @@ def test_swapping_sides_mirrors_the_interval(steps: list[int], seed: int) -> Non
     assert backward.estimate == pytest.approx(-forward.estimate)
     assert backward.low == pytest.approx(-forward.high, abs=1e-12)
     assert backward.high == pytest.approx(-forward.low, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        np.random.default_rng(3).integers(-3, 4, size=90) / 3,
+        np.random.default_rng(5).normal(size=300),
+        np.zeros(25),
+    ],
+    ids=["trial-grid", "continuous", "all-ties"],
+)
+def test_case_resamples_are_the_bootstraps_case_draws(data: np.ndarray) -> None:
+    """Each row draws n cases; every case is drawn once on average; the rows' means are the
+    bootstrap's resample means, so the interval read off them is the bootstrap's."""
+    counts = np.vstack(list(case_resamples(data, resamples=9_999, seed=12, block_elements=5_000)))
+    n = len(data)
+    assert counts.shape == (9_999, n)
+    assert np.all(counts.sum(axis=1) == n)
+    # Multinomial(n, 1/n): mean 1 and variance 1 − 1/n per case.
+    assert np.abs(counts.mean(axis=0) - 1).max() < 5 * np.sqrt((1 - 1 / n) / 9_999)
+    assert counts.var(axis=0).mean() == pytest.approx(1 - 1 / n, rel=0.05)
+    if np.ptp(data) > 0:
+        # BCa by hand on these means (Efron & Tibshirani 1993, §14.3) gives the interval.
+        means = counts @ data / n
+        estimate = data.mean()
+        tol = 1e-12 * np.abs(data).max()
+        share = (np.mean(means < estimate - tol) + np.mean(means <= estimate + tol)) / 2
+        z0 = scipy_stats.norm.ppf(share)
+        centred = data - estimate
+        a = np.sum(centred**3) / (6 * np.sum(centred**2) ** 1.5)
+        z = scipy_stats.norm.ppf([0.025, 0.975])
+        levels = scipy_stats.norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
+        low, high = np.quantile(means, levels)
+        interval = bootstrap_mean_interval(data, seed=12, resamples=9_999)
+        assert interval.method == reasons.BOOTSTRAP_BCA
+        assert interval.low == pytest.approx(low)
+        assert interval.high == pytest.approx(high)
+
+
+def test_case_resamples_with_no_cases_yield_nothing() -> None:
+    assert list(case_resamples([], resamples=10, seed=0)) == []
+
+
+def test_tagged_resamples_keep_the_value_draws_and_split_them_by_cell() -> None:
+    """Cells of (value, tag): each row still draws n cases, the value totals are the
+    bootstrap's (so the means of the values are its resample means), and a cell gets its
+    share of its value's draws on average."""
+    rng = np.random.default_rng(4)
+    values = rng.integers(-2, 3, size=60) / 2
+    tags = rng.integers(0, 3, size=60).astype(float)
+    cell_tags, blocks = tagged_resamples(values, tags, resamples=4_000, seed=9)
+    counts = np.vstack(list(blocks))
+    assert counts.shape == (4_000, len(cell_tags))
+    assert np.all(counts.sum(axis=1) == 60)
+    per_case = np.vstack(list(case_resamples(values, resamples=4_000, seed=9)))
+    # The same value totals as the case-level rows (the same first stream of the seed).
+    cell_values = np.concatenate(
+        [np.full(len(np.unique(tags[values == v])), v) for v in pd_unique_in_order(values)]
+    )
+    assert np.allclose(counts @ cell_values, per_case @ values)
+    # Expected draws of a cell: its cases, once each on average.
+    sizes = np.concatenate(
+        [np.unique(tags[values == v], return_counts=True)[1] for v in pd_unique_in_order(values)]
+    )
+    assert np.all(np.abs(counts.mean(axis=0) - sizes) < 5 * np.sqrt(sizes / 4_000) + 0.05)
+
+
+def pd_unique_in_order(values: np.ndarray) -> list[float]:
+    """Distinct values in order of first occurrence."""
+    seen: list[float] = []
+    for value in values:
+        if value not in seen:
+            seen.append(float(value))
+    return seen

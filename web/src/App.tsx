@@ -15,6 +15,7 @@ import { ExperimentsPage } from "./pages/experiments/ExperimentsPage";
 import { RunDiffPage } from "./pages/experiments/RunDiffPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { ReleasesPage } from "./pages/releases/ReleasesPage";
+import { ReviewPage } from "./pages/review/ReviewPage";
 import { SignInPage } from "./pages/SignInPage";
 
 export function App() {
@@ -72,6 +73,7 @@ export function App() {
           <Route path="/comparisons" element={<ComparisonsPage />} />
           <Route path="/comparisons/new" element={<NewComparisonPage />} />
           <Route path="/comparisons/:id" element={<ComparisonPage />} />
+          <Route path="/comparisons/:id/review" element={<ReviewPage />} />
           <Route path="/experiments" element={<ExperimentsPage />} />
           <Route path="/experiments/:id" element={<ExperimentPage />} />
           <Route path="/experiments/:id/diff" element={<RunDiffPage />} />

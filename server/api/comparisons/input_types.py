@@ -7,6 +7,7 @@ from strawberry.scalars import JSON
 
 from server.api.datasets.types import Split
 from server.api.releases.types import BindingRole
+from server.api.ship_policy_types import ShipPolicyInput
 from server.api.stopping_types import StoppingInput
 from server.comparisons.inputs import CohortSpec, ComparisonSpec, PairwiseSpec, SampleSpec
 from server.comparisons.models import CohortKind as CohortKindEnum
@@ -80,6 +81,11 @@ class CreateComparisonInput:
     stopping: StoppingInput | None = strawberry.field(
         default=None, description="Sequential stopping; NONE (every case) by default."
     )
+    ship_policy: ShipPolicyInput | None = strawberry.field(
+        default=None,
+        description="The ship policy, frozen at creation; default the workspace's "
+        "`defaultShipPolicy` (docs/decision.md).",
+    )
 
     def to_spec(self) -> ComparisonSpec:
         """The service's view of this input."""
@@ -116,6 +122,7 @@ class CreateComparisonInput:
             epsilon_points=self.epsilon_points,
             target_effect_points=self.target_effect_points,
             stopping=self.stopping.to_spec() if self.stopping else None,
+            ship_policy=self.ship_policy.to_spec() if self.ship_policy else None,
         )
 
 

@@ -6,7 +6,9 @@ import strawberry
 
 from server.api.connections.types import ConnectionKind, ConnectionStatus
 from server.api.datasets.types import Split
+from server.api.ship_policy_types import ShipPolicy
 from server.comparisons import preview as planning
+from server.decisions import policy as ship_policy_option
 from server.money import micros_to_cents, optional_micros_to_cents
 
 PreviewWarningCode = strawberry.enum(planning.WarningCode, name="PreviewWarningCode")
@@ -84,6 +86,9 @@ class ComparisonPreview:
         "calls and the cost bound are the most it can use."
     )
     summary: str
+    ship_policy: ShipPolicy = strawberry.field(
+        description="The ship policy it would register: the input's, or the workspace's default."
+    )
 
     @classmethod
     def from_preview(cls, p: planning.Preview) -> ComparisonPreview:
@@ -147,4 +152,5 @@ class ComparisonPreview:
             can_start=p.can_start,
             may_stop_early=resolved.stopping is not None and resolved.stopping.sequential,
             summary=p.summary,
+            ship_policy=ShipPolicy.from_document(ship_policy_option.document(resolved.ship_policy)),
         )

@@ -16,9 +16,12 @@ from server.api.connections.types import ModelConnection
 from server.api.context import Context
 from server.api.datasets.types import DatasetVersion, Split
 from server.api.experiments.types import Experiment
+from server.api.labels import resolvers as label_fields
+from server.api.labels.types import JudgeAgreement, ReviewProgress
 from server.api.relay import Connection
 from server.api.reports import resolvers as report_fields
 from server.api.reports.types import Report
+from server.api.ship_policy_types import ShipDecision, ShipPolicy
 from server.api.stopping_types import ComparisonStopping
 from server.api.verdicts import resolvers as verdict_fields
 from server.api.verdicts.types import (
@@ -36,6 +39,8 @@ from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress, snapshot
 from server.datasets.models import Split as SplitEnum
+from server.decisions import document as decision_document
+from server.decisions import policy as ship_policy_option
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
@@ -178,6 +183,28 @@ class Comparison:
     def stopping(self) -> ComparisonStopping | None:
         return ComparisonStopping.from_row(self.row)
 
+    @strawberry.field(description="The ship policy registered at creation (docs/decision.md).")
+    def ship_policy(self) -> ShipPolicy:
+        return ShipPolicy.from_document(
+            ship_policy_option.frozen(self.row.ship_policy, self.row.created_at)
+        )
+
+    @strawberry.field(
+        description="The ship decision: null until FINALIZED (NO_DECISION at once for a "
+        "cancelled or failed comparison); stored, never recomputed on read."
+    )
+    def decision(self, info: strawberry.Info[Context]) -> ShipDecision | None:
+        if self.row.status in (ComparisonStatusEnum.CANCELLED, ComparisonStatusEnum.FAILED):
+            return later(self._not_run_to_end(info.context))
+        if self.verdict_read:
+            return verdict_fields.decision_of(self.verdict_row)
+        return later(verdict_fields.decision(info.context, self.row.id))
+
+    async def _not_run_to_end(self, context: Context) -> ShipDecision | None:
+        cohorts = self.cohort_rows or await context.loaders.comparison_cohorts.load(self.row.id)
+        candidate = next((c.label for c in cohorts if c.cohort_index == 0), "the candidate")
+        return ShipDecision.from_document(decision_document.not_run_to_end(candidate))
+
     @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
     def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
         if self.verdict_read:
@@ -195,6 +222,17 @@ class Comparison:
         if self.verdict_read:
             return verdict_fields.verdict_of(self.verdict_row)
         return later(verdict_fields.verdict(info.context, self.row.id))
+
+    @strawberry.field(
+        description="Per judge check (JUDGE_RUBRIC), its agreement with human labels over "
+        "the labelled trials it graded; empty without judge checks (SPEC §10)."
+    )
+    async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
+        return await label_fields.comparison_agreement(info.context, self.row)
+
+    @strawberry.field(description="Trials labelled of the graded ones (the review page's N of M).")
+    async def review_progress(self, info: strawberry.Info[Context]) -> ReviewProgress:
+        return await label_fields.review_progress(info.context, self.row.id)
 
     @strawberry.field(description="Its report versions, oldest first.")
     def reports(self, info: strawberry.Info[Context]) -> list[Report]:

@@ -15,6 +15,7 @@ from strawberry.dataloader import DataLoader
 from server.api.loaders import assets as asset_loaders
 from server.api.loaders import comparisons as comparison_loaders
 from server.api.loaders import datasets as dataset_loaders
+from server.api.loaders import labels as label_loaders
 from server.api.loaders import releases as release_loaders
 from server.api.loaders import reports as report_loaders
 from server.api.loaders import runs as run_loaders
@@ -24,6 +25,7 @@ from server.api.loaders.releases import LoadedBinding
 from server.assets.models import Asset, AssetVersion
 from server.comparisons.models import ComparisonCohort
 from server.experiments.models import Experiment
+from server.labels.models import TrialLabel
 from server.reading import SharedReader
 from server.reports.models import Report, SignOff
 from server.verdicts.cases import CaseKey, CaseTrialRow
@@ -49,6 +51,7 @@ class Loaders:
     versions_by_dataset: DataLoader[str, list[AssetVersion]]
     holdout_looks: DataLoader[str, int]
     run_pass_rates: DataLoader[str, Interval | None]
+    trial_labels: DataLoader[tuple[str, int], list[tuple[TrialLabel, str]]]
 
 
 def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
@@ -71,4 +74,5 @@ def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
         versions_by_dataset=dataset_loaders.versions_by_dataset(reader),
         holdout_looks=comparison_loaders.holdout_looks(reader),
         run_pass_rates=run_loaders.pass_rate_by_run(reader),
+        trial_labels=label_loaders.labels_by_case(reader),
     )

@@ -11,6 +11,8 @@ from server.api.context import Context
 from server.api.listing import workspace_connection
 from server.api.relay import Connection
 from server.api.runs.types import AppendedRunItems, DiffLink, Run, RunDiff
+from server.api.ship_policy_types import ShipPolicyInput
+from server.decisions import policy as ship_policy_option
 from server.runs import alerts, links, service
 from server.runs import diff as diffs
 from server.runs.items import (
@@ -70,8 +72,12 @@ class RunQuery:
         candidate_run_id: strawberry.ID,
         baseline_run_id: strawberry.ID,
         epsilon: float | None = None,
+        policy: ShipPolicyInput | None = None,
     ) -> RunDiff:
         actor = info.context.require()
+        spec = policy.to_spec() if policy else None
+        if spec is not None:
+            ship_policy_option.check(spec, where="policy")
         async with info.context.write() as session:  # it may cache the summary
             summary = await diffs.diff_summary(
                 session=session,
@@ -80,7 +86,13 @@ class RunQuery:
                 baseline_run_id=baseline_run_id,
                 epsilon=epsilon,
             )
-        return RunDiff.of(summary)
+        return RunDiff.of(summary, policy=spec)
+
+
+JUDGE_EVALUATOR_DESCRIPTION = (
+    "The evaluator whose score is an LLM judge's grade (0.5 or above a pass): its agreement "
+    "with human labels is measured (SPEC §10)."
+)
 
 
 CHECKS = (
@@ -99,6 +111,9 @@ class RunMutation:
         experiment_id: strawberry.ID,
         idempotency_key: str,
         metadata: JSON | None = None,
+        judge_evaluator: Annotated[
+            str | None, strawberry.argument(description=JUDGE_EVALUATOR_DESCRIPTION)
+        ] = None,
         checks: Annotated[JSON | None, strawberry.argument(description=CHECKS)] = None,
     ) -> Run:
         actor = info.context.require(Role.MEMBER)
@@ -109,6 +124,7 @@ class RunMutation:
                 experiment_id=experiment_id,
                 idempotency_key=idempotency_key,
                 metadata=metadata,
+                judge_evaluator=judge_evaluator,
                 checks=checks,
             )
         return Run.from_row(row)

@@ -11,11 +11,16 @@ from strawberry.scalars import JSON
 
 from server.api.context import Context
 from server.api.experiments.types import Experiment
+from server.api.labels import resolvers as label_fields
+from server.api.labels.types import JudgeAgreement, TrialLabel
 from server.api.relay import Connection
+from server.api.ship_policy_types import ShipDecision
+from server.decisions.policy import ShipPolicySpec
+from server.labels.service import JUDGE_PASS_SCORE
 from server.pagination import check_page_size
 from server.runs import cases as case_list
 from server.runs import diff as diffs
-from server.runs import service
+from server.runs import diff_decision, service
 from server.runs.models import Run as RunRow
 from server.runs.models import RunItem as RunItemRow
 from server.runs.models import RunSource as RunSourceEnum
@@ -74,15 +79,39 @@ class TrialMetrics:
 
 @strawberry.type
 class RunTrial:
+    run_id: strawberry.Private[str]
+    position: strawberry.Private[int]
+    trial_index: strawberry.Private[int]
+    judge_passed: strawberry.Private[bool | None]
     passed: bool | None
     evaluators: list[EvaluatorScore]
     output: JSON | None
     metrics: TrialMetrics | None
 
+    @strawberry.field(description="Human labels on this trial, newest first (SPEC §10).")
+    async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
+        return await label_fields.trial_labels(
+            info.context,
+            target_id=self.run_id,
+            position=self.position,
+            cohort_index=0,
+            trial_index=self.trial_index,
+            judge_passed=self.judge_passed,
+        )
+
     @classmethod
-    def from_json(cls, trial: dict[str, Any]) -> RunTrial:
+    def from_json(
+        cls, trial: dict[str, Any], *, row: RunItemRow, index: int, judge: str | None
+    ) -> RunTrial:
         metrics = trial.get("metrics")
+        score = (trial.get("evaluators") or {}).get(judge) if judge is not None else None
         return cls(
+            run_id=row.run_id,
+            position=row.position,
+            trial_index=index,
+            judge_passed=None
+            if not isinstance(score, int | float)
+            else float(score) >= JUDGE_PASS_SCORE,
             passed=trial.get("passed"),
             evaluators=[
                 EvaluatorScore(name=name, score=float(score))
@@ -113,12 +142,16 @@ class RunItem:
     pass_fraction: float | None = strawberry.field(description="passed ÷ graded, if graded.")
 
     @classmethod
-    def from_row(cls, row: RunItemRow) -> RunItem:
+    def from_row(cls, row: RunItemRow, judge: str | None = None) -> RunItem:
+        """The item; `judge`: its run's judge evaluator, if the import named one."""
         return cls(
             dataset_item_id=row.dataset_item_id,
             position=row.position,
             input=row.input,
-            trials=[RunTrial.from_json(trial) for trial in row.trials],
+            trials=[
+                RunTrial.from_json(trial, row=row, index=index, judge=judge)
+                for index, trial in enumerate(row.trials)
+            ],
             trial_count=row.trial_count,
             graded_count=row.graded_count,
             passed_count=row.passed_count,
@@ -151,6 +184,9 @@ class Run:
     created_at: datetime
     completed_at: datetime | None
     experiment_id: strawberry.ID
+    judge_evaluator: str | None = strawberry.field(
+        description="The evaluator that is an LLM judge's grade (named at import)."
+    )
 
     @strawberry.field
     async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
@@ -176,7 +212,19 @@ class Run:
             page = await service.get_items_page(
                 session=session, run_id=str(self.id), first=size, after=after
             )
-        return Connection.of(page, RunItem.from_row)
+        return Connection.of(page, lambda row: RunItem.from_row(row, self.judge_evaluator))
+
+    @strawberry.field(
+        description="The judge evaluator's agreement with human labels on this run's trials "
+        "(empty unless the import named a judge evaluator; SPEC §10)."
+    )
+    async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            row = await service.get(
+                session=session, workspace_id=actor.workspace_id, run_id=str(self.id)
+            )
+        return await label_fields.run_agreement(info.context, row)
 
     @classmethod
     def from_row(cls, row: RunRow) -> Run:
@@ -193,6 +241,7 @@ class Run:
             created_at=row.created_at,
             completed_at=row.completed_at,
             experiment_id=strawberry.ID(row.experiment_id),
+            judge_evaluator=row.judge_evaluator,
         )
 
 
@@ -244,6 +293,13 @@ class RunDiffSummary:
     unchanged_count: int
     added_count: int
     removed_count: int
+    pass_flips_to_fail: int = strawberry.field(
+        description="Pairs graded on both sides whose majority outcome went pass → fail "
+        "(`passFlip` cases; McNemar's regressed pairs, as `shipwise compare` counts them)."
+    )
+    pass_flips_to_pass: int = strawberry.field(
+        description="Pairs graded on both sides whose majority outcome went fail → pass."
+    )
     paired_count: int
     graded_pair_count: int
     epsilon: float
@@ -321,6 +377,25 @@ class RunDiff:
     baseline_run_id: strawberry.ID
     summary: RunDiffSummary
     _summary: strawberry.Private[diffs.DiffSummary]
+    _policy: strawberry.Private[ShipPolicySpec | None] = None
+
+    @strawberry.field(
+        description="The ship decision over the paired items, under `runDiff`'s `policy` "
+        "(docs/decision.md)."
+    )
+    async def decision(self, info: strawberry.Info[Context]) -> ShipDecision:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            document = await diff_decision.decide(
+                session=session,
+                workspace_id=actor.workspace_id,
+                candidate_run_id=self._summary.candidate_run_id,
+                baseline_run_id=self._summary.baseline_run_id,
+                policy=self._policy,
+            )
+        decided = ShipDecision.from_document(document)
+        assert decided is not None
+        return decided
 
     @strawberry.field(description="Candidate items in order, then REMOVED baseline items.")
     async def cases(
@@ -339,12 +414,13 @@ class RunDiff:
         return Connection.of(page, RunDiffCase.of)
 
     @classmethod
-    def of(cls, summary: diffs.DiffSummary) -> RunDiff:
+    def of(cls, summary: diffs.DiffSummary, *, policy: ShipPolicySpec | None = None) -> RunDiff:
         return cls(
             candidate_run_id=strawberry.ID(summary.candidate_run_id),
             baseline_run_id=strawberry.ID(summary.baseline_run_id),
             summary=RunDiffSummary.of(summary),
             _summary=summary,
+            _policy=policy,
         )
 
 

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from server.api.context import Context
 from server.api.relay import Connection
 from server.api.selected import selects_anywhere
+from server.api.ship_policy_types import ShipDecision
 from server.api.verdicts.types import (
     CaseCohort,
     CaseFilter,
@@ -47,6 +48,17 @@ def scorecard_of(row: ComparisonVerdict | None) -> Scorecard | None:
         return None
     assert row.finalized_at is not None
     return Scorecard.from_document(row.scorecard, row.finalized_at)
+
+
+def decision_of(row: ComparisonVerdict | None) -> ShipDecision | None:
+    """The stored ship decision of a FINALIZED comparison (docs/decision.md)."""
+    if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
+        return None
+    return ShipDecision.from_document(row.scorecard.get("decision"))
+
+
+async def decision(context: Context, comparison_id: str) -> ShipDecision | None:
+    return decision_of(await context.loaders.verdicts.load(comparison_id))
 
 
 async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:

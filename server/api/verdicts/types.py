@@ -9,10 +9,14 @@ from typing import Any, cast
 import strawberry
 from strawberry.scalars import JSON
 
+from server.api.context import Context
+from server.api.labels import resolvers as label_fields
+from server.api.labels.types import TrialLabel
 from server.api.pairwise.types import PairwiseResult
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
 from server.db import utcnow
+from server.labels import judges as label_judges
 from server.money import micros_to_cents
 from server.verdicts import wording
 from server.verdicts.cases import CaseTrialRow
@@ -300,6 +304,10 @@ class CaseCheck:
 
 @strawberry.type
 class CaseTrial:
+    comparison_id: strawberry.Private[str]
+    case_ordinal: strawberry.Private[int]
+    cohort_index: strawberry.Private[int]
+    judge_passed: strawberry.Private[bool | None]
     trial_index: int
     passed: bool | None = strawberry.field(description="Null when the trial errored.")
     output: str | None
@@ -309,6 +317,17 @@ class CaseTrial:
     output_tokens: int
     cost_cents: float
     error_code: str | None
+
+    @strawberry.field(description="Human labels on this trial, newest first (SPEC §10).")
+    async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
+        return await label_fields.trial_labels(
+            info.context,
+            target_id=self.comparison_id,
+            position=self.case_ordinal,
+            cohort_index=self.cohort_index,
+            trial_index=self.trial_index,
+            judge_passed=self.judge_passed,
+        )
 
 
 @strawberry.type
@@ -344,6 +363,10 @@ class ComparisonCase:
 def case_trial(row: CaseTrialRow) -> CaseTrial:
     """A `trial` row as the case view shows it."""
     return CaseTrial(
+        comparison_id=row.comparison_id,
+        case_ordinal=row.case_ordinal,
+        cohort_index=row.cohort_index,
+        judge_passed=label_judges.judge_passed(row.check_results),
         trial_index=row.trial_index,
         passed=row.passed,
         output=row.output,

@@ -125,6 +125,9 @@ class WorkspaceMutation:
                 max_running_comparisons=input.max_running_comparisons,
                 requests_per_minute_per_token=input.requests_per_minute_per_token,
                 ambiguous_outcomes=input.ambiguous_outcomes,
+                default_ship_policy=(
+                    input.default_ship_policy.to_spec() if input.default_ship_policy else None
+                ),
             )
         info.context.app.tokens.forget(lambda cached: cached.workspace_id == actor.workspace_id)
         return Workspace.from_row(row)

@@ -9,6 +9,8 @@ import strawberry
 from server.api.context import Context
 from server.api.listing import workspace_connection
 from server.api.relay import Connection
+from server.api.ship_policy_types import ShipPolicy, ShipPolicyInput
+from server.decisions import policy as ship_policy_option
 from server.workspaces import service
 from server.workspaces.models import AmbiguousOutcomes as AmbiguousOutcomesEnum
 from server.workspaces.models import ApiToken as ApiTokenRow
@@ -32,6 +34,9 @@ class WorkspaceSettings:
     max_running_comparisons: int
     requests_per_minute_per_token: int
     ambiguous_outcomes: AmbiguousOutcomes  # type: ignore[valid-type]
+    default_ship_policy: ShipPolicy = strawberry.field(
+        description="The ship policy of comparisons created without one (docs/decision.md)."
+    )
 
 
 @strawberry.type
@@ -111,6 +116,11 @@ class Workspace:
                 max_running_comparisons=row.max_running_comparisons,
                 requests_per_minute_per_token=row.requests_per_minute_per_token,
                 ambiguous_outcomes=row.ambiguous_outcomes,
+                default_ship_policy=ShipPolicy.from_document(
+                    ship_policy_option.document(
+                        ship_policy_option.from_document(row.default_ship_policy)
+                    )
+                ),
             ),
         )
 
@@ -147,3 +157,6 @@ class WorkspaceSettingsInput:
     max_running_comparisons: int | None = None
     requests_per_minute_per_token: int | None = None
     ambiguous_outcomes: AmbiguousOutcomes | None = None  # type: ignore[valid-type]
+    default_ship_policy: ShipPolicyInput | None = strawberry.field(
+        default=None, description="Replaces the whole default policy."
+    )

@@ -1,8 +1,10 @@
-"""`shipwise comparison …`: create, preview, start (and wait), status and cancel over the API.
+"""`shipwise comparison …`: create, preview, start (and wait), status, gate and cancel over
+the API.
 
 Exit codes: 0 success; 1 a comparison `start --wait` saw end FAILED or CANCELLED, or a
 preview that cannot start; 2 an operational error (bad flags, the server unreachable or
-refusing, an API error).
+refusing, an API error). `gate` and `start --wait --gate`: 0 when the decision is SHIP, 1
+on any other decision, 2 on an operational error (SPEC §9).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
+from server.cli.commands import decision_gate
 from server.cli.commands.client_setup import explain, fail
 from server.cli.commands.comparison_input import BadInput, comparison_input
 from server.cli.commands.progress_watch import ProgressBar, follow
@@ -31,6 +34,8 @@ FIELDS = """
     datasetVersion { id number }
     cohorts { cohortIndex kind label releaseId isCandidate passRate }
     progress { doneCalls totalCalls failedCalls percent etaSeconds }
+    verdictErrorCode
+    decision { outcome reason sentence casesNeeded }
 """
 CREATE = (
     "mutation($input: CreateComparisonInput!) { createComparison(input: $input) {" + FIELDS + "} }"
@@ -96,6 +101,10 @@ SampleOption = Annotated[
 ]
 SeedOption = Annotated[int, typer.Option("--sample-seed", help="The sample's seed.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the API's answer as JSON.")]
+WaitOption = Annotated[
+    float,
+    typer.Option("--wait-seconds", min=0, help="How long to wait for the decision (default 600)."),
+]
 
 
 def _experiment_id(client: ApiClient, experiment: str | None) -> str | None:
@@ -151,6 +160,11 @@ def _describe(comparison: dict[str, Any]) -> str:
         lines.append(
             f"  cohort {cohort['cohortIndex']} ({role}) {cohort['label']}: pass rate {rate}"
         )
+    decision = comparison.get("decision")
+    if decision is not None:
+        lines.append(f"decision: {decision['outcome']}: {decision['sentence']}")
+    elif comparison["status"] == "DONE":
+        lines.append(f"decision: not yet (verdict {comparison['verdictState']})")
     return "\n".join(lines)
 
 
@@ -158,7 +172,7 @@ def _run(url: str, token: str, call: Any) -> Any:
     try:
         with ApiClient(url, token) as client:
             return call(client)
-    except BadInput as exc:
+    except (BadInput, decision_gate.NoDecision) as exc:
         fail(str(exc))
     except ApiError as exc:
         fail(explain(exc, url))
@@ -251,11 +265,19 @@ def start_command(
     token: TokenOption,
     wait: Annotated[
         bool,
-        typer.Option("--wait", help="Follow it with a progress bar until it ends."),
+        typer.Option("--wait", help="Follow it until it ends and its decision is in."),
     ] = False,
+    gate: Annotated[
+        bool,
+        typer.Option("--gate", help="With --wait: exit 0 only when the decision is SHIP."),
+    ] = False,
+    wait_seconds: WaitOption = decision_gate.DEFAULT_WAIT_SECONDS,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
-    """Start a SETUP comparison; with --wait, exit 1 unless it ends DONE."""
+    """Start a SETUP comparison; with --wait, print its decision and exit 1 unless it ends
+    DONE (with --gate: unless its decision is SHIP)."""
+    if gate and not wait:
+        fail("--gate needs --wait")
 
     def call(client: ApiClient) -> dict[str, Any]:
         started: dict[str, Any] = client.execute(START, {"id": comparison_id})["startComparison"]
@@ -272,12 +294,33 @@ def start_command(
             )
         )
         ended: dict[str, Any] = client.execute(GET, {"id": comparison_id})["comparison"]
+        if ended["status"] == "DONE" and ended.get("decision") is None:
+            typer.echo(f"comparison {comparison_id}: deciding…", err=True)
+            decision_gate.wait_for_decision(client, comparison_id, timeout=wait_seconds)
+            ended = client.execute(GET, {"id": comparison_id})["comparison"]
         return ended
 
     comparison = _run(url, token, call)
     typer.echo(_describe(comparison))
+    if gate:
+        decision_gate.gate_exit(comparison.get("decision") or {"outcome": None})
     if wait and comparison["status"] != "DONE":
         raise typer.Exit(NOT_SUCCESSFUL)
+
+
+@comparison_app.command("gate")
+def gate_command(
+    comparison_id: Annotated[str, typer.Argument(metavar="ID")],
+    token: TokenOption,
+    wait_seconds: WaitOption = decision_gate.DEFAULT_WAIT_SECONDS,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """Print the comparison's decision (waiting for it) and exit 0 on SHIP, 1 on any other
+    decision, 2 on an operational error."""
+    decision = _run(
+        url, token, lambda c: decision_gate.gate(c, comparison_id, timeout=wait_seconds)
+    )
+    decision_gate.gate_exit(decision)
 
 
 @comparison_app.command("status")

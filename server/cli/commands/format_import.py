@@ -71,6 +71,7 @@ def import_readings(
     metadata: dict[str, Any] | None = None,
     chunk_size: int = MAX_ITEMS_PER_CHUNK,
     in_flight: int = DEFAULT_IN_FLIGHT,
+    judge_evaluator: str | None = None,
 ) -> list[ImportedRun]:
     """Import each reading as its own run (COMPLETED), in order."""
     experiment_id = run_import.find_or_create_experiment(client, experiment)
@@ -88,7 +89,16 @@ def import_readings(
         done.append(
             ImportedRun(
                 reading.label,
-                _import_one(client, experiment_id, key, meta, items, chunk_size, in_flight),
+                _import_one(
+                    client,
+                    experiment_id,
+                    key,
+                    meta,
+                    items,
+                    chunk_size,
+                    in_flight,
+                    judge_evaluator=judge_evaluator,
+                ),  # fmt: skip
             )
         )
     return done
@@ -102,8 +112,11 @@ def _import_one(
     items: Iterable[Located],
     chunk_size: int,
     in_flight: int,
+    *,
+    judge_evaluator: str | None = None,
 ) -> run_import.Imported:
-    started = client.execute(run_import.START, {"e": experiment_id, "k": key, "m": metadata})
+    variables = {"e": experiment_id, "k": key, "m": metadata, "j": judge_evaluator}
+    started = client.execute(run_import.START, variables)
     run = started["startRunImport"]
     run_id = str(run["id"])
     if run["status"] == "COMPLETED":  # the same import again: a no-op
@@ -157,6 +170,7 @@ def run_command(
     metadata: dict[str, Any] | None,
     chunk_size: int,
     in_flight: int,
+    judge_evaluator: str | None = None,
 ) -> None:
     """Import another tool's file and print as `run import` does; exit 2 on a refusal.
 
@@ -172,7 +186,7 @@ def run_command(
         return import_readings(
             client, file, readings, fmt=fmt, options=options, experiment=experiment,
             idempotency_key=idempotency_key, metadata=metadata, chunk_size=chunk_size,
-            in_flight=in_flight,
+            in_flight=in_flight, judge_evaluator=judge_evaluator,
         )  # fmt: skip
 
     try:

@@ -33,8 +33,10 @@ EXPERIMENTS = """query($after: String) {
   }
 }"""
 CREATE_EXPERIMENT = "mutation($n: String!) { createExperiment(input: {name: $n}) { id } }"
-START = """mutation($e: ID!, $k: String!, $m: JSON, $c: JSON) {
-  startRunImport(experimentId: $e, idempotencyKey: $k, metadata: $m, checks: $c) {
+START = """mutation($e: ID!, $k: String!, $m: JSON, $c: JSON, $j: String) {
+  startRunImport(
+    experimentId: $e, idempotencyKey: $k, metadata: $m, checks: $c, judgeEvaluator: $j
+  ) {
     id status itemCount
   }
 }"""
@@ -145,13 +147,14 @@ def import_file(
     metadata: dict[str, Any] | None = None,
     chunk_size: int = MAX_ITEMS_PER_CHUNK,
     in_flight: int = DEFAULT_IN_FLIGHT,
+    judge_evaluator: str | None = None,
     checks: list[Any] | None = None,
 ) -> Imported:
     """Start (or resume) the run, append every chunk and complete it; FAILED on any error.
     With `checks`, the server grades each trial's output."""
     experiment_id = find_or_create_experiment(client, experiment)
     key = idempotency_key or default_key(path, experiment)
-    variables = {"e": experiment_id, "k": key, "m": metadata, "c": checks}
+    variables = {"e": experiment_id, "k": key, "m": metadata, "c": checks, "j": judge_evaluator}
     run = client.execute(START, variables)["startRunImport"]
     run_id = str(run["id"])
     already_done = run["status"] == "COMPLETED"

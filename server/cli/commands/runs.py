@@ -2,7 +2,9 @@
 
 Exit codes: `run import` 0 imported, 1 a bad line (the run is left FAILED), 2 an
 operational error; `gate` 0 no significant regression, 1 a significant pass-rate
-regression (whatever the evaluators do), 2 an operational error; `diff` 0 or 2.
+regression (whatever the evaluators do), 2 an operational error — or, given a policy
+(`--margin-points`, `--guardrail`, `--require-gain`), 0 only when the decision is SHIP
+(SPEC §9); `diff` 0 or 2.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
-from server.cli.commands import format_import, gate_reports
+from server.cli.commands import decision_gate, format_import, gate_policy, gate_reports
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
 from server.cli.commands.client_setup import (
     OPERATIONAL_ERROR,
@@ -34,6 +36,7 @@ from server.cli.commands.format_options import (
 )
 from server.cli.commands.run_import import import_file
 from server.imports.reading import Options
+from server.runs import pass_flips
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
@@ -46,7 +49,7 @@ PAGE = 100
 SUMMARY = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
   significant significanceReason improvedCount regressedCount unchangedCount addedCount
-  removedCount pairedCount gradedPairCount epsilon pairing
+  removedCount pairedCount gradedPairCount epsilon pairing passFlipsToFail passFlipsToPass
   evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
 """
 DIFF = (
@@ -66,6 +69,22 @@ CandidateOption = Annotated[str, typer.Option("--candidate", help="The run under
 BaselineOption = Annotated[str, typer.Option("--baseline", help="The run compared against.")]
 EpsilonOption = Annotated[
     float | None, typer.Option("--epsilon", help="Pass-rate units; default 0.01 (1 point).")
+]
+MarginOption = Annotated[
+    float | None,
+    typer.Option("--margin-points", help="Decide by a policy: the quality margin δ in points."),
+]
+GuardrailOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--guardrail",
+        help="Decide by a policy: METRIC=+P% (cost_per_case, latency_p50, latency_p95, "
+        "output_tokens) or failed_or_missing=+P (points); repeatable.",
+    ),
+]
+GainOption = Annotated[
+    str | None,
+    typer.Option("--require-gain", help="Decide by a policy: QUALITY, COST or LATENCY."),
 ]
 
 
@@ -96,6 +115,14 @@ def import_command(
     pass_threshold: ThresholdOption = 1.0,
     variant: VariantOption = None,
     filter_name: FilterOption = None,
+    judge_evaluator: Annotated[
+        str | None,
+        typer.Option(
+            "--judge-evaluator",
+            help="The evaluator that is an LLM judge's grade (0.5 or above a pass): its "
+            "agreement with human labels is measured.",
+        ),
+    ] = None,
     checks_json: Annotated[
         str | None,
         typer.Option(
@@ -120,7 +147,7 @@ def import_command(
         format_import.run_command(
             file, url=url, token=token, fmt=fmt, options=options, experiment=experiment,
             idempotency_key=idempotency_key, metadata=meta, chunk_size=chunk_size,
-            in_flight=in_flight,
+            in_flight=in_flight, judge_evaluator=judge_evaluator,
         )  # fmt: skip
         return
     imported = run_import(
@@ -136,6 +163,7 @@ def import_command(
             metadata=meta,
             chunk_size=chunk_size,
             in_flight=in_flight,
+            judge_evaluator=judge_evaluator,
             checks=checks,
         ),
     )
@@ -253,6 +281,7 @@ def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> st
         f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
         f" · {summary['unchangedCount']} unchanged · {summary['addedCount']} added"
         f" · {summary['removedCount']} removed",
+        pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"]),
     ]
     for e in summary["evaluators"]:
         mark = "significant" if e["significant"] else "not significant"
@@ -299,11 +328,22 @@ def gate_command(
     epsilon: EpsilonOption = None,
     markdown: gate_reports.MarkdownOption = None,
     junit: gate_reports.JunitOption = None,
+    margin_points: MarginOption = None,
+    guardrail: GuardrailOption = None,
+    require_gain: GainOption = None,
 ) -> None:
     """Exit 1 on a significant pass-rate regression, 0 otherwise, 2 on an operational error.
 
-    `--markdown` and `--junit` also write the gate as CI output (README, "In CI").
-    """
+    With a policy (any of --margin-points, --guardrail, --require-gain) it decides as a
+    comparison does (docs/decision.md): 0 only when the decision is SHIP, 1 otherwise.
+    `--markdown` and `--junit` also write the gate as CI output (README, "In CI")."""
+    if margin_points is not None or guardrail or require_gain is not None:
+        try:
+            policy = gate_policy.policy_input(margin_points, guardrail or [], require_gain)
+        except gate_policy.BadPolicy as exc:
+            fail(str(exc), OPERATIONAL_ERROR)
+        _decision_gate(url, token, candidate, baseline, policy, markdown, junit)
+        return
     try:
         with ApiClient(url, token) as client:
             variables = {"c": candidate, "b": baseline, "eps": epsilon}
@@ -335,6 +375,33 @@ def _verdict(summary: dict[str, Any], regression: bool) -> str:
     return f"PASS: no significant pass-rate regression ({summary['significanceReason']})"
 
 
+def _decision_gate(
+    url: str,
+    token: str,
+    candidate: str,
+    baseline: str,
+    policy: dict[str, Any],
+    markdown: Path | None,
+    junit: Path | None,
+) -> None:
+    try:
+        with ApiClient(url, token) as client:
+            variables = {"c": candidate, "b": baseline, "policy": policy}
+            answer = client.execute(gate_policy.DECISION, variables)["runDiff"]
+            gate_reports.write(
+                client, url=url, summary=answer["summary"], candidate=candidate,
+                baseline=baseline, epsilon=None, regression=False, verdict="",
+                markdown=markdown, junit=junit, decision=answer["decision"],
+            )  # fmt: skip
+    except ApiError as exc:
+        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
+    except OSError as exc:
+        fail(f"cannot write the report: {exc.strerror or exc}", OPERATIONAL_ERROR)
+    typer.echo(format_gate(answer["summary"]))
+    typer.echo(decision_gate.describe(answer["decision"]))
+    decision_gate.gate_exit(answer["decision"])
+
+
 def format_gate(summary: dict[str, Any]) -> str:
     rows: list[tuple[str, ...]] = [("METRIC", "BASELINE", "CANDIDATE", "DELTA", "P", "SIGNIFICANT")]
     rows.append(
@@ -359,4 +426,5 @@ def format_gate(summary: dict[str, Any]) -> str:
             )
         )
     pairs = f"{summary['gradedPairCount']} graded pairs of {summary['pairedCount']}"
-    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}"
+    flips = pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"])
+    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}\n{flips}"

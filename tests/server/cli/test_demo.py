@@ -86,6 +86,17 @@ def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None
             3,
         )
         assert found["cases"]["totalCount"] == 10
+        decision = found["decision"]
+        assert decision["outcome"] == "DONT_SHIP"
+        assert decision["sentence"].startswith(
+            "Don't ship capitals v2: more than 2 points worse than capitals v1 (Δ −11.7 points"
+        )
+        quality = decision["criteria"][0]
+        assert (quality["kind"], quality["status"], quality["threshold"]) == (
+            "QUALITY",
+            "VIOLATED",
+            -2.0,
+        )
     with demo_server(data_dir) as (base, output_again):
         _check_start_up(base, output_again, migrated=False)
         again = re.search(r"Token:\s+(sw_\S+)", output_again.banner)

@@ -52,7 +52,7 @@ mutation($id: ID!, $stopping: StoppingInput) { rerunComparison(id: $id, stopping
 """
 
 
-def _regression(cases: int) -> list[list[str]]:
+def regression_tensor(cases: int) -> list[list[str]]:
     """A 15-point regression: the baseline passes 90% of cases, the candidate fails a sixth
     of those (and passes none of the others)."""
     rng = random.Random(5)
@@ -65,7 +65,7 @@ def _regression(cases: int) -> list[list[str]]:
     return [candidate, baseline]
 
 
-async def _sequence_inputs(
+async def sequence_inputs(
     backend: Backend, comparison_id: str, upto: int, *, cohorts: int = 2, baseline: int = 1
 ) -> list[float]:
     """Candidate − baseline pass fractions of the usable cases 0 … upto−1, in case order."""
@@ -144,7 +144,7 @@ async def test_a_clear_regression_stops_early_and_the_verdict_rests_on_the_seque
     backend: Backend,
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    setup = await scripted_setup(backend.sessionmaker, ws, _regression(CASES))
+    setup = await scripted_setup(backend.sessionmaker, ws, regression_tensor(CASES))
     member = ws.tokens[Role.MEMBER]
     comparison_id = await run_comparison(
         backend, member, setup.input(trialsPerCase=1, stopping=STOPPING), background=True
@@ -182,14 +182,14 @@ async def test_a_clear_regression_stops_early_and_the_verdict_rests_on_the_seque
     assert {"MCNEMAR_MID_P", "Z_TEST"} <= beside, "the fixed-n rows are shown, never deciding"
 
     # The bounds are the sequence of the recorded trials in case order at the stop.
-    x = await _sequence_inputs(backend, comparison_id, stopped_at)
+    x = await sequence_inputs(backend, comparison_id, stopped_at)
     low, high = reference_betting_cs(x, 0.05)
     assert verdict["deltaLow"] == pytest.approx(low[-1] * 100, abs=1e-9)
     assert verdict["deltaHigh"] == pytest.approx(high[-1] * 100, abs=1e-9)
     assert high[-1] < -0.01
     # and the look before it (if any) had not decided: the stop is the first decided look
     if stopped_at > 50:
-        earlier = await _sequence_inputs(backend, comparison_id, stopped_at - 25)
+        earlier = await sequence_inputs(backend, comparison_id, stopped_at - 25)
         _, high_before = reference_betting_cs(earlier, 0.05)
         assert high_before[-1] >= -0.01
 
@@ -253,7 +253,7 @@ async def test_the_seeded_case_order_is_stored_shown_and_kept_by_a_rerun(
 
 
 def test_the_regression_script_is_about_15_points() -> None:
-    candidate, baseline = _regression(CASES)
+    candidate, baseline = regression_tensor(CASES)
     delta = (candidate.count("P") - baseline.count("P")) / CASES
     assert -0.19 < delta < -0.11
     assert all(c == "F" or b == "P" for c, b in zip(candidate, baseline, strict=True))
@@ -262,7 +262,7 @@ def test_the_regression_script_is_about_15_points() -> None:
 async def test_the_report_and_its_page_show_the_stop(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     f = await finalized_comparison(
-        backend, _regression(CASES), ws=ws, stopping=STOPPING, label="sequential"
+        backend, regression_tensor(CASES), ws=ws, stopping=STOPPING, label="sequential"
     )
     report = await f.generate()
     doc = json.loads(report["document"])
@@ -285,7 +285,9 @@ async def test_a_sequential_holdout_comparison_counts_one_look_at_the_holdout(
     backend: Backend,
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    setup = await scripted_setup(backend.sessionmaker, ws, _regression(CASES), split="HOLDOUT")
+    setup = await scripted_setup(
+        backend.sessionmaker, ws, regression_tensor(CASES), split="HOLDOUT"
+    )
     member = ws.tokens[Role.MEMBER]
     spec = setup.input(split="HOLDOUT", trialsPerCase=1, stopping={**STOPPING, "lookEveryCases": 5})
     comparison_id = await run_comparison(backend, member, spec, background=True)
@@ -299,7 +301,7 @@ async def test_a_sequential_holdout_comparison_counts_one_look_at_the_holdout(
 
 async def test_two_baselines_each_get_half_the_error_rate(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    candidate, baseline = _regression(CASES)
+    candidate, baseline = regression_tensor(CASES)
     setup = await scripted_setup(backend.sessionmaker, ws, [candidate, baseline, baseline])
     member = ws.tokens[Role.MEMBER]
     comparison_id = await run_comparison(
@@ -315,7 +317,7 @@ async def test_two_baselines_each_get_half_the_error_rate(backend: Backend) -> N
     assert [v["outcome"] for v in verdicts] == ["REGRESSED", "REGRESSED"]
     for verdict in verdicts:
         b = verdict["baselineCohortIndex"]
-        x = await _sequence_inputs(backend, comparison_id, stopped_at, cohorts=3, baseline=b)
+        x = await sequence_inputs(backend, comparison_id, stopped_at, cohorts=3, baseline=b)
         low, high = reference_betting_cs(x, 0.05 / 2)
         assert verdict["deltaLow"] == pytest.approx(low[-1] * 100, abs=1e-9)
         assert verdict["deltaHigh"] == pytest.approx(high[-1] * 100, abs=1e-9)

@@ -69,6 +69,11 @@ async def test_versions_freeze_and_version_one_never_changes(backend: Backend) -
         "Hosted run: the prompt alone, one model call per case and trial."
     )
     assert "Cost of this comparison: $" in facts["text"]
+    # The policy and the decision, frozen as the comparison shows them.
+    assert doc["decision"]["sentence"] == f.comparison["decision"]["sentence"]
+    assert doc["decision"]["outcome"] == "DONT_SHIP"
+    assert doc["shipPolicy"]["qualityMarginPoints"] == 2.0
+    assert doc["shipPolicy"]["registeredAt"] == f.comparison["shipPolicy"]["registeredAt"]
 
     # Resolving follow-ups changes what the next version freezes, never version 1.
     follow_ups = await f.follow_ups(first["id"], b=1)

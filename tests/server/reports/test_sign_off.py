@@ -51,18 +51,51 @@ async def test_approve_with_open_follow_ups_and_no_override_is_a_conflict_listin
 
 
 async def test_approve_once_every_follow_up_is_resolved_promotes(backend: Backend) -> None:
-    f = await finalized_comparison(backend)
+    # A candidate identical to both baselines over 24 cases: the decision is SHIP and no
+    # case got worse (no follow-ups), so an approval needs no override.
+    same = ["P", "F", "P", "P"] * 6
+    f = await finalized_comparison(backend, [same, same, same])
+    assert f.comparison["decision"]["outcome"] == "SHIP"
     report = await f.generate()
-    await _resolve_all(f, report["id"])
+    assert await f.follow_ups(report["id"], state="OPEN") == []
     signed = (await f.sign_off(report["id"], "APPROVE")).ok()["signOff"]
     assert (signed["decision"], signed["verdict"], signed["override"]) == (
         "APPROVE",
         "PROMOTE",
         False,
     )
-    assert (signed["openFollowUps"], signed["resolvedFollowUps"]) == (0, 16)
+    assert (signed["openFollowUps"], signed["resolvedFollowUps"]) == (0, 0)
     assert signed["signerMemberId"] == f.ws.member_ids[Role.ADMIN]
     assert await _verdict(f) == "PROMOTE"
+
+
+async def test_approve_over_a_decision_that_is_not_ship_needs_an_override(
+    backend: Backend,
+) -> None:
+    f = await finalized_comparison(backend)
+    decision = f.comparison["decision"]
+    assert decision["outcome"] == "DONT_SHIP"
+    report = await f.generate()
+    await _resolve_all(f, report["id"])
+    refused = await f.sign_off(report["id"], "APPROVE")
+    assert refused.codes == ["CONFLICT"]
+    extensions = refused.errors[0]["extensions"]
+    assert extensions["reason"] == "DECISION_NOT_SHIP"
+    assert extensions["decision"]["outcome"] == "DONT_SHIP"
+    assert extensions["decision"]["sentence"] == decision["sentence"]
+    assert await _verdict(f) is None
+    # HOLD needs nothing; APPROVE with a justification goes through, audited.
+    why = "The regressions are on retired capitals."
+    signed = (await f.sign_off(report["id"], "APPROVE", override=True, why=why)).ok()["signOff"]
+    assert (signed["verdict"], signed["override"]) == ("PROMOTE", True)
+    events = (await f.gql(AUDIT, {"action": "report.sign_off"}, role=Role.VIEWER)).ok()
+    [event] = [e["node"] for e in events["auditEvents"]["edges"]]
+    assert event["details"]["overriddenDecision"] == {
+        "outcome": "DONT_SHIP",
+        "reason": None,
+        "sentence": decision["sentence"],
+        "casesNeeded": None,
+    }
 
 
 async def test_an_override_needs_a_justification(backend: Backend) -> None:
@@ -182,6 +215,12 @@ async def test_records_follow_up_states_and_an_audit_event_and_never_a_release(
         "overrideJustification": why,
         "openFollowUps": 8,
         "resolvedFollowUps": 8,
+        "overriddenDecision": {
+            "outcome": "DONT_SHIP",
+            "reason": None,
+            "sentence": f.comparison["decision"]["sentence"],
+            "casesNeeded": None,
+        },
     }
     assert signed["id"]
     assert (await f.gql(RELEASES)).ok() == releases_before

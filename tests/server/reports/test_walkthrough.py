@@ -23,6 +23,8 @@ mutation($id: ID!) { generateReport(comparisonId: $id) {
 """
 LINK = "mutation($id: ID!) { reportLink(id: $id) { url expiresAt } }"
 SIGN = "mutation($id: ID!) { signOff(reportId: $id, decision: APPROVE) { decision verdict } }"
+OVERRIDE = """mutation($id: ID!, $why: String!) { signOff(reportId: $id, decision: APPROVE,
+  override: true, overrideJustification: $why) { decision verdict } }"""
 REVIEWER = """
 mutation { addMember(name: "reviewer", role: ADMIN) { id } }
 """
@@ -60,6 +62,11 @@ async def test_from_the_verdict_to_a_report_and_a_sign_off(sqlite_backend: Backe
     link = (await _ok(backend, token, LINK, id=report["id"]))["reportLink"]
     page = await backend.client.get(link["url"])
     assert page.status_code == 200 and "Regressed vs capitals v1" in page.text
+    # The page opens with the decision and the policy it was taken under.
+    decision_at = page.text.index('id="decision-sentence"')
+    assert decision_at < page.text.index('id="summary"')
+    assert "Don&#39;t ship capitals v2: more than 2 points worse than capitals v1" in page.text
+    assert "Ship when at most 2 points worse than every baseline" in page.text
 
     own = await backend.gql(SIGN, {"id": report["id"]}, token=token)
     assert own.codes == ["FORBIDDEN"]
@@ -72,7 +79,13 @@ async def test_from_the_verdict_to_a_report_and_a_sign_off(sqlite_backend: Backe
 
     ids = [e["node"]["id"] for e in open_items["edges"]]
     await _ok(backend, token, RESOLVE, ids=ids)
-    signed = (await _ok(backend, reviewer, SIGN, id=report["id"]))["signOff"]
+    # Resolved, the approval still meets the decision: DONT_SHIP needs an override.
+    refused = await backend.gql(SIGN, {"id": report["id"]}, token=reviewer)
+    assert refused.codes == ["CONFLICT"]
+    assert refused.errors[0]["extensions"]["reason"] == "DECISION_NOT_SHIP"
+    assert refused.errors[0]["extensions"]["decision"]["outcome"] == "DONT_SHIP"
+    why = {"why": "The ten misses are retired capitals; v2 ships for its price."}
+    signed = (await _ok(backend, reviewer, OVERRIDE, id=report["id"], **why))["signOff"]
     assert signed == {"decision": "APPROVE", "verdict": "PROMOTE"}
     assert (await _ok(backend, token, VERDICT, id=comparison_id))["comparison"]["verdict"] == (
         "PROMOTE"

@@ -44,8 +44,13 @@ SCORECARD = """
 query($id: ID!) { comparison(id: $id) {
   status stopReason verdictState verdictErrorCode verdict
   cohorts { cohortIndex passRate }
+  shipPolicy { qualityMarginPoints alpha requireGain registeredAt sentence
+    guardrails { metric maxIncreasePercent maxIncreasePoints } }
+  decision { outcome reason sentence casesNeeded usableCases level
+    criteria { baselineCohortIndex kind metric status reason estimate low high threshold
+               corrected sentence } }
   scorecard {
-    usableCases casesNotRun finalizedAt
+    usableCases casesNotRun finalizedAt stopping { stoppedAtCases }
     metrics { name direction values { cohortIndex value } winners }
     overallWinner { cohortIndex reason votes }
     staleness { days note }
@@ -61,16 +66,19 @@ query($id: ID!) { comparison(id: $id) {
 """
 
 
-def script_of(outcomes: list[str], cases: list[dict[str, Any]]) -> dict[str, Any]:
-    """A SIMULATED script answering each case's trials as `outcomes` says."""
+def script_of(
+    outcomes: list[str], cases: list[dict[str, Any]], *, style: str = ""
+) -> dict[str, Any]:
+    """A SIMULATED script answering each case's trials as `outcomes` says; `style` ends every
+    answer (a cohort's phrasing, which a judge may favour)."""
     script: dict[str, Any] = {}
     for case, letters in zip(cases, outcomes, strict=True):
         answers: list[Any] = []
         for letter in letters:
             if letter == "P":
-                answers.append(case["expected"])
+                answers.append(case["expected"] + style)
             elif letter == "F":
-                answers.append(WRONG)
+                answers.append(WRONG + style)
             else:
                 answers.append({"error": True})
         script[case["datasetItemId"]] = {"trials": answers}
@@ -82,13 +90,15 @@ async def scripted_setup(
     ws: WorkspaceFixture,
     tensor: list[list[str]],
     *,
-    input_cents_per_million_tokens: float = 0.0,
-    output_cents_per_million_tokens: float = 0.0,
+    input_cents_per_million_tokens: float | list[float] = 0.0,
+    output_cents_per_million_tokens: float | list[float] = 0.0,
     latency_ms: list[int] | None = None,
     split: str = "DEV",
+    styles: list[str] | None = None,
 ) -> ComparisonSetup:
     """A dataset of len(tensor[0]) cases (all in `split`) and one release per cohort on its
-    own connection."""
+    own connection (prices: one for every connection, or one per cohort); `styles`: each
+    cohort's answer ending (`script_of`)."""
     cases = [{**case, "split": split} for case in comparison_cases(len(tensor[0]))]
     version = await make_comparison_dataset(sessionmaker, ws, cases=cases)
     setup = ComparisonSetup(
@@ -107,11 +117,11 @@ async def scripted_setup(
             ws,
             name=new_id("sim"),
             simulation=Simulation(
-                script=script_of(outcomes, cases),
+                script=script_of(outcomes, cases, style=(styles or [""] * len(tensor))[index]),
                 latency_ms=(latency_ms or [0] * len(tensor))[index],
             ),
-            input_cents_per_million_tokens=input_cents_per_million_tokens,
-            output_cents_per_million_tokens=output_cents_per_million_tokens,
+            input_cents_per_million_tokens=_each(input_cents_per_million_tokens, index),
+            output_cents_per_million_tokens=_each(output_cents_per_million_tokens, index),
             max_concurrency=16,
         )
         setup.connection_id = setup.connection_id or connection.id
@@ -131,6 +141,10 @@ async def scripted_setup(
         setup.prompt_version_ids.append(prompt.id)
         setup.model_config_version_ids.append(config.id)
     return setup
+
+
+def _each(price: float | list[float], index: int) -> float:
+    return price[index] if isinstance(price, list) else price
 
 
 async def run_comparison(

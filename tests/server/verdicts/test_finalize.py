@@ -105,7 +105,7 @@ async def test_one_hosted_run_per_cohort_in_the_experiment(backend: Backend) -> 
         "evaluators": {"CONTAINS": 1.0, "EXACT_MATCH": 1.0},
         "output": "0",
         "metrics": {"tokens": first["inputTokens"] + 1, "turns": 1, "toolCalls": 0,
-                    "wallMs": 3, "errors": 0},
+                    "wallMs": 3, "errors": 0, "costUsd": 0.01, "outputTokens": 1},
         "errorCode": None,
         "latencyMs": 3,
         "inputTokens": first["inputTokens"],

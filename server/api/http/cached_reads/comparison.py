@@ -5,9 +5,10 @@ Finalization writes the case rows and the scorecard document in the transaction 
 the verdict FINALIZED, and nothing rewrites them afterwards (a FINALIZED comparison is
 never finalized again nor erased; its trials were written while it ran). What can still
 change is on two rows: the comparison's (status, counters, label, …) and the verdict's
-(the sign-off's decision; every write of the row moves `updated_at`). The stamp holds
-every column of those rows that a field of `SHAPE` shows, plus the scorecard's age in
-days (`staleness` is worded from it).
+(the sign-off's decision; every write of the row moves `updated_at`), and the human labels
+on its trials. The stamp holds every column of those rows that a field of `SHAPE` shows,
+the labels' count and latest time, plus the scorecard's age in days (`staleness` is
+worded from it).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.api.http.cached_reads.shape import WHOLE, Rule, Shape, Stamp
 from server.comparisons.models import Comparison
 from server.db import utcnow
+from server.labels.models import TrialLabel
 from server.verdicts.models import ComparisonVerdict, VerdictState
 
 ROW_FIELDS: Final[Shape] = dict.fromkeys(
@@ -80,9 +82,22 @@ ROW_COLUMNS: Final = (
 
 SHAPE: Final[Shape] = {**ROW_FIELDS, "scorecard": WHOLE, "cases": WHOLE}
 
+# Human labels are the one thing under `cases` that changes after finalization (each
+# trial's `labels`): their count and latest time move whenever one is given or replaced.
+_LABELS: Final = (
+    select(func.count())
+    .where(TrialLabel.target_id == Comparison.id)
+    .scalar_subquery()
+    .label("label_count"),
+    select(func.max(TrialLabel.created_at))
+    .where(TrialLabel.target_id == Comparison.id)
+    .scalar_subquery()
+    .label("label_latest"),
+)
+
 # Built once: SQLAlchemy memoizes a statement's cache key, so each read skips rebuilding it.
 _STAMP: Final = (
-    select(*ROW_COLUMNS)
+    select(*ROW_COLUMNS, *_LABELS)
     .join(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
     .where(
         Comparison.id == bindparam("comparison_id"),
@@ -107,7 +122,7 @@ async def read_stamp(
     row = (await connection.execute(_STAMP, params)).first()
     if row is None or row.state != VerdictState.FINALIZED:
         return None
-    finalized_at: datetime | None = row[-1]
+    finalized_at: datetime | None = row[len(ROW_COLUMNS) - 1]
     age_days = (utcnow() - finalized_at).days if finalized_at is not None else None
     return (*row, age_days)
 

@@ -1,12 +1,14 @@
 import { useState } from "react";
-import { useQuery } from "urql";
+import { useMutation, useQuery } from "urql";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import { RoleButton } from "../../components/RoleButton";
 import type { CaseFilter, ComparisonCaseDebugQuery } from "../../gql/graphql";
 import { count, dollars } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
 import { nameOf, type CohortName } from "./cohorts";
 import { DiffText } from "./DiffText";
+import { LabelTrialMutation } from "./judgeQueries";
 import { CaseDebugQuery } from "./queries";
 import { errorCodeWords } from "./stopWords";
 
@@ -37,10 +39,11 @@ export function CaseDebug({
   cohorts: readonly CohortName[];
   onClose: () => void;
 }) {
-  const [{ data, error }] = useQuery({
+  const [{ data, error }, refetch] = useQuery({
     query: CaseDebugQuery,
     variables: { id, filter, baseline, after },
   });
+  const [{ fetching: labelling, error: labelError }, labelTrial] = useMutation(LabelTrialMutation);
   const [diff, setDiff] = useState(false);
   const found = data?.comparison.cases.edges[0]?.node;
   const item = found && found.datasetItemId === datasetItemId ? found : null;
@@ -50,6 +53,7 @@ export function CaseDebug({
   return (
     <Dialog title={`Case ${datasetItemId}`} onClose={onClose}>
       {error && <ErrorNotice error={error} />}
+      {labelError && <ErrorNotice error={labelError} />}
       {data && !item && <p>This case is no longer where it was in the list.</p>}
       {item && (
         <div className="case-debug">
@@ -77,6 +81,19 @@ export function CaseDebug({
                     key={t.trialIndex}
                     trial={t}
                     reference={diff && c.cohortIndex !== 0 ? reference(t) : null}
+                    labelling={labelling}
+                    onLabel={async (passed) => {
+                      const result = await labelTrial({
+                        trial: {
+                          comparisonId: id,
+                          cohortIndex: c.cohortIndex,
+                          datasetItemId,
+                          trialIndex: t.trialIndex,
+                        },
+                        passed,
+                      });
+                      if (!result.error) refetch({ requestPolicy: "network-only" });
+                    }}
                   />
                 ))}
               </section>
@@ -88,7 +105,17 @@ export function CaseDebug({
   );
 }
 
-function TrialView({ trial, reference }: { trial: Trial; reference: string | null }) {
+function TrialView({
+  trial,
+  reference,
+  labelling,
+  onLabel,
+}: {
+  trial: Trial;
+  reference: string | null;
+  labelling: boolean;
+  onLabel: (passed: boolean) => Promise<void>;
+}) {
   const outcome =
     trial.passed === null || trial.passed === undefined ? "No outcome" : trial.passed ? "Passed" : "Failed";
   return (
@@ -115,6 +142,26 @@ function TrialView({ trial, reference }: { trial: Trial; reference: string | nul
           <DiffText text={trial.output} reference={reference} />
         )}
       </pre>
+      {trial.passed !== null && trial.passed !== undefined && (
+        <div className="row" role="group" aria-label={`Label trial ${trial.trialIndex + 1}`}>
+          <RoleButton needs="MEMBER" disabled={labelling} onClick={() => void onLabel(true)}>
+            Label pass
+          </RoleButton>
+          <RoleButton needs="MEMBER" disabled={labelling} onClick={() => void onLabel(false)}>
+            Label fail
+          </RoleButton>
+        </div>
+      )}
+      {trial.labels.length > 0 && (
+        <ul className="labels" aria-label={`Labels of trial ${trial.trialIndex + 1}`}>
+          {trial.labels.map((label) => (
+            <li key={label.labeller.id}>
+              {label.labeller.name}: {label.passed ? "pass" : "fail"}
+              {label.note ? ` — ${label.note}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

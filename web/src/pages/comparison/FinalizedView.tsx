@@ -5,13 +5,15 @@ import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import type { CohortName } from "./cohorts";
 import { FailureAnalysis } from "./FailureAnalysis";
 import { ForestPlot } from "./ForestPlot";
+import { JudgesRegion } from "./JudgesRegion";
 import { ScorecardTable } from "./ScorecardTable";
 import { ReportsRegion } from "./Reports";
 import { SampleAdequacy } from "./SampleAdequacy";
 import { TrialsRegion } from "./TrialsRegion";
 import { VerdictRegion } from "./VerdictRegion";
 
-/** A FINALIZED comparison: verdict, scorecard, intervals, adequacy, trials, failures, reports. */
+/** A FINALIZED comparison: verdict, scorecard, intervals, adequacy, trials, failures, judges,
+ * reports. */
 export function FinalizedView({
   id,
   cohorts,
@@ -42,6 +44,7 @@ export function FinalizedView({
       <SampleAdequacy confidence={scorecard.confidence} cohorts={cohorts} />
       <TrialsRegion trials={scorecard.trials} cohorts={cohorts} />
       <FailureAnalysis id={id} counts={scorecard.failureAnalysis} cohorts={cohorts} />
+      <JudgesRegion id={id} />
       <ReportsRegion comparisonId={id} onVerdictChange={onVerdictChange} />
     </>
   );

@@ -221,6 +221,15 @@ export const CaseDebugQuery = graphql(`
                 outputTokens
                 costCents
                 errorCode
+                labels {
+                  passed
+                  note
+                  createdAt
+                  labeller {
+                    id
+                    name
+                  }
+                }
               }
             }
           }

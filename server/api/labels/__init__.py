@@ -1,0 +1,1 @@
+"""The GraphQL layer of human labels: `labelTrial`, `reviewQueue`, labels and agreement."""

@@ -1,0 +1,1 @@
+"""Human labels on trials, the review queue that samples them, and the judge's agreement."""
