@@ -13,6 +13,11 @@ from server.workspaces.roles import Role
 
 RoleColumn = Enum(Role, name="role", native_enum=False, length=16)
 
+CALL_LIMIT_DEFAULT = 20_000
+"""A new workspace's `maxCallsPerComparison` (docs/architecture.md, Limits)."""
+CALL_LIMIT_MOST = 2_000_000
+"""The most an ADMIN may raise `maxCallsPerComparison` to."""
+
 
 class AmbiguousOutcomes(StrEnum):
     """What a crash's admitted-but-unrecorded trials do to their run (SPEC §2, Dispatch)."""
@@ -37,6 +42,12 @@ class Workspace(Base):
         Enum(AmbiguousOutcomes, name="ambiguous_outcomes", native_enum=False, length=24),
         default=AmbiguousOutcomes.COUNT_AS_MISSING,
         server_default=AmbiguousOutcomes.COUNT_AS_MISSING.value,
+    )
+    max_calls_per_comparison: Mapped[int] = mapped_column(
+        Integer,
+        default=CALL_LIMIT_DEFAULT,
+        server_default=str(CALL_LIMIT_DEFAULT),
+        comment="model calls one comparison may make (QUOTA_EXCEEDED at create)",
     )
 
 

@@ -125,6 +125,7 @@ class WorkspaceMutation:
                 max_running_comparisons=input.max_running_comparisons,
                 requests_per_minute_per_token=input.requests_per_minute_per_token,
                 ambiguous_outcomes=input.ambiguous_outcomes,
+                max_calls_per_comparison=input.max_calls_per_comparison,
             )
         info.context.app.tokens.forget(lambda cached: cached.workspace_id == actor.workspace_id)
         return Workspace.from_row(row)

@@ -14,7 +14,13 @@ from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.security import display_prefix, generate_token, hash_token
 from server.validation import check_range, clean_name
-from server.workspaces.models import AmbiguousOutcomes, ApiToken, Member, Workspace
+from server.workspaces.models import (
+    CALL_LIMIT_MOST,
+    AmbiguousOutcomes,
+    ApiToken,
+    Member,
+    Workspace,
+)
 from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role
 
 
@@ -206,6 +212,7 @@ async def update_settings(
     max_running_comparisons: int | None = None,
     requests_per_minute_per_token: int | None = None,
     ambiguous_outcomes: AmbiguousOutcomes | None = None,
+    max_calls_per_comparison: int | None = None,
 ) -> Workspace:
     actor.require(Role.ADMIN)
     workspace = await get(session=session, workspace_id=actor.workspace_id)
@@ -230,6 +237,10 @@ async def update_settings(
     if ambiguous_outcomes is not None:
         workspace.ambiguous_outcomes = ambiguous_outcomes
         changes["ambiguousOutcomes"] = ambiguous_outcomes.value
+    if max_calls_per_comparison is not None:
+        workspace.max_calls_per_comparison = changes["maxCallsPerComparison"] = check_range(
+            max_calls_per_comparison, field="maxCallsPerComparison", low=1, high=CALL_LIMIT_MOST
+        )
     await _audit(session, actor, "workspace.update_settings", workspace.id, changes, "workspace")
     return workspace
 

@@ -32,6 +32,10 @@ class WorkspaceSettings:
     max_running_comparisons: int
     requests_per_minute_per_token: int
     ambiguous_outcomes: AmbiguousOutcomes  # type: ignore[valid-type]
+    max_calls_per_comparison: int = strawberry.field(
+        description="Model calls one comparison may make, judge calls included: a larger "
+        "one is refused at create (QUOTA_EXCEEDED) and the preview shows it as a blocker."
+    )
 
 
 @strawberry.type
@@ -111,6 +115,7 @@ class Workspace:
                 max_running_comparisons=row.max_running_comparisons,
                 requests_per_minute_per_token=row.requests_per_minute_per_token,
                 ambiguous_outcomes=row.ambiguous_outcomes,
+                max_calls_per_comparison=row.max_calls_per_comparison,
             ),
         )
 
@@ -147,3 +152,6 @@ class WorkspaceSettingsInput:
     max_running_comparisons: int | None = None
     requests_per_minute_per_token: int | None = None
     ambiguous_outcomes: AmbiguousOutcomes | None = None  # type: ignore[valid-type]
+    max_calls_per_comparison: int | None = strawberry.field(
+        default=None, description="1 to 2,000,000 (ADMIN); 20,000 for a new workspace."
+    )
