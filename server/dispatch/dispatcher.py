@@ -405,7 +405,6 @@ class Dispatcher:
             logger.info("continuation left to the start-up sweep")
 
 
-
 async def deliver(
     *,
     comparison_id: str,
