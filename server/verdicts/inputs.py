@@ -1,11 +1,15 @@
 """What finalization reads: a DONE comparison's cases and trial rows, as plain values.
 
-`load` reads; `FinalizeInput` crosses into the executor, so it holds no ORM objects.
+`load` reads the comparison, its cohorts and its cases; `trial_chunks` then streams the
+trial rows a slice of cases at a time (`CHUNK_CASES`), so no whole-comparison list of trials
+is ever held: memory follows the cases, not the trials (docs/benchmarks.md, finalization).
+`FinalizeInput` crosses into the executor, so it holds no ORM objects.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from sqlalchemy import null, select
@@ -24,6 +28,8 @@ from server.verdicts import bulk
 from server.verdicts import sequential as sequential_verdict
 
 SCORE_0_1 = "SCORE_0_1"
+CHUNK_CASES = 2000
+"""Cases per slice of trial rows read (with 3 cohorts × 10 trials, 60,000 rows at most)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,17 +90,14 @@ class FinalizeInput:
     started_by_member_id: str | None
     cohorts: list[CohortInfo]
     cases: list[CaseInfo]
-    trials: list[TrialInfo]
+    """Without their inputs: `trial_chunks` reads those a slice at a time when asked."""
     sequential: dict[str, Any] | None = None
     """Sequential stopping's stop and looks (`server.verdicts.sequential`)."""
 
 
-async def load(
-    session: AsyncSession, comparison_id: str, *, documents: bool = False
-) -> FinalizeInput | None:
-    """The comparison's finalization input, or None unless it is DONE. The trials' outputs
-    and the cases' inputs only with `documents` (the hosted runs' items in Python need
-    them; the verdict does not, and leaving them out saves reading megabytes of text)."""
+async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | None:
+    """The comparison's finalization input (no trial rows: `trial_chunks` streams them), or
+    None unless it is DONE."""
     comparison = await session.get(Comparison, comparison_id, populate_existing=True)
     if comparison is None or comparison.status != ComparisonStatus.DONE:
         return None
@@ -108,16 +111,12 @@ async def load(
             ComparisonCase.ordinal,
             DatasetCase.id,
             DatasetCase.dataset_item_id,
-            DatasetCase.input if documents else null(),
+            null(),
         )
         .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
         .where(ComparisonCase.comparison_id == comparison_id)
         .order_by(ComparisonCase.ordinal)
     )
-    rows = await bulk.fetch_trials(
-        session, comparison_id, len(comparison.checks), outputs=documents
-    )
-    trials = list(map(TrialInfo._make, rows))
     return FinalizeInput(
         comparison_id=comparison.id,
         workspace_id=comparison.workspace_id,
@@ -133,9 +132,39 @@ async def load(
         started_by_member_id=comparison.started_by_member_id,
         cohorts=[CohortInfo(c.cohort_index, c.label, c.release_id) for c in cohorts],
         cases=[CaseInfo(int(o), int(i), str(d), inp) for o, i, d, inp in case_rows],
-        trials=trials,
         sequential=sequential_verdict.describe(comparison),
     )
+
+
+async def trial_chunks(
+    session: AsyncSession, data: FinalizeInput, *, documents: bool = False
+) -> AsyncIterator[tuple[list[CaseInfo], list[TrialInfo]]]:
+    """(a slice of `data.cases`, their trial rows in case-major order), `CHUNK_CASES` cases
+    at a time. With `documents` the cases carry their inputs and the trials their outputs
+    (the hosted runs' items in Python need them; the verdict does not)."""
+    checks = len(data.checks)
+    for low in range(0, len(data.cases), CHUNK_CASES):
+        cases = data.cases[low : low + CHUNK_CASES]
+        # The first and last slices are open-ended: every trial row is read, so one that
+        # names no case of the comparison still breaks finalization (it is not ignored).
+        first = cases[0].ordinal if low else -(2**31)
+        end = cases[-1].ordinal + 1 if low + CHUNK_CASES < len(data.cases) else 2**31 - 1
+        rows = await bulk.fetch_trials(
+            session, data.comparison_id, checks, outputs=documents, first=first, end=end
+        )
+        if documents:
+            found = await session.execute(
+                select(ComparisonCase.ordinal, DatasetCase.input)
+                .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
+                .where(
+                    ComparisonCase.comparison_id == data.comparison_id,
+                    ComparisonCase.ordinal >= first,
+                    ComparisonCase.ordinal < end,
+                )
+            )
+            inputs = {int(ordinal): value for ordinal, value in found}
+            cases = [replace(case, input=inputs.get(case.ordinal)) for case in cases]
+        yield cases, list(map(TrialInfo._make, rows))
 
 
 async def _score_rubrics(session: AsyncSession, checks: list[dict[str, Any]]) -> frozenset[str]:
