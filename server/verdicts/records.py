@@ -155,9 +155,10 @@ CASE_ROWS_CHUNK = 2000
 
 
 def case_row_chunks(
-    data: FinalizeInput, t: Tensors, scored: Scored, size: int = CASE_ROWS_CHUNK
+    data: FinalizeInput, t: Tensors, scored: Scored
 ) -> Iterator[list[dict[str, Any]]]:
-    """The case rows, `size` cases at a time: only one slice's rows exist at once."""
+    """The case rows, `CASE_ROWS_CHUNK` cases at a time: one slice's rows exist at once."""
+    size = CASE_ROWS_CHUNK
     ran = np.asarray(scored.ran, dtype=np.bool_)
     before = np.concatenate(([0], np.cumsum(ran)))  # cases that ran before each ordinal
     for low in range(0, len(data.cases), size):
