@@ -64,16 +64,21 @@ async def complete(*, sessionmaker: async_sessionmaker[AsyncSession], comparison
             if not runs:
                 return NOTHING_TO_DO
             ran = await _ran(session, comparison_id)
-            checks = await session.scalar(
-                select(Comparison.checks).where(Comparison.id == comparison_id)
-            )
+            checks, trials = (
+                await session.execute(
+                    select(Comparison.checks, Comparison.trials_per_case).where(
+                        Comparison.id == comparison_id
+                    )
+                )
+            ).one()
             await _clear(session, runs)
             ordinals = sorted(ran)
-            for low in range(0, len(ordinals), inputs.CHUNK_CASES):
+            size = inputs.slice_cases(len(runs), int(trials))
+            for low in range(0, len(ordinals), size):
                 await pg_items.write(
                     session,
                     comparison_id=comparison_id,
-                    ran=ordinals[low : low + inputs.CHUNK_CASES],
+                    ran=ordinals[low : low + size],
                     names=tensors.evaluator_names(list(checks or [])),
                 )
             await _mark_completed(session, runs, len(ran))

@@ -1,7 +1,7 @@
 """What finalization reads: a DONE comparison's cases and trial rows, as plain values.
 
 `load` reads the comparison, its cohorts and its cases; `trial_chunks` then streams the
-trial rows a slice of cases at a time (`CHUNK_CASES`), so no whole-comparison list of trials
+trial rows a slice of cases at a time (`slice_cases`), so no whole-comparison list of trials
 is ever held: memory follows the cases, not the trials (docs/benchmarks.md, finalization).
 `FinalizeInput` crosses into the executor, so it holds no ORM objects.
 """
@@ -28,8 +28,13 @@ from server.verdicts import bulk
 from server.verdicts import sequential as sequential_verdict
 
 SCORE_0_1 = "SCORE_0_1"
-CHUNK_CASES = 2000
-"""Cases per slice of trial rows read (with 3 cohorts × 10 trials, 60,000 rows at most)."""
+SLICE_ROWS = 45_000
+"""Trial rows per slice read at most (whole cases): 3 × 5,000 × 3 is one slice."""
+
+
+def slice_cases(cohorts: int, trials_per_case: int) -> int:
+    """Cases per slice: as many as `SLICE_ROWS` trial rows allow, at least one."""
+    return max(1, SLICE_ROWS // max(1, cohorts * trials_per_case))
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,16 +144,17 @@ async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | Non
 async def trial_chunks(
     session: AsyncSession, data: FinalizeInput, *, documents: bool = False
 ) -> AsyncIterator[tuple[list[CaseInfo], list[TrialInfo]]]:
-    """(a slice of `data.cases`, their trial rows in case-major order), `CHUNK_CASES` cases
+    """(a slice of `data.cases`, their trial rows in case-major order), `slice_cases` cases
     at a time. With `documents` the cases carry their inputs and the trials their outputs
     (the hosted runs' items in Python need them; the verdict does not)."""
     checks = len(data.checks)
-    for low in range(0, len(data.cases), CHUNK_CASES):
-        cases = data.cases[low : low + CHUNK_CASES]
+    size = slice_cases(len(data.cohorts), data.trials_per_case)
+    for low in range(0, len(data.cases), size):
+        cases = data.cases[low : low + size]
         # The first and last slices are open-ended: every trial row is read, so one that
         # names no case of the comparison still breaks finalization (it is not ignored).
         first = cases[0].ordinal if low else -(2**31)
-        end = cases[-1].ordinal + 1 if low + CHUNK_CASES < len(data.cases) else 2**31 - 1
+        end = cases[-1].ordinal + 1 if low + size < len(data.cases) else 2**31 - 1
         rows = await bulk.fetch_trials(
             session, data.comparison_id, checks, outputs=documents, first=first, end=end
         )

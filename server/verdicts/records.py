@@ -150,7 +150,7 @@ def _listed(values: np.ndarray[Any, Any]) -> list[list[Any]]:
     return [[None if v != v else v for v in row] for row in values.tolist()]
 
 
-CASE_ROWS_CHUNK = 2000
+CASE_ROWS_CHUNK = 5000
 """Case rows built and written at a time (`case_row_chunks`)."""
 
 

@@ -1,7 +1,7 @@
 """Run as a subprocess by test_finalize_memory.py: seed one DONE comparison of 3 cohorts ×
 CASES cases × 3 trials in DATABASE_URL (migrated), then print, as one JSON line, the
 tracemalloc peak (bytes above what was allocated before) of finalizing it and of writing its
-hosted runs. CHUNK sets the cases per slice read and written (`inputs.CHUNK_CASES`,
+hosted runs. CHUNK sets the cases per slice read and written (`inputs.SLICE_ROWS`,
 `records.CASE_ROWS_CHUNK`), so a small run spans several slices.
 
     python -m tests.server.verdicts.finalize_memory DATABASE_URL CASES CHUNK
@@ -85,7 +85,8 @@ async def _peak(step: Callable[[], Awaitable[str]]) -> tuple[str, int]:
 
 
 async def main(database_url: str, cases: int, chunk: int) -> None:
-    inputs.CHUNK_CASES = records.CASE_ROWS_CHUNK = chunk
+    inputs.SLICE_ROWS = chunk * COHORTS * TRIALS
+    records.CASE_ROWS_CHUNK = chunk
     engine = create_engine(database_url)
     sessionmaker = create_sessionmaker(engine)
     try:
