@@ -40,7 +40,7 @@ import httpx
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select, text
 
-from bench.dispatch import REDIS_URL, _child_env, _polling, _start_fake
+from bench.dispatch import REDIS_URL, child_env, start_fake, wait_until_polling
 from bench.harness import (
     ADMIN_URL,
     PeakRss,
@@ -103,7 +103,7 @@ def _env(database_url: str, key: str, queue_name: str, workdir: Path) -> dict[st
 def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as output:
         return subprocess.Popen(
-            command, env=_child_env(env), stdout=output, stderr=subprocess.STDOUT, cwd=ROOT
+            command, env=child_env(env), stdout=output, stderr=subprocess.STDOUT, cwd=ROOT
         )
 
 
@@ -196,7 +196,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     database_url, name = await create_database(ADMIN_URL)
     workdir = Path(tempfile.mkdtemp(prefix="shipwise-scale-"))
     env = _env(database_url, key, queue_name, workdir)
-    fake, base_url = _start_fake(0.0)
+    fake, base_url = start_fake(0.0)
     processes: dict[str, subprocess.Popen[bytes]] = {}
     samplers: dict[str, PeakRss] = {}
     engine = create_engine(database_url)
@@ -235,7 +235,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for label, process in processes.items():
             samplers[label] = PeakRss(process.pid).__enter__()
         await _healthy(port)
-        await _polling(queue_name)
+        await wait_until_polling(queue_name)
 
         started = time.perf_counter()
         await lifecycle.start(
