@@ -57,17 +57,17 @@ FLOOR_TARGET = 2.0
 """`ratio_to_floor` (the plain loop's calls/s ÷ one worker's, both at 0 ms): at most this."""
 
 
-def _child_env(env: dict[str, str]) -> dict[str, str]:
+def child_env(env: dict[str, str]) -> dict[str, str]:
     """`env` with this checkout first on the path: the children run this worktree's code."""
     return {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))}
 
 
-def _start_fake(delay: float) -> tuple[subprocess.Popen[str], str]:
+def start_fake(delay: float) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "bench" / "fake_provider.py"), "--delay", str(delay)],
         stdout=subprocess.PIPE,
         text=True,
-        env=_child_env(dict(os.environ)),
+        env=child_env(dict(os.environ)),
         cwd=ROOT,
     )
     assert process.stdout is not None
@@ -85,7 +85,7 @@ async def _start_api(
     port = free_port()
     process = subprocess.Popen(
         spied([sys.executable, "-m", "server.cli", "serve", "--port", str(port)], profile),
-        env=_child_env(env),
+        env=child_env(env),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=ROOT,
@@ -164,7 +164,7 @@ async def _all_watching(watchers: list[asyncio.Task[None]], ready: list[asyncio.
                 raise SystemExit("a subscriber ended before the run began")
 
 
-async def _polling(queue_name: str) -> None:
+async def wait_until_polling(queue_name: str) -> None:
     """The workers poll their queue: arq's health-check key is written by a polling worker
     (a fixed pause measured a loaded host's worker start-up as the run's)."""
     from redis.asyncio import Redis
@@ -193,7 +193,7 @@ def _cpu_s(pid: int) -> float:
 def _start_worker(env: dict[str, str], profile: str | None = None) -> subprocess.Popen[bytes]:
     command = spied([sys.executable, "-m", "server.cli", "worker"], profile)
     return subprocess.Popen(
-        command, env=_child_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
+        command, env=child_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
     )
 
 
@@ -279,7 +279,7 @@ async def _run_once(
         "SHIPWISE_QUEUE_NAME": queue_name,
         "SHIPWISE_LOG_LEVEL": "WARNING",
     }
-    fake, base_url = _start_fake(delay)
+    fake, base_url = start_fake(delay)
     worker_processes = [_start_worker(env, profile if i == 0 else None) for i in range(workers)]
     api, api_url = await _start_api(env, api_profile) if subscribers else (None, "")
     delays_ms: list[float] = []
@@ -308,7 +308,7 @@ async def _run_once(
             for event in ready
         ]
         await _all_watching(watchers, ready)
-        await _polling(queue_name)
+        await wait_until_polling(queue_name)
         cpu_before = sum(_cpu_s(w.pid) for w in worker_processes)
         # The API's own CPU (under --profile-api, py-spy's: not the figure then).
         api_cpu_before = _cpu_s(api.pid) if api is not None else 0.0
@@ -409,7 +409,7 @@ async def main() -> None:
     key = Fernet.generate_key().decode()
     calls = args.cases * TRIALS * 2
     emit(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts); load {_load()}")
-    fake, base_url = _start_fake(0.0)
+    fake, base_url = start_fake(0.0)
     try:
         await _floor(base_url, 1_000)  # warm the fake up
         floor = await _floor(base_url, calls)

@@ -90,10 +90,18 @@ def _trial_rows(comparison_id: str, connection_id: str, cases: int) -> list[dict
                         "check_results": None
                         if errored
                         else [
-                            {"kind": "CONTAINS", "passed": contains, "score": float(contains),
-                             "reason": None if contains else "not_contained"},
-                            {"kind": "EXACT_MATCH", "passed": passed, "score": float(passed),
-                             "reason": None if passed else "mismatch"},
+                            {
+                                "kind": "CONTAINS",
+                                "passed": contains,
+                                "score": float(contains),
+                                "reason": None if contains else "not_contained",
+                            },
+                            {
+                                "kind": "EXACT_MATCH",
+                                "passed": passed,
+                                "score": float(passed),
+                                "reason": None if passed else "mismatch",
+                            },
                         ],  # fmt: skip
                         "admitted_at": now,
                         "completed_at": now,
@@ -107,7 +115,7 @@ async def seed_done_comparison(
 ) -> tuple[str, WorkspaceFixture]:
     """A DONE, not yet finalized comparison of COHORTS × `cases` × TRIALS trial rows, and its
     workspace (bench/portal.py finalizes one too)."""
-    ws = await make_workspace(sessionmaker, name="bench")
+    ws = await make_workspace(sessionmaker, name="bench", max_calls_per_comparison=10**6)
     setup = await make_comparison_setup(sessionmaker, ws, cases=cases, cohorts=COHORTS)
     # 45,000 calls is over the per-comparison limit: the bench makes its rows itself.
     settings = Settings.model_construct(max_calls_per_comparison=10**6)

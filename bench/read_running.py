@@ -47,7 +47,7 @@ async def seed_running(
 ) -> tuple[str, list[Run]]:
     """A workspace of its own with `count` RUNNING comparisons, each range leased: (owner
     token, the runs for a `Writer`)."""
-    ws = await make_workspace(sessionmaker, name="bench-running")
+    ws = await make_workspace(sessionmaker, name="bench-running", max_calls_per_comparison=10**6)
     async with sessionmaker() as session, session.begin():
         await session.execute(
             update(Workspace)

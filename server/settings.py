@@ -41,7 +41,11 @@ class Settings(BaseSettings):
     max_query_tokens: int = Field(5000, description="Most lexical tokens in one document.")
     max_body_bytes: int = Field(2 * 1024 * 1024, description="Largest accepted request body.")
     max_page_size: int = Field(100, description="Largest `first` of a connection.")
-    max_calls_per_comparison: int = Field(20_000, description="Call limit of one comparison.")
+    max_calls_per_comparison: int = Field(
+        2_000_000,
+        description="The deployment's ceiling on a comparison's calls: a workspace's "
+        "`maxCallsPerComparison` (20,000 unless an ADMIN raises it) applies up to this.",
+    )
     job_timeout_seconds: int = Field(300, description="arq timeout of every job.")
     queue_name: str = Field(
         "arq:queue", description="The Redis job queue; deployments sharing a Redis each use one."

@@ -31,10 +31,17 @@ class WorkspaceFixture:
 
 
 async def make_workspace(
-    sessionmaker: async_sessionmaker[AsyncSession], *, name: str = "acme"
+    sessionmaker: async_sessionmaker[AsyncSession],
+    *,
+    name: str = "acme",
+    max_calls_per_comparison: int | None = None,
 ) -> WorkspaceFixture:
+    """A workspace with a token per role (`max_calls_per_comparison`: its call limit, when
+    a bench needs more than a new workspace's)."""
     async with sessionmaker() as session, session.begin():
         workspace, issued = await service.create_workspace(session=session, name=name)
+        if max_calls_per_comparison is not None:
+            workspace.max_calls_per_comparison = max_calls_per_comparison
         fixture = WorkspaceFixture(id=workspace.id)
         fixture.tokens[Role.OWNER] = issued.secret
         fixture.member_ids[Role.OWNER] = issued.token.member_id

@@ -15,7 +15,7 @@ def test_the_default_is_sqlite_under_the_data_directory(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path)
     assert settings.database_url == f"sqlite+aiosqlite:///{tmp_path / 'shipwise.db'}"
     assert settings.redis_url is None
-    assert settings.max_calls_per_comparison == 20_000
+    assert settings.max_calls_per_comparison == 2_000_000
 
 
 def test_postgres_requires_a_secret_key(tmp_path: Path) -> None:

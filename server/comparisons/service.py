@@ -91,10 +91,15 @@ async def preview(
             resolved=resolved,
             selection=selection,
             total_calls=total,
-            call_limit=settings.max_calls_per_comparison,
+            call_limit=call_limit(workspace, settings),
         ),
-        call_limit=settings.max_calls_per_comparison,
+        call_limit=call_limit(workspace, settings),
     )
+
+
+def call_limit(workspace: Workspace, settings: Settings) -> int:
+    """The workspace's `maxCallsPerComparison`, within the deployment's ceiling."""
+    return min(workspace.max_calls_per_comparison, settings.max_calls_per_comparison)
 
 
 async def create(
@@ -110,9 +115,12 @@ async def create(
     selection = await select_for(session, resolved)
     _check_selection(resolved, selection)
     total = sum(c.calls for c in planning.count_calls(resolved, len(selection.kept)))
-    if total > settings.max_calls_per_comparison:
-        note = planning.over_limit_note(total, settings.max_calls_per_comparison)
-        raise QuotaExceeded(note.message, calls=total, limit=settings.max_calls_per_comparison)
+    workspace = await session.get(Workspace, actor.workspace_id)
+    assert workspace is not None
+    limit = call_limit(workspace, settings)
+    if total > limit:
+        note = planning.over_limit_note(total, limit)
+        raise QuotaExceeded(note.message, calls=total, limit=limit)
     experiment = resolved.experiment or await _experiment_for(session, actor, resolved)
     stopping, seed = stopping_option.stored(resolved.stopping)
     comparison = Comparison(

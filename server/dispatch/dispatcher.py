@@ -406,7 +406,6 @@ class Dispatcher:
             logger.info("continuation left to the start-up sweep")
 
 
-
 async def deliver(
     *,
     comparison_id: str,

@@ -84,13 +84,16 @@ class DispatchPlan:
         default those recorded when the plan was read)."""
         trials = self.comparison.trials_per_case
         done = self.recorded if recorded is None else recorded
+        # By ordinal, the range's cases only: a range's claim costs its own cases, not a
+        # walk over every case of the comparison (quadratic over a 100,000-case run).
+        ordinals = range(first, end) if end is not None else (o for o in self.cases if o >= first)
         return [
-            WorkItem(case.ordinal, cohort.index, trial)
-            for case in self.cases.values()
-            if case.ordinal >= first and (end is None or case.ordinal < end)
+            WorkItem(ordinal, cohort.index, trial)
+            for ordinal in ordinals
+            if ordinal in self.cases
             for cohort in self.cohorts.values()
             for trial in range(trials)
-            if (case.ordinal, cohort.index, trial) not in done
+            if (ordinal, cohort.index, trial) not in done
         ]
 
 

@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, exists, func, or_, select, tuple_, update
+from sqlalchemy import Select, and_, bindparam, exists, func, or_, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -189,20 +189,38 @@ async def trials_in(session: AsyncSession, comparison_id: str, claim: Claim) -> 
     )
 
 
-async def lock(session: AsyncSession, comparison_id: str, claims: Iterable[Claim]) -> None:
-    """Lock the claimed range rows (sorted by index); `Fenced` unless each token holds."""
+def _lock_statement(*, shared: bool) -> Select[int, int]:
+    rows = (
+        select(ComparisonRange.range_index, ComparisonRange.lease_token)
+        .where(
+            ComparisonRange.comparison_id == bindparam("comparison_id"),
+            ComparisonRange.range_index.in_(bindparam("indexes", expanding=True)),
+        )
+        .order_by(ComparisonRange.range_index)
+    )
+    return rows.with_for_update(read=shared)
+
+
+_LOCK = _lock_statement(shared=False)
+_LOCK_SHARED = _lock_statement(shared=True)
+
+
+async def lock(
+    session: AsyncSession, comparison_id: str, claims: Iterable[Claim], *, shared: bool = False
+) -> None:
+    """Lock the claimed range rows (sorted by index); `Fenced` unless each token holds.
+
+    `shared` (admission and recording): `FOR SHARE`, so a delivery's admission and its
+    record do not wait for each other; a claim, a renewal or a release changes the row, so
+    it still waits for both (and they for it): the token read stays the token until commit.
+    """
     wanted = {c.index: c.token for c in claims}
     if not wanted:
         return
     rows = (
         await session.execute(
-            select(ComparisonRange.range_index, ComparisonRange.lease_token)
-            .where(
-                ComparisonRange.comparison_id == comparison_id,
-                ComparisonRange.range_index.in_(sorted(wanted)),
-            )
-            .order_by(ComparisonRange.range_index)
-            .with_for_update()
+            _LOCK_SHARED if shared else _LOCK,
+            {"comparison_id": comparison_id, "indexes": sorted(wanted)},
         )
     ).all()
     if {int(i): int(t) for i, t in rows} != wanted:

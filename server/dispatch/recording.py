@@ -1,9 +1,11 @@
-"""One statement writes a batch of outcomes and returns exactly the rows it wrote.
+"""One statement writes a batch of outcomes and tallies exactly the rows it wrote.
 
 The batch travels as one JSON array parameter (PostgreSQL `jsonb_to_recordset`, SQLite
 `json_each`) into an `UPDATE … FROM … RETURNING`: one round trip whatever its size, and the
 counters are derived from the returned rows only (an outcome whose checkpoint is gone —
-already closed — writes nothing and counts nothing).
+already closed — writes nothing and counts nothing). On PostgreSQL the statement is a CTE
+whose outer query sums the returned rows per (cohort, connection), so a batch returns a
+handful of rows, not one per trial.
 """
 
 from __future__ import annotations
@@ -41,13 +43,16 @@ _RETURNING = "RETURNING trial.cohort_index, trial.connection_id, trial.state, tr
 _WHERE = "trial.state = 'ADMITTED'"
 
 _POSTGRES = text(
-    "UPDATE trial SET "
+    "WITH w AS (UPDATE trial SET "
     + ", ".join(f"{name} = v.{name}" for name, _ in _COLUMNS)
     + ", completed_at = :now FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS v(id bigint, "
     + ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
     # `= ANY(:ids)` makes the planner find the rows by primary key (a hash join over the
     # whole table otherwise): O(batch), whatever the table's size.
-    + f") WHERE trial.id = v.id AND trial.id = ANY(:ids) AND {_WHERE} {_RETURNING}"
+    + f") WHERE trial.id = v.id AND trial.id = ANY(:ids) AND {_WHERE} {_RETURNING})"
+    " SELECT cohort_index, connection_id, count(*),"
+    " count(*) FILTER (WHERE state = 'ERRORED'), coalesce(sum(cost_micros), 0)"
+    " FROM w GROUP BY cohort_index, connection_id"
 ).bindparams(bindparam("now", type_=UTCDateTime()), bindparam("ids", type_=ARRAY(BigInteger())))
 
 _SQLITE = text(
@@ -59,12 +64,13 @@ _SQLITE = text(
 
 
 @dataclass(frozen=True, slots=True)
-class Written:
-    """One trial row the batch wrote."""
+class Tally:
+    """What the batch wrote for one (cohort, connection): rows, failed rows, their cost."""
 
     cohort_index: int
     connection_id: str
-    failed: bool
+    done: int
+    failed: int
     cost_micros: int
 
 
@@ -88,23 +94,24 @@ def _row(outcome: TrialOutcome) -> dict[str, Any]:
 
 async def write_outcomes(
     session: AsyncSession, outcomes: Sequence[TrialOutcome], *, now: datetime
-) -> list[Written]:
-    """Write the outcomes onto their ADMITTED checkpoints; the rows written."""
+) -> list[Tally]:
+    """Write the outcomes onto their ADMITTED checkpoints; what was written, per (cohort,
+    connection)."""
     if not outcomes:
         return []
-    postgres = session.get_bind().dialect.name == "postgresql"
     rows = orjson.dumps([_row(o) for o in outcomes]).decode()
-    if postgres:
+    if session.get_bind().dialect.name == "postgresql":
         ids = [o.trial_id for o in outcomes]
         result = await session.execute(_POSTGRES, {"rows": rows, "now": now, "ids": ids})
-    else:
-        result = await session.execute(_SQLITE, {"rows": rows, "now": now})
-    return [
-        Written(
-            cohort_index=int(cohort_index),
-            connection_id=str(connection_id),
-            failed=state == TrialState.ERRORED.value,
-            cost_micros=int(cost or 0),
-        )
-        for cohort_index, connection_id, state, cost in result.all()
-    ]
+        return [
+            Tally(int(index), str(connection), int(done), int(failed), int(cost))
+            for index, connection, done, failed, cost in result.all()
+        ]
+    tallies: dict[tuple[int, str], list[int]] = {}
+    written = await session.execute(_SQLITE, {"rows": rows, "now": now})
+    for index, connection, state, cost in written:
+        tally = tallies.setdefault((int(index), str(connection)), [0, 0, 0])
+        tally[0] += 1
+        tally[1] += state == TrialState.ERRORED.value
+        tally[2] += int(cost or 0)
+    return [Tally(index, connection, *sums) for (index, connection), sums in tallies.items()]

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.checks import calls_per_trial
 from server.comparisons import cohort_rates, counters
 from server.comparisons.models import (
-    CohortState,
     Comparison,
-    ComparisonCohort,
     ComparisonStatus,
     StopReason,
     Trial,
@@ -32,11 +30,12 @@ from server.comparisons.models import (
 )
 from server.comparisons.progress import Progress, shown_state, snapshot
 from server.db import utcnow
-from server.dispatch import ranges
+from server.dispatch import cohort_counters, ranges
+from server.dispatch.checkpoints import insert_admitted
 from server.dispatch.lease import Fenced
 from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
-from server.dispatch.recording import Written, write_outcomes
+from server.dispatch.recording import write_outcomes
 from server.experiments.models import Experiment
 from server.spend import caps, ledgers
 
@@ -87,7 +86,7 @@ async def admit(
     delivery stops at its next admission. Three statements when no connection has a monthly
     cap and no daily budget is set: the range rows locked, the comparison row locked (with
     its experiment's budget) and the insert."""
-    await ranges.lock(session, plan.comparison.id, claims)
+    await ranges.lock(session, plan.comparison.id, claims, shared=True)
     row = (
         await session.execute(
             select(Comparison, Experiment.daily_budget_micros)
@@ -110,27 +109,16 @@ async def admit(
     if stop is not None:
         comparison.pending_stop = stop.value
         return [], stop
-    connection_of = {index: cohort.connection.id for index, cohort in plan.cohorts.items()}
-    now = utcnow()
-    rows = [
-        {
-            "comparison_id": comparison.id,
-            "case_ordinal": item.case_ordinal,
-            "cohort_index": item.cohort_index,
-            "trial_index": item.trial_index,
-            "connection_id": connection_of[item.cohort_index],
-            "state": TrialState.ADMITTED,
-            "delivery_id": delivery_id,
-            "lease_token": _token_of(claims, item.case_ordinal),
-            "admitted_at": now,
-        }
-        for item in items
-    ]
-    inserted = await session.execute(
-        insert(Trial).returning(Trial.id, sort_by_parameter_order=True), rows
+    ids = await insert_admitted(
+        session,
+        comparison_id=comparison.id,
+        items=items,
+        connection_of={index: cohort.connection.id for index, cohort in plan.cohorts.items()},
+        tokens=[_token_of(claims, item.case_ordinal) for item in items],
+        delivery_id=delivery_id,
+        now=utcnow(),
     )
-    ids = inserted.scalars().all()
-    return [int(i) for i in ids], None
+    return ids, None
 
 
 def _token_of(claims: Sequence[ranges.Claim], ordinal: int) -> int:
@@ -155,26 +143,26 @@ async def record(
     `claims` are the ranges the outcomes belong to (their rows locked, tokens checked);
     `finished` of them have every outcome now and are given up as finished. The comparison
     row is locked only by the final increments, so an admission after it sees the spend."""
-    await ranges.lock(session, comparison_id, claims)
+    await ranges.lock(session, comparison_id, claims, shared=True)
     now = utcnow()
     unsent = [o.trial_id for o in outcomes if not o.sent]
     if unsent:  # never sent, so not ambiguous: the trial is simply not dispatched yet
         await session.execute(
             delete(Trial).where(Trial.id.in_(unsent), Trial.state == TrialState.ADMITTED)
         )
-    written = await write_outcomes(session, [o for o in outcomes if o.sent], now=now)
-    by_cohort: dict[int, list[Written]] = {}
+    tallies = await write_outcomes(session, [o for o in outcomes if o.sent], now=now)
     by_connection: dict[str, int] = {}
-    for row in written:
-        by_cohort.setdefault(row.cohort_index, []).append(row)
-        by_connection[row.connection_id] = by_connection.get(row.connection_id, 0) + row.cost_micros
+    for tally in tallies:
+        by_connection[tally.connection_id] = (
+            by_connection.get(tally.connection_id, 0) + tally.cost_micros
+        )
     await ledgers.add(
         session, experiment_id=plan.comparison.experiment_id, by_connection=by_connection, now=now
     )
     await ranges.release(session, comparison_id, finished, finished=True)
     per_trial = calls_per_trial(plan.comparison.checks)
-    done = sum(len(rows) for rows in by_cohort.values())
-    failed = sum(1 for row in written if row.failed)
+    # From here to the commit the comparison row is locked: one statement for the counters,
+    # one for every cohort (admission waits for this row only this long).
     comparison = (
         await session.execute(
             select(Comparison)
@@ -182,8 +170,9 @@ async def record(
                 update(Comparison)
                 .where(Comparison.id == comparison_id)
                 .values(
-                    done_calls=Comparison.done_calls + per_trial * done,
-                    failed_calls=Comparison.failed_calls + per_trial * failed,
+                    done_calls=Comparison.done_calls + per_trial * sum(t.done for t in tallies),
+                    failed_calls=Comparison.failed_calls
+                    + per_trial * sum(t.failed for t in tallies),
                     spent_micros=Comparison.spent_micros + sum(by_connection.values()),
                     seq=Comparison.seq + 1,
                     progress_at=now,
@@ -193,30 +182,14 @@ async def record(
             .execution_options(populate_existing=True)
         )
     ).scalar_one()
-    per_cohort_calls = plan.comparison.case_count * plan.comparison.trials_per_case
-    for index in sorted(set(by_cohort) | set(admitted_cohorts)):
-        rows = by_cohort.get(index, [])
-        total = ComparisonCohort.done_trials + len(rows)
-        await session.execute(
-            update(ComparisonCohort)
-            .where(ComparisonCohort.comparison_id == comparison_id)
-            .where(ComparisonCohort.cohort_index == index)
-            .values(
-                done_trials=total,
-                failed_trials=ComparisonCohort.failed_trials + sum(1 for r in rows if r.failed),
-                spent_micros=ComparisonCohort.spent_micros + sum(r.cost_micros for r in rows),
-                # A STOPPED cohort (the run ended meanwhile) keeps its state.
-                state=case(
-                    (ComparisonCohort.state == CohortState.STOPPED, CohortState.STOPPED.value),
-                    (total >= per_cohort_calls, CohortState.DONE.value),
-                    else_=CohortState.RUNNING.value,
-                ),
-            )
-            .execution_options(synchronize_session=False)
-        )
-    cohorts = await counters.cohorts_of(session, comparison_id)
-    ordered = [(c.cohort_index, shown_state(comparison, c.state)) for c in cohorts]
-    return snapshot(comparison, ordered)
+    states = await cohort_counters.add(
+        session,
+        comparison_id=comparison_id,
+        tallies=tallies,
+        admitted=admitted_cohorts,
+        per_cohort_calls=plan.comparison.case_count * plan.comparison.trials_per_case,
+    )
+    return snapshot(comparison, [(i, shown_state(comparison, state)) for i, state in states])
 
 
 async def resync(

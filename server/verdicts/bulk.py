@@ -35,7 +35,7 @@ SELECT case_ordinal, cohort_index, trial_index, state = 'COMPLETED', passed, sco
        CASE WHEN jsonb_typeof(tool_calls) = 'array' THEN jsonb_array_length(tool_calls)
             ELSE 0 END,
        input_tokens, output_tokens, cost_micros, latency_ms, error_code{results}
-FROM trial WHERE comparison_id = $1
+FROM trial WHERE comparison_id = $1 AND case_ordinal >= $2 AND case_ordinal < $3
 ORDER BY case_ordinal, cohort_index, trial_index
 """
 
@@ -68,13 +68,19 @@ def is_postgres(session: AsyncSession) -> bool:
 
 
 async def fetch_trials(
-    session: AsyncSession, comparison_id: str, checks: int, *, outputs: bool
+    session: AsyncSession,
+    comparison_id: str,
+    checks: int,
+    *,
+    outputs: bool,
+    first: int,
+    end: int,
 ) -> list[TrialRow]:
-    """Every trial row of the comparison in case-major order, with `checks` check results
-    (and each output only if `outputs`: the verdict needs none)."""
+    """The comparison's trial rows of cases `first` ≤ ordinal < `end` in case-major order,
+    with `checks` check results (and each output only if `outputs`: the verdict needs none)."""
     if is_postgres(session):
         connection = await driver(session)
-        records = await connection.fetch(_pg_trials(checks, outputs), comparison_id)
+        records = await connection.fetch(_pg_trials(checks, outputs), comparison_id, first, end)
         end = 13 + 2 * checks
         return [(*r[0:6], tuple(r[13:end:2]), tuple(r[14:end:2]), *r[6:13]) for r in records]
     rows = await session.execute(
@@ -94,7 +100,11 @@ async def fetch_trials(
             Trial.latency_ms,
             Trial.error_code,
         )
-        .where(Trial.comparison_id == comparison_id)
+        .where(
+            Trial.comparison_id == comparison_id,
+            Trial.case_ordinal >= first,
+            Trial.case_ordinal < end,
+        )
         .order_by(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index)
     )
     return [

@@ -64,16 +64,23 @@ async def complete(*, sessionmaker: async_sessionmaker[AsyncSession], comparison
             if not runs:
                 return NOTHING_TO_DO
             ran = await _ran(session, comparison_id)
-            checks = await session.scalar(
-                select(Comparison.checks).where(Comparison.id == comparison_id)
-            )
+            checks, trials = (
+                await session.execute(
+                    select(Comparison.checks, Comparison.trials_per_case).where(
+                        Comparison.id == comparison_id
+                    )
+                )
+            ).one()
             await _clear(session, runs)
-            await pg_items.write(
-                session,
-                comparison_id=comparison_id,
-                ran=sorted(ran),
-                names=tensors.evaluator_names(list(checks or [])),
-            )
+            ordinals = sorted(ran)
+            size = inputs.slice_cases(len(runs), int(trials))
+            for low in range(0, len(ordinals), size):
+                await pg_items.write(
+                    session,
+                    comparison_id=comparison_id,
+                    ran=ordinals[low : low + size],
+                    names=tensors.evaluator_names(list(checks or [])),
+                )
             await _mark_completed(session, runs, len(ran))
     return COMPLETED
 
@@ -81,25 +88,26 @@ async def complete(*, sessionmaker: async_sessionmaker[AsyncSession], comparison
 async def _complete_in_python(
     sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str
 ) -> str:
-    """SQLite: read, build the items with no transaction open (SQLite has one writer, and
-    every transaction here begins IMMEDIATE), then write and complete the runs read first,
-    if they are still RUNNING."""
-    async with sessionmaker() as session:
-        runs = await _running(session, comparison_id)
+    """SQLite: in one transaction, the items built and written a slice of cases at a time
+    (`inputs.trial_chunks`), then the runs completed. The embedded writer is held while
+    they are built (a few seconds for the largest embedded runs), the price of never
+    holding a whole comparison's trials and outputs in memory."""
+    loop = asyncio.get_running_loop()
+    async with sessionmaker() as session, session.begin():
+        runs = await _lock_running(session, comparison_id)
         if not runs:
             return NOTHING_TO_DO
         ran = await _ran(session, comparison_id)
-        data = await inputs.load(session, comparison_id, documents=True)
-    if data is None:
-        raise LookupError("the hosted runs' comparison is not DONE")
-    loop = asyncio.get_running_loop()
-    built = await loop.run_in_executor(None, records.hosted_items, data, ran, runs)
-    async with sessionmaker() as session, session.begin():
-        if await _lock_running(session, comparison_id) != runs:
-            return NOTHING_TO_DO  # another run of the job completed them meanwhile
+        data = await inputs.load(session, comparison_id)
+        if data is None:
+            raise LookupError("the hosted runs' comparison is not DONE")
         await _clear(session, runs)
-        await bulk.insert_rows(session, bulk.table(RunItem), built.items)
-        await bulk.insert_rows(session, bulk.table(RunItemScore), built.scores)
+        async for cases, trials in inputs.trial_chunks(session, data, documents=True):
+            built = await loop.run_in_executor(
+                None, records.hosted_items, data, cases, trials, ran, runs
+            )
+            await bulk.insert_rows(session, bulk.table(RunItem), built.items)
+            await bulk.insert_rows(session, bulk.table(RunItemScore), built.scores)
         await _mark_completed(session, runs, len(ran))
     return COMPLETED
 

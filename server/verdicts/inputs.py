@@ -1,11 +1,15 @@
 """What finalization reads: a DONE comparison's cases and trial rows, as plain values.
 
-`load` reads; `FinalizeInput` crosses into the executor, so it holds no ORM objects.
+`load` reads the comparison, its cohorts and its cases; `trial_chunks` then streams the
+trial rows a slice of cases at a time (`slice_cases`), so no whole-comparison list of trials
+is ever held: memory follows the cases, not the trials (docs/benchmarks.md, finalization).
+`FinalizeInput` crosses into the executor, so it holds no ORM objects.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from sqlalchemy import null, select
@@ -25,6 +29,13 @@ from server.verdicts import bulk
 from server.verdicts import sequential as sequential_verdict
 
 SCORE_0_1 = "SCORE_0_1"
+SLICE_ROWS = 45_000
+"""Trial rows per slice read at most (whole cases): 3 × 5,000 × 3 is one slice."""
+
+
+def slice_cases(cohorts: int, trials_per_case: int) -> int:
+    """Cases per slice: as many as `SLICE_ROWS` trial rows allow, at least one."""
+    return max(1, SLICE_ROWS // max(1, cohorts * trials_per_case))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,19 +96,16 @@ class FinalizeInput:
     started_by_member_id: str | None
     cohorts: list[CohortInfo]
     cases: list[CaseInfo]
-    trials: list[TrialInfo]
+    """Without their inputs: `trial_chunks` reads those a slice at a time when asked."""
     sequential: dict[str, Any] | None = None
     """Sequential stopping's stop and looks (`server.verdicts.sequential`)."""
     ship_policy: dict[str, Any] | None = None
     """The policy frozen at creation (`server.comparisons.ship_policy`); None: the defaults."""
 
 
-async def load(
-    session: AsyncSession, comparison_id: str, *, documents: bool = False
-) -> FinalizeInput | None:
-    """The comparison's finalization input, or None unless it is DONE. The trials' outputs
-    and the cases' inputs only with `documents` (the hosted runs' items in Python need
-    them; the verdict does not, and leaving them out saves reading megabytes of text)."""
+async def load(session: AsyncSession, comparison_id: str) -> FinalizeInput | None:
+    """The comparison's finalization input (no trial rows: `trial_chunks` streams them), or
+    None unless it is DONE."""
     comparison = await session.get(Comparison, comparison_id, populate_existing=True)
     if comparison is None or comparison.status != ComparisonStatus.DONE:
         return None
@@ -111,16 +119,12 @@ async def load(
             ComparisonCase.ordinal,
             DatasetCase.id,
             DatasetCase.dataset_item_id,
-            DatasetCase.input if documents else null(),
+            null(),
         )
         .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
         .where(ComparisonCase.comparison_id == comparison_id)
         .order_by(ComparisonCase.ordinal)
     )
-    rows = await bulk.fetch_trials(
-        session, comparison_id, len(comparison.checks), outputs=documents
-    )
-    trials = list(map(TrialInfo._make, rows))
     return FinalizeInput(
         comparison_id=comparison.id,
         workspace_id=comparison.workspace_id,
@@ -136,10 +140,41 @@ async def load(
         started_by_member_id=comparison.started_by_member_id,
         cohorts=[CohortInfo(c.cohort_index, c.label, c.release_id) for c in cohorts],
         cases=[CaseInfo(int(o), int(i), str(d), inp) for o, i, d, inp in case_rows],
-        trials=trials,
         sequential=sequential_verdict.describe(comparison),
         ship_policy=ship_policy_option.frozen(comparison.ship_policy, comparison.created_at),
     )
+
+
+async def trial_chunks(
+    session: AsyncSession, data: FinalizeInput, *, documents: bool = False
+) -> AsyncIterator[tuple[list[CaseInfo], list[TrialInfo]]]:
+    """(a slice of `data.cases`, their trial rows in case-major order), `slice_cases` cases
+    at a time. With `documents` the cases carry their inputs and the trials their outputs
+    (the hosted runs' items in Python need them; the verdict does not)."""
+    checks = len(data.checks)
+    size = slice_cases(len(data.cohorts), data.trials_per_case)
+    for low in range(0, len(data.cases), size):
+        cases = data.cases[low : low + size]
+        # The first and last slices are open-ended: every trial row is read, so one that
+        # names no case of the comparison still breaks finalization (it is not ignored).
+        first = cases[0].ordinal if low else -(2**31)
+        end = cases[-1].ordinal + 1 if low + size < len(data.cases) else 2**31 - 1
+        rows = await bulk.fetch_trials(
+            session, data.comparison_id, checks, outputs=documents, first=first, end=end
+        )
+        if documents:
+            found = await session.execute(
+                select(ComparisonCase.ordinal, DatasetCase.input)
+                .join(DatasetCase, DatasetCase.id == ComparisonCase.dataset_case_id)
+                .where(
+                    ComparisonCase.comparison_id == data.comparison_id,
+                    ComparisonCase.ordinal >= first,
+                    ComparisonCase.ordinal < end,
+                )
+            )
+            inputs = {int(ordinal): value for ordinal, value in found}
+            cases = [replace(case, input=inputs.get(case.ordinal)) for case in cases]
+        yield cases, list(map(TrialInfo._make, rows))
 
 
 async def _score_rubrics(session: AsyncSession, checks: list[dict[str, Any]]) -> frozenset[str]:

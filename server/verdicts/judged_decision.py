@@ -68,15 +68,13 @@ async def redecide(*, session: AsyncSession, comparison: Comparison) -> None:
         min_labels=spec.judge.min_labels,
         min_kappa=spec.judge.min_kappa,
     )
+    accumulator = tensors.Accumulator(data)
+    async for _, trials in inputs.trial_chunks(session, data):
+        accumulator.add(trials)
     loop = asyncio.get_running_loop()
-    document = await loop.run_in_executor(None, _decide, data, evidence)
+    document = await loop.run_in_executor(None, decide, data, accumulator.result(), evidence)
     verdict.scorecard = {**verdict.scorecard, "decision": document}
     verdict.updated_at = utcnow()
-
-
-def _decide(data: FinalizeInput, evidence: judge_gate.JudgeEvidence) -> dict[str, Any]:
-    """Off the event loop: the count tensors and the decision's resamples."""
-    return decide(data, tensors.build(data), evidence)
 
 
 def decide(

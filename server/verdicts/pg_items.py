@@ -16,6 +16,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.verdicts import bulk
 
 _COMPLETED = "t.state = 'COMPLETED'"
+_IN_SLICE = (
+    "t.case_ordinal BETWEEN (SELECT min(o) FROM unnest($2::int[]) AS o)"
+    " AND (SELECT max(o) FROM unnest($2::int[]) AS o)"
+)
+"""The slice's ordinals as a range too, so each slice's statement reads its cases by the
+trial key's index (`= ANY` alone left a scan of the comparison's rows per slice)."""
 
 
 def _score(index: int) -> str:
@@ -66,7 +72,7 @@ SELECT r.id AS run_id, t.case_ordinal AS position,
        count(*) FILTER (WHERE {_COMPLETED} AND t.passed) AS passed_count
 FROM trial t
 JOIN run r ON r.comparison_id = t.comparison_id AND r.cohort_index = t.cohort_index
-WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[])
+WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[]) AND {_IN_SLICE}
 GROUP BY r.id, t.case_ordinal
 ) g
 JOIN comparison_case cc ON cc.comparison_id = $1 AND cc.ordinal = g.position
@@ -84,7 +90,7 @@ SELECT r.id, t.case_ordinal, e.name, avg(e.score), count(e.score)
 FROM trial t
 JOIN run r ON r.comparison_id = t.comparison_id AND r.cohort_index = t.cohort_index
 CROSS JOIN LATERAL (VALUES {pairs}) AS e(name, score)
-WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[]) AND {_COMPLETED}
+WHERE t.comparison_id = $1 AND t.case_ordinal = ANY($2::int[]) AND {_IN_SLICE} AND {_COMPLETED}
 GROUP BY r.id, t.case_ordinal, e.name
 HAVING count(e.score) > 0
 """

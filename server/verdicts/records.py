@@ -5,6 +5,7 @@ written by `server.verdicts.hosted_runs` after the verdict), and the case rows."
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ import numpy as np
 import stats
 from server.ids import new_id
 from server.runs.models import RunSource, RunStatus
-from server.verdicts.inputs import FinalizeInput, TrialInfo
+from server.verdicts.inputs import CaseInfo, FinalizeInput, TrialInfo
 from server.verdicts.scorecard import Scored
 from server.verdicts.tensors import Tensors, evaluator_names
 
@@ -85,19 +86,26 @@ def run_rows(data: FinalizeInput, now: datetime) -> list[dict[str, Any]]:
     ]
 
 
-def hosted_items(data: FinalizeInput, ran: frozenset[int], run_ids: dict[int, str]) -> HostedItems:
-    """An item per case that ran (position = its ordinal) in each cohort's run (`run_ids` by
-    cohort index) with its trials, and each item's mean score per evaluator."""
+def hosted_items(
+    data: FinalizeInput,
+    cases: Sequence[CaseInfo],
+    trials: Sequence[TrialInfo],
+    ran: frozenset[int],
+    run_ids: dict[int, str],
+) -> HostedItems:
+    """For a slice of cases and their trials: an item per case that ran (position = its
+    ordinal) in each cohort's run (`run_ids` by cohort index) with its trials, and each
+    item's mean score per evaluator."""
     names = evaluator_names(data.checks)
     grouped: dict[tuple[int, int], list[TrialInfo]] = defaultdict(list)
-    for trial in data.trials:
+    for trial in trials:
         if trial.case_ordinal in ran:
             grouped[(trial.cohort_index, trial.case_ordinal)].append(trial)
     items: list[dict[str, Any]] = []
     scores: list[dict[str, Any]] = []
     for cohort in data.cohorts:
         run_id = run_ids[cohort.index]
-        for case in data.cases:
+        for case in cases:
             if case.ordinal not in ran:
                 continue
             trials = grouped[(cohort.index, case.ordinal)]
@@ -144,24 +152,60 @@ def _listed(values: np.ndarray[Any, Any]) -> list[list[Any]]:
     return [[None if v != v else v for v in row] for row in values.tolist()]
 
 
-def case_rows(data: FinalizeInput, t: Tensors, scored: Scored) -> list[dict[str, Any]]:
-    """A row per case that ran: its class, its relation bits per baseline, cohort summaries."""
-    fraction = _listed(stats.case_means(t.passed, t.completed))
-    score = _listed(stats.case_means(t.score, t.completed))
-    latency = _listed(stats.case_means(t.latency_ms, t.completed))
-    tokens = _listed(stats.case_means(t.output_tokens, t.completed))
-    cost = _listed(stats.case_means(t.cost_micros, t.rows))
-    trials, completed, passed = t.rows.tolist(), t.completed.tolist(), t.passed.tolist()
-    relations = scored.relations.T.tolist()
+CASE_ROWS_CHUNK = 5000
+"""Case rows built and written at a time (`case_row_chunks`)."""
+
+
+def case_row_chunks(
+    data: FinalizeInput, t: Tensors, scored: Scored
+) -> Iterator[list[dict[str, Any]]]:
+    """The case rows, `CASE_ROWS_CHUNK` cases at a time: one slice's rows exist at once."""
+    size = CASE_ROWS_CHUNK
+    ran = np.asarray(scored.ran, dtype=np.bool_)
+    before = np.concatenate(([0], np.cumsum(ran)))  # cases that ran before each ordinal
+    for low in range(0, len(data.cases), size):
+        high = min(low + size, len(data.cases))
+        rows = case_rows(data, t, scored, low, high, ran_before=int(before[low]))
+        if rows:
+            yield rows
+
+
+def _slice(values: np.ndarray[Any, Any], low: int, high: int) -> list[list[Any]]:
+    return _listed(values[:, low:high])
+
+
+def case_rows(
+    data: FinalizeInput,
+    t: Tensors,
+    scored: Scored,
+    low: int = 0,
+    high: int | None = None,
+    *,
+    ran_before: int = 0,
+) -> list[dict[str, Any]]:
+    """A row per case that ran among cases `low` ≤ ordinal < `high` (`ran_before`: how many
+    ran below `low`): its class, its relation bits per baseline, cohort summaries."""
+    high = len(data.cases) if high is None else high
+    fraction = _slice(stats.case_means(t.passed, t.completed), low, high)
+    score = _slice(stats.case_means(t.score, t.completed), low, high)
+    latency = _slice(stats.case_means(t.latency_ms, t.completed), low, high)
+    tokens = _slice(stats.case_means(t.output_tokens, t.completed), low, high)
+    cost = _slice(stats.case_means(t.cost_micros, t.rows), low, high)
+    trials = t.rows[:, low:high].tolist()
+    completed = t.completed[:, low:high].tolist()
+    passed = t.passed[:, low:high].tolist()
     ran = scored.ran.tolist()
+    count = sum(ran[low:high])
+    relations = scored.relations.T[ran_before : ran_before + count].tolist()
     rows: list[dict[str, Any]] = []
-    ran_index = 0
-    for case in data.cases:
+    ran_index = ran_before
+    for case in data.cases[low:high]:
         i = case.ordinal
         if not ran[i]:
             continue
+        j = i - low
         worse = better = 0
-        for offset, relation in enumerate(relations[ran_index] if relations else ()):
+        for offset, relation in enumerate(relations[ran_index - ran_before]):
             bit = 1 << (offset + 1)
             worse |= bit if relation < 0 else 0
             better |= bit if relation > 0 else 0
@@ -177,14 +221,14 @@ def case_rows(data: FinalizeInput, t: Tensors, scored: Scored) -> list[dict[str,
                 "cohorts": [
                     {
                         "cohortIndex": c,
-                        "trials": trials[c][i],
-                        "completed": completed[c][i],
-                        "passed": passed[c][i],
-                        "passFraction": fraction[c][i],
-                        "score": score[c][i],
-                        "latencyMs": latency[c][i],
-                        "outputTokens": tokens[c][i],
-                        "costMicros": cost[c][i],
+                        "trials": trials[c][j],
+                        "completed": completed[c][j],
+                        "passed": passed[c][j],
+                        "passFraction": fraction[c][j],
+                        "score": score[c][j],
+                        "latencyMs": latency[c][j],
+                        "outputTokens": tokens[c][j],
+                        "costMicros": cost[c][j],
                     }
                     for c in range(t.cohorts)
                 ],

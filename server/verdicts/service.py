@@ -1,9 +1,10 @@
 """Verdicts: finalizing a DONE comparison, retrying it, and reading what it stored.
 
-Finalization reads the trial rows, computes the scorecard off the event loop (every number
-from `stats/`), then writes the scorecard, the case rows and one hosted run per cohort in
-one transaction; the runs are RUNNING until `server.verdicts.hosted_runs` writes their
-items after the commit. Reports, follow-ups and webhooks read through the functions here.
+Finalization streams the trial rows into count matrices a slice of cases at a time, computes
+the scorecard off the event loop (every number from `stats/`), then writes the scorecard,
+the case rows (a slice at a time) and one hosted run per cohort in one transaction; the
+runs are RUNNING until `server.verdicts.hosted_runs` writes their items after the commit.
+Reports, follow-ups and webhooks read through the functions here.
 """
 
 from __future__ import annotations
@@ -97,28 +98,27 @@ async def _finalize(
         if verdict is not None and verdict.cases_erased_at is not None:
             return Finalized(comparison_id, "cases erased")
         data = await inputs.load(session, comparison_id)
-    if data is None:
-        return Finalized(comparison_id, "not done")
+        if data is None:
+            return Finalized(comparison_id, "not done")
+        counts = await _count(session, data)
     loop = asyncio.get_running_loop()
     now = utcnow()
-    scoring = loop.run_in_executor(None, _score, data)
+    scoring = loop.run_in_executor(None, _score, data, counts)
     try:
         async with sessionmaker() as session, session.begin():
             if not await store.claim(session, comparison_id):
                 return Finalized(comparison_id, "already finalized")
             await store.write_runs(session, records.run_rows(data, now))
-            counts, scored, cases = await scoring
+            scored = await scoring
             # As the run's end settled them, from the counts: no second pass over the trials.
             rates = _rates(data, counts)
             await cohort_rates.store(session, comparison_id=comparison_id, rates=rates)
             # Pairwise judging (server/pairwise/hosted_result.py): a result per baseline.
             await hosted_pairwise.add_pairwise(session, comparison_id, scored.document)
+            for rows in records.case_row_chunks(data, counts, scored):
+                await store.write_cases(session, rows)
             await store.write_verdict(
-                session,
-                comparison_id=comparison_id,
-                document=scored.document,
-                cases=cases,
-                now=now,
+                session, comparison_id=comparison_id, document=scored.document, now=now
             )
     finally:
         if not scoring.done():  # an early return or a failure: let the thread finish quietly
@@ -132,15 +132,22 @@ async def _finalize(
     )
 
 
-def _score(
-    data: inputs.FinalizeInput,
-) -> tuple[tensors.Tensors, scorecard.Scored, list[dict[str, Any]]]:
-    """The count tensors, the scorecard and the case rows, all off the event loop."""
-    counts = tensors.build(data)
+def _score(data: inputs.FinalizeInput, counts: tensors.Tensors) -> scorecard.Scored:
+    """Off the event loop: the scorecard and, from the same counts and seed, the ship
+    decision (docs/decision.md), stored with it."""
     scored = scorecard.score(data, counts)
-    # The ship decision (SPEC §9) from the same counts and seed, stored with the scorecard.
     scored.document["decision"] = judged_decision.decide(data, counts)
-    return counts, scored, records.case_rows(data, counts, scored)
+    return scored
+
+
+async def _count(session: AsyncSession, data: inputs.FinalizeInput) -> tensors.Tensors:
+    """The count tensors, summed off the event loop a slice of trial rows at a time: what is
+    held is the matrices (cohorts × cases), never the comparison's trials."""
+    loop = asyncio.get_running_loop()
+    accumulator = tensors.Accumulator(data)
+    async for _, trials in inputs.trial_chunks(session, data):
+        await loop.run_in_executor(None, accumulator.add, trials)
+    return accumulator.result()
 
 
 def _rates(data: inputs.FinalizeInput, t: tensors.Tensors) -> dict[int, tuple[int, int]]:

@@ -66,16 +66,16 @@ async def write_runs(session: AsyncSession, runs: Sequence[dict[str, Any]]) -> N
     await bulk.insert_rows(session, bulk.table(Run), runs)
 
 
+async def write_cases(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+    """A slice of the case rows (`records.case_row_chunks`)."""
+    await bulk.insert_rows(session, bulk.table(VerdictCase), rows)
+
+
 async def write_verdict(
-    session: AsyncSession,
-    *,
-    comparison_id: str,
-    document: dict[str, Any],
-    cases: Sequence[dict[str, Any]],
-    now: datetime,
+    session: AsyncSession, *, comparison_id: str, document: dict[str, Any], now: datetime
 ) -> None:
-    """The case rows and the scorecard; the comparison becomes FINALIZED (after `claim`)."""
-    await bulk.insert_rows(session, bulk.table(VerdictCase), cases)
+    """The scorecard, after every case row; the comparison becomes FINALIZED (after
+    `claim`)."""
     comparison, verdict = await lock(session, comparison_id)
     verdict.state = VerdictState.FINALIZED
     verdict.error_code = None

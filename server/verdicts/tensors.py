@@ -80,63 +80,108 @@ def _floats(values: tuple[Any, ...]) -> npt.NDArray[np.float64]:
     return np.array(values, dtype=np.float64).reshape(len(values))
 
 
-def build(data: FinalizeInput) -> Tensors:
-    """Count matrices from the trial rows (every ERRORED trial alike: failed or missing)."""
-    shape = (len(data.cohorts), len(data.cases))
-    column = _columns(data.trials)
-    count = len(data.trials)
-    cohort = np.array(column["cohort_index"], dtype=np.int64).reshape(count)
-    case = np.array(column["case_ordinal"], dtype=np.int64).reshape(count)
-    done = np.array(column["completed"], dtype=np.bool_).reshape(count)
+class Accumulator:
+    """The count matrices, summed a slice of trial rows at a time (`add`): what it holds is
+    the matrices (cohorts × cases) and three numbers per completed trial in numpy, never the
+    rows themselves."""
 
-    def total(values: npt.NDArray[Any], dtype: Any, only_done: bool = True) -> npt.NDArray[Any]:
-        out = np.zeros(shape, dtype=dtype)
-        keep = done if only_done else np.ones(count, dtype=np.bool_)
-        np.add.at(out, (cohort[keep], case[keep]), values[keep])
-        return out
+    def __init__(self, data: FinalizeInput) -> None:
+        self.data = data
+        shape = (len(data.cohorts), len(data.cases))
+        self.shape = shape
+        self.rows = np.zeros(shape, dtype=np.int64)
+        self.completed = np.zeros(shape, dtype=np.int64)
+        self.passed = np.zeros(shape, dtype=np.int64)
+        self.cost_micros = np.zeros(shape, dtype=np.float64)
+        self.latency_ms = np.zeros(shape, dtype=np.float64)
+        self.output_tokens = np.zeros(shape, dtype=np.float64)
+        self.score = np.zeros(shape, dtype=np.float64)
+        self.kinds: dict[str, list[int]] = {}
+        for index, spec in enumerate(data.checks):
+            self.kinds.setdefault(str(spec.get("kind")), []).append(index)
+        self.kind_passed = {kind: np.zeros(shape, dtype=np.int64) for kind in sorted(self.kinds)}
+        self.judged = {
+            index: str(spec.get("rubricVersionId"))
+            for index, spec in enumerate(data.checks)
+            if spec.get("kind") == CheckKind.JUDGE_RUBRIC
+            and str(spec.get("rubricVersionId")) in data.score_rubrics
+        }
+        self.judge_sum = {r: np.zeros(shape, dtype=np.float64) for r in self.judged.values()}
+        self.judge_count = {r: np.zeros(shape, dtype=np.int64) for r in self.judged.values()}
+        self._cohort: list[npt.NDArray[np.int64]] = []
+        self._case: list[npt.NDArray[np.int64]] = []
+        self._latency: list[FloatMatrix] = []
 
-    ones = np.ones(count, dtype=np.int64)
-    # bool(None) is False: an ungraded trial does not pass.
-    passed = np.array(column["passed"], dtype=np.bool_).reshape(count).astype(np.int64)
-    given = _floats(column["score"])
-    score = np.where(np.isnan(given), passed, given)
-    checks = len(data.checks)
-    check_passed = np.array(
-        [row[:checks] for row in column["check_passed"]], dtype=np.bool_
-    ).reshape(count, checks)
-    kinds: dict[str, list[int]] = {}
-    for index, spec in enumerate(data.checks):
-        kinds.setdefault(str(spec.get("kind")), []).append(index)
-    kind_passed = {
-        kind: total(np.all(check_passed[:, indices], axis=1).astype(np.int64), np.int64)
-        for kind, indices in sorted(kinds.items())
-    }
-    judge_sum: dict[str, FloatMatrix] = {}
-    judge_count: dict[str, IntMatrix] = {}
-    for index, spec in enumerate(data.checks):
-        rubric = str(spec.get("rubricVersionId"))
-        if spec.get("kind") != CheckKind.JUDGE_RUBRIC or rubric not in data.score_rubrics:
-            continue
-        values = _floats(tuple(row[index] for row in column["check_scores"]))
-        graded = ~np.isnan(values)
-        judge_sum[rubric] = total(np.where(graded, values, 0.0), np.float64)
-        judge_count[rubric] = total(graded.astype(np.int64), np.int64)
-    latency = _floats(column["latency_ms"])
-    return Tensors(
-        cohorts=shape[0],
-        cases=shape[1],
-        scheduled=data.trials_per_case,
-        rows=total(ones, np.int64, only_done=False),
-        completed=total(ones, np.int64),
-        passed=total(passed, np.int64),
-        cost_micros=total(_floats(column["cost_micros"]), np.float64, False),
-        latency_ms=total(latency, np.float64),
-        output_tokens=total(_floats(column["output_tokens"]), np.float64),
-        score=total(score, np.float64),
-        kind_passed=kind_passed,
-        judge_sum=judge_sum,
-        judge_count=judge_count,
-        trial_cohort=cohort[done],
-        trial_case=case[done],
-        trial_latency=latency[done],
-    )
+    def add(self, trials: list[TrialInfo]) -> None:
+        """Sum a slice of trial rows into the matrices (every ERRORED trial alike: failed or
+        missing)."""
+        if not trials:
+            return
+        column = _columns(trials)
+        count = len(trials)
+        cohort = np.array(column["cohort_index"], dtype=np.int64).reshape(count)
+        case = np.array(column["case_ordinal"], dtype=np.int64).reshape(count)
+        done = np.array(column["completed"], dtype=np.bool_).reshape(count)
+        at, at_done = (cohort, case), (cohort[done], case[done])
+
+        def add_done(out: npt.NDArray[Any], values: npt.NDArray[Any]) -> None:
+            np.add.at(out, at_done, values[done])
+
+        np.add.at(self.rows, at, 1)
+        np.add.at(self.completed, at_done, 1)
+        # bool(None) is False: an ungraded trial does not pass.
+        passed = np.array(column["passed"], dtype=np.bool_).reshape(count).astype(np.int64)
+        add_done(self.passed, passed)
+        given = _floats(column["score"])
+        add_done(self.score, np.where(np.isnan(given), passed, given))
+        np.add.at(self.cost_micros, at, _floats(column["cost_micros"]))
+        latency = _floats(column["latency_ms"])
+        add_done(self.latency_ms, latency)
+        add_done(self.output_tokens, _floats(column["output_tokens"]))
+        checks = len(self.data.checks)
+        check_passed = np.array(
+            [row[:checks] for row in column["check_passed"]], dtype=np.bool_
+        ).reshape(count, checks)
+        for kind, indices in self.kinds.items():
+            add_done(
+                self.kind_passed[kind],
+                np.all(check_passed[:, indices], axis=1).astype(np.int64),
+            )
+        for index, rubric in self.judged.items():
+            values = _floats(tuple(row[index] for row in column["check_scores"]))
+            graded = ~np.isnan(values)
+            add_done(self.judge_sum[rubric], np.where(graded, values, 0.0))
+            add_done(self.judge_count[rubric], graded.astype(np.int64))
+        self._cohort.append(cohort[done])
+        self._case.append(case[done])
+        self._latency.append(latency[done])
+
+    def result(self) -> Tensors:
+        def joined(parts: list[npt.NDArray[Any]], dtype: Any) -> npt.NDArray[Any]:
+            return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+        return Tensors(
+            cohorts=self.shape[0],
+            cases=self.shape[1],
+            scheduled=self.data.trials_per_case,
+            rows=self.rows,
+            completed=self.completed,
+            passed=self.passed,
+            cost_micros=self.cost_micros,
+            latency_ms=self.latency_ms,
+            output_tokens=self.output_tokens,
+            score=self.score,
+            kind_passed=self.kind_passed,
+            judge_sum=self.judge_sum,
+            judge_count=self.judge_count,
+            trial_cohort=joined(self._cohort, np.int64),
+            trial_case=joined(self._case, np.int64),
+            trial_latency=joined(self._latency, np.float64),
+        )
+
+
+def build(data: FinalizeInput, trials: list[TrialInfo]) -> Tensors:
+    """The count matrices of `trials` in one slice."""
+    accumulator = Accumulator(data)
+    accumulator.add(trials)
+    return accumulator.result()

@@ -14,6 +14,11 @@ from server.workspaces.roles import Role
 
 RoleColumn = Enum(Role, name="role", native_enum=False, length=16)
 
+CALL_LIMIT_DEFAULT = 20_000
+"""A new workspace's `maxCallsPerComparison` (docs/architecture.md, Limits)."""
+CALL_LIMIT_MOST = 2_000_000
+"""The most an ADMIN may raise `maxCallsPerComparison` to."""
+
 
 class AmbiguousOutcomes(StrEnum):
     """What a crash's admitted-but-unrecorded trials do to their run (SPEC §2, Dispatch)."""
@@ -40,7 +45,13 @@ class Workspace(Base):
         server_default=AmbiguousOutcomes.COUNT_AS_MISSING.value,
     )
     default_ship_policy: Mapped[dict[str, Any] | None] = mapped_column(
-        PortableJSON, comment="the ship policy of comparisons created without one (null: SPEC §9's)"
+        PortableJSON, comment="the ship policy of comparisons created without one (null: docs/decision.md's)"
+    )
+    max_calls_per_comparison: Mapped[int] = mapped_column(
+        Integer,
+        default=CALL_LIMIT_DEFAULT,
+        server_default=str(CALL_LIMIT_DEFAULT),
+        comment="model calls one comparison may make (QUOTA_EXCEEDED at create)",
     )
 
 

@@ -16,7 +16,13 @@ from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.security import display_prefix, generate_token, hash_token
 from server.validation import check_range, clean_name
-from server.workspaces.models import AmbiguousOutcomes, ApiToken, Member, Workspace
+from server.workspaces.models import (
+    CALL_LIMIT_MOST,
+    AmbiguousOutcomes,
+    ApiToken,
+    Member,
+    Workspace,
+)
 from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role
 
 
@@ -209,6 +215,7 @@ async def update_settings(
     requests_per_minute_per_token: int | None = None,
     ambiguous_outcomes: AmbiguousOutcomes | None = None,
     default_ship_policy: ShipPolicySpec | None = None,
+    max_calls_per_comparison: int | None = None,
 ) -> Workspace:
     actor.require(Role.ADMIN)
     if default_ship_policy is not None:
@@ -238,6 +245,10 @@ async def update_settings(
     if default_ship_policy is not None:
         workspace.default_ship_policy = ship_policy_option.document(default_ship_policy)
         changes["defaultShipPolicy"] = workspace.default_ship_policy
+    if max_calls_per_comparison is not None:
+        workspace.max_calls_per_comparison = changes["maxCallsPerComparison"] = check_range(
+            max_calls_per_comparison, field="maxCallsPerComparison", low=1, high=CALL_LIMIT_MOST
+        )
     await _audit(session, actor, "workspace.update_settings", workspace.id, changes, "workspace")
     return workspace
 

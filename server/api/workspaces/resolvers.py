@@ -128,6 +128,7 @@ class WorkspaceMutation:
                 default_ship_policy=(
                     input.default_ship_policy.to_spec() if input.default_ship_policy else None
                 ),
+                max_calls_per_comparison=input.max_calls_per_comparison,
             )
         info.context.app.tokens.forget(lambda cached: cached.workspace_id == actor.workspace_id)
         return Workspace.from_row(row)

@@ -37,6 +37,10 @@ class WorkspaceSettings:
     default_ship_policy: ShipPolicy = strawberry.field(
         description="The ship policy of comparisons created without one (docs/decision.md)."
     )
+    max_calls_per_comparison: int = strawberry.field(
+        description="Model calls one comparison may make, judge calls included: a larger "
+        "one is refused at create (QUOTA_EXCEEDED) and the preview shows it as a blocker."
+    )
 
 
 @strawberry.type
@@ -121,6 +125,7 @@ class Workspace:
                         ship_policy_option.from_document(row.default_ship_policy)
                     )
                 ),
+                max_calls_per_comparison=row.max_calls_per_comparison,
             ),
         )
 
@@ -159,4 +164,7 @@ class WorkspaceSettingsInput:
     ambiguous_outcomes: AmbiguousOutcomes | None = None  # type: ignore[valid-type]
     default_ship_policy: ShipPolicyInput | None = strawberry.field(
         default=None, description="Replaces the whole default policy."
+    )
+    max_calls_per_comparison: int | None = strawberry.field(
+        default=None, description="1 to 2,000,000 (ADMIN); 20,000 for a new workspace."
     )

@@ -96,9 +96,7 @@ async def test_every_combination_reads_what_the_loaders_would(backend: Backend) 
             "cohort_count": page.cohort_count,
             "has_reports": page.has_reports,
         }
-        assert found == {k: v if asked[k] else None for k, v in expected.items()}, (
-            wanted
-        )
+        assert found == {k: v if asked[k] else None for k, v in expected.items()}, wanted
         assert page.row.id == row.id
 
 

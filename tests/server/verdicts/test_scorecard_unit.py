@@ -41,7 +41,7 @@ def _trial(
     )
 
 
-def _input(trials: list[TrialInfo], cohorts: int, cases: int, per_case: int) -> FinalizeInput:
+def _input(cohorts: int, cases: int, per_case: int) -> FinalizeInput:
     return FinalizeInput(
         comparison_id="cmp_unit",
         workspace_id="ws",
@@ -57,7 +57,6 @@ def _input(trials: list[TrialInfo], cohorts: int, cases: int, per_case: int) -> 
         started_by_member_id=None,
         cohorts=[CohortInfo(c, f"c{c}", f"rel_{c}") for c in range(cohorts)],
         cases=[CaseInfo(i, i, f"q-{i}", {"i": i}) for i in range(cases)],
-        trials=trials,
     )
 
 
@@ -71,8 +70,8 @@ def test_a_score_rubric_gets_a_judge_score_row_that_votes() -> None:
         for c in range(2)
         for k in range(2)
     ]
-    data = _input(trials, cohorts=2, cases=30, per_case=2)
-    scored = scorecard.score(data, tensors.build(data))
+    data = _input(cohorts=2, cases=30, per_case=2)
+    scored = scorecard.score(data, tensors.build(data, trials))
     row = next(m for m in scored.document["metrics"] if m["name"] == f"judge_score.{RUBRIC}")
     per_case = judge.mean(axis=2)
     assert row["direction"] == "HIGHER_IS_BETTER"
@@ -97,8 +96,8 @@ def test_three_cohorts_use_only_the_cases_every_cohort_completed() -> None:
                 if c == 2 and i < 4:  # cohort 2 errored on every trial of cases 0–3
                     passed = None
                 trials.append(_trial(i, c, k, passed, 0.5))
-    data = _input(trials, cohorts=3, cases=24, per_case=2)
-    counts = tensors.build(data)
+    data = _input(cohorts=3, cases=24, per_case=2)
+    counts = tensors.build(data, trials)
     scored = scorecard.score(data, counts)
     doc = scored.document
     assert (doc["usableCases"], doc["ranCases"], doc["casesNotRun"]) == (20, 24, 0)
@@ -125,14 +124,15 @@ def test_three_cohorts_use_only_the_cases_every_cohort_completed() -> None:
     runs = records.run_rows(data, utcnow())
     assert [(r["status"], r["item_count"]) for r in runs] == [("RUNNING", 0)] * 3
     ran = frozenset(int(i) for i in np.flatnonzero(counts.ran))
-    built = records.hosted_items(data, ran, {r["cohort_index"]: r["id"] for r in runs})
+    run_ids = {r["cohort_index"]: r["id"] for r in runs}
+    built = records.hosted_items(data, data.cases, trials, ran, run_ids)
     assert [sum(i["run_id"] == r["id"] for i in built.items) for r in runs] == [24, 24, 24]
     assert built.items[2 * 24]["trials"][0]["evaluators"] == {}  # cohort 2, case 0: errored
 
 
 def test_a_run_stopped_before_any_case_completed_still_has_a_defined_scorecard() -> None:
-    data = _input([_trial(0, 0, 0, True, 0.5)], cohorts=2, cases=3, per_case=1)
-    scored = scorecard.score(data, tensors.build(data))
+    data = _input(cohorts=2, cases=3, per_case=1)
+    scored = scorecard.score(data, tensors.build(data, [_trial(0, 0, 0, True, 0.5)]))
     doc = scored.document
     assert (doc["usableCases"], doc["casesNotRun"]) == (0, 3)
     assert doc["verdicts"][0]["outcome"] == "NO_VERDICT"
