@@ -102,6 +102,8 @@ async def test_a_running_comparison_shows_live_progress_and_cancels(
     await expect(progress).to_have_count(0)
 
     await page.get_by_role("button", name="Cancel").click()  # still there in the background
+    ask = page.get_by_role("alertdialog", name="Cancel this comparison?")
+    await ask.get_by_role("button", name="Cancel comparison").click()
     await expect(main).to_contain_text(re.compile(rf"Cancelled\. [\d,]+ of {CALLS} calls ran\."))
     await expect(main).to_contain_text("Status: Cancelled")
     await expect(main).to_contain_text("Last run just now")
@@ -109,6 +111,8 @@ async def test_a_running_comparison_shows_live_progress_and_cancels(
     assert await axe_violations(page) == []  # ended
 
     await page.get_by_role("button", name="Re-run").click()
+    rerun = page.get_by_role("alertdialog", name="Re-run this comparison?")
+    await rerun.get_by_role("button", name="Re-run").click()
     await page.wait_for_url(re.compile(r"/comparisons/(?!" + comparison_id + r")cmp_\w+$"))
     rerun_id = page.url.rsplit("/", 1)[1]
     await page.get_by_role("progressbar", name="Progress").wait_for()  # started, in the background

@@ -1,12 +1,14 @@
 import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation, type CombinedError } from "urql";
+import { useMutation, useQuery, type CombinedError } from "urql";
 import { Ago } from "../../components/Ago";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
+import { dollars } from "../../lib/format";
 import { CohortChips } from "./CohortChips";
-import { FinalizeMutation, RerunMutation, StartMutation } from "./queries";
+import { FinalizeMutation, RerunBoundQuery, RerunMutation, StartMutation } from "./queries";
 import { errorCodeWords, stopWords } from "./stopWords";
 
 type Comparison = PageData["comparison"];
@@ -62,13 +64,18 @@ export function EndedSummary({
   );
 }
 
-/** Re-run: a new comparison from the same input, started in the background, then its page. */
+/**
+ * Re-run: asked in an `alertdialog` that shows what the run may spend, then a new comparison
+ * from the same input, started in the background, then its page.
+ */
 function Rerun({ id }: { id: string }) {
   const navigate = useNavigate();
+  const [asking, setAsking] = useState(false);
   const [rerun, doRerun] = useMutation(RerunMutation);
   const [started, start] = useMutation(StartMutation);
   const [failed, setFailed] = useState<{ id: string; error: CombinedError } | null>(null);
   const click = async () => {
+    setAsking(false);
     const made = await doRerun({ id });
     const next = made.data?.rerunComparison;
     if (!next) return;
@@ -83,9 +90,10 @@ function Rerun({ id }: { id: string }) {
   };
   return (
     <>
-      <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => void click()}>
+      <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => setAsking(true)}>
         Re-run
       </RoleButton>
+      {asking && <RerunConfirm id={id} onConfirm={() => void click()} onClose={() => setAsking(false)} />}
       {rerun.error && <ErrorNotice error={rerun.error} />}
       {failed && (
         <>
@@ -94,6 +102,40 @@ function Rerun({ id }: { id: string }) {
         </>
       )}
     </>
+  );
+}
+
+/** The Re-run question, with the run's cost bound and the budget cap that would stop it. */
+function RerunConfirm({
+  id,
+  onConfirm,
+  onClose,
+}: {
+  id: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const [{ data, error }] = useQuery({
+    query: RerunBoundQuery,
+    variables: { id },
+    requestPolicy: "network-only",
+  });
+  const c = data?.comparison;
+  return (
+    <ConfirmDialog title="Re-run this comparison?" confirmLabel="Re-run" busy={!c} onConfirm={onConfirm} onClose={onClose}>
+      <p>A new comparison runs the same cases and cohorts again, from the start.</p>
+      {error && <ErrorNotice error={error} />}
+      {c ? (
+        <p>
+          It may spend up to {dollars(c.runCostBoundCents)} if every call uses its max output tokens
+          {c.budgetCapCents !== null && c.budgetCapCents !== undefined
+            ? `; its budget cap stops it at ${dollars(c.budgetCapCents)}.`
+            : "; it has no budget cap."}
+        </p>
+      ) : (
+        !error && <p>Working out what it may spend…</p>
+      )}
+    </ConfirmDialog>
   );
 }
 

@@ -248,6 +248,16 @@ export const CancelMutation = graphql(`
   }
 `);
 
+export const RerunBoundQuery = graphql(`
+  query RerunBound($id: ID!) {
+    comparison(id: $id) {
+      id
+      runCostBoundCents
+      budgetCapCents
+    }
+  }
+`);
+
 export const RerunMutation = graphql(`
   mutation RerunComparison($id: ID!) {
     rerunComparison(id: $id) {
