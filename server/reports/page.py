@@ -24,6 +24,7 @@ from server.reports import links, page_view
 from server.reports import service as report_service
 from server.reports.models import Report
 from server.verdicts import wording
+from server.words import metric_name, metric_value, words
 
 logger = logging.getLogger("shipwise.reports")
 
@@ -54,6 +55,9 @@ def _num(value: float | None, digits: int = 2) -> str:
 
 _ENV.filters["pct"] = _pct
 _ENV.filters["num"] = _num
+_ENV.filters["words"] = words
+_ENV.filters["metric_name"] = metric_name
+_ENV.globals["metric_value"] = metric_value
 
 
 def _refusal(status: int, title: str, message: str) -> HTMLResponse:

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from server.runs.cases import DiffCase
 from server.runs.diff import DiffSummary
+from server.words import words
 
 TABS = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 INPUT_PREVIEW = 160
@@ -74,7 +75,7 @@ def _gate(summary: DiffSummary) -> tuple[str, str]:
         return "Significant regression", "bad"
     if summary.significant:
         return "Significant improvement", "good"
-    return f"Not significant ({summary.significance_reason})", "none"
+    return f"Not significant ({words(summary.significance_reason).lower()})", "none"
 
 
 def summary_html(summary: DiffSummary) -> str:
@@ -89,7 +90,7 @@ def summary_html(summary: DiffSummary) -> str:
             if summary.delta_low is None
             else f"[{summary.delta_low:+.3f}, {summary.delta_high or 0:+.3f}]",
         ),
-        _card(f"p ({summary.method})", _p(summary.p_value)),
+        _card(f"p ({words(summary.method)})", _p(summary.p_value)),
         _card("regressed", str(summary.regressed_count)),
         _card("improved", str(summary.improved_count)),
         _card("unchanged", str(summary.unchanged_count)),
@@ -130,7 +131,8 @@ def case_html(case: DiffCase) -> str:
     rows = "".join(
         f"<tr><td>{escape(e.name)}</td><td>{_number(e.baseline_mean)}</td>"
         f"<td>{_number(e.candidate_mean)}</td><td>{_number(e.delta, signed=True)}</td>"
-        f'<td class="{e.status}">{e.status}</td><td>{"yes" if e.significant else "no"}</td></tr>'
+        f'<td class="{e.status}">{words(e.status)}</td>'
+        f"<td>{'yes' if e.significant else 'no'}</td></tr>"
         for e in case.evaluators
     )
     evaluators = (
@@ -146,7 +148,7 @@ def case_html(case: DiffCase) -> str:
     )
     return (
         f'<details class="case" data-status="{case.status}">'
-        f'<summary><span class="status {case.status}">{case.status}</span>'
+        f'<summary><span class="status {case.status}">{words(case.status)}</span>'
         f"<span>#{case.position}</span><span>{escape(case.dataset_item_id or '—')}</span>"
         f"<span>{'flip' if case.pass_flip else ''}</span><span>{escape(preview)}</span></summary>"
         f'<div class="more"><p>{fractions}'
@@ -180,7 +182,7 @@ def page_html(
     tabs = "".join(
         f'<a href="{link(status=tab, after=None)}" data-tab="{tab}"'
         + (' aria-current="page"' if tab == status else "")
-        + f">{tab.title()}</a>"
+        + f">{words(tab)}</a>"
         for tab in TABS
     )
     body = "".join(case_html(case) for case in cases) or '<p class="empty">No cases.</p>'
