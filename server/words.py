@@ -40,6 +40,9 @@ WORDS: Final = {
     "CHANGED": "Changed",
     "ADDED": "Added",
     "REMOVED": "Removed",
+    # How a run diff pairs items.
+    "DATASET_ITEM_ID": "datasetItemId",
+    "POSITION": "position",
 }
 
 METRIC_NAMES: Final = {

@@ -129,7 +129,7 @@ def summary_html(summary: DiffSummary) -> str:
     return (
         f'<p class="gate {css}" id="gate">{escape(gate)}</p>'
         f'<div class="cards" id="summary">{"".join(cards)}</div>'
-        f"<p>{summary.paired_count} pairs by {summary.pairing}, "
+        f"<p>{summary.paired_count} pairs by {words(summary.pairing)}, "
         f"{summary.graded_pair_count} graded on both sides; ε {summary.epsilon:g}.</p>" + evaluators
     )
 
