@@ -30,6 +30,14 @@ async def test_signing_in_from_a_deep_link_returns_to_it(
 
     await page.get_by_role("button", name="Sign out").click()
     await token_box.wait_for()
+    await page.goto(f"{base}/sign-in")  # signing out is not a deep link: the list follows
+    await token_box.fill(ws.tokens[Role.VIEWER])
+    await page.get_by_role("button", name="Sign in").click()
+    await page.get_by_role("heading", name="Comparisons", exact=True).wait_for()
+    assert page.url == f"{base}/comparisons"
+
+    await page.get_by_role("button", name="Sign out").click()
+    await token_box.wait_for()
     await page.goto(f"{base}/audit")  # signed out: the link is kept through sign-in
     await token_box.fill(ws.tokens[Role.ADMIN])
     await page.get_by_role("button", name="Sign in").click()

@@ -32,6 +32,8 @@ export function App() {
   const [refused, setRefused] = useState(false);
   const [via, setVia] = useState<Exclude<Refusal, null>>("form");
   const [connectionLost, setConnectionLost] = useState(false);
+  // Signing out is not being sent away from a page: sign-in then starts afresh.
+  const [signedOut, setSignedOut] = useState(false);
 
   // A sign-in link's token (`#token=…`), on load or pasted over the open page: taken, then
   // removed from the address bar before anything else renders.
@@ -71,6 +73,7 @@ export function App() {
       storeToken(value);
       setVia("form");
       setRefused(false);
+      setSignedOut(false);
       setToken(value);
       navigate(returnTo(location.state), { replace: true });
     },
@@ -80,14 +83,15 @@ export function App() {
     forgetToken();
     setToken(null);
     setRefused(false);
-    navigate("/sign-in", { replace: true });
+    setSignedOut(true);
+    navigate("/sign-in", { replace: true, state: null });
   }, [navigate]);
 
   if (linkToken) return null;
   if (!portal) {
     if (location.pathname !== "/sign-in") {
       const from = location.pathname + location.search;
-      return <Navigate to="/sign-in" replace state={{ from }} />;
+      return <Navigate to="/sign-in" replace state={signedOut ? null : { from }} />;
     }
     return <SignInPage refused={refused ? via : null} onSignIn={signIn} />;
   }
