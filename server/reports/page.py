@@ -20,7 +20,7 @@ from server import signed_links
 from server.auth import authenticate, bearer_token
 from server.context import AppState
 from server.db import utcnow
-from server.design import tokens_css
+from server.design import TOKENS_CSS
 from server.errors import NotFound, ShipwiseError, Unauthenticated
 from server.reports import links, page_view
 from server.reports import service as report_service
@@ -57,7 +57,7 @@ def _num(value: float | None, digits: int = 2) -> str:
 
 _ENV.filters["pct"] = _pct
 _ENV.filters["num"] = _num
-_ENV.globals["tokens_css"] = Markup(tokens_css())  # our own file, inlined as it is
+_ENV.globals["tokens_css"] = Markup(TOKENS_CSS)  # our own file, inlined as it is
 _ENV.filters["words"] = words
 _ENV.filters["metric_name"] = metric_name
 _ENV.globals["metric_value"] = metric_value

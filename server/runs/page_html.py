@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
-from server.design import tokens_css
+from server.design import TOKENS_CSS
 from server.runs.cases import DiffCase
 from server.runs.diff import DiffSummary
 from server.words import words
@@ -21,7 +21,7 @@ TABS = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 INPUT_PREVIEW = 160
 
 STYLE = (
-    tokens_css()
+    TOKENS_CSS
     + """
 body{font:var(--text-md)/var(--line-height) var(--font-body);margin:0;color:var(--ink);
 background:var(--panel)}

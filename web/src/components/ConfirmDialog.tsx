@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 export function ConfirmDialog({
   title,
   confirmLabel,
-  backLabel = "Back",
+  backLabel = "Keep it",
   busy = false,
   onConfirm,
   onClose,

@@ -33,7 +33,6 @@ export function CancelButton({
         <ConfirmDialog
           title="Cancel this comparison?"
           confirmLabel="Cancel comparison"
-          backLabel={running ? "Keep running" : "Keep it"}
           onConfirm={() => void confirm()}
           onClose={() => setAsking(false)}
         >

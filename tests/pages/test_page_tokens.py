@@ -6,27 +6,27 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from server.design import TOKENS_FILE, tokens_css
+from server.design import TOKENS_CSS
 from server.runs.page_html import STYLE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WEB_TOKENS = ROOT / "web" / "src" / "styles" / "tokens.css"
 TEMPLATES = ROOT / "server" / "reports" / "templates"
 HEX = re.compile(r"#[0-9a-fA-F]{3,8}\b")
 
 
 def _outside_tokens(css: str) -> str:
-    assert tokens_css() in css  # the tokens, inlined whole
-    return css.replace(tokens_css(), "")
+    assert TOKENS_CSS in css  # the tokens, inlined whole
+    return css.replace(TOKENS_CSS, "")
 
 
 def test_the_server_copy_is_the_portals_file() -> None:
-    assert TOKENS_FILE.read_bytes() == WEB_TOKENS.read_bytes(), (
-        "server/design_tokens.css differs from web/src/styles/tokens.css: copy the web file over"
+    assert WEB_TOKENS.read_text(encoding="utf-8") == TOKENS_CSS, (
+        "server/design/tokens.css differs from web/src/styles/tokens.css: copy the web file over"
     )
     for name in ("--font-body", "--text-md", "--space-4", "--ink", "--verdict-regressed",
                  "--decision-ship"):  # fmt: skip
-        assert f"{name}:" in tokens_css()
+        assert f"{name}:" in TOKENS_CSS
 
 
 def test_the_diff_page_takes_its_colours_from_the_tokens() -> None:
