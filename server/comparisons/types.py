@@ -24,7 +24,6 @@ from server.connections.types import ModelConnection
 from server.context import Context
 from server.datasets.models import Split as SplitEnum
 from server.datasets.types import DatasetVersion, Split
-from server.dispatch.run_bound import run_bound_micros
 from server.experiments.types import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.pagination import Connection
@@ -270,15 +269,6 @@ class Comparison:
         async with context.read() as session:
             rows = await spend_caps.capped_connections(session, self.row, cohorts)
         return [ModelConnection.from_row(row) for row in rows]
-
-    @strawberry.field(
-        description="What one run of these cases and cohorts may spend at most, if every "
-        "call used its max output tokens (input: characters ÷ 4), judge calls included: a "
-        "Re-run's bound before its budget cap. Computed when asked (it reads every case)."
-    )
-    async def run_cost_bound_cents(self, info: strawberry.Info[Context]) -> float:
-        async with info.context.read() as session:
-            return micros_to_cents(await run_bound_micros(session, self.row.id))
 
     @strawberry.field
     def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:

@@ -1,36 +1,36 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
 /**
- * A modal `alertdialog` asking before an action that cannot be taken back (a Re-run spends
- * money, a Cancel stops a run): named by its question, described by its consequences. Focus
- * starts on the way back, so Enter or Escape never acts by accident.
+ * An `alertdialog` that asks before an action that spends or stops something: its heading
+ * names it, its words describe it; the confirming button acts, "Keep it" (or Escape) does
+ * nothing. The focus starts on the safe choice and returns to the opener.
  */
 export function ConfirmDialog({
   title,
   confirmLabel,
-  backLabel = "Keep it",
+  cancelLabel = "Keep it",
   busy = false,
   onConfirm,
-  onClose,
+  onCancel,
   children,
 }: {
   title: string;
   confirmLabel: string;
-  backLabel?: string;
+  cancelLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
-  onClose: () => void;
+  onCancel: () => void;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const back = useRef<HTMLButtonElement>(null);
+  const safe = useRef<HTMLButtonElement>(null);
   const headingId = useId();
-  const bodyId = useId();
+  const wordsId = useId();
   useEffect(() => {
     const dialog = ref.current;
     const opener = document.activeElement as HTMLElement | null;
     if (dialog && !dialog.open) dialog.showModal();
-    back.current?.focus();
+    safe.current?.focus();
     return () => {
       dialog?.close();
       opener?.focus();
@@ -40,23 +40,21 @@ export function ConfirmDialog({
     <dialog
       ref={ref}
       role="alertdialog"
-      aria-modal="true"
       aria-labelledby={headingId}
-      aria-describedby={bodyId}
-      className="confirm"
+      aria-describedby={wordsId}
       onCancel={(event) => {
         event.preventDefault();
-        onClose();
+        onCancel();
       }}
     >
       <h2 id={headingId}>{title}</h2>
-      <div id={bodyId}>{children}</div>
+      <div id={wordsId}>{children}</div>
       <div className="row">
         <button type="button" className="primary" disabled={busy} onClick={onConfirm}>
           {confirmLabel}
         </button>
-        <button type="button" ref={back} onClick={onClose}>
-          {backLabel}
+        <button type="button" ref={safe} onClick={onCancel}>
+          {cancelLabel}
         </button>
       </div>
     </dialog>

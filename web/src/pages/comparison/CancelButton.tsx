@@ -1,27 +1,29 @@
+/** "Cancel" for a SETUP or RUNNING comparison: asks first (`alertdialog`), then cancels. */
 import { useState } from "react";
 import { useMutation } from "urql";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
+import { dollars } from "../../lib/format";
 import { CancelMutation } from "./queries";
 
-/** Cancel, asked first in an `alertdialog`: a cancelled comparison cannot be resumed. */
 export function CancelButton({
   id,
-  running,
+  spentCents,
   disabled = false,
   onCancelled,
 }: {
   id: string;
-  running: boolean;
+  /** Spent so far; null before anything ran. */
+  spentCents: number | null;
   disabled?: boolean;
   onCancelled?: () => void;
 }) {
   const [asking, setAsking] = useState(false);
   const [cancelled, cancel] = useMutation(CancelMutation);
   const confirm = async () => {
-    setAsking(false);
     const result = await cancel({ id });
+    setAsking(false);
     if (!result.error) onCancelled?.();
   };
   return (
@@ -33,14 +35,14 @@ export function CancelButton({
         <ConfirmDialog
           title="Cancel this comparison?"
           confirmLabel="Cancel comparison"
+          busy={cancelled.fetching}
           onConfirm={() => void confirm()}
-          onClose={() => setAsking(false)}
+          onCancel={() => setAsking(false)}
         >
-          {running ? (
-            <p>No more calls are made. The calls already made are kept and paid for; a cancelled run has no verdict and cannot be resumed (Re-run starts again).</p>
-          ) : (
-            <p>Nothing has run yet. A cancelled comparison cannot be started; Re-run makes a new one.</p>
-          )}
+          <p>
+            No further model calls are made and it gets no verdict.
+            {spentCents !== null && ` The calls already made stay, and so does their cost (${dollars(spentCents)}).`}
+          </p>
         </ConfirmDialog>
       )}
       {cancelled.error && <ErrorNotice error={cancelled.error} />}

@@ -4,11 +4,11 @@ import { useMutation, useQuery, type CombinedError } from "urql";
 import { Ago } from "../../components/Ago";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import { count, dollars } from "../../lib/format";
 import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
-import { dollars } from "../../lib/format";
 import { CohortChips } from "./CohortChips";
-import { FinalizeMutation, RerunBoundQuery, RerunMutation, StartMutation } from "./queries";
+import { FinalizeMutation, RerunMutation, RerunPreviewQuery, StartMutation } from "./queries";
 import { errorCodeWords, stopWords } from "./stopWords";
 
 type Comparison = PageData["comparison"];
@@ -48,7 +48,12 @@ export function EndedSummary({
             Last run <Ago iso={comparison.endedAt} />
           </span>
         )}
-        <Rerun id={comparison.id} />
+        <Rerun
+          id={comparison.id}
+          totalCalls={p.totalCalls}
+          spentCents={comparison.spentCentsSoFar}
+          budgetCapCents={comparison.budgetCapCents ?? null}
+        />
       </div>
       <p className="stop-words">{words}</p>
       <CohortChips states={p.cohorts} cohorts={comparison.cohorts} />
@@ -65,12 +70,22 @@ export function EndedSummary({
 }
 
 /**
- * Re-run: asked in an `alertdialog` that shows what the run may spend, then a new comparison
- * from the same input, started in the background, then its page.
+ * Re-run: asks first (`alertdialog`, with what it may cost), then a new comparison from the
+ * same input, started in the background, then its page.
  */
-function Rerun({ id }: { id: string }) {
-  const navigate = useNavigate();
+function Rerun({
+  id,
+  totalCalls,
+  spentCents,
+  budgetCapCents,
+}: {
+  id: string;
+  totalCalls: number;
+  spentCents: number;
+  budgetCapCents: number | null;
+}) {
   const [asking, setAsking] = useState(false);
+  const navigate = useNavigate();
   const [rerun, doRerun] = useMutation(RerunMutation);
   const [started, start] = useMutation(StartMutation);
   const [failed, setFailed] = useState<{ id: string; error: CombinedError } | null>(null);
@@ -93,7 +108,17 @@ function Rerun({ id }: { id: string }) {
       <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => setAsking(true)}>
         Re-run
       </RoleButton>
-      {asking && <RerunConfirm id={id} onConfirm={() => void click()} onClose={() => setAsking(false)} />}
+      {asking && (
+        <RerunConfirm
+          id={id}
+          totalCalls={totalCalls}
+          spentCents={spentCents}
+          budgetCapCents={budgetCapCents}
+          busy={rerun.fetching || started.fetching}
+          onConfirm={() => void click()}
+          onCancel={() => setAsking(false)}
+        />
+      )}
       {rerun.error && <ErrorNotice error={rerun.error} />}
       {failed && (
         <>
@@ -102,40 +127,6 @@ function Rerun({ id }: { id: string }) {
         </>
       )}
     </>
-  );
-}
-
-/** The Re-run question, with the run's cost bound and the budget cap that would stop it. */
-function RerunConfirm({
-  id,
-  onConfirm,
-  onClose,
-}: {
-  id: string;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
-  const [{ data, error }] = useQuery({
-    query: RerunBoundQuery,
-    variables: { id },
-    requestPolicy: "network-only",
-  });
-  const c = data?.comparison;
-  return (
-    <ConfirmDialog title="Re-run this comparison?" confirmLabel="Re-run" busy={!c} onConfirm={onConfirm} onClose={onClose}>
-      <p>A new comparison runs the same cases and cohorts again, from the start.</p>
-      {error && <ErrorNotice error={error} />}
-      {c ? (
-        <p>
-          It may spend up to {dollars(c.runCostBoundCents)} if every call uses its max output tokens
-          {c.budgetCapCents !== null && c.budgetCapCents !== undefined
-            ? `; its budget cap stops it at ${dollars(c.budgetCapCents)}.`
-            : "; it has no budget cap."}
-        </p>
-      ) : (
-        !error && <p>Working out what it may spend…</p>
-      )}
-    </ConfirmDialog>
   );
 }
 
@@ -182,5 +173,57 @@ function NotFinalized({
       </RoleButton>
       {finalized.error && <ErrorNotice error={finalized.error} />}
     </div>
+  );
+}
+
+/** Re-run's `alertdialog`: its calls and cost bound (`rerunPreview`), its cap, this run's cost. */
+function RerunConfirm({
+  id,
+  totalCalls,
+  spentCents,
+  budgetCapCents,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  id: string;
+  totalCalls: number;
+  spentCents: number;
+  budgetCapCents: number | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const [{ data, error }] = useQuery({ query: RerunPreviewQuery, variables: { id } });
+  const preview = data?.rerunPreview;
+  return (
+    <ConfirmDialog
+      title="Re-run this comparison?"
+      confirmLabel="Re-run"
+      busy={busy || (!preview && !error)}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>A new comparison of the same cases and cohorts starts at once.</p>
+      <p>
+        {preview
+          ? preview.summary
+          : `Up to ${count(totalCalls)} model calls, judge calls included.`}
+      </p>
+      <p>
+        {budgetCapCents !== null
+          ? `It stops once it has spent ${dollars(budgetCapCents)}, its budget cap.`
+          : "It has no budget cap."}{" "}
+        This run cost {dollars(spentCents)}.
+      </p>
+      {preview && preview.blockers.length > 0 && (
+        <ul className="blockers">
+          {preview.blockers.map((b) => (
+            <li key={b.code}>{b.message}</li>
+          ))}
+        </ul>
+      )}
+      {error && <ErrorNotice error={error} />}
+    </ConfirmDialog>
   );
 }

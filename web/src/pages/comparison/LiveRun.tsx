@@ -57,7 +57,7 @@ export function LiveRun({
         </>
       )}
       <div className="row">
-        <CancelButton id={id} running />
+        <CancelButton id={id} spentCents={progress.spentCentsSoFar} />
         {background ? (
           <button type="button" onClick={() => setBackground(false)}>
             Show progress

@@ -19,7 +19,7 @@ export function SetupActions({ id, onChange }: { id: string; onChange: () => voi
         <RoleButton needs="MEMBER" className="primary" disabled={busy} onClick={() => void act(() => start({ id }))}>
           Start
         </RoleButton>
-        <CancelButton id={id} running={false} disabled={started.fetching} onCancelled={onChange} />
+        <CancelButton id={id} spentCents={null} disabled={started.fetching} onCancelled={onChange} />
       </div>
       {started.error && <ErrorNotice error={started.error} />}
     </section>

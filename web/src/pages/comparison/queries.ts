@@ -248,16 +248,6 @@ export const CancelMutation = graphql(`
   }
 `);
 
-export const RerunBoundQuery = graphql(`
-  query RerunBound($id: ID!) {
-    comparison(id: $id) {
-      id
-      runCostBoundCents
-      budgetCapCents
-    }
-  }
-`);
-
 export const RerunMutation = graphql(`
   mutation RerunComparison($id: ID!) {
     rerunComparison(id: $id) {
@@ -273,6 +263,22 @@ export const FinalizeMutation = graphql(`
       id
       verdictState
       verdictErrorCode
+    }
+  }
+`);
+
+/** What a re-run would run and cost, for Re-run's confirmation. */
+export const RerunPreviewQuery = graphql(`
+  query RerunPreview($id: ID!) {
+    rerunPreview(id: $id) {
+      totalCalls
+      costBoundCents
+      summary
+      canStart
+      blockers {
+        code
+        message
+      }
     }
   }
 `);
