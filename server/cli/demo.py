@@ -12,19 +12,21 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets import service as asset_service
-from server.assets.models import AssetKind
+from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
 from server.connections import service as connection_service
-from server.connections.models import ConnectionKind
+from server.connections.models import ConnectionKind, ModelConnection
 from server.datasets import service as dataset_service
 from server.datasets import versions as dataset_versions
 from server.releases import service as release_service
-from server.releases.models import BindingRole
+from server.releases.models import BindingRole, Release
 from server.security import SecretBox
 from server.workspaces import service as workspace_service
 from server.workspaces.models import Member, Workspace
 from server.workspaces.roles import Actor, Role
 
 DEMO_WORKSPACE = "shipwise demo"
+DATASET_NAME = "Capital cities"
+CONNECTION_NAME = "Simulated model"
 
 CAPITALS = {
     "France": "Paris", "Germany": "Berlin", "Italy": "Rome", "Spain": "Madrid",
@@ -102,11 +104,18 @@ def _cases() -> list[dict[str, object]]:
 
 
 async def _owner(session: AsyncSession) -> Actor | None:
+    """An owner of the oldest demo workspace that still has one (members can be removed, other
+    workspaces can take the name)."""
     row = (
         await session.execute(
             select(Workspace.id, Member.id)
             .join(Member, Member.workspace_id == Workspace.id)
-            .where(Workspace.name == DEMO_WORKSPACE, Member.role == Role.OWNER)
+            .where(
+                Workspace.name == DEMO_WORKSPACE,
+                Member.role == Role.OWNER,
+                Member.removed_at.is_(None),
+            )
+            .order_by(Workspace.created_at, Workspace.id, Member.created_at, Member.id)
             .limit(1)
         )
     ).first()
@@ -114,22 +123,52 @@ async def _owner(session: AsyncSession) -> Actor | None:
 
 
 async def seed(*, session: AsyncSession, secret_box: SecretBox) -> Demo:
-    """Seed the demo workspace once; later starts reuse it and print a fresh owner token."""
+    """The demo workspace, made on the first start; later starts print a fresh owner token.
+
+    Every start looks each demo piece up by its unique name and makes again only what is
+    missing (renamed or gone), so whatever a user did with the printed token — more
+    datasets, prompts, releases, comparisons, members — the next start finds its own.
+    """
     actor = await _owner(session)
-    if actor is not None:
-        issued = await workspace_service.create_token(
-            session=session, actor=actor, name="demo", member_id=actor.member_id
+    if actor is None:
+        workspace, issued = await workspace_service.create_workspace(
+            session=session, name=DEMO_WORKSPACE
         )
-        return await _existing(session, issued.secret)
-    workspace, issued = await workspace_service.create_workspace(
-        session=session, name=DEMO_WORKSPACE
+        actor = Actor(workspace.id, issued.token.member_id, issued.token.id, Role.OWNER, 600)
+        token = issued.secret
+    else:
+        token = (
+            await workspace_service.create_token(
+                session=session, actor=actor, name="demo", member_id=actor.member_id
+            )
+        ).secret
+    connection_id = await _connection(session, actor, secret_box)
+    dataset_id = await _dataset(session, actor)
+    releases = [
+        await _release(session, actor, connection_id, name, text)
+        for name, text in (("capitals v1", BASELINE_PROMPT), ("capitals v2", CANDIDATE_PROMPT))
+    ]
+    return Demo(token, dataset_id, releases[1], releases[0])
+
+
+async def _connection(session: AsyncSession, actor: Actor, secret_box: SecretBox) -> str:
+    found = await session.scalar(
+        select(ModelConnection.id)
+        .where(
+            ModelConnection.workspace_id == actor.workspace_id,
+            ModelConnection.name == CONNECTION_NAME,
+            ModelConnection.kind == ConnectionKind.SIMULATED,
+        )
+        .order_by(ModelConnection.created_at, ModelConnection.id)
+        .limit(1)
     )
-    actor = Actor(workspace.id, issued.token.member_id, issued.token.id, Role.OWNER, 600)
+    if found is not None:
+        return found
     connection = await connection_service.create(
         session=session,
         actor=actor,
         secret_box=secret_box,
-        name="Simulated model",
+        name=CONNECTION_NAME,
         kind=ConnectionKind.SIMULATED,
         input_cents_per_million_tokens=INPUT_CENTS_PER_MILLION,
         output_cents_per_million_tokens=OUTPUT_CENTS_PER_MILLION,
@@ -137,72 +176,79 @@ async def seed(*, session: AsyncSession, secret_box: SecretBox) -> Demo:
             seed=7, accuracy=0.8, latency_ms=40, script=_script()
         ),
     )
-    dataset = await dataset_service.create_dataset(
-        session=session, actor=actor, name="Capital cities"
+    return connection.id
+
+
+async def _dataset(session: AsyncSession, actor: Actor) -> str:
+    """The dataset named DATASET_NAME, with a sealed version (sealed again if it has none)."""
+    dataset = await _asset(session, actor, AssetKind.EVALUATION_SUITE, DATASET_NAME)
+    if dataset is None:
+        dataset = await dataset_service.create_dataset(
+            session=session, actor=actor, name=DATASET_NAME
+        )
+    sealed = await session.scalar(
+        select(AssetVersion.id)
+        .where(AssetVersion.asset_id == dataset.id, AssetVersion.state == VersionState.SEALED)
+        .limit(1)
     )
-    await dataset_versions.create_sealed_version(
-        session=session, actor=actor, asset=dataset, cases=_cases()
+    if sealed is None:
+        await dataset_versions.create_sealed_version(
+            session=session, actor=actor, asset=dataset, cases=_cases()
+        )
+    return dataset.id
+
+
+async def _release(
+    session: AsyncSession, actor: Actor, connection_id: str, name: str, text: str
+) -> str:
+    found = await session.scalar(
+        select(Release.id).where(Release.workspace_id == actor.workspace_id, Release.name == name)
     )
-    releases = []
-    for name, text in (("capitals v1", BASELINE_PROMPT), ("capitals v2", CANDIDATE_PROMPT)):
-        config = await _version(
-            session,
-            actor,
-            AssetKind.MODEL_CONFIG,
-            f"{name} model config",
-            {"connectionId": connection.id, "model": MODELS[name], "maxOutputTokens": 32},
+    if found is not None:
+        return found
+    config = await _version(
+        session,
+        actor,
+        AssetKind.MODEL_CONFIG,
+        f"{name} model config",
+        {"connectionId": connection_id, "model": MODELS[name], "maxOutputTokens": 32},
+    )
+    prompt = await _version(
+        session,
+        actor,
+        AssetKind.PROMPT_TEMPLATE,
+        f"{name} prompt",
+        {"messages": [{"role": "user", "content": text}]},
+    )
+    release = await release_service.create(
+        session=session,
+        actor=actor,
+        name=name,
+        bindings=[(BindingRole.PROMPT_TEMPLATE, prompt), (BindingRole.MODEL_CONFIG, config)],
+    )
+    return release.id
+
+
+async def _asset(session: AsyncSession, actor: Actor, kind: AssetKind, name: str) -> Asset | None:
+    found: Asset | None = await session.scalar(
+        select(Asset).where(
+            Asset.workspace_id == actor.workspace_id, Asset.kind == kind, Asset.name == name
         )
-        prompt = await _version(
-            session,
-            actor,
-            AssetKind.PROMPT_TEMPLATE,
-            f"{name} prompt",
-            {"messages": [{"role": "user", "content": text}]},
-        )
-        release = await release_service.create(
-            session=session,
-            actor=actor,
-            name=name,
-            bindings=[(BindingRole.PROMPT_TEMPLATE, prompt), (BindingRole.MODEL_CONFIG, config)],
-        )
-        releases.append(release.id)
-    return Demo(issued.secret, dataset.id, releases[1], releases[0])
+    )
+    return found
 
 
 async def _version(
     session: AsyncSession, actor: Actor, kind: AssetKind, name: str, content: dict[str, object]
 ) -> str:
-    asset = await asset_service.create(session=session, actor=actor, kind=kind, name=name)
+    """A new version of the asset named `name` (made if missing) holding `content`."""
+    asset = await _asset(session, actor, kind, name)
+    if asset is None:
+        asset = await asset_service.create(session=session, actor=actor, kind=kind, name=name)
     version = await dataset_versions.add_asset_version(
         session=session, actor=actor, asset_id=asset.id, content=content
     )
     return version.id
-
-
-async def _existing(session: AsyncSession, token: str) -> Demo:
-    from server.assets.models import Asset
-    from server.releases.models import Release
-
-    workspace_id = (
-        await session.execute(select(Workspace.id).where(Workspace.name == DEMO_WORKSPACE))
-    ).scalar_one()
-    dataset_id = (
-        await session.execute(
-            select(Asset.id).where(
-                Asset.workspace_id == workspace_id, Asset.kind == AssetKind.EVALUATION_SUITE
-            )
-        )
-    ).scalar_one()
-    releases = dict(
-        (
-            await session.execute(
-                select(Release.name, Release.id).where(Release.workspace_id == workspace_id)
-            )
-        )
-        .tuples()
-        .all()
-    )
-    return Demo(token, dataset_id, releases["capitals v2"], releases["capitals v1"])
 
 
 def instructions(demo: Demo, url: str) -> str:

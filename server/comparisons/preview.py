@@ -18,6 +18,7 @@ from server.comparisons.inputs import ResolvedCohort, ResolvedInput
 from server.comparisons.selection import CaseRef, Selection
 from server.connections.models import ConnectionStatus, ModelConnection
 from server.datasets.models import Split
+from server.money import micros_dollars
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import (
     MissingFieldPolicy,
@@ -160,10 +161,8 @@ def _max_out(config: Any) -> int:
 
 
 def dollars(micros: int) -> str:
-    """Money for a sentence: "$1.20"; a non-zero amount under a cent reads "under $0.01"."""
-    if 0 < micros < MICROS_PER_DOLLAR // 100:
-        return "under $0.01"
-    return f"${micros / MICROS_PER_DOLLAR:,.2f}"
+    """Money for a sentence, by the one rule (`server.money.dollars`): "$1.20", "$0.0016"."""
+    return micros_dollars(micros)
 
 
 def spend_line(connection: ModelConnection, spent_micros: int) -> str:

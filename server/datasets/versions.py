@@ -98,7 +98,11 @@ async def seal_version(*, session: AsyncSession, actor: Actor, version_id: str) 
 
 
 async def discard_version(*, session: AsyncSession, actor: Actor, version_id: str) -> AssetVersion:
-    """Drop an OPEN version's cases and mark it DISCARDED (its number is never reused)."""
+    """Drop an OPEN version's cases and mark it DISCARDED (its number is never reused).
+
+    A dataset that never had a sealed version goes with it: that is a first import that
+    failed (the CLI discards on any error), and it leaves nothing in the list behind it.
+    """
     actor.require(Role.MEMBER)
     version = await _locked_open_version(session, actor, version_id)
     discarded = version.case_count
@@ -109,7 +113,27 @@ async def discard_version(*, session: AsyncSession, actor: Actor, version_id: st
         session, actor, "dataset.version_discard", "dataset_version", version.id,
         {"discardedCases": discarded},
     )  # fmt: skip
+    await _remove_if_never_sealed(session, actor, version.asset_id)
     return version
+
+
+async def _remove_if_never_sealed(session: AsyncSession, actor: Actor, asset_id: str) -> None:
+    """Delete the dataset (locked by the caller) when it holds only DISCARDED versions."""
+    await session.flush()
+    kept = await session.scalar(
+        select(AssetVersion.id)
+        .where(AssetVersion.asset_id == asset_id, AssetVersion.state != VersionState.DISCARDED)
+        .limit(1)
+    )
+    if kept is not None:
+        return
+    name = await session.scalar(select(Asset.name).where(Asset.id == asset_id))
+    await session.execute(delete(AssetVersion).where(AssetVersion.asset_id == asset_id))
+    await session.execute(delete(Asset).where(Asset.id == asset_id))
+    await record_audit(
+        session, actor, "dataset.remove_empty", "dataset", asset_id,
+        {"name": name, "reason": "its only version was discarded"},
+    )  # fmt: skip
 
 
 async def add_asset_version(

@@ -32,7 +32,7 @@ def load_any(path: Path, options: Options) -> Run:
             pairs = "; ".join(str(r.label) for r in readings)
             raise LoadError(f"{path}: several prompt × provider pairs: give --variant ({pairs})")
         (reading,) = readings
-        items = [_item(where, item) for where, item in checked(reading)]
+        items = [_item(where, item, index) for index, (where, item) in enumerate(checked(reading))]
     except Refused as exc:
         raise LoadError(describe(exc, path)) from None
     except OSError as exc:
@@ -41,8 +41,8 @@ def load_any(path: Path, options: Options) -> Run:
     return Run(name=name, source=path, items=tuple(items))
 
 
-def _item(where: str, value: dict[str, object]) -> Item:
+def _item(where: str, value: dict[str, object], position: int) -> Item:
     try:
-        return parse_item(value)
+        return parse_item(value, position)
     except ValueError as exc:
         raise Refused(where, str(exc)) from None

@@ -1,9 +1,11 @@
 """Results JSONL (SPEC §2, the run-import item format), read from files and directories.
 
-One item per line: `{datasetItemId?, position, input, trials: [{passed?, evaluators
-{name: score}, output?, metrics {tokens, turns, toolCalls, wallMs, errors}}]}`. Unknown
-keys are ignored (hosted runs add some); known keys must have their types. A directory
-holds one or more `*.jsonl` files, read in name order.
+One item per line: `{datasetItemId?, position?, input, trials: [{passed?, evaluators
+{name: score}, output?, metrics {tokens, turns, toolCalls, wallMs, errors}}]}`, checked by
+the same check as `shipwise run import` and `appendRunItems` (`server.runs.items`), so
+the two commands accept the same files. An item without a `position` takes its place in
+the run (its index among the items). A directory holds one or more `*.jsonl` files, read
+in name order, as one run.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from server.runs.items import CaseError, check_item
 
 METRICS = ("tokens", "turns", "toolCalls", "wallMs", "errors")
 EXPERIMENT_FILE = "experiment.json"
@@ -61,7 +65,9 @@ def load_run(path: Path, *, name: str | None = None) -> Run:
         files = [path]
     else:
         raise LoadError(f"{path}: no such file or directory")
-    items = [item for file in files for item in _read_file(file)]
+    items: list[Item] = []
+    for file in files:
+        items.extend(_read_file(file, len(items)))
     if not items:
         raise LoadError(f"{path}: no items")
     return Run(
@@ -110,19 +116,20 @@ def _declared_baseline(directory: Path) -> str | None:
     return baseline
 
 
-def _read_file(path: Path) -> list[Item]:
-    items = []
+def _read_file(path: Path, start: int) -> list[Item]:
+    """The file's items; one without a `position` takes its place (`start` + its index)."""
+    items: list[Item] = []
     try:
         with path.open("rb") as lines:
             for number, raw in enumerate(lines, start=1):
                 if raw.strip():
-                    items.append(_parse_line(path, number, raw))
+                    items.append(_parse_line(path, number, raw, start + len(items)))
     except OSError as exc:
         raise LoadError(f"{path}: cannot read ({exc.strerror or exc})") from None
     return items
 
 
-def _parse_line(path: Path, number: int, raw: bytes) -> Item:
+def _parse_line(path: Path, number: int, raw: bytes, position: int) -> Item:
     try:
         value = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -130,64 +137,50 @@ def _parse_line(path: Path, number: int, raw: bytes) -> Item:
     except ValueError as exc:
         raise LoadError(f"{path}, line {number}: not valid JSON ({exc})") from None
     try:
-        return parse_item(value)
+        return parse_item(value, position)
     except ValueError as exc:
         raise LoadError(f"{path}, line {number}: {exc}") from None
 
 
-def parse_item(value: object) -> Item:
-    """An item from its decoded JSON; ValueError names the first problem."""
-    if not isinstance(value, dict):
-        raise ValueError("an item must be a JSON object")
-    position = value.get("position")
-    if isinstance(position, bool) or not isinstance(position, int) or position < 0:
-        raise ValueError("`position` must be a whole number >= 0")
-    item_id = value.get("datasetItemId")
-    if item_id is not None and (not isinstance(item_id, str) or not item_id):
-        raise ValueError("`datasetItemId` must be a non-empty string when given")
-    if "input" not in value:
-        raise ValueError("`input` is required")
-    trials = value.get("trials")
-    if not isinstance(trials, list):
-        raise ValueError("`trials` must be a list")
-    parsed = []
-    for index, trial in enumerate(trials):
-        try:
-            parsed.append(_parse_trial(trial))
-        except ValueError as exc:
-            raise ValueError(f"trials[{index}]: {exc}") from None
-    return Item(position, item_id, value["input"], tuple(parsed))
+def parse_item(value: object, position: int) -> Item:
+    """An item from its decoded JSON, checked by the one check of the format that the API and
+    `shipwise run import` use (`server.runs.items.check_item`): what one accepts, the other
+    does. ValueError names the first problem; the item takes `position` unless it gives one.
+    """
+    try:
+        row = check_item(value, position)
+    except CaseError as exc:
+        named = f"`{exc.field}`: " if exc.field.startswith("trials[") else ""
+        raise ValueError(named + exc.reason) from None
+    return stored_item(row["position"], row["dataset_item_id"], row["input"], row["trials"])
 
 
-def _parse_trial(value: object) -> Trial:
-    if not isinstance(value, dict):
-        raise ValueError("a trial must be a JSON object")
-    passed = value.get("passed")
-    if passed is not None and not isinstance(passed, bool):
-        raise ValueError("`passed` must be true, false or absent")
+def stored_item(
+    position: int, dataset_item_id: str | None, case_input: Any, trials: list[Any]
+) -> Item:
+    """An item from values already checked (a checked line, or a stored run item, whose
+    trials may carry more keys than the format's: hosted runs add some; they are ignored)."""
+    return Item(position, dataset_item_id, case_input, tuple(_trial(t) for t in trials))
+
+
+def _trial(value: dict[str, Any]) -> Trial:
     return Trial(
-        passed=passed,
+        passed=value.get("passed"),
         output=value.get("output"),
-        evaluators=_numbers(value.get("evaluators"), "evaluators", None),
-        metrics=_numbers(value.get("metrics"), "metrics", METRICS),
+        evaluators=_numbers(value.get("evaluators"), None),
+        metrics=_numbers(value.get("metrics"), METRICS),
     )
 
 
-def _numbers(value: object, name: str, known: tuple[str, ...] | None) -> dict[str, float]:
-    """`{name: number}` (finite numbers); with `known`, other keys are ignored."""
-    if value is None:
-        return {}
+def _numbers(value: object, known: tuple[str, ...] | None) -> dict[str, float]:
+    """`{name: number}`'s finite numbers; with `known`, other keys are left out."""
     if not isinstance(value, dict):
-        raise ValueError(f"`{name}` must be an object of numbers")
-    numbers = {}
-    for key, number in value.items():
-        if known is not None and key not in known:
-            continue
-        if number is None:
-            continue
-        if isinstance(number, bool) or not isinstance(number, int | float):
-            raise ValueError(f"`{name}.{key}` must be a number")
-        if not math.isfinite(number):
-            raise ValueError(f"`{name}.{key}` must be finite")
-        numbers[key] = float(number)
-    return numbers
+        return {}
+    return {
+        key: float(number)
+        for key, number in value.items()
+        if (known is None or key in known)
+        and not isinstance(number, bool)
+        and isinstance(number, int | float)
+        and math.isfinite(number)
+    }

@@ -26,7 +26,7 @@ from server.db import utcnow
 from server.judges.connections import JudgeUnavailable, OpenJudge, open_judge
 from server.judges.pair import PairFailure, PairInput, PairJudgment, Sleep
 from server.offline_compare.pairing import Matching, match
-from server.offline_compare.results import Item, LoadError, Run, parse_item
+from server.offline_compare.results import LoadError, Run, stored_item
 from server.offline_compare.summary import summarize
 from server.pairwise.models import PairState, PairwiseJob, PairwiseJobStatus, PairwisePair
 from server.pairwise.result import result_json
@@ -138,16 +138,11 @@ async def _run(session: AsyncSession, run_id: str, name: str) -> Run:
         .where(RunItem.run_id == run_id)
         .order_by(RunItem.position)
     )
-    items: list[Item] = []
-    for position, item_id, case_input, trials in rows:
-        value = {"position": position, "input": case_input, "trials": trials}
-        if item_id is not None:
-            value["datasetItemId"] = item_id
-        try:
-            items.append(parse_item(value))
-        except ValueError as exc:
-            raise LoadError(f"run {run_id}, position {position}: {exc}") from None
-    return Run(name=name, source=Path(f"run {run_id}"), items=tuple(items))
+    items = tuple(
+        stored_item(position, item_id, case_input, trials)
+        for position, item_id, case_input, trials in rows
+    )
+    return Run(name=name, source=Path(f"run {run_id}"), items=items)
 
 
 async def _close_ambiguous(

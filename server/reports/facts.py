@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.assets.models import Asset, AssetVersion
 from server.comparisons.models import Comparison, ComparisonCohort
 from server.connections.models import ConnectionKind, ModelConnection
-from server.money import micros_to_cents
+from server.money import dollars, micros_to_cents
 from server.releases.models import Release
 
 HOSTED_RUN: Final = "Hosted run: the prompt alone, one model call per case and trial."
@@ -130,7 +130,7 @@ async def build(
         f"Connections and models: {connections} · "
         f"Started {_short(comparison.started_at)}, ended {_short(comparison.ended_at)}, "
         f"finalized {_short(comparison.finalized_at)} · "
-        f"Cost of this comparison: ${cost_cents / 100:,.2f}. {HOSTED_RUN}"
+        f"Cost of this comparison: {dollars(cost_cents)}. {HOSTED_RUN}"
     )
     return {
         "dataset": {

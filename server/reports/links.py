@@ -33,6 +33,15 @@ def sign(
 ) -> SignedLink:
     """The page path with `?token=…` opening this report until `now + hours` (whole seconds)."""
     expires_at = (now + timedelta(hours=hours)).replace(microsecond=0)
+    return sign_until(
+        secret=secret, workspace_id=workspace_id, report_id=report_id, expires_at=expires_at
+    )
+
+
+def sign_until(
+    *, secret: str, workspace_id: str, report_id: str, expires_at: datetime
+) -> SignedLink:
+    """The link opening this report until `expires_at`: the same link each time (no nonce)."""
     token = signed_links.sign(
         secret=secret,
         kind=KIND,

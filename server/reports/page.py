@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
@@ -18,12 +19,14 @@ from starlette.responses import HTMLResponse
 from server import signed_links
 from server.auth import authenticate, bearer_token
 from server.db import utcnow
+from server.design import TOKENS_CSS
 from server.errors import NotFound, ShipwiseError, Unauthenticated
 from server.reports import links, page_view
 from server.reports import service as report_service
 from server.reports.models import Report
 from server.state import AppState
 from server.verdicts import wording
+from server.words import metric_name, metric_value, words
 
 logger = logging.getLogger("shipwise.reports")
 
@@ -54,6 +57,10 @@ def _num(value: float | None, digits: int = 2) -> str:
 
 _ENV.filters["pct"] = _pct
 _ENV.filters["num"] = _num
+_ENV.globals["tokens_css"] = Markup(TOKENS_CSS)  # our own file, inlined as it is
+_ENV.filters["words"] = words
+_ENV.filters["metric_name"] = metric_name
+_ENV.globals["metric_value"] = metric_value
 
 
 def _refusal(status: int, title: str, message: str) -> HTMLResponse:

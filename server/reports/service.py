@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from server.audit import service as audit
+from server.audit.models import AuditEvent
 from server.comparisons import service as comparison_service
 from server.comparisons.models import ComparisonCohort
 from server.db import utcnow
@@ -19,6 +20,9 @@ from server.reports import document, followups, links
 from server.reports.models import Report, SignOff
 from server.verdicts import service as verdict_service
 from server.workspaces.roles import Actor, Role
+
+RECENT_LINKS = 10
+"""How many of a member's latest links to a report are looked at for one to reuse."""
 
 
 async def generate(*, session: AsyncSession, actor: Actor, comparison_id: str) -> Report:
@@ -139,19 +143,33 @@ async def link(
     expires_in_hours: int,
     now: datetime | None = None,
 ) -> links.SignedLink:
-    """`reportLink`: a signed page link (MEMBER and up), valid 1 to 720 hours."""
+    """`reportLink`: a signed page link (MEMBER and up), valid 1 to 720 hours.
+
+    The same member asking again for a link of the same length gets the link made last while
+    more than half its time is left: the same URL, and no new `report.link` event, so a page
+    that shows the link on every view (the portal's) mints one now and then, not per view.
+    """
     actor.require(Role.MEMBER)
     if not 1 <= expires_in_hours <= links.MAX_HOURS:
         raise ValidationFailed(
             f"`expiresInHours` must be 1 to {links.MAX_HOURS}", field="expiresInHours"
         )
     report = await get(session=session, workspace_id=actor.workspace_id, report_id=report_id)
+    now = now or utcnow()
+    reusable = await _reusable_link_expiry(session, actor, report.id, expires_in_hours, now)
+    if reusable is not None:
+        return links.sign_until(
+            secret=secret,
+            workspace_id=report.workspace_id,
+            report_id=report.id,
+            expires_at=reusable,
+        )
     signed = links.sign(
         secret=secret,
         workspace_id=report.workspace_id,
         report_id=report.id,
         hours=expires_in_hours,
-        now=now or utcnow(),
+        now=now,
     )
     await audit.record(
         session=session,
@@ -162,3 +180,29 @@ async def link(
         details={"expiresAt": signed.expires_at.isoformat(), "hours": expires_in_hours},
     )
     return signed
+
+
+async def _reusable_link_expiry(
+    session: AsyncSession, actor: Actor, report_id: str, hours: int, now: datetime
+) -> datetime | None:
+    """The expiry of this member's last link of `hours` to the report (among their last few),
+    if more than half of them are left; else None (a new link is made and audited)."""
+    recent = await session.scalars(
+        select(AuditEvent.details)
+        .where(
+            AuditEvent.workspace_id == actor.workspace_id,
+            AuditEvent.action == "report.link",
+            AuditEvent.target_id == report_id,
+            AuditEvent.actor_member_id == actor.member_id,
+        )
+        .order_by(AuditEvent.id.desc())
+        .limit(RECENT_LINKS)
+    )
+    details = next((d for d in recent if d and d.get("hours") == hours), None)
+    if details is None:
+        return None
+    try:
+        expires_at = datetime.fromisoformat(str(details["expiresAt"]))
+    except (KeyError, ValueError):
+        return None
+    return expires_at if expires_at - now > timedelta(hours=hours) / 2 else None

@@ -12,47 +12,61 @@ from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
+from server.design import TOKENS_CSS
 from server.runs.cases import DiffCase
 from server.runs.diff import DiffSummary
+from server.words import words
 
 TABS = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 INPUT_PREVIEW = 160
 
-STYLE = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#1d2330;
-background:#f6f7f9}
-header{background:#1d2330;color:#fff;padding:14px 24px}
-header h1{font-size:18px;margin:0}
-header p{margin:4px 0 0;color:#c3c8d4;font-size:13px}
-main{padding:18px 24px;max-width:1200px}
-.cards{display:flex;flex-wrap:wrap;gap:12px;margin-bottom:16px}
-.card{background:#fff;border:1px solid #dde1e8;border-radius:6px;padding:10px 14px;min-width:120px}
-.card b{display:block;font-size:20px}
-.card span{color:#5b6476;font-size:12px}
-.gate{font-weight:600}
-.gate.bad{color:#b42318}.gate.good{color:#067647}.gate.none{color:#5b6476}
-table{border-collapse:collapse;width:100%;background:#fff}
-th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #eceef2;vertical-align:top}
-th{background:#f0f2f5;font-weight:600;font-size:12px;color:#414a5a}
-nav.tabs{display:flex;gap:4px;margin:18px 0 0}
-nav.tabs a{padding:8px 14px;border:1px solid #dde1e8;border-bottom:none;border-radius:6px 6px 0 0;
-text-decoration:none;color:#1d2330;background:#eceef2}
-nav.tabs a[aria-current=page]{background:#fff;font-weight:600}
-.cases{border:1px solid #dde1e8;background:#fff}
-details{border-bottom:1px solid #eceef2}
-details>summary{display:grid;grid-template-columns:110px 80px 180px 60px 1fr;gap:8px;
-padding:8px 10px;cursor:pointer;list-style:none}
+STYLE = (
+    TOKENS_CSS
+    + """
+body{font:var(--text-md)/var(--line-height) var(--font-body);margin:0;color:var(--ink);
+background:var(--panel)}
+header{background:var(--bg);border-bottom:1px solid var(--line);
+padding:var(--space-3) var(--space-5)}
+header h1{font-size:var(--text-xl);margin:0}
+header p{margin:var(--space-1) 0 0;color:var(--muted);font-size:var(--text-sm)}
+main{padding:var(--space-4) var(--space-5);max-width:1200px}
+h2{font-size:var(--text-lg)}
+a{color:var(--accent)}
+.cards{display:flex;flex-wrap:wrap;gap:var(--space-3);margin-bottom:var(--space-4)}
+.card{background:var(--bg);border:1px solid var(--line);border-radius:var(--radius);
+padding:var(--space-2) var(--space-3);min-width:120px}
+.card b{display:block;font-size:var(--text-xl)}
+.card span{color:var(--muted);font-size:var(--text-xs)}
+.gate{font-weight:600;display:inline-block;padding:var(--space-1) var(--space-3);
+border-radius:var(--radius)}
+.gate.bad{color:var(--verdict-regressed);background:var(--verdict-regressed-bg)}
+.gate.good{color:var(--verdict-improved);background:var(--verdict-improved-bg)}
+.gate.none{color:var(--verdict-inconclusive);background:var(--verdict-inconclusive-bg)}
+table{border-collapse:collapse;width:100%;background:var(--bg);font-size:var(--text-sm)}
+th,td{text-align:left;padding:var(--space-1) var(--space-2);border-bottom:1px solid var(--line);
+vertical-align:top}
+th{background:var(--panel);font-weight:600;font-size:var(--text-xs);color:var(--muted)}
+nav.tabs{display:flex;gap:var(--space-1);margin:var(--space-4) 0 0}
+nav.tabs a{padding:var(--space-2) var(--space-3);border:1px solid var(--line);border-bottom:none;
+border-radius:var(--radius) var(--radius) 0 0;text-decoration:none;color:var(--ink);
+background:var(--panel)}
+nav.tabs a[aria-current=page]{background:var(--bg);font-weight:600}
+.cases{border:1px solid var(--line);background:var(--bg)}
+details{border-bottom:1px solid var(--line)}
+details>summary{display:grid;grid-template-columns:110px 80px 180px 60px 1fr;gap:var(--space-2);
+padding:var(--space-2) var(--space-3);cursor:pointer;list-style:none}
 details>summary::-webkit-details-marker{display:none}
-details[open]>summary{background:#f6f8fb}
-details .more{padding:6px 16px 14px}
-pre{white-space:pre-wrap;word-break:break-word;background:#f6f7f9;padding:8px;
-border-radius:4px;margin:6px 0}
+details[open]>summary{background:var(--panel)}
+details .more{padding:var(--space-2) var(--space-4) var(--space-4)}
+pre{white-space:pre-wrap;word-break:break-word;background:var(--panel);padding:var(--space-2);
+border-radius:var(--radius);margin:var(--space-2) 0;font-family:var(--font-mono)}
 .status{font-weight:600}
-.REGRESSED{color:#b42318}.IMPROVED{color:#067647}.UNCHANGED{color:#5b6476}
-.ADDED{color:#175cd3}.REMOVED{color:#93370d}
-.pager{display:flex;justify-content:space-between;padding:10px}
-.empty{padding:16px;color:#5b6476}
+.REGRESSED{color:var(--verdict-regressed)}.IMPROVED{color:var(--verdict-improved)}
+.UNCHANGED{color:var(--muted)}.ADDED{color:var(--info)}.REMOVED{color:var(--warn)}
+.pager{display:flex;justify-content:space-between;padding:var(--space-3)}
+.empty{padding:var(--space-4);color:var(--muted)}
 """
+)
 
 
 def _number(value: float | None, digits: int = 3, signed: bool = False) -> str:
@@ -74,7 +88,7 @@ def _gate(summary: DiffSummary) -> tuple[str, str]:
         return "Significant regression", "bad"
     if summary.significant:
         return "Significant improvement", "good"
-    return f"Not significant ({summary.significance_reason})", "none"
+    return f"Not significant ({words(summary.significance_reason).lower()})", "none"
 
 
 def summary_html(summary: DiffSummary) -> str:
@@ -89,7 +103,7 @@ def summary_html(summary: DiffSummary) -> str:
             if summary.delta_low is None
             else f"[{summary.delta_low:+.3f}, {summary.delta_high or 0:+.3f}]",
         ),
-        _card(f"p ({summary.method})", _p(summary.p_value)),
+        _card(f"p ({words(summary.method)})", _p(summary.p_value)),
         _card(
             "pass flips",
             f"{summary.pass_flips_to_fail} pass → fail · {summary.pass_flips_to_pass} fail → pass",
@@ -119,7 +133,7 @@ def summary_html(summary: DiffSummary) -> str:
     return (
         f'<p class="gate {css}" id="gate">{escape(gate)}</p>'
         f'<div class="cards" id="summary">{"".join(cards)}</div>'
-        f"<p>{summary.paired_count} pairs by {summary.pairing}, "
+        f"<p>{summary.paired_count} pairs by {words(summary.pairing)}, "
         f"{summary.graded_pair_count} graded on both sides; ε {summary.epsilon:g}.</p>" + evaluators
     )
 
@@ -134,7 +148,8 @@ def case_html(case: DiffCase) -> str:
     rows = "".join(
         f"<tr><td>{escape(e.name)}</td><td>{_number(e.baseline_mean)}</td>"
         f"<td>{_number(e.candidate_mean)}</td><td>{_number(e.delta, signed=True)}</td>"
-        f'<td class="{e.status}">{e.status}</td><td>{"yes" if e.significant else "no"}</td></tr>'
+        f'<td class="{e.status}">{words(e.status)}</td>'
+        f"<td>{'yes' if e.significant else 'no'}</td></tr>"
         for e in case.evaluators
     )
     evaluators = (
@@ -150,7 +165,7 @@ def case_html(case: DiffCase) -> str:
     )
     return (
         f'<details class="case" data-status="{case.status}">'
-        f'<summary><span class="status {case.status}">{case.status}</span>'
+        f'<summary><span class="status {case.status}">{words(case.status)}</span>'
         f"<span>#{case.position}</span><span>{escape(case.dataset_item_id or '—')}</span>"
         f"<span>{'flip' if case.pass_flip else ''}</span><span>{escape(preview)}</span></summary>"
         f'<div class="more"><p>{fractions}'
@@ -184,7 +199,7 @@ def page_html(
     tabs = "".join(
         f'<a href="{link(status=tab, after=None)}" data-tab="{tab}"'
         + (' aria-current="page"' if tab == status else "")
-        + f">{tab.title()}</a>"
+        + f">{words(tab)}</a>"
         for tab in TABS
     )
     body = "".join(case_html(case) for case in cases) or '<p class="empty">No cases.</p>'

@@ -59,6 +59,9 @@ async def test_the_page_shows_the_summary_tabs_and_expandable_cases(
         "nodes => nodes.map(n => n.dataset.status)"
     )
     assert statuses == ["REGRESSED"] * len(REGRESSED_IDS)
+    shown = await page.locator("details.case summary span.status").all_inner_texts()
+    assert set(shown) == {"Regressed"}
+    assert "MCNEMAR" not in summary and "McNemar mid-p" in summary
     first = page.locator("details.case").first
     assert await first.get_attribute("open") is None
     assert not await first.locator("table.deltas").is_visible()
@@ -72,7 +75,7 @@ async def test_the_page_shows_the_summary_tabs_and_expandable_cases(
         "1.000",
         "0.000",
         "-1.000",
-        "REGRESSED",
+        "Regressed",  # enum values in words (issue 34 g)
         "no",
     ]
     shots = Path(os.environ.get("SHIPWISE_SCREENSHOTS", tmp_path))  # docs/ keeps one

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,14 @@ async def test_the_page_by_link_renders_everything_offline_and_prints(
     assert await page.locator("#metric-table td[data-winner]").count() >= 6
     pass_rate = await page.locator('#metric-table tr[data-metric="pass_rate"]').inner_text()
     assert "★" in pass_rate
+    # Metric names and enum values in words; money by the one rule (issue 34 g).
+    metrics = await page.locator("#metric-table").inner_text()
+    assert "Cost per case" in metrics and "Pass rate" in metrics
+    assert "cost_per_case_cents" not in metrics and "pass_rate" not in metrics
+    cost = await page.locator('#metric-table tr[data-metric="cost_per_case_cents"]').inner_text()
+    assert "$" in cost and "$0.00\t" not in cost + "\t"
+    caption = await page.locator("#forest-plot figcaption").inner_text()
+    assert "interval" in caption and not re.search(r"[A-Z]{2,}_[A-Z0-9_]+", caption)
 
     read = page.get_by_role("link", name="Read the 8 cases that got worse")
     assert await read.count() == 2
@@ -66,11 +75,11 @@ async def test_the_page_by_link_renders_everything_offline_and_prints(
     await read.first.click()
     assert await page.locator("#worse-1 tbody tr").count() == 8
     resolved = await page.locator("#worse-2 tbody tr").first.inner_text()
-    assert "resolved" in resolved and "label noise <b>not html</b>" in resolved  # escaped
+    assert "Resolved" in resolved and "label noise <b>not html</b>" in resolved  # escaped
     assert await page.locator("#worse-2 b").count() == 0
 
     current = await page.locator("section.current").inner_text()
-    assert "CURRENT" in current.upper() and "Signed off: HOLD" in current
+    assert "CURRENT" in current.upper() and "Signed off: Hold" in current
     assert "Follow-ups now: 8 open, 8 resolved" in current
     facts = await page.locator("#facts").inner_text()
     assert facts.startswith("Dataset ") and "Dev split · 24 cases" in facts

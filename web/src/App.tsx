@@ -16,21 +16,46 @@ import { RunDiffPage } from "./pages/experiments/RunDiffPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { ReleasesPage } from "./pages/releases/ReleasesPage";
 import { ReviewPage } from "./pages/review/ReviewPage";
-import { SignInPage } from "./pages/SignInPage";
+import { SignInPage, type Refusal } from "./pages/SignInPage";
+
+/** Where to go after signing in: the page that sent the visitor to /sign-in, if any. */
+function returnTo(state: unknown): string {
+  const from = (state as { from?: unknown } | null)?.from;
+  return typeof from === "string" && from.startsWith("/") && !from.startsWith("/sign-in")
+    ? from
+    : "/comparisons";
+}
 
 export function App() {
   const navigate = useNavigate();
   const location = useLocation();
-  const [token, setToken] = useState<string | null>(() => {
-    const fromLink = tokenFromFragment(window.location.hash);
-    if (fromLink) {
-      storeToken(fromLink);
-      window.history.replaceState(null, "", window.location.pathname + window.location.search);
-    }
-    return storedToken();
-  });
+  const [token, setToken] = useState<string | null>(() => storedToken());
   const [refused, setRefused] = useState(false);
+  const [via, setVia] = useState<Exclude<Refusal, null>>("form");
   const [connectionLost, setConnectionLost] = useState(false);
+  // Signing out is not being sent away from a page: sign-in then starts afresh.
+  const [signedOut, setSignedOut] = useState(false);
+
+  // A sign-in link's token (`#token=…`), on load or pasted over the open page: taken, then
+  // removed from the address bar before anything else renders.
+  const linkToken = tokenFromFragment(location.hash);
+  const [taken, setTaken] = useState<string | null>(null);
+  if (linkToken !== taken) {
+    setTaken(linkToken);
+    if (linkToken) {
+      setVia("link");
+      setRefused(false);
+      setToken(linkToken);
+    }
+  }
+  useEffect(() => {
+    if (!linkToken) return;
+    storeToken(linkToken);
+    navigate(
+      { pathname: location.pathname, search: location.search },
+      { replace: true, state: location.state },
+    );
+  }, [linkToken, location.pathname, location.search, location.state, navigate]);
 
   const refuse = useCallback(() => {
     forgetToken();
@@ -47,27 +72,34 @@ export function App() {
   const signIn = useCallback(
     (value: string) => {
       storeToken(value);
+      setVia("form");
       setRefused(false);
+      setSignedOut(false);
       setToken(value);
-      navigate("/comparisons", { replace: true });
+      navigate(returnTo(location.state), { replace: true });
     },
-    [navigate],
+    [navigate, location.state],
   );
   const signOut = useCallback(() => {
     forgetToken();
     setToken(null);
     setRefused(false);
-    navigate("/sign-in", { replace: true });
+    setSignedOut(true);
+    navigate("/sign-in", { replace: true, state: null });
   }, [navigate]);
 
+  if (linkToken) return null;
   if (!portal) {
-    if (location.pathname !== "/sign-in") return <Navigate to="/sign-in" replace />;
-    return <SignInPage refused={refused} onSignIn={signIn} />;
+    if (location.pathname !== "/sign-in") {
+      const from = location.pathname + location.search;
+      return <Navigate to="/sign-in" replace state={signedOut ? null : { from }} />;
+    }
+    return <SignInPage refused={refused ? via : null} onSignIn={signIn} />;
   }
   return (
     <Provider value={portal.client}>
       <Routes>
-        <Route path="/sign-in" element={<Navigate to="/comparisons" replace />} />
+        <Route path="/sign-in" element={<Navigate to={returnTo(location.state)} replace />} />
         <Route element={<Layout signOut={signOut} connectionLost={connectionLost} />}>
           <Route index element={<Navigate to="/comparisons" replace />} />
           <Route path="/comparisons" element={<ComparisonsPage />} />

@@ -117,7 +117,10 @@ class DatasetMutation:
             row = await versions.seal_version(session=session, actor=actor, version_id=version_id)
         return DatasetVersion.from_row(row)
 
-    @strawberry.mutation(description="Drop an OPEN version and its cases (state DISCARDED).")
+    @strawberry.mutation(
+        description="Drop an OPEN version and its cases (state DISCARDED). A dataset that "
+        "was never sealed goes with it (a failed first import leaves nothing)."
+    )
     async def discard_dataset_version(
         self, info: strawberry.Info[Context], version_id: strawberry.ID
     ) -> DatasetVersion:

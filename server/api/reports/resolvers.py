@@ -45,7 +45,11 @@ class ReportMutation:
             )
         return Report.from_row(row)
 
-    @strawberry.mutation(description="A signed link to the report page, valid 1 to 720 hours.")
+    @strawberry.mutation(
+        description="A signed link to the report page, valid 1 to 720 hours. Asked again by "
+        "the same member for the same hours while more than half of them are left, it is the "
+        "same link (and no new `report.link` audit event)."
+    )
     async def report_link(
         self,
         info: strawberry.Info[Context],

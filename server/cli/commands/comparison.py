@@ -22,6 +22,7 @@ from server.cli.commands import decision_gate
 from server.cli.commands.client_setup import explain, fail
 from server.cli.commands.comparison_input import BadInput, comparison_input
 from server.cli.commands.progress_watch import ProgressBar, follow
+from server.money import dollars
 
 comparison_app = typer.Typer(no_args_is_help=True, help="Comparisons (API client: --url, --token).")
 
@@ -147,9 +148,9 @@ def _describe(comparison: dict[str, Any]) -> str:
         f"{comparison['trialsPerCase']} trials ({comparison['split']})",
         f"  calls {progress['doneCalls']}/{progress['totalCalls']} "
         f"({progress['percent']:.1f}%), {progress['failedCalls']} failed; "
-        f"spent {comparison['spentCentsSoFar']:.2f}¢"
+        f"spent {dollars(comparison['spentCentsSoFar'])}"
         + (
-            f" of {comparison['budgetCapCents']:.2f}¢"
+            f" of {dollars(comparison['budgetCapCents'])}"
             if comparison.get("budgetCapCents") is not None
             else ""
         ),
@@ -246,7 +247,7 @@ def preview_command(preview: dict[str, Any], as_json: bool) -> None:
             role = "candidate" if cohort["isCandidate"] else "baseline"
             typer.echo(
                 f"  cohort {cohort['cohortIndex']} ({role}) {cohort['label']}: "
-                f"{cohort['calls']} calls, at most {cohort['costBoundCents']:.2f}¢"
+                f"{cohort['calls']} calls, at most {dollars(cohort['costBoundCents'])}"
             )
         for variable in preview["variables"]:
             typer.echo(f"  {variable['text']}")

@@ -17,6 +17,7 @@ import websockets
 from websockets.exceptions import WebSocketException
 
 from server.cli.client import ApiClient, ApiError
+from server.money import dollars
 
 PROTOCOL = "graphql-transport-ws"
 TERMINAL = frozenset({"DONE", "FAILED", "CANCELLED"})
@@ -126,7 +127,7 @@ class ProgressBar:
         ]
         if snapshot["failedCalls"]:
             parts.append(f"{snapshot['failedCalls']} failed")
-        parts.append(f"{snapshot['spentCentsSoFar']:.2f}¢")
+        parts.append(dollars(snapshot["spentCentsSoFar"]))
         eta = snapshot.get("etaSeconds")
         if eta is not None and snapshot["status"] == "RUNNING":
             parts.append(f"ETA {_duration(float(eta))}")

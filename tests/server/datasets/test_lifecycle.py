@@ -19,6 +19,7 @@ from tests.factories import actor_for, dataset_cases, make_dataset, make_workspa
 from tests.harness import Backend
 from tests.server.datasets.api import (
     APPEND,
+    DATASET,
     DISCARD,
     append,
     create_dataset,
@@ -117,7 +118,7 @@ async def test_one_open_version_at_a_time_and_discarding_drops_its_cases(
     backend: Backend,
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)
-    dataset_id = await create_dataset(backend, ws.owner)
+    dataset_id, first = await sealed_dataset(backend, ws.owner, dataset_cases(2))
     version_id = await open_version(backend, ws.owner, dataset_id)
     again = await backend.gql(
         "mutation($id: ID!) { openDatasetVersion(datasetId: $id) { id } }",
@@ -137,10 +138,45 @@ async def test_one_open_version_at_a_time_and_discarding_drops_its_cases(
     (await seal(backend, ws.owner, next_id)).ok()
     found = await dataset(backend, ws.owner, dataset_id)
     assert [(v["number"], v["state"]) for v in found["versions"]] == [
-        (2, "SEALED"),
-        (1, "DISCARDED"),
+        (3, "SEALED"),
+        (2, "DISCARDED"),
+        (1, "SEALED"),
     ]
     assert found["latestVersion"]["id"] == next_id
+    assert found["versions"][2]["id"] == first["id"]
+
+
+async def test_a_failed_first_import_leaves_no_dataset(backend: Backend) -> None:
+    """Issue 34 (f): discarding the only version of a dataset that was never sealed removes
+    the dataset, so a failed import leaves no empty dataset in the list, and its name free."""
+    ws = await make_workspace(backend.sessionmaker)
+    await sealed_dataset(backend, ws.owner, dataset_cases(2), name="kept")
+    dataset_id = await create_dataset(backend, ws.owner, "bad set")
+    version_id = await open_version(backend, ws.owner, dataset_id)
+    (await append(backend, ws.owner, version_id, dataset_cases(4))).ok()
+    refused = await append(backend, ws.owner, version_id, [{"datasetItemId": "x"}])
+    assert refused.codes == ["VALIDATION_FAILED"]
+    discarded = await backend.gql(DISCARD, {"id": version_id}, token=ws.tokens[Role.MEMBER])
+    assert discarded.ok()["discardDatasetVersion"]["state"] == "DISCARDED"
+    listing = await backend.gql(
+        "{ datasets(first: 10) { totalCount edges { node { name } } } }", token=ws.owner
+    )
+    assert listing.ok()["datasets"]["totalCount"] == 1
+    assert [e["node"]["name"] for e in listing.ok()["datasets"]["edges"]] == ["kept"]
+    gone = await backend.gql(DATASET, {"id": dataset_id}, token=ws.owner)
+    assert gone.codes == ["NOT_FOUND"]
+    assert await rows_of(backend, version_id) == 0
+    async with backend.sessionmaker() as session:
+        actions = (
+            await session.scalars(
+                select(AuditEvent.action)
+                .where(AuditEvent.workspace_id == ws.id, AuditEvent.target_id == dataset_id)
+                .order_by(AuditEvent.id)
+            )
+        ).all()
+    assert actions == ["dataset.create", "dataset.remove_empty"]
+    again = await create_dataset(backend, ws.owner, "bad set")  # the name is free again
+    assert again != dataset_id
 
 
 async def test_open_and_discarded_versions_are_never_the_latest(backend: Backend) -> None:

@@ -21,6 +21,10 @@ export function makeClient(
   onRefused: () => void,
   onConnection: ConnectionListener,
 ): PortalClient {
+  // The socket closes on its own once no subscription is left (`lazy`): a finished run's
+  // subscription completes and the close that follows is expected. Only a close while a
+  // subscription is still open is a loss (graphql-ws then reconnects and re-subscribes).
+  let open = 0;
   const ws = createWsClient({
     url: wsUrl(),
     connectionParams: { Authorization: `Bearer ${token}` },
@@ -35,7 +39,7 @@ export function makeClient(
       closed: (event) => {
         const code = (event as CloseEvent | undefined)?.code;
         if (code === 4403 || code === 4401) onRefused();
-        else onConnection(true);
+        else onConnection(open > 0);
       },
     },
   });
@@ -59,15 +63,34 @@ export function makeClient(
           const input = { ...request, variables, query: request.query || "" };
           return {
             subscribe(sink) {
+              open += 1;
+              let ended = false;
+              const end = () => {
+                if (!ended) {
+                  ended = true;
+                  open -= 1;
+                }
+              };
               const unsubscribe = ws.subscribe(input, {
                 next: (result) => {
                   advance(input, result);
                   sink.next(result as Parameters<typeof sink.next>[0]);
                 },
-                error: (error) => sink.error(error),
-                complete: () => sink.complete(),
+                error: (error) => {
+                  end();
+                  sink.error(error);
+                },
+                complete: () => {
+                  end();
+                  sink.complete();
+                },
               });
-              return { unsubscribe };
+              return {
+                unsubscribe: () => {
+                  end();
+                  unsubscribe();
+                },
+              };
             },
           };
         },

@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ago, count, dollars, exactTime, percent, points, ratePoints, timeLeft } from "./format";
+import moneyExamples from "./money.examples.json";
 
 describe("dollars", () => {
-  it.each([
-    [120, "$1.20"],
-    [5000, "$50.00"],
-    [0, "$0.00"],
-    [0.01, "$0.00010"],
-    [123456, "$1,234.56"],
-    [null, "—"],
-  ])("%s cents → %s", (cents, text) => expect(dollars(cents)).toBe(text));
+  // The same table checks the server's formatter (tests/server/test_money_words.py).
+  it.each(moneyExamples as [number, string][])("%s cents → %s", (cents, text) =>
+    expect(dollars(cents)).toBe(text),
+  );
+  it("shows nothing for no amount", () => expect(dollars(null)).toBe("—"));
 });
 
 describe("percent and points", () => {

@@ -1,11 +1,24 @@
 /** How numbers, money and times read in the portal. */
 
-/** Cents as dollars: 120 → "$1.20"; below a cent, enough digits to show it is not zero. */
+/**
+ * Cents as dollars, one rule wherever shipwise shows money (the server's `server.money.dollars`
+ * for the CLI and the report and diff pages; both checked against money.examples.json): two
+ * decimals from $0.10 up ("$1,234.56"), below that two significant digits ("$0.016",
+ * "$0.0000054"), so an amount that is not zero never reads "$0.00". Halves round up, on the
+ * number's exact value (what `toFixed` and `toExponential` do).
+ */
 export function dollars(cents: number | null | undefined): string {
   if (cents === null || cents === undefined) return "—";
-  const value = cents / 100;
-  if (value !== 0 && Math.abs(value) < 0.01) return `$${value.toPrecision(2)}`;
-  return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const value = Math.abs(cents / 100);
+  if (value === 0) return "$0.00";
+  const sign = cents < 0 ? "−" : "";
+  if (value < 0.1) {
+    const exponent = Number(value.toExponential(1).split("e")[1]);
+    const shown = value.toFixed(1 - exponent);
+    if (Number(shown) < 0.1) return `${sign}$${shown}`;
+  }
+  const [whole, fraction] = value.toFixed(2).split(".");
+  return `${sign}$${Number(whole).toLocaleString("en-US")}.${fraction}`;
 }
 
 /** A rate in [0, 1] as a percentage: 0.8667 → "86.7%". */

@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from "react";
 
+/** Which token the server refused: one typed in the form, or one a sign-in link carried. */
+export type Refusal = "form" | "link" | null;
+
 export function SignInPage({
   refused,
   onSignIn,
 }: {
-  refused: boolean;
+  refused: Refusal;
   onSignIn: (token: string) => void;
 }) {
   const [value, setValue] = useState("");
@@ -15,9 +18,15 @@ export function SignInPage({
   return (
     <main className="sign-in">
       <h1>Sign in to shipwise</h1>
-      {refused && (
+      {refused === "form" && (
         <p role="alert" className="error">
           Your token was refused
+        </p>
+      )}
+      {refused === "link" && (
+        <p role="alert" className="error">
+          The sign-in link's token was refused: it may have been revoked, or the server's data
+          was reset. Sign in with another token.
         </p>
       )}
       <form onSubmit={submit}>

@@ -219,7 +219,7 @@ JUDGE = [*BOTH, "--judge-connection-url", "http://127.0.0.1:9"]
         ([*BOTH, "--baseline-variant", "x"], "experiment directory only"),
         (["--baseline", "{main}", "--treatment", "{missing}"], "no such file or directory"),
         (["--baseline", "{main}", "--treatment", "{bad}"], "line 2: not valid JSON"),
-        (["--baseline", "{main}", "--treatment", "{no_position}"], "line 1: `position` must"),
+        (["--baseline", "{main}", "--treatment", "{bad_position}"], "line 1: `position` must"),
         ([*BOTH, "--judge-model", "m"], "need --judge-connection-url"),
         (JUDGE, "needs --judge-model"),
         ([*BOTH, "--judge-connection-url", "ftp://x", "--judge-model", "m"], "http(s) URL"),
@@ -234,9 +234,9 @@ def test_usage_and_input_errors_exit_one(
 ) -> None:
     main = write_results(tmp_path / "main.jsonl", [item("a", 0, [trial(1, True)])])
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(json.dumps(item("a", 0, [])) + "\n{not json\n")
-    no_position = tmp_path / "no_position.jsonl"
-    no_position.write_text(json.dumps({"input": "x", "trials": []}) + "\n")
+    bad.write_text(json.dumps(item("a", 0, [trial(1)])) + "\n{not json\n")
+    bad_position = tmp_path / "bad_position.jsonl"
+    bad_position.write_text(json.dumps({"position": -1, "input": "x", "trials": [{}]}) + "\n")
     folder = tmp_path / "dir"
     folder.mkdir()
     for variant in ("one", "two"):
@@ -244,7 +244,7 @@ def test_usage_and_input_errors_exit_one(
     paths = {
         "main": main,
         "bad": bad,
-        "no_position": no_position,
+        "bad_position": bad_position,
         "dir": folder,
         "missing": tmp_path / "missing.jsonl",
     }

@@ -30,6 +30,11 @@ def write_lines(path: Path, lines: list[Any]) -> Path:
     return path
 
 
+async def dataset_names(backend: Backend, token: str) -> list[str]:
+    listing = await backend.gql("{ datasets(first: 100) { edges { node { name } } } }", token=token)
+    return [e["node"]["name"] for e in listing.ok()["datasets"]["edges"]]
+
+
 async def dataset_named(backend: Backend, token: str, name: str) -> dict[str, Any]:
     listing = await backend.gql(
         "{ datasets(first: 100) { edges { node { id name } } } }", token=token
@@ -73,9 +78,26 @@ async def test_a_bad_line_is_reported_and_its_version_discarded(
     done = await run_import(backend, ws.owner, path, "--name", "bad", "--chunk-size", "3")
     assert done.code == 1
     assert "line 7: not valid JSON" in done.stderr and "Traceback" not in done.stderr
-    found = await dataset_named(backend, ws.owner, "bad")
-    assert found["latestVersion"] is None
-    assert [(v["state"], v["caseCount"]) for v in found["versions"]] == [("DISCARDED", 0)]
+    assert await dataset_names(backend, ws.owner) == []  # issue 34 (f): nothing left behind
+
+
+async def test_a_failed_import_into_an_existing_dataset_keeps_it(
+    backend: Backend, tmp_path: Path
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    good = write_lines(tmp_path / "good.jsonl", dataset_cases(3))
+    first = await run_import(backend, ws.owner, good, "--name", "bad set")
+    assert first.code == 0, first.stderr
+    found = await dataset_named(backend, ws.owner, "bad set")
+    bad = write_lines(tmp_path / "bad.jsonl", [*dataset_cases(2), {"datasetItemId": "x"}])
+    done = await run_import(backend, ws.owner, bad, "--dataset-id", found["id"])
+    assert done.code == 1 and "line 3" in done.stderr
+    again = await dataset_named(backend, ws.owner, "bad set")
+    assert [(v["state"], v["caseCount"]) for v in again["versions"]] == [
+        ("DISCARDED", 0),
+        ("SEALED", 3),
+    ]
+    assert await dataset_names(backend, ws.owner) == ["bad set"]
 
 
 async def test_a_retry_with_the_same_name_after_a_failed_import_works(
@@ -89,18 +111,15 @@ async def test_a_retry_with_the_same_name_after_a_failed_import_works(
     good = write_lines(tmp_path / "good.jsonl", dataset_cases(6))
     retried = await run_import(backend, ws.owner, good, "--name", "retry")
     assert retried.code == 0, retried.stderr
-    found = await dataset_named(backend, ws.owner, "retry")  # still one dataset of that name
-    assert [(v["state"], v["caseCount"]) for v in found["versions"]] == [
-        ("SEALED", 6),
-        ("DISCARDED", 0),
-    ]
+    found = await dataset_named(backend, ws.owner, "retry")  # one dataset of that name
+    assert [(v["state"], v["caseCount"]) for v in found["versions"]] == [("SEALED", 6)]
     assert found["latestVersion"]["id"] == retried.stdout.strip().splitlines()[-1]
 
     again = await run_import(backend, ws.owner, good, "--name", "retry")
     assert again.code == 2
     assert f"run again with --dataset-id {found['id']}" in again.stderr
     assert "Traceback" not in again.stderr
-    assert len((await dataset(backend, ws.owner, found["id"]))["versions"]) == 2
+    assert len((await dataset(backend, ws.owner, found["id"]))["versions"]) == 1
 
 
 async def test_invalid_and_duplicate_cases_are_reported_by_line(
@@ -126,9 +145,7 @@ async def test_invalid_and_duplicate_cases_are_reported_by_line(
     path = write_lines(tmp_path / "nan.jsonl", lines)
     done = await run_import(backend, ws.owner, path, "--name", "nan")
     assert done.code == 1 and "line 4: `input` contains a number that is not finite" in done.stderr
-    for name in ("invalid", "dup", "nan"):
-        found = await dataset_named(backend, ws.owner, name)
-        assert [v["state"] for v in found["versions"]] == ["DISCARDED"]
+    assert await dataset_names(backend, ws.owner) == []  # each failed import left nothing
 
 
 async def test_a_new_version_of_an_existing_dataset(backend: Backend, tmp_path: Path) -> None:
@@ -182,8 +199,7 @@ async def test_a_file_without_cases_fails_and_leaves_no_open_version(
     path.write_text("\n  \n\n")
     done = await run_import(backend, ws.owner, path, "--name", "blank")
     assert done.code == 1 and "holds no cases" in done.stderr
-    found = await dataset_named(backend, ws.owner, "blank")
-    assert [v["state"] for v in found["versions"]] == ["DISCARDED"]
+    assert await dataset_names(backend, ws.owner) == []
 
 
 class RefusingClient(ApiClient):

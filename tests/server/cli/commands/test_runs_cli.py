@@ -132,3 +132,41 @@ async def test_operational_errors_exit_two(backend: Backend, tmp_path: Path) -> 
     assert refused.code == 2 and "token" in refused.stderr
     for done in (unreachable, unknown, viewer, refused):
         assert "Traceback" not in done.stderr
+
+
+async def test_run_import_and_compare_accept_and_refuse_the_same_files(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """One reader of the results format (issue 34 h): items without `position` take their
+    place in the file for both commands; a line one refuses, the other refuses too."""
+    ws = await make_workspace(backend.sessionmaker)
+    member = ws.tokens[Role.MEMBER]
+    lines = [
+        {"datasetItemId": f"q{i}", "input": {"q": i}, "trials": [{"passed": i % 3 != 0}]}
+        for i in range(6)
+    ]
+    path = write_lines(tmp_path / "results.jsonl", [json.dumps(line) for line in lines])
+    imported = await import_file(backend, member, path)
+    assert imported.code == 0, imported.stderr
+    assert "6 items, COMPLETED" in imported.stdout
+    run_id = imported.stdout.strip().splitlines()[-1]
+    run = (await backend.gql(RUN, {"id": run_id}, token=member)).ok()["run"]
+    assert run["itemCount"] == 6
+    compared = await shipwise("compare", "--baseline", str(path), "--treatment", str(path))
+    assert compared.code == 0, compared.stderr
+    assert "6 matched pairs in 6 items (paired by datasetItemId)" in compared.stdout
+
+    refused = {
+        "extra": {"input": 1, "trials": [{}], "note": "x"},
+        "no_trials": {"input": 1, "trials": []},
+        "metric": {"input": 1, "trials": [{"metrics": {"tokens": -1}}]},
+    }
+    for name, bad in refused.items():
+        bad_path = write_lines(tmp_path / f"{name}.jsonl", [json.dumps(lines[0]), json.dumps(bad)])
+        by_import = await import_file(backend, member, bad_path, "--idempotency-key", name)
+        by_compare = await shipwise(
+            "compare", "--baseline", str(path), "--treatment", str(bad_path)
+        )
+        assert (by_import.code, by_compare.code) == (1, 1), (name, by_import, by_compare)
+        reason = by_import.stderr.strip().splitlines()[-1].split("line 2: ", 1)[1]
+        assert f"line 2: {reason}" in by_compare.stderr, (name, by_import.stderr, by_compare)

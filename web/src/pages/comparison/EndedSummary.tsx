@@ -1,12 +1,14 @@
 import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation, type CombinedError } from "urql";
+import { useMutation, useQuery, type CombinedError } from "urql";
 import { Ago } from "../../components/Ago";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import { count, dollars } from "../../lib/format";
 import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
 import { CohortChips } from "./CohortChips";
-import { FinalizeMutation, RerunMutation, StartMutation } from "./queries";
+import { FinalizeMutation, RerunMutation, RerunPreviewQuery, StartMutation } from "./queries";
 import { errorCodeWords, stopWords } from "./stopWords";
 
 type Comparison = PageData["comparison"];
@@ -46,7 +48,12 @@ export function EndedSummary({
             Last run <Ago iso={comparison.endedAt} />
           </span>
         )}
-        <Rerun id={comparison.id} />
+        <Rerun
+          id={comparison.id}
+          totalCalls={p.totalCalls}
+          spentCents={comparison.spentCentsSoFar}
+          budgetCapCents={comparison.budgetCapCents ?? null}
+        />
       </div>
       <p className="stop-words">{words}</p>
       <CohortChips states={p.cohorts} cohorts={comparison.cohorts} />
@@ -62,13 +69,28 @@ export function EndedSummary({
   );
 }
 
-/** Re-run: a new comparison from the same input, started in the background, then its page. */
-function Rerun({ id }: { id: string }) {
+/**
+ * Re-run: asks first (`alertdialog`, with what it may cost), then a new comparison from the
+ * same input, started in the background, then its page.
+ */
+function Rerun({
+  id,
+  totalCalls,
+  spentCents,
+  budgetCapCents,
+}: {
+  id: string;
+  totalCalls: number;
+  spentCents: number;
+  budgetCapCents: number | null;
+}) {
+  const [asking, setAsking] = useState(false);
   const navigate = useNavigate();
   const [rerun, doRerun] = useMutation(RerunMutation);
   const [started, start] = useMutation(StartMutation);
   const [failed, setFailed] = useState<{ id: string; error: CombinedError } | null>(null);
   const click = async () => {
+    setAsking(false);
     const made = await doRerun({ id });
     const next = made.data?.rerunComparison;
     if (!next) return;
@@ -83,9 +105,20 @@ function Rerun({ id }: { id: string }) {
   };
   return (
     <>
-      <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => void click()}>
+      <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => setAsking(true)}>
         Re-run
       </RoleButton>
+      {asking && (
+        <RerunConfirm
+          id={id}
+          totalCalls={totalCalls}
+          spentCents={spentCents}
+          budgetCapCents={budgetCapCents}
+          busy={rerun.fetching || started.fetching}
+          onConfirm={() => void click()}
+          onCancel={() => setAsking(false)}
+        />
+      )}
       {rerun.error && <ErrorNotice error={rerun.error} />}
       {failed && (
         <>
@@ -140,5 +173,57 @@ function NotFinalized({
       </RoleButton>
       {finalized.error && <ErrorNotice error={finalized.error} />}
     </div>
+  );
+}
+
+/** Re-run's `alertdialog`: its calls and cost bound (`rerunPreview`), its cap, this run's cost. */
+function RerunConfirm({
+  id,
+  totalCalls,
+  spentCents,
+  budgetCapCents,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  id: string;
+  totalCalls: number;
+  spentCents: number;
+  budgetCapCents: number | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const [{ data, error }] = useQuery({ query: RerunPreviewQuery, variables: { id } });
+  const preview = data?.rerunPreview;
+  return (
+    <ConfirmDialog
+      title="Re-run this comparison?"
+      confirmLabel="Re-run"
+      busy={busy || (!preview && !error)}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>A new comparison of the same cases and cohorts starts at once.</p>
+      <p>
+        {preview
+          ? preview.summary
+          : `Up to ${count(totalCalls)} model calls, judge calls included.`}
+      </p>
+      <p>
+        {budgetCapCents !== null
+          ? `It stops once it has spent ${dollars(budgetCapCents)}, its budget cap.`
+          : "It has no budget cap."}{" "}
+        This run cost {dollars(spentCents)}.
+      </p>
+      {preview && preview.blockers.length > 0 && (
+        <ul className="blockers">
+          {preview.blockers.map((b) => (
+            <li key={b.code}>{b.message}</li>
+          ))}
+        </ul>
+      )}
+      {error && <ErrorNotice error={error} />}
+    </ConfirmDialog>
   );
 }

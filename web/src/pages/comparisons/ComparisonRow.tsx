@@ -63,7 +63,7 @@ export function ComparisonRow({ node }: { node: Row }) {
       </td>
       <td>{candidate?.label ?? "—"}</td>
       <td>{baselines.map((c) => c.label).join(", ") || "—"}</td>
-      <td>
+      <td className="status">
         {statusWord(status.status)}
         {status.status === "RUNNING" && (
           <span className="muted"> · {callsWords(status.doneCalls, status.totalCalls)}</span>
