@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
 import { Provider } from "urql";
 import { Layout } from "./components/Layout";
@@ -16,6 +16,14 @@ import { RunDiffPage } from "./pages/experiments/RunDiffPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { ReleasesPage } from "./pages/releases/ReleasesPage";
 import { SignInPage } from "./pages/SignInPage";
+
+// The set-up pages load on first visit: the first load stays small (SPEC §7's bars).
+const SettingsPage = lazy(() => import("./pages/settings/SettingsPage"));
+const PromptsPage = lazy(() => import("./pages/prompts/PromptsPage"));
+
+function Loading() {
+  return <p className="muted">Loading…</p>;
+}
 
 export function App() {
   const navigate = useNavigate();
@@ -79,6 +87,22 @@ export function App() {
           <Route path="/datasets/:id" element={<DatasetPage />} />
           <Route path="/releases" element={<ReleasesPage />} />
           <Route path="/audit" element={<AuditPage />} />
+          <Route
+            path="/settings"
+            element={
+              <Suspense fallback={<Loading />}>
+                <SettingsPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="/prompts"
+            element={
+              <Suspense fallback={<Loading />}>
+                <PromptsPage />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -7,6 +7,7 @@ import { MAX_ROWS } from "../../lib/pageWindow";
 import { CaseDebug } from "./CaseDebug";
 import { labelOf, type CohortName } from "./cohorts";
 import { CasesQuery } from "./queries";
+import { TableScroll } from "../../components/TableScroll";
 
 type Cases = ComparisonCasesQuery["comparison"]["cases"];
 type Edge = Cases["edges"][number];
@@ -77,7 +78,8 @@ export function CaseList({
         </p>
       )}
       {rows.length > 0 && (
-        <table aria-label="Cases">
+        <TableScroll>
+<table aria-label="Cases">
           <thead>
             <tr>
               <th scope="col">Case</th>
@@ -103,6 +105,7 @@ export function CaseList({
             ))}
           </tbody>
         </table>
+</TableScroll>
       )}
       {next?.hasNextPage && (
         <button type="button" disabled={loading} onClick={() => void loadMore()}>

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
@@ -11,14 +11,17 @@ import { RunOptions } from "./RunOptions";
 import { runReason } from "./runReason";
 import { StartMutation } from "../comparison/queries";
 import { CreateComparisonMutation, SetupChoicesQuery } from "./setupDocuments";
-import { addCohort, EMPTY_DRAFT, missingChoice, toInput, type SetupDraft } from "./setupDraft";
+import { draftFromLink } from "../prompts/compareLink";
+import { addCohort, missingChoice, toInput, type SetupDraft } from "./setupDraft";
 import { usePreview } from "./usePreview";
 import "./comparisons.css";
 
 /** `/comparisons/new`: seed 000's setup panel with a live preview; Run creates and starts. */
 export function NewComparisonPage() {
   const navigate = useNavigate();
-  const [draft, setDraft] = useState<SetupDraft>(EMPTY_DRAFT);
+  const location = useLocation();
+  // "Compare on a dataset" (a release, a prompt version, two versions) arrives prefilled.
+  const [draft, setDraft] = useState<SetupDraft>(() => draftFromLink(location.search));
   const [{ data: choices, error: choicesError }] = useQuery({ query: SetupChoicesQuery });
   const releases = choices?.releases.edges.map((e) => e.node) ?? [];
   const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];

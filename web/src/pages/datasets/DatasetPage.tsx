@@ -7,6 +7,7 @@ import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";
 import { count } from "../../lib/format";
 import { DatasetCases } from "./DatasetCases";
+import { TableScroll } from "../../components/TableScroll";
 
 const DatasetQuery = graphql(`
   query DatasetPage($id: ID!) {
@@ -49,7 +50,8 @@ export function DatasetPage() {
     <>
       <h1>{dataset.name}</h1>
       {dataset.description && <p>{dataset.description}</p>}
-      <table aria-label="Versions">
+      <TableScroll>
+<table aria-label="Versions">
         <thead>
           <tr>
             <th scope="col">Version</th>
@@ -85,6 +87,7 @@ export function DatasetPage() {
           ))}
         </tbody>
       </table>
+</TableScroll>
       {dataset.versions.length > 0 && (
         <>
           <h2>Cases</h2>
