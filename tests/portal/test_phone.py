@@ -19,12 +19,15 @@ PHONE = {"width": 390, "height": 844}
 NOTE = "Checked by hand with the support team; the expected answer was outdated. " * 6
 
 WIDTH = "() => [document.documentElement.scrollWidth, window.innerWidth]"
-WIDE = """() => [...document.querySelectorAll('body *')]
-  .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-  .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1))
-  .slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40))
-  .concat([...document.querySelectorAll('body, body *')].filter((e) => e.scrollWidth > window.innerWidth)
-  .slice(0, 8).map((e) => e.tagName + '.' + e.className + ':' + e.scrollWidth + '/' + e.clientWidth))"""
+WIDE = """() => {
+  const over = (e) => e.getBoundingClientRect().right > window.innerWidth + 1;
+  const name = (e) => e.tagName + '.' + e.className;
+  const all = [...document.querySelectorAll('body, body *')];
+  const outer = all.filter((e) => over(e) && ![...e.children].some(over));
+  const wide = all.filter((e) => e.scrollWidth > window.innerWidth);
+  return outer.slice(0, 5).map((e) => name(e) + ' ' + (e.textContent || '').slice(0, 40))
+    .concat(wide.slice(0, 8).map((e) => name(e) + ':' + e.scrollWidth + '/' + e.clientWidth));
+}"""
 
 
 async def _fits(page: Any, path: str) -> None:

@@ -87,7 +87,8 @@ async def upload_dataset(page: Any) -> None:
     await page.get_by_role("button", name="Upload dataset").click()
     dialog = page.get_by_role("dialog", name="Upload dataset")
     # A file with bad lines: they are listed by number and nothing is sent.
-    bad = dataset_file().replace(b'"q-03"', b'"q-01"').replace(b'"input": {"question": "What is the capital of Egypt? (5)"}, ', b"")
+    egypt = b'"input": {"question": "What is the capital of Egypt? (5)"}, '
+    bad = dataset_file().replace(b'"q-03"', b'"q-01"').replace(egypt, b"")
     await dialog.get_by_label("Dataset file (JSONL or CSV)").set_input_files(
         files=[{"name": "capitals.jsonl", "mimeType": "application/jsonl", "buffer": bad}]
     )
@@ -98,8 +99,9 @@ async def upload_dataset(page: Any) -> None:
         ['Line 4: datasetItemId "q-01" repeats line 2', "Line 6: input is missing"]
     )
     await _no_violations(page, "upload dialog with bad lines")
+    good = dataset_file()
     await dialog.get_by_label("Dataset file (JSONL or CSV)").set_input_files(
-        files=[{"name": "capitals.jsonl", "mimeType": "application/jsonl", "buffer": dataset_file()}]
+        files=[{"name": "capitals.jsonl", "mimeType": "application/jsonl", "buffer": good}]
     )
     await dialog.get_by_role("button", name="Upload").click()
     await expect(dialog.get_by_role("progressbar", name="Upload")).to_be_visible()
@@ -108,7 +110,8 @@ async def upload_dataset(page: Any) -> None:
     await dialog.get_by_text(f"Version 1 is sealed with {CASES} cases.").wait_for()
     await dialog.get_by_role("button", name="Close").click()
     datasets = page.get_by_role("table", name="Datasets")
-    await expect(datasets.get_by_role("row", name=re.compile(r"^capitals Version 1 30 "))).to_be_visible()
+    row = datasets.get_by_role("row", name=re.compile(r"^capitals Version 1 30 "))
+    await expect(row).to_be_visible()
 
 
 async def write_prompts_and_model(page: Any) -> None:
@@ -165,9 +168,11 @@ async def make_releases(page: Any) -> None:
         await dialog.get_by_role("combobox", name="Model config").select_option(label="practice v1")
         await dialog.get_by_role("button", name="Make release").click()
         await expect(dialog).to_be_hidden()
-        await page.get_by_role("table", name="Releases").get_by_role(
-            "row", name=re.compile(rf"^{name} ")
-        ).wait_for()
+        await (
+            page.get_by_role("table", name="Releases")
+            .get_by_role("row", name=re.compile(rf"^{name} "))
+            .wait_for()
+        )
 
 
 async def add_second_admin(page: Any) -> str:
@@ -210,16 +215,16 @@ async def turn_a_setting_on(page: Any) -> None:
     await workspace.get_by_role("button", name="Save").click()
     await workspace.get_by_role("status").filter(has_text="Saved.").wait_for()
     await page.reload()
-    await expect(
-        page.get_by_role("region", name="Workspace").get_by_role("checkbox", name="Allow self sign-off")
-    ).to_be_checked()
+    workspace = page.get_by_role("region", name="Workspace")
+    await expect(workspace.get_by_role("checkbox", name="Allow self sign-off")).to_be_checked()
     await _no_violations(page, "settings")
     await screenshot(page, "settings")
 
 
 async def run_a_comparison(page: Any) -> str:
     await _nav(page, "Releases", "Releases")
-    row = page.get_by_role("table", name="Releases").get_by_role("row", name=re.compile("^capitals-v2 "))
+    releases = page.get_by_role("table", name="Releases")
+    row = releases.get_by_role("row", name=re.compile("^capitals-v2 "))
     await row.get_by_role("button", name="Compare on a dataset").click()
     await page.get_by_role("heading", name="New comparison").wait_for()
     candidate = page.get_by_role("group", name="Cohort 1 (Candidate)")
@@ -230,7 +235,8 @@ async def run_a_comparison(page: Any) -> str:
     await page.get_by_role("button", name="Add release cohort").click()
     baseline = page.get_by_role("group", name="Cohort 2", exact=True)
     await baseline.get_by_role("combobox", name="Release").select_option(label="capitals-v1")
-    await page.get_by_role("combobox", name="On dataset").select_option(label="capitals — 30 cases, v1")
+    dataset = page.get_by_role("combobox", name="On dataset")
+    await dataset.select_option(label="capitals — 30 cases, v1")
     await page.get_by_text("Up to 180 model calls").wait_for()
     await page.get_by_role("button", name="Run", exact=True).click()
     await page.wait_for_url(re.compile(r"/comparisons/cmp_\w+$"))
@@ -239,11 +245,34 @@ async def run_a_comparison(page: Any) -> str:
 
 
 async def review_outputs(page: Any) -> None:
+    """The Cases table: a column per cohort with each trial's output; J and K between rows;
+    the case dialog with Previous case and Next case."""
     analysis = page.get_by_role("region", name="Failure analysis")
-    await analysis.get_by_role("button", name="Debug").first.click()
-    dialog = page.get_by_role("dialog", name=re.compile(r"^Case q-"))
+    await analysis.get_by_role("tab", name="All", exact=True).click()
+    cases = analysis.get_by_role("table", name="Cases")
+    head = cases.get_by_role("row").first
+    await expect(head.get_by_role("columnheader")).to_have_text(
+        ["Case", "capitals-v2 (candidate)", "capitals-v1", "Debug"]
+    )
+    first = cases.get_by_role("row", name=re.compile(r"^q-00 "))
+    await expect(first.get_by_role("cell").first).to_contain_text(re.compile("Passed|Failed"))
+    await page.keyboard.press("j")
+    await expect(first.get_by_role("button", name="Debug")).to_be_focused()
+    await page.keyboard.press("j")
+    second = cases.get_by_role("row", name=re.compile(r"^q-01 "))
+    await expect(second.get_by_role("button", name="Debug")).to_be_focused()
+    await page.keyboard.press("k")
+    await expect(first.get_by_role("button", name="Debug")).to_be_focused()
+    await _no_violations(page, "cases table")
+    await page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog", name="Case q-00")
     await dialog.wait_for()
+    await expect(dialog.get_by_role("button", name="Previous case")).to_be_disabled()
+    await dialog.get_by_role("button", name="Next case").click()
+    dialog = page.get_by_role("dialog", name="Case q-01")
+    await expect(dialog.get_by_role("region", name="capitals-v1")).to_be_visible()
     await _no_violations(page, "case dialog")
+    await screenshot(page, "case-dialog-side-by-side")
     await page.keyboard.press("Escape")
     await expect(dialog).to_be_hidden()
 
@@ -265,7 +294,7 @@ async def report_and_resolve(page: Any) -> None:
     await expect(follow_ups.get_by_role("checkbox")).to_have_count(0)
 
 
-async def sign_off_as(page: Any, base_url: str, token: str, comparison_url: str) -> None:
+async def sign_off_as(page: Any, token: str, comparison_url: str) -> None:
     await page.get_by_role("button", name="Sign out").click()
     await page.get_by_role("textbox", name="API token").fill(token)
     await page.get_by_role("button", name="Sign in").click()
@@ -299,7 +328,7 @@ async def test_a_newcomer_goes_from_a_fresh_workspace_to_a_sign_off_in_the_brows
     comparison_url = await run_a_comparison(page)
     await review_outputs(page)
     await report_and_resolve(page)
-    await sign_off_as(page, base, reviewer, comparison_url)
+    await sign_off_as(page, reviewer, comparison_url)
     await screenshot(page, "whole-workplace-signed")
     graphql_posts = [url for url in requests.urls if url.endswith("/graphql")]
     assert graphql_posts, "the portal talks to /graphql"

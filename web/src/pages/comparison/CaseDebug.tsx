@@ -27,6 +27,8 @@ export function CaseDebug({
   datasetItemId,
   cohorts,
   onClose,
+  onPrevious,
+  onNext,
 }: {
   id: string;
   filter: CaseFilter;
@@ -36,6 +38,9 @@ export function CaseDebug({
   datasetItemId: string;
   cohorts: readonly CohortName[];
   onClose: () => void;
+  /** The row before or after in the list; null at either end. */
+  onPrevious: (() => void) | null;
+  onNext: (() => void) | null;
 }) {
   const [{ data, error }] = useQuery({
     query: CaseDebugQuery,
@@ -48,7 +53,15 @@ export function CaseDebug({
   const reference = (trial: Trial) =>
     candidate?.trials.find((t) => t.trialIndex === trial.trialIndex)?.output ?? "";
   return (
-    <Dialog title={`Case ${datasetItemId}`} onClose={onClose}>
+    <Dialog title={`Case ${datasetItemId}`} onClose={onClose} wide>
+      <div className="row">
+        <button type="button" disabled={!onPrevious} onClick={() => onPrevious?.()}>
+          Previous case
+        </button>
+        <button type="button" disabled={!onNext} onClick={() => onNext?.()}>
+          Next case
+        </button>
+      </div>
       {error && <ErrorNotice error={error} />}
       {data && !item && <p>This case is no longer where it was in the list.</p>}
       {item && (
@@ -67,6 +80,7 @@ export function CaseDebug({
               {diff ? "Marking the words that differ from the candidate's output." : "Off"}
             </span>
           </div>
+          <div className="case-cohorts">
           {item.cohorts.map((c) => {
             const name = nameOf(cohorts, c.cohortIndex);
             return (
@@ -82,6 +96,7 @@ export function CaseDebug({
               </section>
             );
           })}
+          </div>
         </div>
       )}
     </Dialog>
