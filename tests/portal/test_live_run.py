@@ -102,6 +102,15 @@ async def test_a_running_comparison_shows_live_progress_and_cancels(
     await expect(progress).to_have_count(0)
 
     await page.get_by_role("button", name="Cancel").click()  # still there in the background
+    ask = page.get_by_role("alertdialog", name="Cancel this comparison?")
+    await expect(ask).to_contain_text("No further model calls are made")
+    await expect(ask.get_by_role("button", name="Keep it")).to_be_focused()
+    assert await axe_violations(page) == []
+    await ask.get_by_role("button", name="Keep it").click()  # asked first: nothing happens
+    await expect(ask).to_be_hidden()
+    await expect(page.get_by_role("button", name="Show progress")).to_be_visible()
+    await page.get_by_role("button", name="Cancel").click()
+    await ask.get_by_role("button", name="Cancel comparison").click()
     await expect(main).to_contain_text(re.compile(rf"Cancelled\. [\d,]+ of {CALLS} calls ran\."))
     await expect(main).to_contain_text("Status: Cancelled")
     await expect(main).to_contain_text("Last run just now")
@@ -109,6 +118,11 @@ async def test_a_running_comparison_shows_live_progress_and_cancels(
     assert await axe_violations(page) == []  # ended
 
     await page.get_by_role("button", name="Re-run").click()
+    ask = page.get_by_role("alertdialog", name="Re-run this comparison?")
+    await expect(ask).to_contain_text(f"up to {CALLS} model calls, judge calls included")
+    await expect(ask).to_contain_text("It stops once it has spent $5.00, its budget cap.")
+    assert await axe_violations(page) == []
+    await ask.get_by_role("button", name="Re-run").click()
     await page.wait_for_url(re.compile(r"/comparisons/(?!" + comparison_id + r")cmp_\w+$"))
     rerun_id = page.url.rsplit("/", 1)[1]
     await page.get_by_role("progressbar", name="Progress").wait_for()  # started, in the background

@@ -2,7 +2,9 @@ import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useMutation, type CombinedError } from "urql";
 import { Ago } from "../../components/Ago";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import { count, dollars } from "../../lib/format";
 import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
 import { CohortChips } from "./CohortChips";
@@ -46,7 +48,12 @@ export function EndedSummary({
             Last run <Ago iso={comparison.endedAt} />
           </span>
         )}
-        <Rerun id={comparison.id} />
+        <Rerun
+          id={comparison.id}
+          totalCalls={p.totalCalls}
+          spentCents={comparison.spentCentsSoFar}
+          budgetCapCents={comparison.budgetCapCents ?? null}
+        />
       </div>
       <p className="stop-words">{words}</p>
       <CohortChips states={p.cohorts} cohorts={comparison.cohorts} />
@@ -62,13 +69,28 @@ export function EndedSummary({
   );
 }
 
-/** Re-run: a new comparison from the same input, started in the background, then its page. */
-function Rerun({ id }: { id: string }) {
+/**
+ * Re-run: asks first (`alertdialog`, with what it may cost), then a new comparison from the
+ * same input, started in the background, then its page.
+ */
+function Rerun({
+  id,
+  totalCalls,
+  spentCents,
+  budgetCapCents,
+}: {
+  id: string;
+  totalCalls: number;
+  spentCents: number;
+  budgetCapCents: number | null;
+}) {
+  const [asking, setAsking] = useState(false);
   const navigate = useNavigate();
   const [rerun, doRerun] = useMutation(RerunMutation);
   const [started, start] = useMutation(StartMutation);
   const [failed, setFailed] = useState<{ id: string; error: CombinedError } | null>(null);
   const click = async () => {
+    setAsking(false);
     const made = await doRerun({ id });
     const next = made.data?.rerunComparison;
     if (!next) return;
@@ -83,9 +105,27 @@ function Rerun({ id }: { id: string }) {
   };
   return (
     <>
-      <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => void click()}>
+      <RoleButton needs="MEMBER" disabled={rerun.fetching || started.fetching} onClick={() => setAsking(true)}>
         Re-run
       </RoleButton>
+      {asking && (
+        <ConfirmDialog
+          title="Re-run this comparison?"
+          confirmLabel="Re-run"
+          busy={rerun.fetching || started.fetching}
+          onConfirm={() => void click()}
+          onCancel={() => setAsking(false)}
+        >
+          <p>
+            A new comparison of the same cases and cohorts starts at once: up to{" "}
+            {count(totalCalls)} model calls, judge calls included.{" "}
+            {budgetCapCents !== null
+              ? `It stops once it has spent ${dollars(budgetCapCents)}, its budget cap.`
+              : "It has no budget cap."}{" "}
+            This run cost {dollars(spentCents)}.
+          </p>
+        </ConfirmDialog>
+      )}
       {rerun.error && <ErrorNotice error={rerun.error} />}
       {failed && (
         <>

@@ -1,12 +1,10 @@
 import { useState } from "react";
-import { useMutation } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
-import { RoleButton } from "../../components/RoleButton";
 import { callsWords } from "../../lib/comparisonWords";
 import { count, dollars, timeLeft } from "../../lib/format";
 import { CohortChips } from "./CohortChips";
 import type { CohortName } from "./cohorts";
-import { CancelMutation } from "./queries";
+import { CancelButton } from "./CancelButton";
 import { useLiveProgress, type Progress } from "./useLiveProgress";
 
 /** A RUNNING comparison: live progress, Cancel, and "Run in background" to fold the detail. */
@@ -25,7 +23,6 @@ export function LiveRun({
 }) {
   const { progress, error } = useLiveProgress(id, initial, onEnded);
   const [background, setBackground] = useState(false);
-  const [cancelled, cancel] = useMutation(CancelMutation);
   const percent = Math.round(progress.percent * 10) / 10;
   return (
     <section aria-label="Run" className="live-run">
@@ -60,9 +57,7 @@ export function LiveRun({
         </>
       )}
       <div className="row">
-        <RoleButton needs="MEMBER" disabled={cancelled.fetching} onClick={() => void cancel({ id })}>
-          Cancel
-        </RoleButton>
+        <CancelButton id={id} spentCents={progress.spentCentsSoFar} />
         {background ? (
           <button type="button" onClick={() => setBackground(false)}>
             Show progress
@@ -74,7 +69,6 @@ export function LiveRun({
         )}
       </div>
       {error && <ErrorNotice error={error} />}
-      {cancelled.error && <ErrorNotice error={cancelled.error} />}
     </section>
   );
 }

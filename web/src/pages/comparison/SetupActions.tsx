@@ -1,13 +1,13 @@
 import { useMutation } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
-import { CancelMutation, StartMutation } from "./queries";
+import { CancelButton } from "./CancelButton";
+import { StartMutation } from "./queries";
 
 /** A SETUP comparison: start it (in the background) or cancel it. */
 export function SetupActions({ id, onChange }: { id: string; onChange: () => void }) {
   const [started, start] = useMutation(StartMutation);
-  const [cancelled, cancel] = useMutation(CancelMutation);
-  const busy = started.fetching || cancelled.fetching;
+  const busy = started.fetching;
   const act = async (run: () => Promise<{ error?: unknown }>) => {
     const result = await run();
     if (!result.error) onChange();
@@ -19,12 +19,9 @@ export function SetupActions({ id, onChange }: { id: string; onChange: () => voi
         <RoleButton needs="MEMBER" className="primary" disabled={busy} onClick={() => void act(() => start({ id }))}>
           Start
         </RoleButton>
-        <RoleButton needs="MEMBER" disabled={busy} onClick={() => void act(() => cancel({ id }))}>
-          Cancel
-        </RoleButton>
+        <CancelButton id={id} spentCents={null} disabled={started.fetching} onCancelled={onChange} />
       </div>
       {started.error && <ErrorNotice error={started.error} />}
-      {cancelled.error && <ErrorNotice error={cancelled.error} />}
     </section>
   );
 }
