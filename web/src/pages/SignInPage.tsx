@@ -20,7 +20,7 @@ export function SignInPage({
           Your token was refused
         </p>
       )}
-      <form onSubmit={submit}>
+      <form noValidate onSubmit={submit}>
         <label htmlFor="token">API token</label>
         <input
           id="token"

@@ -140,7 +140,7 @@ export function UploadDialog({
   return (
     <Dialog title={title} onClose={onClose}>
       {stage.kind === "choosing" && (
-        <form onSubmit={(e) => void upload(e)} className="stack">
+        <form noValidate onSubmit={(e) => void upload(e)} className="stack">
           <div className="drop-zone" onDragOver={(e) => e.preventDefault()} onDrop={drop}>
             <label htmlFor={ids.file}>Dataset file (JSONL or CSV)</label>
             <input

@@ -55,7 +55,7 @@ export function VersionDialog({
 
   return (
     <Dialog title={title} onClose={onClose}>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <form noValidate onSubmit={(e) => void submit(e)} className="stack">
         {assetId === null && (
           <div className="field">
             <label htmlFor={nameId}>Name</label>

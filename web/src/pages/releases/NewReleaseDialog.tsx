@@ -44,7 +44,7 @@ export function NewReleaseDialog({ onClose, onMade }: { onClose: () => void; onM
   const nameError = (shown ? errors.name : null) ?? messageAt(error, "name", { name: "Name" });
   return (
     <Dialog title="New release" onClose={onClose}>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <form noValidate onSubmit={(e) => void submit(e)} className="stack">
         <div className="field">
           <label htmlFor={nameId}>Release name</label>
           <input

@@ -125,7 +125,7 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
 
   return (
     <Dialog title="Model connection" onClose={onClose}>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <form noValidate onSubmit={(e) => void submit(e)} className="stack">
         <label className="field">
           Kind
           <select

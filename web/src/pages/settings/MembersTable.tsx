@@ -133,7 +133,7 @@ function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (
   };
   return (
     <Dialog title="Add member" onClose={onClose}>
-      <form onSubmit={(e) => void submit(e)}>
+      <form noValidate onSubmit={(e) => void submit(e)}>
         <div className="field">
           <label htmlFor={ids.name}>Name</label>
           <input

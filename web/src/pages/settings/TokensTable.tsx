@@ -136,7 +136,7 @@ function CreateTokenDialog({
           </div>
         </>
       ) : (
-        <form onSubmit={(e) => void submit(e)}>
+        <form noValidate onSubmit={(e) => void submit(e)}>
           <div className="field">
             <label htmlFor={ids.name}>Token name</label>
             <input

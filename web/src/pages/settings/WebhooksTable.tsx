@@ -121,7 +121,7 @@ function WebhookDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () 
   const placed = (["url", "secret", "events"] as const).some((k) => messageAt(error, k, LABELS));
   return (
     <Dialog title="Add webhook" onClose={onClose}>
-      <form onSubmit={(e) => void submit(e)}>
+      <form noValidate onSubmit={(e) => void submit(e)}>
         <div className="field">
           <label htmlFor={ids.url}>URL</label>
           <input

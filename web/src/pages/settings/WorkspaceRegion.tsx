@@ -77,7 +77,7 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
   };
   const fieldErrorShown = shown && (runningError || rateError);
   return (
-    <form onSubmit={(e) => void submit(e)} className="settings-form">
+    <form noValidate onSubmit={(e) => void submit(e)} className="settings-form">
       <fieldset disabled={!admin} aria-describedby={admin ? undefined : ids.needs}>
         <legend>Runs and sign-off</legend>
         {!admin && <NeedsRole id={ids.needs} needs="ADMIN" />}
