@@ -49,7 +49,7 @@ async def test_the_dialog_shows_each_cohort_s_trials_and_diffs_the_baselines(
     for name in ("v4 (candidate)", "v3", "v2"):
         cohort = dialog.get_by_role("region", name=name, exact=True)
         await expect(cohort).to_contain_text("Trial 1")
-        await expect(cohort).to_contain_text("CONTAINS")
+        await expect(cohort).to_contain_text("Contains")
         await expect(cohort).to_contain_text(" ms · ")
     candidate = dialog.get_by_role("region", name="v4 (candidate)")
     await expect(candidate).to_contain_text("Failed")

@@ -9,6 +9,7 @@ import { nameOf, type CohortName } from "./cohorts";
 import { DiffText } from "./DiffText";
 import { CaseDebugQuery } from "./queries";
 import { errorCodeWords } from "./stopWords";
+import { enumWords } from "../../lib/words";
 
 type Case = ComparisonCaseDebugQuery["comparison"]["cases"]["edges"][number]["node"];
 type Trial = Case["cohorts"][number]["trials"][number];
@@ -118,7 +119,7 @@ function TrialView({ trial, reference }: { trial: Trial; reference: string | nul
         <ul className="checks">
           {trial.checks.map((check, i) => (
             <li key={i}>
-              {check.kind}: {check.passed ? "passed" : "failed"} (score {check.score.toFixed(2)})
+              {enumWords(check.kind)}: {check.passed ? "passed" : "failed"} (score {check.score.toFixed(2)})
             </li>
           ))}
         </ul>
