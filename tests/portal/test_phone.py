@@ -39,6 +39,15 @@ async def _fits(page: Any, path: str) -> None:
     assert scroll_width <= inner_width, f"{path} is {scroll_width} px wide on 390 px: {wide}"
 
 
+async def _dialog_fits(dialog: Any) -> None:
+    await dialog.wait_for()
+    box = await dialog.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    await dialog.get_by_role("button", name="Close").click()
+
+
 async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
     sqlite_backend: Backend,
     portal_page: Any,  # noqa: F811
@@ -84,6 +93,17 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
         await page.goto(f"{sqlite_backend.base_url}{path}")
         await _fits(page, path)
         assert page.console_errors == [], path
+
+    # The set-up dialogs fit the screen too.
+    for path, button, name in (
+        ("/settings", "Add connection", "Model connection"),
+        ("/datasets", "Upload dataset", "Upload dataset"),
+        ("/releases", "New release", "New release"),
+        ("/prompts", "New prompt template", "New prompt template"),
+    ):
+        await page.goto(f"{sqlite_backend.base_url}{path}")
+        await page.get_by_role("button", name=button).click()
+        await _dialog_fits(page.get_by_role("dialog", name=name))
     assert page.console_errors == []
 
 

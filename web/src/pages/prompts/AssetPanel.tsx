@@ -4,12 +4,14 @@
  */
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
+import { useQuery } from "urql";
 import { Ago } from "../../components/Ago";
 import { RoleButton } from "../../components/RoleButton";
 import type { AssetsOfKindQuery, BindingRole } from "../../gql/graphql";
 import { enumWords } from "../../lib/words";
 import { contentText, draftOf, type EditableKind } from "./assetContent";
 import { compareVersionsLink } from "./compareLink";
+import { ConnectionChoicesQuery } from "./promptsDocuments";
 import { VersionDialog } from "./VersionDialog";
 import { VersionDiff } from "./VersionDiff";
 
@@ -34,6 +36,9 @@ export function AssetPanel({
   onSaved: () => void;
 }) {
   const navigate = useNavigate();
+  const [{ data: connections }] = useQuery({ query: ConnectionChoicesQuery, pause: kind !== "MODEL_CONFIG" });
+  const names = new Map((connections?.modelConnections.edges ?? []).map((e) => [e.node.id, e.node.name]));
+  const text = (content: unknown) => contentText(kind, content, names);
   const versions = asset.versions;
   const latest = versions[versions.length - 1];
   const [shownId, setShownId] = useState(latest?.id ?? "");
@@ -79,7 +84,7 @@ export function AssetPanel({
               ` · variables: ${shown.variables.length ? shown.variables.join(", ") : "none"}`}
           </p>
           <pre className="text" aria-label={`Version ${shown.number} content`}>
-            {contentText(kind, shown.content)}
+            {text(shown.content)}
           </pre>
           <RoleButton
             needs="MEMBER"
@@ -98,7 +103,7 @@ export function AssetPanel({
             {versionSelect("From version", fromId, setFromId)}
             {versionSelect("To version", toId, setToId)}
           </div>
-          {from && to && <VersionDiff from={contentText(kind, from.content)} to={contentText(kind, to.content)} />}
+          {from && to && <VersionDiff from={text(from.content)} to={text(to.content)} />}
           {from && to && from.id !== to.id && (
             <RoleButton
               needs="MEMBER"

@@ -104,9 +104,29 @@ export function toContent(kind: EditableKind, d: Draft): Record<string, unknown>
   return { text: d.rubricText, scale: d.scale };
 }
 
-/** A version's content as lines of text, for reading and for the diff between two versions. */
-export function contentText(kind: string, content: unknown): string {
+/**
+ * A version's content as lines of text, for reading and for the diff between two versions;
+ * a model config names its connection (by `connectionNames`, else its id).
+ */
+export function contentText(
+  kind: string,
+  content: unknown,
+  connectionNames: ReadonlyMap<string, string> = new Map(),
+): string {
   const c = (content ?? {}) as Record<string, unknown>;
+  if (kind === "MODEL_CONFIG") {
+    const id = String(c.connectionId ?? "");
+    const known = new Set(["connectionId", "model", "maxOutputTokens", "temperature"]);
+    const { model, maxOutputTokens, temperature } = c;
+    const rest = Object.entries(c).filter(([k]) => !known.has(k));
+    return [
+      `Connection: ${connectionNames.get(id) ?? id}`,
+      `Model: ${String(model ?? "")}`,
+      `Max output tokens: ${String(maxOutputTokens ?? "")}`,
+      `Temperature: ${temperature === undefined || temperature === null ? "the model's default" : String(temperature)}`,
+      ...rest.map(([k, v]) => `${k}: ${JSON.stringify(v)}`),
+    ].join("\n");
+  }
   if (kind === "PROMPT_TEMPLATE" && Array.isArray(c.messages))
     return (c.messages as Message[]).map((m) => `[${m.role}]\n${m.content}`).join("\n\n");
   if (kind === "RUBRIC") return `Scale: ${String(c.scale)}\n\n${String(c.text ?? "")}`;
