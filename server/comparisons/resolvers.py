@@ -5,7 +5,7 @@ from __future__ import annotations
 import strawberry
 from starlette.requests import Request
 
-from server.comparisons import lifecycle, rerun, service
+from server.comparisons import lifecycle, rerun, rerun_preview, service
 from server.comparisons.input_types import CreateComparisonInput
 from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
@@ -39,6 +39,24 @@ class ComparisonQuery:
                 actor=actor,
                 settings=info.context.settings,
                 spec=spec,
+                month_spend=spend_service.month_to_date_spend,
+            )
+        return ComparisonPreview.from_preview(result)
+
+    @strawberry.field(
+        description="What a re-run of the comparison would run and cost (the preview of its "
+        "own input); writes nothing."
+    )
+    async def rerun_preview(
+        self, info: strawberry.Info[Context], id: strawberry.ID
+    ) -> ComparisonPreview:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            result = await rerun_preview.preview(
+                session=session,
+                actor=actor,
+                settings=info.context.settings,
+                comparison_id=str(id),
                 month_spend=spend_service.month_to_date_spend,
             )
         return ComparisonPreview.from_preview(result)
