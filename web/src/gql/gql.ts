@@ -35,6 +35,7 @@ type Documents = {
     "\n  mutation CancelComparison($id: ID!) {\n    cancelComparison(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.CancelComparisonDocument,
     "\n  mutation RerunComparison($id: ID!) {\n    rerunComparison(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.RerunComparisonDocument,
     "\n  mutation FinalizeComparison($id: ID!) {\n    finalizeComparison(id: $id) {\n      id\n      verdictState\n      verdictErrorCode\n    }\n  }\n": typeof types.FinalizeComparisonDocument,
+    "\n  query RerunPreview($id: ID!) {\n    rerunPreview(id: $id) {\n      totalCalls\n      costBoundCents\n      summary\n      canStart\n      blockers {\n        code\n        message\n      }\n    }\n  }\n": typeof types.RerunPreviewDocument,
     "\n  fragment ComparisonRowFields on Comparison {\n    id\n    label\n    status\n    stopReason\n    createdAt\n    spentCentsSoFar\n    verdictState\n    cohorts {\n      cohortIndex\n      label\n      isCandidate\n      passRate\n    }\n    scorecard {\n      verdicts {\n        ...VerdictChipFields\n      }\n    }\n    progress {\n      seq\n      doneCalls\n      totalCalls\n    }\n  }\n": typeof types.ComparisonRowFieldsFragmentDoc,
     "\n  query ComparisonsList($first: Int!, $after: String, $status: ComparisonStatus) {\n    comparisons(first: $first, after: $after, status: $status) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...ComparisonRowFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ComparisonsListDocument,
     "\n  query ComparisonRow($id: ID!) {\n    comparison(id: $id) {\n      ...ComparisonRowFields\n    }\n  }\n": typeof types.ComparisonRowDocument,
@@ -101,6 +102,7 @@ const documents: Documents = {
     "\n  mutation CancelComparison($id: ID!) {\n    cancelComparison(id: $id) {\n      id\n      status\n    }\n  }\n": types.CancelComparisonDocument,
     "\n  mutation RerunComparison($id: ID!) {\n    rerunComparison(id: $id) {\n      id\n      status\n    }\n  }\n": types.RerunComparisonDocument,
     "\n  mutation FinalizeComparison($id: ID!) {\n    finalizeComparison(id: $id) {\n      id\n      verdictState\n      verdictErrorCode\n    }\n  }\n": types.FinalizeComparisonDocument,
+    "\n  query RerunPreview($id: ID!) {\n    rerunPreview(id: $id) {\n      totalCalls\n      costBoundCents\n      summary\n      canStart\n      blockers {\n        code\n        message\n      }\n    }\n  }\n": types.RerunPreviewDocument,
     "\n  fragment ComparisonRowFields on Comparison {\n    id\n    label\n    status\n    stopReason\n    createdAt\n    spentCentsSoFar\n    verdictState\n    cohorts {\n      cohortIndex\n      label\n      isCandidate\n      passRate\n    }\n    scorecard {\n      verdicts {\n        ...VerdictChipFields\n      }\n    }\n    progress {\n      seq\n      doneCalls\n      totalCalls\n    }\n  }\n": types.ComparisonRowFieldsFragmentDoc,
     "\n  query ComparisonsList($first: Int!, $after: String, $status: ComparisonStatus) {\n    comparisons(first: $first, after: $after, status: $status) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...ComparisonRowFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ComparisonsListDocument,
     "\n  query ComparisonRow($id: ID!) {\n    comparison(id: $id) {\n      ...ComparisonRowFields\n    }\n  }\n": types.ComparisonRowDocument,
@@ -244,6 +246,10 @@ export function graphql(source: "\n  mutation RerunComparison($id: ID!) {\n    r
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation FinalizeComparison($id: ID!) {\n    finalizeComparison(id: $id) {\n      id\n      verdictState\n      verdictErrorCode\n    }\n  }\n"): (typeof documents)["\n  mutation FinalizeComparison($id: ID!) {\n    finalizeComparison(id: $id) {\n      id\n      verdictState\n      verdictErrorCode\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RerunPreview($id: ID!) {\n    rerunPreview(id: $id) {\n      totalCalls\n      costBoundCents\n      summary\n      canStart\n      blockers {\n        code\n        message\n      }\n    }\n  }\n"): (typeof documents)["\n  query RerunPreview($id: ID!) {\n    rerunPreview(id: $id) {\n      totalCalls\n      costBoundCents\n      summary\n      canStart\n      blockers {\n        code\n        message\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { useMutation, type CombinedError } from "urql";
+import { useMutation, useQuery, type CombinedError } from "urql";
 import { Ago } from "../../components/Ago";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
@@ -8,7 +8,7 @@ import { count, dollars } from "../../lib/format";
 import { RoleButton } from "../../components/RoleButton";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
 import { CohortChips } from "./CohortChips";
-import { FinalizeMutation, RerunMutation, StartMutation } from "./queries";
+import { FinalizeMutation, RerunMutation, RerunPreviewQuery, StartMutation } from "./queries";
 import { errorCodeWords, stopWords } from "./stopWords";
 
 type Comparison = PageData["comparison"];
@@ -109,22 +109,15 @@ function Rerun({
         Re-run
       </RoleButton>
       {asking && (
-        <ConfirmDialog
-          title="Re-run this comparison?"
-          confirmLabel="Re-run"
+        <RerunConfirm
+          id={id}
+          totalCalls={totalCalls}
+          spentCents={spentCents}
+          budgetCapCents={budgetCapCents}
           busy={rerun.fetching || started.fetching}
           onConfirm={() => void click()}
           onCancel={() => setAsking(false)}
-        >
-          <p>
-            A new comparison of the same cases and cohorts starts at once: up to{" "}
-            {count(totalCalls)} model calls, judge calls included.{" "}
-            {budgetCapCents !== null
-              ? `It stops once it has spent ${dollars(budgetCapCents)}, its budget cap.`
-              : "It has no budget cap."}{" "}
-            This run cost {dollars(spentCents)}.
-          </p>
-        </ConfirmDialog>
+        />
       )}
       {rerun.error && <ErrorNotice error={rerun.error} />}
       {failed && (
@@ -180,5 +173,57 @@ function NotFinalized({
       </RoleButton>
       {finalized.error && <ErrorNotice error={finalized.error} />}
     </div>
+  );
+}
+
+/** Re-run's `alertdialog`: its calls and cost bound (`rerunPreview`), its cap, this run's cost. */
+function RerunConfirm({
+  id,
+  totalCalls,
+  spentCents,
+  budgetCapCents,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  id: string;
+  totalCalls: number;
+  spentCents: number;
+  budgetCapCents: number | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const [{ data, error }] = useQuery({ query: RerunPreviewQuery, variables: { id } });
+  const preview = data?.rerunPreview;
+  return (
+    <ConfirmDialog
+      title="Re-run this comparison?"
+      confirmLabel="Re-run"
+      busy={busy || (!preview && !error)}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>A new comparison of the same cases and cohorts starts at once.</p>
+      <p>
+        {preview
+          ? preview.summary
+          : `Up to ${count(totalCalls)} model calls, judge calls included.`}
+      </p>
+      <p>
+        {budgetCapCents !== null
+          ? `It stops once it has spent ${dollars(budgetCapCents)}, its budget cap.`
+          : "It has no budget cap."}{" "}
+        This run cost {dollars(spentCents)}.
+      </p>
+      {preview && preview.blockers.length > 0 && (
+        <ul className="blockers">
+          {preview.blockers.map((b) => (
+            <li key={b.code}>{b.message}</li>
+          ))}
+        </ul>
+      )}
+      {error && <ErrorNotice error={error} />}
+    </ConfirmDialog>
   );
 }

@@ -268,3 +268,19 @@ export const FinalizeMutation = graphql(`
     }
   }
 `);
+
+/** What a re-run would run and cost, for Re-run's confirmation. */
+export const RerunPreviewQuery = graphql(`
+  query RerunPreview($id: ID!) {
+    rerunPreview(id: $id) {
+      totalCalls
+      costBoundCents
+      summary
+      canStart
+      blockers {
+        code
+        message
+      }
+    }
+  }
+`);
