@@ -51,7 +51,9 @@ async def test_two_versions_diff_and_open_new_comparison_prefilled(
     )
     panel = page.get_by_role("region", name="tone (Prompt template)")
     await expect(panel.get_by_role("combobox", name="Version", exact=True)).to_have_value(v2.id)
-    await expect(panel.get_by_label("Version 2 content")).to_contain_text("Be brief and kind.")
+    await expect(panel.get_by_role("figure", name="Version 2 content")).to_contain_text(
+        "Be brief and kind."
+    )
     changes = panel.get_by_role("region", name="Changes")
     await expect(changes.locator("del")).to_have_text("Be brief.")
     await expect(changes.locator("ins")).to_have_text("Be brief and kind.")

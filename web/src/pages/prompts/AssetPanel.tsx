@@ -83,9 +83,10 @@ export function AssetPanel({
             {kind === "PROMPT_TEMPLATE" &&
               ` · variables: ${shown.variables.length ? shown.variables.join(", ") : "none"}`}
           </p>
-          <pre className="text" aria-label={`Version ${shown.number} content`}>
-            {text(shown.content)}
-          </pre>
+          <figure className="content">
+            <figcaption className="visually-hidden">Version {shown.number} content</figcaption>
+            <pre className="text">{text(shown.content)}</pre>
+          </figure>
           <RoleButton
             needs="MEMBER"
             onClick={() => navigate(compareVersionsLink(role, [shown.id], baseReleaseId))}

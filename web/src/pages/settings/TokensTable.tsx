@@ -125,9 +125,14 @@ function CreateTokenDialog({
             The token, shown this once: copy it now. shipwise keeps only its hash and cannot show
             it again.
           </p>
-          <p className="secret" aria-label="New token">
-            {secret}
-          </p>
+          <input
+            className="secret"
+            type="text"
+            readOnly
+            aria-label="New token"
+            value={secret}
+            onFocus={(e) => e.currentTarget.select()}
+          />
           <div className="row">
             <button type="button" onClick={() => void copy()}>
               Copy
