@@ -1,14 +1,10 @@
 /** How numbers, money and times read in the portal. */
 
-/**
- * Cents as dollars: 120 → "$1.20"; below a cent, in cents with two significant digits so it
- * reads as not zero: 0.00054 → "0.00054 ¢" (never "$0.0000054").
- */
+/** Cents as dollars: 120 → "$1.20"; below a cent, enough digits to show it is not zero. */
 export function dollars(cents: number | null | undefined): string {
   if (cents === null || cents === undefined) return "—";
   const value = cents / 100;
-  if (cents !== 0 && Math.abs(cents) < 1)
-    return `${cents.toLocaleString("en-US", { maximumSignificantDigits: 2 })} ¢`;
+  if (value !== 0 && Math.abs(value) < 0.01) return `$${value.toPrecision(2)}`;
   return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 

@@ -20,7 +20,7 @@ export function SignInPage({
           Your token was refused
         </p>
       )}
-      <form noValidate onSubmit={submit}>
+      <form onSubmit={submit}>
         <label htmlFor="token">API token</label>
         <input
           id="token"

@@ -40,7 +40,7 @@ export function AuditPage() {
   return (
     <>
       <h1>Audit log</h1>
-      <form noValidate onSubmit={submit} className="row audit-filters" aria-label="Filters">
+      <form onSubmit={submit} className="row audit-filters" aria-label="Filters">
         <div className="field">
           <label htmlFor={ids.action}>Action</label>
           <input

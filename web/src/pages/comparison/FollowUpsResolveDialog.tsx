@@ -36,7 +36,7 @@ export function FollowUpsResolveDialog({
   };
   return (
     <Dialog title="Resolve follow-ups" onClose={onClose}>
-      <form noValidate onSubmit={submit}>
+      <form onSubmit={submit}>
         <p>
           {items.length} follow-up{items.length === 1 ? "" : "s"}:
         </p>

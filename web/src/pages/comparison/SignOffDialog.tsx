@@ -89,7 +89,7 @@ export function SignOffDialog({
     : undefined;
   return (
     <Dialog title="Sign off" onClose={onClose}>
-      <form noValidate onSubmit={submit}>
+      <form onSubmit={submit}>
         <div role="radiogroup" aria-labelledby={decisionLabel} className="decisions">
           <span id={decisionLabel} className="label">
             Decision

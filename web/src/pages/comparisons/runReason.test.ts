@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dollars } from "../../lib/format";
 import { capWarning, type Preview } from "./PreviewPanel";
 import { runReason } from "./runReason";
 
@@ -38,8 +39,9 @@ describe("capWarning", () => {
   const priced = { ...preview([]), caseCount: 20, costBoundCents: 40 }; // 2 ¢ a case at most
   it("warns when the cap is below one case's cost bound", () => {
     expect(capWarning(priced, 0.01)).toBe(
-      "The budget cap (0.01 ¢) is below what one case may cost (up to $0.02 for every cohort's " +
-        "trials): the run may stop on the cap after its first case, with too few cases for a verdict.",
+      `The budget cap (${dollars(0.01)}) is below what one case may cost (up to $0.02 for every ` +
+        "cohort's trials): the run may stop on the cap after its first case, with too few cases " +
+        "for a verdict.",
     );
   });
   it("says nothing without a cap or with a cap of one case or more", () => {

@@ -39,7 +39,7 @@ export function DiffChooser({
     </option>
   ));
   return (
-    <form noValidate onSubmit={submit} className="row diff-chooser">
+    <form onSubmit={submit} className="row diff-chooser">
       <div className="field">
         <label htmlFor={candidateId}>Candidate run</label>
         <select id={candidateId} value={candidate} onChange={(e) => setCandidate(e.target.value)}>
