@@ -67,7 +67,7 @@ typecheck: install
 	$(BIN)/mypy server jobs stats tests
 
 schema: install
-	$(BIN)/python -c 'from server.schema import export_sdl; open("schema.graphql", "w").write(export_sdl())'
+	$(BIN)/python -c 'from server.api.schema import export_sdl; open("schema.graphql", "w").write(export_sdl())'
 
 clean:
 	rm -rf $(VENV) .shipwise .pytest_cache .mypy_cache .ruff_cache server/graphiql/static \

@@ -1,4 +1,5 @@
-"""The composition root: settings → database, runtime adapters, schema and routes."""
+"""The composition root: settings → database, runtime adapters, schema and routes; the one
+module of `server` that imports `jobs` (the registry the embedded runtime runs, the worker)."""
 
 from __future__ import annotations
 
@@ -14,21 +15,22 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Route, WebSocketRoute
 
+from jobs.main import run as run_jobs
 from jobs.registry import build_registry
-from server.context import AppState
+from server.api.direct_reads import known as direct_documents
+from server.api.direct_reads.documents import DirectReads
+from server.api.http.body_limit import BodyLimitMiddleware
+from server.api.http.graphql_view import ShipwiseGraphQL
+from server.api.schema import build_schema
 from server.db import (
     create_engine,
     create_read_sessionmaker,
     create_sessionmaker,
     transaction,
 )
-from server.direct_reads import known as direct_documents
-from server.direct_reads.documents import DirectReads
 from server.dispatch import lease, ranges
 from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
-from server.http.body_limit import BodyLimitMiddleware
-from server.http.graphql_view import ShipwiseGraphQL
 from server.metrics import MetricsMiddleware, metrics_endpoint
 from server.portal import files as portal_files
 from server.providers.openai_compatible import provider_timeout
@@ -36,9 +38,9 @@ from server.providers.registry import ProviderPool
 from server.reports.page import report_page
 from server.runs.page import diff_page
 from server.runtime.factory import build_runtime
-from server.schema import build_schema
 from server.security import SecretBox
 from server.settings import Settings
+from server.state import AppState
 from server.token_cache import TokenCache
 
 logger = logging.getLogger("shipwise.app")
@@ -170,3 +172,8 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         ],
         lifespan=lifespan,
     )
+
+
+def run_worker(settings: Settings) -> None:
+    """`shipwise worker`: block running every job on Redis until SIGTERM/SIGINT."""
+    run_jobs(settings)

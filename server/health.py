@@ -8,7 +8,7 @@ import logging
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from server.context import AppState
+from server.state import AppState
 
 logger = logging.getLogger("shipwise.health")
 

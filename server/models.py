@@ -7,19 +7,19 @@ from server.comparisons.models import (
     ComparisonCase,
     ComparisonCohort,
     ComparisonPairJudgment,
-    ConnectionSpend,
-    ExperimentSpend,
     Trial,
 )
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import Base
+from server.dispatch.models import ComparisonRange
 from server.experiments.models import Experiment
 from server.ops.models import WorkerHeartbeat
 from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
+from server.spend.models import ConnectionSpend, ExperimentSpend
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
@@ -34,6 +34,7 @@ __all__ = [
     "ComparisonCase",
     "ComparisonCohort",
     "ComparisonPairJudgment",
+    "ComparisonRange",
     "ComparisonVerdict",
     "ConnectionSpend",
     "DatasetCase",

@@ -1,4 +1,5 @@
-"""Cursor connections (`edges { node cursor }`, `pageInfo`, `totalCount`), keyset-paginated."""
+"""Keyset pages and their cursors: what a list read returns (`server.api.relay` shows it as a
+cursor connection)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
-import strawberry
 from sqlalchemy import BindParameter, Integer, Select, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from server.errors import ValidationFailed
 
-T = TypeVar("T")
 M = TypeVar("M")
 N = TypeVar("N")
 
@@ -160,42 +159,3 @@ async def keyset_rows(
     return Page(
         items=rows, cursors=cursors, has_next=has_next, has_previous=after is not None, total=total
     )
-
-
-@strawberry.type
-class PageInfo:
-    has_next_page: bool
-    has_previous_page: bool
-    start_cursor: str | None
-    end_cursor: str | None
-
-
-@strawberry.type
-class Edge(Generic[T]):
-    node: T
-    cursor: str
-
-
-@strawberry.type
-class Connection(Generic[T]):
-    edges: list[Edge[T]]
-    page_info: PageInfo
-    total_count: int
-
-    @classmethod
-    def of(cls, page: Page[M], convert: Callable[[M], N]) -> Connection[N]:
-        """Convert each row of a page with `convert` into the GraphQL connection."""
-        edges = [
-            Edge(node=convert(item), cursor=cursor)
-            for item, cursor in zip(page.items, page.cursors, strict=True)
-        ]
-        return Connection(
-            edges=edges,
-            page_info=PageInfo(
-                has_next_page=page.has_next,
-                has_previous_page=page.has_previous,
-                start_cursor=page.cursors[0] if page.cursors else None,
-                end_cursor=page.cursors[-1] if page.cursors else None,
-            ),
-            total_count=page.total,
-        )

@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     log_level: str = Field("INFO", description="Python log level name.")
     max_query_depth: int = Field(
         12,
-        description="Largest operation depth (defined in server/http/depth_limit.py and the "
+        description="Largest operation depth (defined in server/api/http/depth_limit.py and the "
         "README).",
     )
     max_aliases: int = Field(50, description="Most aliases in one GraphQL document.")
@@ -88,13 +88,13 @@ class Settings(BaseSettings):
         64 * 1024 * 1024,
         ge=0,
         description="Bytes of answers to reads of finalized comparisons kept per API process "
-        "(server/http/response_cache.py); 0 turns the cache off.",
+        "(server/api/http/response_cache.py); 0 turns the cache off.",
     )
 
     direct_reads: bool = Field(
         True,
         description="Answer the portal's comparison pages straight from SQL rows on "
-        "PostgreSQL (server/direct_reads); off: the schema answers every document.",
+        "PostgreSQL (server/api/direct_reads); off: the schema answers every document.",
     )
 
     @model_validator(mode="after")

@@ -18,8 +18,8 @@ import uvicorn
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.app import create_app
-from server.context import AppState
 from server.settings import Settings
+from server.state import AppState
 from tests.statements import TagCountedRequests, tag_counted_request
 from tests.waiting import eventually
 

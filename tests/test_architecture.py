@@ -1,13 +1,11 @@
-"""The shape of the code: imports point one way between packages (docs/architecture.md).
+"""The shape of the code: imports point one way, with no exemption (docs/architecture.md).
 
-A unit is a package under `server/` (`server.dispatch`), a flat module there (`server.db`),
-`jobs` or `stats`. An aggregate's GraphQL layer (its types, resolvers, mutations and
-subscriptions) and the request's composition (`server.app`, `server.schema`,
-`server.context`, `server.loaders`, `server.listing`, `server.models`), with
-`server.direct_reads` (documents answered as the schema answers them), stand above every
-service: they may import across aggregates (a type naming another aggregate's types or
-resolvers, the Phoenix pattern), so their imports are not drawn. Every other import is an
-arrow between units, and the arrows must not close a loop.
+A unit is a package under `server/` (`server.dispatch`) or under the GraphQL layer
+`server/api/` (`server.api.comparisons`), a flat module there (`server.db`,
+`server.api.context`), `jobs` or `stats`. Every import of ours is read:
+at module level, under `if TYPE_CHECKING` and inside functions. Between units the arrows
+close no loop; between modules they close no circle. Nothing outside `server.api` imports
+it, and nothing of `server` imports `jobs`, except the composition root `server.app`.
 """
 
 from __future__ import annotations
@@ -18,17 +16,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from server.db import Base
+from server.dispatch.models import ComparisonRange
+from server.spend.models import ConnectionSpend, ExperimentSpend
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("server", "jobs", "stats")
-GRAPHQL_LAYER = {"types", "resolvers", "mutations", "subscription"}
-COMPOSITION = {
-    "server.app",
-    "server.schema",
-    "server.context",
-    "server.loaders",
-    "server.listing",
-    "server.models",
-}
+API = "server.api"
+COMPOSITION_ROOT = "server.app"
+"""Builds the app from the API and the domain, and wires the queue (`jobs`): it alone may
+import both `server.api` and `jobs`; `server.cli` reaches them through it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,18 +42,13 @@ def module_name(path: Path) -> str:
 
 def unit_of(module: str) -> str:
     parts = module.split(".")
-    return parts[0] if parts[0] != "server" else ".".join(parts[:2])
+    if parts[0] != "server":
+        return parts[0]
+    return ".".join(parts[:3] if parts[1] == "api" else parts[:2])
 
 
-def in_graphql_layer(module: str) -> bool:
-    leaf = module.rsplit(".", 1)[-1]
-    package = ".".join(module.split(".")[:2])
-    return (
-        module in COMPOSITION
-        or package == "server.direct_reads"  # answers documents as the schema would
-        or leaf in GRAPHQL_LAYER
-        or leaf.endswith("_types")
-    )
+def in_api(module: str) -> bool:
+    return module == API or module.startswith(f"{API}.")
 
 
 def is_ours(module: str) -> bool:
@@ -69,14 +61,15 @@ def source_files() -> Iterator[Path]:
         yield from sorted((ROOT / top).rglob("*.py"))
 
 
-def imports_of(path: Path) -> Iterator[tuple[str, int, list[str]]]:
-    """(module imported, line, names) for each absolute import of ours in `path`."""
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+def imports_in(tree: ast.AST) -> Iterator[tuple[str, int, list[str]]]:
+    """(module imported, line, names) for each import of ours anywhere in `tree`."""
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if is_ours(alias.name):
                     yield alias.name, node.lineno, []
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            assert node.level == 0, f"line {node.lineno}: a relative import"
             names = [a.name for a in node.names]
             for name in names:
                 full = f"{node.module}.{name}"
@@ -86,22 +79,32 @@ def imports_of(path: Path) -> Iterator[tuple[str, int, list[str]]]:
                     yield node.module, node.lineno, [name]
 
 
+def imports_of(path: Path) -> Iterator[tuple[str, int, list[str]]]:
+    return imports_in(ast.parse(path.read_text(), str(path)))
+
+
+@cache
+def module_arrows() -> tuple[Arrow, ...]:
+    return tuple(
+        Arrow(module_name(path), target, f"{path.relative_to(ROOT)}:{line} -> {target}")
+        for path in source_files()
+        for target, line, _ in imports_of(path)
+        if target != module_name(path)
+    )
+
+
 @cache
 def arrows() -> tuple[Arrow, ...]:
-    found = []
-    for path in source_files():
-        module = module_name(path)
-        if in_graphql_layer(module):
-            continue
-        for target, line, _ in imports_of(path):
-            if unit_of(target) != unit_of(module):
-                where = f"{path.relative_to(ROOT)}:{line} -> {target}"
-                found.append(Arrow(unit_of(module), unit_of(target), where))
-    return tuple(found)
+    """The arrows between units."""
+    return tuple(
+        Arrow(unit_of(a.source), unit_of(a.target), a.where)
+        for a in module_arrows()
+        if unit_of(a.source) != unit_of(a.target)
+    )
 
 
 def loops(edges: set[tuple[str, str]]) -> list[set[str]]:
-    """Strongly connected components of more than one unit (Tarjan)."""
+    """Strongly connected components of more than one node (Tarjan)."""
     graph: dict[str, set[str]] = {}
     for a, b in edges:
         graph.setdefault(a, set()).add(b)
@@ -136,16 +139,32 @@ def loops(edges: set[tuple[str, str]]) -> list[set[str]]:
     return found
 
 
-def test_no_loop_between_packages() -> None:
-    edges = {(a.source, a.target) for a in arrows()}
-    found = loops(edges)
-    detail = [
+def closing(found: list[set[str]], among: tuple[Arrow, ...]) -> list[str]:
+    return [
         a.where
         for component in found
-        for a in arrows()
+        for a in among
         if a.source in component and a.target in component
     ]
+
+
+def test_no_pair_of_units_imports_each_other() -> None:
+    edges = {(a.source, a.target) for a in arrows()}
+    pairs = sorted({tuple(sorted((a, b))) for a, b in edges if (b, a) in edges})
+    assert pairs == []
+
+
+def test_no_loop_between_units() -> None:
+    found = loops({(a.source, a.target) for a in arrows()})
+    detail = closing(found, arrows())
     assert not found, "imports close a loop between packages:\n" + "\n".join(detail)
+
+
+def test_no_circle_between_modules() -> None:
+    """Type-only imports (`if TYPE_CHECKING`) and imports inside functions count too."""
+    found = loops({(a.source, a.target) for a in module_arrows()})
+    detail = closing(found, module_arrows())
+    assert not found, "imports close a circle between modules:\n" + "\n".join(detail)
 
 
 def test_a_loop_is_found_however_long() -> None:
@@ -154,26 +173,70 @@ def test_a_loop_is_found_however_long() -> None:
     assert loops({("a", "b"), ("b", "c"), ("a", "c")}) == []
 
 
-def test_nothing_below_imports_the_graphql_layer() -> None:
+def test_type_only_and_in_function_imports_are_read() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from server.dispatch.store import record\n"
+        "def f() -> None:\n"
+        "    from server.api.comparisons import types\n"
+    )
+    found = [(target, line) for target, line, _ in imports_in(ast.parse(source))]
+    assert found == [("server.dispatch.store", 3), ("server.api.comparisons.types", 5)]
+
+
+def test_nothing_below_the_graphql_layer_imports_it() -> None:
     upward = [
-        f"{path.relative_to(ROOT)}:{line} -> {target}"
-        for path in source_files()
-        if not in_graphql_layer(module_name(path))
-        and not module_name(path).startswith(("server.http", "server.cli", "jobs"))
-        for target, line, _ in imports_of(path)
-        if in_graphql_layer(target) and target not in ("server.context", "server.models")
+        a.where
+        for a in module_arrows()
+        if in_api(a.target) and not in_api(a.source) and a.source != COMPOSITION_ROOT
     ]
     assert not upward, "\n".join(upward)
 
 
-def test_stats_imports_nothing_of_ours_and_server_no_jobs() -> None:
+def imported_names(path: Path) -> Iterator[tuple[str, int]]:
+    """(module, line) of every import in `path`, ours or not."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module, node.lineno
+
+
+def test_only_the_graphql_layer_speaks_graphql() -> None:
+    """The domain hands plain values up; strawberry and graphql-core stay in `server/api/`."""
+    speaking = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in source_files()
+        if not in_api(module_name(path))
+        for name, line in imported_names(path)
+        if name.split(".")[0] in ("strawberry", "graphql")
+    ]
+    assert speaking == []
+
+
+def test_server_imports_jobs_only_at_the_composition_root() -> None:
     wrong = [
         a.where
         for a in arrows()
-        if (a.source == "stats") or (a.source.startswith("server") and a.target == "jobs")
+        if a.source.startswith("server") and a.target == "jobs" and a.source != COMPOSITION_ROOT
     ]
-    allowed = {"server.cli", "server.runtime"}  # composition roots that wire the queue
-    assert [w for w in wrong if not w.startswith(tuple(s.replace(".", "/") for s in allowed))] == []
+    assert wrong == []
+
+
+def test_stats_imports_nothing_of_ours() -> None:
+    assert [a.where for a in arrows() if a.source == "stats"] == []
+
+
+def test_a_table_lives_with_the_package_that_writes_it() -> None:
+    homes = {
+        ComparisonRange: "server.dispatch.models",
+        ConnectionSpend: "server.spend.models",
+        ExperimentSpend: "server.spend.models",
+    }
+    assert {table: table.__module__ for table in homes} == homes
+    for table in homes:
+        assert Base.metadata.tables[table.__tablename__] is table.__table__
 
 
 def test_no_private_name_is_imported_from_another_module() -> None:

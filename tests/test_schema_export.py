@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.schema import export_sdl
+from server.api.schema import export_sdl
 
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "schema.graphql"
 

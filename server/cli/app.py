@@ -137,9 +137,9 @@ def worker() -> None:
     configure_logging(settings.log_level)
     if not settings.redis_url:
         _fail("SHIPWISE_REDIS_URL is not set: without Redis, jobs run inside `shipwise serve`")
-    from jobs.main import run
+    from server.app import run_worker
 
-    run(settings)
+    run_worker(settings)
 
 
 @workspace_app.command("create")

@@ -182,26 +182,6 @@ class ComparisonCohort(Base):
     spent_micros: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
-class ComparisonRange(Base):
-    """A run of consecutive cases dispatched under its own lease and fencing token, so
-    several deliveries (on any hosts) share one comparison (server/dispatch/ranges.py)."""
-
-    __tablename__ = "comparison_range"
-
-    comparison_id: Mapped[str] = mapped_column(
-        ForeignKey("comparison.id", ondelete="CASCADE"), primary_key=True
-    )
-    range_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    first_ordinal: Mapped[int] = mapped_column(Integer)
-    end_ordinal: Mapped[int] = mapped_column(Integer, comment="exclusive")
-    lease_token: Mapped[int] = mapped_column(BigInteger, default=0)
-    lease_owner: Mapped[str | None] = mapped_column(String(80))
-    lease_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime | None] = mapped_column(
-        UTCDateTime, comment="every trial of the range has its outcome"
-    )
-
-
 class ComparisonCase(Base):
     """The frozen selection: which dataset cases the comparison runs, in case-major order."""
 
@@ -300,23 +280,3 @@ class ComparisonPairJudgment(Base):
     )
     cost_micros: Mapped[int] = mapped_column(BigInteger, default=0)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-
-
-class ConnectionSpend(Base):
-    """A connection's recorded spend in one UTC month: the ledger its monthly cap reads."""
-
-    __tablename__ = "connection_spend"
-
-    connection_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    month: Mapped[str] = mapped_column(String(10), primary_key=True, comment="YYYY-MM-01 (UTC)")
-    spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)
-
-
-class ExperimentSpend(Base):
-    """An experiment's recorded spend in one UTC day: the ledger its daily budget reads."""
-
-    __tablename__ = "experiment_spend"
-
-    experiment_id: Mapped[str] = mapped_column(String(40), primary_key=True)
-    day: Mapped[str] = mapped_column(String(10), primary_key=True, comment="YYYY-MM-DD (UTC)")
-    spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -47,13 +47,14 @@ from server.dispatch import ending as run_end
 from server.dispatch.holdings import Holdings
 from server.dispatch.joins import dispatch_job_id
 from server.dispatch.keepalive import Keepalive
+from server.dispatch.lease import Fenced
 from server.dispatch.looks import Looks
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.pairwise_stage import Stage as PairwiseStage
 from server.dispatch.pipeline import Pipeline, SliceResult, Stop
 from server.dispatch.plan import DispatchPlan, WorkItem, load_plan
 from server.dispatch.publisher import Publisher
 from server.dispatch.recorder import Recorder
-from server.dispatch.store import Fenced, TrialOutcome
 from server.dispatch.trials import TrialRunner
 from server.providers.base import DispatchError
 from server.providers.registry import ProviderPool

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import WorkItem
 from server.dispatch.ranges import Claim
-from server.dispatch.store import TrialOutcome
 
 
 @dataclass

@@ -21,9 +21,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from server.comparisons.models import ComparisonStatus, StopReason
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import WorkItem
 from server.dispatch.recorder import FLUSH_EVERY, Recorder
-from server.dispatch.store import TrialOutcome
 
 Stop = StopReason | ComparisonStatus
 Admit = Callable[[list[WorkItem]], Awaitable[tuple[list[int], Stop | None]]]

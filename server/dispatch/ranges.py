@@ -27,7 +27,6 @@ from sqlalchemy.sql.selectable import ScalarSelect
 from server.comparisons.models import (
     Comparison,
     ComparisonCase,
-    ComparisonRange,
     ComparisonStatus,
     StopReason,
     Trial,
@@ -35,6 +34,7 @@ from server.comparisons.models import (
 )
 from server.db import utcnow
 from server.dispatch.lease import Fenced
+from server.dispatch.models import ComparisonRange
 from server.providers.base import DispatchError
 
 FAILED_STOP = "FAILED"

@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-from server.dispatch.store import TrialOutcome
+from server.dispatch.outcomes import TrialOutcome
 
 FLUSH_EVERY = 256
 """A batch closes once it holds this many outcomes (the pipeline lowers it to two windows)…"""

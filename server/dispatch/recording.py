@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 from sqlalchemy import BigInteger, bindparam, text
@@ -20,9 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import TrialState
 from server.db import UTCDateTime
-
-if TYPE_CHECKING:
-    from server.dispatch.store import TrialOutcome
+from server.dispatch.outcomes import TrialOutcome
 
 _COLUMNS = (
     ("state", "text"),

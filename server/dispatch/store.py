@@ -15,8 +15,6 @@ comparison → cohorts.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
 
 from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -36,55 +34,13 @@ from server.comparisons.progress import Progress, shown_state, snapshot
 from server.db import utcnow
 from server.dispatch import ranges
 from server.dispatch.lease import Fenced
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.recording import Written, write_outcomes
 from server.experiments.models import Experiment
 from server.spend import caps, ledgers
 
 __all__ = ["Fenced", "TrialOutcome"]
-
-
-@dataclass(frozen=True, slots=True)
-class TrialOutcome:
-    trial_id: int
-    state: TrialState
-    output: str | None
-    tool_calls: list[dict[str, Any]] | None
-    input_tokens: int
-    output_tokens: int
-    cost_micros: int
-    latency_ms: int
-    attempts: int
-    error_code: str | None
-    passed: bool | None
-    score: float | None
-    check_results: list[dict[str, Any]] | None
-    sent: bool = True
-    """False: the call never left (its wait for a slot was abandoned); the checkpoint goes."""
-
-    @classmethod
-    def unsent(cls, trial_id: int) -> TrialOutcome:
-        """Nothing was sent: recording deletes the checkpoint, so the trial is pending again."""
-        return replace(cls.failed(trial_id, ""), error_code=None, sent=False)
-
-    @classmethod
-    def failed(cls, trial_id: int, code: str) -> TrialOutcome:
-        """Failed-or-missing with `code` and nothing else known (no call result to keep)."""
-        return cls(
-            trial_id=trial_id,
-            state=TrialState.ERRORED,
-            output=None,
-            tool_calls=None,
-            input_tokens=0,
-            output_tokens=0,
-            cost_micros=0,
-            latency_ms=0,
-            attempts=0,
-            error_code=code,
-            passed=None,
-            score=None,
-            check_results=None,
-        )
 
 
 async def count_orphans(session: AsyncSession, comparison_id: str) -> int:

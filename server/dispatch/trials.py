@@ -11,6 +11,7 @@ from server.checks.evaluate import CheckResult
 from server.checks.spec import CheckKind, judge_key
 from server.comparisons.models import TrialState
 from server.connections.models import ModelConnection
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import (
     CasePlan,
     CohortPlan,
@@ -18,7 +19,6 @@ from server.dispatch.plan import (
     JudgePlan,
     WorkItem,
 )
-from server.dispatch.store import TrialOutcome
 from server.judges.rubric import judge_messages, parse_grade
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables

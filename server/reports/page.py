@@ -17,12 +17,12 @@ from starlette.responses import HTMLResponse
 
 from server import signed_links
 from server.auth import authenticate, bearer_token
-from server.context import AppState
 from server.db import utcnow
 from server.errors import NotFound, ShipwiseError, Unauthenticated
 from server.reports import links, page_view
 from server.reports import service as report_service
 from server.reports.models import Report
+from server.state import AppState
 from server.verdicts import wording
 
 logger = logging.getLogger("shipwise.reports")

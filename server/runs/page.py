@@ -12,7 +12,6 @@ from starlette.responses import HTMLResponse
 
 from server import signed_links
 from server.auth import authenticate, bearer_token
-from server.context import AppState
 from server.errors import Conflict, NotFound, ShipwiseError, ValidationFailed
 from server.pagination import check_page_size
 from server.runs import cases as case_list
@@ -20,6 +19,7 @@ from server.runs import diff as diffs
 from server.runs import links
 from server.runs import service as run_service
 from server.runs.page_html import TABS, error_html, page_html
+from server.state import AppState
 
 PAGE_SIZE = 50
 SECURITY_HEADERS = {

@@ -18,8 +18,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons.models import ConnectionSpend, ExperimentSpend
 from server.spend import service as spend
+from server.spend.models import ConnectionSpend, ExperimentSpend
 from server.spend.periods import day_key, month_key
 
 

@@ -23,7 +23,7 @@ from graphql import (
     get_named_type,
 )
 
-from server.schema import build_schema
+from server.api.schema import build_schema
 from server.settings import Settings
 from tests.factories import make_workspace
 from tests.harness import Backend

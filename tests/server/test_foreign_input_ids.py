@@ -16,7 +16,7 @@ from typing import Any
 
 from graphql import GraphQLInputObjectType, get_named_type
 
-from server.schema import build_schema
+from server.api.schema import build_schema
 from server.settings import Settings
 from tests.factories import make_workspace
 from tests.harness import Backend, GraphQLResult

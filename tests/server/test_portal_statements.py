@@ -45,7 +45,7 @@ async def test_the_comparisons_page_costs_the_same_statements_for_5_or_20_runnin
     twenty = await _list_statements(backend, rows=20)
     assert len(five) == len(twenty), (five, twenty)
     # The token, the page with its total and verdict rows, the cohorts; on PostgreSQL the
-    # page with all of them in one statement, answered directly (server/direct_reads).
+    # page with all of them in one statement, answered directly (server/api/direct_reads).
     assert len(_reads(twenty)) <= (1 if backend.name == "postgres" else 3), twenty
 
 
@@ -72,7 +72,7 @@ async def test_a_running_comparisons_page_costs_the_same_statements_for_a_small_
     assert len(small) == len(large), (small, large)
     # The token, the comparison with its verdict, cohorts, experiment, dataset version and
     # whether it has reports joined (`server.verdicts.comparison_page`): it has none. On
-    # PostgreSQL the same one statement is answered directly (server/direct_reads).
+    # PostgreSQL the same one statement is answered directly (server/api/direct_reads).
     assert len(_reads(large)) <= (1 if backend.name == "postgres" else 2), large
 
 

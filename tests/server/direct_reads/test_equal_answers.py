@@ -1,4 +1,4 @@
-"""The portal's live pages answered directly (`server.direct_reads`, PostgreSQL) are the
+"""The portal's live pages answered directly (`server.api.direct_reads`, PostgreSQL) are the
 schema's own answers: the same documents sent to a second server on the same database with
 `direct_reads` off give equal bodies (key order included) over running, finalized,
 reported, empty and refused cases; and what the direct way does not know goes to the
@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import select, update
 from strawberry.http import GraphQLRequestData
 
-from server.context import Context
+from server.api.context import Context
+from server.api.direct_reads.documents import DirectReads
+from server.api.direct_reads.known import DOCUMENTS
 from server.db import create_engine
-from server.direct_reads.documents import DirectReads
-from server.direct_reads.known import DOCUMENTS
 from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
 from tests.factories import (

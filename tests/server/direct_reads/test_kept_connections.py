@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import event, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from server.api.direct_reads.statements import DATABASE_ERRORS, DriverConnections
 from server.db import create_engine
-from server.direct_reads.statements import DATABASE_ERRORS, DriverConnections
 from server.workspaces.roles import Role
 from tests.factories import make_comparison_setup, make_workspace
 from tests.harness import Backend, start_backend

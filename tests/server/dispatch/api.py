@@ -9,7 +9,8 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from server.comparisons.models import Comparison, ComparisonRange, Trial, TrialState
+from server.comparisons.models import Comparison, Trial, TrialState
+from server.dispatch.models import ComparisonRange
 from tests.conftest import PROVIDER_KEY
 from tests.factories import ComparisonSetup, WorkspaceFixture, make_comparison_setup
 from tests.fakes.openai_server import FakeOpenAI, RecordedRequest

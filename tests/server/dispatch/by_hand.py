@@ -10,8 +10,8 @@ from typing import Any
 from server.comparisons import lifecycle
 from server.comparisons.models import TrialState
 from server.dispatch.dispatcher import Dispatcher
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
-from server.dispatch.store import TrialOutcome
 from server.runtime.interfaces import JobStats
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace

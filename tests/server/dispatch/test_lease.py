@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import select, update
 
-from server.comparisons.models import Comparison, ComparisonRange, ComparisonStatus, TrialState
+from server.comparisons.models import Comparison, ComparisonStatus, TrialState
 from server.dispatch.dispatcher import Dispatcher
+from server.dispatch.models import ComparisonRange
 from server.providers.base import DispatchError
 from tests.harness import Backend
 from tests.server.dispatch.api import between_sweeps, leased, trials_of

@@ -12,12 +12,13 @@ from sqlalchemy import select, update
 
 from jobs.sweeper import sweep_comparisons
 from server.comparisons import lifecycle
-from server.comparisons.models import Comparison, ComparisonRange, Trial, TrialState
+from server.comparisons.models import Comparison, Trial, TrialState
 from server.db import utcnow
 from server.dispatch import ranges
 from server.dispatch.joins import JOIN_DEFER
+from server.dispatch.models import ComparisonRange
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
-from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.harness import Backend
@@ -26,7 +27,6 @@ from tests.server.dispatch.by_hand import HeldQueue, Trials, range_dispatcher, r
 from tests.waiting import eventually
 
 CASES, TRIALS = 6, 2
-
 
 
 async def _postgres_only(backend: Backend) -> None:

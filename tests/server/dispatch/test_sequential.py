@@ -11,8 +11,8 @@ import pytest
 from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, TrialState
 from server.comparisons.stopping import StoppingRule, StoppingSpec
+from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
-from server.dispatch.store import TrialOutcome
 from server.workspaces.roles import Role
 from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from tests.fakes.openai_server import Behaviour, FakeOpenAI

@@ -8,9 +8,9 @@ import pytest
 import strawberry
 from strawberry.tools import merge_types
 
+from server.api.http.graphql_errors import CodedErrors
+from server.api.schema import ShipwiseSchema
 from server.errors import NotFound
-from server.http.graphql_errors import CodedErrors
-from server.schema import ShipwiseSchema
 
 SECRET = "postgresql://admin:hunter2@db/prod SELECT * FROM api_token"
 

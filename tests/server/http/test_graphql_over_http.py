@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.http.media_type import GRAPHQL_RESPONSE, JSON
+from server.api.http.media_type import GRAPHQL_RESPONSE, JSON
 from server.workspaces.roles import Role
 from tests.factories import make_workspace
 from tests.harness import Backend

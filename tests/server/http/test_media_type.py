@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from server.http.media_type import GRAPHQL_RESPONSE, JSON, answer_status, negotiate
+from server.api.http.media_type import GRAPHQL_RESPONSE, JSON, answer_status, negotiate
 
 URQL = (
     "application/graphql-response+json, application/graphql+json, application/json, "

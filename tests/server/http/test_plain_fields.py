@@ -17,8 +17,8 @@ from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.extensions import FieldExtension
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
-from server.http import plain_fields
-from server.http.plain_fields import PlainFieldExecutor
+from server.api.http import plain_fields
+from server.api.http.plain_fields import PlainFieldExecutor
 
 
 @strawberry.enum

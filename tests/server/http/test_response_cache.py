@@ -12,10 +12,10 @@ import pytest
 from graphql import parse
 from sqlalchemy import insert, update
 
+from server.api.http.cached_reads import RULES
+from server.api.http.response_cache import CachedAnswer, ResponseCache, plan_for
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
 from server.db import create_engine, utcnow
-from server.http.cached_reads import RULES
-from server.http.response_cache import CachedAnswer, ResponseCache, plan_for
 from server.verdicts import decisions, erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
 from server.workspaces.models import ApiToken

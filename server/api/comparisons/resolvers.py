@@ -1,0 +1,211 @@
+"""Thin resolvers for comparisons: read the context, call one service function, convert."""
+
+from __future__ import annotations
+
+import strawberry
+from starlette.requests import Request
+
+from server.api.comparisons.input_types import CreateComparisonInput
+from server.api.comparisons.preview_types import ComparisonPreview
+from server.api.comparisons.types import Comparison, ComparisonStatus
+from server.api.context import Context
+from server.api.listing import workspace_connection
+from server.api.relay import Connection
+from server.api.selected import below, field_names
+from server.api.stopping_types import StoppingInput
+from server.comparisons import lifecycle, rerun, rerun_preview, service
+from server.comparisons.models import Comparison as ComparisonRow
+from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
+from server.reports import service as report_service
+from server.spend import service as spend_service
+from server.verdicts import comparison_page
+from server.workspaces.roles import Role
+
+
+@strawberry.type
+class ComparisonQuery:
+    @strawberry.field(
+        description="What the comparison would run and cost, and whether it can start; "
+        "writes nothing."
+    )
+    async def comparison_preview(
+        self, info: strawberry.Info[Context], input: CreateComparisonInput
+    ) -> ComparisonPreview:
+        actor = info.context.require()
+        spec = input.to_spec()
+        async with info.context.read() as session:
+            result = await service.preview(
+                session=session,
+                actor=actor,
+                settings=info.context.settings,
+                spec=spec,
+                month_spend=spend_service.month_to_date_spend,
+            )
+        return ComparisonPreview.from_preview(result)
+
+    @strawberry.field(
+        description="What a re-run of the comparison would run and cost (the preview of its "
+        "own input); writes nothing."
+    )
+    async def rerun_preview(
+        self, info: strawberry.Info[Context], id: strawberry.ID
+    ) -> ComparisonPreview:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            result = await rerun_preview.preview(
+                session=session,
+                actor=actor,
+                settings=info.context.settings,
+                comparison_id=str(id),
+                month_spend=spend_service.month_to_date_spend,
+            )
+        return ComparisonPreview.from_preview(result)
+
+    @strawberry.field
+    async def comparison(self, info: strawberry.Info[Context], id: strawberry.ID) -> Comparison:
+        actor = info.context.require()
+        fields = field_names(info.selected_fields[0].selections)
+        wanted = comparison_page.Wanted(
+            verdict=not _VERDICT_FIELDS.isdisjoint(fields),
+            cohorts=not _COHORT_FIELDS.isdisjoint(fields),
+            experiment="experiment" in fields,
+            dataset_version="datasetVersion" in fields,
+            cohort_count="cases" in fields,
+            has_reports=_HAS_REPORTS if "reports" in fields else None,
+        )
+        async with info.context.read() as session:
+            page = await comparison_page.get(
+                session=session,
+                workspace_id=actor.workspace_id,
+                comparison_id=str(id),
+                wanted=wanted,
+            )
+        return _primed(info.context, page, wanted)
+
+    @strawberry.field(description="The workspace's comparisons, newest first.")
+    async def comparisons(
+        self,
+        info: strawberry.Info[Context],
+        first: int | None = None,
+        after: str | None = None,
+        status: ComparisonStatus | None = None,  # type: ignore[valid-type]
+    ) -> Connection[Comparison]:
+        nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
+        fields = field_names(nodes)
+        verdicts = not _VERDICT_FIELDS.isdisjoint(fields)
+        loaders = info.context.loaders
+
+        def convert(found: comparison_page.Listed) -> Comparison:
+            row, verdict, cohorts = found
+            if cohorts is not None:  # a field reading them through the loader reads no more
+                loaders.comparison_cohorts.prime(row.id, cohorts)
+            comparison = Comparison.from_row(row).with_verdict(verdict, read=verdicts)
+            return comparison.with_cohorts(cohorts)
+
+        return await workspace_connection(
+            info.context,
+            first=first,
+            after=after,
+            fetch=comparison_page.get_list,
+            convert=convert,
+            status=ComparisonStatusEnum(status) if status is not None else None,
+            verdicts=verdicts,
+            cohorts=not _COHORT_FIELDS.isdisjoint(fields),
+        )
+
+
+_HAS_REPORTS = report_service.exists_for(ComparisonRow.id)
+"""One expression for every request: the page's statement is built once per selection."""
+_COHORT_FIELDS = frozenset({"cohorts", "progress"})
+_VERDICT_FIELDS = frozenset({"verdictState", "verdictErrorCode", "verdict", "scorecard"})
+
+
+def _primed(
+    context: Context, page: comparison_page.ComparisonPage, wanted: comparison_page.Wanted
+) -> Comparison:
+    """The comparison with the rows read with it, which its fields' loaders then hold (a
+    field reading them through a loader reads no more)."""
+    row, loaders = page.row, context.loaders
+    if page.experiment is not None:
+        loaders.experiments.prime(row.experiment_id, page.experiment)
+    if page.dataset_version is not None:
+        loaders.dataset_versions.prime(row.dataset_version_id, page.dataset_version)
+    if page.cohorts is not None:
+        loaders.comparison_cohorts.prime(row.id, page.cohorts)
+    if wanted.verdict:
+        loaders.verdicts.prime(row.id, page.verdict)
+    comparison = Comparison.from_row(row).with_verdict(page.verdict, read=wanted.verdict)
+    comparison.cohort_count = page.cohort_count
+    if page.has_reports is False:  # nothing to read: its reports resolve at once, empty
+        loaders.reports.prime(row.id, [])
+        comparison.report_rows = []
+    return comparison.with_cohorts(page.cohorts)
+
+
+@strawberry.type
+class ComparisonMutation:
+    @strawberry.mutation(description="A SETUP comparison over frozen cases; nothing dispatched.")
+    async def create_comparison(
+        self, info: strawberry.Info[Context], input: CreateComparisonInput
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        spec = input.to_spec()
+        async with info.context.write() as session:
+            row = await service.create(
+                session=session, actor=actor, settings=info.context.settings, spec=spec
+            )
+        return Comparison.from_row(row)
+
+    @strawberry.mutation(
+        description="Start a SETUP comparison; with `background: false`, answer once it ends."
+    )
+    async def start_comparison(
+        self, info: strawberry.Info[Context], id: strawberry.ID, background: bool = True
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        app, request = info.context.app, info.context.request
+        row = await lifecycle.start(
+            sessionmaker=app.sessionmaker,
+            events=app.events,
+            queue=app.queue,
+            actor=actor,
+            comparison_id=str(id),
+            background=background,
+            caller_gone=request.is_disconnected if isinstance(request, Request) else None,
+        )
+        return Comparison.from_row(row)
+
+    @strawberry.mutation(description="Stop a SETUP or RUNNING comparison before its next call.")
+    async def cancel_comparison(
+        self, info: strawberry.Info[Context], id: strawberry.ID
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        app = info.context.app
+        row = await lifecycle.cancel(
+            sessionmaker=app.sessionmaker,
+            events=app.events,
+            queue=app.queue,
+            actor=actor,
+            comparison_id=str(id),
+        )
+        return Comparison.from_row(row)
+
+    @strawberry.mutation(
+        description="A new SETUP comparison with the same cases and cohorts; `stopping`, "
+        "when given, replaces its sequential stopping."
+    )
+    async def rerun_comparison(
+        self,
+        info: strawberry.Info[Context],
+        id: strawberry.ID,
+        stopping: StoppingInput | None = None,
+    ) -> Comparison:
+        actor = info.context.require(Role.MEMBER)
+        async with info.context.write() as session:
+            row = await rerun.rerun(
+                session=session,
+                actor=actor,
+                comparison_id=str(id),
+                stopping=stopping.to_spec() if stopping else None,
+            )
+        return Comparison.from_row(row)

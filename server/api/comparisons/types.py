@@ -1,0 +1,307 @@
+"""GraphQL types of comparisons: the create/preview input, the comparison and its progress.
+
+The preview's output types live in `server.api.comparisons.preview_types`."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from datetime import datetime
+from typing import ClassVar, TypeVar, cast
+
+import strawberry
+from strawberry.scalars import JSON
+
+from server.api.comparisons.input_types import CohortKind
+from server.api.connections.types import ModelConnection
+from server.api.context import Context
+from server.api.datasets.types import DatasetVersion, Split
+from server.api.experiments.types import Experiment
+from server.api.relay import Connection
+from server.api.reports import resolvers as report_fields
+from server.api.reports.types import Report
+from server.api.stopping_types import ComparisonStopping
+from server.api.verdicts import resolvers as verdict_fields
+from server.api.verdicts.types import (
+    CaseFilter,
+    ComparisonCase,
+    Scorecard,
+    SignOffVerdict,
+    VerdictState,
+)
+from server.comparisons.cohort_rates import pass_rate
+from server.comparisons.models import CohortState as CohortStateEnum
+from server.comparisons.models import Comparison as ComparisonRow
+from server.comparisons.models import ComparisonCohort as CohortRow
+from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
+from server.comparisons.models import StopReason as StopReasonEnum
+from server.comparisons.progress import Progress, snapshot
+from server.datasets.models import Split as SplitEnum
+from server.money import micros_to_cents, optional_micros_to_cents
+from server.reports.models import Report as ReportRow
+from server.spend import caps as spend_caps
+from server.verdicts.models import ComparisonVerdict as VerdictRow
+
+ComparisonStatus = strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
+StopReason = strawberry.enum(StopReasonEnum, name="StopReason")
+CohortState = strawberry.enum(CohortStateEnum, name="CohortState")
+
+
+T = TypeVar("T")
+
+
+def later(value: Awaitable[T]) -> T:
+    """What a plain resolver returns when its value must still be loaded: graphql-core
+    awaits an awaitable result, so a field of rows read beforehand resolves at once (no
+    awaitable per field per row) and any other loads as an async resolver would."""
+    return cast(T, value)
+
+
+# --- comparison ----------------------------------------------------------------------------
+
+
+@strawberry.type
+class CohortProgress:
+    cohort_index: int
+    state: CohortState  # type: ignore[valid-type]
+
+
+@strawberry.type(description="A snapshot derived from the comparison row; `seq` orders them.")
+class ComparisonProgress:
+    SHARED_EVENT: ClassVar[bool] = True
+    """Plain values: one execution serves every subscriber (`server.api.http.shared_events`)."""
+
+    seq: int
+    status: ComparisonStatus  # type: ignore[valid-type]
+    stop_reason: StopReason | None  # type: ignore[valid-type]
+    done_calls: int
+    total_calls: int
+    failed_calls: int
+    percent: float
+    eta_seconds: float | None
+    spent_cents_so_far: float
+    cohorts: list[CohortProgress]
+    updated_at: datetime | None = strawberry.field(
+        description="When the comparison reached this `seq`."
+    )
+
+    @classmethod
+    def from_progress(cls, progress: Progress) -> ComparisonProgress:
+        return cls(
+            seq=progress.seq,
+            status=ComparisonStatusEnum(progress.status),
+            stop_reason=StopReasonEnum(progress.stop_reason) if progress.stop_reason else None,
+            done_calls=progress.done_calls,
+            total_calls=progress.total_calls,
+            failed_calls=progress.failed_calls,
+            percent=progress.percent,
+            eta_seconds=progress.eta_seconds,
+            spent_cents_so_far=progress.spent_cents_so_far,
+            cohorts=[
+                CohortProgress(cohort_index=c.cohort_index, state=CohortStateEnum(c.state))
+                for c in progress.cohorts
+            ],
+            updated_at=datetime.fromisoformat(progress.updated_at) if progress.updated_at else None,
+        )
+
+
+@strawberry.type
+class ComparisonCohort:
+    cohort_index: int
+    kind: CohortKind  # type: ignore[valid-type]
+    label: str
+    release_id: strawberry.ID = strawberry.field(description="The release, or a variant's base.")
+    is_candidate: bool
+    pass_rate: float | None = strawberry.field(
+        description="Mean over cases of passed ÷ completed trials; null until DONE."
+    )
+
+    @classmethod
+    def from_row(cls, row: CohortRow, *, done: bool) -> ComparisonCohort:
+        """`passRate` from the integers stored when the run ended (only once DONE)."""
+        return cls(
+            cohort_index=row.cohort_index,
+            kind=row.kind,
+            label=row.label,
+            release_id=strawberry.ID(row.release_id),
+            is_candidate=row.cohort_index == 0,
+            pass_rate=pass_rate(
+                usable_cases=row.usable_cases, pass_fraction_sum=row.pass_fraction_sum
+            )
+            if done
+            else None,
+        )
+
+
+@strawberry.type
+class Comparison:
+    id: strawberry.ID
+    label: str | None
+    status: ComparisonStatus  # type: ignore[valid-type]
+    stop_reason: StopReason | None  # type: ignore[valid-type]
+    error_code: str | None = strawberry.field(description="A bounded code (docs/errors.md).")
+    split: Split  # type: ignore[valid-type]
+    trials_per_case: int
+    case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
+    checks: JSON
+    budget_cap_cents: float | None
+    epsilon_points: float
+    target_effect_points: float
+    spent_cents_so_far: float
+    rerun_of_id: strawberry.ID | None
+    created_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+    row: strawberry.Private[ComparisonRow]
+    cohort_rows: strawberry.Private[list[CohortRow] | None] = None
+    """Its cohorts when the root resolver read them with the page (`with_cohorts`)."""
+    verdict_row: strawberry.Private[VerdictRow | None] = None
+    verdict_read: strawberry.Private[bool] = False
+    """Whether `verdict_row` was read with the page (None then means not finalized yet)."""
+    cohort_count: strawberry.Private[int | None] = None
+    """The number of cohorts, when the root resolver read it (a case page's baseline check)."""
+    report_rows: strawberry.Private[list[ReportRow] | None] = None
+    """Its report versions when known beforehand (None: read them when shown)."""
+
+    def with_cohorts(self, rows: list[CohortRow] | None) -> Comparison:
+        """This comparison with its cohorts read beforehand (None: not read), so the fields
+        that show them resolve at once instead of awaiting a loader each."""
+        self.cohort_rows = rows
+        return self
+
+    def with_verdict(self, row: VerdictRow | None, *, read: bool) -> Comparison:
+        """This comparison with its verdict row when `read` beforehand (None then means
+        not finalized yet)."""
+        self.verdict_row, self.verdict_read = row, read
+        return self
+
+    @strawberry.field(description="Sequential stopping: the rule, the looks and the stop.")
+    def stopping(self) -> ComparisonStopping | None:
+        return ComparisonStopping.from_row(self.row)
+
+    @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
+    def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
+        if self.verdict_read:
+            return verdict_fields.verdict_state_of(self.verdict_row)
+        return later(verdict_fields.verdict_state(info.context, self.row.id))
+
+    @strawberry.field(description="Why finalization failed: a bounded code (docs/errors.md).")
+    def verdict_error_code(self, info: strawberry.Info[Context]) -> str | None:
+        if self.verdict_read:
+            return verdict_fields.verdict_error_code_of(self.verdict_row)
+        return later(verdict_fields.verdict_error_code(info.context, self.row.id))
+
+    @strawberry.field(description="The sign-off's decision; null until signed off.")
+    def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
+        if self.verdict_read:
+            return verdict_fields.verdict_of(self.verdict_row)
+        return later(verdict_fields.verdict(info.context, self.row.id))
+
+    @strawberry.field(description="Its report versions, oldest first.")
+    def reports(self, info: strawberry.Info[Context]) -> list[Report]:
+        if self.report_rows is not None:
+            return [Report.from_row(row) for row in self.report_rows]
+        return later(report_fields.reports_of(info.context, self.row.id))
+
+    @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
+    def scorecard(self, info: strawberry.Info[Context]) -> Scorecard | None:
+        if self.verdict_read:
+            return verdict_fields.scorecard_of(self.verdict_row)
+        return later(verdict_fields.scorecard(info.context, self.row.id))
+
+    @strawberry.field(
+        description="The case-debug view. With `baselineCohortIndex`, that baseline's worse "
+        "(REGRESSIONS) or better (IMPROVEMENTS) cases by pass fraction; without it, the "
+        "failure analysis classes. Empty until FINALIZED."
+    )
+    async def cases(
+        self,
+        info: strawberry.Info[Context],
+        filter: CaseFilter = CaseFilter.REGRESSIONS,
+        baseline_cohort_index: int | None = None,
+        first: int | None = None,
+        after: str | None = None,
+    ) -> Connection[ComparisonCase]:
+        return await verdict_fields.cases(
+            info.context,
+            self.row,
+            case_filter=filter,
+            baseline_cohort_index=baseline_cohort_index,
+            first=first,
+            after=after,
+            selections=info.selected_fields[0].selections,
+            cohort_count=self.cohort_count,
+        )
+
+    @strawberry.field
+    async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
+        row = await info.context.loaders.experiments.load(self.row.experiment_id)
+        return Experiment.from_row(row)
+
+    @strawberry.field(description="The dataset version frozen at creation.")
+    async def dataset_version(self, info: strawberry.Info[Context]) -> DatasetVersion:
+        row = await info.context.loaders.dataset_versions.load(self.row.dataset_version_id)
+        return DatasetVersion.from_row(row)
+
+    @strawberry.field(description="Cohort 0 is the candidate.")
+    def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
+        if self.cohort_rows is not None:
+            return self._cohorts(self.cohort_rows)
+        return later(self._load_cohorts(info.context))
+
+    def _cohorts(self, rows: list[CohortRow]) -> list[ComparisonCohort]:
+        done = self.row.status == ComparisonStatusEnum.DONE
+        return [ComparisonCohort.from_row(row, done=done) for row in rows]
+
+    async def _load_cohorts(self, context: Context) -> list[ComparisonCohort]:
+        return self._cohorts(await context.loaders.comparison_cohorts.load(self.row.id))
+
+    @strawberry.field(
+        description="With stopReason CONNECTION_CAP: the connections whose monthly cap was "
+        "reached in the month the run ended (the stop's words name them); else empty."
+    )
+    def capped_connections(self, info: strawberry.Info[Context]) -> list[ModelConnection]:
+        if self.row.stop_reason != StopReasonEnum.CONNECTION_CAP:
+            return []
+        return later(self._capped_connections(info.context))
+
+    async def _capped_connections(self, context: Context) -> list[ModelConnection]:
+        cohorts = await context.loaders.comparison_cohorts.load(self.row.id)
+        async with context.read() as session:
+            rows = await spend_caps.capped_connections(session, self.row, cohorts)
+        return [ModelConnection.from_row(row) for row in rows]
+
+    @strawberry.field
+    def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
+        if self.cohort_rows is not None:
+            return self._progress(self.cohort_rows)
+        return later(self._load_progress(info.context))
+
+    def _progress(self, rows: list[CohortRow]) -> ComparisonProgress:
+        states = [(row.cohort_index, row.state) for row in rows]
+        return ComparisonProgress.from_progress(snapshot(self.row, states))
+
+    async def _load_progress(self, context: Context) -> ComparisonProgress:
+        return self._progress(await context.loaders.comparison_cohorts.load(self.row.id))
+
+    @classmethod
+    def from_row(cls, row: ComparisonRow) -> Comparison:
+        return cls(
+            id=strawberry.ID(row.id),
+            label=row.label,
+            status=row.status,
+            stop_reason=row.stop_reason,
+            error_code=row.error_code,
+            split=SplitEnum(row.split),
+            trials_per_case=row.trials_per_case,
+            case_count=row.case_count,
+            checks=cast(JSON, row.checks),
+            budget_cap_cents=optional_micros_to_cents(row.budget_cap_micros),
+            epsilon_points=row.epsilon_points,
+            target_effect_points=row.target_effect_points,
+            spent_cents_so_far=micros_to_cents(row.spent_micros),
+            rerun_of_id=strawberry.ID(row.rerun_of_id) if row.rerun_of_id else None,
+            created_at=row.created_at,
+            started_at=row.started_at,
+            ended_at=row.ended_at,
+            row=row,
+        )

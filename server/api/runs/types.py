@@ -1,0 +1,354 @@
+"""GraphQL types of runs, their items, and run diffs."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, cast
+
+import strawberry
+from strawberry.scalars import JSON
+
+from server.api.context import Context
+from server.api.experiments.types import Experiment
+from server.api.relay import Connection
+from server.pagination import check_page_size
+from server.runs import cases as case_list
+from server.runs import diff as diffs
+from server.runs import service
+from server.runs.models import Run as RunRow
+from server.runs.models import RunItem as RunItemRow
+from server.runs.models import RunSource as RunSourceEnum
+from server.runs.models import RunStatus as RunStatusEnum
+
+RunSource = strawberry.enum(RunSourceEnum, name="RunSource")
+RunStatus = strawberry.enum(
+    RunStatusEnum, name="RunStatus", description="Only COMPLETED runs can be diffed."
+)
+
+
+@strawberry.enum
+class RunPairing(StrEnum):
+    DATASET_ITEM_ID = "DATASET_ITEM_ID"
+    POSITIONAL = "POSITIONAL"
+
+
+@strawberry.enum(description="REGRESSED/IMPROVED: the pass flipped or moved, or a score moved.")
+class DiffCaseStatus(StrEnum):
+    REGRESSED = "REGRESSED"
+    IMPROVED = "IMPROVED"
+    UNCHANGED = "UNCHANGED"
+    ADDED = "ADDED"
+    REMOVED = "REMOVED"
+
+
+@strawberry.enum
+class EvaluatorStatus(StrEnum):
+    REGRESSED = "REGRESSED"
+    IMPROVED = "IMPROVED"
+    UNCHANGED = "UNCHANGED"
+
+
+@strawberry.enum(description="CHANGED = REGRESSED or IMPROVED.")
+class DiffCaseFilter(StrEnum):
+    ALL = "ALL"
+    REGRESSED = "REGRESSED"
+    IMPROVED = "IMPROVED"
+    CHANGED = "CHANGED"
+
+
+@strawberry.type
+class EvaluatorScore:
+    name: str
+    score: float
+
+
+@strawberry.type
+class TrialMetrics:
+    tokens: float | None
+    turns: float | None
+    tool_calls: float | None
+    wall_ms: float | None
+    errors: float | None
+
+
+@strawberry.type
+class RunTrial:
+    passed: bool | None
+    evaluators: list[EvaluatorScore]
+    output: JSON | None
+    metrics: TrialMetrics | None
+
+    @classmethod
+    def from_json(cls, trial: dict[str, Any]) -> RunTrial:
+        metrics = trial.get("metrics")
+        return cls(
+            passed=trial.get("passed"),
+            evaluators=[
+                EvaluatorScore(name=name, score=float(score))
+                for name, score in (trial.get("evaluators") or {}).items()
+            ],
+            output=trial.get("output"),
+            metrics=None
+            if not isinstance(metrics, dict)
+            else TrialMetrics(
+                tokens=metrics.get("tokens"),
+                turns=metrics.get("turns"),
+                tool_calls=metrics.get("toolCalls"),
+                wall_ms=metrics.get("wallMs"),
+                errors=metrics.get("errors"),
+            ),
+        )
+
+
+@strawberry.type
+class RunItem:
+    dataset_item_id: str | None
+    position: int
+    input: JSON
+    trials: list[RunTrial]
+    trial_count: int
+    graded_count: int = strawberry.field(description="Trials with a pass/fail grade.")
+    passed_count: int
+    pass_fraction: float | None = strawberry.field(description="passed ÷ graded, if graded.")
+
+    @classmethod
+    def from_row(cls, row: RunItemRow) -> RunItem:
+        return cls(
+            dataset_item_id=row.dataset_item_id,
+            position=row.position,
+            input=row.input,
+            trials=[RunTrial.from_json(trial) for trial in row.trials],
+            trial_count=row.trial_count,
+            graded_count=row.graded_count,
+            passed_count=row.passed_count,
+            pass_fraction=row.passed_count / row.graded_count if row.graded_count else None,
+        )
+
+
+@strawberry.type(description="A run's pass rate: the mean pass fraction over its graded items.")
+class RunPassRate:
+    value: float
+    low: float = strawberry.field(description="95% interval (SPEC §4).")
+    high: float
+    n: int = strawberry.field(description="Items with a pass/fail grade.")
+    method: str = strawberry.field(
+        description="WILSON (one graded trial per item), CLUSTERED_CR1 or WILSON_EFFECTIVE_N."
+    )
+
+
+@strawberry.type
+class Run:
+    id: strawberry.ID
+    source: RunSource  # type: ignore[valid-type]
+    status: RunStatus  # type: ignore[valid-type]
+    item_count: int
+    metadata: JSON
+    error_code: str | None
+    idempotency_key: str | None
+    comparison_id: strawberry.ID | None
+    cohort_index: int | None
+    created_at: datetime
+    completed_at: datetime | None
+    experiment_id: strawberry.ID
+
+    @strawberry.field
+    async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
+        row = await info.context.loaders.experiments.load(str(self.experiment_id))
+        return Experiment.from_row(row)
+
+    @strawberry.field(description="Null until an item has a pass/fail grade.")
+    async def pass_rate(self, info: strawberry.Info[Context]) -> RunPassRate | None:
+        found = await info.context.loaders.run_pass_rates.load(str(self.id))
+        if found is None:
+            return None
+        return RunPassRate(
+            value=found.estimate, low=found.low, high=found.high, n=found.n, method=found.method
+        )
+
+    @strawberry.field(description="The run's items by position.")
+    async def items(
+        self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
+    ) -> Connection[RunItem]:
+        info.context.require()
+        size = check_page_size(first, info.context.settings.max_page_size)
+        async with info.context.read() as session:
+            page = await service.get_items_page(
+                session=session, run_id=str(self.id), first=size, after=after
+            )
+        return Connection.of(page, RunItem.from_row)
+
+    @classmethod
+    def from_row(cls, row: RunRow) -> Run:
+        return cls(
+            id=strawberry.ID(row.id),
+            source=row.source,
+            status=row.status,
+            item_count=row.item_count,
+            metadata=cast(JSON, row.metadata_),
+            error_code=row.error_code,
+            idempotency_key=row.idempotency_key,
+            comparison_id=None if row.comparison_id is None else strawberry.ID(row.comparison_id),
+            cohort_index=row.cohort_index,
+            created_at=row.created_at,
+            completed_at=row.completed_at,
+            experiment_id=strawberry.ID(row.experiment_id),
+        )
+
+
+@strawberry.type
+class AppendedRunItems:
+    appended_count: int = strawberry.field(description="New items written (0 for a repeat).")
+    item_count: int
+    run: Run
+
+
+@strawberry.type
+class DiffEvaluatorSummary:
+    name: str
+    paired_count: int = strawberry.field(description="Pairs that both sides scored.")
+    baseline_mean: float
+    candidate_mean: float
+    delta: float
+    low: float = strawberry.field(description="95% interval for the delta (bootstrap).")
+    high: float
+    p_value: float = strawberry.field(description="Sign-flip permutation p.")
+    adjusted_p_value: float = strawberry.field(description="Holm across the evaluators.")
+    method: str
+    significant: bool
+
+    @classmethod
+    def of(cls, row: diffs.EvaluatorSummary) -> DiffEvaluatorSummary:
+        return cls(**{name: getattr(row, name) for name in row.__dataclass_fields__})
+
+
+@strawberry.type
+class RunDiffSummary:
+    baseline_pass_rate: float | None = strawberry.field(
+        description="Mean pass fraction over the pairs graded on both sides."
+    )
+    candidate_pass_rate: float | None
+    pass_rate_delta: float | None = strawberry.field(description="Candidate − baseline.")
+    delta_low: float | None = strawberry.field(description="95% interval for the delta.")
+    delta_high: float | None
+    interval_method: str | None
+    method: str = strawberry.field(description="MCNEMAR_MID_P or SIGN_FLIP_PERMUTATION.")
+    p_value: float
+    exact_p_value: float | None
+    significant: bool = strawberry.field(
+        description="|Δ| > ε and p < 0.05 on the pass rate alone; false under 20 pairs."
+    )
+    significance_reason: str
+    improved_count: int
+    regressed_count: int
+    unchanged_count: int
+    added_count: int
+    removed_count: int
+    paired_count: int
+    graded_pair_count: int
+    epsilon: float
+    pairing: RunPairing
+    evaluators: list[DiffEvaluatorSummary]
+
+    @classmethod
+    def of(cls, summary: diffs.DiffSummary) -> RunDiffSummary:
+        skip = {
+            "candidate_run_id", "baseline_run_id", "evaluators", "pairing",
+            "regressed_positions", "improved_positions",
+        }  # fmt: skip
+        values = {
+            name: getattr(summary, name)
+            for name in summary.__dataclass_fields__
+            if name not in skip
+        }
+        return cls(
+            **values,
+            pairing=RunPairing(summary.pairing),
+            evaluators=[DiffEvaluatorSummary.of(e) for e in summary.evaluators],
+        )
+
+
+@strawberry.type
+class DiffCaseEvaluator:
+    name: str
+    baseline_mean: float | None
+    candidate_mean: float | None
+    delta: float | None
+    status: EvaluatorStatus
+    significant: bool = strawberry.field(description="The evaluator's run-level significance.")
+
+
+@strawberry.type
+class RunDiffCase:
+    dataset_item_id: str | None
+    position: int = strawberry.field(description="The candidate's (the baseline's if REMOVED).")
+    baseline_position: int | None
+    status: DiffCaseStatus
+    pass_flip: bool
+    candidate_pass_fraction: float | None
+    baseline_pass_fraction: float | None
+    input: JSON
+    evaluators: list[DiffCaseEvaluator]
+
+    @classmethod
+    def of(cls, case: case_list.DiffCase) -> RunDiffCase:
+        return cls(
+            dataset_item_id=case.dataset_item_id,
+            position=case.position,
+            baseline_position=case.baseline_position,
+            status=DiffCaseStatus(case.status),
+            pass_flip=case.pass_flip,
+            candidate_pass_fraction=case.candidate_pass_fraction,
+            baseline_pass_fraction=case.baseline_pass_fraction,
+            input=case.input,
+            evaluators=[
+                DiffCaseEvaluator(
+                    name=e.name,
+                    baseline_mean=e.baseline_mean,
+                    candidate_mean=e.candidate_mean,
+                    delta=e.delta,
+                    status=EvaluatorStatus(e.status),
+                    significant=e.significant,
+                )
+                for e in case.evaluators
+            ],
+        )
+
+
+@strawberry.type
+class RunDiff:
+    candidate_run_id: strawberry.ID
+    baseline_run_id: strawberry.ID
+    summary: RunDiffSummary
+    _summary: strawberry.Private[diffs.DiffSummary]
+
+    @strawberry.field(description="Candidate items in order, then REMOVED baseline items.")
+    async def cases(
+        self,
+        info: strawberry.Info[Context],
+        status: DiffCaseFilter = DiffCaseFilter.ALL,
+        first: int | None = None,
+        after: str | None = None,
+    ) -> Connection[RunDiffCase]:
+        info.context.require()
+        size = check_page_size(first, info.context.settings.max_page_size)
+        async with info.context.read() as session:
+            page = await case_list.diff_cases(
+                session=session, summary=self._summary, status=status.value, first=size, after=after
+            )
+        return Connection.of(page, RunDiffCase.of)
+
+    @classmethod
+    def of(cls, summary: diffs.DiffSummary) -> RunDiff:
+        return cls(
+            candidate_run_id=strawberry.ID(summary.candidate_run_id),
+            baseline_run_id=strawberry.ID(summary.baseline_run_id),
+            summary=RunDiffSummary.of(summary),
+            _summary=summary,
+        )
+
+
+@strawberry.type
+class DiffLink:
+    url: str = strawberry.field(description="The diff page's path with its signed token.")
+    expires_at: datetime

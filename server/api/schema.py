@@ -1,0 +1,100 @@
+"""The Strawberry schema: every aggregate's queries and mutations, with the request limits."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import strawberry
+from graphql import GraphQLError
+from strawberry.tools import merge_types
+from strawberry.types import ExecutionContext
+
+from server.api.assets.resolvers import AssetMutation, AssetQuery
+from server.api.audit.resolvers import AuditQuery
+from server.api.comparisons.finalize_mutation import VerdictMutation
+from server.api.comparisons.resolvers import ComparisonMutation, ComparisonQuery
+from server.api.comparisons.subscription import ComparisonSubscription
+from server.api.connections.resolvers import ConnectionMutation, ConnectionQuery
+from server.api.datasets.resolvers import DatasetMutation, DatasetQuery
+from server.api.experiments.resolvers import ExperimentMutation, ExperimentQuery
+from server.api.http.document_cache import DocumentCache, Documents
+from server.api.http.graphql_errors import CodedErrors
+from server.api.http.operation_scope import OperationScope
+from server.api.http.shared_events import SharedEventExecutor
+from server.api.pairwise.resolvers import PairwiseMutation, PairwiseQuery
+from server.api.releases.resolvers import ReleaseMutation, ReleaseQuery
+from server.api.reports.resolvers import ReportMutation, ReportQuery
+from server.api.runs.resolvers import RunMutation, RunQuery
+from server.api.webhooks.resolvers import WebhookMutation, WebhookQuery
+from server.api.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
+from server.settings import Settings
+
+Query = merge_types(
+    "Query",
+    (
+        WorkspaceQuery,
+        AuditQuery,
+        ConnectionQuery,
+        ExperimentQuery,
+        AssetQuery,
+        ReleaseQuery,
+        DatasetQuery,
+        ComparisonQuery,
+        RunQuery,
+        PairwiseQuery,
+        ReportQuery,
+        WebhookQuery,
+    ),
+)
+Mutation = merge_types(
+    "Mutation",
+    (
+        WorkspaceMutation,
+        ConnectionMutation,
+        ExperimentMutation,
+        AssetMutation,
+        ReleaseMutation,
+        DatasetMutation,
+        ComparisonMutation,
+        RunMutation,
+        PairwiseMutation,
+        VerdictMutation,
+        ReportMutation,
+        WebhookMutation,
+    ),
+)
+Subscription = merge_types("Subscription", (ComparisonSubscription,))
+
+
+class ShipwiseSchema(strawberry.Schema):
+    def process_errors(
+        self,
+        errors: list[GraphQLError],
+        execution_context: ExecutionContext | None = None,
+    ) -> None:
+        """Strawberry would log each error with its text; `CodedErrors` logs safely instead."""
+
+
+def build_schema(settings: Settings) -> strawberry.Schema:
+    """The schema with its limits, checked once per document text (`DocumentCache`)."""
+    documents = Documents(
+        max_depth=settings.max_query_depth,
+        max_aliases=settings.max_aliases,
+        max_tokens=settings.max_query_tokens,
+    )
+    return ShipwiseSchema(
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        execution_context_class=SharedEventExecutor,
+        extensions=[
+            partial(DocumentCache, documents),
+            CodedErrors,
+            OperationScope,
+        ],
+    )
+
+
+def export_sdl() -> str:
+    """The SDL written to `schema.graphql` (limits do not change it)."""
+    return build_schema(Settings()).as_str() + "\n"

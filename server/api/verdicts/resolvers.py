@@ -1,0 +1,157 @@
+"""Thin resolvers: the verdict fields of `Comparison`, and `finalizeComparison`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from server.api.context import Context
+from server.api.relay import Connection
+from server.api.selected import selects_anywhere
+from server.api.verdicts.types import (
+    CaseCohort,
+    CaseFilter,
+    ComparisonCase,
+    Scorecard,
+    case_trial,
+)
+from server.comparisons.models import Comparison as ComparisonRow
+from server.pagination import Page, check_page_size
+from server.verdicts import cases as case_view
+from server.verdicts.models import ComparisonVerdict
+from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
+from server.verdicts.models import VerdictState as VerdictStateEnum
+
+T = TypeVar("T")
+
+
+# Each field has a plain function of the verdict row (a page's rows are read beforehand, so
+# the field resolves at once) and an async one that loads the row first.
+
+
+def verdict_state_of(row: ComparisonVerdict | None) -> VerdictStateEnum:
+    return row.state if row is not None else VerdictStateEnum.NOT_FINALIZED
+
+
+def verdict_error_code_of(row: ComparisonVerdict | None) -> str | None:
+    return row.error_code if row is not None else None
+
+
+def verdict_of(row: ComparisonVerdict | None) -> SignOffVerdictEnum | None:
+    return row.verdict if row is not None else None
+
+
+def scorecard_of(row: ComparisonVerdict | None) -> Scorecard | None:
+    if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
+        return None
+    assert row.finalized_at is not None
+    return Scorecard.from_document(row.scorecard, row.finalized_at)
+
+
+async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:
+    return verdict_state_of(await context.loaders.verdicts.load(comparison_id))
+
+
+async def verdict_error_code(context: Context, comparison_id: str) -> str | None:
+    return verdict_error_code_of(await context.loaders.verdicts.load(comparison_id))
+
+
+async def verdict(context: Context, comparison_id: str) -> SignOffVerdictEnum | None:
+    return verdict_of(await context.loaders.verdicts.load(comparison_id))
+
+
+async def scorecard(context: Context, comparison_id: str) -> Scorecard | None:
+    return scorecard_of(await context.loaders.verdicts.load(comparison_id))
+
+
+TrialsByCohort = dict[int, list[case_view.CaseTrialRow]]
+
+
+def _case(
+    view: case_view.CaseView, trials: TrialsByCohort, dataset_case: tuple[Any, Any]
+) -> ComparisonCase:
+    row = view.case
+    summaries = {c["cohortIndex"]: c for c in row.cohorts}
+    candidate, baseline = summaries.get(0, {}), summaries.get(view.baseline_cohort_index, {})
+
+    def delta(name: str, scale: float = 1.0) -> float | None:
+        if candidate.get(name) is None or baseline.get(name) is None:
+            return None
+        return (float(candidate[name]) - float(baseline[name])) / scale
+
+    return ComparisonCase(
+        ordinal=row.ordinal,
+        dataset_item_id=row.dataset_item_id,
+        input=dataset_case[0],
+        expected=dataset_case[1],
+        classification=row.classification,
+        baseline_cohort_index=view.baseline_cohort_index,
+        latency_delta_ms=delta("latencyMs"),
+        cost_delta_cents=delta("costMicros", 10_000.0),
+        cohorts=[
+            CaseCohort(
+                cohort_index=c["cohortIndex"],
+                passed=None if not c["completed"] else 2 * c["passed"] > c["completed"],
+                pass_fraction=c["passFraction"],
+                score=c["score"],
+                trials=[case_trial(t) for t in trials.get(c["cohortIndex"], ())],
+            )
+            for c in row.cohorts
+        ],
+    )
+
+
+async def cases(
+    context: Context,
+    comparison: ComparisonRow,
+    *,
+    case_filter: CaseFilter,
+    baseline_cohort_index: int | None,
+    first: int | None,
+    after: str | None,
+    selections: Sequence[Any],
+    cohort_count: int | None = None,
+) -> Connection[ComparisonCase]:
+    """A page of cases; the page's trials and dataset cases come through the request's
+    loaders in one batch each, and only when selected, so nested fields resolve at once."""
+    size = check_page_size(first, context.settings.max_page_size)
+    async with context.read() as session:
+        page = await case_view.get_case_page(
+            session=session,
+            comparison_id=comparison.id,
+            case_filter=case_view.CaseFilter(case_filter.value),
+            baseline_cohort_index=baseline_cohort_index,
+            first=size,
+            after=after,
+            cohort_count=cohort_count,
+        )
+    rows = [view.case for view in page.items]
+    no_trials: list[TrialsByCohort] = [{} for _ in rows]
+    no_cases: list[tuple[Any, Any]] = [(None, None) for _ in rows]
+    loaders = context.loaders
+    trial_loader = (
+        loaders.case_trials
+        if selects_anywhere(selections, frozenset({"output", "checks"}))
+        else loaders.brief_case_trials
+    )
+    trials, dataset_cases = await asyncio.gather(
+        trial_loader.load_many([(r.comparison_id, r.ordinal) for r in rows])
+        if selects_anywhere(selections, frozenset({"trials"}))
+        else _ready(no_trials),
+        loaders.dataset_cases.load_many([r.dataset_case_id for r in rows])
+        if selects_anywhere(selections, frozenset({"input", "expected"}))
+        else _ready(no_cases),
+    )
+    loaded: Page[tuple[case_view.CaseView, TrialsByCohort, tuple[Any, Any]]] = Page(
+        items=list(zip(page.items, trials, dataset_cases, strict=True)),
+        cursors=page.cursors,
+        has_next=page.has_next,
+        has_previous=page.has_previous,
+        total=page.total,
+    )
+    return Connection.of(loaded, lambda item: _case(*item))
+
+
+async def _ready(value: list[T]) -> list[T]:
+    return value

@@ -1,0 +1,361 @@
+"""GraphQL types of verdicts: the scorecard (from its stored document) and the case view."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, cast
+
+import strawberry
+from strawberry.scalars import JSON
+
+from server.api.pairwise.types import PairwiseResult
+from server.api.stopping_types import ComparisonStopping
+from server.checks import CheckKind as CheckKindEnum
+from server.db import utcnow
+from server.money import micros_to_cents
+from server.verdicts import wording
+from server.verdicts.cases import CaseTrialRow
+from server.verdicts.models import CaseClass as CaseClassEnum
+from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
+from server.verdicts.models import VerdictState as VerdictStateEnum
+
+VerdictState = strawberry.enum(
+    VerdictStateEnum, name="VerdictState", description="FINALIZED once the scorecard is made."
+)
+SignOffVerdict = strawberry.enum(
+    SignOffVerdictEnum, name="SignOffVerdict", description="The sign-off's decision."
+)
+CaseClassification = strawberry.enum(
+    CaseClassEnum,
+    name="CaseClassification",
+    description="Failure analysis on majority outcomes (seed 000); INCOMPLETE: not usable.",
+)
+CheckKind = strawberry.enum(CheckKindEnum, name="CheckKind")
+
+
+@strawberry.enum
+class MetricDirection(StrEnum):
+    HIGHER_IS_BETTER = "HIGHER_IS_BETTER"
+    LOWER_IS_BETTER = "LOWER_IS_BETTER"
+
+
+@strawberry.enum
+class SignificanceMethod(StrEnum):
+    Z_TEST = "Z_TEST"
+    MCNEMAR_MID_P = "MCNEMAR_MID_P"
+    SIGN_FLIP_PERMUTATION = "SIGN_FLIP_PERMUTATION"
+    PAIRED_T = "PAIRED_T"
+    CONFIDENCE_SEQUENCE = "CONFIDENCE_SEQUENCE"
+
+
+@strawberry.enum
+class Adequacy(StrEnum):
+    INSUFFICIENT = "INSUFFICIENT"
+    UNDERPOWERED = "UNDERPOWERED"
+    ADEQUATE = "ADEQUATE"
+
+
+@strawberry.enum
+class VerdictOutcome(StrEnum):
+    REGRESSED = "REGRESSED"
+    IMPROVED = "IMPROVED"
+    NO_CHANGE = "NO_CHANGE"
+    NO_VERDICT = "NO_VERDICT"
+
+
+@strawberry.enum(description="REGRESSIONS (the default), IMPROVEMENTS, DIVERGED (either), ALL.")
+class CaseFilter(StrEnum):
+    REGRESSIONS = "REGRESSIONS"
+    IMPROVEMENTS = "IMPROVEMENTS"
+    DIVERGED = "DIVERGED"
+    ALL = "ALL"
+
+
+@strawberry.type
+class MetricValue:
+    cohort_index: int
+    value: float | None
+
+
+@strawberry.type(description="One scorecard row; only pass rates and judge scores vote.")
+class MetricRow:
+    name: str
+    direction: MetricDirection
+    values: list[MetricValue]
+    winners: list[int] = strawberry.field(
+        description="The best cohort plus every cohort not significantly different from it."
+    )
+
+
+@strawberry.type
+class OverallWinner:
+    cohort_index: int | None
+    reason: str | None = strawberry.field(description="TIED_VOTES or NO_VOTES when null.")
+    votes: list[int]
+
+
+@strawberry.type
+class Staleness:
+    days: int
+    note: str
+
+
+@strawberry.type
+class SignificanceRow:
+    baseline_cohort_index: int
+    method: SignificanceMethod
+    p_value: float
+    exact_p_value: float | None
+    adjusted_p_value: float = strawberry.field(description="Holm across the baselines.")
+    significant: bool
+    decides: bool = strawberry.field(description="The paired test decides; Z_TEST is shown.")
+    reason: str | None
+
+
+@strawberry.type(description="Rates in rate units (0.01 = 1 point); mde too.")
+class CohortConfidence:
+    cohort_index: int
+    pass_rate: float
+    low: float
+    high: float
+    n: int
+    adequacy: Adequacy
+    mde: float
+    interval_method: str
+
+
+@strawberry.type
+class TrialSummary:
+    cohort_index: int
+    k: int
+    pass_hat_k: float
+    pass_at_k: float
+    flips: int
+    failed_or_missing_trials: int = strawberry.field(
+        description="Over every case that ran (what MISSING_DATA compares)."
+    )
+
+
+@strawberry.type
+class FailureAnalysis:
+    improved: int
+    regressed: int
+    both_wrong: int
+    agree: int
+
+
+@strawberry.type(description="Deltas, interval and mde in points (1 point = 0.01).")
+class BaselineVerdict:
+    baseline_cohort_index: int
+    outcome: VerdictOutcome
+    reason: str
+    pass_rate_delta_points: float
+    delta_low: float
+    delta_high: float
+    outside_noise: bool
+    mde: float
+    worse_count: int
+    better_count: int
+    same_count: int
+    sensitivity_delta_points: float = strawberry.field(
+        description="Δ with every failed-or-missing trial counted as a failure."
+    )
+    pairwise: PairwiseResult | None = strawberry.field(
+        description="Pairwise judging against this baseline (null without the option)."
+    )
+    summary: str = strawberry.field(
+        description='The chip, e.g. "Regressed vs v1: −11.7 points, outside the noise".'
+    )
+    decided_early_at_cases: int | None = strawberry.field(
+        default=None,
+        description="Sequential stopping: the deciding look's cases (the sequence decides).",
+    )
+
+
+@strawberry.type
+class Scorecard:
+    usable_cases: int = strawberry.field(description="Every row is over these cases.")
+    cases_not_run: int = strawberry.field(description="Never dispatched: the run stopped.")
+    finalized_at: datetime
+    metrics: list[MetricRow]
+    overall_winner: OverallWinner
+    staleness: Staleness | None = strawberry.field(description="Once the verdict is 7 days old.")
+    significance: list[SignificanceRow]
+    confidence: list[CohortConfidence]
+    trials: list[TrialSummary]
+    failure_analysis: FailureAnalysis
+    verdicts: list[BaselineVerdict]
+    stopping: ComparisonStopping | None = strawberry.field(
+        description="Sequential stopping: where it stopped (null without the option)."
+    )
+    document: JSON = strawberry.field(description="The stored scorecard document, as is.")
+
+    @classmethod
+    def from_document(cls, doc: dict[str, Any], finalized_at: datetime) -> Scorecard:
+        days = (utcnow() - finalized_at).days
+        return cls(
+            usable_cases=int(doc["usableCases"]),
+            cases_not_run=int(doc["casesNotRun"]),
+            finalized_at=finalized_at,
+            metrics=[
+                MetricRow(
+                    name=m["name"],
+                    direction=MetricDirection(m["direction"]),
+                    values=[
+                        MetricValue(cohort_index=v["cohortIndex"], value=v["value"])
+                        for v in m["values"]
+                    ],
+                    winners=list(m["winners"]),
+                )
+                for m in doc["metrics"]
+            ],
+            overall_winner=OverallWinner(
+                cohort_index=doc["overallWinner"]["cohortIndex"],
+                reason=doc["overallWinner"]["reason"],
+                votes=list(doc["overallWinner"]["votes"]),
+            ),
+            staleness=Staleness(days=days, note=wording.staleness_note(days))
+            if days >= wording.STALE_AFTER_DAYS
+            else None,
+            significance=[
+                SignificanceRow(
+                    baseline_cohort_index=s["baselineCohortIndex"],
+                    method=SignificanceMethod(s["method"]),
+                    p_value=float(s["pValue"]),
+                    exact_p_value=s["exactPValue"],
+                    adjusted_p_value=float(s["adjustedPValue"]),
+                    significant=bool(s["significant"]),
+                    decides=bool(s["decides"]),
+                    reason=s["reason"],
+                )
+                for s in doc["significance"]
+            ],
+            confidence=[
+                CohortConfidence(
+                    cohort_index=c["cohortIndex"],
+                    pass_rate=float(c["passRate"] or 0.0),
+                    low=float(c["low"] or 0.0),
+                    high=float(c["high"] or 0.0),
+                    n=int(c["n"]),
+                    adequacy=Adequacy(c["adequacy"]),
+                    mde=float(c["mde"] or 0.0),
+                    interval_method=c["intervalMethod"],
+                )
+                for c in doc["confidence"]
+            ],
+            trials=[
+                TrialSummary(
+                    cohort_index=t["cohortIndex"],
+                    k=int(t["k"]),
+                    pass_hat_k=float(t["passHatK"] or 0.0),
+                    pass_at_k=float(t["passAtK"] or 0.0),
+                    flips=int(t["flips"]),
+                    failed_or_missing_trials=int(t["failedOrMissingTrials"]),
+                )
+                for t in doc["trials"]
+            ],
+            failure_analysis=FailureAnalysis(
+                improved=doc["failureAnalysis"]["improved"],
+                regressed=doc["failureAnalysis"]["regressed"],
+                both_wrong=doc["failureAnalysis"]["bothWrong"],
+                agree=doc["failureAnalysis"]["agree"],
+            ),
+            verdicts=[baseline_verdict(v) for v in doc["verdicts"]],
+            stopping=ComparisonStopping.from_document(doc.get("stopping")),
+            document=cast(JSON, doc),
+        )
+
+
+def baseline_verdict(v: dict[str, Any]) -> BaselineVerdict:
+    """One baseline's verdict from the stored scorecard's `verdicts` entry."""
+    return BaselineVerdict(
+        baseline_cohort_index=v["baselineCohortIndex"],
+        outcome=VerdictOutcome(v["outcome"]),
+        reason=v["reason"],
+        pass_rate_delta_points=float(v["passRateDeltaPoints"] or 0.0),
+        delta_low=float(v["deltaLow"] or 0.0),
+        delta_high=float(v["deltaHigh"] or 0.0),
+        outside_noise=bool(v["outsideNoise"]),
+        mde=float(v["mde"] or 0.0),
+        worse_count=int(v["worseCount"]),
+        better_count=int(v["betterCount"]),
+        same_count=int(v["sameCount"]),
+        sensitivity_delta_points=float(v["sensitivityDeltaPoints"] or 0.0),
+        pairwise=PairwiseResult.from_json(v.get("pairwise")),
+        summary=wording.chip(v),
+        decided_early_at_cases=v.get("decidedEarlyAtCases"),
+    )
+
+
+# --- the case view -------------------------------------------------------------------------
+
+
+@strawberry.type
+class CaseCheck:
+    kind: CheckKind  # type: ignore[valid-type]
+    passed: bool
+    score: float
+
+
+@strawberry.type
+class CaseTrial:
+    trial_index: int
+    passed: bool | None = strawberry.field(description="Null when the trial errored.")
+    output: str | None
+    checks: list[CaseCheck]
+    latency_ms: int
+    input_tokens: int
+    output_tokens: int
+    cost_cents: float
+    error_code: str | None
+
+
+@strawberry.type
+class CaseCohort:
+    cohort_index: int
+    passed: bool | None = strawberry.field(
+        description="More than half of the completed trials passed; null with none completed."
+    )
+    pass_fraction: float | None
+    score: float | None = strawberry.field(description="Mean of the completed trials' scores.")
+    trials: list[CaseTrial]
+
+
+@strawberry.type
+class ComparisonCase:
+    ordinal: int
+    dataset_item_id: str
+    classification: CaseClassification  # type: ignore[valid-type]
+    baseline_cohort_index: int = strawberry.field(
+        description="The baseline the deltas compare with (the one asked for, else cohort 1)."
+    )
+    latency_delta_ms: float | None = strawberry.field(
+        description="Candidate − baseline mean latency over completed trials."
+    )
+    cost_delta_cents: float | None = strawberry.field(
+        description="Candidate − baseline mean cost per trial."
+    )
+    cohorts: list[CaseCohort]
+    input: JSON
+    expected: JSON | None
+
+
+def case_trial(row: CaseTrialRow) -> CaseTrial:
+    """A `trial` row as the case view shows it."""
+    return CaseTrial(
+        trial_index=row.trial_index,
+        passed=row.passed,
+        output=row.output,
+        checks=[
+            CaseCheck(
+                kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
+            )
+            for c in row.check_results or []
+        ],
+        latency_ms=row.latency_ms,
+        input_tokens=row.input_tokens,
+        output_tokens=row.output_tokens,
+        cost_cents=micros_to_cents(row.cost_micros),
+        error_code=row.error_code,
+    )

@@ -1,0 +1,149 @@
+"""GraphQL types of workspaces, members and tokens."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+
+from server.api.context import Context
+from server.api.listing import workspace_connection
+from server.api.relay import Connection
+from server.workspaces import service
+from server.workspaces.models import AmbiguousOutcomes as AmbiguousOutcomesEnum
+from server.workspaces.models import ApiToken as ApiTokenRow
+from server.workspaces.models import Member as MemberRow
+from server.workspaces.models import Workspace as WorkspaceRow
+from server.workspaces.roles import Actor
+from server.workspaces.roles import Role as RoleEnum
+
+Role = strawberry.enum(RoleEnum, name="Role")
+AmbiguousOutcomes = strawberry.enum(
+    AmbiguousOutcomesEnum,
+    name="AmbiguousOutcomes",
+    description="What a crash's admitted calls without a recorded outcome do to their run.",
+)
+
+
+@strawberry.type
+class WorkspaceSettings:
+    allow_hosted_runs: bool
+    allow_self_sign_off: bool
+    max_running_comparisons: int
+    requests_per_minute_per_token: int
+    ambiguous_outcomes: AmbiguousOutcomes  # type: ignore[valid-type]
+
+
+@strawberry.type
+class Member:
+    id: strawberry.ID
+    name: str
+    email: str | None
+    role: Role  # type: ignore[valid-type]
+    created_at: datetime
+
+    @classmethod
+    def from_row(cls, row: MemberRow) -> Member:
+        return cls(
+            id=strawberry.ID(row.id),
+            name=row.name,
+            email=row.email,
+            role=row.role,
+            created_at=row.created_at,
+        )
+
+
+@strawberry.type
+class ApiToken:
+    id: strawberry.ID
+    name: str
+    prefix: str = strawberry.field(description="The first characters, to recognise the token.")
+    member_id: strawberry.ID
+    created_at: datetime
+    revoked_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: ApiTokenRow) -> ApiToken:
+        return cls(
+            id=strawberry.ID(row.id),
+            name=row.name,
+            prefix=row.prefix,
+            member_id=strawberry.ID(row.member_id),
+            created_at=row.created_at,
+            revoked_at=row.revoked_at,
+        )
+
+
+@strawberry.type
+class CreatedToken:
+    token: ApiToken
+    secret: str = strawberry.field(description="The token itself, shown this once only.")
+
+
+@strawberry.type
+class Workspace:
+    id: strawberry.ID
+    name: str
+    created_at: datetime
+    settings: WorkspaceSettings
+
+    @strawberry.field
+    async def tokens(
+        self, info: strawberry.Info[Context], first: int | None = None, after: str | None = None
+    ) -> Connection[ApiToken]:
+        return await workspace_connection(
+            info.context,
+            first=first,
+            after=after,
+            fetch=service.get_tokens_page,
+            convert=ApiToken.from_row,
+        )
+
+    @classmethod
+    def from_row(cls, row: WorkspaceRow) -> Workspace:
+        return cls(
+            id=strawberry.ID(row.id),
+            name=row.name,
+            created_at=row.created_at,
+            settings=WorkspaceSettings(
+                allow_hosted_runs=row.allow_hosted_runs,
+                allow_self_sign_off=row.allow_self_sign_off,
+                max_running_comparisons=row.max_running_comparisons,
+                requests_per_minute_per_token=row.requests_per_minute_per_token,
+                ambiguous_outcomes=row.ambiguous_outcomes,
+            ),
+        )
+
+
+@strawberry.type
+class Me:
+    """The caller: `role` and `tokenId` cost nothing; `member` and `workspace` a read each."""
+
+    role: Role  # type: ignore[valid-type]
+    token_id: strawberry.ID
+    actor: strawberry.Private[Actor]
+
+    @strawberry.field
+    async def member(self, info: strawberry.Info[Context]) -> Member:
+        async with info.context.read() as session:
+            row = await service.get_member(
+                session=session,
+                workspace_id=self.actor.workspace_id,
+                member_id=self.actor.member_id,
+            )
+        return Member.from_row(row)
+
+    @strawberry.field
+    async def workspace(self, info: strawberry.Info[Context]) -> Workspace:
+        async with info.context.read() as session:
+            row = await service.get(session=session, workspace_id=self.actor.workspace_id)
+        return Workspace.from_row(row)
+
+
+@strawberry.input
+class WorkspaceSettingsInput:
+    allow_hosted_runs: bool | None = None
+    allow_self_sign_off: bool | None = None
+    max_running_comparisons: int | None = None
+    requests_per_minute_per_token: int | None = None
+    ambiguous_outcomes: AmbiguousOutcomes | None = None  # type: ignore[valid-type]
