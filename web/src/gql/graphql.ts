@@ -92,6 +92,7 @@ export type ComparisonStatus =
   | 'SETUP';
 
 export type ConnectionKind =
+  | 'ANTHROPIC'
   | 'OPENAI_COMPATIBLE'
   | 'SIMULATED';
 
@@ -136,10 +137,12 @@ export type CreateDatasetInput = {
 };
 
 export type CreateModelConnectionInput = {
-  /** OPENAI_COMPATIBLE only; stored encrypted, never returned. */
+  /** Not SIMULATED: sent as `Authorization: Bearer` (OPENAI_COMPATIBLE) or `x-api-key` (ANTHROPIC); stored encrypted, never returned. */
   apiKey?: string | null | undefined;
-  /** OPENAI_COMPATIBLE only: the URL that `/models` and `/chat/completions` hang off, e.g. `https://api.openai.com/v1`. */
+  /** OPENAI_COMPATIBLE: the URL that `/models` and `/chat/completions` hang off, e.g. `https://api.openai.com/v1`. ANTHROPIC: the Messages API's, `https://api.anthropic.com` when omitted. */
   baseUrl?: string | null | undefined;
+  /** Not SIMULATED: extra headers on every request (Azure's `api-key`, `anthropic-beta`); values stored encrypted, never returned. */
+  headers?: Array<HeaderInput> | null | undefined;
   inputCentsPerMillionTokens?: number;
   kind: ConnectionKind;
   /** 1–256 calls at once. */
@@ -186,6 +189,12 @@ export type EvaluatorStatus =
 export type FollowUpState =
   | 'OPEN'
   | 'RESOLVED';
+
+/** An extra request header; the value is write-only. */
+export type HeaderInput = {
+  name: string;
+  value: string;
+};
 
 export type MetricDirection =
   | 'HIGHER_IS_BETTER'

@@ -18,6 +18,7 @@ const LABELS: Record<string, string> = {
   monthlyCapCents: "Monthly cap",
   maxConcurrency: "Calls at once",
   accuracy: "Accuracy",
+  headers: "Headers",
 };
 
 interface Draft {
@@ -30,6 +31,8 @@ interface Draft {
   monthlyCapCents: string;
   maxConcurrency: string;
   accuracy: string;
+  /** One `Name: value` per line. */
+  headers: string;
 }
 
 const AMOUNT = /^\d+(\.\d+)?$/;
@@ -47,10 +50,26 @@ export function connectionErrors(d: Draft): Partial<Record<keyof Draft, string>>
   const concurrency = Number(d.maxConcurrency);
   if (!/^\d+$/.test(d.maxConcurrency.trim()) || concurrency < 1 || concurrency > 256)
     errors.maxConcurrency = "Give a whole number from 1 to 256.";
+  const badHeader = headerLines(d.headers).findIndex((h) => h === null);
+  if (d.kind !== "SIMULATED" && badHeader >= 0)
+    errors.headers = `Line ${badHeader + 1}: write a header as Name: value.`;
   const accuracy = Number(d.accuracy);
   if (d.kind === "SIMULATED" && (!AMOUNT.test(d.accuracy.trim()) || accuracy > 1))
     errors.accuracy = "Give a share from 0 to 1, e.g. 0.8.";
   return errors;
+}
+
+/** Each non-blank line as a header, or null where a line is not `Name: value`. */
+function headerLines(text: string): ({ name: string; value: string } | null)[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => {
+      const at = line.indexOf(":");
+      const name = line.slice(0, at).trim();
+      const value = line.slice(at + 1).trim();
+      return at > 0 && /^[A-Za-z0-9-]+$/.test(name) && value ? { name, value } : null;
+    });
 }
 
 function toInput(d: Draft): CreateModelConnectionInput {
@@ -59,13 +78,14 @@ function toInput(d: Draft): CreateModelConnectionInput {
   return {
     kind: d.kind,
     name: d.name.trim(),
-    baseUrl: simulated ? null : d.baseUrl.trim(),
+    baseUrl: simulated || !d.baseUrl.trim() ? null : d.baseUrl.trim(),
     apiKey: simulated || !d.apiKey ? null : d.apiKey,
     inputCentsPerMillionTokens: Number(d.inputCentsPerMillionTokens),
     outputCentsPerMillionTokens: Number(d.outputCentsPerMillionTokens),
     monthlyCapCents: cap ? Number(cap) : null,
     maxConcurrency: Number(d.maxConcurrency),
     simulation: simulated ? { accuracy: Number(d.accuracy) } : null,
+    headers: simulated ? null : headerLines(d.headers).filter((h) => h !== null),
   };
 }
 
@@ -80,6 +100,7 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
     monthlyCapCents: "",
     maxConcurrency: "8",
     accuracy: "0.8",
+    headers: "",
   });
   const [shown, setShown] = useState(false);
   const [{ fetching, error }, create] = useMutation(CreateConnection);
@@ -132,7 +153,7 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
             value={draft.kind}
             onChange={(e) => setDraft({ ...draft, kind: e.target.value as ConnectionKind })}
           >
-            {(["OPENAI_COMPATIBLE", "SIMULATED"] as const).map((k) => (
+            {(["OPENAI_COMPATIBLE", "ANTHROPIC", "SIMULATED"] as const).map((k) => (
               <option key={k} value={k}>
                 {enumWords(k)}
               </option>
@@ -140,10 +161,22 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
           </select>
         </label>
         {input("name", "Name")}
-        {draft.kind === "OPENAI_COMPATIBLE" ? (
+        {draft.kind !== "SIMULATED" ? (
           <>
-            {input("baseUrl", "Base URL", "url", "The URL that /models and /chat/completions hang off")}
+            {input(
+              "baseUrl",
+              "Base URL",
+              "url",
+              draft.kind === "ANTHROPIC"
+                ? "Optional: Anthropic's own API when left empty"
+                : "The URL that /models and /chat/completions hang off",
+            )}
             {input("apiKey", "API key", "password", "Stored encrypted; never shown again")}
+            <HeadersField
+              value={draft.headers}
+              error={at("headers")}
+              onChange={(headers) => setDraft({ ...draft, headers })}
+            />
           </>
         ) : (
           input("accuracy", "Accuracy", "text", "Share of cases answered right, 0 to 1")
@@ -160,5 +193,38 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
         {error && !placedServerError && <ErrorNotice error={error} />}
       </form>
     </Dialog>
+  );
+}
+
+/** Extra request headers, one `Name: value` per line; write-only like the key. */
+function HeadersField({
+  value,
+  error,
+  onChange,
+}: {
+  value: string;
+  error: string | null;
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Headers</label>
+      <textarea
+        id={id}
+        rows={2}
+        value={value}
+        placeholder="api-key: …"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-e` : `${id}-hint`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {!error && (
+        <span id={`${id}-hint`} className="muted">
+          Optional, one Name: value per line; stored encrypted, never shown again
+        </span>
+      )}
+      <FieldError id={`${id}-e`} message={error} />
+    </div>
   );
 }
