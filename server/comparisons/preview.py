@@ -200,9 +200,10 @@ def same_configuration(cohorts: Sequence[tuple[int, dict[str, str]]]) -> tuple[i
 
 
 def same_configuration_note(pair: tuple[int, int]) -> Note:
+    """The blocker for cohorts `pair` (0-based indexes), numbered from 1 as people count them."""
     return Note(
         BlockerCode.SAME_CONFIGURATION,
-        f"Cohorts {pair[0]} and {pair[1]} bind the same versions: a comparison needs "
+        f"Cohorts {pair[0] + 1} and {pair[1] + 1} bind the same versions: a comparison needs "
         "different configurations.",
     )
 

@@ -29,6 +29,9 @@ ROUTES = (
     "/experiments/{experiment_id}",
     "/experiments/{experiment_id}/diff",
     "/audit",
+    "/settings",
+    "/prompts",
+    "/prompts/{rest:path}",
 )
 """The portal's own paths: each answers `index.html`, and the portal routes in the browser."""
 

@@ -49,7 +49,7 @@ async def test_the_dialog_shows_each_cohort_s_trials_and_diffs_the_baselines(
     for name in ("v4 (candidate)", "v3", "v2"):
         cohort = dialog.get_by_role("region", name=name, exact=True)
         await expect(cohort).to_contain_text("Trial 1")
-        await expect(cohort).to_contain_text("CONTAINS")
+        await expect(cohort).to_contain_text("Contains")
         await expect(cohort).to_contain_text(" ms · ")
     candidate = dialog.get_by_role("region", name="v4 (candidate)")
     await expect(candidate).to_contain_text("Failed")
@@ -120,6 +120,12 @@ async def test_untrusted_outputs_and_inputs_show_as_text_and_never_run(
     await page.get_by_role("heading", name=f"{IMG} label").wait_for()
     failures = page.get_by_role("region", name="Failure analysis")
     await failures.get_by_role("tab", name="All", exact=True).click()
+    # The Cases table shows every trial's output, as text, the baseline's words marked.
+    row = failures.get_by_role("table", name="Cases").get_by_role("row", name=re.compile(r"^x-1 "))
+    await expect(row).to_contain_text(f"{IMG} Paris")
+    await expect(row).to_contain_text(f"Paris {IMG}")
+    await expect(row.get_by_role("mark").first).to_be_visible()
+    assert await row.get_by_role("img").count() == 0
     await (
         failures.get_by_role("row", name=re.compile(r"^x-1 "))
         .get_by_role("button", name="Debug")

@@ -61,7 +61,7 @@ def _second_admin(base: str, link: str) -> str:
 
     member = run('mutation { addMember(name: "reviewer", role: ADMIN) { id } }', {})
     token = run(
-        "mutation($id: ID!) { createToken(name: \"reviewer\", memberId: $id) { secret } }",
+        'mutation($id: ID!) { createToken(name: "reviewer", memberId: $id) { secret } }',
         {"id": member["addMember"]["id"]},
     )
     secret: str = token["createToken"]["secret"]

@@ -61,7 +61,7 @@ async def test_runs_figure_and_the_run_diff_with_its_tabs(
     runs = page.get_by_role("table", name="Runs")
     for run_id, rate in ((candidate, "66.7%"), (baseline, "91.7%"), (oldest, "95.8%")):
         await runs.get_by_role(
-            "row", name=re.compile(rf"{run_id} Imported COMPLETED 24 {rate}")
+            "row", name=re.compile(rf"{run_id} Imported Completed 24 {rate}")
         ).wait_for()
     figure = page.get_by_role("figure", name="Pass rate over runs")
     await expect(figure.get_by_role("img")).to_have_count(3)
@@ -89,7 +89,7 @@ async def test_runs_figure_and_the_run_diff_with_its_tabs(
     )
     cases = page.get_by_role("tabpanel").get_by_role("table", name="Cases")
     await expect(cases.get_by_role("row")).to_have_count(7)  # the header and 6 regressed
-    xss_row = cases.get_by_role("row", name=re.compile(r"^c-00 REGRESSED"))
+    xss_row = cases.get_by_role("row", name=re.compile(r"^c-00 Regressed"))
     await expect(xss_row).to_contain_text(XSS)
     await expect(xss_row).to_contain_text("judge: 0.90 → 0.20")
     await tabs.get_by_role("tab", name="All").click()

@@ -198,7 +198,7 @@ async def test_run_says_why_it_is_disabled(
     for n in (1, 2):  # the same release twice: the first blocker is the reason
         group = page.get_by_role("group", name=re.compile(rf"^Cohort {n}\b"))
         await group.get_by_role("combobox", name="Release").select_option(setup.release_ids[0])
-    blocked = re.compile(r"^Cohorts 0 and 1 bind the same versions")
+    blocked = re.compile(r"^Cohorts 1 and 2 bind the same versions")
     await expect(run_button(page)).to_have_accessible_description(blocked)
     await page.get_by_role("region", name="Preview").get_by_text(blocked).wait_for()
     await expect(run_button(page)).to_be_disabled()
@@ -261,4 +261,49 @@ async def test_a_viewer_sees_the_panel_with_run_disabled_for_the_role(
     await expect(run_button(page)).to_be_disabled()
     await expect(run_button(page)).to_have_accessible_description("Needs the Member role")
     assert await axe_violations(page) == []
+    assert page.console_errors == []
+
+
+async def test_forms_say_what_is_wrong_at_the_field_and_a_capped_run_says_so(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    """Trials 0 or 1,000,000 and a cap of −5 are refused at their field in words; a cap below
+    one case's cost bound is a warning in the preview; the run it makes stops on the cap and
+    its status says so."""
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    setup = await make_comparison_setup(
+        sqlite_backend.sessionmaker, ws, cases=24, output_cents_per_million_tokens=100_000.0
+    )
+    await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.MEMBER], "/comparisons/new")
+    for n, release_id in enumerate(setup.release_ids[:2], start=1):
+        await page.get_by_role("button", name="Add release cohort").click()
+        group = page.get_by_role("group", name=re.compile(rf"^Cohort {n}\b"))
+        await group.get_by_role("combobox", name="Release").select_option(release_id)
+    await page.get_by_role("combobox", name="On dataset").select_option(setup.dataset_id)
+    trials = page.get_by_role("spinbutton", name="Trials per case")
+    for typed in ("0", "1000000"):
+        await trials.fill(typed)
+        await expect(trials).to_have_attribute("aria-invalid", "true")
+        await expect(trials).to_have_accessible_description("Trials per case must be from 1 to 10.")
+        await expect(run_button(page)).to_be_disabled()
+    await trials.fill("1")
+    await expect(trials).not_to_have_attribute("aria-invalid", "true")
+    cap = page.get_by_role("spinbutton", name="Budget cap (cents)")
+    await cap.fill("-5")
+    await expect(cap).to_have_accessible_description(
+        "A budget cap cannot be below zero: give an amount in cents, or leave it empty for no cap."
+    )
+    assert await axe_violations(page) == []
+    await cap.fill("0.01")
+    warnings = page.get_by_role("region", name="Preview").get_by_role("list", name="Warnings")
+    await expect(warnings).to_contain_text(
+        re.compile(r"^The budget cap \(\S+\) is below what one case may cost \(up to ")
+    )
+    await expect(run_button(page)).to_be_enabled()
+    await run_button(page).click()
+    await page.wait_for_url(re.compile(r"/comparisons/cmp_[0-9a-z]+$"))
+    main = page.get_by_role("main")
+    await expect(main).to_contain_text("Status: Stopped at the budget cap", timeout=60_000)
     assert page.console_errors == []

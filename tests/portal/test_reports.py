@@ -91,7 +91,7 @@ async def test_generate_versions_resolve_follow_ups_and_open_the_report_page(
     await dialog.wait_for(state="hidden")
     for chosen_case, name in zip(chosen, names, strict=True):
         case, baseline = chosen_case["datasetItemId"], LABELS[chosen_case["baselineCohortIndex"]]
-        row = table.get_by_role("row", name=re.compile(rf"{case} {baseline} RESOLVED"))
+        row = table.get_by_role("row", name=re.compile(rf"{case} {baseline} Resolved"))
         await row.wait_for()
         await expect(row).to_contain_text(XSS_NOTE)
         await expect(table.get_by_role("checkbox", name=f"Select {name}")).to_have_count(0)

@@ -82,7 +82,8 @@ async def test_the_server_sends_the_portal_with_its_policy_and_cache_headers(
 ) -> None:
     require_portal()
     async with httpx.AsyncClient(base_url=sqlite_backend.base_url) as client:
-        for path in ("/", "/sign-in", "/comparisons/cmp_x", "/experiments/e/diff", "/audit"):
+        paths = ("/", "/sign-in", "/comparisons/cmp_x", "/experiments/e/diff", "/audit")
+        for path in (*paths, "/settings", "/prompts"):
             page = await client.get(path)
             assert page.status_code == 200, path
             assert '<div id="root">' in page.text

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
 import { Provider } from "urql";
 import { Layout } from "./components/Layout";
@@ -24,6 +24,14 @@ function returnTo(state: unknown): string {
   return typeof from === "string" && from.startsWith("/") && !from.startsWith("/sign-in")
     ? from
     : "/comparisons";
+}
+
+// The set-up pages load on first visit: the first load stays small (SPEC §7's bars).
+const SettingsPage = lazy(() => import("./pages/settings/SettingsPage"));
+const PromptsPage = lazy(() => import("./pages/prompts/PromptsPage"));
+
+function Loading() {
+  return <p className="muted">Loading…</p>;
 }
 
 export function App() {
@@ -113,6 +121,22 @@ export function App() {
           <Route path="/datasets/:id" element={<DatasetPage />} />
           <Route path="/releases" element={<ReleasesPage />} />
           <Route path="/audit" element={<AuditPage />} />
+          <Route
+            path="/settings"
+            element={
+              <Suspense fallback={<Loading />}>
+                <SettingsPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="/prompts"
+            element={
+              <Suspense fallback={<Loading />}>
+                <PromptsPage />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

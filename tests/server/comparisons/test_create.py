@@ -501,6 +501,8 @@ async def test_a_release_of_the_same_prompt_and_config_is_the_same_configuration
     )
     assert result.codes == ["VALIDATION_FAILED"]
     assert error_extensions(result)["reason"] == "SAME_CONFIGURATION"
+    # Numbered from 1, as the portal's "Cohort 1 (Candidate)" and "Cohort 2" groups are.
+    assert result.errors[0]["message"].startswith("Cohorts 1 and 2 bind the same versions")
 
 
 async def test_a_dataset_without_a_sealed_version_is_refused(backend: Backend) -> None:

@@ -9,11 +9,14 @@ export function Dialog({
   onClose,
   children,
   closeLabel = "Close",
+  wide = false,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   closeLabel?: string;
+  /** Use the screen's width (side-by-side content) rather than a reading column. */
+  wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const headingId = useId();
@@ -30,6 +33,7 @@ export function Dialog({
     <dialog
       ref={ref}
       aria-labelledby={headingId}
+      className={wide ? "wide" : undefined}
       onCancel={(event) => {
         event.preventDefault();
         onClose();

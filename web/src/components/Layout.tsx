@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 import { useQuery } from "urql";
 import { graphql } from "../gql";
@@ -30,6 +31,8 @@ const LINKS = [
   ["/releases", "Releases"],
   ["/experiments", "Experiments"],
   ["/audit", "Audit log"],
+  ["/prompts", "Prompts and models"],
+  ["/settings", "Settings"],
 ] as const;
 
 export function Layout({
@@ -39,7 +42,9 @@ export function Layout({
   signOut: () => void;
   connectionLost: boolean;
 }) {
-  const [{ data, error }] = useQuery({ query: MeQuery });
+  const [{ data, error }, reexecute] = useQuery({ query: MeQuery });
+  const [menuOpen, setMenuOpen] = useState(false);
+
   const me = data?.me;
   const session: Session | null = me
     ? {
@@ -49,6 +54,7 @@ export function Layout({
         workspaceName: me.workspace.name,
         allowSelfSignOff: me.workspace.settings.allowSelfSignOff,
         signOut,
+        refresh: () => reexecute({ requestPolicy: "network-only" }),
       }
     : null;
   return (
@@ -57,11 +63,22 @@ export function Layout({
         <Link className="brand" to="/comparisons">
           shipwise
         </Link>
-        <nav aria-label="Main">
-          <ul>
+        <nav aria-label="Main" className={menuOpen ? "open" : undefined}>
+          <button
+            type="button"
+            className="menu"
+            aria-expanded={menuOpen}
+            aria-controls="main-links"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            Menu
+          </button>
+          <ul id="main-links">
             {LINKS.map(([to, label]) => (
               <li key={to}>
-                <NavLink to={to}>{label}</NavLink>
+                <NavLink to={to} onClick={() => setMenuOpen(false)}>
+                  {label}
+                </NavLink>
               </li>
             ))}
           </ul>

@@ -8,6 +8,7 @@ import { useQuery, type AnyVariables, type CombinedError, type DocumentInput } f
 import { usePageWindow, useReportEnd, type LoadedPage, type PageWindow } from "../lib/pageWindow";
 import { ErrorNotice } from "./ErrorNotice";
 import { LoadMore } from "./LoadMore";
+import { TableScroll } from "./TableScroll";
 
 type Page<Edge> = LoadedPage & { edges: readonly Edge[] };
 
@@ -50,7 +51,8 @@ export function PagedTable<Data, Variables extends AnyVariables & PageVariables,
   const pages = usePageWindow(page.pageSize);
   return (
     <>
-      <table aria-label={label}>
+      <TableScroll>
+<table aria-label={label}>
         <thead>
           <tr>{head}</tr>
         </thead>
@@ -62,6 +64,7 @@ export function PagedTable<Data, Variables extends AnyVariables & PageVariables,
           ))}
         </tbody>
       </table>
+</TableScroll>
       <LoadMore window={pages} what={what} />
     </>
   );

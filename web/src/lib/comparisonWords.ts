@@ -1,5 +1,5 @@
 /** How a comparison's status and progress read, in the list and on its page. */
-import type { ComparisonStatus } from "../gql/graphql";
+import type { ComparisonStatus, StopReason } from "../gql/graphql";
 import { count } from "./format";
 
 export const STATUSES: readonly ComparisonStatus[] = [
@@ -18,7 +18,15 @@ const STATUS_WORDS: Record<ComparisonStatus, string> = {
   CANCELLED: "Cancelled",
 };
 
-export function statusWord(status: ComparisonStatus): string {
+const STOPPED_WORDS: Partial<Record<StopReason, string>> = {
+  BUDGET_CAP: "Stopped at the budget cap",
+  CONNECTION_CAP: "Stopped at a connection's monthly cap",
+  DAILY_BUDGET: "Stopped at the experiment's daily budget",
+};
+
+/** "Done", "Running"…; a DONE run that a cap stopped says so ("Stopped at the budget cap"). */
+export function statusWord(status: ComparisonStatus, stopReason?: StopReason | null): string {
+  if (status === "DONE" && stopReason) return STOPPED_WORDS[stopReason] ?? STATUS_WORDS[status];
   return STATUS_WORDS[status];
 }
 

@@ -9,6 +9,8 @@ export interface Session {
   workspaceName: string;
   allowSelfSignOff: boolean;
   signOut: () => void;
+  /** Ask the server again who the token belongs to (after a settings change). */
+  refresh: () => void;
 }
 
 export const SessionContext = createContext<Session | null>(null);

@@ -11,6 +11,7 @@ import { DiffText } from "./DiffText";
 import { LabelTrialMutation } from "./judgeQueries";
 import { CaseDebugQuery } from "./queries";
 import { errorCodeWords } from "./stopWords";
+import { enumWords } from "../../lib/words";
 
 type Case = ComparisonCaseDebugQuery["comparison"]["cases"]["edges"][number]["node"];
 type Trial = Case["cohorts"][number]["trials"][number];
@@ -29,6 +30,8 @@ export function CaseDebug({
   datasetItemId,
   cohorts,
   onClose,
+  onPrevious,
+  onNext,
 }: {
   id: string;
   filter: CaseFilter;
@@ -38,6 +41,9 @@ export function CaseDebug({
   datasetItemId: string;
   cohorts: readonly CohortName[];
   onClose: () => void;
+  /** The row before or after in the list; null at either end. */
+  onPrevious: (() => void) | null;
+  onNext: (() => void) | null;
 }) {
   const [{ data, error }, refetch] = useQuery({
     query: CaseDebugQuery,
@@ -51,7 +57,15 @@ export function CaseDebug({
   const reference = (trial: Trial) =>
     candidate?.trials.find((t) => t.trialIndex === trial.trialIndex)?.output ?? "";
   return (
-    <Dialog title={`Case ${datasetItemId}`} onClose={onClose}>
+    <Dialog title={`Case ${datasetItemId}`} onClose={onClose} wide>
+      <div className="row">
+        <button type="button" disabled={!onPrevious} onClick={() => onPrevious?.()}>
+          Previous case
+        </button>
+        <button type="button" disabled={!onNext} onClick={() => onNext?.()}>
+          Next case
+        </button>
+      </div>
       {error && <ErrorNotice error={error} />}
       {labelError && <ErrorNotice error={labelError} />}
       {data && !item && <p>This case is no longer where it was in the list.</p>}
@@ -71,6 +85,7 @@ export function CaseDebug({
               {diff ? "Marking the words that differ from the candidate's output." : "Off"}
             </span>
           </div>
+          <div className="case-cohorts">
           {item.cohorts.map((c) => {
             const name = nameOf(cohorts, c.cohortIndex);
             return (
@@ -99,6 +114,7 @@ export function CaseDebug({
               </section>
             );
           })}
+          </div>
         </div>
       )}
     </Dialog>
@@ -130,7 +146,7 @@ function TrialView({
         <ul className="checks">
           {trial.checks.map((check, i) => (
             <li key={i}>
-              {check.kind}: {check.passed ? "passed" : "failed"} (score {check.score.toFixed(2)})
+              {enumWords(check.kind)}: {check.passed ? "passed" : "failed"} (score {check.score.toFixed(2)})
             </li>
           ))}
         </ul>

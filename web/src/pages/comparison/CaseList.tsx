@@ -1,12 +1,15 @@
-import { useState } from "react";
+import { useEffect, useId, useRef, useState, type RefObject } from "react";
 import { useClient, useQuery, type CombinedError } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { CaseFilter, ComparisonCasesQuery } from "../../gql/graphql";
 import { count } from "../../lib/format";
 import { MAX_ROWS } from "../../lib/pageWindow";
 import { CaseDebug } from "./CaseDebug";
-import { labelOf, type CohortName } from "./cohorts";
+import { labelOf, nameOf, type CohortName } from "./cohorts";
+import { DiffText } from "./DiffText";
+import { errorCodeWords } from "./stopWords";
 import { CasesQuery } from "./queries";
+import { TableScroll } from "../../components/TableScroll";
 
 type Cases = ComparisonCasesQuery["comparison"]["cases"];
 type Edge = Cases["edges"][number];
@@ -16,7 +19,12 @@ type CaseRow = Edge["node"] & { before: string | null };
 
 const PAGE = 50;
 
-/** The cases of one tab and baseline, 50 at a time ("Load more"), each with "Debug". */
+/**
+ * `table` "Cases" of one tab and baseline, 50 at a time ("Load more"): a column per cohort with
+ * each trial's output, pass or fail marked and the words that differ from the candidate's
+ * output highlighted; keys J and K move between rows; "Debug" opens the case dialog, which
+ * steps through the rows with "Previous case" and "Next case".
+ */
 export function CaseList({
   id,
   filter,
@@ -38,6 +46,8 @@ export function CaseList({
   const [laterError, setLaterError] = useState<CombinedError | null>(null);
   const [loading, setLoading] = useState(false);
   const [debugged, setDebugged] = useState<CaseRow | null>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  useRowKeys(tableRef);
 
   const first = firstPage.data?.comparison.cases;
   const firstRows = first ? rowsOf(first.edges, null) : [];
@@ -46,6 +56,9 @@ export function CaseList({
   const total = first?.totalCount ?? null;
   const dropped = firstRows.length + (later?.loaded ?? 0) - rows.length;
   const error = firstPage.error ?? laterError;
+  const keysId = useId();
+  const shownCohorts = [...cohorts].sort((a, b) => a.cohortIndex - b.cohortIndex);
+  const debuggedAt = debugged ? rows.findIndex((r) => r.ordinal === debugged.ordinal) : -1;
 
   const loadMore = async () => {
     if (!next?.endCursor) return;
@@ -77,11 +90,21 @@ export function CaseList({
         </p>
       )}
       {rows.length > 0 && (
-        <table aria-label="Cases">
+        <p id={keysId} className="muted">
+          Keys J and K move between rows; Debug shows a case whole.
+        </p>
+      )}
+      {rows.length > 0 && (
+        <TableScroll>
+<table aria-label="Cases" aria-describedby={keysId} className="case-table" ref={tableRef}>
           <thead>
             <tr>
               <th scope="col">Case</th>
-              <th scope="col">Pass per cohort</th>
+              {shownCohorts.map((c) => (
+                <th scope="col" key={c.cohortIndex}>
+                  {nameOf(cohorts, c.cohortIndex)}
+                </th>
+              ))}
               <th scope="col">
                 <span className="visually-hidden">Debug</span>
               </th>
@@ -90,10 +113,17 @@ export function CaseList({
           <tbody>
             {rows.map((row) => (
               <tr key={row.ordinal}>
-                <th scope="row">{row.datasetItemId}</th>
-                <td>
-                  <Breakdown row={row} cohorts={cohorts} />
-                </td>
+                <th scope="row">
+                  {row.datasetItemId}
+                  <div className="muted">
+                    <Breakdown row={row} cohorts={cohorts} />
+                  </div>
+                </th>
+                {shownCohorts.map((c) => (
+                  <td key={c.cohortIndex}>
+                    <Outputs row={row} cohortIndex={c.cohortIndex} />
+                  </td>
+                ))}
                 <td>
                   <button type="button" onClick={() => setDebugged(row)}>
                     Debug
@@ -103,6 +133,7 @@ export function CaseList({
             ))}
           </tbody>
         </table>
+</TableScroll>
       )}
       {next?.hasNextPage && (
         <button type="button" disabled={loading} onClick={() => void loadMore()}>
@@ -118,6 +149,12 @@ export function CaseList({
           datasetItemId={debugged.datasetItemId}
           cohorts={cohorts}
           onClose={() => setDebugged(null)}
+          onPrevious={debuggedAt > 0 ? () => setDebugged(rows[debuggedAt - 1] ?? null) : null}
+          onNext={
+            debuggedAt >= 0 && debuggedAt < rows.length - 1
+              ? () => setDebugged(rows[debuggedAt + 1] ?? null)
+              : null
+          }
         />
       )}
     </div>
@@ -150,4 +187,63 @@ function Breakdown({ row, cohorts }: { row: CaseRow; cohorts: readonly CohortNam
       })}
     </span>
   );
+}
+
+/** Each trial's output of one cohort: pass or fail in words, the words that differ from the
+ * candidate's output (same trial) highlighted; untrusted text, rendered as text. */
+function Outputs({ row, cohortIndex }: { row: CaseRow; cohortIndex: number }) {
+  const cohort = row.cohorts.find((c) => c.cohortIndex === cohortIndex);
+  const candidate = row.cohorts.find((c) => c.cohortIndex === 0);
+  if (!cohort) return <span className="muted">Not run</span>;
+  return (
+    <ol className="outputs">
+      {cohort.trials.map((t) => {
+        const reference =
+          cohortIndex === 0
+            ? null
+            : (candidate?.trials.find((ct) => ct.trialIndex === t.trialIndex)?.output ?? "");
+        const outcome =
+          t.passed === null || t.passed === undefined ? "No outcome" : t.passed ? "Passed" : "Failed";
+        return (
+          <li key={t.trialIndex} className={t.passed ? "pass" : t.passed === false ? "fail" : "none"}>
+            <span className="outcome">
+              {cohort.trials.length > 1 ? `Trial ${t.trialIndex + 1}: ` : ""}
+              {outcome}
+            </span>{" "}
+            {t.errorCode ? (
+              <span className="muted">{errorCodeWords(t.errorCode)}</span>
+            ) : t.output === null || t.output === undefined ? (
+              <span className="muted">No output</span>
+            ) : (
+              <span className="output">
+                <DiffText text={t.output} reference={reference} />
+              </span>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** J and K move the focus to the next or previous row's "Debug" button, unless typing. */
+function useRowKeys(table: RefObject<HTMLTableElement | null>) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const key = event.key.toLowerCase();
+      if (key !== "j" && key !== "k") return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select, [contenteditable], dialog")) return;
+      const buttons = [...(table.current?.querySelectorAll<HTMLButtonElement>("tbody button") ?? [])];
+      if (!buttons.length) return;
+      const at = buttons.findIndex((b) => b.closest("tr")?.contains(document.activeElement));
+      const next = at < 0 ? 0 : Math.min(buttons.length - 1, Math.max(0, at + (key === "j" ? 1 : -1)));
+      event.preventDefault();
+      buttons[next]?.focus();
+      buttons[next]?.closest("tr")?.scrollIntoView({ block: "nearest" });
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [table]);
 }

@@ -15,7 +15,7 @@ export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
       <h1>{comparison.label || comparison.id}</h1>
       <p className="facts">
         <span>
-          Status: <strong>{statusWord(comparison.status)}</strong>
+          Status: <strong>{statusWord(comparison.status, comparison.stopReason)}</strong>
         </span>
         <span>Cohorts: {comparison.cohorts.map(cohortName).join(", ")}</span>
         <span>

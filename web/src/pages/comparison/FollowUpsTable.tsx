@@ -8,6 +8,7 @@ import { PagedTable } from "../../components/PagedTable";
 import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
 import { FollowUpsResolveDialog } from "./FollowUpsResolveDialog";
+import { enumWords } from "../../lib/words";
 
 const PAGE = 50;
 
@@ -106,7 +107,7 @@ export function FollowUpsTable({
               <td>{baseline}</td>
               <td>
                 <span className={node.state === "OPEN" ? "chip bad" : "chip good"}>
-                  {node.state}
+                  {enumWords(node.state)}
                 </span>
               </td>
               <td className="note">{node.note ?? ""}</td>

@@ -15,6 +15,7 @@ import { FollowUpsTable } from "./FollowUpsTable";
 import { SignOffDialog } from "./SignOffDialog";
 import { SignOffSummary } from "./SignOffSummary";
 import "./Reports.css";
+import { TableScroll } from "../../components/TableScroll";
 
 const ReportsQuery = graphql(`
   query ReportsRegion($id: ID!) {
@@ -111,7 +112,8 @@ export function ReportsRegion({
         <p className="muted">No report yet. Generate one to freeze this verdict for review.</p>
       )}
       {reports.length > 0 && (
-        <table aria-label="Report versions">
+        <TableScroll>
+<table aria-label="Report versions">
           <thead>
             <tr>
               <th scope="col">Version</th>
@@ -136,6 +138,7 @@ export function ReportsRegion({
             ))}
           </tbody>
         </table>
+</TableScroll>
       )}
       {latest && (
         <>

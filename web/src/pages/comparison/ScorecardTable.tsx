@@ -1,6 +1,7 @@
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import { cohortName, type CohortName } from "./cohorts";
 import { metricName, metricValue } from "./metrics";
+import { TableScroll } from "../../components/TableScroll";
 
 type Metric = NonNullable<ComparisonScorecardQuery["comparison"]["scorecard"]>["metrics"][number];
 
@@ -13,7 +14,8 @@ export function ScorecardTable({
   cohorts: readonly CohortName[];
 }) {
   return (
-    <table aria-label="Scorecard">
+    <TableScroll>
+<table aria-label="Scorecard">
       <thead>
         <tr>
           <th scope="col">Metric</th>
@@ -46,5 +48,6 @@ export function ScorecardTable({
         ))}
       </tbody>
     </table>
+</TableScroll>
   );
 }

@@ -1,6 +1,7 @@
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import { count, percent } from "../../lib/format";
 import { nameOf, type CohortName } from "./cohorts";
+import { TableScroll } from "../../components/TableScroll";
 
 type Trials = NonNullable<ComparisonScorecardQuery["comparison"]["scorecard"]>["trials"][number];
 
@@ -15,7 +16,8 @@ export function TrialsRegion({
   return (
     <section aria-label="Trials">
       <h2>Trials</h2>
-      <table aria-label="Trials per cohort">
+      <TableScroll>
+<table aria-label="Trials per cohort">
         <thead>
           <tr>
             <th scope="col">Cohort</th>
@@ -39,6 +41,7 @@ export function TrialsRegion({
           ))}
         </tbody>
       </table>
+</TableScroll>
     </section>
   );
 }

@@ -168,6 +168,8 @@ export const CasesQuery = graphql(`
               trials {
                 trialIndex
                 passed
+                output
+                errorCode
               }
             }
           }

@@ -64,7 +64,7 @@ export function ComparisonRow({ node }: { node: Row }) {
       <td>{candidate?.label ?? "—"}</td>
       <td>{baselines.map((c) => c.label).join(", ") || "—"}</td>
       <td className="status">
-        {statusWord(status.status)}
+        {statusWord(status.status, status.status === row.status ? row.stopReason : null)}
         {status.status === "RUNNING" && (
           <span className="muted"> · {callsWords(status.doneCalls, status.totalCalls)}</span>
         )}

@@ -5,6 +5,7 @@ import { usePageWindow } from "../../lib/pageWindow";
 import { ComparisonsTablePage, PAGE_SIZE } from "./ComparisonsTablePage";
 import { STATUSES, statusWord } from "../../lib/comparisonWords";
 import "./comparisons.css";
+import { TableScroll } from "../../components/TableScroll";
 
 function asStatus(value: string | null): ComparisonStatus | null {
   return STATUSES.find((s) => s === value) ?? null;
@@ -50,7 +51,8 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
   const { hiddenRows, shownRows, total } = pages;
   return (
     <>
-      <table aria-label="Comparisons" className="comparisons">
+      <TableScroll>
+<table aria-label="Comparisons" className="comparisons">
         <thead>
           <tr>
             <th scope="col">Label</th>
@@ -71,6 +73,7 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
           ))}
         </tbody>
       </table>
+</TableScroll>
       {total !== undefined && shownRows > 0 && (
         <p className="muted">
           Showing {hiddenRows + 1}–{hiddenRows + shownRows} of {total}.

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
@@ -11,14 +11,36 @@ import { RunOptions } from "./RunOptions";
 import { runReason } from "./runReason";
 import { StartMutation } from "../comparison/queries";
 import { CreateComparisonMutation, SetupChoicesQuery } from "./setupDocuments";
-import { addCohort, EMPTY_DRAFT, missingChoice, toInput, type SetupDraft } from "./setupDraft";
+import { draftFromLink } from "../prompts/compareLink";
+import { addCohort, missingChoice, toInput, type NumberField, type SetupDraft } from "./setupDraft";
+import { messageAt } from "../../lib/fieldErrors";
 import { usePreview } from "./usePreview";
 import "./comparisons.css";
+
+const FIELD_LABELS: Record<NumberField, string> = {
+  trialsPerCase: "Trials per case",
+  sampleSize: "Sample size",
+  budgetCapCents: "Budget cap",
+};
+
+/** The preview's VALIDATION_FAILED on one of the number fields, in words, at that field. */
+function placedProblems(error: CombinedError | undefined): Partial<Record<NumberField, string>> {
+  const problems: Partial<Record<NumberField, string>> = {};
+  for (const field of Object.keys(FIELD_LABELS) as NumberField[]) {
+    const message = messageAt(error, field, { ...FIELD_LABELS, size: "Sample size" });
+    if (message) problems[field] = message;
+  }
+  const sample = messageAt(error, "sample", { size: "Sample size", sample: "Sample size" });
+  if (sample) problems.sampleSize = sample;
+  return problems;
+}
 
 /** `/comparisons/new`: seed 000's setup panel with a live preview; Run creates and starts. */
 export function NewComparisonPage() {
   const navigate = useNavigate();
-  const [draft, setDraft] = useState<SetupDraft>(EMPTY_DRAFT);
+  const location = useLocation();
+  // "Compare on a dataset" (a release, a prompt version, two versions) arrives prefilled.
+  const [draft, setDraft] = useState<SetupDraft>(() => draftFromLink(location.search));
   const [{ data: choices, error: choicesError }] = useQuery({ query: SetupChoicesQuery });
   const releases = choices?.releases.edges.map((e) => e.node) ?? [];
   const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];
@@ -32,7 +54,11 @@ export function NewComparisonPage() {
   const [unstarted, setUnstarted] = useState<string | null>(null);
   const busy = create.fetching || start.fetching;
 
-  const reason = runReason(missingChoice(draft), { current, error: previewError, preview });
+  const serverProblems = placedProblems(previewError);
+  const placed = Object.keys(serverProblems).length > 0;
+  const reason = placed
+    ? "Fix the field marked above."
+    : runReason(missingChoice(draft), { current, error: previewError, preview });
   const noVerdict = preview?.warnings.find((w) => w.code === "NO_VERDICT");
   const reasonId = useId();
 
@@ -102,7 +128,7 @@ export function NewComparisonPage() {
       {choices?.datasets.pageInfo.hasNextPage && (
         <p className="muted">The dataset picker offers the first 100 datasets.</p>
       )}
-      <RunOptions draft={draft} onChange={setDraft} />
+      <RunOptions draft={draft} onChange={setDraft} serverProblems={serverProblems} />
       <div className="row">
         <label className="field">
           Comparison label
@@ -120,11 +146,11 @@ export function NewComparisonPage() {
         {input === null ? (
           <p className="muted">The calls and the cost show here once the comparison is chosen.</p>
         ) : preview ? (
-          <PreviewPanel preview={preview} />
+          <PreviewPanel preview={preview} budgetCapCents={input.budgetCapCents ?? null} />
         ) : (
           !previewError && <p className="muted">Working out the calls and the cost…</p>
         )}
-        {previewError && <ErrorNotice error={previewError} />}
+        {previewError && !placed && <ErrorNotice error={previewError} />}
       </section>
 
       <div className="row">

@@ -1,5 +1,5 @@
 import type { ComparisonPreviewQuery } from "../../gql/graphql";
-import { count } from "../../lib/format";
+import { count, dollars } from "../../lib/format";
 
 export type Preview = ComparisonPreviewQuery["comparisonPreview"];
 
@@ -8,8 +8,35 @@ export function costSentence(preview: Preview): string {
   return [preview.summary, ...preview.connections.map((c) => c.text)].join(" ");
 }
 
+/**
+ * The warning when the budget cap is below what one case may cost (every cohort's trials and
+ * judge calls at their max output tokens): the run may stop after its first case.
+ */
+export function capWarning(preview: Preview, budgetCapCents: number | null): string | null {
+  if (budgetCapCents === null || preview.caseCount === 0) return null;
+  const perCase = preview.costBoundCents / preview.caseCount;
+  if (budgetCapCents >= perCase) return null;
+  return (
+    `The budget cap (${dollars(budgetCapCents)}) is below what one case may cost ` +
+    `(up to ${dollars(perCase)} for every cohort's trials): the run may stop on the cap ` +
+    "after its first case, with too few cases for a verdict."
+  );
+}
+
 /** What the comparison would run and cost, its variables, warnings and blockers. */
-export function PreviewPanel({ preview }: { preview: Preview }) {
+export function PreviewPanel({
+  preview,
+  budgetCapCents,
+}: {
+  preview: Preview;
+  budgetCapCents: number | null;
+}) {
+  const cap = capWarning(preview, budgetCapCents);
+  const warnings: { key: string; message: string }[] = preview.warnings.map((w) => ({
+    key: w.code,
+    message: w.message,
+  }));
+  if (cap) warnings.unshift({ key: "BUDGET_CAP_BELOW_ONE_CASE", message: cap });
   return (
     <>
       <p>{costSentence(preview)}</p>
@@ -26,10 +53,10 @@ export function PreviewPanel({ preview }: { preview: Preview }) {
           ))}
         </ul>
       )}
-      {preview.warnings.length > 0 && (
+      {warnings.length > 0 && (
         <ul aria-label="Warnings" className="warnings">
-          {preview.warnings.map((w) => (
-            <li key={w.code}>{w.message}</li>
+          {warnings.map((w) => (
+            <li key={w.key}>{w.message}</li>
           ))}
         </ul>
       )}

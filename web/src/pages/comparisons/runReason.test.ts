@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Preview } from "./PreviewPanel";
+import { dollars } from "../../lib/format";
+import { capWarning, type Preview } from "./PreviewPanel";
 import { runReason } from "./runReason";
 
 const preview = (blockers: string[]): Preview => ({
@@ -10,6 +11,7 @@ const preview = (blockers: string[]): Preview => ({
   leftOutCount: 0,
   trialsPerCase: 3,
   totalCalls: 144,
+  costBoundCents: 0,
   summary: "Up to 144 model calls.",
   canStart: blockers.length === 0,
   connections: [],
@@ -31,4 +33,19 @@ describe("why Run is disabled", () => {
     expect(runReason(null, { current: true, preview: preview(["Off.", "Not ready."]) })).toBe("Off."));
   it("has none when the preview can start", () =>
     expect(runReason(null, { current: true, preview: preview([]) })).toBeNull());
+});
+
+describe("capWarning", () => {
+  const priced = { ...preview([]), caseCount: 20, costBoundCents: 40 }; // 2 ¢ a case at most
+  it("warns when the cap is below one case's cost bound", () => {
+    expect(capWarning(priced, 0.01)).toBe(
+      `The budget cap (${dollars(0.01)}) is below what one case may cost (up to $0.02 for every ` +
+        "cohort's trials): the run may stop on the cap after its first case, with too few cases " +
+        "for a verdict.",
+    );
+  });
+  it("says nothing without a cap or with a cap of one case or more", () => {
+    expect(capWarning(priced, null)).toBeNull();
+    expect(capWarning(priced, 2)).toBeNull();
+  });
 });

@@ -71,6 +71,7 @@ export const PreviewQuery = graphql(`
       leftOutCount
       trialsPerCase
       totalCalls
+      costBoundCents
       summary
       canStart
       connections {

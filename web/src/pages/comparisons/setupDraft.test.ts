@@ -3,6 +3,7 @@ import {
   addCohort,
   addOverride,
   cohortGroupName,
+  fieldProblems,
   EMPTY_DRAFT,
   missingChoice,
   toInput,
@@ -48,7 +49,7 @@ describe("the setup draft", () => {
 
   it("refuses numbers it cannot read and no checks", () => {
     expect(missingChoice({ ...ready(), trialsPerCase: "" })).toBe("Trials per case needs a whole number.");
-    expect(missingChoice({ ...ready(), budgetCapCents: "-3" })).toMatch(/^Budget cap/);
+    expect(missingChoice({ ...ready(), budgetCapCents: "-3" })).toMatch(/^A budget cap cannot be below zero/);
     expect(missingChoice({ ...ready(), checks: [] })).toBe("Choose at least one check.");
   });
 
@@ -70,6 +71,24 @@ describe("the setup draft", () => {
       sample: { size: 10, seed: 0 },
       budgetCapCents: 250.5,
       label: null,
+    });
+  });
+});
+
+describe("fieldProblems", () => {
+  it("says in words what is wrong with each number, for its field", () => {
+    expect(fieldProblems({ ...EMPTY_DRAFT, trialsPerCase: "0" })).toEqual({
+      trialsPerCase: "Trials per case must be from 1 to 10.",
+    });
+    expect(fieldProblems({ ...EMPTY_DRAFT, trialsPerCase: "1000000" }).trialsPerCase).toBe(
+      "Trials per case must be from 1 to 10.",
+    );
+    expect(fieldProblems({ ...EMPTY_DRAFT, budgetCapCents: "-5" })).toEqual({
+      budgetCapCents:
+        "A budget cap cannot be below zero: give an amount in cents, or leave it empty for no cap.",
+    });
+    expect(fieldProblems({ ...EMPTY_DRAFT, sampleSize: "2.5", budgetCapCents: "0.01" })).toEqual({
+      sampleSize: "Sample size needs a whole number of cases, or leave it empty for every case.",
     });
   });
 });

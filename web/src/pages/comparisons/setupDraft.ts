@@ -96,12 +96,29 @@ export function missingChoice(draft: SetupDraft): string | null {
       return `Choose a role and an asset version for each override of ${name}, or remove it.`;
   }
   if (draft.checks.length === 0) return "Choose at least one check.";
-  if (!WHOLE.test(draft.trialsPerCase.trim())) return "Trials per case needs a whole number.";
-  if (draft.sampleSize.trim() && !WHOLE.test(draft.sampleSize.trim()))
-    return "Sample size needs a whole number, or leave it empty for every case.";
-  if (draft.budgetCapCents.trim() && !AMOUNT.test(draft.budgetCapCents.trim()))
-    return "Budget cap needs an amount in cents, or leave it empty for no cap.";
+  const problems = fieldProblems(draft);
+  return problems.trialsPerCase ?? problems.sampleSize ?? problems.budgetCapCents ?? null;
   return null;
+}
+
+export type NumberField = "trialsPerCase" | "sampleSize" | "budgetCapCents";
+
+/** What is wrong with each number the person typed, in words, shown at its field. */
+export function fieldProblems(draft: SetupDraft): Partial<Record<NumberField, string>> {
+  const problems: Partial<Record<NumberField, string>> = {};
+  const trials = draft.trialsPerCase.trim();
+  if (!WHOLE.test(trials)) problems.trialsPerCase = "Trials per case needs a whole number.";
+  else if (Number(trials) < 1 || Number(trials) > 10)
+    problems.trialsPerCase = "Trials per case must be from 1 to 10.";
+  const sample = draft.sampleSize.trim();
+  if (sample && (!WHOLE.test(sample) || Number(sample) < 1))
+    problems.sampleSize = "Sample size needs a whole number of cases, or leave it empty for every case.";
+  const cap = draft.budgetCapCents.trim();
+  if (cap && Number(cap) < 0)
+    problems.budgetCapCents = "A budget cap cannot be below zero: give an amount in cents, or leave it empty for no cap.";
+  else if (cap && !AMOUNT.test(cap))
+    problems.budgetCapCents = "Budget cap needs an amount in cents, e.g. 50 or 0.5, or leave it empty for no cap.";
+  return problems;
 }
 
 /** The input for `comparisonPreview` and `createComparison`; null while a choice is missing. */

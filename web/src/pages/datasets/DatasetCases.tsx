@@ -2,6 +2,7 @@
 import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { jsonText } from "../../lib/jsonText";
+import { enumWords } from "../../lib/words";
 
 const PAGE = 50;
 
@@ -54,7 +55,7 @@ export function DatasetCases({ versionId }: { versionId: string }) {
       {({ cursor, node }) => (
         <tr key={cursor}>
           <td>{node.datasetItemId}</td>
-          <td>{node.split}</td>
+          <td>{enumWords(node.split)}</td>
           <td>
             <pre className="text">{jsonText(node.input)}</pre>
           </td>

@@ -1,12 +1,20 @@
-/** `/datasets/:id`: a dataset's versions, and the cases of one version 50 at a time. */
+/**
+ * `/datasets/:id`: a dataset's versions ("Upload a new version"; "Discard" for an open one),
+ * and the cases of one version 50 at a time.
+ */
 import { useId, useState } from "react";
 import { useParams } from "react-router";
-import { useQuery } from "urql";
+import { useMutation, useQuery } from "urql";
+import { RoleButton } from "../../components/RoleButton";
+import { enumWords } from "../../lib/words";
+import { DiscardDatasetVersion } from "./uploadDocuments";
+import { UploadDialog } from "./UploadDialog";
 import { Ago } from "../../components/Ago";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";
 import { count } from "../../lib/format";
 import { DatasetCases } from "./DatasetCases";
+import { TableScroll } from "../../components/TableScroll";
 
 const DatasetQuery = graphql(`
   query DatasetPage($id: ID!) {
@@ -39,8 +47,11 @@ const DatasetQuery = graphql(`
 export function DatasetPage() {
   const { id = "" } = useParams();
   const versionId = useId();
-  const [{ data, error }] = useQuery({ query: DatasetQuery, variables: { id } });
+  const [{ data, error }, refetch] = useQuery({ query: DatasetQuery, variables: { id } });
   const [chosen, setChosen] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [discardState, discard] = useMutation(DiscardDatasetVersion);
+  const reload = () => refetch({ requestPolicy: "network-only" });
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p className="muted">Loading…</p>;
   const dataset = data.dataset;
@@ -49,7 +60,24 @@ export function DatasetPage() {
     <>
       <h1>{dataset.name}</h1>
       {dataset.description && <p>{dataset.description}</p>}
-      <table aria-label="Versions">
+      {!dataset.builtIn && (
+        <div className="row">
+          <RoleButton needs="MEMBER" onClick={() => setUploading(true)}>
+            Upload a new version
+          </RoleButton>
+        </div>
+      )}
+      {uploading && (
+        <UploadDialog
+          datasetId={dataset.id}
+          title="Upload a new version"
+          onClose={() => setUploading(false)}
+          onChanged={reload}
+        />
+      )}
+      {discardState.error && <ErrorNotice error={discardState.error} />}
+      <TableScroll>
+<table aria-label="Versions">
         <thead>
           <tr>
             <th scope="col">Version</th>
@@ -63,13 +91,16 @@ export function DatasetPage() {
             </th>
             <th scope="col">Created</th>
             <th scope="col">Content hash</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {dataset.versions.map((v) => (
             <tr key={v.id}>
               <td>Version {v.number}</td>
-              <td>{v.state}</td>
+              <td>{enumWords(v.state)}</td>
               <td className="num">{count(v.caseCount)}</td>
               <td>
                 {count(v.caseCounts.dev)} dev, {count(v.caseCounts.holdout)} holdout
@@ -81,10 +112,22 @@ export function DatasetPage() {
               <td>
                 <code>{v.contentHash ? v.contentHash.slice(0, 12) : "—"}</code>
               </td>
+              <td>
+                {v.state === "OPEN" && (
+                  <RoleButton
+                    needs="MEMBER"
+                    disabled={discardState.fetching}
+                    onClick={() => void discard({ versionId: v.id }).then(reload)}
+                  >
+                    Discard
+                  </RoleButton>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+</TableScroll>
       {dataset.versions.length > 0 && (
         <>
           <h2>Cases</h2>
@@ -93,7 +136,7 @@ export function DatasetPage() {
             <select id={versionId} value={shown} onChange={(e) => setChosen(e.target.value)}>
               {dataset.versions.map((v) => (
                 <option key={v.id} value={v.id}>
-                  Version {v.number} ({v.state.toLowerCase()})
+                  Version {v.number} ({enumWords(v.state).toLowerCase()})
                 </option>
               ))}
             </select>

@@ -1,5 +1,11 @@
-/** `/datasets`: the workspace's datasets and the built-ins, with their latest sealed version. */
+/**
+ * `/datasets`: the workspace's datasets and the built-ins, with their latest sealed version;
+ * "Upload dataset" → `dialog` "Upload dataset".
+ */
+import { useState } from "react";
 import { Link } from "react-router";
+import { RoleButton } from "../../components/RoleButton";
+import { UploadDialog } from "./UploadDialog";
 import { Ago } from "../../components/Ago";
 import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
@@ -34,9 +40,24 @@ const DatasetsPageQuery = graphql(`
 `);
 
 export function DatasetsPage() {
+  const [uploading, setUploading] = useState(false);
+  const [revision, setRevision] = useState(0);
   return (
     <>
-      <h1>Datasets</h1>
+      <div className="row page-head">
+        <h1>Datasets</h1>
+        <RoleButton needs="MEMBER" className="primary" onClick={() => setUploading(true)}>
+          Upload dataset
+        </RoleButton>
+      </div>
+      {uploading && (
+        <UploadDialog
+          datasetId={null}
+          title="Upload dataset"
+          onClose={() => setUploading(false)}
+          onChanged={() => setRevision((r) => r + 1)}
+        />
+      )}
       <PagedTable
         label="Datasets"
         what="datasets"
@@ -55,7 +76,8 @@ export function DatasetsPage() {
         pageSize={PAGE}
         select={(data) => data.datasets}
         columns={4}
-        empty="No datasets yet: `shipwise dataset import` makes one."
+        revision={revision}
+        empty="No datasets yet: Upload dataset makes one."
       >
         {({ node }) => (
           <tr key={node.id}>

@@ -5,6 +5,7 @@ import type { DiffCaseFilter } from "../../gql/graphql";
 import { percent } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
 import { evaluatorWords } from "./diffWords";
+import { enumWords } from "../../lib/words";
 
 const PAGE = 50;
 
@@ -81,7 +82,7 @@ export function RunDiffCases(props: Props) {
         <tr key={cursor} className={node.status === "REGRESSED" ? "tinted" : undefined}>
           <td>{node.datasetItemId ?? `#${node.position}`}</td>
           <td>
-            {node.status}
+            {enumWords(node.status)}
             {node.passFlip && <span className="chip">pass flipped</span>}
           </td>
           <td>

@@ -2,6 +2,7 @@
 import type { RunDiffPageQuery } from "../../gql/graphql";
 import { count, percent, ratePoints } from "../../lib/format";
 import { deltaWords, score, signedScore } from "./diffWords";
+import { TableScroll } from "../../components/TableScroll";
 
 type Summary = RunDiffPageQuery["runDiff"]["summary"];
 
@@ -47,7 +48,8 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
         </dd>
       </dl>
       {summary.evaluators.length > 0 && (
-        <table aria-label="Evaluators">
+        <TableScroll>
+<table aria-label="Evaluators">
           <thead>
             <tr>
               <th scope="col">Evaluator</th>
@@ -73,6 +75,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
             ))}
           </tbody>
         </table>
+</TableScroll>
       )}
     </section>
   );

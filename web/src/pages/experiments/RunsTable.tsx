@@ -4,6 +4,7 @@ import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { count } from "../../lib/format";
 import { passRateWords, runName } from "./runWords";
+import { enumWords } from "../../lib/words";
 
 const PAGE = 50;
 
@@ -64,7 +65,7 @@ export function RunsTable({ experimentId }: { experimentId: string }) {
           <tr key={node.id}>
             <td>{runName(node)}</td>
             <td>{node.source === "HOSTED" ? "Hosted" : "Imported"}</td>
-            <td>{node.status}</td>
+            <td>{enumWords(node.status)}</td>
             <td className="num">{count(node.itemCount)}</td>
             <td>{passRateWords(node.passRate)}</td>
             <td>

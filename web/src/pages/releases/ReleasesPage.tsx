@@ -1,5 +1,13 @@
-/** `/releases`: the `table` "Releases", each with its bindings role → asset and version. */
+/**
+ * `/releases`: the `table` "Releases", each with its bindings role → asset and version and
+ * "Compare on a dataset"; "New release" → `dialog` "New release".
+ */
+import { useState } from "react";
+import { useNavigate } from "react-router";
 import { Ago } from "../../components/Ago";
+import { RoleButton } from "../../components/RoleButton";
+import { compareReleasesLink } from "../prompts/compareLink";
+import { NewReleaseDialog } from "./NewReleaseDialog";
 import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
 import { bindingRoleWord } from "../../lib/bindingRoles";
@@ -39,9 +47,26 @@ const ReleasesPageQuery = graphql(`
 `);
 
 export function ReleasesPage() {
+  const navigate = useNavigate();
+  const [making, setMaking] = useState(false);
+  const [revision, setRevision] = useState(0);
   return (
     <>
-      <h1>Releases</h1>
+      <div className="row page-head">
+        <h1>Releases</h1>
+        <RoleButton needs="MEMBER" className="primary" onClick={() => setMaking(true)}>
+          New release
+        </RoleButton>
+      </div>
+      {making && (
+        <NewReleaseDialog
+          onClose={() => setMaking(false)}
+          onMade={() => {
+            setMaking(false);
+            setRevision((r) => r + 1);
+          }}
+        />
+      )}
       <PagedTable
         label="Releases"
         what="releases"
@@ -50,13 +75,17 @@ export function ReleasesPage() {
             <th scope="col">Release</th>
             <th scope="col">Bindings</th>
             <th scope="col">Created</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </>
         }
         query={ReleasesPageQuery}
         variables={{}}
         pageSize={PAGE}
         select={(data) => data.releases}
-        columns={3}
+        columns={4}
+        revision={revision}
         empty="No releases yet."
       >
         {({ node }) => (
@@ -77,6 +106,14 @@ export function ReleasesPage() {
             </td>
             <td>
               <Ago iso={node.createdAt} />
+            </td>
+            <td>
+              <RoleButton
+                needs="MEMBER"
+                onClick={() => navigate(compareReleasesLink([node.id]))}
+              >
+                Compare on a dataset
+              </RoleButton>
             </td>
           </tr>
         )}

@@ -1,0 +1,80 @@
+"""`/prompts` ("Prompts and models"): an asset's versions, the text diff between two, and
+"Compare on a dataset" from one version or two, opening New comparison prefilled."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.async_api import expect
+
+from server.assets.models import AssetKind
+from server.workspaces.roles import Role
+from tests.browser import browser  # noqa: F401 - fixture
+from tests.factories import make_asset_version, make_release, make_workspace
+from tests.harness import Backend
+from tests.portal.harness import (
+    axe_violations,
+    portal_page,  # noqa: F401 - fixture
+    sign_in,
+)
+
+
+def _messages(system: str) -> dict[str, Any]:
+    return {
+        "messages": [{"role": "system", "content": system}, {"role": "user", "content": "{{ q }}"}]
+    }
+
+
+async def test_two_versions_diff_and_open_new_comparison_prefilled(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    kind = AssetKind.PROMPT_TEMPLATE
+    v1 = await make_asset_version(
+        sqlite_backend.sessionmaker, ws, kind=kind, content=_messages("Be brief."), name="tone"
+    )
+    v2 = await make_asset_version(
+        sqlite_backend.sessionmaker,
+        ws,
+        kind=kind,
+        content=_messages("Be brief and kind."),
+        name="tone",
+    )
+    release = await make_release(
+        sqlite_backend.sessionmaker, ws, name="tone-release", prompt_version_id=v1.id
+    )
+    await sign_in(
+        page, sqlite_backend.base_url, ws.tokens[Role.MEMBER], f"/prompts?asset={v1.asset_id}"
+    )
+    panel = page.get_by_role("region", name="tone (Prompt template)")
+    await expect(panel.get_by_role("combobox", name="Version", exact=True)).to_have_value(v2.id)
+    await expect(panel.get_by_role("figure", name="Version 2 content")).to_contain_text(
+        "Be brief and kind."
+    )
+    changes = panel.get_by_role("region", name="Changes")
+    await expect(changes.locator("del")).to_have_text("Be brief.")
+    await expect(changes.locator("ins")).to_have_text("Be brief and kind.")
+    assert await axe_violations(page) == []
+
+    await panel.get_by_role("button", name="Compare these two on a dataset").click()
+    await page.get_by_role("heading", name="New comparison").wait_for()
+    for n, version in ((1, v2), (2, v1)):
+        group = page.get_by_role("group", name=re.compile(rf"^Cohort {n}\b"))
+        await expect(group.get_by_role("combobox", name="Base release")).to_have_value(release.id)
+        override = group.get_by_role("group", name="Override 1")
+        await expect(override.get_by_role("combobox", name="Role")).to_have_value("PROMPT_TEMPLATE")
+        await expect(override.get_by_role("combobox", name="Asset version")).to_have_value(
+            version.id
+        )
+
+    await page.go_back()
+    panel = page.get_by_role("region", name="tone (Prompt template)")
+    await panel.get_by_role("button", name="Compare on a dataset").click()
+    candidate = page.get_by_role("group", name="Cohort 1 (Candidate)")
+    await expect(candidate.get_by_role("combobox", name="Base release")).to_have_value(release.id)
+    baseline = page.get_by_role("group", name="Cohort 2", exact=True)
+    await expect(baseline.get_by_role("combobox", name="Release")).to_have_value(release.id)
+    assert page.console_errors == []

@@ -1,0 +1,79 @@
+"""Uploading in the browser (SPEC §7): a CSV file as a dataset's new version, sent in chunks
+with a progress bar and sealed; an open version discarded from the dataset's page."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.async_api import expect
+
+from server.workspaces.roles import Role
+from tests.browser import browser  # noqa: F401 - fixture
+from tests.factories import make_dataset, make_workspace
+from tests.harness import Backend
+from tests.portal.harness import (
+    axe_violations,
+    portal_page,  # noqa: F401 - fixture
+    sign_in,
+)
+
+OPEN = "mutation($id: ID!) { openDatasetVersion(datasetId: $id) { id } }"
+CASES = 1200  # three chunks of 500
+
+
+def csv_file() -> bytes:
+    rows = ["datasetItemId,question,expected,split,tags"]
+    for n in range(CASES):
+        split = "holdout" if n % 10 == 0 else "dev"
+        rows.append(f'c-{n:04d},"What is {n} + {n}, exactly?",{2 * n},{split},math; sums')
+    return ("\n".join(rows) + "\n").encode()
+
+
+async def test_a_csv_becomes_a_new_sealed_version_and_an_open_one_is_discarded(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    version = await make_dataset(sqlite_backend.sessionmaker, ws, cases=20, name="sums")
+    await sign_in(
+        page, sqlite_backend.base_url, ws.tokens[Role.MEMBER], f"/datasets/{version.asset_id}"
+    )
+    await page.get_by_role("heading", name="sums").wait_for()
+
+    await page.get_by_role("button", name="Upload a new version").click()
+    dialog = page.get_by_role("dialog", name="Upload a new version")
+    await dialog.get_by_label("Dataset file (JSONL or CSV)").set_input_files(
+        files=[{"name": "sums.csv", "mimeType": "text/csv", "buffer": csv_file()}]
+    )
+    await dialog.get_by_role("button", name="Upload").click()
+    await dialog.get_by_text(f"{CASES:,} cases uploaded").wait_for()
+    await expect(dialog.get_by_role("progressbar", name="Upload")).to_have_attribute(
+        "value", str(CASES)
+    )
+    assert await axe_violations(page) == []
+    await dialog.get_by_role("button", name="Seal").click()
+    await dialog.get_by_text(f"Version 2 is sealed with {CASES:,} cases.").wait_for()
+    await dialog.get_by_role("button", name="Close").click()
+    versions = page.get_by_role("table", name="Versions")
+    await expect(
+        versions.get_by_role(
+            "row", name=re.compile(r"^Version 2 Sealed 1,200 1,080 dev, 120 holdout")
+        )
+    ).to_be_visible()
+    cases = page.get_by_role("table", name="Cases")
+    first = cases.get_by_role("row", name=re.compile(r"^c-0000 Holdout"))
+    await expect(first).to_contain_text('"question": "What is 0 + 0, exactly?"')
+    await expect(first).to_contain_text("math, sums")
+
+    member = ws.tokens[Role.MEMBER]
+    (await sqlite_backend.gql(OPEN, {"id": version.asset_id}, token=member)).ok()
+    await page.reload()
+    open_row = versions.get_by_role("row", name=re.compile(r"^Version 3 Open"))
+    await open_row.get_by_role("button", name="Discard").click()
+    await expect(
+        versions.get_by_role("row", name=re.compile(r"^Version 3 Discarded"))
+    ).to_be_visible()
+    await expect(versions.get_by_role("button", name="Discard")).to_have_count(0)
+    assert page.console_errors == []

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { connectionStatusWords, enumWords } from "./words";
+
+describe("enumWords", () => {
+  it.each([
+    ["OPENAI_COMPATIBLE", "OpenAI-compatible"],
+    ["CLUSTERED_CR1", "Clustered by case (CR1)"],
+    ["OPEN", "Open"],
+    ["COMPARISON_FINISHED", "Comparison finished"],
+    ["DELIVERED", "Delivered"],
+    [null, "—"],
+  ])("%s reads %s", (value, words) => {
+    expect(enumWords(value)).toBe(words);
+  });
+  it("says a connection's status in a sentence", () => {
+    expect(connectionStatusWords("UNREACHABLE")).toBe(
+      "Unreachable: the provider did not answer the last check",
+    );
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * `table` "Members": a `combobox` "Role" and "Remove" per row, "Add member" → `dialog` "Add
+ * member". ADMIN manages members; changing an admin or owner, or making one, needs OWNER.
+ */
+import { useId, useState, type FormEvent } from "react";
+import { useMutation, useQuery } from "urql";
+import { Ago } from "../../components/Ago";
+import { Dialog } from "../../components/Dialog";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { FieldError } from "../../components/FieldError";
+import { RoleButton } from "../../components/RoleButton";
+import type { Role } from "../../gql/graphql";
+import { atLeast, roleWord } from "../../lib/roles";
+import { useSession } from "../../lib/session";
+import { AddMember, MembersQuery, RemoveMember, SetMemberRole } from "./settingsDocuments";
+import { TableScroll } from "../../components/TableScroll";
+
+const ROLES: Role[] = ["VIEWER", "MEMBER", "ADMIN", "OWNER"];
+
+/** The lowest role that may change a member of role `role`. */
+function neededFor(role: Role): Role {
+  return atLeast(role, "ADMIN") ? "OWNER" : "ADMIN";
+}
+
+export function MembersTable() {
+  const session = useSession();
+  const [{ data, error }, refetch] = useQuery({ query: MembersQuery });
+  const [adding, setAdding] = useState(false);
+  const [setRoleState, setRole] = useMutation(SetMemberRole);
+  const [removeState, remove] = useMutation(RemoveMember);
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  const members = data?.members.edges.map((e) => e.node) ?? [];
+  const noteId = useId();
+  return (
+    <section aria-labelledby="members-heading">
+      <h2 id="members-heading">Members</h2>
+      <TableScroll>
+        <table aria-label="Members">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Added</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => {
+              const needed = neededFor(m.role);
+              const allowed = atLeast(session.role, needed) && m.id !== session.memberId;
+              return (
+                <tr key={m.id}>
+                  <td>
+                    {m.name}
+                    {m.id === session.memberId && <span className="muted"> (you)</span>}
+                    {m.email && <div className="muted">{m.email}</div>}
+                  </td>
+                  <td>
+                    <select
+                      aria-label="Role"
+                      value={m.role}
+                      disabled={!allowed || setRoleState.fetching}
+                      aria-describedby={allowed ? undefined : noteId}
+                      onChange={(e) =>
+                        void setRole({ memberId: m.id, role: e.target.value as Role }).then(reload)
+                      }
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r} disabled={!atLeast(session.role, neededFor(r))}>
+                          {roleWord(r)}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <Ago iso={m.createdAt} />
+                  </td>
+                  <td>
+                    <RoleButton
+                      needs={needed}
+                      disabled={m.id === session.memberId || removeState.fetching}
+                      onClick={() => void remove({ memberId: m.id }).then(reload)}
+                    >
+                      Remove
+                    </RoleButton>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
+      <p id={noteId} className="muted">
+        Admins change viewers and members; changing an admin or an owner needs the Owner role. You
+        cannot change your own role.
+      </p>
+      {error && <ErrorNotice error={error} />}
+      {setRoleState.error && <ErrorNotice error={setRoleState.error} />}
+      {removeState.error && <ErrorNotice error={removeState.error} />}
+      <RoleButton needs="ADMIN" onClick={() => setAdding(true)}>
+        Add member
+      </RoleButton>
+      {adding && (
+        <AddMemberDialog
+          onClose={() => setAdding(false)}
+          onAdded={() => {
+            setAdding(false);
+            reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
+  const session = useSession();
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("MEMBER");
+  const [shown, setShown] = useState(false);
+  const [{ fetching, error }, add] = useMutation(AddMember);
+  const nameError = name.trim() ? null : "Give the member a name.";
+  const ids = { name: useId(), nameError: useId() };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setShown(true);
+    if (nameError) return;
+    const result = await add({ name: name.trim(), role, email: email.trim() || null });
+    if (!result.error) onAdded();
+  };
+  return (
+    <Dialog title="Add member" onClose={onClose}>
+      <form noValidate onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor={ids.name}>Name</label>
+          <input
+            id={ids.name}
+            type="text"
+            value={name}
+            aria-invalid={shown && nameError ? true : undefined}
+            aria-describedby={shown && nameError ? ids.nameError : undefined}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <FieldError id={ids.nameError} message={shown ? nameError : null} />
+        </div>
+        <label className="field">
+          Email
+          <input type="email" value={email} placeholder="Optional" onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          Role
+          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r} disabled={!atLeast(session.role, neededFor(r))}>
+                {roleWord(r)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="row">
+          <button type="submit" className="primary" disabled={fetching}>
+            Add
+          </button>
+        </div>
+        {error && <ErrorNotice error={error} />}
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * `table` "Webhooks": each webhook with its latest deliveries and "Redeliver" for a finished
+ * one; "Add webhook" → `dialog` "Add webhook" (URL, secret, events). ADMIN changes them.
+ */
+import { useId, useState, type FormEvent } from "react";
+import { useMutation, useQuery } from "urql";
+import { Ago } from "../../components/Ago";
+import { Dialog } from "../../components/Dialog";
+import { ErrorNotice } from "../../components/ErrorNotice";
+import { FieldError } from "../../components/FieldError";
+import { RoleButton } from "../../components/RoleButton";
+import type { WebhookEvent } from "../../gql/graphql";
+import { messageAt } from "../../lib/fieldErrors";
+import { enumWords } from "../../lib/words";
+import { CreateWebhook, RedeliverWebhook, WebhooksQuery } from "./settingsDocuments";
+import { TableScroll } from "../../components/TableScroll";
+
+const EVENTS: WebhookEvent[] = ["COMPARISON_FINISHED", "COMPARISON_REGRESSED", "RUN_REGRESSED"];
+
+export function WebhooksTable() {
+  const [{ data, error }, refetch] = useQuery({ query: WebhooksQuery });
+  const [adding, setAdding] = useState(false);
+  const [redeliverState, redeliver] = useMutation(RedeliverWebhook);
+  const reload = () => refetch({ requestPolicy: "network-only" });
+  const hooks = data?.webhooks.edges.map((e) => e.node) ?? [];
+  return (
+    <section aria-labelledby="webhooks-heading">
+      <h2 id="webhooks-heading">Webhooks</h2>
+      <TableScroll>
+        <table aria-label="Webhooks">
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">Latest deliveries</th>
+            </tr>
+          </thead>
+          <tbody>
+            {hooks.length === 0 && (
+              <tr>
+                <td colSpan={3} className="muted">
+                  No webhooks yet.
+                </td>
+              </tr>
+            )}
+            {hooks.map((h) => (
+              <tr key={h.id}>
+                <td className="url">{h.url}</td>
+                <td>{h.events.map(enumWords).join(", ")}</td>
+                <td>
+                  {h.deliveries.edges.length === 0 && <span className="muted">None yet</span>}
+                  <ul className="plain">
+                    {h.deliveries.edges.map(({ node: d }) => (
+                      <li key={d.id}>
+                        {enumWords(d.event)}: {enumWords(d.status)} after {d.attemptCount}{" "}
+                        {d.attemptCount === 1 ? "attempt" : "attempts"}, <Ago iso={d.createdAt} />{" "}
+                        {d.status !== "PENDING" && (
+                          <RoleButton
+                            needs="ADMIN"
+                            disabled={redeliverState.fetching}
+                            onClick={() => void redeliver({ deliveryId: d.id }).then(reload)}
+                          >
+                            Redeliver
+                          </RoleButton>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                  {h.deliveries.totalCount > h.deliveries.edges.length && (
+                    <span className="muted">
+                      {h.deliveries.totalCount - h.deliveries.edges.length} earlier not shown
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      {error && <ErrorNotice error={error} />}
+      {redeliverState.error && <ErrorNotice error={redeliverState.error} />}
+      <RoleButton needs="ADMIN" onClick={() => setAdding(true)}>
+        Add webhook
+      </RoleButton>
+      {adding && (
+        <WebhookDialog
+          onClose={() => setAdding(false)}
+          onAdded={() => {
+            setAdding(false);
+            reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+const LABELS = { url: "URL", secret: "Secret", events: "Events" };
+
+function WebhookDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
+  const [url, setUrl] = useState("");
+  const [secret, setSecret] = useState("");
+  const [events, setEvents] = useState<WebhookEvent[]>(["COMPARISON_FINISHED"]);
+  const [shown, setShown] = useState(false);
+  const [{ fetching, error }, create] = useMutation(CreateWebhook);
+  const ids = { url: useId(), secret: useId(), events: useId() };
+  const errors = {
+    url: /^https?:\/\/\S+$/.test(url.trim()) ? null : "Give a URL starting with http:// or https://.",
+    secret: secret.length >= 8 ? null : "Give a secret of at least 8 characters to sign with.",
+    events: events.length ? null : "Choose at least one event.",
+  };
+  const at = (key: keyof typeof errors) =>
+    (shown ? errors[key] : null) ?? messageAt(error, key, LABELS);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setShown(true);
+    if (errors.url || errors.secret || errors.events) return;
+    const result = await create({ url: url.trim(), secret, events });
+    if (!result.error) onAdded();
+  };
+  const placed = (["url", "secret", "events"] as const).some((k) => messageAt(error, k, LABELS));
+  return (
+    <Dialog title="Add webhook" onClose={onClose}>
+      <form noValidate onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor={ids.url}>URL</label>
+          <input
+            id={ids.url}
+            type="url"
+            value={url}
+            aria-invalid={at("url") ? true : undefined}
+            aria-describedby={at("url") ? `${ids.url}-e` : undefined}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+          <FieldError id={`${ids.url}-e`} message={at("url")} />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.secret}>Secret</label>
+          <input
+            id={ids.secret}
+            type="password"
+            autoComplete="new-password"
+            value={secret}
+            aria-invalid={at("secret") ? true : undefined}
+            aria-describedby={at("secret") ? `${ids.secret}-e` : undefined}
+            onChange={(e) => setSecret(e.target.value)}
+          />
+          <FieldError id={`${ids.secret}-e`} message={at("secret")} />
+        </div>
+        <fieldset aria-describedby={at("events") ? ids.events : undefined}>
+          <legend>Events</legend>
+          {EVENTS.map((ev) => (
+            <label key={ev} className="check">
+              <input
+                type="checkbox"
+                checked={events.includes(ev)}
+                onChange={(e) =>
+                  setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))
+                }
+              />{" "}
+              {enumWords(ev)}
+            </label>
+          ))}
+          <FieldError id={ids.events} message={at("events")} />
+        </fieldset>
+        <div className="row">
+          <button type="submit" className="primary" disabled={fetching}>
+            Add
+          </button>
+        </div>
+        {error && !placed && <ErrorNotice error={error} />}
+      </form>
+    </Dialog>
+  );
+}
