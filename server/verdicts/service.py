@@ -27,7 +27,7 @@ from server.errors import Conflict
 from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
 from server.verdicts import gc_pause, inputs, records, scorecard, store, tensors
-from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
+from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Actor, Role
 
 logger = logging.getLogger("shipwise.verdicts")
@@ -244,20 +244,6 @@ async def get_document(*, session: AsyncSession, comparison_id: str) -> dict[str
     if verdict is None or verdict.state != VerdictState.FINALIZED:
         return None
     return verdict.scorecard
-
-
-async def worse_cases(
-    *, session: AsyncSession, comparison_id: str, baseline_cohort_index: int
-) -> list[VerdictCase]:
-    """A baseline's worse cases (candidate's pass fraction below it), in case order: the
-    follow-ups of a report."""
-    bit = 1 << baseline_cohort_index
-    rows = await session.scalars(
-        select(VerdictCase)
-        .where(VerdictCase.comparison_id == comparison_id, VerdictCase.worse_mask.op("&")(bit) != 0)
-        .order_by(VerdictCase.ordinal)
-    )
-    return list(rows)
 
 
 async def unattended(*, session: AsyncSession, ended_before: timedelta) -> list[str]:
