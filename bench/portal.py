@@ -11,7 +11,7 @@ has loaded.
     .venv/bin/python bench/portal.py              # 500 cases, 5 cold loads
     .venv/bin/python bench/portal.py --loads 10
 
-Targets (SPEC §7): verdict visible ≤ 1,000 ms (median), ≤ 200 KB of gzipped JavaScript, ≤ 100
+Targets (docs/portal.md): verdict visible ≤ 1,000 ms (median), ≤ 200 KB of gzipped JavaScript, ≤ 100
 rows. Ends with one JSON line: {"verdict_visible_ms": …, "js_gzip_kb": …, "max_rows": …}.
 """
 

@@ -26,7 +26,7 @@ FLOOR_REACHED: Final = "FLOOR_REACHED"
 # A NaN or ±inf where a number is needed: the answer given for no cases, with this reason.
 NON_FINITE_INPUT: Final = "NON_FINITE_INPUT"
 
-# Gate reasons (SPEC §4).
+# Gate reasons (docs/statistics.md).
 INSUFFICIENT_CASES: Final = "INSUFFICIENT_CASES"
 MISSING_DATA: Final = "MISSING_DATA"
 UNDERPOWERED: Final = "UNDERPOWERED"

@@ -1,4 +1,4 @@
-"""Finding the real PostgreSQL and Redis the tests run against (SPEC §6)."""
+"""Finding the real PostgreSQL and Redis the tests run against (docs/domain.md, Set-up)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ RoleColumn = Enum(Role, name="role", native_enum=False, length=16)
 
 
 class AmbiguousOutcomes(StrEnum):
-    """What a crash's admitted-but-unrecorded trials do to their run (SPEC §2, Dispatch)."""
+    """What a crash's admitted-but-unrecorded trials do to their run (docs/domain.md, Dispatch)."""
 
     COUNT_AS_MISSING = "COUNT_AS_MISSING"
     """Each closes as `outcome_ambiguous` (failed-or-missing, cost at its bound); it resumes."""

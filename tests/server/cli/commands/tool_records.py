@@ -2,7 +2,7 @@
 directly (never through shipwise's importer), and the run diff those records imply.
 
 `recorded_*` give `{item id: Recorded(passes, evaluator means)}` per run; `expected_diff`
-applies SPEC §2's descriptive status rules (majority flip, pass fraction beyond ε, an
+applies docs/domain.md's descriptive status rules (majority flip, pass fraction beyond ε, an
 evaluator mean beyond ε) to two of them.
 """
 
