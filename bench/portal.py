@@ -39,11 +39,11 @@ from bench.harness import (
     start_server,
     stop_server,
 )
+from bench.kit.browser import CHROMIUM_ARGS, chromium_path
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.portal.files import DEFAULT_DIR
 from server.verdicts import hosted_runs, service
-from tests.browser import CHROMIUM_ARGS, chromium_path
 
 TARGET_MS, TARGET_KB, TARGET_ROWS = 1000.0, 200.0, 100
 
