@@ -29,6 +29,7 @@ from server.db import (
     transaction,
 )
 from server.dispatch import lease, ranges
+from server.exports.endpoints import ROUTES as export_routes
 from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
 from server.metrics import MetricsMiddleware, metrics_endpoint
@@ -157,6 +158,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             Route("/metrics", metrics_endpoint),
             Route("/experiments/{experiment_id}/runs/{run_id}/diff", diff_page),
             Route("/reports/{report_id}.html", report_page, methods=["GET"]),
+            *export_routes,  # before the portal's `/comparisons/{rest:path}`
             Route(
                 f"{portal_files.ASSET_PREFIX}/{{name}}",
                 portal_files.asset_endpoint(settings.portal_dir),

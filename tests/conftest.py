@@ -14,6 +14,7 @@ import pytest
 from cryptography.fernet import Fernet
 
 from tests import services
+from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.judge_server import FakeJudge
 from tests.fakes.openai_server import FakeOpenAI
 from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
@@ -241,6 +242,21 @@ def fake_openai(_fake_openai_server: FakeOpenAI) -> FakeOpenAI:
     _fake_openai_server.reset()
     _fake_openai_server.api_key = PROVIDER_KEY
     return _fake_openai_server
+
+
+@pytest.fixture(scope="session")
+def _fake_anthropic_server() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic() as fake:
+        yield fake
+
+
+@pytest.fixture
+def fake_anthropic(_fake_anthropic_server: FakeAnthropic) -> FakeAnthropic:
+    """The session's fake Anthropic Messages API, accepting only `PROVIDER_KEY` as its
+    `x-api-key`, with no history."""
+    _fake_anthropic_server.reset()
+    _fake_anthropic_server.api_key = PROVIDER_KEY
+    return _fake_anthropic_server
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import uvicorn
 from starlette.applications import Starlette
@@ -131,13 +131,15 @@ class FakeOpenAI:
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def start(self) -> FakeOpenAI:
-        app = Starlette(
-            routes=[
-                Route("/v1/models", self._models, methods=["GET"]),
-                Route("/v1/chat/completions", self._chat_completions, methods=["POST"]),
-            ]
-        )
+    def routes(self) -> list[Route]:
+        """The API's endpoints (a subclass fakes another API on the same machinery)."""
+        return [
+            Route("/v1/models", self._models, methods=["GET"]),
+            Route("/v1/chat/completions", self._chat_completions, methods=["POST"]),
+        ]
+
+    def start(self) -> Self:
+        app = Starlette(routes=self.routes())
         config = uvicorn.Config(
             app,
             host="127.0.0.1",
@@ -163,7 +165,7 @@ class FakeOpenAI:
             self._server.should_exit = True
             self._thread.join(timeout=10)
 
-    def __enter__(self) -> FakeOpenAI:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(
@@ -217,8 +219,9 @@ class FakeOpenAI:
         headers = {"X-Fake-Provider": PROVIDER_TEXT}
         if behaviour.retry_after is not None:
             headers["Retry-After"] = behaviour.retry_after
-        if self.api_key and request.headers.get("authorization") != f"Bearer {self.api_key}":
-            return _error(401, "invalid_api_key", headers)
+        refused = self.refusal(request, body, headers)
+        if refused is not None:
+            return refused
         if behaviour.malformed:
             return Response(
                 b'{"choices": [{"message": ', behaviour.status, headers, "application/json"
@@ -226,7 +229,7 @@ class FakeOpenAI:
         if behaviour.body is not None:
             return JSONResponse(behaviour.body, behaviour.status, headers)
         if not 200 <= behaviour.status < 300:
-            return _error(behaviour.status, "fake_error", headers)
+            return self.error(behaviour.status, headers)
         if behaviour.stall_seconds:
             payload = json.dumps(body_for(behaviour, body)).encode()
             return StreamingResponse(
@@ -236,6 +239,16 @@ class FakeOpenAI:
                 "application/json",
             )
         return JSONResponse(body_for(behaviour, body), behaviour.status, headers)
+
+    def refusal(self, request: Request, _body: Any, headers: dict[str, str]) -> Response | None:
+        """The answer to a request the API refuses before any behaviour: a wrong key."""
+        if self.api_key and request.headers.get("authorization") != f"Bearer {self.api_key}":
+            return _error(401, "invalid_api_key", headers)
+        return None
+
+    def error(self, status: int, headers: dict[str, str]) -> Response:
+        """An error answer in the API's documented shape, carrying `PROVIDER_TEXT`."""
+        return _error(status, "fake_error", headers)
 
     def _models_body(self, _behaviour: Behaviour, _body: Any) -> dict[str, Any]:
         data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]

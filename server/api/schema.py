@@ -17,6 +17,7 @@ from server.api.comparisons.subscription import ComparisonSubscription
 from server.api.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.api.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.api.experiments.resolvers import ExperimentMutation, ExperimentQuery
+from server.api.exports.resolvers import ExportMutation
 from server.api.http.document_cache import DocumentCache, Documents
 from server.api.http.graphql_errors import CodedErrors
 from server.api.http.operation_scope import OperationScope
@@ -57,6 +58,7 @@ Mutation = merge_types(
         DatasetMutation,
         ComparisonMutation,
         RunMutation,
+        ExportMutation,
         PairwiseMutation,
         VerdictMutation,
         ReportMutation,

@@ -13,6 +13,7 @@ import typer
 from server.cli.commands.compare import ExitOneOnUsageError, compare_command
 from server.cli.commands.comparison import comparison_app
 from server.cli.commands.dataset import dataset_app
+from server.cli.commands.export import export_app
 from server.cli.commands.runs import diff_command, gate_command, run_app
 from server.settings import Settings, get_settings
 
@@ -28,6 +29,7 @@ app.command("diff")(diff_command)
 app.command("gate")(gate_command)
 app.add_typer(comparison_app, name="comparison")
 app.command("compare", cls=ExitOneOnUsageError)(compare_command)
+app.add_typer(export_app, name="export")
 
 
 def _fail(message: str, code: int = 2) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from types import TracebackType
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import httpx
 import typer
@@ -25,6 +25,16 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.extensions = extensions or {}
+
+
+def _download_error(response: httpx.Response) -> ApiError:
+    """The error of a non-200 download: its JSON error's code, else the HTTP status."""
+    try:
+        first = json.loads(response.read())["errors"][0]
+        extensions = first.get("extensions") or {}
+        return ApiError(extensions.get("code", "INTERNAL"), first.get("message", ""), extensions)
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return ApiError("INTERNAL", f"the server answered HTTP {response.status_code}")
 
 
 class ApiClient:
@@ -62,6 +72,20 @@ class ApiClient:
             raise ApiError(extensions.get("code", "INTERNAL"), first.get("message", ""), extensions)
         data: dict[str, Any] = answer["data"]
         return data
+
+    def download(self, path: str, params: dict[str, str], sink: BinaryIO) -> int:
+        """Stream `GET path` into `sink`; its size. Raises ApiError on an error answer."""
+        try:
+            with self._http.stream("GET", path, params=params) as response:
+                if response.status_code != 200:
+                    raise _download_error(response)
+                size = 0
+                for chunk in response.iter_bytes():
+                    sink.write(chunk)
+                    size += len(chunk)
+                return size
+        except httpx.HTTPError as exc:
+            raise ApiError("UNREACHABLE", f"cannot reach {self._http.base_url}") from exc
 
     def close(self) -> None:
         self._http.close()

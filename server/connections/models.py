@@ -17,6 +17,7 @@ from server.db import Base, PortableJSON, UTCDateTime, utcnow
 
 class ConnectionKind(StrEnum):
     OPENAI_COMPATIBLE = "OPENAI_COMPATIBLE"
+    ANTHROPIC = "ANTHROPIC"
     SIMULATED = "SIMULATED"
 
 
@@ -40,6 +41,12 @@ class ModelConnection(Base):
     api_key_encrypted: Mapped[str | None] = mapped_column(
         Text, comment="Fernet token of the provider key; never returned"
     )
+    headers_encrypted: Mapped[str | None] = mapped_column(
+        Text, comment="Fernet token of the extra request headers (a JSON object); never returned"
+    )
+    header_names: Mapped[list[str] | None] = mapped_column(
+        PortableJSON, comment="The extra headers' names, in the order given (values write-only)"
+    )
     input_micros_per_million_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     output_micros_per_million_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     monthly_cap_micros: Mapped[int | None] = mapped_column(BigInteger)
@@ -49,6 +56,12 @@ class ModelConnection(Base):
         default=ConnectionStatus.UNVERIFIED,
     )
     checked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    check_reason: Mapped[str | None] = mapped_column(
+        String(32), comment="why the last check gave its status (connections/checks.py)"
+    )
+    check_http_status: Mapped[int | None] = mapped_column(
+        Integer, comment="the HTTP status the last check got, if any"
+    )
     simulation: Mapped[dict[str, Any] | None] = mapped_column(
         PortableJSON, comment="SIMULATED: {seed, accuracy, latencyMs, errorRate, script}"
     )

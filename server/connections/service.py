@@ -1,13 +1,15 @@
 """Model connections: create (checked at once), check on demand, read; every change audited.
 
-The provider key is write-only: encrypted with the service's secret box before it touches a
-row, and never put in a response, an audit event, a log line or an error message.
+The provider key and the extra headers' values are write-only: encrypted with the service's
+secret box before they touch a row, and never put in a response, an audit event, a log line
+or an error message (only the headers' names are shown).
 """
 
 from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.audit import service as audit
 from server.connections import checks
-from server.connections.models import ConnectionKind, ModelConnection
+from server.connections.endpoints import ANTHROPIC_BASE_URL
+from server.connections.headers import clean_headers, decrypt_headers, encrypt_headers
+from server.connections.models import ConnectionKind, ConnectionStatus, ModelConnection
 from server.db import utcnow
 from server.errors import NotFound, ValidationFailed
 from server.ids import new_id
@@ -47,12 +51,14 @@ class Simulation:
     script: Any = None
 
 
-def _clean_base_url(kind: ConnectionKind, base_url: str | None) -> str | None:
+def clean_base_url(kind: ConnectionKind, base_url: str | None) -> str | None:
     """An http(s) URL with a host, no credentials, query or fragment, without a trailing `/`."""
     if kind == ConnectionKind.SIMULATED:
         if base_url is not None:
             raise ValidationFailed("a SIMULATED connection takes no `baseUrl`", field="baseUrl")
         return None
+    if kind == ConnectionKind.ANTHROPIC and (base_url is None or not base_url.strip()):
+        return ANTHROPIC_BASE_URL
     if base_url is None or not base_url.strip():
         raise ValidationFailed("an OPENAI_COMPATIBLE connection needs `baseUrl`", field="baseUrl")
     cleaned = base_url.strip().rstrip("/")
@@ -157,15 +163,16 @@ async def create(
     monthly_cap_cents: float | None = None,
     max_concurrency: int = 8,
     simulation: Simulation | None = None,
+    headers: Sequence[tuple[str, str]] | None = None,
 ) -> ModelConnection:
-    """A validated connection, stored with its key encrypted and its status checked."""
+    """A validated connection, stored with its key and headers encrypted, its status checked."""
     actor.require(Role.ADMIN)
     row = ModelConnection(
         id=new_id("conn"),
         workspace_id=actor.workspace_id,
         name=clean_name(name),
         kind=kind,
-        base_url=_clean_base_url(kind, base_url),
+        base_url=clean_base_url(kind, base_url),
         input_micros_per_million_tokens=cents_to_micros(
             input_cents_per_million_tokens, field="inputCentsPerMillionTokens"
         ),
@@ -179,10 +186,14 @@ async def create(
     )
     key = _clean_api_key(kind, api_key)
     row.api_key_encrypted = secret_box.encrypt(key) if key is not None else None
+    extra = clean_headers(kind, headers, has_api_key=key is not None)
+    if extra:
+        row.headers_encrypted = encrypt_headers(extra, secret_box)
+        row.header_names = list(extra)
     # Before the first SQL statement, so no transaction (on SQLite: the one write lock) is
     # open while the provider takes its time.
-    result = await checks.check(kind=kind, base_url=row.base_url, api_key=key)
-    row.status, row.checked_at = result.status, utcnow()
+    result = await checks.check(kind=kind, base_url=row.base_url, api_key=key, headers=extra)
+    _record_check(row, result)
     session.add(row)
     await session.flush()
     _log_check(row, result)
@@ -205,14 +216,14 @@ async def check(
         row = await get(
             session=session, workspace_id=actor.workspace_id, connection_id=connection_id
         )
-    result = await checks.check(
-        kind=row.kind, base_url=row.base_url, api_key=_decrypt_key(row, secret_box)
-    )
+    result = await _check_row(row, secret_box)
     async with sessionmaker() as session, session.begin():
         row = await get(session=session, workspace_id=actor.workspace_id, connection_id=row.id)
         previous = row.status
-        row.status, row.checked_at = result.status, utcnow()
+        _record_check(row, result)
         details: dict[str, object] = {"from": previous.value, "to": result.status.value}
+        if result.reason is not None:
+            details["reason"] = result.reason
         if result.http_status is not None:
             details["httpStatus"] = result.http_status
         if result.error_type is not None:
@@ -222,16 +233,21 @@ async def check(
     return row
 
 
-def _decrypt_key(row: ModelConnection, secret_box: SecretBox) -> str | None:
-    """The plaintext key for the outgoing request only; a key sealed with another secret
-    key cannot be sent, so the check then reports UNVERIFIED (no key, no 2xx)."""
-    if row.api_key_encrypted is None:
-        return None
+def _record_check(row: ModelConnection, result: checks.CheckResult) -> None:
+    row.status, row.checked_at = result.status, utcnow()
+    row.check_reason, row.check_http_status = result.reason, result.http_status
+
+
+async def _check_row(row: ModelConnection, secret_box: SecretBox) -> checks.CheckResult:
+    """Check with the plaintext key and headers (for the outgoing request only); a secret
+    sealed with another service key cannot be sent, so the check says so without asking."""
     try:
-        return secret_box.decrypt(row.api_key_encrypted)
+        key = secret_box.decrypt(row.api_key_encrypted) if row.api_key_encrypted else None
+        extra = decrypt_headers(row, secret_box)
     except InvalidToken:
-        logger.warning("connection key cannot be decrypted", extra={"connection_id": row.id})
-        return None
+        logger.warning("connection secret cannot be decrypted", extra={"connection_id": row.id})
+        return checks.CheckResult(ConnectionStatus.UNVERIFIED, checks.SECRET_UNREADABLE)
+    return await checks.check(kind=row.kind, base_url=row.base_url, api_key=key, headers=extra)
 
 
 async def get(*, session: AsyncSession, workspace_id: str, connection_id: str) -> ModelConnection:
@@ -256,6 +272,7 @@ def _facts(row: ModelConnection) -> dict[str, object]:
         "kind": row.kind.value,
         "baseUrl": row.base_url,
         "hasApiKey": row.api_key_encrypted is not None,
+        "headerNames": row.header_names or [],
         "status": row.status.value,
         "maxConcurrency": row.max_concurrency,
         "inputMicrosPerMillionTokens": row.input_micros_per_million_tokens,
@@ -270,6 +287,7 @@ def _log_check(row: ModelConnection, result: checks.CheckResult) -> None:
         extra={
             "connection_id": row.id,
             "status": result.status.value,
+            "reason": result.reason,
             "http_status": result.http_status,
             "error_type": result.error_type,
         },

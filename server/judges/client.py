@@ -46,6 +46,7 @@ class JudgeClient:
         base_url: str,
         model: str,
         api_key: str | None = None,
+        headers: dict[str, str] | None = None,
         timeout_seconds: float = 120.0,
         max_connections: int = 16,
     ) -> None:
@@ -54,7 +55,9 @@ class JudgeClient:
         self._host = urlsplit(self._url).netloc or self._url
         self.model = model
         self._timeout_seconds = timeout_seconds
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        headers = dict(headers or {})
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
         limits = httpx.Limits(
             max_connections=max_connections, max_keepalive_connections=max_connections
         )

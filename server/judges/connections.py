@@ -1,8 +1,9 @@
 """The pairwise judge of a model connection: the compare package's `PairJudge` over it.
 
-OPENAI_COMPATIBLE: `JudgeClient` on the connection's base URL with its decrypted key (one
-call is one attempt; `PairJudge` retries). SIMULATED: deterministic by the prompt, shown
-as simulated. Spend is estimated (characters ÷ 4 each way) at the connection's prices.
+OPENAI_COMPATIBLE: `JudgeClient` on the connection's base URL with its decrypted key and
+headers; ANTHROPIC: the Messages API provider (one call is one attempt either way;
+`PairJudge` retries). SIMULATED: deterministic by the prompt, shown as simulated. Spend is
+estimated (characters ÷ 4 each way) at the connection's prices.
 """
 
 from __future__ import annotations
@@ -15,10 +16,21 @@ from typing import Any
 
 from cryptography.fernet import InvalidToken
 
+from server.connections.headers import decrypt_headers
 from server.connections.models import ConnectionKind, ModelConnection
-from server.judges.client import CONNECTION, JudgeClient, JudgeError
+from server.judges.client import (
+    BAD_REPLY,
+    CONNECTION,
+    HTTP_ERROR,
+    RATE_LIMITED,
+    TIMEOUT,
+    JudgeClient,
+    JudgeError,
+)
 from server.judges.pair import Complete, PairJudge, Sleep
 from server.judges.pair_prompt import DEFAULT_RUBRIC, VERDICTS
+from server.providers.anthropic import AnthropicProvider
+from server.providers.base import DispatchError, ModelCall
 from server.providers.pricing import Prices, Rates, call_cost
 from server.security import SecretBox
 
@@ -51,7 +63,7 @@ class OpenJudge:
     meter: SpendMeter
     simulated: bool
     concurrency: int
-    _client: JudgeClient | None = field(default=None)
+    _client: JudgeClient | AnthropicProvider | None = field(default=None)
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -81,26 +93,40 @@ def open_judge(
         )
     )
     concurrency = max(1, connection.max_concurrency)
-    client = None
+    client: JudgeClient | AnthropicProvider | None = None
     if connection.kind == ConnectionKind.SIMULATED:
         base: Complete = _simulated
     else:
         if not connection.base_url:
             raise JudgeUnavailable("the judge's connection has no base URL")
-        api_key = None
-        if connection.api_key_encrypted:
-            try:
-                api_key = secrets.decrypt(connection.api_key_encrypted)
-            except InvalidToken:
-                raise JudgeUnavailable("the judge's key cannot be decrypted") from None
-        client = JudgeClient(
-            base_url=connection.base_url,
-            model=model,
-            api_key=api_key,
-            timeout_seconds=timeout_seconds,
-            max_connections=concurrency * 2,
-        )
-        base = client.complete
+        try:
+            api_key = (
+                secrets.decrypt(connection.api_key_encrypted)
+                if connection.api_key_encrypted
+                else None
+            )
+            headers = decrypt_headers(connection, secrets)
+        except InvalidToken:
+            raise JudgeUnavailable("the judge's key cannot be decrypted") from None
+        if connection.kind == ConnectionKind.ANTHROPIC:
+            client = AnthropicProvider(
+                connection.base_url,
+                api_key,
+                headers=headers,
+                max_connections=concurrency * 2,
+                max_attempts=1,
+            )
+            base = _messages_judge(client, model, int(config.get("maxOutputTokens") or 1024))
+        else:
+            client = JudgeClient(
+                base_url=connection.base_url,
+                model=model,
+                api_key=api_key,
+                headers=headers,
+                timeout_seconds=timeout_seconds,
+                max_connections=concurrency * 2,
+            )
+            base = client.complete
 
     async def complete(messages: list[dict[str, str]]) -> str:
         reply = await base(messages)
@@ -115,6 +141,32 @@ def open_judge(
         concurrency=concurrency,
         _client=client,
     )
+
+
+_JUDGE_ERRORS = {
+    DispatchError.PROVIDER_TIMEOUT: (TIMEOUT, True),
+    DispatchError.PROVIDER_RATE_LIMITED: (RATE_LIMITED, True),
+    DispatchError.PROVIDER_SERVER_ERROR: (HTTP_ERROR, True),
+    DispatchError.PROVIDER_UNREACHABLE: (CONNECTION, True),
+    DispatchError.PROVIDER_MALFORMED_RESPONSE: (BAD_REPLY, False),
+}
+
+
+def _messages_judge(provider: AnthropicProvider, model: str, max_tokens: int) -> Complete:
+    """One Messages API call per judgement; a failure is a `JudgeError` naming its code."""
+
+    async def complete(messages: list[dict[str, str]]) -> str:
+        result = await provider.call(
+            ModelCall(messages=list(messages), model=model, max_output_tokens=max_tokens)
+        )
+        if result.error is None:
+            return result.output or ""
+        error_class, retryable = _JUDGE_ERRORS.get(result.error, (HTTP_ERROR, False))
+        raise JudgeError(
+            error_class, f"the judge call failed: {result.error.value}", retryable=retryable
+        )
+
+    return complete
 
 
 async def _simulated(messages: list[dict[str, str]]) -> str:

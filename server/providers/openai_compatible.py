@@ -1,106 +1,51 @@
-"""The OPENAI_COMPATIBLE provider: chat completions over one aiohttp session per connection.
-
-Faults become bounded `DispatchError` codes. Provider bodies, exception texts, prompts,
-outputs and keys never reach a log line or a `CallResult` other than its `output`: logs
-carry codes, HTTP statuses, attempt numbers and exception class names only.
-"""
+"""The OPENAI_COMPATIBLE provider: `POST {base_url}/chat/completions` (`server.providers.http`
+does the session, the retries and the bounded faults)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
-import math
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from collections.abc import Mapping
 from typing import Any
 
-import aiohttp
-import httpx
-import orjson
+from server.connections.endpoints import openai_headers
+from server.providers.base import ModelCall
+from server.providers.http import (
+    DEFAULT_TIMEOUT,
+    MAX_ATTEMPTS,
+    Completion,
+    HttpProvider,
+    Malformed,
+    ProviderTimeout,
+    Sleep,
+    backoff_delay,
+    client_timeout,
+    load_json,
+    parse_retry_after,
+    provider_timeout,
+    token_count,
+    trial_headers,
+)
 
-from server.providers.base import CallResult, DispatchError, ModelCall
-from server.providers.pricing import estimate_input_tokens, estimate_output_tokens
-
-logger = logging.getLogger("shipwise.providers")
-
-for _library in ("httpx", "httpcore", "aiohttp"):
-    # Their INFO and DEBUG lines quote the provider's reason phrase and response headers,
-    # which are provider text: only their warnings may reach our logs.
-    logging.getLogger(_library).setLevel(logging.WARNING)
-
-ProviderTimeout = aiohttp.ClientTimeout | httpx.Timeout
-"""aiohttp's own, or an httpx timeout read as (connect, read)."""
-DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=60.0)
-MAX_ATTEMPTS = 3
-READ_CHUNK_BYTES = 64 * 1024
-BACKOFF_BASE_SECONDS = 0.5
-BACKOFF_CAP_SECONDS = 30.0
-MAX_RESPONSE_BYTES = 8 * 1024 * 1024
-"""A larger answer is treated as malformed: no chat completion we store is this big."""
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "OpenAICompatibleProvider",
+    "ProviderTimeout",
+    "Sleep",
+    "backoff_delay",
+    "client_timeout",
+    "parse_completion",
+    "parse_retry_after",
+    "provider_timeout",
+    "request_body",
+    "trial_headers",
+]
 
 RESERVED_PARAMS = frozenset(
     {"model", "messages", "max_tokens", "max_completion_tokens", "tools", "stream", "n"}
 )
 """`params` cannot change what is asked, the output bound the cost estimate relies on, or the
 response shape we parse (a stream, several choices)."""
-
-Sleep = Callable[[float], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Completion:
-    """A parsed answer; a token count is None when the provider did not report it."""
-
-    output: str
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Attempt:
-    completion: Completion | None = None
-    latency_ms: int = 0
-    error: DispatchError | None = None
-    retryable: bool = False
-    retry_after: float | None = None
-    http_status: int | None = None
-    error_type: str | None = None
-
-
-class _Malformed(Exception):
-    """The body is not a chat completion; carries no text on purpose."""
-
-
-def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
-    """`Retry-After` as seconds (delta-seconds or an HTTP date), within 0 … 30; None if unusable."""
-    if value is None or not value.strip():
-        return None
-    try:
-        seconds = float(value.strip())
-    except ValueError:
-        try:
-            when = parsedate_to_datetime(value.strip())
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - (now or datetime.now(UTC))).total_seconds()
-    if not math.isfinite(seconds):
-        return None
-    return min(max(seconds, 0.0), BACKOFF_CAP_SECONDS)
-
-
-def backoff_delay(retry_index: int, retry_after: float | None = None) -> float:
-    """0.5·2ⁿ s for the n-th retry (n = 0, 1, …), at least `Retry-After`, at most 30 s."""
-    delay = BACKOFF_BASE_SECONDS * 2.0 ** min(retry_index, 16)
-    if retry_after is not None:
-        delay = max(delay, retry_after)
-    return min(delay, BACKOFF_CAP_SECONDS)
 
 
 def request_body(call: ModelCall) -> dict[str, Any]:
@@ -114,16 +59,6 @@ def request_body(call: ModelCall) -> dict[str, Any]:
     return body
 
 
-def trial_headers(call: ModelCall) -> dict[str, str]:
-    """`X-Shipwise-Trial` and `X-Shipwise-Delivery`, when the call names them."""
-    headers = {}
-    if call.trial_header:
-        headers["X-Shipwise-Trial"] = call.trial_header
-    if call.delivery_header:
-        headers["X-Shipwise-Delivery"] = call.delivery_header
-    return headers
-
-
 def _content(value: Any) -> str:
     if value is None:
         return ""  # a tool-call-only answer
@@ -132,7 +67,7 @@ def _content(value: Any) -> str:
     if isinstance(value, list):  # content parts: keep the text ones
         parts = [p.get("text") for p in value if isinstance(p, dict)]
         return "".join(p for p in parts if isinstance(p, str))
-    raise _Malformed
+    raise Malformed
 
 
 def _arguments(value: Any) -> Any:
@@ -155,234 +90,60 @@ def _tool_calls(message: dict[str, Any]) -> list[dict[str, Any]]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise _Malformed
+        raise Malformed
     calls = []
     for item in raw:
         function = item.get("function") if isinstance(item, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
-            raise _Malformed
+            raise Malformed
         calls.append({"name": function["name"], "arguments": _arguments(function.get("arguments"))})
     return calls
 
 
-def _token_count(usage: Any, key: str) -> int | None:
-    value = usage.get(key) if isinstance(usage, dict) else None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        return None
-    return value
-
-
 def parse_completion(raw: bytes) -> Completion:
-    """`choices[0].message` content and tool calls, and `usage`; raises `_Malformed`."""
-    try:
-        data = orjson.loads(raw)
-    except ValueError:  # orjson.JSONDecodeError and bad UTF-8 included
-        raise _Malformed from None
+    """`choices[0].message` content and tool calls, and `usage`; raises `Malformed`."""
+    data = load_json(raw)
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise _Malformed
+        raise Malformed
     message = choices[0].get("message")
     if not isinstance(message, dict):
-        raise _Malformed
+        raise Malformed
     usage = data.get("usage")
     return Completion(
         output=_content(message.get("content")),
         tool_calls=_tool_calls(message),
-        input_tokens=_token_count(usage, "prompt_tokens"),
-        output_tokens=_token_count(usage, "completion_tokens"),
+        input_tokens=token_count(usage, "prompt_tokens"),
+        output_tokens=token_count(usage, "completion_tokens"),
     )
 
 
-def _status_failure(status: int, retry_after: str | None) -> _Attempt:
-    if status == 429:
-        return _Attempt(
-            error=DispatchError.PROVIDER_RATE_LIMITED,
-            retryable=True,
-            retry_after=parse_retry_after(retry_after),
-            http_status=status,
-        )
-    if status >= 500:
-        return _Attempt(
-            error=DispatchError.PROVIDER_SERVER_ERROR,
-            retryable=True,
-            retry_after=parse_retry_after(retry_after),
-            http_status=status,
-        )
-    # 4xx (a bad key, an unknown model, a refused request) and unfollowed redirects: the
-    # same request would fail again, so it is not retried.
-    return _Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
-
-
-async def _read_capped(response: aiohttp.ClientResponse) -> bytes:
-    if response.content_length is not None and response.content_length > MAX_RESPONSE_BYTES:
-        raise _Malformed
-    chunks: list[bytes] = []
-    size = 0
-    while chunk := await response.content.read(READ_CHUNK_BYTES):
-        size += len(chunk)
-        if size > MAX_RESPONSE_BYTES:
-            raise _Malformed
-        chunks.append(chunk)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
-def client_timeout(timeout: ProviderTimeout) -> aiohttp.ClientTimeout:
-    """aiohttp's timeout for ours: connect bounds the TCP connect, read each socket read (a
-    body that stalls half-way times out too); httpx timeouts are read the same way."""
-    if isinstance(timeout, aiohttp.ClientTimeout):
-        return timeout
-    return aiohttp.ClientTimeout(total=None, sock_connect=timeout.connect, sock_read=timeout.read)
-
-
-def provider_timeout(read_seconds: float) -> aiohttp.ClientTimeout:
-    """The settings' provider timeout: each read within `read_seconds`, a connect within 5 s."""
-    return aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=read_seconds)
-
-
-class OpenAICompatibleProvider:
-    """`POST {base_url}/chat/completions`, retried on 429, 5xx, timeouts and connection errors.
-
-    One aiohttp `ClientSession` (keep-alive, at most `max_connections` sockets) is created in
-    the running loop on the first call and closed by `aclose`; the fixed headers (the key, the
-    content type) are built once and live only in that session.
-    """
-
-    simulated = False
+class OpenAICompatibleProvider(HttpProvider):
+    """Chat completions with `Authorization: Bearer <key>` when a key is set, and the
+    connection's extra headers (Azure's `api-key`, a gateway's own)."""
 
     def __init__(
         self,
         base_url: str,
         api_key: str | None,
         *,
+        headers: Mapping[str, str] | None = None,
         timeout: ProviderTimeout = DEFAULT_TIMEOUT,
         max_connections: int = 8,
         sleep: Sleep = asyncio.sleep,
         max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
-        self._url = base_url.rstrip("/") + "/chat/completions"
-        self._timeout = client_timeout(timeout)
-        self._max_connections = max(1, max_connections)
-        headers = {"Content-Type": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        # The key lives only in the session's default headers, never on this object.
-        self._headers: dict[str, str] | None = headers
-        self._session: aiohttp.ClientSession | None = None
-        self._closed = False
-        self._sleep = sleep
-        self._max_attempts = max(1, max_attempts)
+        super().__init__(
+            base_url.rstrip("/") + "/chat/completions",
+            {**(headers or {}), **openai_headers(api_key)},
+            timeout=timeout,
+            max_connections=max_connections,
+            sleep=sleep,
+            max_attempts=max_attempts,
+        )
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
+    def request_body(self, call: ModelCall) -> dict[str, Any]:
+        return request_body(call)
 
-    def _client(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            if self._closed:
-                raise RuntimeError("provider is closed")
-            connector = aiohttp.TCPConnector(
-                limit=self._max_connections, limit_per_host=0, keepalive_timeout=30
-            )
-            self._session = aiohttp.ClientSession(
-                connector=connector,
-                headers=self._headers,
-                timeout=self._timeout,
-                json_serialize=_dumps,
-                auto_decompress=True,
-            )
-            self._headers = None
-        return self._session
-
-    async def call(self, request: ModelCall) -> CallResult:
-        """The completion after at most `max_attempts` attempts; faults become error codes."""
-        body = orjson.dumps(request_body(request), default=str)
-        headers = trial_headers(request)
-        attempt = 0
-        while True:
-            attempt += 1
-            outcome = await self._attempt(body, headers)
-            if outcome.completion is not None:
-                return _result(request, outcome.completion, outcome.latency_ms, attempt)
-            error = outcome.error or DispatchError.DISPATCH_INTERNAL
-            final = not outcome.retryable or attempt >= self._max_attempts
-            logger.warning(
-                "provider call failed" if final else "provider attempt failed; retrying",
-                extra={
-                    "error_code": error.value,
-                    "http_status": outcome.http_status,
-                    "error_type": outcome.error_type,
-                    "attempt": attempt,
-                },
-            )
-            if final:
-                return CallResult(output=None, attempts=attempt, error=error)
-            await self._sleep(backoff_delay(attempt - 1, outcome.retry_after))
-
-    async def _attempt(self, body: bytes, headers: dict[str, str]) -> _Attempt:
-        started = time.monotonic()
-        status: int | None = None
-        try:
-            client = self._client()
-            async with client.post(
-                self._url, data=body, headers=headers, allow_redirects=False
-            ) as resp:
-                status = resp.status
-                if not 200 <= status < 300:
-                    # The error body is never read: it is provider text.
-                    return _status_failure(status, resp.headers.get("Retry-After"))
-                raw = await _read_capped(resp)
-            completion = parse_completion(raw)
-        except TimeoutError as exc:  # aiohttp's ServerTimeoutError and asyncio's alike
-            return _Attempt(
-                error=DispatchError.PROVIDER_TIMEOUT, retryable=True, error_type=_name(exc)
-            )
-        except (aiohttp.InvalidURL, aiohttp.NonHttpUrlClientError, ValueError) as exc:
-            # A URL nobody can be asked at (ValueError: yarl refusing it).
-            return _Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
-        except (aiohttp.ClientConnectionError, OSError) as exc:
-            # Refused, reset, DNS, a server that hung up: nobody answered usefully.
-            return _Attempt(
-                error=DispatchError.PROVIDER_UNREACHABLE, retryable=True, error_type=_name(exc)
-            )
-        except (_Malformed, aiohttp.ClientError) as exc:
-            # A 2xx that is not a chat completion: asking again would most likely repeat it.
-            return _Attempt(
-                error=DispatchError.PROVIDER_MALFORMED_RESPONSE,
-                http_status=status,
-                error_type=_name(exc),
-            )
-        latency_ms = round((time.monotonic() - started) * 1000)
-        return _Attempt(completion=completion, latency_ms=latency_ms)
-
-    async def aclose(self) -> None:
-        """Close the session and its connections."""
-        self._closed = True
-        if self._session is not None:
-            await self._session.close()
-
-
-def _dumps(value: Any) -> str:
-    return orjson.dumps(value, default=str).decode()
-
-
-def _name(exc: BaseException) -> str:
-    return type(exc).__name__
-
-
-def _result(
-    request: ModelCall, completion: Completion, latency_ms: int, attempts: int
-) -> CallResult:
-    input_tokens = completion.input_tokens
-    if input_tokens is None:
-        input_tokens = estimate_input_tokens(request.messages)
-    output_tokens = completion.output_tokens
-    if output_tokens is None:
-        output_tokens = estimate_output_tokens(completion.output, completion.tool_calls)
-    return CallResult(
-        output=completion.output,
-        tool_calls=completion.tool_calls,
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-        latency_ms=latency_ms,
-        attempts=attempts,
-    )
+    def parse(self, raw: bytes) -> Completion:
+        return parse_completion(raw)

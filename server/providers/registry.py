@@ -14,14 +14,12 @@ from dataclasses import dataclass
 
 from cryptography.fernet import InvalidToken
 
+from server.connections.headers import decrypt_headers
 from server.connections.models import ConnectionKind, ModelConnection
+from server.providers.anthropic import AnthropicProvider
 from server.providers.base import CallResult, DispatchError, ModelCall, Provider
-from server.providers.openai_compatible import (
-    DEFAULT_TIMEOUT,
-    OpenAICompatibleProvider,
-    ProviderTimeout,
-    Sleep,
-)
+from server.providers.http import DEFAULT_TIMEOUT, ProviderTimeout, Sleep
+from server.providers.openai_compatible import OpenAICompatibleProvider
 from server.providers.simulated import SimulatedProvider
 from server.security import SecretBox
 
@@ -55,6 +53,7 @@ def _fingerprint(connection: ModelConnection) -> str:
             connection.kind.value,
             connection.base_url,
             connection.api_key_encrypted,
+            connection.headers_encrypted,
             connection.simulation,
             connection.max_concurrency,
         ],
@@ -118,20 +117,29 @@ class ProviderPool:
             return SimulatedProvider(connection.simulation, sleep=self._sleep)
         if not connection.base_url:
             return UnavailableProvider()
-        api_key = None
-        if connection.api_key_encrypted:
-            try:
-                api_key = self._secrets.decrypt(connection.api_key_encrypted)
-            except InvalidToken:
-                # The service key changed since the key was stored: say so by code only.
-                logger.error(
-                    "provider key cannot be decrypted",
-                    extra={"connection_id": connection.id, "error_code": "connection_not_ready"},
-                )
-                return UnavailableProvider()
-        return OpenAICompatibleProvider(
+        try:
+            api_key = (
+                self._secrets.decrypt(connection.api_key_encrypted)
+                if connection.api_key_encrypted
+                else None
+            )
+            headers = decrypt_headers(connection, self._secrets)
+        except InvalidToken:
+            # The service key changed since the secrets were stored: say so by code only.
+            logger.error(
+                "provider key cannot be decrypted",
+                extra={"connection_id": connection.id, "error_code": "connection_not_ready"},
+            )
+            return UnavailableProvider()
+        kind = (
+            AnthropicProvider
+            if connection.kind == ConnectionKind.ANTHROPIC
+            else OpenAICompatibleProvider
+        )
+        return kind(
             connection.base_url,
             api_key,
+            headers=headers,
             timeout=self._timeout,
             max_connections=max(1, connection.max_concurrency),
             sleep=self._sleep,

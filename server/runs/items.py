@@ -1,7 +1,9 @@
 """The shape of a run item (docs/domain.md), checked without I/O by the API and by the importer.
 
-An item is `{datasetItemId?, position?, input, trials: [{passed?, evaluators {name: score},
-output?, metrics {tokens, turns, toolCalls, wallMs, errors}}]}`. Checking turns it into
+An item is `{datasetItemId?, position?, input, expected?, trials: [{passed?, evaluators
+{name: score}, output?, toolCalls?: [{name, arguments}], metrics {tokens, turns, toolCalls,
+wallMs, errors}}]}`; `expected` and `toolCalls` are what a run's server-graded checks read
+(`server.runs.grading`), and `expected` is not stored. Checking turns it into
 the column values of one `run_item` row and its `run_item_score` rows (one per evaluator,
 the mean over the trials that scored it). Only the standard library and `server.errors`
 are imported, so the command-line importer starts quickly.
@@ -23,8 +25,9 @@ MAX_OUTPUT_CHARS = 100_000
 MAX_TRIALS_PER_ITEM = 100
 MAX_NAME_LENGTH = 200
 MAX_POSITION = 2**31 - 1
-ITEM_FIELDS = frozenset({"datasetItemId", "position", "input", "trials"})
-TRIAL_FIELDS = frozenset({"passed", "evaluators", "output", "metrics"})
+ITEM_FIELDS = frozenset({"datasetItemId", "position", "input", "expected", "trials"})
+TRIAL_FIELDS = frozenset({"passed", "evaluators", "output", "toolCalls", "metrics"})
+MAX_TOOL_CALLS = 100
 METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors"})
 
 __all__ = ["MAX_JSON_DEPTH", "CaseError", "ItemRow", "check_chunk", "check_item"]
@@ -47,6 +50,7 @@ class ItemRow(TypedDict):
     graded_count: int
     passed_count: int
     scores: list[ScoreRow]
+    expected: Any
 
 
 def check_item(raw: object, position: int) -> ItemRow:
@@ -79,6 +83,7 @@ def check_item(raw: object, position: int) -> ItemRow:
     if "input" not in raw:
         raise CaseError("`input` is required", "input")
     check_json(raw["input"], "input", 0)
+    check_json(raw.get("expected"), "expected", 0)
     trials = raw.get("trials")
     if not isinstance(trials, list) or not 1 <= len(trials) <= MAX_TRIALS_PER_ITEM:
         raise CaseError(f"`trials` must be a list of 1 to {MAX_TRIALS_PER_ITEM} trials", "trials")
@@ -105,6 +110,7 @@ def check_item(raw: object, position: int) -> ItemRow:
             {"evaluator": name, "mean": total / count, "count": int(count)}
             for name, (total, count) in sums.items()
         ],
+        "expected": raw.get("expected"),
     }
 
 
@@ -132,6 +138,8 @@ def _check_trial(trial: object, index: int, sums: dict[str, list[float]]) -> int
         _add_scores(evaluators, index, sums)
     if "output" in trial:
         _check_output(trial["output"], f"trials[{index}]")
+    if "toolCalls" in trial:
+        _check_tool_calls(trial["toolCalls"], f"trials[{index}].toolCalls")
     metrics = trial.get("metrics")
     if metrics is not None:
         _check_metrics(metrics, f"trials[{index}]")
@@ -165,6 +173,15 @@ def _check_output(output: object, where: str) -> None:
         raise CaseError(
             f"`output` has {size:,} characters; at most {MAX_OUTPUT_CHARS:,}", f"{where}.output"
         )
+
+
+def _check_tool_calls(calls: object, where: str) -> None:
+    if type(calls) is not list or len(calls) > MAX_TOOL_CALLS:
+        raise CaseError(f"`toolCalls` must be a list of at most {MAX_TOOL_CALLS} calls", where)
+    for call in calls:
+        if type(call) is not dict or type(call.get("name")) is not str or not call["name"]:
+            raise CaseError("a tool call must be an object with a `name`", where)
+    check_json(calls, where, 1)
 
 
 def _check_metrics(metrics: object, where: str) -> None:

@@ -72,6 +72,9 @@ class Run(Base):
         String(64), comment="imported runs: a running hash of the appended items, for idempotency"
     )
     error_code: Mapped[str | None] = mapped_column(String(64))
+    checks: Mapped[list[dict[str, Any]] | None] = mapped_column(
+        PortableJSON, comment="imported runs: the checks the server grades each trial with"
+    )
     comparison_id: Mapped[str | None] = mapped_column(
         ForeignKey("comparison.id", ondelete="CASCADE"), comment="hosted runs: the comparison"
     )

@@ -23,7 +23,7 @@ from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.ids import new_id
 from server.pagination import Page, keyset_page
-from server.runs import item_store
+from server.runs import grading, item_store
 from server.runs import vectors as run_vectors
 from server.runs.items import MAX_ITEMS_PER_RUN, MAX_POSITION, check_chunk
 from server.runs.models import Run, RunItem, RunSource, RunStatus
@@ -80,11 +80,14 @@ async def start_import(
     experiment_id: str,
     idempotency_key: str,
     metadata: object = None,
+    checks: object = None,
 ) -> Run:
-    """A new RUNNING imported run, or the live run this key already started (a no-op)."""
+    """A new RUNNING imported run, or the live run this key already started (a no-op; the
+    same `checks` or none must be named again). Named checks are graded by the server."""
     actor.require(Role.MEMBER)
     key = clean_name(idempotency_key, field="idempotencyKey")
     meta = _check_metadata(metadata)
+    specs = grading.validate_import_checks(checks)
     experiment = await experiment_service.get(
         session=session, workspace_id=actor.workspace_id, experiment_id=experiment_id
     )
@@ -106,6 +109,12 @@ async def start_import(
                 field="idempotencyKey",
                 runId=existing.id,
             )
+        if specs is not None and specs != existing.checks:
+            raise Conflict(
+                "this idempotencyKey started a run with other checks",
+                field="checks",
+                runId=existing.id,
+            )
         return existing
     run = Run(
         id=new_id("run"),
@@ -116,11 +125,15 @@ async def start_import(
         item_count=0,
         metadata_=meta,
         idempotency_key=key,
+        checks=specs,
         created_by_member_id=actor.member_id,
     )
     session.add(run)
     await session.flush()
-    await _audit(session, actor, "run.import_start", run, {"experimentId": experiment.id})
+    details: dict[str, object] = {"experimentId": experiment.id}
+    if specs:
+        details["checks"] = [spec["kind"] for spec in specs]
+    await _audit(session, actor, "run.import_start", run, details)
     return run
 
 
@@ -145,6 +158,8 @@ async def append_items(
     start = run.item_count if position is None else position
     check_range(start, field="position", low=0, high=MAX_POSITION)
     rows = check_chunk(items, start=start)
+    if run.checks:
+        rows = [grading.grade_row(row, run.checks) for row in rows]
     stored = await item_store.stored_positions(session, run.id, rows)
     fresh = [row for row in rows if row["position"] not in stored]
     if not fresh:

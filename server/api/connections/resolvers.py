@@ -48,6 +48,7 @@ class ConnectionMutation:
                 monthly_cap_cents=input.monthly_cap_cents,
                 max_concurrency=input.max_concurrency,
                 simulation=input.simulation.to_value() if input.simulation else None,
+                headers=[(h.name, h.value) for h in input.headers] if input.headers else None,
             )
         return ModelConnection.from_row(row)
 

@@ -9,6 +9,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.api.context import Context
+from server.connections.checks import status_message
 from server.connections.models import ConnectionKind as ConnectionKindEnum
 from server.connections.models import ConnectionStatus as ConnectionStatusEnum
 from server.connections.models import ModelConnection as ModelConnectionRow
@@ -47,12 +48,18 @@ class ModelConnection:
     kind: ConnectionKind  # type: ignore[valid-type]
     base_url: str | None
     has_api_key: bool = strawberry.field(description="The key itself is write-only.")
+    header_names: list[str] = strawberry.field(
+        description="The extra request headers' names; their values are write-only."
+    )
     simulated: bool = strawberry.field(description="True for a SIMULATED connection.")
     input_cents_per_million_tokens: float
     output_cents_per_million_tokens: float
     monthly_cap_cents: float | None
     max_concurrency: int
     status: ConnectionStatus  # type: ignore[valid-type]
+    status_message: str = strawberry.field(
+        description="The status and why, in words (never the provider's text)."
+    )
     checked_at: datetime | None
     simulation: Simulation | None
     created_at: datetime
@@ -70,12 +77,14 @@ class ModelConnection:
             kind=row.kind,
             base_url=row.base_url,
             has_api_key=row.api_key_encrypted is not None,
+            header_names=list(row.header_names or []),
             simulated=row.kind == ConnectionKindEnum.SIMULATED,
             input_cents_per_million_tokens=micros_to_cents(row.input_micros_per_million_tokens),
             output_cents_per_million_tokens=micros_to_cents(row.output_micros_per_million_tokens),
             monthly_cap_cents=optional_micros_to_cents(row.monthly_cap_micros),
             max_concurrency=row.max_concurrency,
             status=row.status,
+            status_message=status_message(row.status, row.check_reason, row.check_http_status),
             checked_at=row.checked_at,
             simulation=Simulation.from_stored(row.simulation) if row.simulation else None,
             created_at=row.created_at,
@@ -102,17 +111,31 @@ class SimulationInput:
         )
 
 
+@strawberry.input(description="An extra request header; the value is write-only.")
+class HeaderInput:
+    name: str
+    value: str
+
+
 @strawberry.input
 class CreateModelConnectionInput:
     name: str
     kind: ConnectionKind  # type: ignore[valid-type]
     base_url: str | None = strawberry.field(
         default=None,
-        description="OPENAI_COMPATIBLE only: the URL that `/models` and "
-        "`/chat/completions` hang off, e.g. `https://api.openai.com/v1`.",
+        description="OPENAI_COMPATIBLE: the URL that `/models` and `/chat/completions` hang "
+        "off, e.g. `https://api.openai.com/v1`. ANTHROPIC: the Messages API's, "
+        "`https://api.anthropic.com` when omitted.",
     )
     api_key: str | None = strawberry.field(
-        default=None, description="OPENAI_COMPATIBLE only; stored encrypted, never returned."
+        default=None,
+        description="Not SIMULATED: sent as `Authorization: Bearer` (OPENAI_COMPATIBLE) or "
+        "`x-api-key` (ANTHROPIC); stored encrypted, never returned.",
+    )
+    headers: list[HeaderInput] | None = strawberry.field(
+        default=None,
+        description="Not SIMULATED: extra headers on every request (Azure's `api-key`, "
+        "`anthropic-beta`); values stored encrypted, never returned.",
     )
     input_cents_per_million_tokens: float = 0.0
     output_cents_per_million_tokens: float = 0.0

@@ -22,12 +22,13 @@ from server.runs.items import (
 from server.workspaces.roles import Role
 
 ITEMS_DESCRIPTION = (
-    f"At most {MAX_ITEMS_PER_CHUNK:,} items, each {{datasetItemId?, position?, input, trials: "
-    "[{passed?, evaluators? {name: score}, output?, metrics? {tokens, turns, toolCalls, "
-    f"wallMs, errors}}]}}; at most {MAX_EVALUATORS_PER_ITEM} evaluators per item, outputs up "
-    f"to {MAX_OUTPUT_CHARS:,} characters, {MAX_ITEMS_PER_RUN:,} items per run. One JSON "
-    "value, checked by the server; an invalid item fails the chunk with VALIDATION_FAILED "
-    "naming `items[i]` (extensions: index, reason)."
+    f"At most {MAX_ITEMS_PER_CHUNK:,} items, each {{datasetItemId?, position?, input, "
+    "expected?, trials: [{passed?, evaluators? {name: score}, output?, toolCalls? [{name, "
+    "arguments}], metrics? {tokens, turns, toolCalls, wallMs, errors}}]}; at most "
+    f"{MAX_EVALUATORS_PER_ITEM} evaluators per item, outputs up to {MAX_OUTPUT_CHARS:,} "
+    f"characters, {MAX_ITEMS_PER_RUN:,} items per run. One JSON value, checked by the server; "
+    "an invalid item fails the chunk with VALIDATION_FAILED naming `items[i]` (extensions: "
+    "index, reason)."
 )
 POSITION = (
     "Where the chunk's items without a `position` of their own go: this one, the next… "
@@ -82,6 +83,13 @@ class RunQuery:
         return RunDiff.of(summary)
 
 
+CHECKS = (
+    "Checks the server grades each trial's output with, as a comparison's `checks` "
+    '(`[{"kind": "CONTAINS"}, {"kind": "TOOL_CALL", "toolName": "search"}]`): against the '
+    "item's `expected`, and the trial's `toolCalls`."
+)
+
+
 @strawberry.type
 class RunMutation:
     @strawberry.mutation(description="Start (or, with the same key, resume) an imported run.")
@@ -91,6 +99,7 @@ class RunMutation:
         experiment_id: strawberry.ID,
         idempotency_key: str,
         metadata: JSON | None = None,
+        checks: Annotated[JSON | None, strawberry.argument(description=CHECKS)] = None,
     ) -> Run:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
@@ -100,6 +109,7 @@ class RunMutation:
                 experiment_id=experiment_id,
                 idempotency_key=idempotency_key,
                 metadata=metadata,
+                checks=checks,
             )
         return Run.from_row(row)
 

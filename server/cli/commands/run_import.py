@@ -33,8 +33,10 @@ EXPERIMENTS = """query($after: String) {
   }
 }"""
 CREATE_EXPERIMENT = "mutation($n: String!) { createExperiment(input: {name: $n}) { id } }"
-START = """mutation($e: ID!, $k: String!, $m: JSON) {
-  startRunImport(experimentId: $e, idempotencyKey: $k, metadata: $m) { id status itemCount }
+START = """mutation($e: ID!, $k: String!, $m: JSON, $c: JSON) {
+  startRunImport(experimentId: $e, idempotencyKey: $k, metadata: $m, checks: $c) {
+    id status itemCount
+  }
 }"""
 APPEND = """mutation($id: ID!, $items: JSON!, $position: Int) {
   appendRunItems(runId: $id, items: $items, position: $position) { appendedCount }
@@ -143,11 +145,14 @@ def import_file(
     metadata: dict[str, Any] | None = None,
     chunk_size: int = MAX_ITEMS_PER_CHUNK,
     in_flight: int = DEFAULT_IN_FLIGHT,
+    checks: list[Any] | None = None,
 ) -> Imported:
-    """Start (or resume) the run, append every chunk and complete it; FAILED on any error."""
+    """Start (or resume) the run, append every chunk and complete it; FAILED on any error.
+    With `checks`, the server grades each trial's output."""
     experiment_id = find_or_create_experiment(client, experiment)
     key = idempotency_key or default_key(path, experiment)
-    run = client.execute(START, {"e": experiment_id, "k": key, "m": metadata})["startRunImport"]
+    variables = {"e": experiment_id, "k": key, "m": metadata, "c": checks}
+    run = client.execute(START, variables)["startRunImport"]
     run_id = str(run["id"])
     already_done = run["status"] == "COMPLETED"
     try:

@@ -95,6 +95,14 @@ def import_command(
     pass_threshold: ThresholdOption = 1.0,
     variant: VariantOption = None,
     filter_name: FilterOption = None,
+    checks_json: Annotated[
+        str | None,
+        typer.Option(
+            "--checks-json",
+            help='Checks the server grades each trial with: \'[{"kind": "CONTAINS"}]\' '
+            "(a shipwise JSONL; items carry `expected`, trials `toolCalls`).",
+        ),
+    ] = None,
 ) -> None:
     """Import a results file as a COMPLETED run; prints the run id alone on the last line.
 
@@ -102,8 +110,11 @@ def import_command(
     (exit 1); another tool's bad record names its line or zip member (exit 2).
     """
     meta = _metadata(metadata)
+    checks = _checks(checks_json)
     options = Options(scorer, pass_threshold, variant, filter_name)
     fmt = resolve_format(file, file_format, options)
+    if fmt != "shipwise" and checks is not None:
+        fail("--checks-json grades a shipwise JSONL; another tool's results are graded by it")
     if fmt != "shipwise":
         format_import.run_command(
             file, url=url, token=token, fmt=fmt, options=options, experiment=experiment,
@@ -124,6 +135,7 @@ def import_command(
             metadata=meta,
             chunk_size=chunk_size,
             in_flight=in_flight,
+            checks=checks,
         ),
     )
     typer.echo(
@@ -131,6 +143,18 @@ def import_command(
         f"in experiment {experiment!r}"
     )
     sys.stdout.write(imported.run_id + "\n")
+
+
+def _checks(text: str | None) -> list[Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        fail("--checks-json must be a JSON list of checks", OPERATIONAL_ERROR)
+    if not isinstance(value, list):
+        fail("--checks-json must be a JSON list of checks", OPERATIONAL_ERROR)
+    return value
 
 
 def _metadata(text: str | None) -> dict[str, Any] | None:

@@ -152,7 +152,12 @@ async def test_checking_again_records_the_new_status_and_audits_it(
         "connection.check",
         "connection.create",
     ]
-    assert nodes[1]["details"] == {"from": "READY", "to": "UNREACHABLE", "httpStatus": 503}
+    assert nodes[1]["details"] == {
+        "from": "READY",
+        "to": "UNREACHABLE",
+        "reason": "server_error",
+        "httpStatus": 503,
+    }
     assert nodes[1]["actorRole"] == "ADMIN"
     assert nodes[0]["details"]["to"] == "READY"
     assert PROVIDER_TEXT not in str(events)

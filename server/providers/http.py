@@ -1,0 +1,319 @@
+"""What every HTTP provider shares: one aiohttp session, retries, and faults as bounded codes.
+
+A provider kind (`openai_compatible`, `anthropic`) says where a call goes, which headers it
+carries, how a `ModelCall` becomes a request body and how a 2xx body becomes a `Completion`;
+this module does the rest. Provider bodies, exception texts, prompts, outputs, keys and
+header values never reach a log line or a `CallResult` other than its `output`: logs carry
+codes, HTTP statuses, attempt numbers and exception class names only (docs/errors.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import aiohttp
+import httpx
+import orjson
+
+from server.providers.base import CallResult, DispatchError, ModelCall
+from server.providers.pricing import estimate_input_tokens, estimate_output_tokens
+
+logger = logging.getLogger("shipwise.providers")
+
+for _library in ("httpx", "httpcore", "aiohttp"):
+    # Their INFO and DEBUG lines quote the provider's reason phrase and response headers,
+    # which are provider text: only their warnings may reach our logs.
+    logging.getLogger(_library).setLevel(logging.WARNING)
+
+ProviderTimeout = aiohttp.ClientTimeout | httpx.Timeout
+"""aiohttp's own, or an httpx timeout read as (connect, read)."""
+DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=60.0)
+MAX_ATTEMPTS = 3
+READ_CHUNK_BYTES = 64 * 1024
+BACKOFF_BASE_SECONDS = 0.5
+BACKOFF_CAP_SECONDS = 30.0
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+"""A larger answer is treated as malformed: no answer we store is this big."""
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A parsed answer; a token count is None when the provider did not report it."""
+
+    output: str
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+class Malformed(Exception):
+    """The body is not the answer the provider's API documents; carries no text on purpose."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Attempt:
+    completion: Completion | None = None
+    latency_ms: int = 0
+    error: DispatchError | None = None
+    retryable: bool = False
+    retry_after: float | None = None
+    http_status: int | None = None
+    error_type: str | None = None
+
+
+def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
+    """`Retry-After` as seconds (delta-seconds or an HTTP date), within 0 … 30; None if unusable."""
+    if value is None or not value.strip():
+        return None
+    try:
+        seconds = float(value.strip())
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(value.strip())
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - (now or datetime.now(UTC))).total_seconds()
+    if not math.isfinite(seconds):
+        return None
+    return min(max(seconds, 0.0), BACKOFF_CAP_SECONDS)
+
+
+def backoff_delay(retry_index: int, retry_after: float | None = None) -> float:
+    """0.5·2ⁿ s for the n-th retry (n = 0, 1, …), at least `Retry-After`, at most 30 s."""
+    delay = BACKOFF_BASE_SECONDS * 2.0 ** min(retry_index, 16)
+    if retry_after is not None:
+        delay = max(delay, retry_after)
+    return min(delay, BACKOFF_CAP_SECONDS)
+
+
+def trial_headers(call: ModelCall) -> dict[str, str]:
+    """`X-Shipwise-Trial` and `X-Shipwise-Delivery`, when the call names them."""
+    headers = {}
+    if call.trial_header:
+        headers["X-Shipwise-Trial"] = call.trial_header
+    if call.delivery_header:
+        headers["X-Shipwise-Delivery"] = call.delivery_header
+    return headers
+
+
+def token_count(usage: Any, key: str) -> int | None:
+    """`usage[key]` when it is a non-negative integer, else None (not reported)."""
+    value = usage.get(key) if isinstance(usage, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
+
+
+def load_json(raw: bytes) -> Any:
+    """The body as JSON; `Malformed` when it is not (bad UTF-8 included)."""
+    try:
+        return orjson.loads(raw)
+    except ValueError:  # orjson.JSONDecodeError included
+        raise Malformed from None
+
+
+def _status_failure(status: int, retry_after: str | None) -> _Attempt:
+    if status == 429:
+        return _Attempt(
+            error=DispatchError.PROVIDER_RATE_LIMITED,
+            retryable=True,
+            retry_after=parse_retry_after(retry_after),
+            http_status=status,
+        )
+    if status >= 500:  # Anthropic's 529 "overloaded" included
+        return _Attempt(
+            error=DispatchError.PROVIDER_SERVER_ERROR,
+            retryable=True,
+            retry_after=parse_retry_after(retry_after),
+            http_status=status,
+        )
+    # 4xx (a bad key, an unknown model, a refused request) and unfollowed redirects: the
+    # same request would fail again, so it is not retried.
+    return _Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
+
+
+async def _read_capped(response: aiohttp.ClientResponse) -> bytes:
+    if response.content_length is not None and response.content_length > MAX_RESPONSE_BYTES:
+        raise Malformed
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await response.content.read(READ_CHUNK_BYTES):
+        size += len(chunk)
+        if size > MAX_RESPONSE_BYTES:
+            raise Malformed
+        chunks.append(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def client_timeout(timeout: ProviderTimeout) -> aiohttp.ClientTimeout:
+    """aiohttp's timeout for ours: connect bounds the TCP connect, read each socket read (a
+    body that stalls half-way times out too); httpx timeouts are read the same way."""
+    if isinstance(timeout, aiohttp.ClientTimeout):
+        return timeout
+    return aiohttp.ClientTimeout(total=None, sock_connect=timeout.connect, sock_read=timeout.read)
+
+
+def provider_timeout(read_seconds: float) -> aiohttp.ClientTimeout:
+    """The settings' provider timeout: each read within `read_seconds`, a connect within 5 s."""
+    return aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=read_seconds)
+
+
+class HttpProvider(ABC):
+    """`POST` one JSON body to `url`, retried on 429, 5xx, timeouts and connection errors.
+
+    One aiohttp `ClientSession` (keep-alive, at most `max_connections` sockets) is created in
+    the running loop on the first call and closed by `aclose`; the fixed headers (the key,
+    the connection's extra headers) live only in that session, never on this object.
+    """
+
+    simulated = False
+
+    def __init__(
+        self,
+        url: str,
+        headers: Mapping[str, str],
+        *,
+        timeout: ProviderTimeout = DEFAULT_TIMEOUT,
+        max_connections: int = 8,
+        sleep: Sleep = asyncio.sleep,
+        max_attempts: int = MAX_ATTEMPTS,
+    ) -> None:
+        self._url = url
+        self._timeout = client_timeout(timeout)
+        self._max_connections = max(1, max_connections)
+        self._headers: dict[str, str] | None = {"Content-Type": "application/json", **headers}
+        self._session: aiohttp.ClientSession | None = None
+        self._closed = False
+        self._sleep = sleep
+        self._max_attempts = max(1, max_attempts)
+
+    @abstractmethod
+    def request_body(self, call: ModelCall) -> dict[str, Any]:
+        """The JSON body of `call` in the provider's API."""
+
+    @abstractmethod
+    def parse(self, raw: bytes) -> Completion:
+        """The answer in a 2xx body; raises `Malformed`."""
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _client(self) -> aiohttp.ClientSession:
+        if self._session is None:
+            if self._closed:
+                raise RuntimeError("provider is closed")
+            connector = aiohttp.TCPConnector(
+                limit=self._max_connections, limit_per_host=0, keepalive_timeout=30
+            )
+            self._session = aiohttp.ClientSession(
+                connector=connector,
+                headers=self._headers,
+                timeout=self._timeout,
+                auto_decompress=True,
+            )
+            self._headers = None
+        return self._session
+
+    async def call(self, request: ModelCall) -> CallResult:
+        """The answer after at most `max_attempts` attempts; faults become error codes."""
+        body = orjson.dumps(self.request_body(request), default=str)
+        headers = trial_headers(request)
+        attempt = 0
+        while True:
+            attempt += 1
+            outcome = await self._attempt(body, headers)
+            if outcome.completion is not None:
+                return _result(request, outcome.completion, outcome.latency_ms, attempt)
+            error = outcome.error or DispatchError.DISPATCH_INTERNAL
+            final = not outcome.retryable or attempt >= self._max_attempts
+            logger.warning(
+                "provider call failed" if final else "provider attempt failed; retrying",
+                extra={
+                    "error_code": error.value,
+                    "http_status": outcome.http_status,
+                    "error_type": outcome.error_type,
+                    "attempt": attempt,
+                },
+            )
+            if final:
+                return CallResult(output=None, attempts=attempt, error=error)
+            await self._sleep(backoff_delay(attempt - 1, outcome.retry_after))
+
+    async def _attempt(self, body: bytes, headers: dict[str, str]) -> _Attempt:
+        started = time.monotonic()
+        status: int | None = None
+        try:
+            client = self._client()
+            async with client.post(
+                self._url, data=body, headers=headers, allow_redirects=False
+            ) as resp:
+                status = resp.status
+                if not 200 <= status < 300:
+                    # The error body is never read: it is provider text.
+                    return _status_failure(status, resp.headers.get("Retry-After"))
+                raw = await _read_capped(resp)
+            completion = self.parse(raw)
+        except TimeoutError as exc:  # aiohttp's ServerTimeoutError and asyncio's alike
+            return _Attempt(
+                error=DispatchError.PROVIDER_TIMEOUT, retryable=True, error_type=_name(exc)
+            )
+        except (aiohttp.InvalidURL, aiohttp.NonHttpUrlClientError, ValueError) as exc:
+            # A URL nobody can be asked at (ValueError: yarl refusing it).
+            return _Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
+        except (aiohttp.ClientConnectionError, OSError) as exc:
+            # Refused, reset, DNS, a server that hung up: nobody answered usefully.
+            return _Attempt(
+                error=DispatchError.PROVIDER_UNREACHABLE, retryable=True, error_type=_name(exc)
+            )
+        except (Malformed, aiohttp.ClientError) as exc:
+            # A 2xx that is not an answer: asking again would most likely repeat it.
+            return _Attempt(
+                error=DispatchError.PROVIDER_MALFORMED_RESPONSE,
+                http_status=status,
+                error_type=_name(exc),
+            )
+        latency_ms = round((time.monotonic() - started) * 1000)
+        return _Attempt(completion=completion, latency_ms=latency_ms)
+
+    async def aclose(self) -> None:
+        """Close the session and its connections."""
+        self._closed = True
+        if self._session is not None:
+            await self._session.close()
+
+
+def _name(exc: BaseException) -> str:
+    return type(exc).__name__
+
+
+def _result(
+    request: ModelCall, completion: Completion, latency_ms: int, attempts: int
+) -> CallResult:
+    input_tokens = completion.input_tokens
+    if input_tokens is None:
+        input_tokens = estimate_input_tokens(request.messages)
+    output_tokens = completion.output_tokens
+    if output_tokens is None:
+        output_tokens = estimate_output_tokens(completion.output, completion.tool_calls)
+    return CallResult(
+        output=completion.output,
+        tool_calls=completion.tool_calls,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        latency_ms=latency_ms,
+        attempts=attempts,
+    )
