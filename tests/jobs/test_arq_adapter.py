@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from importlib.metadata import version
+from typing import Any
 
 from arq.connections import RedisSettings
 from arq.worker import Worker, func
@@ -45,7 +46,7 @@ ATTRIBUTES = (
 """What the adapter reads off a constructed arq Worker."""
 
 
-async def nothing(_ctx: dict[str, object]) -> None:
+async def nothing(ctx: dict[Any, Any]) -> None:  # noqa: ARG001 - arq passes ctx by name
     return None
 
 
