@@ -61,12 +61,12 @@ import httpx
 from cryptography.fernet import Fernet
 
 from bench.harness import ADMIN_URL, create_database, drop_database, free_port
+from bench.kit.portal_documents import document
 from bench.read_running import Run, Writer, seed_running
 from bench.read_seed import CASES, COHORTS, COMPARISONS, TRIALS, seed_ended
 from bench.wrk import cpu_seconds, profile_to, run_wrk
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
-from tests.portal_documents import document
 
 REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 TARGETS = {

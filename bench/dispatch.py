@@ -35,6 +35,12 @@ from cryptography.fernet import Fernet
 from sqlalchemy import func, select
 
 from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, spied
+from bench.kit.factories import (
+    actor_for,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison, Trial
 from server.db import create_engine, create_sessionmaker
@@ -42,12 +48,6 @@ from server.migrate import upgrade
 from server.runtime.redis import ArqQueue, RedisStreamEventBus
 from server.security import SecretBox
 from server.workspaces.roles import Role
-from tests.factories import (
-    actor_for,
-    make_comparison,
-    make_comparison_setup,
-    make_workspace,
-)
 
 REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 CONCURRENCY = 64

@@ -6,7 +6,7 @@ trials (trial rows as dispatch leaves them; outputs that hold commas, quotes, li
 and formula-leading characters). The server is started, asked once for a small export (so
 its code and pools are warm), then its RSS is sampled every 50 ms while a client streams
 `GET /comparisons/{id}/cases.csv` and `.jsonl` to the end, counting bytes and rows. Target
-(SPEC §11, 100,000 cases): the server's peak RSS grows by at most 100 MB over its warm RSS.
+(docs/domain.md, Exports): the server's peak RSS grows by at most 100 MB over its warm RSS.
 
     .venv/bin/python bench/export.py                  # a smoke run: 2,000 cases
     .venv/bin/python bench/export.py --cases 100000   # the target's size
@@ -32,11 +32,11 @@ import psutil
 from sqlalchemy import insert, update
 
 from bench.harness import PeakRss, emit, site
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.db import create_engine, create_sessionmaker, utcnow
 from server.settings import Settings
 from server.workspaces.roles import Role
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
 
 COHORTS, TRIALS = 2, 3
 INSERT_BATCH = 5_000

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
+from bench.kit.openai_server import Behaviour, FakeOpenAI
 
 
 def main() -> None:

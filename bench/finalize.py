@@ -36,6 +36,12 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.harness import create_database, drop_database
+from bench.kit.factories import (
+    WorkspaceFixture,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.datasets.models import DatasetCase
 from server.db import create_engine, create_sessionmaker, utcnow
@@ -44,12 +50,6 @@ from server.runs.models import Run, RunItem, RunItemScore, RunStatus
 from server.settings import Settings
 from server.verdicts import hosted_runs, service
 from server.verdicts.models import ComparisonVerdict, VerdictCase
-from tests.factories import (
-    WorkspaceFixture,
-    make_comparison,
-    make_comparison_setup,
-    make_workspace,
-)
 
 COHORTS, TRIALS = 3, 3
 CHECKS = [{"kind": "CONTAINS"}, {"kind": "EXACT_MATCH"}]

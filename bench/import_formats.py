@@ -28,7 +28,7 @@ import zstandard
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import emit, shipwise, site, spied, timed_command
-from tests.server.cli.commands.tool_records import INSPECT, PROMPTFOO_GZ, inspect_samples
+from bench.kit.tool_records import INSPECT, PROMPTFOO_GZ, inspect_samples
 
 TARGET_ITEMS_PER_S = 10_000.0
 TARGET_RSS_MB = 300.0

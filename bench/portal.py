@@ -11,7 +11,7 @@ has loaded.
     .venv/bin/python bench/portal.py              # 500 cases, 5 cold loads
     .venv/bin/python bench/portal.py --loads 10
 
-Targets (SPEC §7): verdict visible ≤ 1,000 ms (median), ≤ 200 KB of gzipped JavaScript, ≤ 100
+Targets (docs/portal.md): verdict visible ≤ 1,000 ms (median), ≤ 200 KB of gzipped JavaScript, ≤ 100
 rows. Ends with one JSON line: {"verdict_visible_ms": …, "js_gzip_kb": …, "max_rows": …}.
 """
 
@@ -39,11 +39,11 @@ from bench.harness import (
     start_server,
     stop_server,
 )
+from bench.kit.browser import CHROMIUM_ARGS, chromium_path
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.portal.files import DEFAULT_DIR
 from server.verdicts import hosted_runs, service
-from tests.browser import CHROMIUM_ARGS, chromium_path
 
 TARGET_MS, TARGET_KB, TARGET_ROWS = 1000.0, 200.0, 100
 

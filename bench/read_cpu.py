@@ -47,12 +47,12 @@ import httpx
 from cryptography.fernet import Fernet
 
 from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, py_spy
+from bench.kit.portal_documents import document
 from bench.read_running import Writer, seed_running
 from bench.read_seed import CASES, COHORTS, COMPARISONS, seed_ended
 from bench.wrk import cpu_seconds
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
-from tests.portal_documents import document
 
 REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 ROOT = Path(__file__).resolve().parents[1]

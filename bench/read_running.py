@@ -19,6 +19,7 @@ import numpy as np
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from server.comparisons import lifecycle
 from server.comparisons.models import TrialState
 from server.db import create_engine, create_sessionmaker
@@ -29,7 +30,6 @@ from server.runtime.interfaces import JobQueue
 from server.settings import Settings
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
-from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 
 CASES_PER_BATCH = 2
 """Cases per recorded batch: with 3 cohorts × 3 trials, 18 trials, as a small delivery."""

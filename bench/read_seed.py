@@ -8,6 +8,7 @@ import numpy as np
 from sqlalchemy import insert, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
 from server.comparisons import cohort_rates
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.db import utcnow
@@ -16,7 +17,6 @@ from server.verdicts import hosted_runs
 from server.verdicts import service as verdict_service
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
 
 CASES, COHORTS, TRIALS, COMPARISONS = 500, 3, 3, 20
 RATES = (0.78, 0.82, 0.80)

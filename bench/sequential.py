@@ -1,4 +1,4 @@
-"""Sequential stopping (SPEC §4, issue 21): error rate, cases used, calls through the service.
+"""Sequential stopping (docs/statistics.md): error rate, cases used, calls through the service.
 
     .venv/bin/python bench/sequential.py                 # (a), (b) and (c)
     .venv/bin/python bench/sequential.py --skip-service  # (a) and (b) only: pure numpy

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import start_backend
+from bench.kit.scenarios import run_comparison, scripted_setup, wait_finalized
 from server.migrate import upgrade
 from server.settings import Settings
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import start_backend
-from tests.server.verdicts.scenarios import run_comparison, scripted_setup, wait_finalized
 
 CASES, BASE_RATE, FAIL_PASSING, PASS_FAILING = 2000, 0.8, 0.12, 0.02
 QUERY = """

@@ -1,4 +1,4 @@
-"""Money at the API edge: cents as floats outside, integer micro-dollars inside (SPEC §2)."""
+"""Money at the API edge: cents as floats outside, integer micro-dollars inside (docs/domain.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""shipwise statistics: pure functions, numpy arrays in, frozen dataclasses out (SPEC §4).
+"""shipwise statistics: pure functions, numpy arrays in, frozen dataclasses out (docs/statistics.md)
 
 Nothing here does I/O or imports the rest of shipwise.
 """

@@ -77,7 +77,7 @@ def delta_interval(
     seed: int = 0,
     bounds: tuple[float, float] | None = None,
 ) -> Interval:
-    """Interval for a mean paired difference as SPEC §4 chooses it.
+    """Interval for a mean paired difference as docs/statistics.md chooses it.
 
     Under 20 cases: the t-interval. From 20 cases: the BCa case bootstrap. For very
     large n with continuous values (n ≥ 10,000 and more than 256 distinct values, the

@@ -36,7 +36,7 @@ def cohort_confidence(
     Interval: `stats.intervals.pass_rate_interval` (Wilson, or CR1 for several trials).
     MDE: `stats.power.unpaired_mde` at the pass rate with n = cases (seed 000); the
     Bernoulli variance it assumes bounds the variance of per-case fractions with the
-    same mean, so it does not understate the MDE. Adequacy per SPEC §4.
+    same mean, so it does not understate the MDE. Adequacy per docs/statistics.md.
     """
     interval = pass_rate_interval(trials.passed, trials.completed, confidence=confidence)
     n = int(np.count_nonzero(trials.completed > 0))

@@ -5,7 +5,7 @@ U = Σ_v v·B_v, B_v ~ Binomial(c_v, ½). The law of U is computed through its c
 function and an inverse FFT on a window that holds all but 10⁻³⁰⁰ of its mass (Hoeffding
 1963), after an exponential tilt (Esscher 1932) that centres the law on the observed
 statistic, so tail probabilities keep full relative precision down to 10⁻³⁰⁰. Used by
-`stats.permutation` for differences on a small grid (SPEC §4, step 2).
+`stats.permutation` for differences on a small grid (docs/statistics.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ship gate of SPEC §4: the paired analysis per baseline and its verdict.
+"""The ship gate of docs/statistics.md: the paired analysis per baseline and its verdict.
 
 Differences are candidate − baseline, in pass-rate units (0.01 = 1 point). Cases are
 paired (a case counts when both cohorts completed a trial of it); trials are
@@ -108,7 +108,7 @@ def compare_pair(
     confidence: float = 0.95,
     cases: npt.ArrayLike | None = None,
 ) -> PairedComparison:
-    """Paired analysis on the cases both cohorts completed a trial of (SPEC §4).
+    """Paired analysis on the cases both cohorts completed a trial of (docs/statistics.md).
 
     `cases`, a boolean mask, limits the analysis to those cases (a comparison's usable
     cases: a completed trial in every cohort); the missing rates and the sensitivity Δ
@@ -217,7 +217,7 @@ def decide(
     target_effect: float = DEFAULT_TARGET_EFFECT,
     alpha: float = DEFAULT_ALPHA,
 ) -> tuple[str, str, bool]:
-    """(outcome, reason, outside_noise) for one baseline, in SPEC §4's order.
+    """(outcome, reason, outside_noise) for one baseline, in docs/statistics.md's order.
 
     1. under 20 usable cases → NO_VERDICT, INSUFFICIENT_CASES;
     2. failed-or-missing rates differ by more than 5 points → NO_VERDICT, MISSING_DATA;

@@ -1,7 +1,7 @@
 """Confidence intervals for pass rates and means: Wilson, clustered CR1, Student t.
 
 A case's pass fraction is passed ÷ completed trials; the pass rate is the mean of
-those fractions over cases (SPEC §4). One trial per case gives a binomial
+those fractions over cases (docs/statistics.md). One trial per case gives a binomial
 proportion (Wilson); several trials per case are clustered within the case (CR1).
 """
 
@@ -91,7 +91,7 @@ def clustered_interval(fractions: npt.ArrayLike, *, confidence: float = 0.95) ->
 def pass_rate_interval(
     passed: npt.ArrayLike, completed: npt.ArrayLike, *, confidence: float = 0.95
 ) -> Interval:
-    """Pass rate over cases with a completed trial, with its 95% interval (SPEC §4).
+    """Pass rate over cases with a completed trial, with its 95% interval (docs/statistics.md).
 
     One completed trial in every case: Wilson on the case outcomes. Otherwise the
     clustered CR1 interval on pass fractions (passed ÷ completed), Wilson fallback.
@@ -117,7 +117,7 @@ def t_interval(
 ) -> Interval:
     """Student t interval for a mean: x̄ ± t₍₁₋α/2, n−1₎·s/√n (Student 1908).
 
-    Used for Δ and pairwise scores under 20 cases (SPEC §4). With `bounds` the interval
+    Used for Δ and pairwise scores under 20 cases (docs/statistics.md). With `bounds` the interval
     is clipped to them, and n < 2 (no spread to estimate) returns the bounds themselves;
     without bounds n < 2 returns the point. Zero spread returns the point with a reason.
     A NaN or infinite value gives the answer for no cases with reason NON_FINITE_INPUT.

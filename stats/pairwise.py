@@ -58,7 +58,7 @@ def combine_orders(
     """One score per pair from its two orders, and whether the orders disagreed.
 
     Both orders must name the same winner (the same sign), else the pair is a tie;
-    the same winner with different magnitudes gives the smaller magnitude (SPEC §4).
+    the same winner with different magnitudes gives the smaller magnitude (docs/statistics.md).
     """
     first, second = as_floats(forward, "forward"), as_floats(reverse, "reverse")
     same_length(first, second)

@@ -5,7 +5,7 @@ equally likely to have either sign, so the null distribution of T = Σ sᵢ|dᵢ
 independent and fair, is exact given |d| (Fisher 1935; Good 2005, "Permutation,
 Parametric and Bootstrap Tests of Hypotheses", §3.2). p = P(|T| ≥ |t_obs|).
 
-How p is computed, in order of preference (SPEC §4):
+How p is computed, in order of preference (docs/statistics.md):
 
 1. ≤ 20 cases — exact enumeration of all 2ⁿ sign patterns (meet in the middle).
 2. Differences on a small grid (every dᵢ an integer multiple of a step, as trial

@@ -77,7 +77,7 @@ def unpaired_mde(pass_rate: float, n: int, *, alpha: float = 0.05, power: float 
 
 
 def paired_mde(differences: npt.ArrayLike, *, alpha: float = 0.05, power: float = 0.8) -> Mde:
-    """Paired MDE = (z₍₁₋α/2₎ + z_power)·√(Var(dᵢ)/n) = 2.8016·√(Var(dᵢ)/n) (SPEC §4).
+    """Paired MDE = (z₍₁₋α/2₎ + z_power)·√(Var(dᵢ)/n) = 2.8016·√(Var(dᵢ)/n) (docs/statistics.md).
 
     Var is the sample variance (n − 1) of the per-case differences (e.g. Chow, Shao &
     Wang 2008, §3.1, one-sample normal design). Fewer than two cases give 1.0 with a

@@ -29,7 +29,7 @@ KAPPA_BELOW_BOUND: Final = "KAPPA_BELOW_BOUND"
 # A NaN or ±inf where a number is needed: the answer given for no cases, with this reason.
 NON_FINITE_INPUT: Final = "NON_FINITE_INPUT"
 
-# Gate reasons (SPEC §4).
+# Gate reasons (docs/statistics.md).
 INSUFFICIENT_CASES: Final = "INSUFFICIENT_CASES"
 MISSING_DATA: Final = "MISSING_DATA"
 UNDERPOWERED: Final = "UNDERPOWERED"

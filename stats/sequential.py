@@ -175,7 +175,7 @@ class SequentialDecision:
 def decide_sequence(
     low: float, high: float, *, epsilon: float, target_effect: float
 ) -> SequentialDecision:
-    """SPEC §4: REGRESSED when the sequence lies entirely below −ε, IMPROVED entirely
+    """docs/statistics.md: REGRESSED when the sequence lies entirely below −ε, IMPROVED entirely
     above +ε, NO_CHANGE entirely within ± the target effect, else undecided (None)."""
     tol = DECISION_TOLERANCE
     if high < -epsilon - tol:

@@ -17,7 +17,7 @@ class CohortTrials:
 
     `passed[i]` of `completed[i]` trials passed; `scheduled` trials were planned per case
     (trials per case). A trial that errored is neither completed nor passed: it is
-    failed-or-missing, never a quality fail (SPEC §2, Dispatch).
+    failed-or-missing, never a quality fail (docs/domain.md, Dispatch).
     """
 
     passed: IntArray
@@ -76,7 +76,7 @@ def pass_fractions(passed: npt.ArrayLike, completed: npt.ArrayLike) -> FloatArra
 
 
 def case_outcomes(passed: npt.ArrayLike, completed: npt.ArrayLike) -> BoolArray:
-    """A case passes when more than half of its completed trials pass (SPEC §4)."""
+    """A case passes when more than half of its completed trials pass (docs/statistics.md)."""
     passes, trials = as_ints(passed, "passed"), as_ints(completed, "completed")
     same_length(passes, trials)
     return np.asarray(2 * passes > trials, dtype=np.bool_)
@@ -113,7 +113,7 @@ def pass_at_k(passed: npt.ArrayLike, completed: npt.ArrayLike, k: int) -> float:
 
 
 def flips(passed: npt.ArrayLike, completed: npt.ArrayLike) -> int:
-    """Cases whose completed trials disagree: 0 < cᵢ < nᵢ (SPEC §4)."""
+    """Cases whose completed trials disagree: 0 < cᵢ < nᵢ (docs/statistics.md)."""
     passes, trials = as_ints(passed, "passed"), as_ints(completed, "completed")
     same_length(passes, trials)
     return int(np.count_nonzero((passes > 0) & (passes < trials)))
@@ -121,7 +121,8 @@ def flips(passed: npt.ArrayLike, completed: npt.ArrayLike) -> int:
 
 def relations(candidate: CohortTrials, baseline: CohortTrials) -> npt.NDArray[np.int8]:
     """Per case: −1 when the candidate's pass fraction is below the baseline's (*worse*),
-    +1 above (*better*), 0 equal (*same*) or when either has no completed trial (SPEC §4).
+    +1 above (*better*), 0 equal (*same*) or when either has no completed trial
+    (docs/statistics.md).
 
     Compared exactly on integers: p꜀/n꜀ < p_b/n_b ⇔ p꜀·n_b < p_b·n꜀.
     """

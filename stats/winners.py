@@ -1,4 +1,4 @@
-"""Metric winners with ties, and the overall winner (seed 000; SPEC §4)."""
+"""Metric winners with ties, and the overall winner (seed 000; docs/statistics.md)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ StoppingRule = strawberry.enum(
 )
 
 
-@strawberry.input(description="Sequential stopping (SPEC §4); NONE runs every case.")
+@strawberry.input(description="Sequential stopping (docs/statistics.md); NONE runs every case.")
 class StoppingInput:
     rule: StoppingRule = StoppingRuleEnum.NONE  # type: ignore[valid-type]
     alpha: float = strawberry.field(

@@ -1,4 +1,4 @@
-"""The content shape of each asset kind (SPEC §2), checked before a version is written.
+"""The content shape of each asset kind (docs/domain.md), checked before a version is written.
 
 Pure functions: each raises `ValidationFailed` whose message and `field` name the path
 (`content.messages[0].role`). MODEL_CONFIG's connection and EVALUATION_SUITE's cases need

@@ -57,7 +57,7 @@ class PairwiseSpec:
 
 @dataclass(frozen=True, slots=True)
 class ComparisonSpec:
-    """`createComparison`'s input in service terms; defaults are SPEC §2's."""
+    """`createComparison`'s input in service terms; defaults are docs/domain.md's."""
 
     cohorts: tuple[CohortSpec, ...]
     experiment_id: str | None = None

@@ -1,5 +1,5 @@
 """What a sequential comparison keeps of its looks (`Comparison.looks`) and how it is
-shown: each baseline's sequence at the last look, and the stop (SPEC §4 "Sequential
+shown: each baseline's sequence at the last look, and the stop (docs/statistics.md, "Sequential
 stopping"). The looks themselves are taken during dispatch (`server.dispatch.looks`)."""
 
 from __future__ import annotations

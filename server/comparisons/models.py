@@ -48,7 +48,7 @@ class StopReason(StrEnum):
     CONNECTION_CAP = "CONNECTION_CAP"
     DAILY_BUDGET = "DAILY_BUDGET"
     DECIDED_EARLY = "DECIDED_EARLY"
-    """Sequential stopping: every baseline's confidence sequence decided (SPEC §4)."""
+    """Sequential stopping: every baseline's confidence sequence decided (docs/statistics.md)."""
 
 
 class CohortKind(StrEnum):

@@ -1,5 +1,5 @@
 """What a comparison would run and cost: its calls, the cost bound at max output tokens, and
-the preview's warnings and blockers (seed 002's form, SPEC §2).
+the preview's warnings and blockers (seed 002's form, docs/domain.md).
 
 Input tokens are estimated as characters ÷ 4 of the rendered messages, on an evenly spread
 sample of at most `RENDER_SAMPLE` cases per cohort, scaled up to the whole selection.

@@ -1,4 +1,4 @@
-"""Sequential stopping as a comparison's option (SPEC §4 "Sequential stopping"): the input,
+"""Sequential stopping as a comparison's option (docs/statistics.md): the input,
 its checking, what a comparison stores, the seeded case order and the preview's note.
 
 With `ANYTIME_VALID` the frozen cases are stored in a random order drawn from
@@ -30,7 +30,7 @@ class StoppingRule(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class StoppingSpec:
-    """`stopping` of a comparison's input; defaults are SPEC §4's."""
+    """`stopping` of a comparison's input; defaults are docs/statistics.md's."""
 
     rule: StoppingRule = StoppingRule.NONE
     alpha: float = 0.05

@@ -1,4 +1,4 @@
-"""The shape of a dataset case (SPEC §2), checked without I/O by the API and by the importer.
+"""The shape of a dataset case (docs/domain.md), checked without I/O by the API and by the importer.
 
 A case is `{datasetItemId, input, expected?, split?, tags?}`. Checking turns it into the
 column values of one `dataset_case` row. Only the standard library and `server.errors`

@@ -1,4 +1,4 @@
-"""Sequential looks during dispatch (SPEC §4 "Sequential stopping").
+"""Sequential looks during dispatch (docs/statistics.md, "Sequential stopping").
 
 The cases of a sequential comparison are frozen in a seeded random order (their ordinals,
 `server.comparisons.stopping`). The sequence of a baseline is, over the *complete prefix*

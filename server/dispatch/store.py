@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.checks import calls_per_trial
@@ -40,19 +40,6 @@ from server.experiments.models import Experiment
 from server.spend import caps, ledgers
 
 __all__ = ["Fenced", "TrialOutcome"]
-
-
-async def count_orphans(session: AsyncSession, comparison_id: str) -> int:
-    """Admitted trials whose outcome never committed (only a crash leaves them)."""
-    return int(
-        (
-            await session.execute(
-                select(func.count())
-                .select_from(Trial)
-                .where(Trial.comparison_id == comparison_id, Trial.state == TrialState.ADMITTED)
-            )
-        ).scalar_one()
-    )
 
 
 async def lock_row(session: AsyncSession, comparison_id: str) -> Comparison:

@@ -1,1 +1,1 @@
-"""Readers of other evaluation tools' results (SPEC §8): each yields our run items."""
+"""Readers of other evaluation tools' results (docs/domain.md): each yields our run items."""

@@ -2,7 +2,7 @@
 
 A reader turns one tool's file into `Reading`s (promptfoo gives one per prompt × provider
 pair, the others one): the run's `source` metadata and a generator of run items in the
-shape `appendRunItems` takes (SPEC §2), each with where it came from (`line 7`, `zip member
+shape `appendRunItems` takes (docs/domain.md), each with where it came from (`line 7`, `zip member
 samples/a_epoch_1.json`) so a refusal can name it.
 """
 

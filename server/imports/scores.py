@@ -1,4 +1,4 @@
-"""Inspect AI score values as numbers and as a pass (SPEC §8's Inspect row)."""
+"""Inspect AI score values as numbers and as a pass (docs/domain.md, Imports: Inspect)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Judging one pair in both orders, with retries, into a score or failure diagnostics.
 
 Forward: the baseline's output is A, the treatment's B; reverse: swapped. Both scores
-are the treatment's (SPEC §4 combines them). A retryable failure (timeout, 429,
+are the treatment's (docs/statistics.md combines them). A retryable failure (timeout, 429,
 connection) is retried up to 2 times with exponential backoff, 3 attempts in all, the
 dispatch policy; any other failure is terminal. A direction that recovered on a retry is
 indistinguishable from a clean one: attempts are kept only for failures.

@@ -1,4 +1,4 @@
-"""Other tools' files as runs for the offline compare (SPEC §8), through the same readers.
+"""Other tools' files as runs for the offline compare (docs/domain.md), through the same readers.
 
 Each file is detected on its own; a promptfoo file with several prompt × provider pairs
 needs `--variant` (given twice, the first names the baseline's pair, the second the

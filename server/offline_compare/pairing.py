@@ -1,5 +1,5 @@
 """Pairing two runs: items by `datasetItemId` when both runs carry them, else by position;
-within an item, trials by index (SPEC §2, §4). A pair is (item, trial index)."""
+within an item, trials by index (docs/statistics.md). A pair is (item, trial index)."""
 
 from __future__ import annotations
 

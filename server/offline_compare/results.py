@@ -1,4 +1,4 @@
-"""Results JSONL (SPEC §2, the run-import item format), read from files and directories.
+"""Results JSONL (docs/domain.md, Runs and diffs), read from files and directories.
 
 One item per line: `{datasetItemId?, position?, input, trials: [{passed?, evaluators
 {name: score}, output?, metrics {tokens, turns, toolCalls, wallMs, errors}}]}`, checked by
@@ -76,7 +76,7 @@ def load_run(path: Path, *, name: str | None = None) -> Run:
 
 
 def load_experiment(directory: Path, *, baseline_variant: str | None) -> tuple[Run, list[Run]]:
-    """The baseline variant and the others of an experiment directory (SPEC §5).
+    """The baseline variant and the others of an experiment directory (docs/domain.md).
 
     The directory holds `<variant>.jsonl` per variant; `experiment.json` may name the
     `baseline`; `baseline_variant` overrides it and is required when neither names one.

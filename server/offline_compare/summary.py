@@ -1,4 +1,4 @@
-"""The statistics of one treatment against the baseline (SPEC §4), from `stats/`.
+"""The statistics of one treatment against the baseline (docs/statistics.md), from `stats/`.
 
 With a judge, every statistic covers the judged pairs only: the pairwise score, the
 grade test and the metric deltas alike; with none judged there are none. Without a
@@ -120,7 +120,7 @@ def _mcnemar(scope: Sequence[Pair]) -> stats.McNemarResult | None:
     counts = np.bincount(ids)
     base = np.bincount(ids, weights=[bool(p.baseline.passed) for p in graded])
     treat = np.bincount(ids, weights=[bool(p.treatment.passed) for p in graded])
-    # A case passes when more than half of its trials pass (SPEC §4).
+    # A case passes when more than half of its trials pass (docs/statistics.md).
     return stats.mcnemar_test(treat / counts > 0.5, base / counts > 0.5)
 
 

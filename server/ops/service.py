@@ -1,10 +1,7 @@
-"""Heartbeats and readiness checks."""
+"""The worker heartbeat: each worker's last beat (`jobs/heartbeat.py` writes it)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db import utcnow
@@ -18,7 +15,3 @@ async def beat(*, session: AsyncSession, worker_name: str) -> None:
         session.add(WorkerHeartbeat(worker_name=worker_name, seen_at=utcnow()))
     else:
         row.seen_at = utcnow()
-
-
-async def last_heartbeat(*, session: AsyncSession) -> datetime | None:
-    return (await session.execute(select(func.max(WorkerHeartbeat.seen_at)))).scalar_one()

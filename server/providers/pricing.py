@@ -1,6 +1,6 @@
 """What a call costs, in integer micro-dollars, and token estimates without a tokenizer.
 
-Prices are micro-dollars per million tokens (SPEC §2). Where a bound is needed, or a
+Prices are micro-dollars per million tokens (docs/domain.md). Where a bound is needed, or a
 provider reports no usage, tokens are estimated as characters ÷ 4, rounded up.
 """
 

@@ -33,7 +33,7 @@ def sha256(text: str) -> str:
 
 
 def staleness(finalized_at: datetime | None, now: datetime) -> dict[str, Any] | None:
-    """SPEC §2: a note once the verdict is 7 days old."""
+    """docs/domain.md: a note once the verdict is 7 days old."""
     if finalized_at is None:
         return None
     days = (now - finalized_at).days
@@ -101,8 +101,8 @@ async def build(
     generated_by: dict[str, Any],
     now: datetime,
 ) -> dict[str, Any]:
-    """Everything SPEC §2 lists: summary, scorecard, failure analysis, follow-ups with their
-    states and the facts line; and the ship policy and decision (SPEC §9), frozen."""
+    """Everything docs/domain.md lists: summary, scorecard, failure analysis, follow-ups with
+    their states and the facts line; and the ship policy and decision (docs/decision.md), frozen."""
     cohort_rows = await facts.cohorts(session, comparison)
     tallies = await followups.tally(session, comparison.id)
     baselines = [

@@ -113,7 +113,7 @@ async def build(
     scorecard: dict[str, Any],
     cohort_rows: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """The facts of SPEC §2, as values and as the one line the page prints."""
+    """The facts of docs/domain.md, as values and as the one line the page prints."""
     version = await session.get(AssetVersion, comparison.dataset_version_id)
     asset = await session.get(Asset, version.asset_id) if version is not None else None
     dataset_name = asset.name if asset is not None else "dataset"

@@ -50,7 +50,7 @@ class Report(Base):
 
 
 class FollowUp(Base):
-    """One (case, baseline) among that baseline's worse cases (SPEC §4)."""
+    """One (case, baseline) among that baseline's worse cases (docs/statistics.md)."""
 
     __tablename__ = "follow_up"
     __table_args__ = (

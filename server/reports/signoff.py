@@ -1,4 +1,4 @@
-"""`signOff`: the audited decision on a report version (SPEC §2), every rule in one place.
+"""`signOff`: the audited decision on a report version (docs/domain.md), every rule in one place.
 
 Rules, in the order they are checked: ADMIN and up; the report exists in the workspace; an
 override needs a justification; the latest version only; one sign-off per version; not the

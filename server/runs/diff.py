@@ -2,7 +2,7 @@
 
 The database pairs the items and computes every per-item difference
 (`server.runs.diff_queries`); only the pairs' pass counts and each evaluator's vector of
-differences reach `stats/`, which decides significance as SPEC §4 says.
+differences reach `stats/`, which decides significance as docs/statistics.md says.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The shape of a run item (SPEC §2), checked without I/O by the API and by the importer.
+"""The shape of a run item (docs/domain.md), checked without I/O by the API and by the importer.
 
 An item is `{datasetItemId?, position?, input, expected?, trials: [{passed?, evaluators
 {name: score}, output?, toolCalls?: [{name, arguments}], metrics {tokens, turns, toolCalls,

@@ -1,4 +1,4 @@
-"""Each run's pass rate with its 95% interval (SPEC §4), from aggregates computed in SQL.
+"""Each run's pass rate with its 95% interval (docs/statistics.md), from aggregates computed in SQL.
 
 One grouped statement per batch of runs sums the per-item pass fractions (and their
 squares) over the graded items, so a run of 100,000 items never leaves the database item by

@@ -50,7 +50,7 @@ CaseKey = tuple[str, int]
 
 
 def case_condition(case_filter: CaseFilter, baseline: bool) -> ColumnElement[bool] | None:
-    """SPEC §4: with a baseline (its bit the bound parameter `baseline_bit`), its
+    """docs/statistics.md: with a baseline (its bit the bound parameter `baseline_bit`), its
     worse/better cases by pass fraction; without one, the failure analysis classes
     (DIVERGED = improved or regressed)."""
     if case_filter == CaseFilter.ALL:

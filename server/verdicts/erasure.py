@@ -1,4 +1,4 @@
-"""Erasing the cases of comparisons nobody finalized within 30 days of their end (SPEC §2).
+"""Erasing the cases of comparisons nobody finalized within 30 days of their end (docs/domain.md).
 
 The frozen case rows go and every trial's output, tool calls and check results are cleared;
 a trial's tokens and cost stay, since spend caps are summed from them. The verdict row

@@ -82,7 +82,7 @@ class VerdictCase(Base):
     """A case that ran, with each cohort's counts and its relation to every baseline.
 
     `worse_mask`/`better_mask` have bit b set when the candidate's pass fraction is below /
-    above baseline b's (SPEC §4), so a baseline's worse cases are one SQL filter.
+    above baseline b's (docs/statistics.md), so a baseline's worse cases are one SQL filter.
     """
 
     __tablename__ = "verdict_case"

@@ -1,4 +1,4 @@
-"""The scorecard of SPEC §3 from the count matrices; every number comes from `stats/`.
+"""The scorecard of docs/graphql.md from the count matrices; every number comes from `stats/`.
 
 Runs in an executor (CPU-bound). The document is camelCase, as GraphQL shows it; rates
 are in rate units (0.01 = 1 point) except the verdicts' `*Points` and `mde`, in points.
@@ -186,7 +186,7 @@ def _verdicts(
 
 
 def score(data: FinalizeInput, t: Tensors) -> Scored:
-    """Every field of the stored scorecard, over the usable cases (SPEC §2, §4)."""
+    """Every field of the stored scorecard, over the usable cases (docs/statistics.md)."""
     seed = seed_of(data.comparison_id)
     ran = t.ran
     usable_all = t.usable

@@ -1,4 +1,4 @@
-"""The scorecard of a sequential comparison (SPEC §4 "Sequential stopping").
+"""The scorecard of a sequential comparison (docs/statistics.md, "Sequential stopping").
 
 A run decided early rests its verdict on the confidence sequence: each baseline's outcome
 is the sequence's decision at the deciding look, `deltaLow`/`deltaHigh` are the sequence's

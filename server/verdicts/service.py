@@ -255,20 +255,6 @@ async def get_document(*, session: AsyncSession, comparison_id: str) -> dict[str
     return verdict.scorecard
 
 
-async def worse_cases(
-    *, session: AsyncSession, comparison_id: str, baseline_cohort_index: int
-) -> list[VerdictCase]:
-    """A baseline's worse cases (candidate's pass fraction below it), in case order: the
-    follow-ups of a report."""
-    bit = 1 << baseline_cohort_index
-    rows = await session.scalars(
-        select(VerdictCase)
-        .where(VerdictCase.comparison_id == comparison_id, VerdictCase.worse_mask.op("&")(bit) != 0)
-        .order_by(VerdictCase.ordinal)
-    )
-    return list(rows)
-
-
 async def unattended(*, session: AsyncSession, ended_before: timedelta) -> list[str]:
     """DONE comparisons nobody tried to finalize (the hook's job was lost), ended a while ago."""
     rows = await session.scalars(

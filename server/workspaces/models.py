@@ -21,7 +21,7 @@ CALL_LIMIT_MOST = 2_000_000
 
 
 class AmbiguousOutcomes(StrEnum):
-    """What a crash's admitted-but-unrecorded trials do to their run (SPEC §2, Dispatch)."""
+    """What a crash's admitted-but-unrecorded trials do to their run (docs/domain.md, Dispatch)."""
 
     COUNT_AS_MISSING = "COUNT_AS_MISSING"
     """Each closes as `outcome_ambiguous` (failed-or-missing, cost at its bound); it resumes."""

@@ -1,4 +1,4 @@
-"""Roles, the lowest role each kind of action needs (SPEC §2), and the `Actor`: the member
+"""Roles, the lowest role each kind of action needs (docs/domain.md), and the `Actor`: the member
 a token authenticates as (`server.auth`), which every service is called with."""
 
 from __future__ import annotations

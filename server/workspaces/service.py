@@ -89,7 +89,7 @@ async def get_tokens_page(
 
 
 def _require_owner_for(actor: Actor, *roles: Role) -> None:
-    """Granting, changing or removing ADMIN/OWNER needs an OWNER (SPEC §2)."""
+    """Granting, changing or removing ADMIN/OWNER needs an OWNER (docs/domain.md)."""
     if any(role in PRIVILEGED_ROLES for role in roles):
         actor.require(Role.OWNER)
 

@@ -9,7 +9,8 @@ import contextlib
 from typing import Any
 
 from jobs import health
-from jobs.worker import ShipwiseWorker, worker_settings
+from jobs.arq_adapter import ShipwiseWorker
+from jobs.worker import worker_settings
 from server.runtime.interfaces import JobRegistry
 from server.runtime.redis import ArqQueue
 from tests.private_services import PrivateRedis

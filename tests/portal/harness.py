@@ -1,7 +1,7 @@
 """Driving the portal in headless Chromium: signing in, axe-core, outside requests, screenshots;
 and the comparison set-ups the page tests share.
 
-Tests find elements by role and accessible name only (SPEC §7's contract). The portal must be
+Tests find elements by role and accessible name only (docs/portal.md's contract). The portal must be
 built (`make install` runs `npm ci && npm run build` in web/); without it the tests skip loudly,
 and fail under CI=true.
 """

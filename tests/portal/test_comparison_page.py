@@ -192,7 +192,7 @@ async def test_a_large_finalized_comparison_shows_its_verdict(
     sqlite_backend: Backend,
     portal_page: Any,  # noqa: F811
 ) -> None:
-    """SPEC §7's size: 500 cases × 3 cohorts × 3 trials. Its bar (the Verdict within 1 s of
+    """docs/portal.md's size: 500 cases × 3 cohorts × 3 trials. Its bar (the Verdict within 1 s of
     navigation) is a speed target, measured by bench/portal.py, not timed here."""
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

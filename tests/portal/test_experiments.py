@@ -1,5 +1,5 @@
 """Experiments in the portal: the list, an experiment's runs and pass-rate figure, choosing two
-runs and the run diff view with its tabs; imported text renders as text (SPEC §7)."""
+runs and the run diff view with its tabs; imported text renders as text (docs/portal.md)."""
 
 from __future__ import annotations
 

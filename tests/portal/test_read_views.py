@@ -1,5 +1,5 @@
 """The read views: datasets (versions, cases paged), releases and the audit log with its
-filters (SPEC §7)."""
+filters (docs/portal.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The comparison page's `region` "Reports": generate, versions, the signed report page link,
-follow-ups resolved from the table, and sign-off with its rules (SPEC §7)."""
+follow-ups resolved from the table, and sign-off with its rules (docs/portal.md)."""
 
 from __future__ import annotations
 

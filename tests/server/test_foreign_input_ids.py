@@ -1,6 +1,6 @@
 """Every ID field of every input type, given another workspace's id, answers exactly as an id
 that does not exist: NOT_FOUND naming the field sent, or — for a release binding or a cohort
-override, whose rule is to name the role (SPEC §2) — VALIDATION_FAILED naming the role.
+override, whose rule is to name the role (docs/domain.md) — VALIDATION_FAILED naming the role.
 
 The fields come from the schema: a new one fails `test_every_input_id_has_a_case` until
 `CASES` says how to send it.

@@ -1,4 +1,4 @@
-"""The SPEC §4 gate: paired analysis per baseline, Holm across baselines, verdicts."""
+"""The docs/statistics.md gate: paired analysis per baseline, Holm across baselines, verdicts."""
 
 from __future__ import annotations
 

@@ -91,4 +91,4 @@ class CreateAssetInput:
 @strawberry.input
 class AddAssetVersionInput:
     asset_id: strawberry.ID
-    content: JSON = strawberry.field(description="The kind's shape (SPEC §2), checked in full.")
+    content: JSON = strawberry.field(description="The kind's shape (docs/domain.md), checked.")

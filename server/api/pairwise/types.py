@@ -60,7 +60,7 @@ class PairwiseMetricDelta:
     n: int
 
 
-@strawberry.type(description="Pairwise judging with position swap (SPEC §4).")
+@strawberry.type(description="Pairwise judging with position swap (docs/statistics.md).")
 class PairwiseResult:
     note: str = strawberry.field(description='"Judged J of M matched pairs", or why none were.')
     partial: bool

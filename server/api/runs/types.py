@@ -162,7 +162,7 @@ class RunItem:
 @strawberry.type(description="A run's pass rate: the mean pass fraction over its graded items.")
 class RunPassRate:
     value: float
-    low: float = strawberry.field(description="95% interval (SPEC §4).")
+    low: float = strawberry.field(description="95% interval (docs/statistics.md).")
     high: float
     n: int = strawberry.field(description="Items with a pass/fail grade.")
     method: str = strawberry.field(

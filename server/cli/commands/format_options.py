@@ -1,4 +1,4 @@
-"""The options `run import` and `compare` share for other tools' files (SPEC §8)."""
+"""The options `run import` and `compare` share for other tools' files (docs/domain.md, Imports)."""
 
 from __future__ import annotations
 

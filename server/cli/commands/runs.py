@@ -41,7 +41,6 @@ from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
 
-PASSED = 0
 REGRESSION = 1
 STATUSES = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 PAGE = 100

@@ -1,4 +1,4 @@
-"""Sequential stopping through the API (SPEC §4 "Sequential stopping", issue 21): the option
+"""Sequential stopping through the API (docs/statistics.md "Sequential stopping"): the option
 and its checks, the preview, the seeded case order, a clear regression decided early on
 the sequence (the numbers recomputed here by an independent implementation), two identical
 cohorts never called different, two baselines, the holdout's one look and the report.

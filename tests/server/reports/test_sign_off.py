@@ -1,4 +1,4 @@
-"""`signOff`: every rule of SPEC §2, one test each."""
+"""`signOff`: every rule of docs/domain.md, one test each."""
 
 from __future__ import annotations
 

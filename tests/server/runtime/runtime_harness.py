@@ -12,7 +12,8 @@ from uuid import uuid4
 
 from redis.asyncio import Redis
 
-from jobs.worker import ShipwiseWorker, worker_settings
+from jobs.arq_adapter import ShipwiseWorker
+from jobs.worker import worker_settings
 from server.runtime.embedded import EmbeddedQueue, InProcessEventBus, MemoryRateLimiter
 from server.runtime.interfaces import EventBus, JobQueue, JobRegistry, RateLimiter
 from server.runtime.redis import ArqQueue, RedisStreamEventBus

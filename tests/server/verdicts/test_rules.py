@@ -1,4 +1,4 @@
-"""The verdict rules of SPEC §2 and §4, end to end: NO_VERDICT under 20 usable cases,
+"""The verdict rules of docs/statistics.md, end to end: NO_VERDICT under 20 usable cases,
 MISSING_DATA with its sensitivity Δ, all-pass ties, a run stopped by its budget cap."""
 
 from __future__ import annotations

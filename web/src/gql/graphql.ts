@@ -327,7 +327,7 @@ export type StopReason =
   | 'DAILY_BUDGET'
   | 'DECIDED_EARLY';
 
-/** Sequential stopping (SPEC §4); NONE runs every case. */
+/** Sequential stopping (docs/statistics.md); NONE runs every case. */
 export type StoppingInput = {
   /** Error rate over all looks, split across the baselines. */
   alpha?: number;

@@ -1,7 +1,7 @@
 """Helpers for the `shipwise compare` tests: results files, the CLI, and expected statistics.
 
 Expected values are computed here with numpy and scipy from the fake judge's rule and
-SPEC §4, never with `stats/`.
+docs/statistics.md, never with `stats/`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import { ComparisonPageQuery, ScorecardQuery } from "./queries";
 import { SetupActions } from "./SetupActions";
 import "./comparison.css";
 
-/** `/comparisons/:id`: the comparison in whatever state it is (SPEC §7). */
+/** `/comparisons/:id`: the comparison in whatever state it is (docs/portal.md). */
 export function ComparisonPage() {
   const { id = "" } = useParams();
   const [{ data, error }, refetch] = useQuery({

@@ -1,5 +1,5 @@
 /**
- * The `region` "Reports" of a FINALIZED comparison (SPEC §7): generate a version, the
+ * The `region` "Reports" of a FINALIZED comparison (docs/portal.md): generate a version, the
  * versions so far, the latest one's signed page link, its follow-ups and the sign-off.
  */
 import { useState } from "react";
