@@ -59,7 +59,7 @@ from server.runtime.redis import ArqQueue, RedisStreamEventBus
 from server.security import SecretBox
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Role
-from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
+from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 CONCURRENCY = 64
@@ -155,7 +155,7 @@ def _verdict_visible(base_url: str, comparison_id: str, token: str, loads: int) 
     from playwright.sync_api import sync_playwright
 
     from server.portal.files import DEFAULT_DIR
-    from tests.browser import CHROMIUM_ARGS, chromium_path
+    from bench.kit.browser import CHROMIUM_ARGS, chromium_path
 
     executable = chromium_path()
     if loads < 1 or not (DEFAULT_DIR / "index.html").is_file() or executable is None:

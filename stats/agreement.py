@@ -1,7 +1,7 @@
 """How well an LLM judge agrees with human labels: κ, raw agreement, sensitivity, specificity.
 
 Paired per labelled trial: the judge's grade and the human label, a human pass being
-the positive class (SPEC §10). Sensitivity is the share of human passes the judge
+the positive class (docs/labels.md). Sensitivity is the share of human passes the judge
 passes; specificity the share of human fails the judge fails.
 """
 

@@ -108,7 +108,7 @@ def case_resamples(
     per-case draw counts (rows: resamples, columns: cases), a block of rows at a time.
 
     Other per-case figures of the same cases can be resampled with them, so the pairing
-    holds (SPEC §9's guardrails ride on the Δ resamples). Where the bootstrap draws
+    holds (docs/decision.md's guardrails ride on the Δ resamples). Where the bootstrap draws
     multinomial counts per distinct value, each of a value's draws lands on one of its cases
     uniformly (from a second stream of the seed): given the value totals, that is exactly
     how drawing cases splits them, so the rows are a plain case resample and

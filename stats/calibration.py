@@ -1,6 +1,6 @@
 """Whether a judge has been checked enough to decide, and how many labels would do it.
 
-SPEC §10: a judge check is calibrated when it has at least `min_labels` labels and
+docs/labels.md: a judge check is calibrated when it has at least `min_labels` labels and
 κ's low end (95%) is at least `min_kappa`; otherwise the quality criterion cannot be
 better than UNCERTAIN (reason JUDGE_UNCALIBRATED).
 """

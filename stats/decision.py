@@ -1,4 +1,4 @@
-"""The ship decision of SPEC §9: every criterion against every baseline, one outcome.
+"""The ship decision of docs/decision.md: every criterion against every baseline, one outcome.
 
 Differences are candidate − baseline over the usable cases (a completed trial in every
 cohort), as the scorecard's. Each criterion is a one-sided test at α, read off the ends of
@@ -122,7 +122,7 @@ class CohortMeasures:
 class QualityBounds:
     """Δ's interval from outside the fixed-n bootstrap, in rate units at level 1 − 2α:
     the confidence sequence at a sequential stop (estimate None: the observed Δ stays), or
-    a label-corrected Δ (SPEC §10) with `corrected`."""
+    a label-corrected Δ (docs/labels.md) with `corrected`."""
 
     low: float
     high: float
@@ -174,11 +174,11 @@ def ship_decision(
     judge_uncalibrated: bool = False,
     resamples: int = BOOTSTRAP_RESAMPLES,
 ) -> Decision:
-    """The decision for `candidate` against every baseline under `policy` (SPEC §9).
+    """The decision for `candidate` against every baseline under `policy` (docs/decision.md).
 
     `sequence[b]`: the confidence sequence at a sequential stop, used for Δ instead of the
     bootstrap; `corrected[b]`: a label-corrected Δ (used when there is no sequence);
-    `judge_uncalibrated` caps the quality criteria at UNCERTAIN (SPEC §10). `ran_to_end`
+    `judge_uncalibrated` caps the quality criteria at UNCERTAIN (docs/labels.md). `ran_to_end`
     is False for a cancelled or failed comparison (NO_DECISION).
     """
     policy = policy or ShipPolicy()
@@ -545,7 +545,7 @@ def _outcome(
     baselines: int,
     ran_to_end: bool,
 ) -> tuple[str, str | None, int | None]:
-    """(outcome, reason, cases needed) by SPEC §9's order."""
+    """(outcome, reason, cases needed) by docs/decision.md's order."""
     if baselines == 0:
         return NO_DECISION, NO_BASELINE, None
     if not ran_to_end:

@@ -1,4 +1,4 @@
-"""The ship policy a decision is taken under (SPEC §9): margin, α, guardrails, gain.
+"""The ship policy a decision is taken under (docs/decision.md): margin, α, guardrails, gain.
 
 Plain values with the defaults of the contract; `validate` names the first field a
 policy gets wrong, so the service can answer VALIDATION_FAILED with it.

@@ -12,10 +12,6 @@ from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.assets.models import AssetKind
-from server.connections.service import Simulation
-from server.ids import new_id
-from server.workspaces.roles import Role
 from bench.kit.factories import (
     ComparisonSetup,
     WorkspaceFixture,
@@ -28,6 +24,10 @@ from bench.kit.factories import (
 )
 from bench.kit.harness import Backend
 from bench.kit.waiting import API_POLL_SECONDS, eventually
+from server.assets.models import AssetKind
+from server.connections.service import Simulation
+from server.ids import new_id
+from server.workspaces.roles import Role
 
 WRONG = "I am not sure."
 

@@ -25,7 +25,7 @@ def upgrade() -> None:
     with op.batch_alter_table('comparison', schema=None) as batch_op:
         batch_op.add_column(sa.Column('ship_policy', _JSON, nullable=True, comment='the ship policy frozen at creation, with registeredAt (docs/decision.md)'))
     with op.batch_alter_table('workspace', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('default_ship_policy', _JSON, nullable=True, comment="the ship policy of comparisons created without one (null: SPEC §9's)"))
+        batch_op.add_column(sa.Column('default_ship_policy', _JSON, nullable=True, comment="the ship policy of comparisons created without one (null: the defaults)"))
 
 
 def downgrade() -> None:

@@ -1,4 +1,4 @@
-"""GraphQL types of the ship policy and the ship decision (SPEC §9; docs/decision.md): the
+"""GraphQL types of the ship policy and the ship decision (docs/decision.md; docs/decision.md): the
 input, what a comparison (and a workspace's default) shows of the policy, and the decision
 with its criteria, read from the stored camelCase documents."""
 
@@ -101,7 +101,7 @@ class ShipGuardrailInput:
     max_increase_points: float | None = None
 
 
-@strawberry.input(description="When a judge may decide quality (SPEC §10).")
+@strawberry.input(description="When a judge may decide quality (docs/labels.md).")
 class ShipPolicyJudgeInput:
     min_labels: int = ship_policy_option.DEFAULT_MIN_LABELS
     min_kappa: float = ship_policy_option.DEFAULT_MIN_KAPPA

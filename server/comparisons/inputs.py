@@ -76,7 +76,7 @@ class ComparisonSpec:
     target_effect_points: float = 5.0
     stopping: StoppingSpec | None = None
     ship_policy: ShipPolicySpec | None = None
-    """None: the workspace's `defaultShipPolicy` (or SPEC §9's defaults)."""
+    """None: the workspace's `defaultShipPolicy` (or docs/decision.md's defaults)."""
 
 
 @dataclass(frozen=True, slots=True)

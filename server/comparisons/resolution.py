@@ -105,7 +105,7 @@ async def resolve(*, session: AsyncSession, actor: Actor, spec: ComparisonSpec) 
 async def _ship_policy(
     session: AsyncSession, workspace_id: str, spec: ComparisonSpec
 ) -> ship_policy_option.ShipPolicySpec:
-    """The input's policy, else the workspace's `defaultShipPolicy` (SPEC §9)."""
+    """The input's policy, else the workspace's `defaultShipPolicy` (docs/decision.md)."""
     if spec.ship_policy is not None:
         return spec.ship_policy
     workspace = await session.get(Workspace, workspace_id)

@@ -1,4 +1,4 @@
-"""The ship policy as a comparison's option (SPEC §9; docs/decision.md): the input, its
+"""The ship policy as a comparison's option (docs/decision.md; docs/decision.md): the input, its
 checking, the document a comparison freezes at creation, and the engine's policy from it.
 
 A comparison without `shipPolicy` takes the workspace's `defaultShipPolicy`, or the built-in
@@ -31,7 +31,7 @@ class GuardrailSpec:
 
 @dataclass(frozen=True, slots=True)
 class JudgeSpec:
-    """When a judge may decide quality (SPEC §10): enough labels, and κ's low end."""
+    """When a judge may decide quality (docs/labels.md): enough labels, and κ's low end."""
 
     min_labels: int = DEFAULT_MIN_LABELS
     min_kappa: float = DEFAULT_MIN_KAPPA
@@ -39,7 +39,7 @@ class JudgeSpec:
 
 @dataclass(frozen=True, slots=True)
 class ShipPolicySpec:
-    """`shipPolicy` of a comparison's input; defaults are SPEC §9's."""
+    """`shipPolicy` of a comparison's input; defaults are docs/decision.md's."""
 
     quality_margin_points: float = engine.DEFAULT_MARGIN_POINTS
     alpha: float = engine.DEFAULT_ALPHA

@@ -1,4 +1,4 @@
-"""The sentences a ship decision is read by (SPEC §9; docs/decision.md): one per criterion
+"""The sentences a ship decision is read by (docs/decision.md; docs/decision.md): one per criterion
 and one for the decision, e.g. "Ship capitals v2: at most 2 points worse than capitals v1
 (Δ −0.4 points, 90% interval −1.6 to +0.9); 41% cheaper per case than capitals v1 (90%
 interval −44% to −38%); p95 latency within +20% of capitals v1 (+3%)."

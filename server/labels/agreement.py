@@ -1,4 +1,4 @@
-"""A judge's agreement with human labels, and the queue labels that correct Δ (SPEC §10).
+"""A judge's agreement with human labels, and the queue labels that correct Δ (docs/labels.md).
 
 Per judge check of a comparison (a JUDGE_RUBRIC check: rubric version and judge model),
 over the labelled trials it graded: the judge's grade on that check against the trial's

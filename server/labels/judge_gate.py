@@ -1,4 +1,4 @@
-"""What the ship decision needs of human labels (SPEC §10; docs/labels.md).
+"""What the ship decision needs of human labels (docs/labels.md; docs/labels.md).
 
 For a comparison whose `passed` a judge check takes part in: each judge check's agreement
 and whether it is calibrated under the policy's `judge {minLabels, minKappa}` (else the

@@ -67,7 +67,7 @@ class TrialLabel(Base):
 
 
 class ReviewQueue(Base):
-    """A comparison's review order, fixed at the first `reviewQueue` call (SPEC §10).
+    """A comparison's review order, fixed at the first `reviewQueue` call (docs/labels.md).
 
     The order is a permutation of the graded trials drawn from `seed`; `issued_through`
     is the furthest queue position handed out, so the labelled trials at or before it

@@ -1,4 +1,4 @@
-"""The review queue: a comparison's graded trials in a seeded random order (SPEC §10).
+"""The review queue: a comparison's graded trials in a seeded random order (docs/labels.md).
 
 The order is fixed at the first call: a seed is stored, and the queue is the permutation
 it draws over the graded trials in (cohort, case, trial) order; a finalized comparison's

@@ -1,4 +1,4 @@
-"""Labelling a trial and reading its labels (SPEC §10).
+"""Labelling a trial and reading its labels (docs/labels.md).
 
 A MEMBER labels a graded trial of a finalized comparison or a completed imported run;
 labelling the same trial again replaces that labeller's label. A trial's human label,

@@ -4,7 +4,7 @@ Rules, in the order they are checked: ADMIN and up; the report exists in the wor
 override needs a justification; the latest version only; one sign-off per version; not the
 member who started (or created) the comparison unless `allowSelfSignOff`; APPROVE with open
 follow-ups needs an override; so does APPROVE of a report whose ship decision is not SHIP
-(SPEC §9; the audit event records the decision overridden). It writes the comparison's
+(docs/decision.md; the audit event records the decision overridden). It writes the comparison's
 verdict, the follow-up states at signing and an audit event — and never touches a release.
 """
 

@@ -1,4 +1,4 @@
-"""A run diff's ship decision (SPEC §9; docs/decision.md): the comparison's engine over the
+"""A run diff's ship decision (docs/decision.md; docs/decision.md): the comparison's engine over the
 paired items.
 
 An item is a case: its graded trials are the completed ones, its trials the planned ones.
@@ -39,7 +39,7 @@ _GAIN_METRICS: Final = {engine.COST: engine.COST_PER_CASE, engine.LATENCY: engin
 async def policy_for(
     session: AsyncSession, workspace_id: str, spec: ship_policy_option.ShipPolicySpec | None
 ) -> ship_policy_option.ShipPolicySpec:
-    """The policy given, else the workspace's `defaultShipPolicy`, else SPEC §9's."""
+    """The policy given, else the workspace's `defaultShipPolicy`, else docs/decision.md's."""
     if spec is not None:
         ship_policy_option.check(spec, where="policy")
         return spec

@@ -4,7 +4,7 @@ An item is `{datasetItemId?, position?, input, expected?, trials: [{passed?, eva
 {name: score}, output?, toolCalls?: [{name, arguments}], metrics {tokens, turns, toolCalls,
 wallMs, errors, costUsd, outputTokens}}]}`; `expected` and `toolCalls` are what a run's
 server-graded checks read (`server.runs.grading`), and `expected` is not stored; `costUsd`
-and `outputTokens` feed a run diff's ship decision (SPEC §9). Checking turns it into
+and `outputTokens` feed a run diff's ship decision (docs/decision.md). Checking turns it into
 the column values of one `run_item` row and its `run_item_score` rows (one per evaluator,
 the mean over the trials that scored it). Only the standard library and `server.errors`
 are imported, so the command-line importer starts quickly.

@@ -1,4 +1,4 @@
-"""The pass-flip count, worded once for every surface that shows it (SPEC §9 "Numbers that
+"""The pass-flip count, worded once for every surface that shows it (docs/decision.md "Numbers that
 agree"): items (cases) graded on both sides whose majority outcome flipped. A run diff's
 `passFlipsToFail` / `passFlipsToPass`, its cases' `passFlip`, and `shipwise compare`'s
 McNemar discordant pairs count the same thing."""

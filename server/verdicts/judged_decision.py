@@ -1,5 +1,5 @@
 """The ship decision taken again when a human label changes what its judge is worth
-(SPEC §10; docs/labels.md): the judge's calibration and the queue-corrected Δ.
+(docs/labels.md; docs/labels.md): the judge's calibration and the queue-corrected Δ.
 
 Labels come after finalization (only a finalized comparison's trials are labelled), so a
 label on a comparison with a judge check decides again, in the label's transaction, from
@@ -105,7 +105,7 @@ def decide(
 def _corrected(
     evidence: judge_gate.JudgeEvidence, cohorts: list[CohortMeasures], confidence: float
 ) -> list[QualityBounds | None] | None:
-    """Each baseline's Δ corrected with the queue's labels (SPEC §10), in rate units."""
+    """Each baseline's Δ corrected with the queue's labels (docs/labels.md), in rate units."""
     if not evidence.judged or not evidence.rectifiers:
         return None
     usable = np.all([c.trials.completed > 0 for c in cohorts], axis=0)

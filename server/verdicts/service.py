@@ -28,7 +28,7 @@ from server.errors import Conflict
 from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
 from server.verdicts import gc_pause, inputs, judged_decision, records, scorecard, store, tensors
-from server.verdicts.models import ComparisonVerdict, VerdictCase, VerdictState
+from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Actor, Role
 
 logger = logging.getLogger("shipwise.verdicts")

@@ -1,4 +1,4 @@
-"""A finalized comparison's ship decision (SPEC §9; docs/decision.md), from the same count
+"""A finalized comparison's ship decision (docs/decision.md; docs/decision.md), from the same count
 matrices and seed as its scorecard; every number from `stats.decision`.
 
 Runs in the finalization executor beside the scorecard. The stored document is camelCase,
@@ -58,7 +58,7 @@ def decide(
     """The decision document of a DONE comparison under its frozen policy.
 
     `corrected` (per baseline, rate units at 1 − 2α) and `judge_uncalibrated` are the hooks
-    of human labels (SPEC §10): a label-corrected Δ replaces the judge's, and an
+    of human labels (docs/labels.md): a label-corrected Δ replaces the judge's, and an
     uncalibrated judge caps quality at UNCERTAIN. Finalization passes neither."""
     spec = ship_policy_option.from_document(data.ship_policy)
     policy = ship_policy_option.to_engine(spec)

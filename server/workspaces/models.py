@@ -45,7 +45,8 @@ class Workspace(Base):
         server_default=AmbiguousOutcomes.COUNT_AS_MISSING.value,
     )
     default_ship_policy: Mapped[dict[str, Any] | None] = mapped_column(
-        PortableJSON, comment="the ship policy of comparisons created without one (null: docs/decision.md's)"
+        PortableJSON,
+        comment="the ship policy of comparisons created without one (null: the defaults)",
     )
     max_calls_per_comparison: Mapped[int] = mapped_column(
         Integer,

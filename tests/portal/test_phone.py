@@ -1,4 +1,4 @@
-"""The portal on a phone (390 × 844, SPEC §7 "The whole workplace"): no route scrolls
+"""The portal on a phone (390 × 844, docs/portal.md "The whole workplace"): no route scrolls
 sideways, the navigation collapses to "Menu", dialogs fit the screen, long notes wrap as
 text."""
 

@@ -1,4 +1,4 @@
-"""Untrusted text stays text in the set-up views (SPEC §7): names, prompt contents, release
+"""Untrusted text stays text in the set-up views (docs/portal.md): names, prompt contents, release
 names, an uploaded file's ids in the bad-lines list — markup shows literally and never runs.
 And a viewer reads /prompts with "New version" disabled for the role it needs."""
 

@@ -1,4 +1,4 @@
-"""Uploading in the browser (SPEC §7): a CSV file as a dataset's new version, sent in chunks
+"""Uploading in the browser (docs/portal.md): a CSV file as a dataset's new version, sent in chunks
 with a progress bar and sealed; an open version discarded from the dataset's page."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The whole workplace (SPEC §7): from a fresh workspace's owner token to a signed-off
+"""The whole workplace (docs/portal.md): from a fresh workspace's owner token to a signed-off
 decision in the browser alone — a model connection, a dataset uploaded, two prompt versions
 and a model config, two releases, a second admin and a token, a setting turned on, a
 comparison run, its outputs reviewed, a report, follow-ups resolved and a sign-off.

@@ -110,6 +110,6 @@ async def run_python(
 
 
 async def server_decides(backend: Backend, token: str) -> bool:
-    """Whether this server's `RunDiff` answers a ship `decision` (SPEC §9)."""
+    """Whether this server's `RunDiff` answers a ship `decision` (docs/decision.md)."""
     found = await backend.gql('{ __type(name: "RunDiff") { fields { name } } }', token=token)
     return "decision" in {f["name"] for f in found.ok()["__type"]["fields"]}

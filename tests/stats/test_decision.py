@@ -1,4 +1,4 @@
-"""The ship decision of SPEC §9 against references computed here with numpy and scipy.
+"""The ship decision of docs/decision.md against references computed here with numpy and scipy.
 
 Intervals are Monte Carlo estimates from 9,999 resamples on both sides (ours and
 `scipy.stats.bootstrap`'s); an endpoint's resampling SD is about 0.03 bootstrap standard

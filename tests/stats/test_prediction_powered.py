@@ -73,7 +73,7 @@ def test_degenerate_inputs() -> None:
         prediction_powered_interval(0.0, 0.0, [2.0, 0.0], [0.0, 0.0])
 
 
-# The simulation of SPEC §10: a judge lenient to the candidate (it passes 30% of the
+# The simulation of docs/labels.md: a judge lenient to the candidate (it passes 30% of the
 # candidate's fails, 10% of the baseline's) and strict to the baseline's passes.
 SIMULATIONS = 500
 CASES = 400

@@ -1,4 +1,4 @@
-"""Ship policy defaults and validation (SPEC §9): each bad field is named."""
+"""Ship policy defaults and validation (docs/decision.md): each bad field is named."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ function returnTo(state: unknown): string {
     : "/comparisons";
 }
 
-// The set-up pages load on first visit: the first load stays small (SPEC §7's bars).
+// The set-up pages load on first visit: the first load stays small (docs/portal.md's bars).
 const SettingsPage = lazy(() => import("./pages/settings/SettingsPage"));
 const PromptsPage = lazy(() => import("./pages/prompts/PromptsPage"));
 

@@ -225,7 +225,7 @@ class Comparison:
 
     @strawberry.field(
         description="Per judge check (JUDGE_RUBRIC), its agreement with human labels over "
-        "the labelled trials it graded; empty without judge checks (SPEC §10)."
+        "the labelled trials it graded; empty without judge checks (docs/labels.md)."
     )
     async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
         return await label_fields.comparison_agreement(info.context, self.row)

@@ -1,4 +1,4 @@
-"""Labels, review items and a judge's agreement as the schema shows them (SPEC §10)."""
+"""Labels, review items and a judge's agreement as the schema shows them (docs/labels.md)."""
 
 from __future__ import annotations
 

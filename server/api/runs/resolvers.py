@@ -91,7 +91,7 @@ class RunQuery:
 
 JUDGE_EVALUATOR_DESCRIPTION = (
     "The evaluator whose score is an LLM judge's grade (0.5 or above a pass): its agreement "
-    "with human labels is measured (SPEC §10)."
+    "with human labels is measured (docs/labels.md)."
 )
 
 

@@ -88,7 +88,7 @@ class RunTrial:
     output: JSON | None
     metrics: TrialMetrics | None
 
-    @strawberry.field(description="Human labels on this trial, newest first (SPEC §10).")
+    @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
     async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
         return await label_fields.trial_labels(
             info.context,
@@ -216,7 +216,7 @@ class Run:
 
     @strawberry.field(
         description="The judge evaluator's agreement with human labels on this run's trials "
-        "(empty unless the import named a judge evaluator; SPEC §10)."
+        "(empty unless the import named a judge evaluator; docs/labels.md)."
     )
     async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
         actor = info.context.require()

@@ -318,7 +318,7 @@ class CaseTrial:
     cost_cents: float
     error_code: str | None
 
-    @strawberry.field(description="Human labels on this trial, newest first (SPEC §10).")
+    @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
     async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
         return await label_fields.trial_labels(
             info.context,

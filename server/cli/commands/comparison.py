@@ -4,7 +4,7 @@ the API.
 Exit codes: 0 success; 1 a comparison `start --wait` saw end FAILED or CANCELLED, or a
 preview that cannot start; 2 an operational error (bad flags, the server unreachable or
 refusing, an API error). `gate` and `start --wait --gate`: 0 when the decision is SHIP, 1
-on any other decision, 2 on an operational error (SPEC §9).
+on any other decision, 2 on an operational error (docs/decision.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A comparison's ship decision from the command line (SPEC §9): waiting for it, printing
+"""A comparison's ship decision from the command line (docs/decision.md): waiting for it, printing
 its sentence, and the gate's exit code (0 SHIP, 1 any other decision, 2 operational).
 
 A comparison decides once it is finalized; one that ended CANCELLED or FAILED answers

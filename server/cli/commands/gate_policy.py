@@ -1,4 +1,4 @@
-"""`shipwise gate`'s policy flags as a `ShipPolicyInput` (SPEC §9): `--margin-points X`,
+"""`shipwise gate`'s policy flags as a `ShipPolicyInput` (docs/decision.md): `--margin-points X`,
 `--guardrail METRIC=+P%` (repeatable; `failed_or_missing=+P` in points), `--require-gain`.
 
 Only the shape is checked here; the server checks the values (VALIDATION_FAILED).
@@ -56,7 +56,7 @@ def guardrail_input(text: str) -> dict[str, Any]:
 def policy_input(
     margin_points: float | None, guardrails: list[str], require_gain: str | None
 ) -> dict[str, Any]:
-    """The ShipPolicyInput the flags describe; what they leave out keeps SPEC §9's default."""
+    """The ShipPolicyInput the flags describe; what they leave out keeps docs/decision.md's default."""
     policy: dict[str, Any] = {}
     if margin_points is not None:
         policy["qualityMarginPoints"] = margin_points

@@ -48,7 +48,7 @@ def _signed(value: float | None) -> str:
 
 
 def criteria(summary: dict[str, Any], regression: bool) -> list[Criterion]:
-    """The pass rate decides (SPEC §4's rule); each evaluator is informational."""
+    """The pass rate decides (docs/statistics.md's rule); each evaluator is informational."""
     interval = ""
     if summary["deltaLow"] is not None:
         interval = f"{summary['deltaLow']:+.3f} to {summary['deltaHigh']:+.3f}"

@@ -4,7 +4,7 @@ Exit codes: `run import` 0 imported, 1 a bad line (the run is left FAILED), 2 an
 operational error; `gate` 0 no significant regression, 1 a significant pass-rate
 regression (whatever the evaluators do), 2 an operational error — or, given a policy
 (`--margin-points`, `--guardrail`, `--require-gain`), 0 only when the decision is SHIP
-(SPEC §9); `diff` 0 or 2.
+(docs/decision.md); `diff` 0 or 2.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The decision weighs its judge (SPEC §10): refused while the judge is unchecked, then
+"""The decision weighs its judge (docs/labels.md): refused while the judge is unchecked, then
 corrected with the queue's labels, entered through the API as a reviewer would, against a
 prediction-powered reference computed here."""
 

@@ -1,4 +1,4 @@
-"""The ship decision through the API (SPEC §9): scenarios whose truth is known before they
+"""The ship decision through the API (docs/decision.md): scenarios whose truth is known before they
 start — scripted outcomes per trial, connections priced and timed per cohort — decided at
 finalization; the numbers checked against what the test computes from the script."""
 

@@ -6,7 +6,7 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 export type AddAssetVersionInput = {
   assetId: string;
-  /** The kind's shape (SPEC §2), checked in full. */
+  /** The kind's shape (docs/domain.md), checked. */
   content: unknown;
 };
 
@@ -287,7 +287,7 @@ export type ShipPolicyInput = {
   requireGain?: RequiredGain;
 };
 
-/** When a judge may decide quality (SPEC §10). */
+/** When a judge may decide quality (docs/labels.md). */
 export type ShipPolicyJudgeInput = {
   minKappa?: number;
   minLabels?: number;

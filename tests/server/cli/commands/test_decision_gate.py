@@ -120,7 +120,7 @@ async def test_gate_with_a_policy_decides_by_it(backend: Backend, tmp_path: Path
     assert held.code == 1, (held.stdout, held.stderr)
     assert "[VIOLATED] baseline 1 guardrail COST_PER_CASE" in held.stdout
 
-    # Without a policy it keeps SPEC §4's rule: the same pass rates pass.
+    # Without a policy it keeps docs/statistics.md's rule: the same pass rates pass.
     plain = await shipwise("gate", "--candidate", runs["dear"], "--baseline", runs["base"], env=env)
     assert plain.code == 0 and "gate: PASS" in plain.stdout
 

@@ -122,7 +122,7 @@ DECISION = {
          "high": None, "threshold": 1.2, "corrected": False, "sentence": "…"},
     ],
 }  # fmt: skip
-"""A decision as `comparison.decision` answers it (SPEC §9), for the writer alone."""
+"""A decision as `comparison.decision` answers it (docs/decision.md), for the writer alone."""
 
 ORDINALS = """query($id: ID!) { comparison(id: $id) {
   cases(filter: ALL, first: 100) { edges { node { ordinal datasetItemId } } } } }"""

@@ -17,7 +17,7 @@ function range(low: number | null | undefined, high: number | null | undefined, 
 
 /**
  * `region` "Judges": each judge check against human labels — labels, raw agreement, Cohen's κ
- * with its 95% interval, sensitivity and specificity with Wilson intervals (SPEC §10) — and
+ * with its 95% interval, sensitivity and specificity with Wilson intervals (docs/labels.md) — and
  * the way to the review queue. Shown only when the comparison has a judge check.
  */
 export function JudgesRegion({ id }: { id: string }) {

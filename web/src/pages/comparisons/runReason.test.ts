@@ -39,7 +39,7 @@ describe("capWarning", () => {
   const priced = { ...preview([]), caseCount: 20, costBoundCents: 40 }; // 2 ¢ a case at most
   it("warns when the cap is below one case's cost bound", () => {
     expect(capWarning(priced, 0.01)).toBe(
-      `The budget cap (${dollars(0.01)}) is below what one case may cost (up to $0.02 for every ` +
+      `The budget cap (${dollars(0.01)}) is below what one case may cost (up to ${dollars(2)} for every ` +
         "cohort's trials): the run may stop on the cap after its first case, with too few cases " +
         "for a verdict.",
     );

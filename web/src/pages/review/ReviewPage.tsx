@@ -30,7 +30,7 @@ function grade(passed: boolean | null | undefined): string {
 }
 
 /**
- * `/comparisons/:id/review`: the review queue one trial at a time (SPEC §10). The reviewer
+ * `/comparisons/:id/review`: the review queue one trial at a time (docs/labels.md). The reviewer
  * sees the case's input, the expected answer and the output, never the judge's grade until
  * they have answered (it is shown for the trial just answered). "Pass", "Fail" and "Skip",
  * or the keys P, F and S; "N labelled of M" counts every labeller's labels.
