@@ -50,6 +50,7 @@ from bench.harness import (
     free_port,
     shipwise,
 )
+from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison
 from server.db import create_engine, create_sessionmaker
@@ -59,7 +60,6 @@ from server.runtime.redis import ArqQueue, RedisStreamEventBus
 from server.security import SecretBox
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Role
-from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 CONCURRENCY = 64
@@ -154,8 +154,8 @@ def _verdict_visible(base_url: str, comparison_id: str, token: str, loads: int) 
     (as bench/portal.py); None without a built portal or Chromium."""
     from playwright.sync_api import sync_playwright
 
-    from server.portal.files import DEFAULT_DIR
     from bench.kit.browser import CHROMIUM_ARGS, chromium_path
+    from server.portal.files import DEFAULT_DIR
 
     executable = chromium_path()
     if loads < 1 or not (DEFAULT_DIR / "index.html").is_file() or executable is None:

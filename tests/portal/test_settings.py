@@ -1,4 +1,5 @@
-"""`/settings` (docs/portal.md "The whole workplace"): workspace settings, members, tokens shown once,
+"""`/settings` (docs/portal.md, "The whole workplace"):
+workspace settings, members, tokens shown once,
 model connections with their status in words, webhooks with their deliveries and Redeliver;
 what a role may not use is disabled, with the role it needs."""
 

@@ -56,7 +56,8 @@ def guardrail_input(text: str) -> dict[str, Any]:
 def policy_input(
     margin_points: float | None, guardrails: list[str], require_gain: str | None
 ) -> dict[str, Any]:
-    """The ShipPolicyInput the flags describe; what they leave out keeps docs/decision.md's default."""
+    """The ShipPolicyInput the flags describe; what they leave out keeps the defaults
+    (docs/decision.md)."""
     policy: dict[str, Any] = {}
     if margin_points is not None:
         policy["qualityMarginPoints"] = margin_points
