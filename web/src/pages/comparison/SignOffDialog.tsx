@@ -1,6 +1,7 @@
 /**
  * `dialog` "Sign off": the decision, an override of open follow-ups with its justification.
- * A CONFLICT lists the open follow-ups; a FORBIDDEN says why in words.
+ * A CONFLICT lists the open follow-ups, or says the ship decision is not "Ship" (approving
+ * then overrides it, with a justification: docs/decision.md); a FORBIDDEN says why in words.
  */
 import { useId, useState, type FormEvent } from "react";
 import { useMutation, type CombinedError } from "urql";
@@ -49,6 +50,22 @@ interface OpenItem {
   datasetItemId: string;
 }
 
+const OUTCOME_WORDS: Record<string, string> = {
+  SHIP: "Ship",
+  DONT_SHIP: "Don't ship",
+  MORE_DATA: "More data",
+  NO_DECISION: "No decision",
+};
+
+/** The decision a refused APPROVE would override (CONFLICT, reason DECISION_NOT_SHIP). */
+function decisionNotShip(error: CombinedError | undefined): string | null {
+  if (!errorCodes(error).includes("CONFLICT")) return null;
+  if (errorExtension(error, "reason") !== "DECISION_NOT_SHIP") return null;
+  const decision = errorExtension(error, "decision") as { outcome?: string; sentence?: string };
+  const outcome = OUTCOME_WORDS[decision?.outcome ?? ""] ?? "missing";
+  return `The decision is ${outcome}, not Ship${decision?.sentence ? `: ${decision.sentence}` : ""}. Hold, or approve with an override and a justification.`;
+}
+
 function openItems(error: CombinedError | undefined): OpenItem[] | null {
   if (!errorCodes(error).includes("CONFLICT")) return null;
   const items = errorExtension(error, "openItems");
@@ -82,7 +99,8 @@ export function SignOffDialog({
     });
     if (!result.error) onSigned();
   };
-  const open = openItems(error);
+  const notShip = decisionNotShip(error);
+  const open = notShip ? null : openItems(error);
   const openCount = Number(errorExtension(error, "openCount") ?? open?.length ?? 0);
   const forbidden = errorCodes(error).includes("FORBIDDEN")
     ? FORBIDDEN_WORDS[String(errorExtension(error, "reason"))]
@@ -113,7 +131,7 @@ export function SignOffDialog({
             checked={override}
             onChange={(e) => setOverride(e.target.checked)}
           />
-          Override open follow-ups
+          Override open follow-ups or the decision
         </label>
         <div className="field">
           <label htmlFor={justificationId}>Justification</label>
@@ -127,12 +145,16 @@ export function SignOffDialog({
             onChange={(e) => setJustification(e.target.value)}
           />
           <span id={`${justificationId}-hint`} className="muted">
-            Needed when you override open follow-ups.
+            Needed when you override open follow-ups or a decision other than Ship.
           </span>
         </div>
         {forbidden ? (
           <p role="alert" className="error">
             {forbidden}
+          </p>
+        ) : notShip ? (
+          <p role="alert" className="error">
+            {notShip}
           </p>
         ) : open ? (
           <div role="alert" className="error">
