@@ -26,6 +26,7 @@ CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { i
 PREVIEW = "query($i: CreateComparisonInput!) { comparisonPreview(input: $i) { canStart } }"
 ADD_VERSION = "mutation($i: AddAssetVersionInput!) { addAssetVersion(input: $i) { id } }"
 CREATE_RELEASE = "mutation($i: CreateReleaseInput!) { createRelease(input: $i) { id } }"
+LABEL = "mutation($i: TrialRefInput!) { labelTrial(trial: $i, passed: true) { passed } }"
 MADE_UP = "xyz_00000000000000000000000000"
 RUBRIC = {"text": "The better answer wins.", "scale": "PASS_FAIL"}
 
@@ -138,6 +139,18 @@ CASES: dict[str, Case] = {
         "VALIDATION_FAILED",
         None,
     ),
+    "TrialRefInput.comparisonId": Case(
+        (LABEL,),
+        lambda _, x: {"comparisonId": x, "cohortIndex": 0, "datasetItemId": "q-1", "trialIndex": 0},
+        "NOT_FOUND",
+        None,
+    ),
+    "TrialRefInput.runId": Case(
+        (LABEL,),
+        lambda _, x: {"runId": x, "cohortIndex": 0, "datasetItemId": "q-1", "trialIndex": 0},
+        "NOT_FOUND",
+        None,
+    ),
 }
 FOREIGN_KIND = {
     "CreateComparisonInput.datasetId": "dataset",
@@ -150,6 +163,8 @@ FOREIGN_KIND = {
     "PairwiseInput.judgeModelConfigVersionId": "model_config_version",
     "AddAssetVersionInput.assetId": "asset",
     "ReleaseBindingInput.assetVersionId": "prompt_version",
+    "TrialRefInput.comparisonId": "comparison",
+    "TrialRefInput.runId": "run",
 }
 
 
