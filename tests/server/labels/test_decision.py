@@ -94,5 +94,12 @@ async def test_an_unchecked_judge_cannot_ship_then_labels_correct_delta(
     if calibrated:
         assert quality["reason"] is None
     else:
-        assert (quality["status"], quality["reason"]) == ("UNCERTAIN", "JUDGE_UNCALIBRATED")
+        # The cap is "at best UNCERTAIN" (docs/labels.md): it lowers MET, but a corrected
+        # interval wholly below the margin stays VIOLATED. Which 60 trials the queue's random
+        # seed picks decides which of the two this draw is.
+        assert (quality["status"], quality["reason"]) in {
+            ("UNCERTAIN", "JUDGE_UNCALIBRATED"),
+            ("VIOLATED", None),
+        }
+        assert decided["outcome"] != "SHIP"
         assert "not calibrated" in decided["sentence"]
