@@ -39,7 +39,7 @@ query ComparisonCases(
         cursor
         node {
           ordinal datasetItemId classification
-          cohorts { cohortIndex passed passFraction score trials { trialIndex passed } }
+          cohorts { cohortIndex passed passFraction score trials { trialIndex passed output errorCode } }
         }
       }
     }
@@ -51,7 +51,13 @@ _TRIALS = (
     select(
         func.json_agg(
             aggregate_order_by(
-                func.json_build_array(Trial.cohort_index, Trial.trial_index, Trial.passed),
+                func.json_build_array(
+                    Trial.cohort_index,
+                    Trial.trial_index,
+                    Trial.passed,
+                    Trial.output,
+                    Trial.error_code,
+                ),
                 Trial.cohort_index,
                 Trial.trial_index,
             )
@@ -63,7 +69,8 @@ _TRIALS = (
     .scalar_subquery()
     .label("trials")
 )
-"""A case's trials in cohort and trial order, as [cohort index, trial index, passed]."""
+"""A case's trials in cohort and trial order, as [cohort index, trial index, passed,
+output, error code]."""
 
 
 @lru_cache(maxsize=len(CaseFilter) * 4)
@@ -167,8 +174,15 @@ async def comparison_cases(reading: Reading, given: Mapping[str, Any]) -> dict[s
 def _case(row: Any) -> dict[str, Any]:
     """A case node as `verdicts.resolvers._case` and `CaseCohort` show it."""
     trials: dict[int, list[dict[str, Any]]] = {}
-    for cohort_index, trial_index, passed in row["trials"] or ():
-        trials.setdefault(cohort_index, []).append({"trialIndex": trial_index, "passed": passed})
+    for cohort_index, trial_index, passed, output, error_code in row["trials"] or ():
+        trials.setdefault(cohort_index, []).append(
+            {
+                "trialIndex": trial_index,
+                "passed": passed,
+                "output": output,
+                "errorCode": error_code,
+            }
+        )
     return {
         "ordinal": row["ordinal"],
         "datasetItemId": row["dataset_item_id"],
