@@ -39,7 +39,9 @@ query ComparisonCases(
         cursor
         node {
           ordinal datasetItemId classification
-          cohorts { cohortIndex passed passFraction score trials { trialIndex passed output errorCode } }
+          cohorts {
+            cohortIndex passed passFraction score trials { trialIndex passed output errorCode }
+          }
         }
       }
     }
