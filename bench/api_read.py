@@ -21,7 +21,7 @@ own process, one thread, 50 keep-alive connections on one token, each figure 10 
            (`ComparisonPage`, `ComparisonScorecard`, `ComparisonCases` REGRESSIONS first 50)
 
 (d)–(f) send the portal's own documents, read from `web/src/gql/graphql.ts`
-(`tests/portal_documents.py`). They are measured twice: with the response cache as served
+(`bench/kit/portal_documents.py`). They are measured twice: with the response cache as served
 (`cached`) and on a second server with `SHIPWISE_RESPONSE_CACHE_BYTES=0` (`uncached`, with
 the floor again). Each figure is printed with its ratio to the floor of its server and the
 1-minute load average (the machine is shared), and the server's CPU time per request.

@@ -29,7 +29,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.finalize import seed_done_comparison
 from bench.harness import (
     create_database,
     drop_database,
@@ -40,6 +39,7 @@ from bench.harness import (
     stop_server,
 )
 from bench.kit.browser import CHROMIUM_ARGS, chromium_path
+from bench.kit.done_comparison import seed_done_comparison
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.portal.files import DEFAULT_DIR

@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, select
 
-from bench.finalize import seed_done_comparison
 from bench.harness import create_database, drop_database
+from bench.kit.done_comparison import seed_done_comparison
 from server.comparisons.models import Comparison
 from server.db import create_engine, create_sessionmaker, utcnow
 from server.migrate import upgrade

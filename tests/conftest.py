@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from cryptography.fernet import Fernet
 
-from tests import services
+from bench.kit import services
+from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
+from bench.kit.openai_server import FakeOpenAI
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.judge_server import FakeJudge
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from tests.private_services import PrivateRedis, private_redis
 
 _AVAILABILITY: services.Availability | None = None

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from tests.waiting import eventually_blocking
+from bench.kit.waiting import eventually_blocking
 
 
 def free_port() -> int:

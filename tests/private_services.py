@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.waiting import eventually_blocking
+from bench.kit.waiting import eventually_blocking
 
 
 def free_port() -> int:

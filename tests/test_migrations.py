@@ -12,6 +12,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import insert, inspect, select, update
 from sqlalchemy.engine import Connection
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
 from server.comparisons.cohort_rates import PASS_SCALE
 from server.comparisons.models import (
     Comparison,
@@ -23,7 +24,6 @@ from server.comparisons.models import (
 from server.db import create_engine, create_sessionmaker, utcnow
 from server.migrate import alembic_config, upgrade
 from server.models import Base
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
 
 EXPECTED_TABLES = {
     "workspace",

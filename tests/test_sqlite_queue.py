@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from bench.kit.waiting import eventually
 from server.db import create_engine, create_sessionmaker
-from tests.waiting import eventually
 
 HOGS = 4
 HOLD_STATEMENTS = 20

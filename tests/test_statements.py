@@ -6,9 +6,9 @@ import asyncio
 
 from sqlalchemy import text
 
-from tests.factories import make_workspace
-from tests.harness import Backend
-from tests.statements import counting_statements
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.statements import counting_statements
 
 
 async def test_only_the_requests_own_statements_count(backend: Backend) -> None:

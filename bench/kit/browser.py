@@ -2,7 +2,7 @@
 
 `make install` installs the package when it is missing; Playwright's own browser download
 is never used. Import the fixtures into a test module (or a conftest) with
-`from tests.browser import browser, browser_page  # noqa: F401` (a re-export of this module).
+`from bench.kit.browser import browser, browser_page  # noqa: F401`.
 """
 
 from __future__ import annotations

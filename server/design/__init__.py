@@ -1,9 +1,9 @@
 """The design tokens the server-rendered pages share with the portal (docs/architecture.md,
 "One visual language").
 
-`web/src/styles/tokens.css` is the source the portal imports; `tokens.css` here is its copy
-inside the package, so an installed server has it without web/ (a test keeps the two the
-same). A page puts `TOKENS_CSS` first in its `<style>` and uses the custom properties
+`tokens.css` here is the one file: the portal's `web/src/styles.css` imports it (Vite inlines
+it into the build), and the package carries it, so an installed server has it without web/
+or npm. A page puts `TOKENS_CSS` first in its `<style>` and uses the custom properties
 (`var(--bad)`, `var(--verdict-regressed)`, `var(--space-3)`…) in its own rules.
 """
 

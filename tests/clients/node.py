@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import services
+from bench.kit import services
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 NODE_SECONDS = 100.0

@@ -9,8 +9,8 @@ import json
 import re
 from pathlib import Path
 
+from bench.kit.harness import Backend
 from tests.clients import node
-from tests.harness import Backend
 
 CONFIG = """
 import portal from {portal};

@@ -14,10 +14,10 @@ from gql.transport.aiohttp import AIOHTTPTransport
 from gql.transport.websockets import WebsocketsTransport
 from graphql import GraphQLError, build_schema, lexicographic_sort_schema, print_schema
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.server.http.test_introspection import SDL
 
 EVERY_OPTION = {

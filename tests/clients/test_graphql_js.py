@@ -8,9 +8,9 @@ import json
 import pytest
 from graphql import build_client_schema, build_schema, lexicographic_sort_schema, print_schema
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from tests.clients import node
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.http.test_introspection import SDL
 
 

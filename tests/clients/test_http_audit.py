@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from bench.kit.harness import Backend
 from tests.clients import node
-from tests.harness import Backend
 
 CHECKS = 61
 """The checks of graphql-http 1.23.1 (web/package-lock.json)."""

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.waiting import eventually
 from server.db import create_engine, create_sessionmaker
-from tests.waiting import eventually
 
 STARTUP_SECONDS = 90.0  # a bound for a loaded host: two uvicorn workers import the app
 

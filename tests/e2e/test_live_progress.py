@@ -15,11 +15,16 @@ from gql import Client, GraphQLRequest
 from gql.transport.websockets import WebsocketsTransport
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.factories import (
+    WorkspaceFixture,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
+from bench.kit.waiting import eventually
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
 from tests.e2e.conftest import Deployment
-from tests.factories import WorkspaceFixture, make_comparison, make_comparison_setup, make_workspace
-from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 

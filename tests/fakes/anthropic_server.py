@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI
 
 ERROR_TYPES = {
     400: "invalid_request_error",

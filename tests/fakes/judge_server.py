@@ -22,7 +22,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from tests.fakes.openai_server import Behaviour, FakeOpenAI, RecordedRequest, json_or_none
+from bench.kit.openai_server import Behaviour, FakeOpenAI, RecordedRequest, json_or_none
 
 _QUALITY = re.compile(r"quality=(\d+)")
 _MARKER = re.compile(r"\[judge:(429|500|404|slow|garbage)(-once|-as-A)?\]")

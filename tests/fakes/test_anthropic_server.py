@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour
 
 KEY = "sk-ant-fake"
 BODY = {

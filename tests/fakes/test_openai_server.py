@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, closed_base_url
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, closed_base_url
 
 CHAT = {"model": "fake-1", "messages": [{"role": "user", "content": "x" * 10}]}
 

@@ -16,16 +16,16 @@ from typing import Any, cast
 
 from sqlalchemy import select
 
+from bench.kit import services
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
+from bench.kit.openai_server import FakeOpenAI
+from bench.kit.waiting import eventually
 from server.comparisons.models import Trial, TrialState
 from server.migrate import upgrade
 from server.settings import Settings
 from server.workspaces.roles import Role
-from tests import services
-from tests.factories import make_comparison_setup, make_workspace
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from tests.server.dispatch.api import start_comparison
-from tests.waiting import eventually
 
 CRASH_REDIS_DB_OFFSET = 7
 

@@ -17,11 +17,13 @@ import httpx
 from gql import Client, GraphQLRequest
 from gql.transport.websockets import WebsocketsTransport
 
+from bench.kit.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI
+from bench.kit.scenarios import wait_hosted_runs
+from bench.kit.waiting import eventually
 from server import db_retry
 from server.workspaces.roles import Role
-from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend
 from tests.jobs.crash_stack import (
     INPUT_CENTS_PER_MILLION,
     MAX_OUTPUT_TOKENS,
@@ -29,8 +31,6 @@ from tests.jobs.crash_stack import (
     STATUS,
 )
 from tests.server.dispatch.api import trial_rows
-from tests.server.verdicts.scenarios import wait_hosted_runs
-from tests.waiting import eventually
 
 SUBSCRIBE = """
 subscription($id: ID!, $after: Int) { comparisonProgress(id: $id, afterSeq: $after) {

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests import services
+from bench.kit import services
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from tests.conftest import require_services
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
@@ -26,7 +27,6 @@ from tests.jobs.fault_checks import (
     start,
 )
 from tests.private_services import PrivateRedis, free_port
-from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 

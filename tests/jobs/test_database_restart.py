@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from tests.jobs.crash_stack import STATUS, CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
@@ -21,7 +22,6 @@ from tests.jobs.fault_checks import (
     start,
 )
 from tests.private_services import PrivatePostgres, PrivateRedis, private_postgres
-from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 

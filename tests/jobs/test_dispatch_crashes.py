@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests import services
+from bench.kit import services
+from bench.kit.openai_server import Behaviour, FakeOpenAI
 from tests.conftest import require_services
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import (
     POLICIES,
     CrashStack,

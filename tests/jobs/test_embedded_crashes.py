@@ -21,14 +21,15 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from server.comparisons.models import Comparison, ComparisonStatus, Trial
 from server.comparisons.stopping import StoppingRule, StoppingSpec
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.settings import Settings
 from server.workspaces.roles import Role
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import (
     INPUT_CENTS_PER_MILLION,
     MAX_OUTPUT_TOKENS,
@@ -39,7 +40,6 @@ from tests.jobs.crash_stack import (
     trials_of,
 )
 from tests.server.dispatch.api import deliveries_per_trial
-from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 

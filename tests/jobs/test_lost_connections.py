@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests import services
+from bench.kit import services
+from bench.kit.openai_server import Behaviour, FakeOpenAI
 from tests.conftest import require_services
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,

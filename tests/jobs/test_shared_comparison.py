@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests import services
+from bench.kit import services
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from tests.conftest import require_services
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import (
     CrashStack,
     assert_closed_as_missing,
@@ -23,7 +24,6 @@ from tests.jobs.crash_stack import (
     workers_polling,
 )
 from tests.server.dispatch.api import deliveries_per_trial, trial_rows
-from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 

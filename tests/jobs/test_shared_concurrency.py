@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
+from bench.kit import services
+from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import start_worker_process, stop_worker_process
+from bench.kit.openai_server import Behaviour, FakeOpenAI
 from server.comparisons import lifecycle
 from server.runtime.redis import ArqQueue
 from server.workspaces.roles import Role
-from tests import services
 from tests.conftest import require_services
-from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import start_worker_process, stop_worker_process
 from tests.jobs.crash_stack import (
     CrashStack,
     crash_redis_url,

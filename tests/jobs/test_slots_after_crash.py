@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from bench.kit import services
+from bench.kit.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from server.runtime.slots import RedisSlots
 from server.workspaces.roles import Role
-from tests import services
 from tests.conftest import require_services
-from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.jobs.crash_stack import (
     CrashStack,
     crash_redis_url,
@@ -26,7 +27,6 @@ from tests.jobs.crash_stack import (
     workers_polling,
 )
 from tests.server.dispatch.api import deliveries_per_trial, leased, trial_rows
-from tests.waiting import eventually
 
 pytestmark = pytest.mark.slow
 

@@ -8,9 +8,9 @@ import sys
 
 from sqlalchemy import delete, select
 
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from server.ops.models import WorkerHeartbeat
-from tests.harness import Backend
-from tests.waiting import eventually
 
 
 async def test_the_worker_runs_an_enqueued_job_and_counts_it(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import browser, browser_page  # noqa: F401 - fixtures
+from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
 
 PAGE = b"""<!doctype html><html><body><svg id="forest" width="320" height="20"></svg>
 <script>document.body.dataset.ready = "yes"; console.error("deliberate");</script>

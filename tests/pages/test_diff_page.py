@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server import signed_links
 from server.runs import links
 from server.workspaces.roles import Role
-from tests.browser import browser, browser_page  # noqa: F401 - fixtures
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.runs.api import experiment, import_run, item
 from tests.server.runs.test_diff import REGRESSED_IDS, single_trial_runs
 

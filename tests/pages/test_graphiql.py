@@ -9,12 +9,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bench.kit import services
+from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend, start_backend
 from server.graphiql.assets import ASSETS, integrity_of, missing
 from server.settings import Settings
-from tests import services
-from tests.browser import browser, browser_page  # noqa: F401 - fixtures
-from tests.factories import make_workspace
-from tests.harness import Backend, start_backend
 
 
 def _require_assets(directory: Path) -> None:

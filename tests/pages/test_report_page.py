@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
+from bench.kit.harness import Backend
 from server import signed_links
 from server.reports import links
 from server.workspaces.roles import Role
-from tests.browser import browser, browser_page  # noqa: F401 - fixtures
-from tests.harness import Backend
 from tests.server.reports.api import LINK_DEFAULT, RESOLVE_MANY, finalized_comparison
 
 

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from bench.kit import services
+from bench.kit.browser import ConsoleRecorder
+from bench.kit.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
 from server.portal.files import DEFAULT_DIR
-from tests import services
-from tests.browser import ConsoleRecorder
-from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
-from tests.harness import Backend
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"

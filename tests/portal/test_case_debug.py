@@ -8,11 +8,12 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import WRONG, run_comparison, wait_finalized
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
     axe_violations,
@@ -21,7 +22,6 @@ from tests.portal.harness import (
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
-from tests.server.verdicts.scenarios import WRONG, run_comparison, wait_finalized
 
 IMG = '<img src=x onerror="window.__xss=1">'
 SCRIPT = "<script>window.__xss=1</script>"

@@ -8,11 +8,12 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, run_comparison, scripted_setup
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
     axe_violations,
@@ -22,7 +23,6 @@ from tests.portal.harness import (
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
-from tests.server.verdicts.scenarios import finalized, run_comparison, scripted_setup
 from tests.server.verdicts.test_finalize import unfinalize
 
 

@@ -8,16 +8,17 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from server.connections.service import Simulation
-from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import (
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import (
     WorkspaceFixture,
     make_comparison,
     make_comparison_setup,
     make_workspace,
 )
-from tests.harness import Backend
+from bench.kit.harness import Backend
+from bench.kit.scenarios import CREATE
+from server.connections.service import Simulation
+from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
@@ -27,7 +28,6 @@ from tests.portal.harness import (
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
-from tests.server.verdicts.scenarios import CREATE
 
 START = "mutation($id: ID!) { startComparison(id: $id, background: true) { id status } }"
 STATE = "query($id: ID!) { comparison(id: $id) { status verdictState } }"

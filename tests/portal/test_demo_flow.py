@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser import browser  # noqa: F401 - fixture
+from bench.kit.browser import browser  # noqa: F401 - fixture
 from tests.demo_server import demo_server
 from tests.portal.harness import (
     Requests,

@@ -7,13 +7,13 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import CREATE, run_comparison, wait_finalized
 from server.money import dollars
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.portal.harness import portal_page, sign_in  # noqa: F401 - fixture
-from tests.server.verdicts.scenarios import CREATE, run_comparison, wait_finalized
 
 LINES = """(cell) => { const range = document.createRange(); range.selectNodeContents(cell);
   return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size; }"""

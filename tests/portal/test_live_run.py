@@ -16,12 +16,14 @@ import httpx
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import CREATE
+from bench.kit.waiting import eventually
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
 from tests.demo_server import free_port
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
     axe_violations,
@@ -29,8 +31,6 @@ from tests.portal.harness import (
     screenshot,
     sign_in,
 )
-from tests.server.verdicts.scenarios import CREATE
-from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 60, 3, 2
 CALLS = CASES * TRIALS * COHORTS

@@ -9,15 +9,15 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import (
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import (
     ComparisonSetup,
     make_comparison_setup,
     make_prompt_version,
     make_workspace,
 )
-from tests.harness import Backend
+from bench.kit.harness import Backend
+from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,

@@ -8,9 +8,9 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.harness import Backend
 from tests.portal.harness import axe_violations, portal_page, screenshot, sign_in  # noqa: F401
 from tests.server.reports.api import RESOLVE_MANY, finalized_comparison
 from tests.server.runs.api import experiment, import_run, item

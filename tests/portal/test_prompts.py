@@ -8,11 +8,11 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import make_asset_version, make_release, make_workspace
+from bench.kit.harness import Backend
 from server.assets.models import AssetKind
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import make_asset_version, make_release, make_workspace
-from tests.harness import Backend
 from tests.portal.harness import (
     axe_violations,
     portal_page,  # noqa: F401 - fixture

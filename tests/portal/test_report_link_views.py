@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.harness import Backend
 from tests.portal.harness import portal_page, sign_in  # noqa: F401 - fixture
 from tests.server.reports.api import AUDIT, LINK, LINK_DEFAULT, finalized_comparison
 

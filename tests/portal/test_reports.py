@@ -8,9 +8,14 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.harness import Backend
+from bench.kit.scenarios import (
+    run_comparison,
+    scorecard_of,
+    wait_finalized,
+)
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
     axe_violations,
@@ -24,11 +29,6 @@ from tests.server.reports.api import (
     LABELS,
     Finalized,
     finalized_comparison,
-)
-from tests.server.verdicts.scenarios import (
-    run_comparison,
-    scorecard_of,
-    wait_finalized,
 )
 
 XSS_NOTE = '<img src=x onerror="window.__xss=1"> <script>window.__xss=1</script>'

@@ -9,10 +9,10 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
     axe_violations,

@@ -9,14 +9,14 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import CREATE
+from bench.kit.waiting import eventually
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.portal.harness import axe_violations, portal_page, sign_in  # noqa: F401 - fixture
-from tests.server.verdicts.scenarios import CREATE
-from tests.waiting import eventually
 
 CASES, TRIALS = 6, 1
 LIST = "{ comparisons(first: 20) { totalCount edges { node { id status } } } }"

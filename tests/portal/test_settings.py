@@ -12,20 +12,20 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from server.webhooks.models import WebhookEvent
 from server.webhooks.publishing import publish
 from server.workspaces.roles import Role
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.factories import make_workspace
 from tests.fakes.webhook_receiver import WebhookReceiver
-from tests.harness import Backend
 from tests.portal.harness import (
     axe_violations,
     portal_page,  # noqa: F401 - fixture
     sign_in,
 )
 from tests.server.webhooks.api import SECRET, deliveries
-from tests.waiting import eventually
 
 
 @pytest.fixture

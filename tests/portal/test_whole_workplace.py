@@ -15,9 +15,9 @@ from typing import Any
 
 from playwright.async_api import expect
 
+from bench.kit.browser import browser  # noqa: F401 - fixture
+from bench.kit.harness import Backend
 from server.workspaces import service
-from tests.browser import browser  # noqa: F401 - fixture
-from tests.harness import Backend
 from tests.portal.harness import (
     Requests,
     axe_violations,

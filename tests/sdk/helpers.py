@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench.kit.factories import WorkspaceFixture, actor_for
+from bench.kit.harness import Backend
 from server.assets.models import AssetVersion
 from server.workspaces.roles import Role
-from tests.factories import WorkspaceFixture, actor_for
-from tests.harness import Backend
 from tests.server.runs.api import RUN
 
 ROOT = Path(__file__).resolve().parents[2]

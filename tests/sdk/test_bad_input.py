@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 import shipwise
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.sdk.helpers import capital_cases, experiment_runs, run_items, sealed_dataset
 
 EXPERIMENTS = "{ experiments(first: 100) { edges { node { name } } } }"

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.sdk.helpers import (
     SDK,
     capital_cases,
@@ -25,7 +26,6 @@ from tests.sdk.helpers import (
     run_python,
     sealed_dataset,
 )
-from tests.waiting import eventually
 
 SCRIPTS = Path(__file__).parent / "scripts"
 ABSENT = "import importlib.util as u; print([m for m in {mods} if u.find_spec(m)])"

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from bench.kit.factories import ComparisonSetup, WorkspaceFixture, actor_for, make_asset_version
+from bench.kit.harness import Backend
 from server.assets.models import AssetKind
 from server.connections.models import ModelConnection
 from server.experiments.models import Experiment
@@ -15,8 +17,6 @@ from server.runs.models import Run
 from server.webhooks.models import DeliveryStatus, Webhook, WebhookDelivery, WebhookEvent
 from server.workspaces.models import ApiToken
 from server.workspaces.roles import Role
-from tests.factories import ComparisonSetup, WorkspaceFixture, actor_for, make_asset_version
-from tests.harness import Backend
 from tests.server.reports.api import FOLLOW_UPS, finalized_comparison
 
 

@@ -6,6 +6,8 @@ from datetime import timedelta
 
 from sqlalchemy import insert, update
 
+from bench.kit.factories import ComparisonSetup, make_comparison
+from bench.kit.harness import Backend
 from server.comparisons.models import (
     CohortState,
     Comparison,
@@ -15,8 +17,6 @@ from server.comparisons.models import (
     TrialState,
 )
 from server.db import utcnow
-from tests.factories import ComparisonSetup, make_comparison
-from tests.harness import Backend
 
 
 async def running_comparison(backend: Backend, setup: ComparisonSetup, *, recorded: int) -> str:

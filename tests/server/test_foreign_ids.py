@@ -23,10 +23,10 @@ from graphql import (
     get_named_type,
 )
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.api.schema import build_schema
 from server.settings import Settings
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.foreign_world import build_world
 
 ARGUMENT_KINDS = {

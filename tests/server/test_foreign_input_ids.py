@@ -16,10 +16,10 @@ from typing import Any
 
 from graphql import GraphQLInputObjectType, get_named_type
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend, GraphQLResult
 from server.api.schema import build_schema
 from server.settings import Settings
-from tests.factories import make_workspace
-from tests.harness import Backend, GraphQLResult
 from tests.server.foreign_world import World, build_world
 
 CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import run_comparison, wait_finalized
 from server.money import dollars
 from server.words import METRIC_NAMES, metric_name, words
 from server.workspaces.roles import Role
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.server.cli.invoke import shipwise
 from tests.server.reports.api import GENERATE
-from tests.server.verdicts.scenarios import run_comparison, wait_finalized
 
 WEB = Path(__file__).resolve().parents[2] / "web" / "src"
 EXAMPLES = json.loads((WEB / "lib" / "money.examples.json").read_text())

@@ -6,10 +6,10 @@ import logging
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend, start_backend
+from bench.kit.waiting import eventually
 from server.settings import Settings
-from tests.factories import make_workspace
-from tests.harness import Backend, start_backend
-from tests.waiting import eventually
 
 
 async def test_healthz_and_readyz_answer(backend: Backend) -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.portal_documents import document
+from bench.kit.scenarios import finalized, scripted_setup
+from bench.kit.statements import counting_statements
 from server.workspaces.roles import Role
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend
-from tests.portal_documents import document
 from tests.server.running_comparisons import running_comparison
-from tests.server.verdicts.scenarios import finalized, scripted_setup
-from tests.statements import counting_statements
 
 
 def _reads(statements: list[str]) -> list[str]:

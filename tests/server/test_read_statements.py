@@ -9,14 +9,14 @@ from typing import Any
 
 from sqlalchemy import insert, update
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
+from bench.kit.statements import counting_statements
 from server.comparisons import cohort_rates
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
 from server.db import utcnow
 from server.workspaces.roles import Role
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import finalized, scripted_setup
-from tests.statements import counting_statements
 
 LIST = """
 query($first: Int) { comparisons(first: $first) {

@@ -9,13 +9,13 @@ import time
 
 from sqlalchemy import update
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.statements import counting_statements, is_token_check
+from bench.kit.waiting import eventually
 from server.db import utcnow
 from server.workspaces.models import ApiToken
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
-from tests.statements import counting_statements, is_token_check
-from tests.waiting import eventually
 
 ME = "{ me { role } }"
 CREATE = "mutation { createToken(name: \"ci\") { token { id } secret } }"

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bench.kit.factories import WorkspaceFixture, make_connection, make_workspace
+from bench.kit.harness import Backend
 from server.assets.builtins import BUILTINS
 from server.assets.models import AssetVersion, VersionState
 from server.assets.versioning import content_hash
 from server.audit.models import AuditEvent
 from server.workspaces.roles import Role
-from tests.factories import WorkspaceFixture, make_connection, make_workspace
-from tests.harness import Backend
 
 CREATE = """
 mutation($input: CreateAssetInput!) {

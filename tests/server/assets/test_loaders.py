@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from bench.kit.factories import WorkspaceFixture, make_asset_version, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.statements import counting_statements
 from server.assets.models import AssetKind
-from tests.factories import WorkspaceFixture, make_asset_version, make_workspace
-from tests.harness import Backend
-from tests.statements import counting_statements
 
 QUERY = """{
   assets(first: 100) {

@@ -6,9 +6,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 
 EVENTS = """
 query($first: Int, $after: String, $action: String, $actorId: ID, $targetId: ID) {

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from alembic.script import ScriptDirectory
 
+from bench.kit.harness import start_backend
 from server.migrate import alembic_config
 from server.settings import Settings
-from tests.harness import start_backend
 
 
 def _shipwise(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:

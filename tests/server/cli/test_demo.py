@@ -8,8 +8,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bench.kit.waiting import eventually_blocking
 from tests.demo_server import Printed, demo_server
-from tests.waiting import eventually_blocking
 
 pytestmark = pytest.mark.slow
 

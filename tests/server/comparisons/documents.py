@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from bench.kit.harness import Backend
 from server.comparisons.models import Comparison
 from server.experiments.models import Experiment
-from tests.harness import Backend
 
 COMPARISON_FIELDS = """
     id label status stopReason errorCode split trialsPerCase caseCount checks

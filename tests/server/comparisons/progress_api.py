@@ -15,11 +15,11 @@ from gql import Client, GraphQLRequest
 from gql.transport.websockets import WebsocketsTransport
 from websockets.asyncio.client import ClientConnection
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
 from server.comparisons.progress import CohortProgress, Progress
 from server.connections.service import Simulation
 from server.metrics import REGISTRY
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
-from tests.harness import Backend
 
 SUBSCRIBE = """
 subscription($id: ID!, $afterSeq: Int) {

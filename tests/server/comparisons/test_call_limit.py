@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from bench.kit.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend, GraphQLResult
 from server.workspaces.roles import Role
-from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
-from tests.harness import Backend, GraphQLResult
 from tests.server.comparisons.documents import CREATE, PREVIEW, count_rows, error_extensions
 
 SET_LIMIT = """

@@ -3,10 +3,10 @@ portal can say "Stopped: my-connection reached its monthly cap of $50.00"."""
 
 from __future__ import annotations
 
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import run_comparison
 from server.workspaces.roles import Role
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import run_comparison
 
 CAPPED = """
 query($id: ID!) { comparison(id: $id) {

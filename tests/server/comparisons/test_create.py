@@ -7,13 +7,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from server.assets.models import AssetKind
-from server.comparisons.models import ComparisonCase, ComparisonCohort, Trial
-from server.datasets import service as dataset_service
-from server.datasets import versions as dataset_versions
-from server.datasets.models import DatasetCase
-from server.workspaces.roles import Role
-from tests.factories import (
+from bench.kit.factories import (
     ComparisonSetup,
     actor_for,
     comparison_cases,
@@ -24,7 +18,13 @@ from tests.factories import (
     make_release,
     make_workspace,
 )
-from tests.harness import Backend
+from bench.kit.harness import Backend
+from server.assets.models import AssetKind
+from server.comparisons.models import ComparisonCase, ComparisonCohort, Trial
+from server.datasets import service as dataset_service
+from server.datasets import versions as dataset_versions
+from server.datasets.models import DatasetCase
+from server.workspaces.roles import Role
 from tests.server.comparisons.documents import CREATE, count_rows, error_extensions
 
 RUBRIC = "astv_builtin_rubric_correct_1"

@@ -13,6 +13,16 @@ from typing import Any
 import pytest
 from sqlalchemy import insert, select, update
 
+from bench.kit.factories import (
+    ComparisonSetup,
+    WorkspaceFixture,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
+from bench.kit.harness import Backend
+from bench.kit.statements import counting_statements
+from bench.kit.waiting import eventually
 from server.comparisons import cohort_rates
 from server.comparisons.models import (
     Comparison,
@@ -26,14 +36,6 @@ from server.connections.service import Simulation
 from server.db import utcnow
 from server.pagination import encode_cursor
 from server.workspaces.roles import Role
-from tests.factories import (
-    ComparisonSetup,
-    WorkspaceFixture,
-    make_comparison,
-    make_comparison_setup,
-    make_workspace,
-)
-from tests.harness import Backend
 from tests.server.comparisons.documents import (
     CANCEL,
     CREATE,
@@ -44,8 +46,6 @@ from tests.server.comparisons.documents import (
     error_extensions,
 )
 from tests.server.dispatch.api import leased
-from tests.statements import counting_statements
-from tests.waiting import eventually
 
 SLOW = Simulation(latency_ms=3000)
 """Calls that outlast a test's look at a RUNNING comparison."""

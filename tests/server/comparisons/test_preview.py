@@ -8,11 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import insert
 
-from server.assets.models import AssetKind
-from server.comparisons.models import Trial, TrialState
-from server.db import utcnow
-from server.workspaces.roles import Role
-from tests.factories import (
+from bench.kit.factories import (
     ComparisonSetup,
     comparison_cases,
     make_asset_version,
@@ -21,7 +17,11 @@ from tests.factories import (
     make_connection,
     make_workspace,
 )
-from tests.harness import Backend
+from bench.kit.harness import Backend
+from server.assets.models import AssetKind
+from server.comparisons.models import Trial, TrialState
+from server.db import utcnow
+from server.workspaces.roles import Role
 from tests.server.comparisons.documents import PREVIEW, count_rows
 
 SYSTEM = "You are a careful assistant."  # the factory's system message

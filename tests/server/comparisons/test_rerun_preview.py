@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.factories import make_asset_version, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
 from server.assets.models import AssetKind
 from server.workspaces.roles import Role
-from tests.factories import make_asset_version, make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.server.comparisons.documents import CREATE, PREVIEW
 
 RERUN_PREVIEW = PREVIEW.replace(

@@ -13,19 +13,19 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from server.comparisons.models import ComparisonCase, Trial, TrialState
-from server.datasets.models import DatasetCase
-from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
-from tests.server.dispatch.api import create
-from tests.server.reports.api import finalized_comparison
-from tests.server.verdicts.scenarios import (
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import (
     CREATE,
     run_comparison,
     scripted_setup,
     wait_finalized,
 )
+from server.comparisons.models import ComparisonCase, Trial, TrialState
+from server.datasets.models import DatasetCase
+from server.workspaces.roles import Role
+from tests.server.dispatch.api import create
+from tests.server.reports.api import finalized_comparison
 from tests.stats.betting_reference import reference_betting_cs
 
 CASES = 300

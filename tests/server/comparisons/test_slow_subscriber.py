@@ -14,11 +14,12 @@ from typing import Any
 from sqlalchemy import update
 from websockets.asyncio.client import ClientConnection
 
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from server.comparisons import progress as progress_events
 from server.comparisons.models import Comparison, ComparisonStatus
 from server.runtime.interfaces import EventBus
 from server.workspaces.roles import Role
-from tests.harness import Backend
 from tests.server.comparisons.progress_api import (
     COALESCED,
     PENDING,
@@ -30,7 +31,6 @@ from tests.server.comparisons.progress_api import (
     stalled_client,
     subscription,
 )
-from tests.waiting import eventually
 
 
 def unread_bytes(client: ClientConnection) -> int:

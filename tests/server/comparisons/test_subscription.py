@@ -14,12 +14,13 @@ from gql.transport.exceptions import TransportConnectionFailed, TransportQueryEr
 from sqlalchemy import select, update
 from websockets.exceptions import ConnectionClosed
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from server.comparisons.mailbox import Mailbox
 from server.comparisons.models import Comparison, ComparisonStatus
 from server.metrics import REGISTRY
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.comparisons.progress_api import (
     CANCEL,
     START,
@@ -35,7 +36,6 @@ from tests.server.comparisons.progress_api import (
     subscription,
     transport,
 )
-from tests.waiting import eventually
 
 # --- the stream ----------------------------------------------------------------------------
 

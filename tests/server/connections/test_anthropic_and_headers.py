@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, text
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import PROVIDER_TEXT, FakeOpenAI
 from server.connections.models import ConnectionKind, ModelConnection
 from server.connections.service import clean_base_url
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.openai_server import PROVIDER_TEXT, FakeOpenAI
-from tests.harness import Backend
 from tests.server.connections.conftest import PROVIDER_KEY
 
 FIELDS = "id kind baseUrl hasApiKey headerNames status statusMessage checkedAt"
@@ -106,7 +106,7 @@ async def test_a_refused_key_is_a_status_in_words_without_provider_text(
 async def test_other_check_outcomes_in_words(
     backend: Backend, fake_anthropic: FakeAnthropic, status: int, code: str, words: str
 ) -> None:
-    from tests.fakes.openai_server import Behaviour
+    from bench.kit.openai_server import Behaviour
 
     fake_anthropic.behaviour = Behaviour(status=status)
     ws = await make_workspace(backend.sessionmaker)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bench.kit.factories import make_connection, make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_connection, make_workspace
-from tests.harness import Backend
 
 LIST = "{ modelConnections { totalCount edges { node { id simulated } } } }"
 CREATE = 'mutation { createModelConnection(input: {name: "sim", kind: SIMULATED}) { id status } }'

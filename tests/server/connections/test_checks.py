@@ -8,12 +8,12 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, closed_base_url
 from server.connections import checks
 from server.connections.models import ConnectionStatus
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, closed_base_url
-from tests.harness import Backend
 from tests.server.connections.conftest import PROVIDER_KEY
 
 CREATE = """

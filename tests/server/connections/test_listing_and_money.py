@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bench.kit.factories import make_connection, make_experiment, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from server.connections.models import ModelConnection
 from server.spend import service as spend_service
 from server.workspaces.roles import Role
-from tests.factories import make_connection, make_experiment, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
-from tests.waiting import eventually
 
 CREATE = """
 mutation($input: CreateModelConnectionInput!) {

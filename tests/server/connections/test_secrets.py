@@ -7,10 +7,10 @@ import logging
 import pytest
 from sqlalchemy import text
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend
 from tests.server.connections.conftest import PROVIDER_KEY
 
 CREATE = """

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI
 from server.audit.models import AuditEvent
 from server.connections.models import ModelConnection
-from tests.factories import make_workspace
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend
 
 CREATE = """
 mutation($input: CreateModelConnectionInput!) {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.harness import Backend, GraphQLResult
+from bench.kit.harness import Backend, GraphQLResult
 
 VERSION_FIELDS = (
     "id datasetId number state caseCount caseCounts { dev holdout } contentHash holdoutLooks "

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from bench.kit.factories import WorkspaceFixture, dataset_cases, make_dataset, make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import WorkspaceFixture, dataset_cases, make_dataset, make_workspace
-from tests.harness import Backend
 from tests.server.datasets.api import (
     APPEND,
     DISCARD,

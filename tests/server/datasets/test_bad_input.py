@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bench.kit.factories import WorkspaceFixture, dataset_cases, make_workspace
+from bench.kit.harness import Backend
 from server.assets.models import Asset, AssetVersion
 from server.datasets.cases import MAX_CASES_PER_CHUNK
 from server.datasets.models import DatasetCase
-from tests.factories import WorkspaceFixture, dataset_cases, make_workspace
-from tests.harness import Backend
 from tests.server.datasets.api import APPEND, CREATE, append, create_dataset, dataset, open_version
 
 

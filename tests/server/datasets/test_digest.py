@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.datasets.digest import json_text
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.datasets.api import sealed_dataset
 
 CASES: list[dict[str, Any]] = [

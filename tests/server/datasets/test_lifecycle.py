@@ -9,14 +9,15 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, text
 
+from bench.kit.factories import actor_for, dataset_cases, make_dataset, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from server.audit.models import AuditEvent
 from server.datasets import versions
 from server.datasets.digest import case_line
 from server.datasets.models import DatasetCase
 from server.errors import Conflict, ValidationFailed
 from server.workspaces.roles import Role
-from tests.factories import actor_for, dataset_cases, make_dataset, make_workspace
-from tests.harness import Backend
 from tests.server.datasets.api import (
     APPEND,
     DATASET,
@@ -28,7 +29,6 @@ from tests.server.datasets.api import (
     seal,
     sealed_dataset,
 )
-from tests.waiting import eventually
 
 
 def expected_hash(cases: list[dict[str, Any]]) -> str:

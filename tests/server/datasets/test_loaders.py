@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.factories import WorkspaceFixture, actor_for, make_dataset, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.statements import counting_statements
 from server.datasets import versions
-from tests.factories import WorkspaceFixture, actor_for, make_dataset, make_workspace
-from tests.harness import Backend
-from tests.statements import counting_statements
 
 LIST = (
     "{ datasets(first: 100) { totalCount edges { node { id name "

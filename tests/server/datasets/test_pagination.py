@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.factories import make_dataset, make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_dataset, make_workspace
-from tests.harness import Backend
 from tests.server.datasets.api import CASES
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from bench.kit.factories import make_dataset, make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_dataset, make_workspace
-from tests.harness import Backend
 
 VERSION = """
 query($id: ID!, $after: String) { datasetVersion(id: $id) {

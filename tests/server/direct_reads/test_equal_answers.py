@@ -16,25 +16,25 @@ import pytest
 from sqlalchemy import select, update
 from strawberry.http import GraphQLRequestData
 
-from server.api.context import Context
-from server.api.direct_reads.documents import DirectReads
-from server.api.direct_reads.known import DOCUMENTS
-from server.db import create_engine
-from server.verdicts.models import ComparisonVerdict
-from server.workspaces.roles import Role
-from tests.factories import (
+from bench.kit.factories import (
     WorkspaceFixture,
     actor_for,
     make_comparison,
     make_comparison_setup,
     make_workspace,
 )
-from tests.harness import Backend, start_backend
-from tests.portal_documents import document
+from bench.kit.harness import Backend, start_backend
+from bench.kit.portal_documents import document
+from bench.kit.scenarios import finalized, scripted_setup
+from bench.kit.statements import counting_statements
+from server.api.context import Context
+from server.api.direct_reads.documents import DirectReads
+from server.api.direct_reads.known import DOCUMENTS
+from server.db import create_engine
+from server.verdicts.models import ComparisonVerdict
+from server.workspaces.roles import Role
 from tests.private_services import free_port
 from tests.server.running_comparisons import running_comparison
-from tests.server.verdicts.scenarios import finalized, scripted_setup
-from tests.statements import counting_statements
 
 LIST, PAGE = document("ComparisonsList"), document("ComparisonPage")
 GENERATE = "mutation($id: ID!) { generateReport(comparisonId: $id) { id } }"

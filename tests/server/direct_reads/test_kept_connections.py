@@ -13,14 +13,14 @@ import pytest
 from sqlalchemy import event, func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend, start_backend
+from bench.kit.portal_documents import document
+from bench.kit.statements import counting_statements, is_token_check
 from server.api.direct_reads.statements import DATABASE_ERRORS, DriverConnections
 from server.db import create_engine
 from server.workspaces.roles import Role
-from tests.factories import make_comparison_setup, make_workspace
-from tests.harness import Backend, start_backend
-from tests.portal_documents import document
 from tests.server.running_comparisons import running_comparison
-from tests.statements import counting_statements, is_token_check
 
 LIST = document("ComparisonsList")
 

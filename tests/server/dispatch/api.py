@@ -9,13 +9,13 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from bench.kit.factories import ComparisonSetup, WorkspaceFixture, make_comparison_setup
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI, RecordedRequest
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.dispatch.models import ComparisonRange
 from tests.conftest import PROVIDER_KEY
-from tests.factories import ComparisonSetup, WorkspaceFixture, make_comparison_setup
-from tests.fakes.openai_server import FakeOpenAI, RecordedRequest
-from tests.harness import Backend
-from tests.waiting import API_POLL_SECONDS, eventually
 
 CREATE = """
 mutation($input: CreateComparisonInput!) { createComparison(input: $input) { id status } }

@@ -7,6 +7,8 @@ import asyncio
 from datetime import timedelta
 from typing import Any
 
+from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
 from server.comparisons import lifecycle
 from server.comparisons.models import TrialState
 from server.dispatch.dispatcher import Dispatcher
@@ -14,8 +16,6 @@ from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.runtime.interfaces import JobStats
 from server.workspaces.roles import Role
-from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
-from tests.harness import Backend
 
 
 class HeldQueue:

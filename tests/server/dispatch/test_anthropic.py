@@ -7,10 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from server.assets.models import AssetKind
-from server.workspaces.roles import Role
-from tests.conftest import PROVIDER_KEY
-from tests.factories import (
+from bench.kit.factories import (
     WorkspaceFixture,
     comparison_cases,
     make_asset_version,
@@ -19,9 +16,12 @@ from tests.factories import (
     make_release,
     make_workspace,
 )
+from bench.kit.harness import Backend
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour
+from server.assets.models import AssetKind
+from server.workspaces.roles import Role
+from tests.conftest import PROVIDER_KEY
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour
-from tests.harness import Backend
 from tests.server.dispatch.api import create, start, trials_of
 
 CONNECTION = """

@@ -3,10 +3,11 @@ calls finish into the checkpoint, and the API shows the status and factual count
 
 from __future__ import annotations
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL, GET, LIST
 from tests.server.dispatch.api import (
     create,
@@ -17,7 +18,6 @@ from tests.server.dispatch.api import (
     trial_rows,
     wait_terminal,
 )
-from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 30, 2, 2
 MAX_CONCURRENCY = 4

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
 from tests.server.dispatch.api import (
     chat_requests,
     create,
@@ -16,7 +17,6 @@ from tests.server.dispatch.api import (
     start,
     wait_terminal,
 )
-from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 15, 2, 2
 CALLS = CASES * TRIALS * COHORTS

@@ -12,6 +12,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bench.kit.factories import WorkspaceFixture, actor_for, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from jobs.delivery import dispatch_comparison
 from server.comparisons import lifecycle
 from server.db import utcnow
@@ -21,9 +25,6 @@ from server.runtime.redis import ArqQueue
 from server.settings import Settings
 from server.spend import ledgers
 from server.workspaces.roles import Role
-from tests.factories import WorkspaceFixture, actor_for, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
 from tests.server.dispatch.api import (
     create,
     openai_setup,
@@ -31,7 +32,6 @@ from tests.server.dispatch.api import (
     trials_of,
     wait_terminal,
 )
-from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 12, 2, 2
 MICROS_PER_CALL = 15_000

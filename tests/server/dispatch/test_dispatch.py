@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI
 from server.comparisons.models import TrialState
 from server.workspaces.roles import Role
 from tests.conftest import PROVIDER_KEY
-from tests.factories import make_comparison_setup, make_workspace
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend
 from tests.server.dispatch.api import (
     chat_requests,
     create,

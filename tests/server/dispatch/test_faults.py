@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, RecordedRequest
 from server.providers.base import DispatchError
 from server.workspaces.roles import Role
 from tests.conftest import PROVIDER_TIMEOUT_SECONDS
-from tests.factories import make_workspace
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, RecordedRequest
-from tests.harness import Backend
 from tests.server.comparisons.documents import GET, LIST
 from tests.server.dispatch.api import (
     chat_requests,

@@ -7,16 +7,16 @@ from typing import Any
 
 from sqlalchemy import select
 
-from server.comparisons.models import Trial
-from server.workspaces.roles import Role
-from tests.conftest import PROVIDER_KEY
-from tests.factories import (
+from bench.kit.factories import (
     make_comparison_setup,
     make_judge,
     make_workspace,
 )
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from server.comparisons.models import Trial
+from server.workspaces.roles import Role
+from tests.conftest import PROVIDER_KEY
 
 START = """
 mutation($id: ID!) { startComparison(id: $id, background: false) {

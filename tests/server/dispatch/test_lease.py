@@ -10,14 +10,14 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import select, update
 
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from server.comparisons.models import Comparison, ComparisonStatus, TrialState
 from server.dispatch.dispatcher import Dispatcher
 from server.dispatch.models import ComparisonRange
 from server.providers.base import DispatchError
-from tests.harness import Backend
 from tests.server.dispatch.api import between_sweeps, leased, trials_of
 from tests.server.dispatch.by_hand import HeldQueue, Trials, running_comparison
-from tests.waiting import eventually
 
 
 def _dispatcher(

@@ -10,6 +10,9 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import wait_finalized
 from server.comparisons.models import (
     FORWARD,
     REVERSE,
@@ -21,12 +24,9 @@ from server.comparisons.models import (
 from server.connections.service import Simulation
 from server.dispatch.pairwise_stage import Stage
 from server.workspaces.roles import Role
-from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.judge_server import FakeJudge
-from tests.harness import Backend
 from tests.server.pairwise.api import RESULT_FIELDS, judge_versions
 from tests.server.pairwise.test_run_pairs import SCORES, judge_calls, sign_flip_p, t_interval
-from tests.server.verdicts.scenarios import wait_finalized
 
 CASES = 8
 TRIALS = 2

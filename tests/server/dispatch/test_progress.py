@@ -6,10 +6,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
 from tests.server.dispatch.api import (
     committed_count,
     create,
@@ -18,7 +19,6 @@ from tests.server.dispatch.api import (
     trials_of,
     wait_terminal,
 )
-from tests.waiting import eventually
 
 CASES, TRIALS, COHORTS = 20, 2, 2
 TOTAL = CASES * TRIALS * COHORTS

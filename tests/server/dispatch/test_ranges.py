@@ -10,6 +10,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
+from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.waiting import eventually
 from jobs.sweeper import sweep_comparisons
 from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, Trial, TrialState
@@ -20,11 +23,8 @@ from server.dispatch.models import ComparisonRange
 from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.workspaces.roles import Role
-from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.server.dispatch.api import between_sweeps, trials_of
 from tests.server.dispatch.by_hand import HeldQueue, Trials, range_dispatcher, running_comparison
-from tests.waiting import eventually
 
 CASES, TRIALS = 6, 2
 

@@ -8,15 +8,16 @@ import dataclasses
 
 import pytest
 
+from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.waiting import eventually
 from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, TrialState
 from server.comparisons.stopping import StoppingRule, StoppingSpec
 from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
 from server.workspaces.roles import Role
-from tests.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL
 from tests.server.comparisons.test_sequential import SEQUENTIAL, STOPPING
 from tests.server.dispatch.api import (
@@ -31,7 +32,6 @@ from tests.server.dispatch.api import (
     wait_terminal,
 )
 from tests.server.dispatch.by_hand import HeldQueue, Trials, range_dispatcher
-from tests.waiting import eventually
 
 
 async def test_a_cancel_during_a_sequential_run_behaves_as_ever(

@@ -8,15 +8,15 @@ from typing import Any
 
 from sqlalchemy import select
 
+from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import WRONG
 from server.comparisons.models import Trial, TrialState
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
-from tests.factories import make_comparison_setup, make_workspace
 from tests.fakes.judge_server import FakeJudge
-from tests.harness import Backend
 from tests.server.pairwise.api import judge_versions
 from tests.server.pairwise.test_run_pairs import judge_calls
-from tests.server.verdicts.scenarios import WRONG
 
 CASES = 200
 CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"

@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bench.kit.factories import actor_for, make_experiment, make_workspace
+from bench.kit.harness import Backend
 from server.audit.models import AuditEvent
 from server.errors import Conflict, Forbidden
 from server.experiments import service
 from server.experiments.models import Experiment
 from server.workspaces.roles import Role
-from tests.factories import actor_for, make_experiment, make_workspace
-from tests.harness import Backend
 
 CREATE = """
 mutation($input: CreateExperimentInput!) {

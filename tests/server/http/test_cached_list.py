@@ -10,14 +10,19 @@ from typing import Any
 
 from sqlalchemy import update
 
+from bench.kit.factories import (
+    ComparisonSetup,
+    make_comparison,
+    make_comparison_setup,
+    make_workspace,
+)
+from bench.kit.harness import Backend
+from bench.kit.statements import counting_statements
+from bench.kit.waiting import eventually
 from server.comparisons.models import CohortState, Comparison, ComparisonCohort, ComparisonStatus
 from server.db import utcnow
 from server.experiments.models import Experiment
 from server.workspaces.roles import Role
-from tests.factories import ComparisonSetup, make_comparison, make_comparison_setup, make_workspace
-from tests.harness import Backend
-from tests.statements import counting_statements
-from tests.waiting import eventually
 
 LIST = """
 query($first: Int) { comparisons(first: $first) {

@@ -8,12 +8,12 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
+from bench.kit.statements import counting_statements
 from server.api.http.media_type import GRAPHQL_RESPONSE, JSON
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import finalized, scripted_setup
-from tests.statements import counting_statements
 
 COERCE = "query($id: ID!) { comparison(id: $id) { id } }"
 

@@ -14,11 +14,11 @@ import pytest
 import websockets
 from sqlalchemy import func, select
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend, GraphQLResult
 from server.assets.models import Asset
 from server.audit.models import AuditEvent
 from server.workspaces.models import ApiToken
-from tests.factories import make_workspace
-from tests.harness import Backend, GraphQLResult
 from tests.server.datasets.api import create_dataset, open_version
 
 PROTOCOL = "graphql-transport-ws"

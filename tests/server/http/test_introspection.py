@@ -18,8 +18,8 @@ from graphql import (
     print_schema,
 )
 
-from tests.factories import make_workspace
-from tests.harness import Backend
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 
 SDL = (Path(__file__).resolve().parents[3] / "schema.graphql").read_text()
 

@@ -9,10 +9,10 @@ from urllib.parse import quote, urlsplit
 import pytest
 from sqlalchemy import func, select
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.audit.models import AuditEvent
 from server.workspaces.models import Member
-from tests.factories import make_workspace
-from tests.harness import Backend
 
 DEPTH_ERROR = "exceeds maximum operation depth of 12"
 OF_TYPE_ERROR = "exceeds maximum `ofType` nesting of 12"

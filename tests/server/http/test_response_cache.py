@@ -12,6 +12,11 @@ import pytest
 from graphql import parse
 from sqlalchemy import insert, update
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
+from bench.kit.statements import counting_statements
+from bench.kit.waiting import eventually
 from server.api.http.cached_reads import RULES
 from server.api.http.response_cache import CachedAnswer, ResponseCache, plan_for
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
@@ -20,11 +25,6 @@ from server.verdicts import decisions, erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
 from server.workspaces.models import ApiToken
 from server.workspaces.roles import Role
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import finalized, scripted_setup
-from tests.statements import counting_statements
-from tests.waiting import eventually
 
 PAGE = """
 query($id: ID!, $first: Int) { comparison(id: $id) {

@@ -8,8 +8,8 @@ import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-from tests.factories import make_workspace
-from tests.harness import Backend
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 
 PROTOCOL = "graphql-transport-ws"
 

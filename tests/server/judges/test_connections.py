@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cryptography.fernet import Fernet
 
+from bench.kit.openai_server import Behaviour
 from server.connections.headers import encrypt_headers
 from server.connections.models import ConnectionKind, ModelConnection
 from server.judges.client import RATE_LIMITED, JudgeError
@@ -12,7 +13,6 @@ from server.judges.connections import open_judge
 from server.security import SecretBox
 from tests.conftest import PROVIDER_KEY
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.openai_server import Behaviour
 
 CONFIG = {"model": "claude-judge", "maxOutputTokens": 64}
 RUBRIC = {"text": "Prefer the correct answer."}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.harness import Backend
+from bench.kit.harness import Backend
 
 LABEL = """
 mutation($trial: TrialRefInput!, $passed: Boolean!, $note: String) {

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from bench.kit.factories import WorkspaceFixture, make_judge, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.scenarios import finalized, scripted_setup
 from server.workspaces.roles import Role
 from tests.conftest import PROVIDER_KEY
-from tests.factories import WorkspaceFixture, make_judge, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 CANDIDATE_STYLE = "!"
 SENSITIVITY = {CANDIDATE_STYLE: 0.95, "": 0.80}

@@ -10,9 +10,9 @@ import pytest
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI
 from server.workspaces.roles import Role
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend
 from tests.server.labels.api import AGREEMENT, QUEUE, label
 from tests.server.labels.judged import judged_comparison
 from tests.server.reports.api import GENERATE

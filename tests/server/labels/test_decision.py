@@ -12,9 +12,9 @@ import pytest
 from scipy.stats import norm
 from statsmodels.stats.inter_rater import cohens_kappa
 
+from bench.kit.harness import Backend
+from bench.kit.openai_server import FakeOpenAI
 from server.workspaces.roles import Role
-from tests.fakes.openai_server import FakeOpenAI
-from tests.harness import Backend
 from tests.server.labels.api import QUEUE, label
 from tests.server.labels.judged import Judged, judged_comparison
 

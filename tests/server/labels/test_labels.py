@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.labels.models import TrialLabel
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.labels.api import AUDIT, CASE_LABELS, LABEL, case_labels, label, trial_ref
 from tests.server.reports.api import finalized_comparison
 

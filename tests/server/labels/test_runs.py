@@ -11,9 +11,9 @@ import pytest
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.cli.commands.test_dataset_import import write_lines
 from tests.server.cli.commands.test_runs_cli import import_file
 from tests.server.labels.api import LABEL, label

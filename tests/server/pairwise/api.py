@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.factories import WorkspaceFixture, make_judge
+from bench.kit.harness import Backend, GraphQLResult
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 from tests.conftest import PROVIDER_KEY
-from tests.factories import WorkspaceFixture, make_judge
 from tests.fakes.judge_server import FakeJudge
-from tests.harness import Backend, GraphQLResult
-from tests.waiting import API_POLL_SECONDS, eventually
 
 RESULT_FIELDS = """
   note partial winRate tieRate lossRate meanScore low high pValue orderDisagreementRate

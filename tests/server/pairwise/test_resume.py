@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from sqlalchemy import insert
 
+from bench.kit.factories import actor_for
+from bench.kit.harness import Backend
 from jobs.pairwise import judge_run_pair
 from server.pairwise import execute, service
 from server.pairwise.models import PairState, PairwisePair
 from server.security import SecretBox
 from server.workspaces.roles import Role
-from tests.factories import actor_for
 from tests.fakes.judge_server import FakeJudge
-from tests.harness import Backend
 from tests.server.pairwise.api import judge_versions, wait_done
 from tests.server.pairwise.test_run_pairs import (
     GAP,

@@ -11,11 +11,11 @@ import pytest
 from scipy import stats as scipy_stats
 from sqlalchemy import select
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.audit.models import AuditEvent
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
 from tests.fakes.judge_server import FakeJudge
-from tests.harness import Backend
 from tests.server.pairwise.api import JOB, create, judge_versions, wait_done
 from tests.server.runs.api import experiment, import_run
 

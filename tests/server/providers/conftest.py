@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fakes.openai_server import FakeOpenAI
+from bench.kit.openai_server import FakeOpenAI
 
 PROVIDER_KEY = "sk-fake-providers-0123456789SECRET"
 

@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour
 from server.connections.endpoints import anthropic_root
 from server.providers.anthropic import AnthropicProvider, request_body
 from server.providers.base import CallResult, DispatchError, ModelCall
 from tests.conftest import PROVIDER_KEY
 from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour
 from tests.server.providers.conftest import RecordedSleep
 
 MESSAGES = [

@@ -11,6 +11,7 @@ from email.utils import format_datetime
 import httpx
 import pytest
 
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, closed_base_url
 from server.logs import JsonFormatter
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.openai_compatible import (
@@ -18,7 +19,6 @@ from server.providers.openai_compatible import (
     backoff_delay,
     parse_retry_after,
 )
-from tests.fakes.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, closed_base_url
 from tests.server.providers.conftest import PROVIDER_KEY, RecordedSleep
 
 MESSAGES = [

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from cryptography.fernet import Fernet
 
+from bench.kit.openai_server import Behaviour, FakeOpenAI
 from server.connections.models import ConnectionKind, ConnectionStatus, ModelConnection
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.openai_compatible import OpenAICompatibleProvider
 from server.providers.registry import ProviderPool, UnavailableProvider
 from server.providers.simulated import SimulatedProvider
 from server.security import SecretBox
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.server.providers.conftest import PROVIDER_KEY
 
 CALL = ModelCall(messages=[{"role": "user", "content": "hi"}], model="fake-1", max_output_tokens=8)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from server.assets.builtins import BUILTINS
-from server.assets.models import AssetKind
-from tests.factories import (
+from bench.kit.factories import (
     WorkspaceFixture,
     make_connection,
     make_model_config_version,
     make_release,
     make_workspace,
 )
-from tests.harness import Backend
-from tests.statements import counting_statements
+from bench.kit.harness import Backend
+from bench.kit.statements import counting_statements
+from server.assets.builtins import BUILTINS
+from server.assets.models import AssetKind
 
 QUERY = """{
   releases(first: 100) {

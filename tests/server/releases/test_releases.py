@@ -7,20 +7,20 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from server.assets.builtins import BUILTINS
-from server.assets.models import AssetKind, AssetVersion, VersionState
-from server.audit.models import AuditEvent
-from server.ids import new_id
-from server.releases.models import Release, ReleaseBinding
-from server.workspaces.roles import Role
-from tests.factories import (
+from bench.kit.factories import (
     WorkspaceFixture,
     make_asset_version,
     make_model_config_version,
     make_prompt_version,
     make_workspace,
 )
-from tests.harness import Backend
+from bench.kit.harness import Backend
+from server.assets.builtins import BUILTINS
+from server.assets.models import AssetKind, AssetVersion, VersionState
+from server.audit.models import AuditEvent
+from server.ids import new_id
+from server.releases.models import Release, ReleaseBinding
+from server.workspaces.roles import Role
 
 CREATE = """
 mutation($input: CreateReleaseInput!) {

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bench.kit.factories import ComparisonSetup, WorkspaceFixture, make_workspace
+from bench.kit.harness import Backend, GraphQLResult
+from bench.kit.scenarios import finalized, scripted_setup
 from server.workspaces.roles import Role
-from tests.factories import ComparisonSetup, WorkspaceFixture, make_workspace
-from tests.harness import Backend, GraphQLResult
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 GENERATE = """
 mutation($id: ID!) { generateReport(comparisonId: $id) {

@@ -7,12 +7,12 @@ import json
 from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server import signed_links
 from server.db import utcnow
 from server.reports import links
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.reports.api import (
     AUDIT,
     GENERATE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.harness import Backend
 from tests.server.reports.api import (
     AUDIT,
     REPORT,

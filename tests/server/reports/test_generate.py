@@ -10,14 +10,15 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import CREATE
 from server.comparisons.models import Comparison
 from server.db import utcnow
 from server.reports import document
 from server.reports.models import Report
 from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.reports.api import (
     AUDIT,
     GENERATE,
@@ -26,7 +27,6 @@ from tests.server.reports.api import (
     RESOLVE_MANY,
     finalized_comparison,
 )
-from tests.server.verdicts.scenarios import CREATE
 
 SPENT = "query($id: ID!) { comparison(id: $id) { spentCentsSoFar } }"
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import run_comparison, scorecard_of, wait_finalized
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.reports.api import (
     AUDIT,
     REPORT,
@@ -16,7 +17,6 @@ from tests.server.reports.api import (
     Finalized,
     finalized_comparison,
 )
-from tests.server.verdicts.scenarios import run_comparison, scorecard_of, wait_finalized
 
 RELEASES = """
 { releases(first: 50) { edges { node { id name description createdAt

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.harness import Backend
 from tests.server.reports.api import finalized_comparison
 
 SIGN_OFF = """

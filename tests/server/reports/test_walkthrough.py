@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench.kit.harness import Backend
+from bench.kit.scenarios import wait_finalized
 from server.cli.demo import seed
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import wait_finalized
 
 COMPARE = """
 mutation($dataset: ID!, $candidate: ID!, $baseline: ID!) {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.harness import Backend, GraphQLResult
+from bench.kit.harness import Backend, GraphQLResult
 
 START = """mutation($experimentId: ID!, $key: String!, $metadata: JSON) {
   startRunImport(experimentId: $experimentId, idempotencyKey: $key, metadata: $metadata) {

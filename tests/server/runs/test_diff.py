@@ -13,6 +13,8 @@ from sqlalchemy import func, select
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.db import utcnow
 from server.ids import new_id
 from server.runs import diff as run_diff
@@ -21,8 +23,6 @@ from server.runs import service as run_service
 from server.runs.items import check_chunk
 from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus, RunVector
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.runs.api import FAIL, diff, experiment, import_run, item
 
 N = 40

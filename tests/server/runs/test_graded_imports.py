@@ -9,12 +9,12 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from bench.kit.factories import comparison_cases, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
 from server.comparisons.models import Trial
 from server.connections.service import Simulation
 from server.runs.models import Run
 from server.workspaces.roles import Role
-from tests.factories import comparison_cases, make_comparison_setup, make_workspace
-from tests.harness import Backend
 from tests.server.cli.invoke import shipwise
 from tests.server.dispatch.api import create, start
 from tests.server.runs.api import append, experiment

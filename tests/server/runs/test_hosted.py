@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
 from server.runs import diff as run_diff
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.runs.api import diff
 from tests.server.runs.test_diff import mid_p
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 RUNS = """query($id: ID!) { comparison(id: $id) { experiment { id } } }"""
 LIST = """query($e: ID!) { runs(experimentId: $e) {

@@ -7,10 +7,10 @@ from typing import Any
 
 from sqlalchemy import update
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.runs.models import Run
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.runs.api import (
     COMPLETE,
     FAIL,

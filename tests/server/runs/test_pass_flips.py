@@ -11,9 +11,9 @@ from typing import Any
 
 import httpx
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.cli.commands.compare_helpers import shipwise_compare, write_results
 from tests.server.cli.commands.test_runs_cli import client_env, import_file
 from tests.server.cli.invoke import shipwise

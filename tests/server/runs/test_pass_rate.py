@@ -7,11 +7,11 @@ import random
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.runs.pass_rates import PassMoments, interval_of
 from server.workspaces.roles import Role
 from stats.intervals import pass_rate_interval
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.runs.api import experiment, import_run, item
 
 PASS_RATES = """

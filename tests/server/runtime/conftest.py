@@ -13,7 +13,7 @@ import redis
 from server.runtime.interfaces import JobRegistry
 from tests.server.runtime.runtime_harness import EmbeddedHarness, Harness, MakeHarness, RedisHarness
 
-SUITE_REDIS_URL = "redis://127.0.0.1:6379/0"  # tests/services.py's default
+SUITE_REDIS_URL = "redis://127.0.0.1:6379/0"  # bench/kit/services.py's default
 DB_OFFSET = 8  # past the crash tests' DB 7 (tests/jobs/crash_stack.py)
 
 

@@ -12,13 +12,13 @@ from uuid import uuid4
 
 from redis.asyncio import Redis
 
+from bench.kit.waiting import eventually
 from jobs.arq_adapter import ShipwiseWorker
 from jobs.worker import worker_settings
 from server.runtime.embedded import EmbeddedQueue, InProcessEventBus, MemoryRateLimiter
 from server.runtime.interfaces import EventBus, JobQueue, JobRegistry, RateLimiter
 from server.runtime.redis import ArqQueue, RedisStreamEventBus
 from server.runtime.redis_rate_limiter import RedisRateLimiter
-from tests.waiting import eventually
 
 
 @dataclass

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from bench.kit.waiting import eventually
 from server.runtime.interfaces import Event, JobFunction, JobRegistry, JobStats, PeriodicJob
 from tests.server.runtime.runtime_harness import Harness, MakeHarness
-from tests.waiting import eventually
 
 # arq 0.28's Worker.close() calls redis-py's deprecated close().
 pytestmark = pytest.mark.filterwarnings("ignore:Call to deprecated close:DeprecationWarning")

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from bench.kit.waiting import eventually
 from server.runtime.embedded import EmbeddedQueue
 from server.runtime.interfaces import JobRegistry, JobStats, PeriodicJob
-from tests.waiting import eventually
 
 
 async def wait_for_stop(ctx: dict[str, Any], name: str) -> None:

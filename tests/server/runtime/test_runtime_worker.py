@@ -14,10 +14,10 @@ import pytest
 import redis
 from arq.cron import next_cron
 
+from bench.kit.waiting import eventually
 from jobs.worker import cron_fields, worker_settings
 from server.runtime.interfaces import JobRegistry, PeriodicJob
 from server.runtime.redis import COUNTS_KEY, ArqQueue
-from tests.waiting import eventually
 
 REPO = Path(__file__).resolve().parents[3]
 

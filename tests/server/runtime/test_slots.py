@@ -11,10 +11,10 @@ from uuid import uuid4
 
 import pytest
 
+from bench.kit import services
+from bench.kit.waiting import eventually
 from server.runtime.slots import RedisSlots, SlotWaitAbandoned
-from tests import services
 from tests.conftest import require_services
-from tests.waiting import eventually
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from bench.kit.factories import ComparisonSetup, WorkspaceFixture, make_experiment, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import Behaviour, FakeOpenAI
 from server.comparisons.models import Trial, TrialState
 from server.workspaces.roles import Role
-from tests.factories import ComparisonSetup, WorkspaceFixture, make_experiment, make_workspace
-from tests.fakes.openai_server import Behaviour, FakeOpenAI
-from tests.harness import Backend
 from tests.server.dispatch.api import (
     create,
     deliveries_per_trial,

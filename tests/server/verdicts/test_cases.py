@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 # 3 cohorts × 24 cases × 2 trials; E is an errored trial (failed or missing).
 CANDIDATE = ["PP"] * 12 + ["PF"] * 4 + ["FF"] * 4 + ["PE"] * 4

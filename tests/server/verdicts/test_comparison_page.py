@@ -13,6 +13,9 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
 from server.assets import service as asset_service
 from server.comparisons import service
 from server.comparisons.models import Comparison
@@ -21,10 +24,7 @@ from server.reports import service as report_service
 from server.verdicts import comparison_page
 from server.verdicts import service as verdict_service
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.reports.api import GENERATE
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 HAS_REPORTS = report_service.exists_for(Comparison.id)
 

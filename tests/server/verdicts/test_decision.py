@@ -11,11 +11,9 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from server.workspaces.roles import Role
-from tests.factories import WorkspaceFixture, make_workspace
-from tests.harness import Backend
-from tests.server.comparisons.test_sequential import STOPPING, regression_tensor, sequence_inputs
-from tests.server.verdicts.scenarios import (
+from bench.kit.factories import WorkspaceFixture, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import (
     CREATE,
     finalized,
     run_comparison,
@@ -23,6 +21,8 @@ from tests.server.verdicts.scenarios import (
     scripted_setup,
     wait_finalized,
 )
+from server.workspaces.roles import Role
+from tests.server.comparisons.test_sequential import STOPPING, regression_tensor, sequence_inputs
 from tests.stats.betting_reference import reference_betting_cs
 
 PREVIEW = """

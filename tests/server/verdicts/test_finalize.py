@@ -6,20 +6,20 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from server.audit.models import AuditEvent
-from server.comparisons.models import Comparison, Trial
-from server.runs.models import Run, RunItem, RunItemScore
-from server.verdicts.models import ComparisonVerdict, VerdictCase
-from server.workspaces.roles import Role
-from tests.factories import WorkspaceFixture, make_workspace
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import (
+from bench.kit.factories import WorkspaceFixture, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import (
     CREATE,
     finalized,
     scorecard_of,
     scripted_setup,
     wait_finalized,
 )
+from server.audit.models import AuditEvent
+from server.comparisons.models import Comparison, Trial
+from server.runs.models import Run, RunItem, RunItemScore
+from server.verdicts.models import ComparisonVerdict, VerdictCase
+from server.workspaces.roles import Role
 
 FINALIZE = """
 mutation($id: ID!) { finalizeComparison(id: $id) { id verdictState verdictErrorCode } }

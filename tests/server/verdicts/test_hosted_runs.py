@@ -9,23 +9,23 @@ from typing import Any
 
 from sqlalchemy import update
 
-from jobs.finalize import finalize_comparison
-from jobs.hosted_runs import complete_hosted_runs
-from jobs.verdict_sweep import sweep_verdicts
-from server.db import utcnow
-from server.runs.models import Run
-from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
-from tests.server.dispatch.by_hand import HeldQueue
-from tests.server.runs.api import RUN, diff
-from tests.server.verdicts.scenarios import (
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import (
     finalized,
     hosted_runs_of,
     scorecard_of,
     scripted_setup,
     wait_hosted_runs,
 )
+from jobs.finalize import finalize_comparison
+from jobs.hosted_runs import complete_hosted_runs
+from jobs.verdict_sweep import sweep_verdicts
+from server.db import utcnow
+from server.runs.models import Run
+from server.workspaces.roles import Role
+from tests.server.dispatch.by_hand import HeldQueue
+from tests.server.runs.api import RUN, diff
 from tests.server.verdicts.test_finalize import unfinalize
 
 CANDIDATE = ["PP", "PF", "FF", "PE"] * 6

@@ -7,15 +7,15 @@ from datetime import timedelta
 
 from sqlalchemy import func, select, update
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scorecard_of, scripted_setup, wait_finalized
 from jobs.erasure import erase_stale_cases
 from jobs.verdict_sweep import sweep_verdicts
 from server.comparisons.models import Comparison, ComparisonCase, Trial
 from server.db import utcnow
 from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import finalized, scorecard_of, scripted_setup, wait_finalized
 from tests.server.verdicts.test_finalize import FINALIZE, unfinalize
 
 LOOKS = "query($id: ID!) { dataset(id: $id) { latestVersion { holdoutLooks } } }"

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
 from server.comparisons.models import Trial, TrialState
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.verdicts import reference as ref
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 CLOSE = 1e-9
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from scipy.stats import bootstrap
 
-from tests.factories import make_workspace
-from tests.harness import Backend
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
 from tests.server.verdicts import reference as ref
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 
 CLOSE = 1e-9
 RESAMPLED = 0.015

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.harness import Backend, GraphQLResult
-from tests.waiting import eventually
+from bench.kit.harness import Backend, GraphQLResult
+from bench.kit.waiting import eventually
 
 SECRET = "whsec-test-0123456789abcdef"
 

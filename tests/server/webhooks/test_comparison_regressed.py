@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.factories import make_workspace
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized, scripted_setup
 from tests.fakes.webhook_receiver import WebhookReceiver
-from tests.harness import Backend
-from tests.server.verdicts.scenarios import finalized, scripted_setup
 from tests.server.webhooks.api import SECRET, create_webhook, deliveries, wait_for
 
 

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
 from jobs.webhooks import send_webhook, sweep_webhooks
 from server.audit.models import AuditEvent
 from server.webhooks import publishing, sender
@@ -17,9 +19,7 @@ from server.webhooks.models import WebhookEvent
 from server.webhooks.publishing import publish
 from server.workspaces.roles import Role
 from tests.conftest import WEBHOOK_RETRY_BASE_SECONDS
-from tests.factories import make_comparison, make_comparison_setup, make_workspace
 from tests.fakes.webhook_receiver import WebhookReceiver
-from tests.harness import Backend
 from tests.server.comparisons.documents import CANCEL, START
 from tests.server.webhooks.api import REDELIVER, SECRET, create_webhook, deliveries, wait_for
 

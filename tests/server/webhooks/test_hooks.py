@@ -7,13 +7,18 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench.kit.factories import (
+    make_comparison,
+    make_comparison_setup,
+    make_experiment,
+    make_workspace,
+)
+from bench.kit.harness import Backend
 from server.comparisons import hooks as comparison_hooks
 from server.ids import new_id
 from server.runs import hooks as run_hooks
 from server.runs.models import Run, RunSource, RunStatus
-from tests.factories import make_comparison, make_comparison_setup, make_experiment, make_workspace
 from tests.fakes.webhook_receiver import WebhookReceiver
-from tests.harness import Backend
 from tests.server.webhooks.api import SECRET, create_webhook, deliveries, wait_for
 
 

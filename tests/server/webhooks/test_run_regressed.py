@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
 from tests.fakes.webhook_receiver import WebhookReceiver
-from tests.harness import Backend
 from tests.server.runs.api import diff, experiment, import_run, item
 from tests.server.webhooks.api import SECRET, create_webhook, wait_for
 

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import func, select
 
+from bench.kit.factories import make_experiment, make_workspace
+from bench.kit.harness import Backend
 from server.audit.models import AuditEvent
 from server.webhooks.models import Webhook
 from server.workspaces.roles import Role
-from tests.factories import make_experiment, make_workspace
-from tests.harness import Backend
 from tests.server.webhooks.api import SECRET, WEBHOOKS, create_webhook
 
 URL = "https://93.184.215.14/shipwise"

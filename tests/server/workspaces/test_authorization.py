@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from bench.kit.factories import WorkspaceFixture, make_workspace
+from bench.kit.harness import Backend
 from server.workspaces import service
 from server.workspaces.roles import Actor, Role
-from tests.factories import WorkspaceFixture, make_workspace
-from tests.harness import Backend
 
 Variables = Callable[[Backend, WorkspaceFixture], Awaitable[dict[str, Any]]]
 

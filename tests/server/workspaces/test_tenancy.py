@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.models import ApiToken
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 
 
 async def test_a_created_token_is_shown_once_stored_hashed_and_works(backend: Backend) -> None:

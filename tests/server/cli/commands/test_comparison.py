@@ -8,14 +8,14 @@ import json
 
 from sqlalchemy import update
 
+from bench.kit.factories import ComparisonSetup, make_comparison_setup, make_workspace
+from bench.kit.harness import Backend
+from bench.kit.openai_server import closed_base_url
 from server.cli.client import ApiClient
 from server.cli.commands.progress_watch import ProgressBar, follow
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.workspaces.models import AmbiguousOutcomes, Workspace
 from server.workspaces.roles import Role
-from tests.factories import ComparisonSetup, make_comparison_setup, make_workspace
-from tests.fakes.openai_server import closed_base_url
-from tests.harness import Backend
 from tests.server.cli.invoke import Done, shipwise
 from tests.server.comparisons.documents import GET, START
 

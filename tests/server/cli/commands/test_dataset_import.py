@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench.kit.factories import dataset_cases, make_workspace
+from bench.kit.harness import Backend
 from server.cli.client import ApiClient, ApiError
 from server.cli.commands.chunk_upload import BadLine, Chunk
 from server.cli.commands.dataset_import import append_all
 from server.workspaces.roles import Role
-from tests.factories import dataset_cases, make_workspace
-from tests.harness import Backend
 from tests.server.cli.invoke import Done, shipwise
 from tests.server.datasets.api import dataset
 from tests.server.datasets.test_lifecycle import expected_hash

@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
+from bench.kit.scenarios import CREATE, run_comparison, scripted_setup, wait_finalized
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.cli.commands.test_dataset_import import write_lines
 from tests.server.cli.commands.test_runs_cli import client_env, import_file
 from tests.server.cli.invoke import shipwise
 from tests.server.comparisons.documents import CANCEL
-from tests.server.verdicts.scenarios import CREATE, run_comparison, scripted_setup, wait_finalized
 
 SAME = ["PP", "PF", "FF", "PP"] * 6
 WORSE = ["FF"] * 6 + ["PP"] * 18

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.cli.commands import tool_records as tr
 from tests.server.cli.commands.test_runs_cli import client_env, import_file
 from tests.server.cli.invoke import shipwise

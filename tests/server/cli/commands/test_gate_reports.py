@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import xmlschema
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.junit_schema import junit_xsd
 from tests.server.cli.commands.test_runs_cli import client_env
 from tests.server.cli.invoke import shipwise
@@ -133,9 +133,9 @@ async def test_a_comparison_decision_writes_markdown_and_junit(
 ) -> None:
     """`shipwise comparison gate` writes through the same module: every case of the
     comparison a test case, a case worse than any baseline a failure."""
+    from bench.kit.scenarios import finalized, scripted_setup
     from server.cli.client import ApiClient
     from server.cli.commands.gate_reports import write_comparison
-    from tests.server.verdicts.scenarios import finalized, scripted_setup
     from tests.server.verdicts.test_cases import BASELINE_1, BASELINE_2, CANDIDATE
 
     ws = await make_workspace(backend.sessionmaker)

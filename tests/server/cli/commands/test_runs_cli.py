@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.factories import make_workspace
-from tests.harness import Backend
 from tests.server.cli.commands.test_dataset_import import write_lines
 from tests.server.cli.invoke import Done, shipwise
 from tests.server.runs.api import RUN, diff, item
