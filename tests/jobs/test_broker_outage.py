@@ -14,7 +14,7 @@ from bench.kit import services
 from bench.kit.openai_server import Behaviour, FakeOpenAI
 from bench.kit.waiting import eventually
 from tests.conftest import require_services
-from tests.jobs.crash_stack import CrashStack, crash_stack
+from tests.jobs.crash_stack import WORKER_PROCESS_TESTS, CrashStack, crash_stack, workers_polling
 from tests.jobs.fault_checks import (
     assert_done_once_each,
     assert_finalized,
@@ -28,7 +28,7 @@ from tests.jobs.fault_checks import (
 )
 from tests.private_services import PrivateRedis, free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = WORKER_PROCESS_TESTS
 
 CASES, TRIALS = 50, 3
 TOTAL = CASES * TRIALS * 2
@@ -70,6 +70,9 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     crash, health_port = stack
     backend = crash.backend
     worker = crash.start_worker()
+    # The process's start (an interpreter and our imports) is not what is tested, and on a
+    # loaded host it alone took over 30 s: wait for the worker to poll (its log), then ready.
+    await workers_polling(crash.log_of(worker), timeout=120)
     await _until(lambda: probe(health_port, "/readyz") == 200, timeout=30, what="ready")
     setup, token = await new_setup(backend, fake, cases=CASES, max_concurrency=4)
     comparison_id = await start(backend, setup, token, trials=TRIALS)

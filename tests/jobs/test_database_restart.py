@@ -12,7 +12,7 @@ import pytest
 
 from bench.kit.openai_server import Behaviour, FakeOpenAI
 from bench.kit.waiting import eventually
-from tests.jobs.crash_stack import STATUS, CrashStack, crash_stack
+from tests.jobs.crash_stack import STATUS, WORKER_PROCESS_TESTS, CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
     assert_finalized,
@@ -23,7 +23,7 @@ from tests.jobs.fault_checks import (
 )
 from tests.private_services import PrivatePostgres, PrivateRedis, private_postgres
 
-pytestmark = pytest.mark.slow
+pytestmark = WORKER_PROCESS_TESTS
 
 CASES, TRIALS = 50, 3
 TOTAL = CASES * TRIALS * 2

@@ -15,16 +15,18 @@ from bench.kit.openai_server import Behaviour, FakeOpenAI
 from tests.conftest import require_services
 from tests.jobs.crash_stack import (
     POLICIES,
+    WORKER_PROCESS_TESTS,
     CrashStack,
     assert_closed_as_missing,
     crash_stack,
     poll_status,
     start_run,
     trials_of,
+    workers_polling,
 )
 from tests.server.dispatch.api import deliveries_per_trial, trial_rows
 
-pytestmark = pytest.mark.slow
+pytestmark = WORKER_PROCESS_TESTS
 
 CASES, TRIALS = 30, 2
 TOTAL = CASES * TRIALS * 2
@@ -65,6 +67,7 @@ async def test_kill_9_mid_run_never_resends_and_ends_as_the_policy_says(
     stack: CrashStack, fake: FakeOpenAI, policy: str
 ) -> None:
     first = stack.start_worker()
+    await workers_polling(stack.log_of(first))
     comparison_id, token = await _start_run(stack, fake, policy)
     await poll_status(stack.backend, token, comparison_id, until=_done_at_least(8))
     first.send_signal(signal.SIGKILL)
@@ -111,6 +114,7 @@ async def test_sigterm_mid_run_hands_over_and_completes(
     stack: CrashStack, fake: FakeOpenAI
 ) -> None:
     first = stack.start_worker()
+    await workers_polling(stack.log_of(first))
     comparison_id, token = await _start_run(stack, fake)
     await poll_status(stack.backend, token, comparison_id, until=_done_at_least(8))
     first.send_signal(signal.SIGTERM)
@@ -118,7 +122,7 @@ async def test_sigterm_mid_run_hands_over_and_completes(
     rows = await trial_rows(stack.backend, comparison_id)
     assert rows.get("ADMITTED", 0) == 0, "in-flight calls finished and committed"
     assert 8 <= rows.get("COMPLETED", 0) < TOTAL
-    stack.start_worker()
+    await workers_polling(stack.log_of(stack.start_worker()))
     ended = await poll_status(stack.backend, token, comparison_id, until=_terminal)
     assert (ended["status"], ended["stopReason"]) == ("DONE", "COMPLETED")
     assert ended["progress"]["doneCalls"] == TOTAL

@@ -14,7 +14,7 @@ import pytest
 from bench.kit import services
 from bench.kit.openai_server import Behaviour, FakeOpenAI
 from tests.conftest import require_services
-from tests.jobs.crash_stack import CrashStack, crash_stack
+from tests.jobs.crash_stack import WORKER_PROCESS_TESTS, CrashStack, crash_stack
 from tests.jobs.fault_checks import (
     assert_done_once_each,
     assert_finalized,
@@ -25,7 +25,7 @@ from tests.jobs.fault_checks import (
 )
 from tests.private_services import PrivateRedis
 
-pytestmark = pytest.mark.slow
+pytestmark = WORKER_PROCESS_TESTS
 
 CASES, TRIALS = 50, 3
 TOTAL = CASES * TRIALS * 2

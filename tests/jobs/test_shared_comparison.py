@@ -15,6 +15,7 @@ from bench.kit.openai_server import Behaviour, FakeOpenAI
 from bench.kit.waiting import eventually
 from tests.conftest import require_services
 from tests.jobs.crash_stack import (
+    WORKER_PROCESS_TESTS,
     CrashStack,
     assert_closed_as_missing,
     crash_stack,
@@ -25,7 +26,7 @@ from tests.jobs.crash_stack import (
 )
 from tests.server.dispatch.api import deliveries_per_trial, trial_rows
 
-pytestmark = pytest.mark.slow
+pytestmark = WORKER_PROCESS_TESTS
 
 CASES, TRIALS = 30, 2
 TOTAL = CASES * TRIALS * 2

@@ -16,6 +16,7 @@ from server.runtime.redis import ArqQueue
 from server.workspaces.roles import Role
 from tests.conftest import require_services
 from tests.jobs.crash_stack import (
+    WORKER_PROCESS_TESTS,
     CrashStack,
     crash_redis_url,
     crash_stack,
@@ -23,7 +24,7 @@ from tests.jobs.crash_stack import (
     workers_polling,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = WORKER_PROCESS_TESTS
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from server.runtime.slots import RedisSlots
 from server.workspaces.roles import Role
 from tests.conftest import require_services
 from tests.jobs.crash_stack import (
+    WORKER_PROCESS_TESTS,
     CrashStack,
     crash_redis_url,
     crash_stack,
@@ -28,10 +29,15 @@ from tests.jobs.crash_stack import (
 )
 from tests.server.dispatch.api import deliveries_per_trial, leased, trial_rows
 
-pytestmark = pytest.mark.slow
+pytestmark = WORKER_PROCESS_TESTS
 
 LEASE_SECONDS = 2
 MAX_CONCURRENCY = 4
+STOPS_WITHIN_SECONDS = 15
+"""A cancel ends a wait for slots well inside the job's 60 s timeout, which is where a
+dispatcher that missed it would stop. Idle it takes under 1 s (the row is read every
+0.5 s while calls wait); at load 19–29 it took 1.0–2.99 s, the cancel's own request and the
+probe's read included (docs/testing.md, Under load)."""
 START = "mutation($id: ID!) { startComparison(id: $id) { status } }"
 CANCEL = "mutation($id: ID!) { cancelComparison(id: $id) { status } }"
 CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"
@@ -123,7 +129,7 @@ async def test_cancel_ends_a_wait_for_slots_at_once_and_nothing_is_ambiguous(
 ) -> None:
     setup = await _setup(stack, fake, cases=10)
     member = setup.workspace.tokens[Role.MEMBER]
-    stack.start_worker()
+    await workers_polling(stack.log_of(stack.start_worker()))
     # Another live holder (this test) has every slot of the connection.
     other = RedisSlots(crash_redis_url())
     key = f"connection:{setup.connection_id}"
@@ -143,10 +149,11 @@ async def test_cancel_ends_a_wait_for_slots_at_once_and_nothing_is_ambiguous(
         await eventually(
             lambda: _leased(stack, comparison_id),
             until=lambda held: not held,
-            timeout=3,
+            timeout=STOPS_WITHIN_SECONDS,
             what="the dispatcher stopped waiting for slots",
         )
-        assert time.monotonic() - cancelled_at < 3, "the dispatcher kept waiting for slots"
+        elapsed = time.monotonic() - cancelled_at
+        assert elapsed < STOPS_WITHIN_SECONDS, "the dispatcher kept waiting for slots"
         # The delivery has ended: the admitted calls waited for slots, and none was sent.
         assert deliveries_per_trial(fake, comparison_id) == {}
         for hold in holds:
@@ -183,7 +190,7 @@ async def test_a_job_that_times_out_waiting_for_slots_leaves_nothing_ambiguous(
     stack = short_jobs
     setup = await _setup(stack, fake, cases=4)
     member = setup.workspace.tokens[Role.MEMBER]
-    stack.start_worker()
+    await workers_polling(stack.log_of(stack.start_worker()))
     other = RedisSlots(crash_redis_url())
     key = f"connection:{setup.connection_id}"
     try:
