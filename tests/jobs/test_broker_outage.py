@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -60,8 +60,14 @@ async def stack(
         yield built, health_port
 
 
-async def _until(predicate: Callable[[], bool], *, timeout: float, what: str) -> None:
-    await eventually(lambda: asyncio.to_thread(predicate), timeout=timeout, what=what)
+async def _readyz(port: int, wanted: int, *, timeout: float, what: str) -> None:
+    """Until `/readyz` answers `wanted`; a failure names the last status (0: no answer)."""
+    await eventually(
+        lambda: asyncio.to_thread(probe, port, "/readyz"),
+        until=lambda status: status == wanted,
+        timeout=timeout,
+        what=what,
+    )
 
 
 async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
@@ -73,7 +79,7 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     # The process's start (an interpreter and our imports) is not what is tested, and on a
     # loaded host it alone took over 30 s: wait for the worker to poll (its log), then ready.
     await workers_polling(crash.log_of(worker), timeout=120)
-    await _until(lambda: probe(health_port, "/readyz") == 200, timeout=30, what="ready")
+    await _readyz(health_port, 200, timeout=30, what="ready")
     setup, token = await new_setup(backend, fake, cases=CASES, max_concurrency=4)
     comparison_id = await start(backend, setup, token, trials=TRIALS)
     watching = asyncio.ensure_future(follow(backend, token, comparison_id))
@@ -86,7 +92,7 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     down_at = time.monotonic()
     # The worker's heartbeat pings every second, busy or not; 30 s bounds that on a loaded
     # host.
-    await _until(lambda: probe(health_port, "/readyz") == 503, timeout=30, what="not ready")
+    await _readyz(health_port, 503, timeout=30, what="not ready")
     assert probe(health_port, "/healthz") == 200
     # The API still answers reads while Redis is away.
     during = await poll_tolerant(backend, token, comparison_id, until=lambda _: True)
@@ -95,7 +101,7 @@ async def test_a_redis_restart_mid_run_leaves_the_worker_up_and_the_run_done(
     await asyncio.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - down_at)))
     redis.start()
 
-    await _until(lambda: probe(health_port, "/readyz") == 200, timeout=40, what="ready again")
+    await _readyz(health_port, 200, timeout=40, what="ready again")
     await assert_done_once_each(backend, fake, token, comparison_id, total=TOTAL)
     assert worker.poll() is None, "the worker exited"
     await assert_finalized(backend, token, comparison_id)
