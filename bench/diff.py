@@ -47,7 +47,7 @@ QUERY = """query($c: ID!, $b: ID!) {
       significant regressedCount improvedCount unchangedCount addedCount removedCount pairing
       evaluators { name delta pValue adjustedPValue significant }
     }
-    cases(status: REGRESSED, first: 50) {
+    cases(filter: REGRESSED, first: 50) {
       totalCount pageInfo { hasNextPage endCursor }
       edges { node { datasetItemId position status passFlip input
                      evaluators { name baselineMean candidateMean delta status } } }

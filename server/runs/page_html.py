@@ -16,8 +16,9 @@ from server.design import TOKENS_CSS
 from server.runs.cases import DiffCase
 from server.runs.diff import DiffSummary
 from server.words import words
+from stats.movement import CaseFilter
 
-TABS = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
+TABS = tuple(CaseFilter)
 INPUT_PREVIEW = 160
 
 STYLE = (
@@ -62,7 +63,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:var(--panel);padding:v
 border-radius:var(--radius);margin:var(--space-2) 0;font-family:var(--font-mono)}
 .status{font-weight:600}
 .REGRESSED{color:var(--verdict-regressed)}.IMPROVED{color:var(--verdict-improved)}
-.UNCHANGED{color:var(--muted)}.ADDED{color:var(--info)}.REMOVED{color:var(--warn)}
+.NO_CHANGE{color:var(--muted)}.ADDED{color:var(--info)}.REMOVED{color:var(--warn)}
 .pager{display:flex;justify-content:space-between;padding:var(--space-3)}
 .empty{padding:var(--space-4);color:var(--muted)}
 """

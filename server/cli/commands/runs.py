@@ -52,10 +52,10 @@ SUMMARY = """
   evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
 """
 DIFF = (
-    "query($c: ID!, $b: ID!, $eps: Float, $status: DiffCaseFilter!, $first: Int, $after: String)"
+    "query($c: ID!, $b: ID!, $eps: Float, $filter: CaseFilter!, $first: Int, $after: String)"
     " { runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) { summary {"
     + SUMMARY
-    + "} cases(status: $status, first: $first, after: $after) { totalCount"
+    + "} cases(filter: $filter, first: $first, after: $after) { totalCount"
     " pageInfo { hasNextPage endCursor } edges { node { datasetItemId position status passFlip"
     " evaluators { name delta status } } } } } }"
 )
@@ -246,7 +246,7 @@ def _fetch(
     while True:
         first = PAGE if limit == 0 else min(PAGE, limit - len(cases))
         variables = {
-            "c": candidate, "b": baseline, "eps": epsilon, "status": status,
+            "c": candidate, "b": baseline, "eps": epsilon, "filter": status,
             "first": first, "after": after,
         }  # fmt: skip
         answer = client.execute(DIFF, variables)["runDiff"]

@@ -208,7 +208,7 @@ async def run_diff(
         variables["policy"] = policy
     document = (
         f"query({params}) {{ runDiff({args}) {{ summary {{ {SUMMARY} }} "
-        "cases(status: REGRESSED, first: $worst) { totalCount edges { node { datasetItemId "
+        "cases(filter: REGRESSED, first: $worst) { totalCount edges { node { datasetItemId "
         "position status passFlip candidatePassFraction baselinePassFraction } } } "
         f"{decision_selection or ''} }} }}"
     )
