@@ -44,7 +44,7 @@ QUERY = """query($c: ID!, $b: ID!) {
   runDiff(candidateRunId: $c, baselineRunId: $b) {
     summary {
       baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
-      significant regressedCount improvedCount unchangedCount addedCount removedCount pairing
+      significant regressedCount improvedCount noChangeCount addedCount removedCount pairing
       evaluators { name delta pValue adjustedPValue significant }
     }
     cases(filter: REGRESSED, first: 50) {

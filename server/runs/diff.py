@@ -31,7 +31,7 @@ from stats.movement import TOLERANCE
 DEFAULT_EPSILON: Final = 0.01
 ALPHA: Final = 0.05
 MIN_PAIRED: Final = 20
-SUMMARY_VERSION: Final = 3  # 2: with the changed pairs' positions; 3: pass flips
+SUMMARY_VERSION: Final = 4  # 2: changed pairs' positions; 3: pass flips; 4: no_change_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,7 @@ class DiffSummary:
     significance_reason: str
     improved_count: int
     regressed_count: int
-    unchanged_count: int
+    no_change_count: int
     added_count: int
     removed_count: int
     pass_flips_to_fail: int = 0
@@ -273,7 +273,7 @@ def _summarize(
         paired_count=paired,
         improved_count=int(np.count_nonzero(status == st.IMPROVED)),
         regressed_count=int(np.count_nonzero(status == st.REGRESSED)),
-        unchanged_count=int(np.count_nonzero(status == st.NO_CHANGE)),
+        no_change_count=int(np.count_nonzero(status == st.NO_CHANGE)),
         added_count=item_counts[0] - paired,
         removed_count=item_counts[1] - paired,
         pass_flips_to_fail=int(np.count_nonzero(graded & baseline_passes & ~candidate_passes)),

@@ -111,7 +111,7 @@ def summary_html(summary: DiffSummary) -> str:
         ),
         _card("regressed", str(summary.regressed_count)),
         _card("improved", str(summary.improved_count)),
-        _card("unchanged", str(summary.unchanged_count)),
+        _card("no change", str(summary.no_change_count)),
         _card("added", str(summary.added_count)),
         _card("removed", str(summary.removed_count)),
     ]

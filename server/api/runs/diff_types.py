@@ -75,7 +75,7 @@ class RunDiffSummary:
     significance_reason: str
     improved_count: int
     regressed_count: int
-    unchanged_count: int
+    no_change_count: int
     added_count: int
     removed_count: int
     pass_flips_to_fail: int = strawberry.field(

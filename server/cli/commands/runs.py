@@ -47,7 +47,7 @@ PAGE = 100
 
 SUMMARY = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
-  significant significanceReason improvedCount regressedCount unchangedCount addedCount
+  significant significanceReason improvedCount regressedCount noChangeCount addedCount
   removedCount pairedCount gradedPairCount epsilon pairing passFlipsToFail passFlipsToPass
   evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
 """
@@ -278,7 +278,7 @@ def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> st
         f"  Δ {_signed(summary['passRateDelta'])}{interval}  p {summary['pValue']:.4g}"
         f" ({summary['method']})  {verdict} ({summary['significanceReason']})",
         f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
-        f" · {summary['unchangedCount']} unchanged · {summary['addedCount']} added"
+        f" · {summary['noChangeCount']} no change · {summary['addedCount']} added"
         f" · {summary['removedCount']} removed",
         pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"]),
     ]

@@ -32,7 +32,7 @@ RUN = """query($id: ID!, $first: Int, $after: String) {
 SUMMARY_FIELDS = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh intervalMethod
   method pValue exactPValue significant significanceReason improvedCount regressedCount
-  unchangedCount addedCount removedCount pairedCount gradedPairCount epsilon pairing
+  noChangeCount addedCount removedCount pairedCount gradedPairCount epsilon pairing
   evaluators { name pairedCount baselineMean candidateMean delta low high pValue
                adjustedPValue method significant }
 """

@@ -70,7 +70,7 @@ async def test_single_trial_pass_fail_uses_mcnemar_mid_p_and_holm_per_evaluator(
     assert summary["exactPValue"] == pytest.approx(mcnemar(table, exact=True).pvalue)
     assert summary["significant"] is True
     assert summary["significanceReason"] == "SIGNIFICANT_REGRESSION"
-    counts = ("regressedCount", "improvedCount", "unchangedCount", "addedCount", "removedCount")
+    counts = ("regressedCount", "improvedCount", "noChangeCount", "addedCount", "removedCount")
     assert [summary[k] for k in counts] == [8, 1, 31, 0, 0]
 
     differences = np.array([-1.0] * 8 + [1.0] + [0.0] * 31)
@@ -177,7 +177,7 @@ async def test_positional_pairing_with_added_and_removed_items_pages_through_bot
     long = [item(True, item_id=f"x{n}", scores={"s": 0.5}) for n in range(8)]
     short = [item(True, scores={"s": 0.5}) for _ in range(6)]
     short[1] = item(True, scores={"s": 0.56})  # beyond ε: improved
-    short[2] = item(True, scores={"s": 0.51})  # exactly ε: unchanged
+    short[2] = item(True, scores={"s": 0.51})  # exactly ε: no change
     short[3] = item(False, scores={"s": 0.9})  # the flip decides: regressed
     baseline = await import_run(backend, ws.owner, exp, long, key="long")
     candidate = await import_run(backend, ws.owner, exp, short, key="short")
@@ -348,7 +348,7 @@ async def test_same_items_in_another_order_with_sparse_and_one_sided_evaluators(
     result = (await diff(backend, ws.owner, candidate, baseline, case_filter="REGRESSED")).ok()
     summary = result["runDiff"]["summary"]
     assert summary["pairing"] == "DATASET_ITEM_ID" and summary["pairedCount"] == 30
-    counts = ("regressedCount", "improvedCount", "unchangedCount", "addedCount", "removedCount")
+    counts = ("regressedCount", "improvedCount", "noChangeCount", "addedCount", "removedCount")
     assert [summary[k] for k in counts] == [2, 15, 13, 0, 0]
     assert summary["passRateDelta"] == pytest.approx(-2 / 30)
     judge, sparse = summary["evaluators"]  # "extra" has no baseline side

@@ -44,7 +44,7 @@ APPEND = """mutation($id: ID!, $items: JSON!) {
 COMPLETE = """mutation($id: ID!, $n: Int) { completeRun(runId: $id, itemCount: $n) {
   id status itemCount } }"""
 SUMMARY = """baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
-  significant significanceReason improvedCount regressedCount unchangedCount addedCount
+  significant significanceReason improvedCount regressedCount noChangeCount addedCount
   removedCount pairedCount gradedPairCount epsilon pairing
   evaluators { name baselineMean candidateMean delta adjustedPValue significant }"""
 

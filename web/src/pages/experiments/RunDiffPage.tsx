@@ -30,7 +30,7 @@ const RunDiffQuery = graphql(`
         significanceReason
         improvedCount
         regressedCount
-        unchangedCount
+        noChangeCount
         addedCount
         removedCount
         pairedCount
