@@ -18,7 +18,7 @@ own process, one thread, 50 keep-alive connections on one token, each figure 10 
     (d)    the portal's comparisons page (`ComparisonsList`, first 20): 20 RUNNING ones
     (e)    the portal's comparison page (`ComparisonPage`) of a RUNNING comparison
     (f)    the portal's comparison page of the FINALIZED one: its three queries in turn
-           (`ComparisonPage`, `ComparisonScorecard`, `ComparisonCases` REGRESSIONS first 50)
+           (`ComparisonPage`, `ComparisonScorecard`, `ComparisonCases` REGRESSED first 50)
 
 (d)–(f) send the portal's own documents, read from `web/src/gql/graphql.ts`
 (`bench/kit/portal_documents.py`). They are measured twice: with the response cache as served
@@ -273,7 +273,7 @@ def _portal_figures(
     finally:
         writer.stop()
     finalized = {"id": seeded.finalized_id}
-    cases = {**finalized, "filter": "REGRESSIONS", "baseline": 1, "first": 50, "after": None}
+    cases = {**finalized, "filter": "REGRESSED", "baseline": 1, "first": 50, "after": None}
     figures.append(
         measure(
             f"f_finalized{suffix}",

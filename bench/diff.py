@@ -44,10 +44,10 @@ QUERY = """query($c: ID!, $b: ID!) {
   runDiff(candidateRunId: $c, baselineRunId: $b) {
     summary {
       baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
-      significant regressedCount improvedCount unchangedCount addedCount removedCount pairing
+      significant regressedCount improvedCount noChangeCount addedCount removedCount pairing
       evaluators { name delta pValue adjustedPValue significant }
     }
-    cases(status: REGRESSED, first: 50) {
+    cases(filter: REGRESSED, first: 50) {
       totalCount pageInfo { hasNextPage endCursor }
       edges { node { datasetItemId position status passFlip input
                      evaluators { name baselineMean candidateMean delta status } } }

@@ -94,7 +94,7 @@ async def _seed(state: Path) -> None:
 def documents(state: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     """(token, body) of the floor and of (d), (e) and each of (f)'s three queries."""
     finalized = {"id": state["finalized"]}
-    cases = {**finalized, "filter": "REGRESSIONS", "baseline": 1, "first": 50, "after": None}
+    cases = {**finalized, "filter": "REGRESSED", "baseline": 1, "first": 50, "after": None}
     running, token = state["running_token"], state["token"]
     page = {"query": document("ComparisonPage"), "variables": {"id": state["running"]}}
     return {

@@ -1,7 +1,9 @@
-"""Prometheus metrics: requests, errors by code, and job counts read at scrape time."""
+"""Prometheus metrics: requests, errors by code, and job counts and worker heartbeats read at
+scrape time."""
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -11,7 +13,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server.ops import service as ops_service
 from server.runtime.interfaces import JobQueue
+from server.state import AppState
+
+logger = logging.getLogger("shipwise.metrics")
 
 REGISTRY = CollectorRegistry()
 REQUESTS = Counter(
@@ -33,6 +39,13 @@ JOBS = Gauge(
     registry=REGISTRY,
 )
 JOBS_QUEUED = Gauge("shipwise_jobs_queued", "Jobs waiting or running", registry=REGISTRY)
+WORKER_HEARTBEATS = Gauge(
+    "shipwise_worker_last_heartbeat_seconds",
+    "When each worker (host:pid) last ran its heartbeat job, as Unix time; every minute "
+    "while it lives, and a worker silent for a day is no longer listed",
+    ["worker"],
+    registry=REGISTRY,
+)
 
 KNOWN_PATHS = frozenset({"/graphql", "/healthz", "/readyz", "/metrics"})
 
@@ -80,9 +93,24 @@ def _series(path: str, status: int) -> tuple[Any, Any]:
 
 
 async def metrics_endpoint(request: Request) -> Response:
-    queue: JobQueue = request.app.state.shipwise.queue
+    state: AppState = request.app.state.shipwise
+    queue: JobQueue = state.queue
     stats = await queue.stats()
     for (name, outcome), count in stats.counts.items():
         JOBS.labels(name=name, outcome=outcome).set(count)
     JOBS_QUEUED.set(stats.queued)
+    await _worker_heartbeats(state)
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
+
+
+async def _worker_heartbeats(state: AppState) -> None:
+    """The workers' last beats; without a database, none (the rest still answers)."""
+    try:
+        async with state.sessionmaker() as session:
+            beats = await ops_service.last_beats(session=session)
+    except Exception as exc:  # a scrape reports what it can; it must not fail
+        logger.warning("worker heartbeats not read", extra={"error_type": type(exc).__name__})
+        beats = []
+    WORKER_HEARTBEATS.clear()
+    for worker, seen in beats:
+        WORKER_HEARTBEATS.labels(worker=worker).set(seen)

@@ -8,10 +8,11 @@ from typing import Final
 
 import numpy as np
 
+from stats.movement import Movement
 from stats.trials import CohortTrials, case_outcomes
 
-IMPROVED: Final = "IMPROVED"
-REGRESSED: Final = "REGRESSED"
+IMPROVED: Final = Movement.IMPROVED.value
+REGRESSED: Final = Movement.REGRESSED.value
 BOTH_WRONG: Final = "BOTH_WRONG"
 AGREE: Final = "AGREE"
 INCOMPLETE: Final = "INCOMPLETE"

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from stats.movement import Movement
+
 # Degenerate inputs: a defined answer, explained.
 NO_CASES: Final = "NO_CASES"
 ONE_CASE: Final = "ONE_CASE"
@@ -37,11 +39,11 @@ SIGNIFICANT_REGRESSION: Final = "SIGNIFICANT_REGRESSION"
 SIGNIFICANT_IMPROVEMENT: Final = "SIGNIFICANT_IMPROVEMENT"
 WITHIN_TARGET_EFFECT: Final = "WITHIN_TARGET_EFFECT"
 
-# Gate outcomes.
-REGRESSED: Final = "REGRESSED"
-IMPROVED: Final = "IMPROVED"
-NO_CHANGE: Final = "NO_CHANGE"
-NO_VERDICT: Final = "NO_VERDICT"
+# Gate outcomes: a run's `Movement` (stats/movement.py).
+REGRESSED: Final = Movement.REGRESSED.value
+IMPROVED: Final = Movement.IMPROVED.value
+NO_CHANGE: Final = Movement.NO_CHANGE.value
+NO_VERDICT: Final = Movement.NO_VERDICT.value
 
 # Adequacy.
 INSUFFICIENT: Final = "INSUFFICIENT"

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from stats._arrays import FloatArray
+from stats.movement import Movement
 
 GRID_POINTS: Final = 1001
 """Candidate means on [0, 1]: a step of 0.002 in difference units (0.2 points)."""
@@ -179,11 +180,11 @@ def decide_sequence(
     above +ε, NO_CHANGE entirely within ± the target effect, else undecided (None)."""
     tol = DECISION_TOLERANCE
     if high < -epsilon - tol:
-        return SequentialDecision("REGRESSED", low, high)
+        return SequentialDecision(Movement.REGRESSED.value, low, high)
     if low > epsilon + tol:
-        return SequentialDecision("IMPROVED", low, high)
+        return SequentialDecision(Movement.IMPROVED.value, low, high)
     if -target_effect - tol <= low and high <= target_effect + tol:
-        return SequentialDecision("NO_CHANGE", low, high)
+        return SequentialDecision(Movement.NO_CHANGE.value, low, high)
     return SequentialDecision(None, low, high)
 
 

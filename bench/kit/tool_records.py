@@ -139,7 +139,7 @@ def _status(candidate: Recorded, baseline: Recorded) -> str:
         return "REGRESSED"
     if deltas and max(deltas) > EPSILON + 1e-9:
         return "IMPROVED"
-    return "UNCHANGED"
+    return "NO_CHANGE"
 
 
 def expected_diff(candidate: dict[str, Recorded], baseline: dict[str, Recorded]) -> dict[str, Any]:

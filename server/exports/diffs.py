@@ -20,6 +20,7 @@ from server.runs import cases as case_list
 from server.runs import statuses as st
 from server.runs.diff import DiffSummary
 from server.runs.models import RunItem
+from stats.movement import CaseFilter
 
 PAGE = 500
 COLUMNS = (
@@ -83,7 +84,11 @@ async def diff_rows(
     while True:
         async with sessionmaker() as session, session.begin():
             cases = await case_list.diff_cases(
-                session=session, summary=summary, status="ALL", first=page, after=after
+                session=session,
+                summary=summary,
+                case_filter=CaseFilter.ALL,
+                first=page,
+                after=after,
             )
             wanted = [c.position for c in cases.items if c.status != st.REMOVED]
             candidates = await _items(session, candidate, wanted)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from server.imports.reading import Located, Reading, Refused
+from server.imports.reading import Located, Refused, RunToImport
 from server.runs.items import MAX_ITEMS_PER_RUN, CaseError, check_item
 
 
-def checked(reading: Reading) -> Iterator[Located]:
+def checked(reading: RunToImport) -> Iterator[Located]:
     """Each item, checked as the server will check it; Refused names the tool's record."""
     seen: dict[str, str] = {}
     count = 0
@@ -34,7 +34,7 @@ def checked(reading: Reading) -> Iterator[Located]:
         raise Refused(reading.source.get("file") or "the file", "holds no items")
 
 
-def streamed(reading: Reading) -> Iterator[Located]:
+def streamed(reading: RunToImport) -> Iterator[Located]:
     """Each item, with only what the server cannot name by the tool's record checked here
     (the count, repeated ids); the server checks the rest, chunk by chunk."""
     seen: dict[str, str] = {}

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from server.imports import inspect_log, jsonl, lm_eval, openai_evals, promptfoo
-from server.imports.reading import FORMATS, Options, Reading, Refused
+from server.imports.reading import FORMATS, Options, Refused, RunToImport
 
 ZIP_SIGNATURES = (b"PK\x03\x04", b"PK\x05\x06")
 NO_FORMAT = (
@@ -46,7 +46,7 @@ def detect(path: Path) -> str:
     raise Refused(path.name, NO_FORMAT)
 
 
-def read(path: Path, fmt: str, options: Options) -> list[Reading]:
+def read(path: Path, fmt: str, options: Options) -> list[RunToImport]:
     """The runs in a file of a tool's format (not `shipwise`, which has its own reader)."""
     if fmt not in FORMATS or fmt == "shipwise":
         raise ValueError(fmt)

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from server.imports.reading import Located, Options, Reading, Refused, as_object, metrics, obj
+from server.imports.reading import Located, Options, Refused, RunToImport, as_object, metrics, obj
 from server.imports.scores import score_number, score_passed
 from server.imports.zip_members import MemberError, ZipMembers
 from server.runs.items import MAX_OUTPUT_CHARS
@@ -23,7 +23,7 @@ HEADER = "header.json"
 _SAMPLE = re.compile(r"^samples/(.+)_epoch_(\d+)\.json$")
 
 
-def read_eval(path: Path, options: Options) -> list[Reading]:
+def read_eval(path: Path, options: Options) -> list[RunToImport]:
     """The run in an `.eval` log; Refused names the member and field of a problem."""
     archive = _open(path)
     try:
@@ -40,10 +40,10 @@ def read_eval(path: Path, options: Options) -> list[Reading]:
             for names in groups:
                 yield [(f"zip member {n}", _member_json(archive, n)) for n in names]
 
-    return [Reading(source, _items(samples(), scorer, options), id_field="id")]
+    return [RunToImport(source, _items(samples(), scorer, options), id_field="id")]
 
 
-def read_json(path: Path, log: dict[str, Any], options: Options) -> list[Reading]:
+def read_json(path: Path, log: dict[str, Any], options: Options) -> list[RunToImport]:
     """The run in a `.json` log already decoded (`log`)."""
     samples = log.get("samples")
     if not isinstance(samples, list):
@@ -54,7 +54,9 @@ def read_json(path: Path, log: dict[str, Any], options: Options) -> list[Reading
         record = as_object(sample, where, "a sample")
         groups.setdefault(_id(record, where), []).append((where, record))
     return [
-        Reading(_source(log, path), _items(iter(groups.values()), _scorer(log, options), options))
+        RunToImport(
+            _source(log, path), _items(iter(groups.values()), _scorer(log, options), options)
+        )
     ]
 
 

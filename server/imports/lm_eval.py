@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from server.imports import jsonl
-from server.imports.reading import Located, Options, Reading, Refused, need, number, obj
+from server.imports.reading import Located, Options, Refused, RunToImport, need, number, obj
 from server.runs.items import MAX_OUTPUT_CHARS
 
 _NAME = re.compile(r"^samples_(.+)_(\d{4}-\d{2}-\d{2}T[\d\-.:]+)\.jsonl$")
@@ -27,8 +27,8 @@ def is_lm_eval(record: dict[str, Any]) -> bool:
     return "doc_id" in record and ("filtered_resps" in record or "resps" in record)
 
 
-def read(path: Path, options: Options) -> list[Reading]:
-    return [Reading(_source(path), _items(path, options), id_field="doc_id")]
+def read(path: Path, options: Options) -> list[RunToImport]:
+    return [RunToImport(_source(path), _items(path, options), id_field="doc_id")]
 
 
 def _source(path: Path) -> dict[str, Any]:

@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from server.imports import jsonl
-from server.imports.reading import Located, Options, Reading, Refused, metrics, need, number, obj
+from server.imports.reading import (
+    Located,
+    Options,
+    Refused,
+    RunToImport,
+    metrics,
+    need,
+    number,
+    obj,
+)
 from server.runs.items import MAX_OUTPUT_CHARS
 
 OBJECT = "eval.run.output_item"
@@ -24,7 +33,7 @@ def is_openai_evals(record: dict[str, Any]) -> bool:
     )
 
 
-def read(path: Path, options: Options) -> list[Reading]:
+def read(path: Path, options: Options) -> list[RunToImport]:
     first = jsonl.first_record(path) or {}
     sample = obj(first, "sample")
     source = {
@@ -35,7 +44,7 @@ def read(path: Path, options: Options) -> list[Reading]:
         "runId": first.get("run_id"),
         "file": path.name,
     }
-    return [Reading(source, _items(path, options), id_field="datasource_item_id")]
+    return [RunToImport(source, _items(path, options), id_field="datasource_item_id")]
 
 
 def _items(path: Path, options: Options) -> Iterator[Located]:

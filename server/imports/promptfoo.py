@@ -17,8 +17,8 @@ from typing import Any
 from server.imports.reading import (
     Located,
     Options,
-    Reading,
     Refused,
+    RunToImport,
     as_object,
     metrics,
     need,
@@ -37,7 +37,7 @@ def is_promptfoo(document: dict[str, Any]) -> bool:
     return isinstance(results, dict) and "prompts" in results and "results" in results
 
 
-def read(path: Path, document: dict[str, Any], options: Options) -> list[Reading]:
+def read(path: Path, document: dict[str, Any], options: Options) -> list[RunToImport]:
     """The runs of a decoded results.json: the `--variant` pair, else every pair."""
     results = as_object(document.get("results"), path.name, "`results`")
     version = results.get("version")
@@ -72,7 +72,9 @@ def read(path: Path, document: dict[str, Any], options: Options) -> list[Reading
             "file": path.name,
         }
         readings.append(
-            Reading(source, _items(grouped[index]), label=pairs[index][0], id_field="metadata.id")
+            RunToImport(
+                source, _items(grouped[index]), label=pairs[index][0], id_field="metadata.id"
+            )
         )
     return readings
 

@@ -1,6 +1,6 @@
 """What every reader shares: the options, the refusal, and what a reader gives back.
 
-A reader turns one tool's file into `Reading`s (promptfoo gives one per prompt × provider
+A reader turns one tool's file into `RunToImport`s (promptfoo gives one per prompt × provider
 pair, the others one): the run's `source` metadata and a generator of run items in the
 shape `appendRunItems` takes (docs/domain.md), each with where it came from (`line 7`, `zip member
 samples/a_epoch_1.json`) so a refusal can name it.
@@ -46,7 +46,7 @@ Located = tuple[str, dict[str, Any]]
 
 
 @dataclass
-class Reading:
+class RunToImport:
     """One run to import: its `source` metadata, its items and its label (promptfoo's pair)."""
 
     source: dict[str, Any]

@@ -10,6 +10,7 @@ from server.judges.pair import PairJudgment
 from server.offline_compare.pairing import Pair
 from server.offline_compare.summary import COMPLETE, NO_SIGNAL, PARTIAL, Summary
 from server.runs import pass_flips
+from stats.movement import Movement
 
 MAX_LISTED_FAILURES: Final = 10
 
@@ -33,6 +34,7 @@ def render(summary: Summary, *, verbose: bool = False) -> list[str]:
     if summary.pairwise is not None:
         lines.extend(_pairwise_lines(summary.pairwise))
     lines.append(_mcnemar_line(summary.mcnemar))
+    lines.append(_movement_line(summary))
     lines.extend(_metric_lines(summary.metric_deltas))
     lines.append(_verdict(summary))
     lines.extend(_failures(summary, verbose))
@@ -62,12 +64,21 @@ def record(summary: Summary) -> dict[str, Any]:
         "mcnemar": None if summary.mcnemar is None else _mcnemar_json(summary.mcnemar),
         "metricDeltas": [_delta_json(name, d) for name, d in summary.metric_deltas],
         "regression": summary.regression,
+        "itemsByMovement": dict(Counter(m.value for _, m in summary.movements)),
+        "cases": [{"item": key, "movement": m.value} for key, m in summary.movements],
     }
     judgments = summary.judgments or (None,) * len(matching.pairs)
     result["pairs"] = [
         _pair_json(pair, judgment) for pair, judgment in zip(matching.pairs, judgments, strict=True)
     ]
     return result
+
+
+def _movement_line(summary: Summary) -> str:
+    """E.g. "  Items: 3 regressed · 2 improved · 14 no change · 1 no verdict"."""
+    counts = Counter(m for _, m in summary.movements)
+    words = " · ".join(f"{counts[m]} {m.value.lower().replace('_', ' ')}" for m in Movement)
+    return f"  Items: {words} (pass fraction per item)"
 
 
 def _heading(summary: Summary) -> str:

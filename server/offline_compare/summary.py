@@ -18,6 +18,8 @@ import stats
 from server.judges.pair import PairJudgment
 from server.offline_compare.pairing import Matching, Pair
 from server.offline_compare.results import METRICS
+from stats import movement
+from stats.movement import Movement
 
 COMPLETE: Final = "COMPLETE"
 PARTIAL: Final = "PARTIAL"
@@ -40,6 +42,8 @@ class Summary:
     metric_deltas: tuple[tuple[str, stats.MetricDelta], ...]
     status: str
     regression: bool
+    movements: tuple[tuple[str, Movement], ...] = ()
+    """Each item in scope, in order, with its movement by pass fraction (`stats.movement`)."""
 
     @property
     def matched_pairs(self) -> int:
@@ -92,12 +96,37 @@ def summarize(
         metric_deltas=deltas if status != NO_SIGNAL else (),
         status=status,
         regression=regression and status != NO_SIGNAL,
+        movements=_movements(scope) if status != NO_SIGNAL else (),
     )
 
 
 def _grade_regression(mcnemar: stats.McNemarResult | None) -> bool:
     """The grade test: significant (mid-p < 0.05) with more regressed than improved cases."""
     return mcnemar is not None and mcnemar.p_value < ALPHA and mcnemar.delta < 0.0
+
+
+def _movements(scope: Sequence[Pair]) -> tuple[tuple[str, Movement], ...]:
+    """Each item's movement from its pairs graded on both sides: the majority outcome
+    flipped, else the pass fraction moved (as a comparison's cases against a baseline);
+    an item without such a pair is NO_VERDICT."""
+    if not scope:
+        return ()
+    ids = np.asarray(_case_ids(scope))
+    keys = list(dict.fromkeys(p.key for p in scope))
+    graded = np.array(
+        [p.baseline.passed is not None and p.treatment.passed is not None for p in scope]
+    )
+    treat = np.array([bool(p.treatment.passed) for p in scope]) & graded
+    base = np.array([bool(p.baseline.passed) for p in scope]) & graded
+    cases = len(keys)
+    counts = np.bincount(ids, weights=graded, minlength=cases)
+    labels = movement.pass_movements(
+        np.bincount(ids, weights=treat, minlength=cases),
+        counts,
+        np.bincount(ids, weights=base, minlength=cases),
+        counts,
+    )
+    return tuple((key, Movement(label)) for key, label in zip(keys, labels, strict=True))
 
 
 def _case_ids(pairs: Sequence[Pair]) -> list[int]:

@@ -7,7 +7,7 @@ cursor `[group, position]`; the total per status comes from the summary's counts
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,13 +16,7 @@ from server.pagination import Page, decode_cursor, encode_cursor
 from server.runs import diff_queries as q
 from server.runs import statuses as st
 from server.runs.diff import DiffSummary
-
-CASE_FILTERS: Final = {
-    "ALL": None,
-    "REGRESSED": (st.REGRESSED,),
-    "IMPROVED": (st.IMPROVED,),
-    "CHANGED": (st.REGRESSED, st.IMPROVED),
-}
+from stats.movement import CaseFilter
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +46,13 @@ async def diff_cases(
     *,
     session: AsyncSession,
     summary: DiffSummary,
-    status: str,
+    case_filter: CaseFilter,
     first: int,
     after: str | None,
 ) -> Page[DiffCase]:
     """One page of the case list: candidate items in order, then REMOVED baseline items."""
-    statuses = CASE_FILTERS[status]
+    movements = case_filter.movements
+    statuses = None if movements is None else tuple(m.value for m in movements)
     sides = q.Sides(summary.candidate_run_id, summary.baseline_run_id, summary.pairing)
     group, position = _cursor(after)
     await q.pin_join_order(session, nested_loops=True)
@@ -76,7 +71,7 @@ async def diff_cases(
     has_next = len(rows) > first
     rows = rows[:first]
     cases = await _cases(session, sides, summary, rows)
-    total = _total(summary, status)
+    total = _total(summary, case_filter)
     return Page(
         items=cases,
         cursors=[encode_cursor([row.group, row.position]) for row in rows],
@@ -119,12 +114,12 @@ def _cursor(after: str | None) -> tuple[int, int | None]:
     return int(key[0]), int(key[1])
 
 
-def _total(summary: DiffSummary, status: str) -> int:
-    if status == "REGRESSED":
+def _total(summary: DiffSummary, case_filter: CaseFilter) -> int:
+    if case_filter == CaseFilter.REGRESSED:
         return summary.regressed_count
-    if status == "IMPROVED":
+    if case_filter == CaseFilter.IMPROVED:
         return summary.improved_count
-    if status == "CHANGED":
+    if case_filter == CaseFilter.CHANGED:
         return summary.regressed_count + summary.improved_count
     return summary.paired_count + summary.added_count + summary.removed_count
 

@@ -26,11 +26,12 @@ from server.runs import statuses as st
 from server.runs import vectors as run_vectors
 from server.runs.models import Run, RunDiffSummary, RunSource, RunStatus
 from stats import reasons
+from stats.movement import TOLERANCE
 
 DEFAULT_EPSILON: Final = 0.01
 ALPHA: Final = 0.05
 MIN_PAIRED: Final = 20
-SUMMARY_VERSION: Final = 3  # 2: with the changed pairs' positions; 3: pass flips
+SUMMARY_VERSION: Final = 4  # 2: changed pairs' positions; 3: pass flips; 4: no_change_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,7 @@ class DiffSummary:
     significance_reason: str
     improved_count: int
     regressed_count: int
-    unchanged_count: int
+    no_change_count: int
     added_count: int
     removed_count: int
     pass_flips_to_fail: int = 0
@@ -272,7 +273,7 @@ def _summarize(
         paired_count=paired,
         improved_count=int(np.count_nonzero(status == st.IMPROVED)),
         regressed_count=int(np.count_nonzero(status == st.REGRESSED)),
-        unchanged_count=int(np.count_nonzero(status == st.UNCHANGED)),
+        no_change_count=int(np.count_nonzero(status == st.NO_CHANGE)),
         added_count=item_counts[0] - paired,
         removed_count=item_counts[1] - paired,
         pass_flips_to_fail=int(np.count_nonzero(graded & baseline_passes & ~candidate_passes)),
@@ -318,7 +319,7 @@ def _pass_rate_test(
     differences = cand_rate - base_rate
     interval = stats.delta_interval(differences, seed=seed, bounds=(-1.0, 1.0))
     delta = float(differences.mean())
-    beyond = abs(delta) > epsilon + st.TOLERANCE
+    beyond = abs(delta) > epsilon + TOLERANCE
     if n < MIN_PAIRED:
         significant, reason = False, reasons.INSUFFICIENT_CASES
     elif beyond and test.p_value < ALPHA:
@@ -358,7 +359,7 @@ def _evaluators(
         delta = float(differences.mean())
         significant = (
             len(differences) >= MIN_PAIRED
-            and abs(delta) > epsilon + st.TOLERANCE
+            and abs(delta) > epsilon + TOLERANCE
             and p_adjusted < ALPHA
         )
         rows.append(

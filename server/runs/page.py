@@ -20,6 +20,7 @@ from server.runs import links
 from server.runs import service as run_service
 from server.runs.page_html import TABS, error_html, page_html
 from server.state import AppState
+from stats.movement import CaseFilter
 
 PAGE_SIZE = 50
 SECURITY_HEADERS = {
@@ -72,7 +73,7 @@ async def diff_page(request: Request) -> HTMLResponse:
                 raise NotFound("run not found")
         async with state.sessionmaker() as session, session.begin():
             page = await case_list.diff_cases(
-                session=session, summary=summary, status=status, first=size,
+                session=session, summary=summary, case_filter=CaseFilter(status), first=size,
                 after=query.get("after"),
             )  # fmt: skip
     except NotFound:

@@ -16,8 +16,9 @@ from server.design import TOKENS_CSS
 from server.runs.cases import DiffCase
 from server.runs.diff import DiffSummary
 from server.words import words
+from stats.movement import CaseFilter
 
-TABS = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
+TABS = tuple(CaseFilter)
 INPUT_PREVIEW = 160
 
 STYLE = (
@@ -62,7 +63,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:var(--panel);padding:v
 border-radius:var(--radius);margin:var(--space-2) 0;font-family:var(--font-mono)}
 .status{font-weight:600}
 .REGRESSED{color:var(--verdict-regressed)}.IMPROVED{color:var(--verdict-improved)}
-.UNCHANGED{color:var(--muted)}.ADDED{color:var(--info)}.REMOVED{color:var(--warn)}
+.NO_CHANGE{color:var(--muted)}.ADDED{color:var(--info)}.REMOVED{color:var(--warn)}
 .pager{display:flex;justify-content:space-between;padding:var(--space-3)}
 .empty{padding:var(--space-4);color:var(--muted)}
 """
@@ -110,7 +111,7 @@ def summary_html(summary: DiffSummary) -> str:
         ),
         _card("regressed", str(summary.regressed_count)),
         _card("improved", str(summary.improved_count)),
-        _card("unchanged", str(summary.unchanged_count)),
+        _card("no change", str(summary.no_change_count)),
         _card("added", str(summary.added_count)),
         _card("removed", str(summary.removed_count)),
     ]

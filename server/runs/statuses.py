@@ -7,7 +7,9 @@ take the first rule that holds:
 1. graded on both sides and the majority outcome flipped → REGRESSED / IMPROVED;
 2. graded on both sides and the pass fraction moved beyond ε → by its sign;
 3. an evaluator mean fell by more than ε → REGRESSED; else one rose → IMPROVED;
-4. UNCHANGED.
+4. NO_CHANGE.
+
+The names are `stats.movement`'s; the numpy rules 1–2 are `stats.movement.pass_movements`.
 """
 
 from __future__ import annotations
@@ -18,12 +20,11 @@ import numpy as np
 import numpy.typing as npt
 from sqlalchemy import ColumnElement, Float, and_, case, cast, literal
 
-TOLERANCE = 1e-9
-"""Float slack on ε, so a difference of exactly ε (say 0.51 − 0.50) is not "beyond" it."""
+from stats.movement import TOLERANCE, Movement, pass_movements, score_movement
 
-REGRESSED = "REGRESSED"
-IMPROVED = "IMPROVED"
-UNCHANGED = "UNCHANGED"
+REGRESSED = Movement.REGRESSED.value
+IMPROVED = Movement.IMPROVED.value
+NO_CHANGE = Movement.NO_CHANGE.value
 ADDED = "ADDED"
 REMOVED = "REMOVED"
 
@@ -51,7 +52,7 @@ def sql_status(
         (and_(graded, cross > bar * scale), literal(IMPROVED)),
         (low < -bar, literal(REGRESSED)),
         (high > bar, literal(IMPROVED)),
-        else_=literal(UNCHANGED),
+        else_=literal(NO_CHANGE),
     )
 
 
@@ -70,27 +71,12 @@ def array_status(
 ) -> npt.NDArray[np.str_]:
     """`sql_status` over arrays; a pair without evaluators has low = +inf, high = −inf."""
     bar = epsilon + TOLERANCE
-    graded = (cand_graded > 0) & (base_graded > 0)
-    cross = (cand_passed * base_graded - base_passed * cand_graded).astype(np.float64)
-    scale = (cand_graded * base_graded).astype(np.float64)
-    candidate_passes = 2 * cand_passed > cand_graded
-    baseline_passes = 2 * base_passed > base_graded
-    rules = [
-        graded & baseline_passes & ~candidate_passes,
-        graded & candidate_passes & ~baseline_passes,
-        graded & (cross < -bar * scale),
-        graded & (cross > bar * scale),
-        low < -bar,
-        high > bar,
-    ]
-    labels = [REGRESSED, IMPROVED, REGRESSED, IMPROVED, REGRESSED, IMPROVED]
-    return np.select(rules, labels, default=UNCHANGED)
+    by_pass = pass_movements(cand_passed, cand_graded, base_passed, base_graded, epsilon)
+    moved = (by_pass == REGRESSED) | (by_pass == IMPROVED)
+    by_evaluator = np.select([low < -bar, high > bar], [REGRESSED, IMPROVED], default=NO_CHANGE)
+    return np.where(moved, by_pass, by_evaluator)
 
 
 def evaluator_status(delta: float | None, epsilon: float) -> str:
-    """One evaluator's status on one pair."""
-    if delta is not None and delta < -(epsilon + TOLERANCE):
-        return REGRESSED
-    if delta is not None and delta > epsilon + TOLERANCE:
-        return IMPROVED
-    return UNCHANGED
+    """One evaluator's movement on one pair (NO_VERDICT when a side has no score)."""
+    return score_movement(delta, epsilon).value

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -30,19 +29,32 @@ from server.datasets.models import DatasetCase
 from server.errors import ValidationFailed
 from server.pagination import KeysetStatements, Page, keyset_page, keyset_statements
 from server.verdicts.models import CaseClass, VerdictCase
-
-
-class CaseFilter(StrEnum):
-    REGRESSIONS = "REGRESSIONS"
-    IMPROVEMENTS = "IMPROVEMENTS"
-    DIVERGED = "DIVERGED"
-    ALL = "ALL"
+from stats.movement import CaseFilter, Movement
 
 
 @dataclass(frozen=True, slots=True)
 class CaseView:
     case: VerdictCase
     baseline_cohort_index: int
+    movement: Movement
+    """What `case_condition` filters on: the case against the asked baseline, else its class."""
+
+
+def case_movement(case: VerdictCase, baseline_cohort_index: int | None) -> Movement:
+    """A case's movement, as `case_condition` selects it (an unusable case: NO_VERDICT)."""
+    if case.classification == CaseClass.INCOMPLETE:
+        return Movement.NO_VERDICT
+    if baseline_cohort_index is not None:
+        bit = 1 << baseline_cohort_index
+        if case.worse_mask & bit:
+            return Movement.REGRESSED
+        if case.better_mask & bit:
+            return Movement.IMPROVED
+        return Movement.NO_CHANGE
+    return _BY_CLASS.get(case.classification, Movement.NO_CHANGE)
+
+
+_BY_CLASS = {CaseClass.REGRESSED: Movement.REGRESSED, CaseClass.IMPROVED: Movement.IMPROVED}
 
 
 CaseKey = tuple[str, int]
@@ -52,22 +64,22 @@ CaseKey = tuple[str, int]
 def case_condition(case_filter: CaseFilter, baseline: bool) -> ColumnElement[bool] | None:
     """docs/statistics.md: with a baseline (its bit the bound parameter `baseline_bit`), its
     worse/better cases by pass fraction; without one, the failure analysis classes
-    (DIVERGED = improved or regressed)."""
+    (CHANGED = improved or regressed)."""
     if case_filter == CaseFilter.ALL:
         return None
     if baseline:
         bit = bindparam("baseline_bit", type_=Integer)
         worse = VerdictCase.worse_mask.op("&")(bit) != 0
         better = VerdictCase.better_mask.op("&")(bit) != 0
-        if case_filter == CaseFilter.REGRESSIONS:
+        if case_filter == CaseFilter.REGRESSED:
             return worse
-        if case_filter == CaseFilter.IMPROVEMENTS:
+        if case_filter == CaseFilter.IMPROVED:
             return better
         return worse | better
     classes = {
-        CaseFilter.REGRESSIONS: [CaseClass.REGRESSED],
-        CaseFilter.IMPROVEMENTS: [CaseClass.IMPROVED],
-        CaseFilter.DIVERGED: [CaseClass.REGRESSED, CaseClass.IMPROVED],
+        CaseFilter.REGRESSED: [CaseClass.REGRESSED],
+        CaseFilter.IMPROVED: [CaseClass.IMPROVED],
+        CaseFilter.CHANGED: [CaseClass.REGRESSED, CaseClass.IMPROVED],
     }[case_filter]
     # Equalities, not IN: no expanding parameter, so the statement compiles once for good
     # (`server.api.direct_reads` runs it compiled).
@@ -126,7 +138,10 @@ async def get_case_page(
         session, statements, first=first, after=after, params=params
     )
     return Page(
-        items=[CaseView(row, baseline_cohort_index or 1) for row in page.items],
+        items=[
+            CaseView(row, baseline_cohort_index or 1, case_movement(row, baseline_cohort_index))
+            for row in page.items
+        ],
         cursors=page.cursors,
         has_next=page.has_next,
         has_previous=page.has_previous,

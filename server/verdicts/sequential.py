@@ -15,6 +15,9 @@ from typing import Any, Final
 
 from server.comparisons import look_state
 from server.comparisons.models import Comparison, StopReason
+from stats.movement import Movement
+
+_MOVED: Final = (Movement.REGRESSED.value, Movement.IMPROVED.value)
 
 METHOD: Final = "CONFIDENCE_SEQUENCE"
 POINTS: Final = 100.0
@@ -65,14 +68,14 @@ def apply(document: dict[str, Any], sequential: dict[str, Any] | None) -> None:
         verdict["decidedEarlyAtCases"] = stopping["stoppedAtCases"]
         verdict["caseCount"] = stopping["caseCount"]
         verdict["sequenceCases"] = look.n
-        if verdict["outcome"] == "NO_VERDICT" and verdict["reason"] in _KEPT:
+        if verdict["outcome"] == Movement.NO_VERDICT and verdict["reason"] in _KEPT:
             continue
-        verdict["outcome"] = look.outcome or "NO_VERDICT"
+        verdict["outcome"] = look.outcome or Movement.NO_VERDICT.value
         verdict["reason"] = METHOD
         verdict["deltaLow"] = look.low * POINTS
         verdict["deltaHigh"] = look.high * POINTS
         verdict["intervalMethod"] = METHOD
-        verdict["outsideNoise"] = look.outcome in ("REGRESSED", "IMPROVED")
+        verdict["outsideNoise"] = look.outcome in _MOVED
     document["significance"].sort(key=lambda r: r["baselineCohortIndex"])
 
 
@@ -83,7 +86,7 @@ def _row(look: look_state.BaselineLook, baselines: int, *, decides: bool) -> dic
         "pValue": look.p_value,
         "exactPValue": None,
         "adjustedPValue": min(1.0, look.p_value * baselines),
-        "significant": look.outcome in ("REGRESSED", "IMPROVED"),
+        "significant": look.outcome in _MOVED,
         "decides": decides,
         "reason": None,
     }

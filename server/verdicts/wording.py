@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from server.decisions.wording import points as points
+from stats.movement import Movement
 
 STALE_AFTER_DAYS: Final = 7
 MIN_CASES: Final = 20
@@ -32,11 +33,11 @@ def _chip(verdict: dict[str, Any]) -> str:
     label = verdict.get("baselineLabel") or f"cohort {verdict['baselineCohortIndex']}"
     delta = points(verdict.get("passRateDeltaPoints"))
     outcome, reason = verdict["outcome"], verdict["reason"]
-    if outcome == "REGRESSED":
+    if outcome == Movement.REGRESSED:
         return f"Regressed vs {label}: {delta} points, outside the noise"
-    if outcome == "IMPROVED":
+    if outcome == Movement.IMPROVED:
         return f"Improved vs {label}: {delta} points, outside the noise"
-    if outcome == "NO_CHANGE":
+    if outcome == Movement.NO_CHANGE:
         return f"No change vs {label}: {delta} points, inside the noise"
     if reason == "CONFIDENCE_SEQUENCE":
         return f"No verdict vs {label}: {delta} points"

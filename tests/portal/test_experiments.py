@@ -75,7 +75,7 @@ async def test_runs_figure_and_the_run_diff_with_its_tabs(
     await page.get_by_role("heading", name="Run diff").wait_for()
     assert f"candidate={candidate}" in page.url and f"baseline={baseline}" in page.url
     summary = page.get_by_role("region", name="Summary")
-    await expect(summary).to_contain_text("6 regressed, 0 improved, 18 unchanged")
+    await expect(summary).to_contain_text("6 regressed, 0 improved, 18 no change")
     await (
         summary.get_by_role("table", name="Evaluators")
         .get_by_role("row", name=re.compile("judge"))

@@ -18,6 +18,7 @@ from server.api.datasets.types import DatasetVersion, Split
 from server.api.experiments.types import Experiment
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import JudgeAgreement, ReviewProgress
+from server.api.movement import CaseFilter
 from server.api.relay import Connection
 from server.api.reports import resolvers as report_fields
 from server.api.reports.types import Report
@@ -25,7 +26,6 @@ from server.api.ship_policy_types import ShipDecision, ShipPolicy
 from server.api.stopping_types import ComparisonStopping
 from server.api.verdicts import resolvers as verdict_fields
 from server.api.verdicts.types import (
-    CaseFilter,
     ComparisonCase,
     Scorecard,
     SignOffVerdict,
@@ -248,13 +248,13 @@ class Comparison:
 
     @strawberry.field(
         description="The case-debug view. With `baselineCohortIndex`, that baseline's worse "
-        "(REGRESSIONS) or better (IMPROVEMENTS) cases by pass fraction; without it, the "
-        "failure analysis classes. Empty until FINALIZED."
+        "(REGRESSED) or better (IMPROVED) cases by pass fraction; without it, the "
+        "failure analysis classes (each case's `movement`). Empty until FINALIZED."
     )
     async def cases(
         self,
         info: strawberry.Info[Context],
-        filter: CaseFilter = CaseFilter.REGRESSIONS,
+        filter: CaseFilter = CaseFilter.REGRESSED,
         baseline_cohort_index: int | None = None,
         first: int | None = None,
         after: str | None = None,

@@ -23,8 +23,9 @@ from server.api.direct_reads.documents import (
 from server.comparisons.models import Comparison, ComparisonCohort, Trial
 from server.errors import ValidationFailed
 from server.pagination import check_page_size, cursor_key, encode_cursor
-from server.verdicts.cases import CaseFilter, case_condition
+from server.verdicts.cases import case_condition
 from server.verdicts.models import CaseClass, VerdictCase
+from stats.movement import CaseFilter
 
 CASES = """
 query ComparisonCases(

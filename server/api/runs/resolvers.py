@@ -10,7 +10,8 @@ from strawberry.scalars import JSON
 from server.api.context import Context
 from server.api.listing import workspace_connection
 from server.api.relay import Connection
-from server.api.runs.types import AppendedRunItems, DiffLink, Run, RunDiff
+from server.api.runs.diff_types import DiffLink, RunDiff
+from server.api.runs.types import AppendedRunItems, Run
 from server.api.ship_policy_types import ShipPolicyInput
 from server.decisions import policy as ship_policy_option
 from server.runs import alerts, links, service

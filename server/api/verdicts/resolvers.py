@@ -12,7 +12,6 @@ from server.api.selected import selects_anywhere
 from server.api.ship_policy_types import ShipDecision
 from server.api.verdicts.types import (
     CaseCohort,
-    CaseFilter,
     ComparisonCase,
     Scorecard,
     case_trial,
@@ -23,6 +22,7 @@ from server.verdicts import cases as case_view
 from server.verdicts.models import ComparisonVerdict
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
+from stats.movement import CaseFilter
 
 T = TypeVar("T")
 
@@ -98,6 +98,7 @@ def _case(
         input=dataset_case[0],
         expected=dataset_case[1],
         classification=row.classification,
+        movement=view.movement,
         baseline_cohort_index=view.baseline_cohort_index,
         latency_delta_ms=delta("latencyMs"),
         cost_delta_cents=delta("costMicros", 10_000.0),
@@ -132,7 +133,7 @@ async def cases(
         page = await case_view.get_case_page(
             session=session,
             comparison_id=comparison.id,
-            case_filter=case_view.CaseFilter(case_filter.value),
+            case_filter=case_filter,
             baseline_cohort_index=baseline_cohort_index,
             first=size,
             after=after,

@@ -12,6 +12,7 @@ from strawberry.scalars import JSON
 from server.api.context import Context
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import TrialLabel
+from server.api.movement import Movement
 from server.api.pairwise.types import PairwiseResult
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
@@ -58,22 +59,6 @@ class Adequacy(StrEnum):
     INSUFFICIENT = "INSUFFICIENT"
     UNDERPOWERED = "UNDERPOWERED"
     ADEQUATE = "ADEQUATE"
-
-
-@strawberry.enum
-class VerdictOutcome(StrEnum):
-    REGRESSED = "REGRESSED"
-    IMPROVED = "IMPROVED"
-    NO_CHANGE = "NO_CHANGE"
-    NO_VERDICT = "NO_VERDICT"
-
-
-@strawberry.enum(description="REGRESSIONS (the default), IMPROVEMENTS, DIVERGED (either), ALL.")
-class CaseFilter(StrEnum):
-    REGRESSIONS = "REGRESSIONS"
-    IMPROVEMENTS = "IMPROVEMENTS"
-    DIVERGED = "DIVERGED"
-    ALL = "ALL"
 
 
 @strawberry.type
@@ -152,7 +137,7 @@ class FailureAnalysis:
 @strawberry.type(description="Deltas, interval and mde in points (1 point = 0.01).")
 class BaselineVerdict:
     baseline_cohort_index: int
-    outcome: VerdictOutcome
+    outcome: Movement
     reason: str
     pass_rate_delta_points: float
     delta_low: float
@@ -275,7 +260,7 @@ def baseline_verdict(v: dict[str, Any]) -> BaselineVerdict:
     """One baseline's verdict from the stored scorecard's `verdicts` entry."""
     return BaselineVerdict(
         baseline_cohort_index=v["baselineCohortIndex"],
-        outcome=VerdictOutcome(v["outcome"]),
+        outcome=Movement(v["outcome"]),
         reason=v["reason"],
         pass_rate_delta_points=float(v["passRateDeltaPoints"] or 0.0),
         delta_low=float(v["deltaLow"] or 0.0),
@@ -346,6 +331,11 @@ class ComparisonCase:
     ordinal: int
     dataset_item_id: str
     classification: CaseClassification  # type: ignore[valid-type]
+    movement: Movement = strawberry.field(
+        description="Against `baselineCohortIndex` when asked for, by pass fraction; else by "
+        "the failure analysis (AGREE and BOTH_WRONG: NO_CHANGE, INCOMPLETE: NO_VERDICT). "
+        "What `cases(filter:)` selects on."
+    )
     baseline_cohort_index: int = strawberry.field(
         description="The baseline the deltas compare with (the one asked for, else cohort 1)."
     )

@@ -23,7 +23,7 @@ from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT, MAX_CHUNK_BYTES,
 from server.cli.commands.client_setup import OPERATIONAL_ERROR, fail
 from server.cli.commands.client_setup import run_import as run_import_call
 from server.imports.checks import checked, streamed
-from server.imports.reading import Located, Options, Reading, Refused, describe
+from server.imports.reading import Located, Options, Refused, RunToImport, describe
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 
@@ -62,7 +62,7 @@ class ImportedRun:
 def import_readings(
     client: ApiClient,
     path: Path,
-    readings: list[Reading],
+    readings: list[RunToImport],
     *,
     fmt: str,
     options: Options,
@@ -79,7 +79,7 @@ def import_readings(
         f"{run_import.default_key(path, experiment)}:{fmt}:{options.key()}"
     )
     several = len(readings) > 1
-    prepared: list[tuple[Reading, Iterable[Located]]] = [
+    prepared: list[tuple[RunToImport, Iterable[Located]]] = [
         (r, list(checked(r)) if several else streamed(r)) for r in readings
     ]
     done = []

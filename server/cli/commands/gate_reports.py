@@ -33,7 +33,7 @@ JunitOption = Annotated[
 CASES = """query($c: ID!, $b: ID!, $eps: Float, $after: String) {
   run(id: $c) { experimentId }
   runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) {
-    cases(status: ALL, first: 100, after: $after) {
+    cases(filter: ALL, first: 100, after: $after) {
       pageInfo { hasNextPage endCursor }
       edges { node { datasetItemId position status candidatePassFraction baselinePassFraction
                      evaluators { name delta status } } } } } }"""
@@ -174,7 +174,7 @@ def _comparison_fractions(
 
 def comparison_cases(client: ApiClient, url: str, comparison_id: str) -> list[CaseResult]:
     """Every case of a comparison: failed when the candidate's pass fraction is below any
-    baseline's (the REGRESSIONS of that baseline), the worst baseline shown."""
+    baseline's (its REGRESSED cases), the worst baseline shown."""
     cohorts = client.execute(COMPARISON_COHORTS, {"id": comparison_id})["comparison"]["cohorts"]
     candidate = next(c["cohortIndex"] for c in cohorts if c["isCandidate"])
     baselines = [c["cohortIndex"] for c in cohorts if not c["isCandidate"]]
@@ -194,7 +194,7 @@ def comparison_cases(client: ApiClient, url: str, comparison_id: str) -> list[Ca
         failed = mine is not None and worst is not None and mine < worst
         better = mine is not None and bool(known) and mine > min(known)
         status = "REGRESSED" if failed else "IMPROVED" if better else (
-            "INCOMPLETE" if mine is None else "UNCHANGED"
+            "NO_VERDICT" if mine is None else "NO_CHANGE"
         )  # fmt: skip
         results.append(CaseResult(item_id, status, worst, mine, failed, link))
     return results

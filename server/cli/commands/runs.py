@@ -47,15 +47,15 @@ PAGE = 100
 
 SUMMARY = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
-  significant significanceReason improvedCount regressedCount unchangedCount addedCount
+  significant significanceReason improvedCount regressedCount noChangeCount addedCount
   removedCount pairedCount gradedPairCount epsilon pairing passFlipsToFail passFlipsToPass
   evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
 """
 DIFF = (
-    "query($c: ID!, $b: ID!, $eps: Float, $status: DiffCaseFilter!, $first: Int, $after: String)"
+    "query($c: ID!, $b: ID!, $eps: Float, $filter: CaseFilter!, $first: Int, $after: String)"
     " { runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) { summary {"
     + SUMMARY
-    + "} cases(status: $status, first: $first, after: $after) { totalCount"
+    + "} cases(filter: $filter, first: $first, after: $after) { totalCount"
     " pageInfo { hasNextPage endCursor } edges { node { datasetItemId position status passFlip"
     " evaluators { name delta status } } } } } }"
 )
@@ -246,7 +246,7 @@ def _fetch(
     while True:
         first = PAGE if limit == 0 else min(PAGE, limit - len(cases))
         variables = {
-            "c": candidate, "b": baseline, "eps": epsilon, "status": status,
+            "c": candidate, "b": baseline, "eps": epsilon, "filter": status,
             "first": first, "after": after,
         }  # fmt: skip
         answer = client.execute(DIFF, variables)["runDiff"]
@@ -278,7 +278,7 @@ def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> st
         f"  Δ {_signed(summary['passRateDelta'])}{interval}  p {summary['pValue']:.4g}"
         f" ({summary['method']})  {verdict} ({summary['significanceReason']})",
         f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
-        f" · {summary['unchangedCount']} unchanged · {summary['addedCount']} added"
+        f" · {summary['noChangeCount']} no change · {summary['addedCount']} added"
         f" · {summary['removedCount']} removed",
         pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"]),
     ]

@@ -32,18 +32,18 @@ RUN = """query($id: ID!, $first: Int, $after: String) {
 SUMMARY_FIELDS = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh intervalMethod
   method pValue exactPValue significant significanceReason improvedCount regressedCount
-  unchangedCount addedCount removedCount pairedCount gradedPairCount epsilon pairing
+  noChangeCount addedCount removedCount pairedCount gradedPairCount epsilon pairing
   evaluators { name pairedCount baselineMean candidateMean delta low high pValue
                adjustedPValue method significant }
 """
 DIFF = (
-    """query($c: ID!, $b: ID!, $eps: Float, $status: DiffCaseFilter!, $first: Int,
+    """query($c: ID!, $b: ID!, $eps: Float, $filter: CaseFilter!, $first: Int,
         $after: String) {
   runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) {
     summary {"""
     + SUMMARY_FIELDS
     + """}
-    cases(status: $status, first: $first, after: $after) {
+    cases(filter: $filter, first: $first, after: $after) {
       totalCount pageInfo { hasNextPage endCursor }
       edges { cursor node {
         datasetItemId position baselinePosition status passFlip input
@@ -131,7 +131,7 @@ async def diff(
     candidate: str,
     baseline: str,
     *,
-    status: str = "ALL",
+    case_filter: str = "ALL",
     first: int = 100,
     after: str | None = None,
     epsilon: float | None = None,
@@ -139,7 +139,7 @@ async def diff(
     variables = {
         "c": candidate,
         "b": baseline,
-        "status": status,
+        "filter": case_filter,
         "first": first,
         "after": after,
         "eps": epsilon,

@@ -70,7 +70,7 @@ async def test_single_trial_pass_fail_uses_mcnemar_mid_p_and_holm_per_evaluator(
     assert summary["exactPValue"] == pytest.approx(mcnemar(table, exact=True).pvalue)
     assert summary["significant"] is True
     assert summary["significanceReason"] == "SIGNIFICANT_REGRESSION"
-    counts = ("regressedCount", "improvedCount", "unchangedCount", "addedCount", "removedCount")
+    counts = ("regressedCount", "improvedCount", "noChangeCount", "addedCount", "removedCount")
     assert [summary[k] for k in counts] == [8, 1, 31, 0, 0]
 
     differences = np.array([-1.0] * 8 + [1.0] + [0.0] * 31)
@@ -98,11 +98,13 @@ async def test_regressed_cases_page_with_their_evaluator_deltas(backend: Backend
     candidate_items, baseline_items = single_trial_runs()
     baseline = await import_run(backend, ws.owner, exp, baseline_items, key="b")
     candidate = await import_run(backend, ws.owner, exp, candidate_items, key="c")
-    first = (await diff(backend, ws.owner, candidate, baseline, status="REGRESSED", first=5)).ok()
+    first = (
+        await diff(backend, ws.owner, candidate, baseline, case_filter="REGRESSED", first=5)
+    ).ok()
     cases = first["runDiff"]["cases"]
     assert cases["totalCount"] == 8 and cases["pageInfo"]["hasNextPage"]
     after = cases["pageInfo"]["endCursor"]
-    rest = await diff(backend, ws.owner, candidate, baseline, status="REGRESSED", after=after)
+    rest = await diff(backend, ws.owner, candidate, baseline, case_filter="REGRESSED", after=after)
     nodes = [e["node"] for e in cases["edges"] + rest.ok()["runDiff"]["cases"]["edges"]]
     assert [n["datasetItemId"] for n in nodes] == [f"i{n:02d}" for n in REGRESSED_IDS]
     assert {n["status"] for n in nodes} == {"REGRESSED"} and all(n["passFlip"] for n in nodes)
@@ -114,13 +116,13 @@ async def test_regressed_cases_page_with_their_evaluator_deltas(backend: Backend
         {"name": "judge", "baselineMean": 1.0, "candidateMean": 0.0, "delta": -1.0,
          "status": "REGRESSED", "significant": False},
         {"name": "style", "baselineMean": 0.5, "candidateMean": 0.5, "delta": 0.0,
-         "status": "UNCHANGED", "significant": False},
+         "status": "NO_CHANGE", "significant": False},
     ]  # fmt: skip
-    improved = await diff(backend, ws.owner, candidate, baseline, status="IMPROVED")
+    improved = await diff(backend, ws.owner, candidate, baseline, case_filter="IMPROVED")
     assert [e["node"]["datasetItemId"] for e in improved.ok()["runDiff"]["cases"]["edges"]] == [
         "i00"
     ]
-    changed = await diff(backend, ws.owner, candidate, baseline, status="CHANGED")
+    changed = await diff(backend, ws.owner, candidate, baseline, case_filter="CHANGED")
     assert changed.ok()["runDiff"]["cases"]["totalCount"] == 9
 
 
@@ -164,7 +166,7 @@ async def test_multi_trial_items_use_the_exact_sign_flip_and_stay_unsignificant_
     by_position = {e["node"]["position"]: e["node"] for e in cases["edges"]}
     assert by_position[10]["status"] == "REGRESSED" and by_position[10]["passFlip"] is True
     assert by_position[11]["status"] == "REGRESSED" and by_position[11]["passFlip"] is False
-    assert by_position[4]["status"] == "UNCHANGED"
+    assert by_position[4]["status"] == "NO_CHANGE"
 
 
 async def test_positional_pairing_with_added_and_removed_items_pages_through_both(
@@ -175,7 +177,7 @@ async def test_positional_pairing_with_added_and_removed_items_pages_through_bot
     long = [item(True, item_id=f"x{n}", scores={"s": 0.5}) for n in range(8)]
     short = [item(True, scores={"s": 0.5}) for _ in range(6)]
     short[1] = item(True, scores={"s": 0.56})  # beyond ε: improved
-    short[2] = item(True, scores={"s": 0.51})  # exactly ε: unchanged
+    short[2] = item(True, scores={"s": 0.51})  # exactly ε: no change
     short[3] = item(False, scores={"s": 0.9})  # the flip decides: regressed
     baseline = await import_run(backend, ws.owner, exp, long, key="long")
     candidate = await import_run(backend, ws.owner, exp, short, key="short")
@@ -196,8 +198,8 @@ async def test_positional_pairing_with_added_and_removed_items_pages_through_bot
             "runDiff"
         ]["cases"]
     assert seen == [
-        (0, "UNCHANGED"), (1, "IMPROVED"), (2, "UNCHANGED"), (3, "REGRESSED"),
-        (4, "UNCHANGED"), (5, "UNCHANGED"), (6, "REMOVED"), (7, "REMOVED"),
+        (0, "NO_CHANGE"), (1, "IMPROVED"), (2, "NO_CHANGE"), (3, "REGRESSED"),
+        (4, "NO_CHANGE"), (5, "NO_CHANGE"), (6, "REMOVED"), (7, "REMOVED"),
     ]  # fmt: skip
     reverse = (await diff(backend, ws.owner, baseline, candidate)).ok()["runDiff"]
     assert (reverse["summary"]["addedCount"], reverse["summary"]["removedCount"]) == (2, 0)
@@ -343,10 +345,10 @@ async def test_same_items_in_another_order_with_sparse_and_one_sided_evaluators(
             select(func.count()).where(RunVector.run_id.in_([candidate, baseline]))
         )
     assert laid_out == (2 if backend.name == "postgres" else 0)  # built by completeRun
-    result = (await diff(backend, ws.owner, candidate, baseline, status="REGRESSED")).ok()
+    result = (await diff(backend, ws.owner, candidate, baseline, case_filter="REGRESSED")).ok()
     summary = result["runDiff"]["summary"]
     assert summary["pairing"] == "DATASET_ITEM_ID" and summary["pairedCount"] == 30
-    counts = ("regressedCount", "improvedCount", "unchangedCount", "addedCount", "removedCount")
+    counts = ("regressedCount", "improvedCount", "noChangeCount", "addedCount", "removedCount")
     assert [summary[k] for k in counts] == [2, 15, 13, 0, 0]
     assert summary["passRateDelta"] == pytest.approx(-2 / 30)
     judge, sparse = summary["evaluators"]  # "extra" has no baseline side
@@ -366,6 +368,6 @@ async def test_same_items_in_another_order_with_sparse_and_one_sided_evaluators(
         ("k04", 22, 4),
     ]
     assert cases["totalCount"] == 2 and not cases["pageInfo"]["hasNextPage"]
-    improved = (await diff(backend, ws.owner, candidate, baseline, status="IMPROVED")).ok()
+    improved = (await diff(backend, ws.owner, candidate, baseline, case_filter="IMPROVED")).ok()
     ids = [e["node"]["datasetItemId"] for e in improved["runDiff"]["cases"]["edges"]]
     assert sorted(ids) == [f"k{n:02d}" for n in range(1, 30, 2)]

@@ -23,7 +23,7 @@ ITEMS = 40
 SUMMARY = """
 query($c: ID!, $b: ID!) { runDiff(candidateRunId: $c, baselineRunId: $b) {
   summary { regressedCount improvedCount passFlipsToFail passFlipsToPass }
-  cases(status: ALL, first: 100) { edges { node { passFlip } } } } }
+  cases(filter: ALL, first: 100) { edges { node { passFlip } } } } }
 """
 DIFF_LINK = """mutation($c: ID!, $b: ID!) {
   diffLink(candidateRunId: $c, baselineRunId: $b, expiresInHours: 2) { url } }"""

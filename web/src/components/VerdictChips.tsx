@@ -1,5 +1,5 @@
 import { graphql } from "../gql";
-import type { VerdictChipFieldsFragment, VerdictOutcome } from "../gql/graphql";
+import type { VerdictChipFieldsFragment, Movement } from "../gql/graphql";
 
 /** What a verdict chip shows: select it with `...VerdictChipFields` wherever verdicts are read. */
 export const VerdictChipFields = graphql(`
@@ -10,7 +10,7 @@ export const VerdictChipFields = graphql(`
   }
 `);
 
-const TINT: Partial<Record<VerdictOutcome, string>> = {
+const TINT: Partial<Record<Movement, string>> = {
   REGRESSED: "chip bad",
   IMPROVED: "chip good",
 };

@@ -62,7 +62,7 @@ async def test_import_twice_then_gate_and_diff(backend: Backend, tmp_path: Path)
         env=viewer,
     )  # fmt: skip
     assert shown.code == 0, shown.stderr
-    assert "8 regressed · 1 improved · 31 unchanged" in shown.stdout
+    assert "8 regressed · 1 improved · 31 no change" in shown.stdout
     rows = [line.split() for line in shown.stdout.splitlines() if line.startswith("REGRESSED")]
     assert [row[2] for row in rows] == ["i01", "i02", "i03", "i05", "i06", "i07", "i09", "i10"]
     assert all(row[3] == "yes" and "judge" in row for row in rows)

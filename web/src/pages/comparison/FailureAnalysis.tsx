@@ -10,9 +10,9 @@ type Counts = NonNullable<
 >["failureAnalysis"];
 
 const TABS: readonly Tab<CaseFilter>[] = [
-  { key: "REGRESSIONS", label: "Regressions" },
-  { key: "IMPROVEMENTS", label: "Improvements" },
-  { key: "DIVERGED", label: "All diverged" },
+  { key: "REGRESSED", label: "Regressed" },
+  { key: "IMPROVED", label: "Improved" },
+  { key: "CHANGED", label: "Changed" },
   { key: "ALL", label: "All" },
 ];
 
@@ -28,7 +28,7 @@ export function FailureAnalysis({
 }) {
   const baselines = cohorts.filter((c) => !c.isCandidate);
   const [baseline, setBaseline] = useState(baselines[0]?.cohortIndex ?? 1);
-  const [filter, setFilter] = useState<CaseFilter>("REGRESSIONS");
+  const [filter, setFilter] = useState<CaseFilter>("REGRESSED");
   const selectId = useId();
   return (
     <section aria-label="Failure analysis">

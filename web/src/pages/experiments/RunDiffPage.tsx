@@ -8,7 +8,7 @@ import { useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { Tabs } from "../../components/Tabs";
 import { graphql } from "../../gql";
-import type { DiffCaseFilter } from "../../gql/graphql";
+import type { CaseFilter } from "../../gql/graphql";
 import { RunDiffCases } from "./RunDiffCases";
 import { RunDiffSummary } from "./RunDiffSummary";
 import "./experiments.css";
@@ -30,7 +30,7 @@ const RunDiffQuery = graphql(`
         significanceReason
         improvedCount
         regressedCount
-        unchangedCount
+        noChangeCount
         addedCount
         removedCount
         pairedCount
@@ -54,7 +54,7 @@ const RunDiffQuery = graphql(`
   }
 `);
 
-const TABS: { key: DiffCaseFilter; label: string }[] = [
+const TABS: { key: CaseFilter; label: string }[] = [
   { key: "REGRESSED", label: "Regressed" },
   { key: "IMPROVED", label: "Improved" },
   { key: "CHANGED", label: "Changed" },
@@ -66,7 +66,7 @@ export function RunDiffPage() {
   const [params] = useSearchParams();
   const candidate = params.get("candidate") ?? "";
   const baseline = params.get("baseline") ?? "";
-  const [tab, setTab] = useState<DiffCaseFilter>("REGRESSED");
+  const [tab, setTab] = useState<CaseFilter>("REGRESSED");
   const [{ data, error }] = useQuery({
     query: RunDiffQuery,
     variables: { candidate, baseline },
@@ -92,7 +92,7 @@ export function RunDiffPage() {
           <RunDiffSummary summary={data.runDiff.summary} />
           <h2>Cases</h2>
           <Tabs label="Cases" tabs={TABS} selected={tab} onSelect={setTab}>
-            <RunDiffCases key={tab} candidate={candidate} baseline={baseline} status={tab} />
+            <RunDiffCases key={tab} candidate={candidate} baseline={baseline} filter={tab} />
           </Tabs>
         </>
       )}

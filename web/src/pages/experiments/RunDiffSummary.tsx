@@ -38,7 +38,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
         <dt>Cases</dt>
         <dd>
           {count(summary.regressedCount)} regressed, {count(summary.improvedCount)} improved,{" "}
-          {count(summary.unchangedCount)} unchanged, {count(summary.addedCount)} added,{" "}
+          {count(summary.noChangeCount)} no change, {count(summary.addedCount)} added,{" "}
           {count(summary.removedCount)} removed
         </dd>
         <dt>Pairing</dt>

@@ -27,6 +27,8 @@ describe("run diff words", () => {
       status: "REGRESSED",
     };
     expect(evaluatorWords(line)).toBe("judge: 0.90 → 0.20 (−0.70) regressed");
-    expect(evaluatorWords({ name: "judge", status: "UNCHANGED" })).toBe("judge: — → — unchanged");
+    expect(evaluatorWords({ name: "judge", status: "NO_VERDICT" })).toBe(
+      "judge: — → — no verdict",
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** How the numbers of a run diff read: scores, signed deltas, intervals, evaluator lines. */
 import { points } from "../../lib/format";
+import { enumWords } from "../../lib/words";
 
 type Maybe = number | null | undefined;
 
@@ -36,5 +37,5 @@ export function evaluatorWords(e: {
 }): string {
   const delta = e.delta === null || e.delta === undefined ? "" : ` (${signedScore(e.delta, 2)})`;
   const means = `${score(e.baselineMean, 2)} → ${score(e.candidateMean, 2)}`;
-  return `${e.name}: ${means}${delta} ${e.status.toLowerCase()}`;
+  return `${e.name}: ${means}${delta} ${enumWords(e.status).toLowerCase()}`;
 }
