@@ -11,6 +11,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from server.graphiql.assets import DEFAULT_DIR as GRAPHIQL_ASSETS_DIR
 from server.portal.files import DEFAULT_DIR as PORTAL_DIR
 
+PERSISTED_DOCUMENTS = PORTAL_DIR.parent / "src" / "gql" / "persisted-documents.json"
+
 DEFAULT_DATA_DIR = Path(".shipwise")
 
 
@@ -99,6 +101,11 @@ class Settings(BaseSettings):
         True,
         description="Answer the portal's comparison pages straight from SQL rows on "
         "PostgreSQL (server/api/direct_reads); off: the schema answers every document.",
+    )
+    persisted_documents: Path = Field(
+        PERSISTED_DOCUMENTS,
+        description="The portal's persisted documents, hash to text (web/src/gql, written by "
+        "`npm run codegen`); absent: only documents sent as text are run.",
     )
 
     @model_validator(mode="after")
