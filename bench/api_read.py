@@ -151,7 +151,7 @@ def _start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen
     command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port)]
     with log.open("wb") as output:
         server = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a loaded shared machine starts it slowly
     while time.monotonic() < deadline and server.poll() is None:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:

@@ -5,7 +5,9 @@ The preview's output types live in `server.api.comparisons.preview_types`."""
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import fields
 from datetime import datetime
+from functools import cache
 from typing import ClassVar, TypeVar, cast
 
 import strawberry
@@ -44,6 +46,7 @@ from server.decisions import policy as ship_policy_option
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead
 from server.page_reads.comparison_page import ComparisonPageRead
+from server.page_reads.fields import attributes
 from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
 from server.verdicts.models import ComparisonVerdict as VerdictRow
@@ -64,6 +67,17 @@ def later(value: Awaitable[T]) -> T:
 
 
 # --- comparison ----------------------------------------------------------------------------
+
+
+@cache
+def _read_fields() -> tuple[str, ...]:
+    """The plain fields of `Comparison` (no resolver) that its page's read carries too."""
+    carried = attributes(ComparisonPageRead)
+    return tuple(
+        f.name
+        for f in fields(Comparison)
+        if f.name in carried and getattr(f, "base_resolver", None) is None
+    )
 
 
 @strawberry.type
@@ -184,7 +198,10 @@ class Comparison:
     the fields the page shows are its values."""
 
     def with_page(self, page: ComparisonPageRead) -> Comparison:
-        """This comparison as its page's read shows it."""
+        """This comparison as its page's read shows it: each field the read carries is the
+        read's value."""
+        for name in _read_fields():
+            setattr(self, name, getattr(page, name))
         self.page, self.cohort_count = page, page.cohort_count
         if not page.has_reports:  # nothing to read: its reports resolve at once, empty
             self.report_rows = []

@@ -12,19 +12,16 @@ needs the field on the read model, where the type reads it too.
 
 from __future__ import annotations
 
-import re
-import types
 from collections.abc import Mapping
-from dataclasses import fields, is_dataclass
 from datetime import datetime
 from enum import Enum
-from functools import cache
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from graphql import FieldNode, FragmentDefinitionNode, FragmentSpreadNode, SelectionSetNode
 
+from server.page_reads.fields import attributes, inner, is_leaf, snake_case
+
 Fragments = Mapping[str, FragmentDefinitionNode]
-LEAVES = (str, int, float, bool, datetime, Enum)
 
 
 def show(
@@ -87,50 +84,17 @@ def missing(
         keys.add(key)
         if name in given:
             continue
-        hint = _attributes(kind).get(snake_case(name))
+        hint = attributes(kind).get(snake_case(name))
         if hint is None:
             absent.append(name)
             continue
-        inner = _inner(hint)
+        below_kind = inner(hint)
         if field.selection_set is None:
-            if not (isinstance(inner, type) and issubclass(inner, LEAVES)):
+            if not is_leaf(below_kind):
                 absent.append(f"{name} (not a leaf)")
-        elif not (isinstance(inner, type) and _attributes(inner)):
+        elif not (isinstance(below_kind, type) and attributes(below_kind)):
             absent.append(f"{name} (not an object)")
         else:
-            below = missing(inner, field.selection_set, fragments, frozenset())
+            below = missing(below_kind, field.selection_set, fragments, frozenset())
             absent.extend(f"{name}.{path}" for path in below)
     return absent
-
-
-def _inner(hint: Any) -> Any:
-    """The type under `X | None`, `tuple[X, ...]` and `list[X]`."""
-    while True:
-        origin = get_origin(hint)
-        if origin in (Union, types.UnionType):
-            options = [a for a in get_args(hint) if a is not type(None)]
-            if len(options) != 1:
-                return None
-            hint = options[0]
-        elif origin in (tuple, list):
-            hint = get_args(hint)[0]
-        else:
-            return hint
-
-
-@cache
-def _attributes(kind: type) -> dict[str, Any]:
-    """A class's fields and properties with their types (empty: not an object)."""
-    if not is_dataclass(kind):
-        return {}
-    hints = get_type_hints(kind)
-    found = {f.name: hints[f.name] for f in fields(kind)}
-    for name in dir(kind):
-        member = getattr(kind, name, None)
-        if isinstance(member, property) and member.fget is not None:
-            found[name] = get_type_hints(member.fget).get("return")
-    return found
-
-
-def snake_case(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
