@@ -128,7 +128,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
         )
         app.state.shipwise = state
-        persisted_documents = persisted.load(settings.persisted_documents)
+        persisted_documents = persisted.load(settings.persisted_documents_file())
         direct = (
             DirectReads(engine, direct_documents.DOCUMENTS, persisted_documents)
             if settings.direct_reads

@@ -328,7 +328,7 @@ async def test_a_database_that_is_away_leaves_the_answer_to_the_schema(
 ) -> None:
     ws = servers.ws
     gone = create_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/test")
-    direct = DirectReads(gone, DOCUMENTS, load(servers.direct.settings.persisted_documents))
+    direct = DirectReads(gone, DOCUMENTS, load(servers.direct.settings.persisted_documents_file()))
     context = Context(app=servers.direct.state)
     context.authenticate_as(actor_for(ws, Role.VIEWER), None)
     body = persisted_body(LIST, {"first": 5})
