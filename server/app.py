@@ -19,6 +19,7 @@ from jobs.main import run as run_jobs
 from jobs.registry import build_registry
 from server.api.direct_reads import known as direct_documents
 from server.api.direct_reads.documents import DirectReads
+from server.api.http import persisted
 from server.api.http.body_limit import BodyLimitMiddleware
 from server.api.http.graphql_view import ShipwiseGraphQL
 from server.api.schema import build_schema
@@ -127,8 +128,13 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
         )
         app.state.shipwise = state
-        direct = DirectReads(engine, direct_documents.DOCUMENTS) if settings.direct_reads else None
-        graphql.view = ShipwiseGraphQL(build_schema(settings), state, direct)
+        persisted_documents = persisted.load(settings.persisted_documents_file())
+        direct = (
+            DirectReads(engine, direct_documents.DOCUMENTS, persisted_documents)
+            if settings.direct_reads
+            else None
+        )
+        graphql.view = ShipwiseGraphQL(build_schema(settings), state, direct, persisted_documents)
         if runtime.embedded:
             await _free_stale_leases(sessionmaker)
         await runtime.start()

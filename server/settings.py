@@ -11,6 +11,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from server.graphiql.assets import DEFAULT_DIR as GRAPHIQL_ASSETS_DIR
 from server.portal.files import DEFAULT_DIR as PORTAL_DIR
 
+PERSISTED_DOCUMENTS = PORTAL_DIR.parent / "src" / "gql" / "persisted-documents.json"
+
 DEFAULT_DATA_DIR = Path(".shipwise")
 
 
@@ -100,6 +102,19 @@ class Settings(BaseSettings):
         description="Answer the portal's comparison pages straight from SQL rows on "
         "PostgreSQL (server/api/direct_reads); off: the schema answers every document.",
     )
+    persisted_documents: Path | None = Field(
+        None,
+        description="The portal's persisted documents, hash to text; unset: the built "
+        "portal's copy (`npm run build` puts it in web/dist), else web/src/gql's (written by "
+        "`npm run codegen`). Absent: only documents sent as text are run.",
+    )
+
+    def persisted_documents_file(self) -> Path:
+        """The map the served portal was built with, when there is one."""
+        if self.persisted_documents is not None:
+            return self.persisted_documents
+        built = self.portal_dir / PERSISTED_DOCUMENTS.name
+        return built if built.is_file() else PERSISTED_DOCUMENTS
 
     @model_validator(mode="after")
     def _fill_defaults(self) -> Settings:

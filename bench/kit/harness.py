@@ -17,6 +17,7 @@ import httpx
 import uvicorn
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.portal_documents import persisted_body
 from bench.kit.statements import TagCountedRequests, tag_counted_request
 from bench.kit.waiting import eventually
 from server.app import create_app
@@ -72,6 +73,15 @@ class Backend:
         response = await self.client.post(
             "/graphql", json={"query": query, "variables": variables or {}}, headers=headers
         )
+        return GraphQLResult(response.status_code, response.json())
+
+    async def portal(
+        self, name: str, variables: dict[str, Any] | None = None, *, token: str | None = None
+    ) -> GraphQLResult:
+        """The portal's operation `name` as the portal sends it: by its persisted hash."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        body = persisted_body(name, variables)
+        response = await self.client.post("/graphql", json=body, headers=headers)
         return GraphQLResult(response.status_code, response.json())
 
 

@@ -31,7 +31,7 @@ def _node(value: Any) -> Any:
     cls = getattr(ast, f"{value['kind']}Node")
     fields: dict[str, Any] = {}
     for key, item in value.items():
-        if key == "kind":
+        if key in ("kind", "__meta__"):  # `__meta__`: the persisted hash
             continue
         name = re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
         if name == "operation":
@@ -58,3 +58,30 @@ def document(name: str) -> str:
         return documents()[name]
     except KeyError:
         raise SystemExit(f"the portal has no operation {name!r} in {GENERATED}") from None
+
+
+PERSISTED = GENERATED.parent / "persisted-documents.json"
+
+
+@cache
+def persisted_hashes() -> dict[str, str]:
+    """Each operation's persisted hash (hex) by its name, from the code generator's map."""
+    found: dict[str, str] = {}
+    for key, text in json.loads(PERSISTED.read_text()).items():
+        match = re.search(r"\b(?:query|mutation|subscription)\s+(\w+)", text)
+        if match:
+            found[match.group(1)] = key.removeprefix("sha256:")
+    return found
+
+
+def persisted_body(name: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The body the portal sends for the operation `name`: its hash, no text."""
+    try:
+        sha256 = persisted_hashes()[name]
+    except KeyError:
+        raise SystemExit(f"the portal has no persisted operation {name!r} in {PERSISTED}") from None
+    return {
+        "operationName": name,
+        "variables": variables or {},
+        "extensions": {"persistedQuery": {"version": 1, "sha256Hash": sha256}},
+    }

@@ -1,6 +1,7 @@
-"""The portal's own documents (read from web/src/gql/graphql.ts) cost a fixed number of SQL
-statements: the comparisons page for 5 or 20 rows, a running comparison's page for a small or
-a large run, and a finalized comparison's page for 10 or 50 regressions."""
+"""The portal's own documents (sent by their persisted hash, as the portal sends them) cost
+a fixed number of SQL statements: the comparisons page for 5 or 20 rows, a running
+comparison's page for a small or a large run, and a finalized comparison's page for 10 or 50
+regressions."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from typing import Any
 
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
-from bench.kit.portal_documents import document
 from bench.kit.scenarios import finalized, scripted_setup
 from bench.kit.statements import counting_statements
 from server.workspaces.roles import Role
@@ -27,9 +27,7 @@ async def _list_statements(backend: Backend, *, rows: int) -> list[str]:
         await running_comparison(backend, setup, recorded=index % 6)
     variables = {"first": 20}
     with counting_statements(backend) as seen:
-        page = await backend.gql(
-            document("ComparisonsList"), variables, token=ws.tokens[Role.VIEWER]
-        )
+        page = await backend.portal("ComparisonsList", variables, token=ws.tokens[Role.VIEWER])
     edges = page.ok()["comparisons"]["edges"]
     assert [e["node"]["status"] for e in edges] == ["RUNNING"] * rows
     assert sorted(e["node"]["progress"]["doneCalls"] for e in edges) == sorted(
@@ -54,8 +52,8 @@ async def _running_page_statements(backend: Backend, *, cases: int) -> list[str]
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=cases)
     comparison_id = await running_comparison(backend, setup, recorded=cases // 2)
     with counting_statements(backend) as seen:
-        found = await backend.gql(
-            document("ComparisonPage"), {"id": comparison_id}, token=ws.tokens[Role.VIEWER]
+        found = await backend.portal(
+            "ComparisonPage", {"id": comparison_id}, token=ws.tokens[Role.VIEWER]
         )
     page = found.ok()["comparison"]
     assert page["status"] == "RUNNING"
@@ -70,22 +68,23 @@ async def test_a_running_comparisons_page_costs_the_same_statements_for_a_small_
     small = await _running_page_statements(backend, cases=4)
     large = await _running_page_statements(backend, cases=40)
     assert len(small) == len(large), (small, large)
-    # The token, the comparison with its verdict, cohorts, experiment, dataset version and
-    # whether it has reports joined (`server.verdicts.comparison_page`): it has none. On
-    # PostgreSQL the same one statement is answered directly (server/api/direct_reads).
+    # The token, the comparison's page read (`server.page_reads.comparison_page`: its
+    # verdict, cohorts, experiment, dataset version and whether it has reports): it has
+    # none. On PostgreSQL the same one statement is answered directly
+    # (server/api/direct_reads).
     assert len(_reads(large)) <= (1 if backend.name == "postgres" else 2), large
 
 
 FULL_TRIALS = """
 query($id: ID!) { comparison(id: $id) {
-  cases(filter: REGRESSED, baselineCohortIndex: 1, first: 10) { edges { node {
+  cases(filter: REGRESSIONS, baselineCohortIndex: 1, first: 10) { edges { node {
     cohorts { trials { trialIndex passed output checks { kind passed } } } } } } } }
 """
 
 
 async def _counted(backend: Backend, name: str, variables: dict[str, Any], token: str) -> Any:
     with counting_statements(backend) as seen:
-        data = (await backend.gql(document(name), variables, token=token)).ok()
+        data = (await backend.portal(name, variables, token=token)).ok()
     return data, list(seen)
 
 
@@ -103,7 +102,7 @@ async def test_a_finalized_comparisons_page_costs_the_same_statements_for_10_or_
     for first in (10, 50):
         data, page[first] = await _counted(backend, "ComparisonPage", {"id": comparison_id}, token)
         assert data["comparison"]["verdictState"] == "FINALIZED"
-        variables = {"id": comparison_id, "filter": "REGRESSED", "baseline": 1, "first": first}
+        variables = {"id": comparison_id, "filter": "REGRESSIONS", "baseline": 1, "first": first}
         data, regressions[first] = await _counted(backend, "ComparisonCases", variables, token)
         edges = data["comparison"]["cases"]["edges"]
         assert len(edges) == first

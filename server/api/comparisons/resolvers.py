@@ -14,11 +14,10 @@ from server.api.relay import Connection
 from server.api.selected import below, field_names
 from server.api.stopping_types import StoppingInput
 from server.comparisons import lifecycle, rerun, rerun_preview, service
-from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
-from server.reports import service as report_service
+from server.page_reads import comparison_page
 from server.spend import service as spend_service
-from server.verdicts import comparison_page
+from server.verdicts import comparison_page as comparison_list
 from server.workspaces.roles import Role
 
 
@@ -64,23 +63,11 @@ class ComparisonQuery:
     @strawberry.field
     async def comparison(self, info: strawberry.Info[Context], id: strawberry.ID) -> Comparison:
         actor = info.context.require()
-        fields = field_names(info.selected_fields[0].selections)
-        wanted = comparison_page.Wanted(
-            verdict=not _VERDICT_FIELDS.isdisjoint(fields),
-            cohorts=not _COHORT_FIELDS.isdisjoint(fields),
-            experiment="experiment" in fields,
-            dataset_version="datasetVersion" in fields,
-            cohort_count="cases" in fields,
-            has_reports=_HAS_REPORTS if "reports" in fields else None,
-        )
         async with info.context.read() as session:
-            page = await comparison_page.get(
-                session=session,
-                workspace_id=actor.workspace_id,
-                comparison_id=str(id),
-                wanted=wanted,
+            found = await comparison_page.read_with_rows(
+                session, workspace_id=actor.workspace_id, comparison_id=str(id)
             )
-        return _primed(info.context, page, wanted)
+        return _primed(info.context, found)
 
     @strawberry.field(description="The workspace's comparisons, newest first.")
     async def comparisons(
@@ -95,7 +82,7 @@ class ComparisonQuery:
         verdicts = not _VERDICT_FIELDS.isdisjoint(fields)
         loaders = info.context.loaders
 
-        def convert(found: comparison_page.Listed) -> Comparison:
+        def convert(found: comparison_list.Listed) -> Comparison:
             row, verdict, cohorts = found
             if cohorts is not None:  # a field reading them through the loader reads no more
                 loaders.comparison_cohorts.prime(row.id, cohorts)
@@ -106,7 +93,7 @@ class ComparisonQuery:
             info.context,
             first=first,
             after=after,
-            fetch=comparison_page.get_list,
+            fetch=comparison_list.get_list,
             convert=convert,
             status=ComparisonStatusEnum(status) if status is not None else None,
             verdicts=verdicts,
@@ -114,32 +101,21 @@ class ComparisonQuery:
         )
 
 
-_HAS_REPORTS = report_service.exists_for(ComparisonRow.id)
-"""One expression for every request: the page's statement is built once per selection."""
 _COHORT_FIELDS = frozenset({"cohorts", "progress"})
 _VERDICT_FIELDS = frozenset({"verdictState", "verdictErrorCode", "verdict", "scorecard"})
 
 
-def _primed(
-    context: Context, page: comparison_page.ComparisonPage, wanted: comparison_page.Wanted
-) -> Comparison:
-    """The comparison with the rows read with it, which its fields' loaders then hold (a
-    field reading them through a loader reads no more)."""
-    row, loaders = page.row, context.loaders
-    if page.experiment is not None:
-        loaders.experiments.prime(row.experiment_id, page.experiment)
-    if page.dataset_version is not None:
-        loaders.dataset_versions.prime(row.dataset_version_id, page.dataset_version)
-    if page.cohorts is not None:
-        loaders.comparison_cohorts.prime(row.id, page.cohorts)
-    if wanted.verdict:
-        loaders.verdicts.prime(row.id, page.verdict)
-    comparison = Comparison.from_row(row).with_verdict(page.verdict, read=wanted.verdict)
-    comparison.cohort_count = page.cohort_count
-    if page.has_reports is False:  # nothing to read: its reports resolve at once, empty
-        loaders.reports.prime(row.id, [])
-        comparison.report_rows = []
-    return comparison.with_cohorts(page.cohorts)
+def _primed(context: Context, found: comparison_page.PageWithRows) -> Comparison:
+    """The comparison as its page's read shows it, with the rows read with it, which its
+    fields' loaders then hold (a field reading them through a loader reads no more)."""
+    row, loaders = found.comparison, context.loaders
+    if found.experiment is not None:
+        loaders.experiments.prime(row.experiment_id, found.experiment)
+    if found.dataset_version is not None:
+        loaders.dataset_versions.prime(row.dataset_version_id, found.dataset_version)
+    loaders.verdicts.prime(row.id, found.verdict)
+    comparison = Comparison.from_row(row).with_verdict(found.verdict, read=True)
+    return comparison.with_page(found.page)
 
 
 @strawberry.type

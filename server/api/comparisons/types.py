@@ -5,7 +5,9 @@ The preview's output types live in `server.api.comparisons.preview_types`."""
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import fields
 from datetime import datetime
+from functools import cache
 from typing import ClassVar, TypeVar, cast
 
 import strawberry
@@ -42,6 +44,9 @@ from server.datasets.models import Split as SplitEnum
 from server.decisions import document as decision_document
 from server.decisions import policy as ship_policy_option
 from server.money import micros_to_cents, optional_micros_to_cents
+from server.page_reads.cohorts import CohortRead
+from server.page_reads.comparison_page import ComparisonPageRead
+from server.page_reads.fields import attributes
 from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
 from server.verdicts.models import ComparisonVerdict as VerdictRow
@@ -62,6 +67,17 @@ def later(value: Awaitable[T]) -> T:
 
 
 # --- comparison ----------------------------------------------------------------------------
+
+
+@cache
+def _read_fields() -> tuple[str, ...]:
+    """The plain fields of `Comparison` (no resolver) that its page's read carries too."""
+    carried = attributes(ComparisonPageRead)
+    return tuple(
+        f.name
+        for f in fields(Comparison)
+        if f.name in carried and getattr(f, "base_resolver", None) is None
+    )
 
 
 @strawberry.type
@@ -136,6 +152,17 @@ class ComparisonCohort:
             else None,
         )
 
+    @classmethod
+    def from_read(cls, cohort: CohortRead) -> ComparisonCohort:
+        return cls(
+            cohort_index=cohort.cohort_index,
+            kind=cohort.kind,
+            label=cohort.label,
+            release_id=strawberry.ID(cohort.release_id),
+            is_candidate=cohort.is_candidate,
+            pass_rate=cohort.pass_rate,
+        )
+
 
 @strawberry.type
 class Comparison:
@@ -166,6 +193,19 @@ class Comparison:
     """The number of cohorts, when the root resolver read it (a case page's baseline check)."""
     report_rows: strawberry.Private[list[ReportRow] | None] = None
     """Its report versions when known beforehand (None: read them when shown)."""
+    page: strawberry.Private[ComparisonPageRead | None] = None
+    """Its page's read (`server.page_reads.comparison_page`) when the root resolver read it:
+    the fields the page shows are its values."""
+
+    def with_page(self, page: ComparisonPageRead) -> Comparison:
+        """This comparison as its page's read shows it: each field the read carries is the
+        read's value."""
+        for name in _read_fields():
+            setattr(self, name, getattr(page, name))
+        self.page, self.cohort_count = page, page.cohort_count
+        if not page.has_reports:  # nothing to read: its reports resolve at once, empty
+            self.report_rows = []
+        return self
 
     def with_cohorts(self, rows: list[CohortRow] | None) -> Comparison:
         """This comparison with its cohorts read beforehand (None: not read), so the fields
@@ -201,24 +241,34 @@ class Comparison:
         return later(verdict_fields.decision(info.context, self.row.id))
 
     async def _not_run_to_end(self, context: Context) -> ShipDecision | None:
-        cohorts = self.cohort_rows or await context.loaders.comparison_cohorts.load(self.row.id)
+        cohorts: list[CohortRow] | tuple[CohortRead, ...]
+        if self.page is not None:
+            cohorts = self.page.cohorts
+        else:
+            cohorts = self.cohort_rows or await context.loaders.comparison_cohorts.load(self.row.id)
         candidate = next((c.label for c in cohorts if c.cohort_index == 0), "the candidate")
         return ShipDecision.from_document(decision_document.not_run_to_end(candidate))
 
     @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
     def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
+        if self.page is not None:
+            return self.page.verdict_state
         if self.verdict_read:
             return verdict_fields.verdict_state_of(self.verdict_row)
         return later(verdict_fields.verdict_state(info.context, self.row.id))
 
     @strawberry.field(description="Why finalization failed: a bounded code (docs/errors.md).")
     def verdict_error_code(self, info: strawberry.Info[Context]) -> str | None:
+        if self.page is not None:
+            return self.page.verdict_error_code
         if self.verdict_read:
             return verdict_fields.verdict_error_code_of(self.verdict_row)
         return later(verdict_fields.verdict_error_code(info.context, self.row.id))
 
     @strawberry.field(description="The sign-off's decision; null until signed off.")
     def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
+        if self.page is not None:
+            return self.page.verdict
         if self.verdict_read:
             return verdict_fields.verdict_of(self.verdict_row)
         return later(verdict_fields.verdict(info.context, self.row.id))
@@ -282,6 +332,8 @@ class Comparison:
 
     @strawberry.field(description="Cohort 0 is the candidate.")
     def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
+        if self.page is not None:
+            return [ComparisonCohort.from_read(cohort) for cohort in self.page.cohorts]
         if self.cohort_rows is not None:
             return self._cohorts(self.cohort_rows)
         return later(self._load_cohorts(info.context))
@@ -310,6 +362,8 @@ class Comparison:
 
     @strawberry.field
     def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
+        if self.page is not None:
+            return ComparisonProgress.from_progress(self.page.progress)
         if self.cohort_rows is not None:
             return self._progress(self.cohort_rows)
         return later(self._load_progress(info.context))

@@ -19,6 +19,7 @@ from server.api.direct_reads.documents import (
     an_int,
     or_none,
     variables_of,
+    written_for,
 )
 from server.comparisons.models import Comparison, ComparisonCohort, Trial
 from server.errors import ValidationFailed
@@ -208,4 +209,6 @@ def _float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-DOCUMENTS = (DirectDocument("ComparisonCases", CASES, comparison_cases),)
+DOCUMENTS = (
+    DirectDocument("ComparisonCases", lambda r, g, _: comparison_cases(r, g), written_for(CASES)),
+)

@@ -24,6 +24,7 @@ from server.api.direct_reads.documents import (
     an_int,
     or_none,
     variables_of,
+    written_for,
 )
 from server.api.verdicts.types import baseline_verdict
 from server.comparisons.models import Comparison, ComparisonStatus
@@ -149,4 +150,6 @@ def _row_node(row: Any) -> dict[str, Any] | None:
     }
 
 
-DOCUMENTS = (DirectDocument("ComparisonsList", LIST, comparisons_list),)
+DOCUMENTS = (
+    DirectDocument("ComparisonsList", lambda r, g, _: comparisons_list(r, g), written_for(LIST)),
+)

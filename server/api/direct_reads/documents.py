@@ -1,15 +1,22 @@
-"""Which documents are answered directly, found by their text, and their variables."""
+"""Which documents are answered directly, found by their persisted hash, and their variables."""
 
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from graphql import GraphQLError, parse, print_ast
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    GraphQLError,
+    OperationDefinitionNode,
+    parse,
+    print_ast,
+)
 from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncEngine
 from strawberry.http import GraphQLRequestData
@@ -17,14 +24,13 @@ from strawberry.types import ExecutionResult
 
 from server.api.context import Context
 from server.api.direct_reads.statements import DATABASE_ERRORS, DriverConnections
+from server.api.http.persisted import persisted_hash
 from server.errors import ShipwiseError
 from server.settings import Settings
 from server.workspaces.roles import Actor
 
 logger = logging.getLogger("shipwise.direct_reads")
 
-MAX_KEPT_TEXTS: Final = 256
-MAX_TEXT: Final = 16 * 1024
 INT_RANGE: Final = range(-(2**31), 2**31)
 """GraphQL's Int: a variable outside it is refused by the schema, so left to it."""
 
@@ -38,36 +44,62 @@ class Reading:
     connections: DriverConnections
 
 
-Answer = Callable[[Reading, Mapping[str, Any]], Awaitable[dict[str, Any] | None]]
+@dataclass(frozen=True, slots=True)
+class Persisted:
+    """A persisted document, parsed: its one operation and its fragments by name."""
+
+    operation: OperationDefinitionNode
+    fragments: dict[str, FragmentDefinitionNode]
+
+    @classmethod
+    def of(cls, document: DocumentNode) -> Persisted | None:
+        operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+        if len(operations) != 1:
+            return None
+        fragments = {
+            d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+        }
+        return cls(operations[0], fragments)
+
+
+Answer = Callable[[Reading, Mapping[str, Any], Persisted], Awaitable[dict[str, Any] | None]]
 """The `data` of an answer, or None: the schema answers instead."""
+Covers = Callable[[Persisted], list[str]]
+"""What a persisted document selects that the answer does not show (none: it shows it all)."""
 
 
 @dataclass(frozen=True, slots=True)
 class DirectDocument:
     operation: str
-    """The operation's name: a text without it is never parsed here."""
-    source: str
-    """The document as a client sends it (any layout: it is compared once printed)."""
+    """The name of the portal's operation it answers."""
     answer: Answer
+    covers: Covers
 
 
 class DirectReads:
-    """The documents answered directly, by the text a request sends (kept per text)."""
+    """The persisted documents answered directly, by their hash."""
 
-    def __init__(self, engine: AsyncEngine, documents: Iterable[DirectDocument]) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        documents: Iterable[DirectDocument],
+        persisted: Mapping[str, str],
+    ) -> None:
         # A direct read runs on the driver, which begins no transaction: no BEGIN, no
         # ROLLBACK, and no isolation level to set and reset at each checkout either.
         self._connections = DriverConnections(engine)
         self._enabled = engine.dialect.name == "postgresql"
-        self._known = {_printed(d.source): d for d in documents}
-        self._names = {d.operation for d in self._known.values()}
-        self._texts: OrderedDict[str, DirectDocument | None] = OrderedDict()
+        self.known, self.refused = known_documents(documents, persisted)
 
     async def answer(self, context: Context, request: GraphQLRequestData) -> ExecutionResult | None:
-        """The answer to `request` when it is a known document that can be answered
-        directly; else None (the schema answers it)."""
-        document = self._document(request.query) if self._enabled else None
-        if document is None or request.operation_name not in (None, document.operation):
+        """The answer to `request` when it names a known persisted document that can be
+        answered directly; else None (the schema answers it)."""
+        found = persisted_hash(request.extensions) if self._enabled else None
+        known = self.known.get(found) if found is not None else None
+        if known is None:
+            return None
+        document, persisted = known
+        if request.operation_name not in (None, document.operation):
             return None
         try:
             actor = context.require()
@@ -75,7 +107,7 @@ class DirectReads:
             return None
         reading = Reading(actor, context.settings, self._connections)
         try:
-            data = await document.answer(reading, request.variables or {})
+            data = await document.answer(reading, request.variables or {}, persisted)
         except DATABASE_ERRORS as exc:
             logger.warning("direct read failed", extra={"error_type": type(exc).__name__})
             return None
@@ -84,26 +116,34 @@ class DirectReads:
     async def close(self) -> None:
         await self._connections.close()
 
-    def _document(self, text: str | None) -> DirectDocument | None:
-        if not text or len(text) > MAX_TEXT:
-            return None
-        if text in self._texts:
-            self._texts.move_to_end(text)
-            return self._texts[text]
-        found = None
-        if any(name in text for name in self._names):  # else not worth a parse
-            found = self._known.get(_printed(text) or "")
-        self._texts[text] = found
-        while len(self._texts) > MAX_KEPT_TEXTS:
-            self._texts.popitem(last=False)
-        return found
 
-
-def _printed(text: str) -> str | None:
-    try:
-        return print_ast(parse(text, no_location=True))
-    except GraphQLError:
-        return None
+def known_documents(
+    documents: Iterable[DirectDocument], persisted: Mapping[str, str]
+) -> tuple[dict[str, tuple[DirectDocument, Persisted]], dict[str, list[str]]]:
+    """({hash: its answer and document}, {operation: what its answer does not show}): each
+    persisted document of a direct read's operation whose every field the answer shows."""
+    by_name = {d.operation: d for d in documents}
+    known: dict[str, tuple[DirectDocument, Persisted]] = {}
+    refused: dict[str, list[str]] = {}
+    for found, text in persisted.items():
+        try:
+            parsed = Persisted.of(parse(text, no_location=True))
+        except GraphQLError:
+            continue
+        name = parsed.operation.name if parsed is not None else None
+        document = by_name.get(name.value) if name is not None else None
+        if parsed is None or document is None:
+            continue
+        absent = document.covers(parsed)
+        if absent:
+            logger.warning(
+                "a direct read does not show what its document selects: the schema answers",
+                extra={"operation": document.operation, "fields": ", ".join(absent)},
+            )
+            refused[document.operation] = absent
+        else:
+            known[found] = (document, parsed)
+    return known, refused
 
 
 async def the_comparison_row(
@@ -149,3 +189,47 @@ def or_none(check: Check) -> Check:
 def a_name_of(enum: type[Enum]) -> Check:
     names = frozenset(enum.__members__)
     return lambda value: type(value) is str and value in names
+
+
+def written_for(source: str) -> Covers:
+    """The `covers` of an answer written field by field for `source`: a persisted document
+    that is `source` up to the order of its fields and definitions (as the code generator
+    sorts them), else the whole document (the answer does not know it)."""
+    expected = _canonical(parse(source, no_location=True))
+
+    def covers(persisted: Persisted) -> list[str]:
+        definitions = [persisted.operation, *persisted.fragments.values()]
+        same = _canonical(DocumentNode(definitions=tuple(definitions))) == expected
+        return [] if same else ["(the document differs from the one the answer is written for)"]
+
+    return covers
+
+
+def _canonical(node: Any) -> Any:
+    """A node as nested tuples with its selections, arguments, variables and definitions in
+    one order."""
+    if isinstance(node, DocumentNode):
+        return tuple(sorted(repr(_canonical(d)) for d in node.definitions))
+    selection_set = getattr(node, "selection_set", None)
+    inner = (
+        tuple(sorted(repr(_canonical(s)) for s in selection_set.selections))
+        if selection_set
+        else ()
+    )
+    if isinstance(node, OperationDefinitionNode):
+        variables = sorted(print_ast(v) for v in node.variable_definitions or ())
+        return (
+            "operation",
+            node.operation.value,
+            node.name.value if node.name else None,
+            variables,
+            inner,
+        )
+    if isinstance(node, FragmentDefinitionNode):
+        return ("fragment", node.name.value, node.type_condition.name.value, inner)
+    if isinstance(node, FieldNode):
+        arguments = sorted(print_ast(a) for a in node.arguments or ())
+        alias = node.alias.value if node.alias else None
+        directives = [print_ast(d) for d in node.directives or ()]
+        return ("field", alias, node.name.value, arguments, directives, inner)
+    return ("other", print_ast(node))

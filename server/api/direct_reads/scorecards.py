@@ -9,7 +9,12 @@ from typing import Any, cast
 
 from sqlalchemy import Select, String, bindparam, select
 
-from server.api.direct_reads.documents import DirectDocument, Reading, the_comparison_row
+from server.api.direct_reads.documents import (
+    DirectDocument,
+    Reading,
+    the_comparison_row,
+    written_for,
+)
 from server.api.verdicts.types import Scorecard
 from server.comparisons.models import Comparison
 from server.verdicts.models import ComparisonVerdict, VerdictState
@@ -124,4 +129,8 @@ def _float(value: float | None) -> float | None:
     return None if value is None else float(value)
 
 
-DOCUMENTS = (DirectDocument("ComparisonScorecard", SCORECARD, comparison_scorecard),)
+DOCUMENTS = (
+    DirectDocument(
+        "ComparisonScorecard", lambda r, g, _: comparison_scorecard(r, g), written_for(SCORECARD)
+    ),
+)

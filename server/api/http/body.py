@@ -14,6 +14,8 @@ from typing import Any
 from cross_web import HTTPException
 from strawberry.http import GraphQLRequestData
 
+from server.api.http.persisted import persisted_hash
+
 MAX_JSON_NESTING = 64
 """Deepest nesting of objects and arrays in a request body (a case's JSON may nest 32)."""
 
@@ -31,20 +33,23 @@ def decode_json(data: str | bytes) -> Any:
 
 
 def operation_from_body(data: Any) -> GraphQLRequestData:
-    """The one operation of a decoded POST body: `{query, variables?, operationName?, …}`."""
+    """The one operation of a decoded POST body: `{query, variables?, operationName?, …}`
+    (the query may be left out when `extensions` names a persisted document)."""
     if isinstance(data, list):
         raise HTTPException(400, "batched operations are not supported: send one per request")
     if not isinstance(data, dict):
         raise HTTPException(400, "the request body must be a JSON object with a `query` string")
+    for key in ("variables", "extensions"):
+        if not isinstance(data.get(key), dict | None):
+            raise HTTPException(400, f"`{key}` must be an object or null")
     query = data.get("query")
-    if not isinstance(query, str):
+    if not isinstance(query, str) and not (
+        query is None and persisted_hash(data.get("extensions"))
+    ):
         raise HTTPException(400, "the request body must hold the operation as a `query` string")
     operation_name = data.get("operationName")
     if not isinstance(operation_name, str | None):
         raise HTTPException(400, "`operationName` must be a string or null")
-    for key in ("variables", "extensions"):
-        if not isinstance(data.get(key), dict | None):
-            raise HTTPException(400, f"`{key}` must be an object or null")
     return GraphQLRequestData(
         query=query,
         variables=data.get("variables"),

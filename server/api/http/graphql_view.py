@@ -29,6 +29,7 @@ from strawberry.types import ExecutionResult, SubscriptionExecutionResult
 from strawberry.types.unset import UNSET, UnsetType
 
 from server.api.context import Context
+from server.api.http import persisted
 from server.api.http.body import decode_json, operation_from_body
 from server.api.http.cached_reads import RULES
 from server.api.http.graphql_errors import INTERNAL_MESSAGE, to_coded_error
@@ -72,7 +73,11 @@ class DirectAnswers(Protocol):
 
 class ShipwiseGraphQL(GraphQL[Context, None]):
     def __init__(
-        self, schema: BaseSchema, state: AppState, direct: DirectAnswers | None = None
+        self,
+        schema: BaseSchema,
+        state: AppState,
+        direct: DirectAnswers | None = None,
+        persisted_documents: dict[str, str] | None = None,
     ) -> None:
         super().__init__(
             schema,
@@ -82,6 +87,8 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         )
         self.state = state
         self.direct = direct
+        self.persisted = persisted_documents or {}
+        """The portal's documents by hash (`server.api.http.persisted`)."""
         self.responses = ResponseCache(
             state.engine,
             rules=RULES,
@@ -162,7 +169,8 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         content_type, _ = parse_content_type(request.content_type or "")
         if content_type != "application/json":
             raise HTTPException(415, "send the operation as an application/json body")
-        return operation_from_body(self.decode_json(await request.get_body()))
+        operation = operation_from_body(self.decode_json(await request.get_body()))
+        return persisted.resolved(operation, self.persisted)
 
     async def execute_operation(
         self,

@@ -24,19 +24,21 @@ from bench.kit.factories import (
     make_workspace,
 )
 from bench.kit.harness import Backend, start_backend
-from bench.kit.portal_documents import document
+from bench.kit.portal_documents import document, persisted_body
 from bench.kit.scenarios import finalized, scripted_setup
 from bench.kit.statements import counting_statements
 from server.api.context import Context
 from server.api.direct_reads.documents import DirectReads
 from server.api.direct_reads.known import DOCUMENTS
+from server.api.http.persisted import load
 from server.db import create_engine
 from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
 from tests.private_services import free_port
 from tests.server.running_comparisons import running_comparison
 
-LIST, PAGE = document("ComparisonsList"), document("ComparisonPage")
+LIST, PAGE = "ComparisonsList", "ComparisonPage"
+"""The portal's operations, sent as the portal sends them: by their persisted hash."""
 GENERATE = "mutation($id: ID!) { generateReport(comparisonId: $id) { id } }"
 
 
@@ -76,16 +78,16 @@ class Servers:
     ids: dict[str, str]
 
     async def both(
-        self, query: str, variables: dict[str, Any], token: str | None = None
+        self, name: str, variables: dict[str, Any], token: str | None = None
     ) -> tuple[Any, list[str]]:
-        """The body from each server (as the workspace's VIEWER unless `token` says),
-        asserted equal (a running page's ETA moves with the clock between the two
-        requests: only its presence is compared); the body and the direct server's
-        statements."""
+        """The body from each server for the portal's operation `name` (as the workspace's
+        VIEWER unless `token` says), asserted equal (a running page's ETA moves with the
+        clock between the two requests: only its presence is compared); the body and the
+        direct server's statements."""
         token = self.ws.tokens[Role.VIEWER] if token is None else token
         with counting_statements(self.direct) as statements:
-            answered = await self.direct.gql(query, variables, token=token)
-        expected = await self.schema.gql(query, variables, token=token)
+            answered = await self.direct.portal(name, variables, token=token)
+        expected = await self.schema.portal(name, variables, token=token)
         assert answered.status == expected.status
         assert _steady(answered.body) == _steady(expected.body)
         return answered.body, list(statements)
@@ -101,7 +103,7 @@ async def servers(
 
 
 def _steady(body: dict[str, Any]) -> str:
-    text = json.dumps(body)
+    text = json.dumps(body, sort_keys=True)  # the order of keys is the document's
     progress = (body.get("data") or {}).get("comparison", {}) or {}
     eta = (progress.get("progress") or {}).get("etaSeconds")
     return text.replace(f'"etaSeconds": {json.dumps(eta)}', '"etaSeconds": "now"')
@@ -128,7 +130,7 @@ async def test_the_comparisons_page_is_the_schemas_page_from_one_statement(
     assert _direct(statements) and len(statements) == 1, statements
 
     # Pages after a cursor, a status, an empty page and a page of none all agree too.
-    first_two = (await servers.direct.gql(LIST, {"first": 2}, token=token)).ok()
+    first_two = (await servers.direct.portal(LIST, {"first": 2}, token=token)).ok()
     cursor = first_two["comparisons"]["pageInfo"]["endCursor"]
     for variables in (
         {"first": 2, "after": cursor},
@@ -139,10 +141,11 @@ async def test_the_comparisons_page_is_the_schemas_page_from_one_statement(
     ):
         await servers.both(LIST, variables, token)
 
-    # Written another way, the same document is still known.
-    compact = " ".join(LIST.split())
-    _, statements = await servers.both(compact, {"first": 3}, token)
-    assert _direct(statements), statements
+    # Sent as text, the same document is the schema's: direct reads go by the hash alone.
+    with counting_statements(servers.direct) as statements:
+        as_text = await servers.direct.gql(document(LIST), {"first": 3}, token=token)
+    assert as_text.ok()["comparisons"]["totalCount"] == 6
+    assert not _direct(list(statements)), statements
 
 
 @pytest.mark.parametrize(
@@ -178,7 +181,7 @@ async def test_a_comparisons_page_is_the_schemas_page_running_finalized_or_repor
         body, statements = await servers.both(PAGE, {"id": ids[name]}, viewer)
         assert body["data"]["comparison"]["id"] == ids[name]
         assert _direct(statements) and len(statements) == 1, statements
-    running = (await servers.direct.gql(PAGE, {"id": ids["running3"]}, token=viewer)).ok()
+    running = (await servers.direct.portal(PAGE, {"id": ids["running3"]}, token=viewer)).ok()
     progress = running["comparison"]["progress"]
     assert progress["status"] == "RUNNING" and progress["doneCalls"] == 12
     assert isinstance(progress["etaSeconds"], float)
@@ -207,7 +210,7 @@ async def test_another_workspaces_or_an_unknown_comparison_is_not_found_as_ever(
     assert not _direct(statements)
 
 
-CASES = document("ComparisonCases")
+CASES = "ComparisonCases"
 
 
 async def test_a_case_page_is_the_schemas_page_from_one_statement(
@@ -215,7 +218,7 @@ async def test_a_case_page_is_the_schemas_page_from_one_statement(
 ) -> None:
     ws, ids = servers.ws, servers.ids
     token = ws.tokens[Role.VIEWER]
-    regressions = {"id": ids["finalized"], "filter": "REGRESSED", "baseline": 1, "first": 3}
+    regressions = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
     body, statements = await servers.both(CASES, regressions, token)
     cases = body["data"]["comparison"]["cases"]
     assert cases["totalCount"] == 8 and len(cases["edges"]) == 3
@@ -233,13 +236,13 @@ async def test_a_case_page_is_the_schemas_page_from_one_statement(
         {**regressions, "baseline": 2},  # no regressions against baseline 2: an empty page
         {**regressions, "first": 0},
         {"id": ids["finalized"], "filter": "ALL", "first": 5},
-        {"id": ids["finalized"], "filter": "CHANGED", "first": 5, "baseline": None},
-        {"id": ids["finalized"], "filter": "IMPROVED", "first": 5},
-        {"id": ids["finalized"], "filter": "REGRESSED", "first": 5},
-        {"id": ids["finalized"], "filter": "CHANGED", "first": 5, "baseline": 2},
-        {"id": ids["finalized"], "filter": "IMPROVED", "first": 5, "baseline": 1},
+        {"id": ids["finalized"], "filter": "DIVERGED", "first": 5, "baseline": None},
+        {"id": ids["finalized"], "filter": "IMPROVEMENTS", "first": 5},
+        {"id": ids["finalized"], "filter": "REGRESSIONS", "first": 5},
+        {"id": ids["finalized"], "filter": "DIVERGED", "first": 5, "baseline": 2},
+        {"id": ids["finalized"], "filter": "IMPROVEMENTS", "first": 5, "baseline": 1},
         {"id": ids["finalized"], "filter": "ALL", "first": 5, "baseline": 1},
-        {"id": ids["running2"], "filter": "REGRESSED", "first": 5},  # none until finalized
+        {"id": ids["running2"], "filter": "REGRESSIONS", "first": 5},  # none until finalized
     ):
         _, statements = await servers.both(CASES, variables, token)
         assert _direct(statements), variables
@@ -263,7 +266,7 @@ async def test_what_a_case_page_refuses_is_refused_as_the_schema_refuses_it(
     code: str,
 ) -> None:
     ws, ids = servers.ws, servers.ids
-    variables = {"id": ids["finalized"], "filter": "REGRESSED", "baseline": 1, "first": 3}
+    variables = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
     body, _ = await servers.both(CASES, {**variables, **change}, ws.tokens[Role.VIEWER])
     assert body["errors"][0]["extensions"]["code"] == code, body
 
@@ -278,7 +281,7 @@ async def test_another_workspaces_case_page_is_not_found(
     assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
 
 
-SCORECARD = document("ComparisonScorecard")
+SCORECARD = "ComparisonScorecard"
 
 
 async def test_a_scorecard_is_the_schemas_scorecard_fresh_or_stale(
@@ -325,11 +328,16 @@ async def test_a_database_that_is_away_leaves_the_answer_to_the_schema(
 ) -> None:
     ws = servers.ws
     gone = create_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/test")
-    direct = DirectReads(gone, DOCUMENTS)
+    direct = DirectReads(gone, DOCUMENTS, load(servers.direct.settings.persisted_documents_file()))
     context = Context(app=servers.direct.state)
     context.authenticate_as(actor_for(ws, Role.VIEWER), None)
+    body = persisted_body(LIST, {"first": 5})
     request = GraphQLRequestData(
-        query=LIST, variables={"first": 5}, operation_name=None, extensions=None, protocol="http"
+        query=None,
+        variables=body["variables"],
+        operation_name=LIST,
+        extensions=body["extensions"],
+        protocol="http",
     )
     try:
         assert await direct.answer(context, request) is None

@@ -15,14 +15,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend, start_backend
-from bench.kit.portal_documents import document
 from bench.kit.statements import counting_statements, is_token_check
 from server.api.direct_reads.statements import DATABASE_ERRORS, DriverConnections
 from server.db import create_engine
 from server.workspaces.roles import Role
 from tests.server.running_comparisons import running_comparison
 
-LIST = document("ComparisonsList")
+LIST = "ComparisonsList"
 
 
 @contextmanager
@@ -56,13 +55,13 @@ def _listed(result: Any, first: int) -> None:
 
 async def test_reads_one_after_another_reuse_one_connection(postgres_backend: Backend) -> None:
     token = await _viewer(postgres_backend)
-    _listed(await postgres_backend.gql(LIST, {"first": 20}, token=token), 20)  # the token read
+    _listed(await postgres_backend.portal(LIST, {"first": 20}, token=token), 20)  # the token read
     with (
         _checkouts(postgres_backend.state.engine) as checkouts,
         counting_statements(postgres_backend, token_checks=True) as sql,
     ):
         for first in range(1, 11):  # each a new request: no kept answer
-            _listed(await postgres_backend.gql(LIST, {"first": first}, token=token), first)
+            _listed(await postgres_backend.portal(LIST, {"first": first}, token=token), first)
     assert sum("json_agg" in statement for statement in sql) == 10, "each read direct"
     # A slow host may see the token checked again (every 2 s): that read takes a checkout.
     checks = sum(is_token_check(statement) for statement in sql)
@@ -73,13 +72,13 @@ async def test_many_reads_at_once_share_a_few_connections_not_the_pool(
     postgres_backend: Backend,
 ) -> None:
     token = await _viewer(postgres_backend)
-    _listed(await postgres_backend.gql(LIST, {"first": 20}, token=token), 20)  # the token read
+    _listed(await postgres_backend.portal(LIST, {"first": 20}, token=token), 20)  # the token read
     with (
         _checkouts(postgres_backend.state.engine) as checkouts,
         counting_statements(postgres_backend, token_checks=True) as sql,
     ):
         results = await asyncio.gather(
-            *(postgres_backend.gql(LIST, {"first": 1 + n % 20}, token=token) for n in range(40))
+            *(postgres_backend.portal(LIST, {"first": 1 + n % 20}, token=token) for n in range(40))
         )
     for n, result in enumerate(results):
         _listed(result, 1 + n % 20)
@@ -133,7 +132,7 @@ async def test_a_kept_connection_the_database_dropped_costs_no_answer(
     # statement last is its kept one (the session's server sits idle meanwhile).
     async with start_backend("postgres-dropped", postgres_backend.settings) as server:
         with counting_statements(server) as sql:
-            _listed(await server.gql(LIST, {"first": 2}, token=token), 2)
+            _listed(await server.portal(LIST, {"first": 2}, token=token), 2)
         (direct,) = [statement for statement in sql if "json_agg" in statement]
         async with server.sessionmaker() as session, session.begin():
             dropped = await session.scalar(
@@ -146,7 +145,7 @@ async def test_a_kept_connection_the_database_dropped_costs_no_answer(
             )
         assert dropped == 1, "the kept connection, idle after its direct read"
         # Its next read fails on the dropped connection, and the schema answers it.
-        _listed(await server.gql(LIST, {"first": 3}, token=token), 3)
+        _listed(await server.portal(LIST, {"first": 3}, token=token), 3)
         with counting_statements(server) as sql:
-            _listed(await server.gql(LIST, {"first": 1}, token=token), 1)
+            _listed(await server.portal(LIST, {"first": 1}, token=token), 1)
         assert any("json_agg" in statement for statement in sql), "direct again"

@@ -21,6 +21,7 @@ from server.api.http.cached_reads import RULES
 from server.api.http.response_cache import CachedAnswer, ResponseCache, plan_for
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
 from server.db import create_engine, utcnow
+from server.experiments.models import Experiment
 from server.verdicts import decisions, erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
 from server.workspaces.models import ApiToken
@@ -78,11 +79,35 @@ async def test_a_repeated_read_costs_one_statement_and_equals_the_uncached_answe
 
 async def test_a_field_outside_the_frozen_set_runs_every_time(backend: Backend) -> None:
     ws, comparison_id = await _finalized(backend)
-    query = PAGE.replace("verdictState verdict", "verdictState verdict cohorts { label }")
+    query = PAGE.replace("verdictState verdict", "verdictState verdict stopping { alpha }")
     await _read(backend, ws.tokens[Role.VIEWER], comparison_id, query)
     body, ran = await _read(backend, ws.tokens[Role.VIEWER], comparison_id, query)
     reads = [s for s in ran if not s.startswith("BEGIN")]  # SQLite begins every session
     assert "errors" not in body and len(reads) > 1, ran  # executed, not the stamp alone
+
+
+async def test_the_pages_own_fields_are_kept_under_its_reads_stamp(backend: Backend) -> None:
+    """The stamp is the page's read (`server.page_reads.comparison_page`): whatever the read
+    holds (cohorts, experiment, progress) is kept, and a change to it is seen."""
+    ws, comparison_id = await _finalized(backend)
+    query = PAGE.replace(
+        "verdictState verdict",
+        "verdictState verdict cohorts { label passRate } experiment { name } "
+        "progress { percent cohorts { state } }",
+    )
+    first, _ = await _read(backend, ws.tokens[Role.VIEWER], comparison_id, query)
+    again, ran = await _read(backend, ws.tokens[Role.VIEWER], comparison_id, query)
+    reads = [s for s in ran if not s.startswith("BEGIN")]
+    assert "errors" not in first and again == first and len(reads) == 1, ran
+    async with backend.sessionmaker() as session, session.begin():
+        row = await session.get(Comparison, comparison_id)
+        assert row is not None
+        await session.execute(
+            update(Experiment).where(Experiment.id == row.experiment_id).values(name="renamed")
+        )
+    renamed, ran = await _read(backend, ws.tokens[Role.VIEWER], comparison_id, query)
+    assert renamed["data"]["comparison"]["experiment"]["name"] == "renamed"
+    assert len([s for s in ran if not s.startswith("BEGIN")]) > 1, ran
 
 
 async def test_another_workspaces_token_gets_not_found_never_the_kept_answer(
@@ -217,8 +242,11 @@ async def test_an_unfinalized_comparison_is_never_kept_and_shows_its_erasure(
          "comparisons"),
         ("{ comparisons { totalCount edges { node { progress { cohorts { state } } } } } }",
          "comparisons"),
-        ('{ comparison(id: "c") { cohorts { passRate } } }', None),
-        ('{ comparison(id: "c") { experiment { name } } }', None),
+        ('{ comparison(id: "c") { cohorts { passRate } } }', "comparison"),  # the page's read
+        ('{ comparison(id: "c") { experiment { name } } }', "comparison"),
+        ('{ comparison(id: "c") { experiment { createdAt } } }', None),
+        ('{ comparison(id: "c") { reports { id } } }', None),
+        ('{ comparison(id: "c") { stopping { alpha } } }', None),
         ("{ comparisons { edges { node { scorecard { usableCases } } } } }", None),
         ("{ comparisons { edges { node { reports { id } } } } }", None),
         ("{ comparisons { edges { node { datasetVersion { caseCounts { dev } } } } } }", None),

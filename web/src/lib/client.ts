@@ -1,10 +1,27 @@
 /** One urql client per signed-in token: HTTP for queries and mutations, graphql-ws for live progress. */
 import { createClient as createWsClient } from "graphql-ws";
-import { Client, fetchExchange, mapExchange, subscriptionExchange } from "urql";
+import { Client, fetchExchange, makeOperation, mapExchange, subscriptionExchange } from "urql";
+import type { Operation } from "urql";
 import { errorCodes } from "./errors";
 import { advance } from "./resume";
 
 export type ConnectionListener = (lost: boolean) => void;
+
+/**
+ * Queries and mutations go by their persisted hash (`persistedDocuments` in codegen.ts): urql
+ * then sends `extensions.persistedQuery` without the text, and the server runs the document
+ * its map holds for that hash (docs/graphql.md, "Persisted documents").
+ */
+export function persisted(operation: Operation): Operation {
+  const meta = (operation.query as { __meta__?: { hash?: string } }).__meta__;
+  if (operation.kind === "subscription" || !meta?.hash) return operation;
+  const sha256Hash = meta.hash.replace(/^sha256:/, "");
+  return makeOperation(
+    operation.kind,
+    { ...operation, extensions: { ...operation.extensions, persistedQuery: { version: 1, sha256Hash } } },
+    operation.context,
+  );
+}
 
 export interface PortalClient {
   client: Client;
@@ -50,6 +67,7 @@ export function makeClient(
     fetchOptions: () => ({ headers: { Authorization: `Bearer ${token}` } }),
     exchanges: [
       mapExchange({
+        onOperation: persisted,
         onError(error) {
           if (errorCodes(error).includes("UNAUTHENTICATED")) onRefused();
         },

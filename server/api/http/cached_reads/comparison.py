@@ -1,86 +1,59 @@
-"""`comparison(id)` of a FINALIZED comparison: its row's fields, its verdict, and the
+"""`comparison(id)` of a FINALIZED comparison: its page's fields, its verdict, and the
 scorecard and case pages, which never change.
 
 Finalization writes the case rows and the scorecard document in the transaction that makes
 the verdict FINALIZED, and nothing rewrites them afterwards (a FINALIZED comparison is
 never finalized again nor erased; its trials were written while it ran). What can still
-change is on two rows: the comparison's (status, counters, label, …) and the verdict's
-(the sign-off's decision; every write of the row moves `updated_at`), and the human labels
-on its trials. The stamp holds every column of those rows that a field of `SHAPE` shows,
-the labels' count and latest time, plus the scorecard's age in days (`staleness` is
-worded from it).
+change is the page (`server.page_reads.comparison_page`: the comparison's row, its verdict
+row's sign-off, its experiment's name, its reports, …), a few columns of the comparison and
+verdict rows besides (every write of the verdict row moves `updated_at`), and the human
+labels on its trials. The stamp is the page's read with those columns in the same
+statement: the page's value itself, the columns, the labels' count and latest time, plus
+the scorecard's age in days (`staleness` is worded from it). So the fields it may answer
+are the page's (`shape_of` its value's class) and those columns' fields: a new field of the
+page's read is a field the cache covers, with nothing to add here.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 from typing import Any, Final
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from server.api.http.cached_reads.shape import WHOLE, Rule, Shape, Stamp
+from server.api.http.cached_reads.shape import WHOLE, Rule, Shape, Stamp, shape_of
 from server.comparisons.models import Comparison
 from server.db import utcnow
 from server.labels.models import TrialLabel
+from server.page_reads import comparison_page
+from server.page_reads.comparison_page import ComparisonPageRead
 from server.verdicts.models import ComparisonVerdict, VerdictState
 
 ROW_FIELDS: Final[Shape] = dict.fromkeys(
-    (
-        "id",
-        "label",
-        "status",
-        "stopReason",
-        "errorCode",
-        "split",
-        "trialsPerCase",
-        "caseCount",
-        "checks",
-        "budgetCapCents",
-        "epsilonPoints",
-        "targetEffectPoints",
-        "spentCentsSoFar",
-        "rerunOfId",
-        "createdAt",
-        "startedAt",
-        "endedAt",
-        "verdictState",
-        "verdictErrorCode",
-        "verdict",
-    )
+    ("checks", "epsilonPoints", "targetEffectPoints", "rerunOfId")
 )
-"""`Comparison` fields made from the comparison and verdict rows (columns below)."""
+"""`Comparison` fields beside its page's, made from the columns of `_ROW` below."""
 
-ROW_COLUMNS: Final = (
-    Comparison.id,
-    Comparison.label,
-    Comparison.status,
-    Comparison.stop_reason,
-    Comparison.error_code,
-    Comparison.split,
-    Comparison.trials_per_case,
-    Comparison.case_count,
+_ROW: Final = (
     Comparison.checks,
-    Comparison.budget_cap_micros,
     Comparison.epsilon_points,
     Comparison.target_effect_points,
-    Comparison.spent_micros,
     Comparison.rerun_of_id,
-    Comparison.created_at,
-    Comparison.started_at,
-    Comparison.ended_at,
-    Comparison.seq,
     Comparison.finalized_at,
-    ComparisonVerdict.state,
-    ComparisonVerdict.error_code,
-    ComparisonVerdict.verdict,
     ComparisonVerdict.attempts,
     ComparisonVerdict.cases_erased_at,
     ComparisonVerdict.updated_at,
-    ComparisonVerdict.finalized_at,
+    ComparisonVerdict.finalized_at.label("verdict_finalized_at"),
 )
 
-SHAPE: Final[Shape] = {**ROW_FIELDS, "scorecard": WHOLE, "cases": WHOLE}
+SHAPE: Final[Shape] = {
+    **shape_of(ComparisonPageRead),
+    **ROW_FIELDS,
+    "scorecard": WHOLE,
+    "cases": WHOLE,
+}
 
 # Human labels are the one thing under `cases` that changes after finalization (each
 # trial's `labels`): their count and latest time move whenever one is given or replaced.
@@ -95,15 +68,11 @@ _LABELS: Final = (
     .label("label_latest"),
 )
 
-# Built once: SQLAlchemy memoizes a statement's cache key, so each read skips rebuilding it.
-_STAMP: Final = (
-    select(*ROW_COLUMNS, *_LABELS)
-    .join(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
-    .where(
-        Comparison.id == bindparam("comparison_id"),
-        Comparison.workspace_id == bindparam("workspace_id"),
-    )
-)
+
+@cache
+def _stamp(dialect: str) -> Select[Any]:
+    """The page's statement with `_ROW` and the labels, built once per dialect."""
+    return comparison_page.statement(dialect).add_columns(*_ROW, *_LABELS)
 
 
 async def read_stamp(
@@ -119,13 +88,25 @@ async def read_stamp(
     if not isinstance(comparison_id, str):
         return None
     params = {"comparison_id": comparison_id, "workspace_id": workspace_id}
-    row = (await connection.execute(_STAMP, params)).first()
-    if row is None or row.state != VerdictState.FINALIZED:
+    row = (await connection.execute(_stamp(connection.dialect.name), params)).first()
+    if row is None:
         return None
-    finalized_at: datetime | None = row[len(ROW_COLUMNS) - 1]
+    found = row._mapping
+    page = comparison_page.page_of(found)
+    if page.verdict_state != VerdictState.FINALIZED:
+        return None
+    finalized_at: datetime | None = found["verdict_finalized_at"]
     age_days = (utcnow() - finalized_at).days if finalized_at is not None else None
-    return (*row, age_days)
+    extra = tuple(found[name] for name in _EXTRA_NAMES)
+    return (page, *extra, age_days)
 
+
+_EXTRA_NAMES: Final = (
+    *(column.key for column in _ROW[:-1]),
+    "verdict_finalized_at",
+    "label_count",
+    "label_latest",
+)
 
 RULE: Final = Rule(
     root="comparison",

@@ -21,7 +21,6 @@ from sqlalchemy import Integer, ScalarSelect, Select, Text, bindparam, cast, fun
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from server.api.http.cached_reads.comparison import ROW_COLUMNS, ROW_FIELDS
 from server.api.http.cached_reads.shape import Rule, Shape, Stamp
 from server.assets.models import AssetVersion
 from server.comparisons.models import (
@@ -36,6 +35,62 @@ from server.errors import ValidationFailed
 from server.experiments.models import Experiment
 from server.pagination import DEFAULT_PAGE_SIZE, decode_cursor
 from server.verdicts.models import ComparisonVerdict
+
+ROW_FIELDS: Final[Shape] = dict.fromkeys(
+    (
+        "id",
+        "label",
+        "status",
+        "stopReason",
+        "errorCode",
+        "split",
+        "trialsPerCase",
+        "caseCount",
+        "checks",
+        "budgetCapCents",
+        "epsilonPoints",
+        "targetEffectPoints",
+        "spentCentsSoFar",
+        "rerunOfId",
+        "createdAt",
+        "startedAt",
+        "endedAt",
+        "verdictState",
+        "verdictErrorCode",
+        "verdict",
+    )
+)
+"""`Comparison` fields of a list row made from the comparison and verdict rows (columns
+below)."""
+
+ROW_COLUMNS: Final = (
+    Comparison.id,
+    Comparison.label,
+    Comparison.status,
+    Comparison.stop_reason,
+    Comparison.error_code,
+    Comparison.split,
+    Comparison.trials_per_case,
+    Comparison.case_count,
+    Comparison.checks,
+    Comparison.budget_cap_micros,
+    Comparison.epsilon_points,
+    Comparison.target_effect_points,
+    Comparison.spent_micros,
+    Comparison.rerun_of_id,
+    Comparison.created_at,
+    Comparison.started_at,
+    Comparison.ended_at,
+    Comparison.seq,
+    Comparison.finalized_at,
+    ComparisonVerdict.state,
+    ComparisonVerdict.error_code,
+    ComparisonVerdict.verdict,
+    ComparisonVerdict.attempts,
+    ComparisonVerdict.cases_erased_at,
+    ComparisonVerdict.updated_at,
+    ComparisonVerdict.finalized_at,
+)
 
 
 def _leaves(*names: str) -> Shape:

@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Union
 
+from server.page_reads.fields import attributes, camel_case, inner, is_leaf
+
 WHOLE: Final = "WHOLE"
 """A field whose whole subtree, whatever it selects, is covered by the stamp."""
 
@@ -28,3 +30,16 @@ class Rule:
     required: frozenset[str]
     shape: Shape
     stamp: StampReader
+
+
+def shape_of(kind: type) -> Shape:
+    """The fields a read model's value class carries (`server.page_reads.fields`): a leaf
+    attribute a leaf field, a value class below its own shape."""
+    shape: dict[str, Shape | str | None] = {}
+    for name, hint in attributes(kind).items():
+        below = inner(hint)
+        if is_leaf(below):
+            shape[camel_case(name)] = None
+        elif isinstance(below, type) and attributes(below):
+            shape[camel_case(name)] = shape_of(below)
+    return shape

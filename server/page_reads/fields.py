@@ -1,0 +1,57 @@
+"""What a read model's value carries: its attributes (dataclass fields and properties) with
+their types, by the GraphQL field names they stand for (a field's name in snake case)."""
+
+from __future__ import annotations
+
+import re
+import types
+from dataclasses import fields, is_dataclass
+from datetime import datetime
+from enum import Enum
+from functools import cache
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+LEAVES = (str, int, float, bool, datetime, Enum)
+"""What a leaf is: shown as is, an enum member by name, a datetime in ISO 8601."""
+
+
+@cache
+def attributes(kind: type) -> dict[str, Any]:
+    """A value class's fields and properties with their types (empty: not a value class)."""
+    if not is_dataclass(kind):
+        return {}
+    hints = get_type_hints(kind)
+    found = {f.name: hints[f.name] for f in fields(kind)}
+    for name in dir(kind):
+        member = getattr(kind, name, None)
+        if isinstance(member, property) and member.fget is not None:
+            found[name] = get_type_hints(member.fget).get("return")
+    return found
+
+
+def inner(hint: Any) -> Any:
+    """The type under `X | None`, `tuple[X, ...]` and `list[X]` (None: a union of several)."""
+    while True:
+        origin = get_origin(hint)
+        if origin in (Union, types.UnionType):
+            options = [a for a in get_args(hint) if a is not type(None)]
+            if len(options) != 1:
+                return None
+            hint = options[0]
+        elif origin in (tuple, list):
+            hint = get_args(hint)[0]
+        else:
+            return hint
+
+
+def is_leaf(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, LEAVES)
+
+
+def snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def camel_case(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)

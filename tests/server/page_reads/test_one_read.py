@@ -1,0 +1,65 @@
+"""A comparison's page has one read (`server.page_reads.comparison_page.page_of` makes its
+value): what that value holds is what the schema's resolver answers, what the direct answer
+shows, and what the response cache's stamp compares. A field changed in the read model
+alone is seen by all three."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bench.kit.factories import make_workspace
+from bench.kit.harness import Backend, start_backend
+from bench.kit.scenarios import finalized, scripted_setup
+from bench.kit.statements import counting_statements
+from server.api.http.cached_reads import comparison as cached_comparison
+from server.page_reads import comparison_page
+from server.page_reads.comparison_page import ComparisonPageRead
+from server.workspaces.roles import Role
+
+MARK = "as the read model has it"
+
+
+@pytest.fixture
+async def schema_only(postgres_backend: Backend) -> AsyncIterator[Backend]:
+    settings = postgres_backend.settings.model_copy(
+        update={"direct_reads": False, "response_cache_bytes": 0}
+    )
+    async with start_backend("postgres-schema", settings) as backend:
+        yield backend
+
+
+async def test_a_field_of_the_read_model_is_what_resolver_direct_answer_and_stamp_see(
+    postgres_backend: Backend, schema_only: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = await make_workspace(postgres_backend.sessionmaker)
+    setup = await scripted_setup(postgres_backend.sessionmaker, ws, [["P"], ["P"], ["F"]])
+    comparison_id, _ = await finalized(postgres_backend, setup, trialsPerCase=1)
+    token = ws.tokens[Role.VIEWER]
+    made = comparison_page.page_of
+
+    def marked(row: Any) -> ComparisonPageRead:
+        page = made(row)
+        cohorts = tuple(dataclasses.replace(c, label=f"{c.label} {MARK}") for c in page.cohorts)
+        return dataclasses.replace(page, label=MARK, cohorts=cohorts)
+
+    monkeypatch.setattr(comparison_page, "page_of", marked)
+    variables = {"id": comparison_id}
+    with counting_statements(postgres_backend) as direct_reads:
+        direct = (await postgres_backend.portal("ComparisonPage", variables, token=token)).ok()
+    schema = (await schema_only.portal("ComparisonPage", variables, token=token)).ok()
+    assert any("json_agg" in s for s in direct_reads), direct_reads  # answered directly
+    for answer in (direct, schema):
+        assert answer["comparison"]["label"] == MARK
+        assert all(c["label"].endswith(MARK) for c in answer["comparison"]["cohorts"])
+    assert direct == schema
+
+    async with postgres_backend.state.engine.connect() as connection:
+        stamp = await cached_comparison.read_stamp(
+            connection, workspace_id=ws.id, arguments=variables, max_page_size=100
+        )
+    assert stamp is not None and isinstance(stamp[0], ComparisonPageRead)
+    assert stamp[0].label == MARK
