@@ -33,6 +33,8 @@ const RunDiffQuery = graphql(`
         unchangedCount
         addedCount
         removedCount
+        passFlipsToFail
+        passFlipsToPass
         pairedCount
         gradedPairCount
         epsilon
