@@ -261,9 +261,7 @@ async def test_sign_off_shows_the_decision_and_asks_for_the_override_when_not_sh
     await dialog.get_by_role("textbox", name="Justification").fill("known flaky cases")
     await dialog.get_by_role("button", name="Sign off").click()
     await dialog.wait_for(state="hidden")
-    await expect(region.get_by_role("region", name="Sign-off")).to_contain_text(
-        "Decision: Approve"
-    )
+    await expect(region.get_by_role("region", name="Sign-off")).to_contain_text("Decision: Approve")
     events = (await f.gql(AUDIT, role=Role.ADMIN)).ok()["auditEvents"]["edges"]
     assert len(events) == 1
     details = events[0]["node"]["details"]
