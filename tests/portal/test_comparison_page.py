@@ -25,6 +25,8 @@ from tests.portal.harness import (
 from tests.server.reports.api import finalized_comparison
 from tests.server.verdicts.test_finalize import unfinalize
 
+ALL_TAB = re.compile(r"^All \(\d+\)$")
+
 
 async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     sqlite_backend: Backend,
@@ -50,7 +52,10 @@ async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     scorecard = page.get_by_role("table", name="Scorecard")
     pass_rate = scorecard.get_by_role("row", name=re.compile(r"^Pass rate \(higher"))
     await expect(pass_rate).to_contain_text("66.7%")
-    await expect(pass_rate.get_by_role("cell", name="100.0% winner")).to_be_visible()  # v3
+    # v3 ties v2 (the API's winners): no cell is marked; each baseline's shows Δ.
+    v3 = pass_rate.get_by_role("cell", name=re.compile(r"^100\.0% Δ −33\.3 points \(95% interval"))
+    await expect(v3).to_be_visible()
+    await expect(scorecard.get_by_text("winner", exact=True)).to_have_count(0)
     await expect(pass_rate.get_by_role("cell", name="66.7%", exact=True)).to_be_visible()
 
     figure = page.get_by_role("figure", name="Confidence intervals")
@@ -62,8 +67,8 @@ async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     await expect(trials.get_by_role("row", name=re.compile(r"^v4 \(candidate\)"))).to_be_visible()
 
     failures = page.get_by_role("region", name="Failure analysis")
-    await expect(failures).to_contain_text("Regressed: 8")
-    await expect(failures.get_by_role("tab", name="Regressed")).to_have_attribute(
+    await expect(failures).to_contain_text("8 regressed (the candidate failed where a baseline")
+    await expect(failures.get_by_role("tab", name="Regressed (8)")).to_have_attribute(
         "aria-selected", "true"
     )
     panel = failures.get_by_role("tabpanel")
@@ -73,12 +78,12 @@ async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     )
     baseline = failures.get_by_role("combobox", name="Baseline")
     await expect(baseline).to_have_value("1")
-    await failures.get_by_role("tab", name="Improved").click()
+    await failures.get_by_role("tab", name="Improvements").click()
     await expect(panel).to_contain_text("No cases here.")  # nothing better than v3
     await baseline.select_option(label="v2")
     await expect(panel.get_by_role("button", name="Debug")).to_have_count(4)  # v2 fails q-000..3
     await expect(panel.get_by_role("row", name=re.compile(r"^q-000 "))).to_be_visible()
-    await failures.get_by_role("tab", name="All", exact=True).click()
+    await failures.get_by_role("tab", name=ALL_TAB).click()
     await expect(panel.get_by_role("button", name="Debug")).to_have_count(24)
     await failures.get_by_role("tab", name="Changed").click()
     await expect(failures.get_by_role("tab", name="Changed")).to_have_attribute(
@@ -88,7 +93,7 @@ async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     assert await page.get_by_role("button", name="Load more").count() == 0
     await page.get_by_role("region", name="Reports").wait_for()
 
-    await failures.get_by_role("tab", name="Regressed").click()
+    await failures.get_by_role("tab", name="Regressions").click()
     await expect(panel.get_by_role("button", name="Debug")).to_have_count(8)  # v2's worse
     assert await axe_violations(page) == []
     await screenshot(page, "comparison-finalized")
@@ -106,7 +111,7 @@ async def test_the_case_list_loads_50_more_and_never_shows_more_than_100(
         page, sqlite_backend.base_url, done.token(Role.VIEWER), f"/comparisons/{done.comparison_id}"
     )
     failures = page.get_by_role("region", name="Failure analysis")
-    await failures.get_by_role("tab", name="All", exact=True).click()
+    await failures.get_by_role("tab", name=ALL_TAB).click()
     panel = failures.get_by_role("tabpanel")
     rows = panel.get_by_role("button", name="Debug")
     await expect(rows).to_have_count(50)

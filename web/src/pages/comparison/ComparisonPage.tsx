@@ -3,6 +3,8 @@ import { useParams } from "react-router";
 import { useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { ComparisonHeader } from "./ComparisonHeader";
+import { DecisionQuery } from "./decisionQueries";
+import { DecisionRegion } from "./DecisionRegion";
 import { EndedSummary } from "./EndedSummary";
 import { FinalizedView } from "./FinalizedView";
 import { LiveRun } from "./LiveRun";
@@ -19,10 +21,13 @@ export function ComparisonPage() {
   });
   // Asked at once beside the comparison (not after it), so a finalized verdict shows sooner.
   const [scored, refetchScorecard] = useQuery({ query: ScorecardQuery, variables: { id } });
+  // The decision in a document of its own: the page's document keeps its direct read.
+  const [decided, refetchDecision] = useQuery({ query: DecisionQuery, variables: { id } });
   const requery = useCallback(() => {
     refetch({ requestPolicy: "network-only" });
     refetchScorecard({ requestPolicy: "network-only" });
-  }, [refetch, refetchScorecard]);
+    refetchDecision({ requestPolicy: "network-only" });
+  }, [refetch, refetchScorecard, refetchDecision]);
   const comparison = data?.comparison.id === id ? data.comparison : undefined;
   if (!comparison) {
     return (
@@ -36,6 +41,14 @@ export function ComparisonPage() {
   return (
     <>
       <ComparisonHeader comparison={comparison} />
+      {ended && (
+        <DecisionRegion
+          decided={decided}
+          refetch={refetchDecision}
+          cohorts={comparison.cohorts}
+          finalized={comparison.verdictState === "FINALIZED"}
+        />
+      )}
       {comparison.status === "SETUP" && <SetupActions id={comparison.id} onChange={requery} />}
       {comparison.status === "RUNNING" && (
         <LiveRun
@@ -53,6 +66,7 @@ export function ComparisonPage() {
           id={comparison.id}
           cohorts={comparison.cohorts}
           scored={scored}
+          decided={decided}
           refetch={refetchScorecard}
           onVerdictChange={requery}
         />

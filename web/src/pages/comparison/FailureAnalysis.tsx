@@ -1,9 +1,11 @@
 import { useId, useState } from "react";
+import { useQuery } from "urql";
 import { Tabs, type Tab } from "../../components/Tabs";
 import type { CaseFilter, ComparisonScorecardQuery } from "../../gql/graphql";
 import { count } from "../../lib/format";
 import { CaseList } from "./CaseList";
 import type { CohortName } from "./cohorts";
+import { CaseCountsQuery } from "./decisionQueries";
 
 type Counts = NonNullable<
   ComparisonScorecardQuery["comparison"]["scorecard"]
@@ -16,7 +18,18 @@ const TABS: readonly Tab<CaseFilter>[] = [
   { key: "ALL", label: "All" },
 ];
 
-/** Seed 000's failure analysis: the counts, then the cases against one baseline, by tab. */
+const COUNTED: Record<CaseFilter, "regressions" | "improvements" | "diverged" | "all"> = {
+  REGRESSED: "regressions",
+  IMPROVED: "improvements",
+  CHANGED: "diverged",
+  ALL: "all",
+};
+
+/**
+ * Seed 000's failure analysis: the cases against one baseline, by tab, each tab labelled with
+ * how many cases it lists ("Regressed (10)": worse by pass fraction against that baseline);
+ * and, said as what it is, seed 000's majority-outcome classes over all baselines.
+ */
 export function FailureAnalysis({
   id,
   counts,
@@ -29,16 +42,24 @@ export function FailureAnalysis({
   const baselines = cohorts.filter((c) => !c.isCandidate);
   const [baseline, setBaseline] = useState(baselines[0]?.cohortIndex ?? 1);
   const [filter, setFilter] = useState<CaseFilter>("REGRESSED");
+  const [{ data }] = useQuery({ query: CaseCountsQuery, variables: { id, baseline } });
+  const listed = data?.comparison.id === id ? data.comparison : undefined;
+  const tabs = TABS.map((tab) => {
+    const total = listed?.[COUNTED[tab.key]].totalCount;
+    return total === undefined ? tab : { ...tab, label: `${tab.label} (${count(total)})` };
+  });
   const selectId = useId();
   return (
     <section aria-label="Failure analysis">
       <h2>Failure analysis</h2>
-      <ul className="strip">
-        <li>Improved: {count(counts.improved)}</li>
-        <li>Regressed: {count(counts.regressed)}</li>
-        <li>Both wrong: {count(counts.bothWrong)}</li>
-        <li>Agree: {count(counts.agree)}</li>
-      </ul>
+      <p className="muted">
+        By each case's majority outcome, against all baselines at once:{" "}
+        {count(counts.regressed)} regressed (the candidate failed where a baseline passed),{" "}
+        {count(counts.improved)} improved (it passed where a baseline failed),{" "}
+        {count(counts.bothWrong)} both wrong (it and every baseline failed),{" "}
+        {count(counts.agree)} agree (all passed). The tabs compare each case's pass fraction with
+        the baseline chosen here.
+      </p>
       <div className="row">
         <label htmlFor={selectId}>Baseline</label>
         <select
@@ -53,7 +74,7 @@ export function FailureAnalysis({
           ))}
         </select>
       </div>
-      <Tabs label="Cases" tabs={TABS} selected={filter} onSelect={setFilter}>
+      <Tabs label="Cases" tabs={tabs} selected={filter} onSelect={setFilter}>
         <CaseList
           key={`${filter}-${baseline}`}
           id={id}

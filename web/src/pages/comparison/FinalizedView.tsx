@@ -3,6 +3,7 @@ import type { CombinedError, UseQueryExecute } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { ComparisonScorecardQuery } from "../../gql/graphql";
 import type { CohortName } from "./cohorts";
+import type { Decided } from "./DecisionRegion";
 import { FailureAnalysis } from "./FailureAnalysis";
 import { ForestPlot } from "./ForestPlot";
 import { JudgesRegion } from "./JudgesRegion";
@@ -18,12 +19,15 @@ export function FinalizedView({
   id,
   cohorts,
   scored,
+  decided,
   refetch,
   onVerdictChange,
 }: {
   id: string;
   cohorts: readonly CohortName[];
   scored: { data?: ComparisonScorecardQuery; error?: CombinedError; fetching: boolean };
+  /** The decision's document: the scorecard's differences with their intervals. */
+  decided: Decided;
   refetch: UseQueryExecute;
   /** A sign-off wrote the comparison's verdict: the page refreshes its header. */
   onVerdictChange: () => void;
@@ -39,7 +43,11 @@ export function FinalizedView({
   return (
     <>
       <VerdictRegion scorecard={scorecard} cohorts={cohorts} />
-      <ScorecardTable metrics={scorecard.metrics} cohorts={cohorts} />
+      <ScorecardTable
+        metrics={scorecard.metrics}
+        cohorts={cohorts}
+        differences={decided.data?.comparison}
+      />
       <ForestPlot confidence={scorecard.confidence} cohorts={cohorts} />
       <SampleAdequacy confidence={scorecard.confidence} cohorts={cohorts} />
       <TrialsRegion trials={scorecard.trials} cohorts={cohorts} />

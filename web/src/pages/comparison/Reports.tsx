@@ -156,6 +156,7 @@ export function ReportsRegion({
       )}
       {signing && latest && (
         <SignOffDialog
+          comparisonId={comparisonId}
           reportId={latest.id}
           baselines={baselines}
           onClose={() => setSigning(false)}

@@ -1,15 +1,18 @@
 /**
  * `dialog` "Sign off": the decision, an override of open follow-ups with its justification.
- * A CONFLICT lists the open follow-ups, or says the ship decision is not "Ship" (approving
- * then overrides it, with a justification: docs/decision.md); a FORBIDDEN says why in words.
+ * It shows the ship decision being signed off; approving one that is not "Ship" asks for the
+ * override and a justification (the server holds the rule: docs/decision.md). A CONFLICT lists
+ * the open follow-ups, or says the decision is not "Ship"; a FORBIDDEN says why in words.
  */
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, type CombinedError } from "urql";
+import { useMutation, useQuery, type CombinedError } from "urql";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";
 import type { SignOffDecision } from "../../gql/graphql";
 import { errorCodes, errorExtension } from "../../lib/errors";
+import { DecisionQuery } from "./decisionQueries";
+import { OUTCOME_TONE, OUTCOME_WORDS } from "./decisionWords";
 import { DECISION_WORDS } from "./signOffWords";
 
 const SignOff = graphql(`
@@ -50,19 +53,12 @@ interface OpenItem {
   datasetItemId: string;
 }
 
-const OUTCOME_WORDS: Record<string, string> = {
-  SHIP: "Ship",
-  DONT_SHIP: "Don't ship",
-  MORE_DATA: "More data",
-  NO_DECISION: "No decision",
-};
-
 /** The decision a refused APPROVE would override (CONFLICT, reason DECISION_NOT_SHIP). */
 function decisionNotShip(error: CombinedError | undefined): string | null {
   if (!errorCodes(error).includes("CONFLICT")) return null;
   if (errorExtension(error, "reason") !== "DECISION_NOT_SHIP") return null;
   const decision = errorExtension(error, "decision") as { outcome?: string; sentence?: string };
-  const outcome = OUTCOME_WORDS[decision?.outcome ?? ""] ?? "missing";
+  const outcome = OUTCOME_WORDS[decision?.outcome as keyof typeof OUTCOME_WORDS] ?? "missing";
   return `The decision is ${outcome}, not Ship${decision?.sentence ? `: ${decision.sentence}` : ""}. Hold, or approve with an override and a justification.`;
 }
 
@@ -73,11 +69,13 @@ function openItems(error: CombinedError | undefined): OpenItem[] | null {
 }
 
 export function SignOffDialog({
+  comparisonId,
   reportId,
   baselines,
   onClose,
   onSigned,
 }: {
+  comparisonId: string;
   reportId: string;
   baselines: (index: number) => string;
   onClose: () => void;
@@ -89,6 +87,14 @@ export function SignOffDialog({
   const [override, setOverride] = useState(false);
   const [justification, setJustification] = useState("");
   const [{ fetching, error }, signOff] = useMutation(SignOff);
+  const [{ data: decided }] = useQuery({
+    query: DecisionQuery,
+    variables: { id: comparisonId },
+    requestPolicy: "network-only",
+  });
+  const shipDecision = decided?.comparison.decision;
+  const overriding =
+    decision === "APPROVE" && !!shipDecision && shipDecision.outcome !== "SHIP";
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await signOff({
@@ -108,6 +114,21 @@ export function SignOffDialog({
   return (
     <Dialog title="Sign off" onClose={onClose}>
       <form onSubmit={submit}>
+        <p className="being-approved">
+          Ship decision:{" "}
+          {shipDecision ? (
+            <>
+              <strong className={`decision-word tone-${OUTCOME_TONE[shipDecision.outcome]}`}>
+                {OUTCOME_WORDS[shipDecision.outcome]}
+              </strong>{" "}
+              — {shipDecision.sentence}
+            </>
+          ) : decided ? (
+            "none (finalized before ship decisions)"
+          ) : (
+            "loading…"
+          )}
+        </p>
         <div role="radiogroup" aria-labelledby={decisionLabel} className="decisions">
           <span id={decisionLabel} className="label">
             Decision
@@ -133,6 +154,12 @@ export function SignOffDialog({
           />
           Override open follow-ups or the decision
         </label>
+        {overriding && shipDecision && (
+          <p className="notice">
+            Approving overrides the decision {OUTCOME_WORDS[shipDecision.outcome]}: tick the
+            override and say why in the justification.
+          </p>
+        )}
         <div className="field">
           <label htmlFor={justificationId}>Justification</label>
           <textarea

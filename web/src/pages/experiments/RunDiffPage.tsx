@@ -33,6 +33,8 @@ const RunDiffQuery = graphql(`
         noChangeCount
         addedCount
         removedCount
+        passFlipsToFail
+        passFlipsToPass
         pairedCount
         gradedPairCount
         epsilon

@@ -41,6 +41,11 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
           {count(summary.noChangeCount)} no change, {count(summary.addedCount)} added,{" "}
           {count(summary.removedCount)} removed
         </dd>
+        <dt>Pass flips</dt>
+        <dd>
+          {count(summary.passFlipsToFail)} pass → fail · {count(summary.passFlipsToPass)} fail →
+          pass (majority outcome per item)
+        </dd>
         <dt>Pairing</dt>
         <dd>
           {count(summary.pairedCount)} pairs ({count(summary.gradedPairCount)} graded on both
