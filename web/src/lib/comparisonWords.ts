@@ -1,5 +1,5 @@
 /** How a comparison's status and progress read, in the list and on its page. */
-import type { ComparisonStatus, StopReason } from "../gql/graphql";
+import type { ComparisonStatus, DecisionOutcome, StopReason } from "../gql/graphql";
 import { count } from "./format";
 
 export const STATUSES: readonly ComparisonStatus[] = [
@@ -33,4 +33,16 @@ export function statusWord(status: ComparisonStatus, stopReason?: StopReason | n
 /** "186 of 300 calls". */
 export function callsWords(done: number, total: number): string {
   return `${count(done)} of ${count(total)} calls`;
+}
+
+const DECISION_WORDS: Record<DecisionOutcome, string> = {
+  SHIP: "Ship",
+  DONT_SHIP: "Don't ship",
+  MORE_DATA: "More data needed",
+  NO_DECISION: "No decision",
+};
+
+/** A ship decision's outcome in words (docs/decision.md): "Ship", "Don't ship", … */
+export function decisionWord(outcome: DecisionOutcome): string {
+  return DECISION_WORDS[outcome];
 }
