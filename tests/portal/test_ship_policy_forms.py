@@ -40,7 +40,8 @@ async def test_a_default_policy_set_in_settings_prefills_new_comparison_and_is_f
     setup = await make_comparison_setup(backend.sessionmaker, ws, cases=24)
     await sign_in(page, backend.base_url, ws.tokens[Role.ADMIN], "/settings")
     policy = page.get_by_role("region", name="Workspace").get_by_role("group", name="Ship policy")
-    await expect(policy.get_by_role("spinbutton", name="Quality margin (points)")).to_have_value("2")
+    margin = policy.get_by_role("spinbutton", name="Quality margin (points)")
+    await expect(margin).to_have_value("2")
 
     # A value the server refuses shows at its field, in words, and nothing is saved.
     alpha = policy.get_by_role("spinbutton", name="Alpha")
@@ -70,7 +71,8 @@ async def test_a_default_policy_set_in_settings_prefills_new_comparison_and_is_f
     # New comparison starts from the default.
     await page.goto(f"{backend.base_url}/comparisons/new")
     policy = page.get_by_role("group", name="Ship policy")
-    await expect(policy.get_by_role("spinbutton", name="Quality margin (points)")).to_have_value("3")
+    margin = policy.get_by_role("spinbutton", name="Quality margin (points)")
+    await expect(margin).to_have_value("3")
     await expect(policy.get_by_role("spinbutton", name="Alpha")).to_have_value("0.1")
     await expect(policy.get_by_role("combobox", name="Required gain")).to_have_value("COST")
     await expect(
