@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.money import dollars
-from server.words import METRIC_NAMES, metric_name, words
+from server.words import METRIC_NAMES, comparison_status, metric_name, words
 from server.workspaces.roles import Role
 from tests.factories import make_comparison_setup, make_workspace
 from tests.harness import Backend
@@ -21,6 +21,14 @@ from tests.server.verdicts.scenarios import run_comparison, wait_finalized
 
 WEB = Path(__file__).resolve().parents[2] / "web" / "src"
 EXAMPLES = json.loads((WEB / "lib" / "money.examples.json").read_text())
+STATUSES = json.loads((WEB / "lib" / "status.examples.json").read_text())
+
+
+@pytest.mark.parametrize(("status", "stop_reason", "text"), STATUSES)
+def test_the_cli_says_a_status_as_the_portal_does(
+    status: str, stop_reason: str | None, text: str
+) -> None:
+    assert comparison_status(status, stop_reason) == text
 
 
 @pytest.mark.parametrize(("cents", "text"), EXAMPLES)
@@ -57,14 +65,14 @@ async def test_one_runs_cost_reads_the_same_in_the_cli_and_the_report(backend: B
     spent_query = "query($id: ID!) { comparison(id: $id) { spentCentsSoFar } }"
     spent = (await backend.gql(spent_query, {"id": comparison_id}, token=member)).ok()
     cents = spent["comparison"]["spentCentsSoFar"]
-    assert 0 < cents < 0.1  # below a tenth of a cent: "$0.00" before
+    assert 0 < cents < 0.1  # below a tenth of a cent: "$0.00" before, then "$0.000…"
     expected = dollars(cents)
-    assert re.fullmatch(r"\$0\.000\d+", expected), expected
+    assert re.fullmatch(r"0\.0\d{1,2} ¢", expected), expected  # in cents, two digits
 
     env = {"SHIPWISE_URL": backend.base_url, "SHIPWISE_TOKEN": member}
     status = await shipwise("comparison", "status", comparison_id, env=env)
     assert status.code == 0, status.stderr
-    assert f"spent {expected}" in status.stdout and "¢" not in status.stdout
+    assert f"spent {expected}" in status.stdout and "$0.00" not in status.stdout
 
     report = (await backend.gql(GENERATE, {"id": comparison_id}, token=member)).ok()
     page = await backend.client.get(

@@ -22,9 +22,13 @@ const STOPPED_WORDS: Partial<Record<StopReason, string>> = {
   BUDGET_CAP: "Stopped at the budget cap",
   CONNECTION_CAP: "Stopped at a connection's monthly cap",
   DAILY_BUDGET: "Stopped at the experiment's daily budget",
+  DECIDED_EARLY: "Decided early",
 };
 
-/** "Done", "Running"…; a DONE run that a cap stopped says so ("Stopped at the budget cap"). */
+/**
+ * "Done", "Running"…; a DONE run that a cap stopped says so ("Stopped at the budget cap"). The
+ * CLI says the same (`server.words.comparison_status`; both checked against status.examples.json).
+ */
 export function statusWord(status: ComparisonStatus, stopReason?: StopReason | null): string {
   if (status === "DONE" && stopReason) return STOPPED_WORDS[stopReason] ?? STATUS_WORDS[status];
   return STATUS_WORDS[status];
