@@ -33,27 +33,32 @@ def optional_micros_to_cents(micros: int | None) -> float | None:
     return None if micros is None else micros_to_cents(micros)
 
 
-TENTH = Decimal("0.1")
+TEN_CENTS = Decimal(10)
 
 
 def dollars(cents: float) -> str:
     """Money as people read it, one rule wherever shipwise shows money (the CLI, the report and
     diff pages, the preview's sentences; the portal's `dollars` in web/src/lib/format.ts, both
-    checked against web/src/lib/money.examples.json): dollars, two decimals from $0.10 up
-    ("$1,234.56"), below that two significant digits ("$0.016", "$0.0000054"), so an amount
-    that is not zero never reads "$0.00". Halves round up, on the float's exact value.
+    checked against web/src/lib/money.examples.json; docs/portal.md): from $0.10 up, dollars
+    with two decimals ("$1,234.56"); below that, cents with two significant digits and no
+    trailing zeros ("1.6 ¢", "0.5 ¢", "0.00054 ¢"), so an amount that is not zero never reads
+    "$0.00" nor hides behind a row of zeros. Halves round up, on the float's exact value.
     """
-    value = abs(Decimal(cents / 100))  # the same double the portal divides to
-    sign = "−" if cents < 0 and value else ""
-    if value == 0:
+    sign = "−" if cents < 0 else ""
+    small = abs(Decimal(cents))  # the double itself, as the portal rounds it
+    if small == 0:
         return "$0.00"
-    if value < TENTH:
-        mantissa = value.scaleb(-value.adjusted()).quantize(TENTH, ROUND_HALF_UP)
-        exponent = value.adjusted() + (1 if mantissa >= 10 else 0)
-        shown = value.quantize(Decimal(1).scaleb(exponent - 1), ROUND_HALF_UP)
-        if shown < TENTH:
-            return f"{sign}${shown:f}"
+    if small < TEN_CENTS:
+        shown = small.quantize(Decimal(1).scaleb(small.adjusted() - 1), ROUND_HALF_UP)
+        if shown < TEN_CENTS:
+            return f"{sign}{_without_trailing_zeros(shown)} ¢"
+    value = abs(Decimal(cents / 100))  # the same double the portal divides to
     return f"{sign}${value.quantize(Decimal('0.01'), ROUND_HALF_UP):,f}"
+
+
+def _without_trailing_zeros(amount: Decimal) -> str:
+    text = f"{amount:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def micros_dollars(micros: int) -> str:

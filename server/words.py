@@ -56,6 +56,29 @@ METRIC_NAMES: Final = {
 }
 
 
+STATUS_WORDS: Final = {
+    "SETUP": "Setup",
+    "RUNNING": "Running",
+    "DONE": "Done",
+    "FAILED": "Failed",
+    "CANCELLED": "Cancelled",
+}
+STOPPED_WORDS: Final = {
+    "BUDGET_CAP": "Stopped at the budget cap",
+    "CONNECTION_CAP": "Stopped at a connection's monthly cap",
+    "DAILY_BUDGET": "Stopped at the experiment's daily budget",
+    "DECIDED_EARLY": "Decided early",
+}
+
+
+def comparison_status(status: str, stop_reason: str | None = None) -> str:
+    """A comparison's status as the portal's `statusWord` says it ("Done", "Stopped at the budget
+    cap"; both checked against web/src/lib/status.examples.json)."""
+    if status == "DONE" and stop_reason in STOPPED_WORDS:
+        return STOPPED_WORDS[stop_reason]
+    return STATUS_WORDS.get(status) or words(status)
+
+
 def words(value: object) -> str:
     """An enum value in words; one not listed reads as a sentence ("NO_DISCORDANT_PAIRS" →
     "No discordant pairs")."""

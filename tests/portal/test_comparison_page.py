@@ -184,7 +184,7 @@ async def test_a_run_stopped_by_a_connection_s_cap_says_which_and_how_far_it_got
     )
     main = page.get_by_role("main")
     await expect(main).to_contain_text(
-        re.compile(rf"Stopped: {name} reached its monthly cap of \$0\.020\. \d+ of 40 calls ran\.")
+        re.compile(rf"Stopped: {name} reached its monthly cap of 2 ¢\. \d+ of 40 calls ran\.")
     )
     rerun = page.get_by_role("button", name="Re-run")
     await expect(rerun).to_be_disabled()  # a viewer's

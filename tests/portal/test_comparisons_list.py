@@ -86,12 +86,13 @@ async def test_the_list_shows_verdicts_filters_by_status_and_loads_more(
     for verdict in verdicts:
         chip = row.get_by_text(verdict["summary"], exact=True)
         await expect(chip).to_have_attribute("class", tints.get(verdict["outcome"], "chip"))
-    assert "v4: 66.7%" in cells[5] and "v3: 100.0%" in cells[5] and "v2: 83.3%" in cells[5]
-    assert cells[6].startswith("$") and cells[7] == "just now"
+    assert cells[4] == "Don't ship"  # regressed vs v3, outside the noise
+    assert "v4: 66.7%" in cells[6] and "v3: 100.0%" in cells[6] and "v2: 83.3%" in cells[6]
+    assert (cells[7].startswith("$") or cells[7].endswith(" ¢")) and cells[8] == "just now"
     await expect(row.get_by_role("link", name="capitals")).to_have_attribute(
         "href", f"/comparisons/{done.comparison_id}"
     )
-    created = row.get_by_role("cell").nth(7).locator("time")
+    created = row.get_by_role("cell").nth(8).locator("time")
     await expect(created).to_have_attribute("title", re.compile(r"^\d{4}-\d\d-\d\d .* UTC$"))
 
     await expect_rows(page, 20)
@@ -174,7 +175,7 @@ async def test_a_running_row_follows_its_progress_to_the_end(
     await expect(status).to_have_text("Done", timeout=30_000)
     state = (await sqlite_backend.gql(STATE, {"id": comparison_id}, token=member)).ok()
     assert state["comparison"]["status"] == "DONE"
-    verdict = row_of(page, "live one").get_by_role("cell").nth(4)
+    verdict = row_of(page, "live one").get_by_role("cell").nth(5)
     await expect(verdict).not_to_have_text("—", timeout=30_000)  # the refreshed row
     assert page.console_errors == []
     assert requests.outside() == []

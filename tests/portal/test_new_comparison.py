@@ -299,7 +299,7 @@ async def test_forms_say_what_is_wrong_at_the_field_and_a_capped_run_says_so(
     await cap.fill("0.01")
     warnings = page.get_by_role("region", name="Preview").get_by_role("list", name="Warnings")
     await expect(warnings).to_contain_text(
-        re.compile(r"^The budget cap \(\S+\) is below what one case may cost \(up to ")
+        re.compile(r"^The budget cap \([^)]+\) is below what one case may cost \(up to ")
     )
     await expect(run_button(page)).to_be_enabled()
     await run_button(page).click()

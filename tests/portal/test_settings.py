@@ -91,10 +91,23 @@ async def test_an_admin_manages_connections_members_tokens_and_webhooks(
         "Needs the Owner role"
     )
 
-    # Tokens: revoke one.
+    # Remove and Revoke ask first (one row action for every settings table): "Keep it" keeps.
+    viewer_row = members.get_by_role("row", name=re.compile(r"^viewer "))
+    await viewer_row.get_by_role("button", name="Remove").click()
+    ask = page.get_by_role("alertdialog", name="Remove viewer?")
+    await expect(ask).to_contain_text("their tokens stop working")
+    await ask.get_by_role("button", name="Keep it").click()
+    await expect(ask).to_be_hidden()
+    await expect(viewer_row).to_have_count(1)
+
+    # Tokens: revoke one, once asked.
     tokens = page.get_by_role("table", name="API tokens")
     viewer_token = tokens.get_by_role("row", name=re.compile(r"^viewer-token"))
     await viewer_token.get_by_role("button", name="Revoke").click()
+    ask = page.get_by_role("alertdialog", name="Revoke the token viewer-token?")
+    assert await axe_violations(page) == []
+    await ask.get_by_role("button", name="Revoke").click()
+    await expect(ask).to_be_hidden()
     await expect(viewer_token).to_contain_text("Revoked just now")
     refused = await sqlite_backend.gql("{ me { role } }", token=ws.tokens[Role.VIEWER])
     assert refused.codes == ["UNAUTHENTICATED"]

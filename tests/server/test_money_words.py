@@ -14,13 +14,21 @@ from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import run_comparison, wait_finalized
 from server.money import dollars
-from server.words import METRIC_NAMES, metric_name, words
+from server.words import METRIC_NAMES, comparison_status, metric_name, words
 from server.workspaces.roles import Role
 from tests.server.cli.invoke import shipwise
 from tests.server.reports.api import GENERATE
 
 WEB = Path(__file__).resolve().parents[2] / "web" / "src"
 EXAMPLES = json.loads((WEB / "lib" / "money.examples.json").read_text())
+STATUSES = json.loads((WEB / "lib" / "status.examples.json").read_text())
+
+
+@pytest.mark.parametrize(("status", "stop_reason", "text"), STATUSES)
+def test_the_cli_says_a_status_as_the_portal_does(
+    status: str, stop_reason: str | None, text: str
+) -> None:
+    assert comparison_status(status, stop_reason) == text
 
 
 @pytest.mark.parametrize(("cents", "text"), EXAMPLES)
@@ -28,12 +36,15 @@ def test_the_server_formats_money_as_the_portal_does(cents: float, text: str) ->
     assert dollars(cents) == text
 
 
-def test_a_nonzero_amount_never_reads_as_zero_and_keeps_two_significant_digits() -> None:
+def test_a_nonzero_amount_never_reads_as_zero_and_stays_within_5_percent() -> None:
     for micros in (1, 7, 54, 160, 999, 1_234, 99_999):
-        text = dollars(micros / 10_000)
-        assert text != "$0.00", micros
-        digits = text.replace("$", "").replace("0.", "", 1).lstrip("0")
-        assert len(digits) >= 2, text
+        cents = micros / 10_000
+        text = dollars(cents)
+        if text.endswith(" ¢"):
+            shown = float(text.removesuffix(" ¢"))
+        else:
+            shown = 100 * float(text.removeprefix("$").replace(",", ""))
+        assert shown > 0 and abs(shown - cents) <= 0.05 * cents, text
 
 
 def test_metric_names_are_the_portals() -> None:
@@ -57,14 +68,14 @@ async def test_one_runs_cost_reads_the_same_in_the_cli_and_the_report(backend: B
     spent_query = "query($id: ID!) { comparison(id: $id) { spentCentsSoFar } }"
     spent = (await backend.gql(spent_query, {"id": comparison_id}, token=member)).ok()
     cents = spent["comparison"]["spentCentsSoFar"]
-    assert 0 < cents < 0.1  # below a tenth of a cent: "$0.00" before
+    assert 0 < cents < 0.1  # below a tenth of a cent: "$0.00" before, then "$0.000…"
     expected = dollars(cents)
-    assert re.fullmatch(r"\$0\.000\d+", expected), expected
+    assert re.fullmatch(r"0\.0\d{1,2} ¢", expected), expected  # in cents, two digits
 
     env = {"SHIPWISE_URL": backend.base_url, "SHIPWISE_TOKEN": member}
     status = await shipwise("comparison", "status", comparison_id, env=env)
     assert status.code == 0, status.stderr
-    assert f"spent {expected}" in status.stdout and "¢" not in status.stdout
+    assert f"spent {expected}" in status.stdout and "$0.00" not in status.stdout
 
     report = (await backend.gql(GENERATE, {"id": comparison_id}, token=member)).ok()
     page = await backend.client.get(

@@ -43,7 +43,7 @@ query ComparisonsList($first: Int!, $after: String, $status: ComparisonStatus) {
 }
 fragment VerdictChipFields on BaselineVerdict { baselineCohortIndex outcome summary }
 fragment ComparisonRowFields on Comparison {
-  id label status stopReason createdAt spentCentsSoFar verdictState
+  id label status stopReason createdAt spentCentsSoFar verdictState decision { outcome }
   cohorts { cohortIndex label isCandidate passRate }
   scorecard { verdicts { ...VerdictChipFields } }
   progress { seq doneCalls totalCalls }
@@ -67,6 +67,7 @@ def _list_statements(*, with_status: bool) -> tuple[Select[Any], Select[Any]]:
             verdict.state.label("verdict_state"),
             verdict.scorecard.is_not(None).label("has_scorecard"),
             verdict.scorecard["verdicts"].label("verdicts"),
+            verdict.scorecard["decision"]["outcome"].label("decision_outcome"),
             COHORTS,
         ).outerjoin(verdict, on)
 
@@ -132,6 +133,7 @@ def _row_node(row: Any) -> dict[str, Any] | None:
                 for chip in chips
             ]
         }
+    decision = _decision(counts.status, row)
     return {
         "id": row["id"],
         "label": row["label"],
@@ -140,6 +142,7 @@ def _row_node(row: Any) -> dict[str, Any] | None:
         "createdAt": row["created_at"].isoformat(),
         "spentCentsSoFar": micros_to_cents(counts.spent_micros),
         "verdictState": verdict_state_name(row["verdict_state"]),
+        "decision": decision,
         "cohorts": shown_cohorts(counts.status, row["cohorts"] or []),
         "scorecard": scorecard,
         "progress": {
@@ -148,6 +151,16 @@ def _row_node(row: Any) -> dict[str, Any] | None:
             "totalCalls": counts.total_calls,
         },
     }
+
+
+def _decision(status: ComparisonStatus, row: Any) -> dict[str, str] | None:
+    """`decision { outcome }` as `Comparison.decision` answers it: NO_DECISION for a run that
+    did not end, the stored outcome once FINALIZED, else null."""
+    if status in (ComparisonStatus.CANCELLED, ComparisonStatus.FAILED):
+        return {"outcome": "NO_DECISION"}
+    finalized = row["verdict_state"] == VerdictState.FINALIZED and row["has_scorecard"]
+    outcome = row["decision_outcome"]
+    return {"outcome": str(outcome)} if finalized and outcome else None
 
 
 DOCUMENTS = (

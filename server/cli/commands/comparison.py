@@ -23,6 +23,7 @@ from server.cli.commands.client_setup import explain, fail
 from server.cli.commands.comparison_input import BadInput, comparison_input
 from server.cli.commands.progress_watch import ProgressBar, follow
 from server.money import dollars
+from server.words import comparison_status
 
 comparison_app = typer.Typer(no_args_is_help=True, help="Comparisons (API client: --url, --token).")
 
@@ -136,9 +137,8 @@ def _input(client: ApiClient, **flags: Any) -> dict[str, Any]:
 def _describe(comparison: dict[str, Any]) -> str:
     """A few lines a person reads: status, progress, spend, cohorts."""
     progress = comparison["progress"]
-    head = f"comparison {comparison['id']}: {comparison['status']}"
-    if comparison.get("stopReason"):
-        head += f" ({comparison['stopReason']})"
+    status = comparison_status(comparison["status"], comparison.get("stopReason"))
+    head = f"comparison {comparison['id']}: {status}"
     if comparison.get("errorCode"):
         head += f" error {comparison['errorCode']}"
     lines = [

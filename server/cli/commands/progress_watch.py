@@ -18,6 +18,7 @@ from websockets.exceptions import WebSocketException
 
 from server.cli.client import ApiClient, ApiError
 from server.money import dollars
+from server.words import comparison_status
 
 PROTOCOL = "graphql-transport-ws"
 TERMINAL = frozenset({"DONE", "FAILED", "CANCELLED"})
@@ -131,7 +132,7 @@ class ProgressBar:
         eta = snapshot.get("etaSeconds")
         if eta is not None and snapshot["status"] == "RUNNING":
             parts.append(f"ETA {_duration(float(eta))}")
-        parts.append(snapshot["status"])
+        parts.append(comparison_status(snapshot["status"], snapshot.get("stopReason")))
         return "  ".join(parts)
 
     def draw(self, snapshot: dict[str, Any]) -> None:

@@ -76,7 +76,7 @@ async def test_figures_of_50_cases_3_trials_2_cohorts(backend: Backend) -> None:
     assert preview["costBoundCents"] == pytest.approx(6.51)
     assert preview["summary"] == (
         "Up to 300 model calls: 150 for each cohort, judge calls included. "
-        "Up to $0.065 if every call uses its max output tokens."
+        "Up to 6.5 ¢ if every call uses its max output tokens."
     )
     [line] = preview["variables"]
     assert line["text"] == "question ← input.question · found in 50 of 50 cases"

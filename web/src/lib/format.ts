@@ -1,24 +1,29 @@
 /** How numbers, money and times read in the portal. */
 
 /**
- * Cents as dollars, one rule wherever shipwise shows money (the server's `server.money.dollars`
- * for the CLI and the report and diff pages; both checked against money.examples.json): two
- * decimals from $0.10 up ("$1,234.56"), below that two significant digits ("$0.016",
- * "$0.0000054"), so an amount that is not zero never reads "$0.00". Halves round up, on the
- * number's exact value (what `toFixed` and `toExponential` do).
+ * Money, one rule wherever shipwise shows money (the server's `server.money.dollars` for the
+ * CLI and the report and diff pages; both checked against money.examples.json): from $0.10 up,
+ * dollars with two decimals ("$1,234.56"); below that, cents with two significant digits and no
+ * trailing zeros ("1.6 ¢", "0.5 ¢", "0.00054 ¢"), so an amount that is not zero never reads
+ * "$0.00" nor hides behind a row of zeros. Halves round up, on the number's exact value (what
+ * `toFixed` and `toExponential` do).
  */
 export function dollars(cents: number | null | undefined): string {
   if (cents === null || cents === undefined) return "—";
-  const value = Math.abs(cents / 100);
-  if (value === 0) return "$0.00";
+  const small = Math.abs(cents);
+  if (small === 0) return "$0.00";
   const sign = cents < 0 ? "−" : "";
-  if (value < 0.1) {
-    const exponent = Number(value.toExponential(1).split("e")[1]);
-    const shown = value.toFixed(1 - exponent);
-    if (Number(shown) < 0.1) return `${sign}$${shown}`;
+  if (small < 10) {
+    const exponent = Number(small.toExponential(1).split("e")[1]);
+    const shown = small.toFixed(Math.max(0, 1 - exponent));
+    if (Number(shown) < 10) return `${sign}${withoutTrailingZeros(shown)} ¢`;
   }
-  const [whole, fraction] = value.toFixed(2).split(".");
+  const [whole, fraction] = Math.abs(cents / 100).toFixed(2).split(".");
   return `${sign}$${Number(whole).toLocaleString("en-US")}.${fraction}`;
+}
+
+function withoutTrailingZeros(text: string): string {
+  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
 }
 
 /** A rate in [0, 1] as a percentage: 0.8667 → "86.7%". */

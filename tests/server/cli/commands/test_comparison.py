@@ -139,7 +139,7 @@ async def test_start_wait_follows_the_subscription_to_done(backend: Backend) -> 
     comparison_id = await _create(backend, token, setup, "--trials", "1")
     done = await comparison(backend, token, "start", comparison_id, "--wait", env_auth=True)
     assert done.code == 0, done.stderr
-    assert f"comparison {comparison_id}: DONE (COMPLETED)" in done.stdout
+    assert f"comparison {comparison_id}: Done\n" in done.stdout  # in words, as the portal
     assert "[" + "#" * 30 + "] 100.0%  12/12 calls" in done.stderr
     assert "polling" not in done.stderr  # the bar was fed by the subscription
     assert "pass rate" in done.stdout
@@ -184,7 +184,7 @@ async def test_start_wait_exits_1_when_the_comparison_fails(backend: Backend) ->
         )
     done = await comparison(backend, token, "start", comparison_id, "--wait")
     assert done.code == 1, (done.stdout, done.stderr)
-    assert "FAILED" in done.stdout
+    assert f"comparison {comparison_id}: Failed error" in done.stdout
     assert "error comparison_dispatch_outcome_ambiguous" in done.stdout
 
 
@@ -193,10 +193,10 @@ async def test_cancel_and_status(backend: Backend) -> None:
     comparison_id = await _create(backend, token, setup)
     cancelled = await comparison(backend, token, "cancel", comparison_id)
     assert cancelled.code == 0, cancelled.stderr
-    assert f"comparison {comparison_id}: CANCELLED" in cancelled.stdout
+    assert f"comparison {comparison_id}: Cancelled" in cancelled.stdout
     status = await comparison(backend, token, "status", comparison_id)
     assert status.code == 0
-    assert "CANCELLED" in status.stdout
+    assert f"comparison {comparison_id}: Cancelled" in status.stdout
 
     other = await make_workspace(backend.sessionmaker, name="other")
     hidden = await comparison(backend, other.owner, "status", comparison_id)

@@ -87,9 +87,15 @@ def test_the_bar_writes_a_line_per_tenth_when_not_on_a_terminal() -> None:
     bar.draw(snapshot(100, "DONE", failedCalls=3))
     lines = out.getvalue().splitlines()
     assert len(lines) == 4
-    assert lines[0] == "[" + "." * 30 + "]   0.0%  0/360 calls  $0.0050  ETA 1m15s  RUNNING"
+    assert lines[0] == "[" + "." * 30 + "]   0.0%  0/360 calls  0.5 ¢  ETA 1m15s  Running"
     assert lines[2].startswith("[" + "#" * 15 + "." * 15 + "]  50.0%  180/360 calls")
-    assert lines[3] == "[" + "#" * 30 + "] 100.0%  360/360 calls  3 failed  $0.0050  DONE"
+    assert lines[3] == "[" + "#" * 30 + "] 100.0%  360/360 calls  3 failed  0.5 ¢  Done"
+
+
+def test_the_bar_says_a_capped_stop_in_words() -> None:
+    bar = ProgressBar(io.StringIO())
+    line = bar.line(snapshot(100, "DONE", stopReason="BUDGET_CAP"))
+    assert line.endswith("  Stopped at the budget cap")
 
 
 def test_websocket_urls_follow_the_scheme() -> None:

@@ -55,7 +55,7 @@ async def test_start_wait_gate_runs_and_exits_by_the_decision(backend: Backend) 
     env = client_env(backend, member)
     done = await shipwise("comparison", "start", comparison_id, "--wait", "--gate", env=env)
     assert done.code == 1, (done.stdout, done.stderr)
-    assert "DONE (COMPLETED)" in done.stdout
+    assert f"comparison {comparison_id}: Done\n" in done.stdout
     assert "decision: DONT_SHIP: Don't ship " in done.stdout
     alone = await shipwise("comparison", "start", comparison_id, "--gate", env=env)
     assert alone.code == 2 and "--gate needs --wait" in alone.stderr

@@ -10,9 +10,17 @@ import type {
 } from "../../gql/graphql";
 import { dollars, percent } from "../../lib/format";
 import { ComparisonRowQuery, RowProgressSubscription } from "./listDocuments";
-import { callsWords, statusWord } from "../../lib/comparisonWords";
+import { callsWords, decisionWord, statusWord } from "../../lib/comparisonWords";
 
 type Row = ComparisonRowFieldsFragment;
+
+/** The decision's chip in the verdict colours (one visual language, docs/portal.md). */
+const DECISION_TONE: Record<NonNullable<Row["decision"]>["outcome"], string> = {
+  SHIP: "chip good",
+  DONT_SHIP: "chip bad",
+  MORE_DATA: "chip",
+  NO_DECISION: "chip",
+};
 interface Snapshot {
   seq: number;
   status: Row["status"];
@@ -68,6 +76,13 @@ export function ComparisonRow({ node }: { node: Row }) {
         {status.status === "RUNNING" && (
           <span className="muted"> · {callsWords(status.doneCalls, status.totalCalls)}</span>
         )}
+      </td>
+      <td className="decision">
+        {row.decision ? (
+          <span className={DECISION_TONE[row.decision.outcome]}>
+            {decisionWord(row.decision.outcome)}
+          </span>
+        ) : null}
       </td>
       <td className="verdict">
         <Verdict row={row} />

@@ -59,6 +59,7 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
             <th scope="col">Candidate</th>
             <th scope="col">Baselines</th>
             <th scope="col">Status</th>
+            <th scope="col">Decision</th>
             <th scope="col">Verdict</th>
             <th scope="col">Pass rates</th>
             <th scope="col" className="num">

@@ -14,6 +14,8 @@ import { CreateComparisonMutation, SetupChoicesQuery } from "./setupDocuments";
 import { draftFromLink } from "../prompts/compareLink";
 import { addCohort, missingChoice, toInput, type NumberField, type SetupDraft } from "./setupDraft";
 import { messageAt } from "../../lib/fieldErrors";
+import { ShipPolicyFields } from "../../components/ShipPolicyFields";
+import { policyDraft, policyProblems, serverPolicyProblems } from "../../lib/shipPolicyDraft";
 import { usePreview } from "./usePreview";
 import "./comparisons.css";
 
@@ -40,10 +42,14 @@ export function NewComparisonPage() {
   const navigate = useNavigate();
   const location = useLocation();
   // "Compare on a dataset" (a release, a prompt version, two versions) arrives prefilled.
-  const [draft, setDraft] = useState<SetupDraft>(() => draftFromLink(location.search));
+  const [typed, setDraft] = useState<SetupDraft>(() => draftFromLink(location.search));
   const [{ data: choices, error: choicesError }] = useQuery({ query: SetupChoicesQuery });
   const releases = choices?.releases.edges.map((e) => e.node) ?? [];
   const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];
+  // The ship policy starts as the workspace's default, once read, until the person changes it.
+  const defaultPolicy = choices?.workspace.settings.defaultShipPolicy;
+  const draft: SetupDraft =
+    typed.shipPolicy || !defaultPolicy ? typed : { ...typed, shipPolicy: policyDraft(defaultPolicy) };
 
   const { input, preview, error: previewError, current } = usePreview(draft);
 
@@ -55,7 +61,12 @@ export function NewComparisonPage() {
   const busy = create.fetching || start.fetching;
 
   const serverProblems = placedProblems(previewError);
-  const placed = Object.keys(serverProblems).length > 0;
+  const policyServerProblems = {
+    ...serverPolicyProblems(previewError, "shipPolicy"),
+    ...serverPolicyProblems(runError, "shipPolicy"),
+  };
+  const placed =
+    Object.keys(serverProblems).length > 0 || Object.keys(policyServerProblems).length > 0;
   const reason = placed
     ? "Fix the field marked above."
     : runReason(missingChoice(draft), { current, error: previewError, preview });
@@ -129,6 +140,18 @@ export function NewComparisonPage() {
         <p className="muted">The dataset picker offers the first 100 datasets.</p>
       )}
       <RunOptions draft={draft} onChange={setDraft} serverProblems={serverProblems} />
+      {draft.shipPolicy && (
+        <ShipPolicyFields
+          value={draft.shipPolicy}
+          onChange={(shipPolicy) => setDraft({ ...draft, shipPolicy })}
+          problems={{ ...policyServerProblems, ...policyProblems(draft.shipPolicy) }}
+        >
+          <p className="muted">
+            Fixed when the comparison is made: the decision at its end follows it. It starts as
+            the workspace&apos;s default.
+          </p>
+        </ShipPolicyFields>
+      )}
       <div className="row">
         <label className="field">
           Comparison label
@@ -169,7 +192,9 @@ export function NewComparisonPage() {
           </span>
         )}
       </div>
-      {runError && <ErrorNotice error={runError} />}
+      {runError && Object.keys(serverPolicyProblems(runError, "shipPolicy")).length === 0 && (
+        <ErrorNotice error={runError} />
+      )}
       {unstarted && (
         <p>
           The comparison was made but did not start.{" "}

@@ -46,6 +46,7 @@ export function PreviewPanel({
         {preview.datasetVersionNumber}, {preview.trialsPerCase}{" "}
         {preview.trialsPerCase === 1 ? "trial" : "trials"} each.
       </p>
+      <p>Decides by this ship policy: {preview.shipPolicy.sentence}</p>
       {preview.variables.length > 0 && (
         <ul aria-label="Variables" className="plain">
           {preview.variables.map((v) => (

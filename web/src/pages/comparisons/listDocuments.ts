@@ -10,6 +10,9 @@ export const ComparisonRowFields = graphql(`
     createdAt
     spentCentsSoFar
     verdictState
+    decision {
+      outcome
+    }
     cohorts {
       cohortIndex
       label

@@ -18,6 +18,7 @@ const preview = (blockers: string[]): Preview => ({
   variables: [],
   warnings: [],
   blockers: blockers.map((message) => ({ code: "HOSTED_RUNS_OFF", message })),
+  shipPolicy: { sentence: "Ship when at most 2 points worse." },
 });
 
 describe("why Run is disabled", () => {

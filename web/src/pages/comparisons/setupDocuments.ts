@@ -3,6 +3,14 @@ import { graphql } from "../../gql";
 
 export const SetupChoicesQuery = graphql(`
   query SetupChoices {
+    workspace {
+      id
+      settings {
+        defaultShipPolicy {
+          ...ShipPolicyFormFields
+        }
+      }
+    }
     releases(first: 100) {
       pageInfo {
         hasNextPage
@@ -89,6 +97,9 @@ export const PreviewQuery = graphql(`
       blockers {
         code
         message
+      }
+      shipPolicy {
+        sentence
       }
     }
   }

@@ -1,3 +1,4 @@
+import { policyDraft } from "../../lib/shipPolicyDraft";
 import { describe, expect, it } from "vitest";
 import {
   addCohort,
@@ -71,7 +72,28 @@ describe("the setup draft", () => {
       sample: { size: 10, seed: 0 },
       budgetCapCents: 250.5,
       label: null,
+      shipPolicy: null,
     });
+  });
+
+  it("sends the ship policy as the form holds it, and waits while a policy box is not a number", () => {
+    const shipPolicy = policyDraft({
+      qualityMarginPoints: 1.5,
+      alpha: 0.1,
+      requireGain: "COST",
+      guardrails: [{ metric: "LATENCY_P95", maxIncreasePercent: 20 }],
+      judge: { minLabels: 30, minKappa: 0.6 },
+    });
+    expect(toInput({ ...ready(), shipPolicy })?.shipPolicy).toEqual({
+      qualityMarginPoints: 1.5,
+      alpha: 0.1,
+      requireGain: "COST",
+      guardrails: [{ metric: "LATENCY_P95", maxIncreasePercent: 20 }],
+      judge: { minLabels: 30, minKappa: 0.6 },
+    });
+    const blank = { ...shipPolicy, alpha: "" };
+    expect(missingChoice({ ...ready(), shipPolicy: blank })).toBe("Alpha needs a number, e.g. 0.05.");
+    expect(toInput({ ...ready(), shipPolicy: blank })).toBeNull();
   });
 });
 

@@ -9,6 +9,7 @@ import type {
   CreateComparisonInput,
   Split,
 } from "../../gql/graphql";
+import { firstPolicyProblem, policyInput, type PolicyDraft } from "../../lib/shipPolicyDraft";
 
 /** The checks the panel offers (the others need more fields: a schema, a tool, a rubric). */
 export type OfferedCheck = "CONTAINS" | "EXACT_MATCH";
@@ -39,6 +40,8 @@ export interface SetupDraft {
   sampleSize: string;
   split: Split;
   checks: OfferedCheck[];
+  /** The ship policy, prefilled with the workspace's default once read; null until then. */
+  shipPolicy: PolicyDraft | null;
 }
 
 export const EMPTY_DRAFT: SetupDraft = {
@@ -51,6 +54,7 @@ export const EMPTY_DRAFT: SetupDraft = {
   sampleSize: "",
   split: "DEV",
   checks: ["CONTAINS"],
+  shipPolicy: null,
 };
 
 /** The asset kind a binding role takes (server/releases/roles.py). */
@@ -97,8 +101,8 @@ export function missingChoice(draft: SetupDraft): string | null {
   }
   if (draft.checks.length === 0) return "Choose at least one check.";
   const problems = fieldProblems(draft);
-  return problems.trialsPerCase ?? problems.sampleSize ?? problems.budgetCapCents ?? null;
-  return null;
+  const policy = draft.shipPolicy ? firstPolicyProblem(draft.shipPolicy) : null;
+  return problems.trialsPerCase ?? problems.sampleSize ?? problems.budgetCapCents ?? policy;
 }
 
 export type NumberField = "trialsPerCase" | "sampleSize" | "budgetCapCents";
@@ -143,5 +147,6 @@ export function toInput(draft: SetupDraft): CreateComparisonInput | null {
     sample: sample ? { size: Number(sample), seed: 0 } : null,
     budgetCapCents: cap ? Number(cap) : null,
     label: draft.label.trim() || null,
+    shipPolicy: draft.shipPolicy ? policyInput(draft.shipPolicy) : null,
   };
 }

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
+import { RowAction } from "../../components/RowAction";
 import { dollars } from "../../lib/format";
 import { connectionStatusWords, enumWords } from "../../lib/words";
 import { ConnectionDialog } from "./ConnectionDialog";
@@ -16,7 +17,7 @@ import { TableScroll } from "../../components/TableScroll";
 export function ConnectionsTable() {
   const [{ data, error }, refetch] = useQuery({ query: ConnectionsQuery });
   const [adding, setAdding] = useState(false);
-  const [checkState, check] = useMutation(CheckConnection);
+  const [, check] = useMutation(CheckConnection);
   const reload = () => refetch({ requestPolicy: "network-only" });
   const connections = data?.modelConnections.edges.map((e) => e.node) ?? [];
   return (
@@ -66,13 +67,12 @@ export function ConnectionsTable() {
                   <div className="muted">Up to {c.maxConcurrency} calls at once</div>
                 </td>
                 <td>
-                  <RoleButton
+                  <RowAction
                     needs="ADMIN"
-                    disabled={checkState.fetching}
-                    onClick={() => void check({ id: c.id }).then(reload)}
-                  >
-                    Check
-                  </RoleButton>
+                    label="Check"
+                    run={() => check({ id: c.id })}
+                    onDone={reload}
+                  />
                 </td>
               </tr>
             ))}
@@ -80,7 +80,6 @@ export function ConnectionsTable() {
         </table>
       </TableScroll>
       {error && <ErrorNotice error={error} />}
-      {checkState.error && <ErrorNotice error={checkState.error} />}
       <RoleButton needs="ADMIN" onClick={() => setAdding(true)}>
         Add connection
       </RoleButton>

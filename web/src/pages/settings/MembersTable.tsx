@@ -9,6 +9,7 @@ import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
 import { RoleButton } from "../../components/RoleButton";
+import { RowAction } from "../../components/RowAction";
 import type { Role } from "../../gql/graphql";
 import { atLeast, roleWord } from "../../lib/roles";
 import { useSession } from "../../lib/session";
@@ -27,7 +28,7 @@ export function MembersTable() {
   const [{ data, error }, refetch] = useQuery({ query: MembersQuery });
   const [adding, setAdding] = useState(false);
   const [setRoleState, setRole] = useMutation(SetMemberRole);
-  const [removeState, remove] = useMutation(RemoveMember);
+  const [, remove] = useMutation(RemoveMember);
   const reload = () => refetch({ requestPolicy: "network-only" });
   const members = data?.members.edges.map((e) => e.node) ?? [];
   const noteId = useId();
@@ -78,13 +79,17 @@ export function MembersTable() {
                     <Ago iso={m.createdAt} />
                   </td>
                   <td>
-                    <RoleButton
+                    <RowAction
                       needs={needed}
-                      disabled={m.id === session.memberId || removeState.fetching}
-                      onClick={() => void remove({ memberId: m.id }).then(reload)}
-                    >
-                      Remove
-                    </RoleButton>
+                      label="Remove"
+                      disabled={m.id === session.memberId}
+                      run={() => remove({ memberId: m.id })}
+                      onDone={reload}
+                      ask={{
+                        title: `Remove ${m.name}?`,
+                        words: "They lose this workspace at once, and their tokens stop working.",
+                      }}
+                    />
                   </td>
                 </tr>
               );
@@ -98,7 +103,6 @@ export function MembersTable() {
       </p>
       {error && <ErrorNotice error={error} />}
       {setRoleState.error && <ErrorNotice error={setRoleState.error} />}
-      {removeState.error && <ErrorNotice error={removeState.error} />}
       <RoleButton needs="ADMIN" onClick={() => setAdding(true)}>
         Add member
       </RoleButton>

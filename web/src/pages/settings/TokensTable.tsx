@@ -9,6 +9,7 @@ import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
 import { RoleButton } from "../../components/RoleButton";
+import { RowAction } from "../../components/RowAction";
 import { roleWord } from "../../lib/roles";
 import { useSession } from "../../lib/session";
 import { CreateToken, MembersQuery, RevokeToken, TokensQuery } from "./settingsDocuments";
@@ -19,7 +20,7 @@ export function TokensTable() {
   const [{ data, error }, refetch] = useQuery({ query: TokensQuery });
   const [{ data: members }] = useQuery({ query: MembersQuery });
   const [creating, setCreating] = useState(false);
-  const [revokeState, revoke] = useMutation(RevokeToken);
+  const [, revoke] = useMutation(RevokeToken);
   const reload = () => refetch({ requestPolicy: "network-only" });
   const memberName = new Map(
     (members?.members.edges ?? []).map((e) => [e.node.id, e.node.name] as const),
@@ -56,13 +57,16 @@ export function TokensTable() {
                       Revoked <Ago iso={t.revokedAt} />
                     </>
                   ) : (
-                    <RoleButton
+                    <RowAction
                       needs="ADMIN"
-                      disabled={revokeState.fetching}
-                      onClick={() => void revoke({ id: t.id }).then(reload)}
-                    >
-                      Revoke
-                    </RoleButton>
+                      label="Revoke"
+                      run={() => revoke({ id: t.id })}
+                      onDone={reload}
+                      ask={{
+                        title: `Revoke the token ${t.name}?`,
+                        words: "Whatever uses it is refused from now on. A revoked token cannot be restored.",
+                      }}
+                    />
                   )}
                 </td>
               </tr>
@@ -71,7 +75,6 @@ export function TokensTable() {
         </table>
       </TableScroll>
       {error && <ErrorNotice error={error} />}
-      {revokeState.error && <ErrorNotice error={revokeState.error} />}
       <RoleButton needs="ADMIN" onClick={() => setCreating(true)}>
         Create token
       </RoleButton>

@@ -9,6 +9,7 @@ import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
 import { RoleButton } from "../../components/RoleButton";
+import { RowAction } from "../../components/RowAction";
 import type { WebhookEvent } from "../../gql/graphql";
 import { messageAt } from "../../lib/fieldErrors";
 import { enumWords } from "../../lib/words";
@@ -20,7 +21,7 @@ const EVENTS: WebhookEvent[] = ["COMPARISON_FINISHED", "COMPARISON_REGRESSED", "
 export function WebhooksTable() {
   const [{ data, error }, refetch] = useQuery({ query: WebhooksQuery });
   const [adding, setAdding] = useState(false);
-  const [redeliverState, redeliver] = useMutation(RedeliverWebhook);
+  const [, redeliver] = useMutation(RedeliverWebhook);
   const reload = () => refetch({ requestPolicy: "network-only" });
   const hooks = data?.webhooks.edges.map((e) => e.node) ?? [];
   return (
@@ -55,13 +56,12 @@ export function WebhooksTable() {
                         {enumWords(d.event)}: {enumWords(d.status)} after {d.attemptCount}{" "}
                         {d.attemptCount === 1 ? "attempt" : "attempts"}, <Ago iso={d.createdAt} />{" "}
                         {d.status !== "PENDING" && (
-                          <RoleButton
+                          <RowAction
                             needs="ADMIN"
-                            disabled={redeliverState.fetching}
-                            onClick={() => void redeliver({ deliveryId: d.id }).then(reload)}
-                          >
-                            Redeliver
-                          </RoleButton>
+                            label="Redeliver"
+                            run={() => redeliver({ deliveryId: d.id })}
+                            onDone={reload}
+                          />
                         )}
                       </li>
                     ))}
@@ -78,7 +78,6 @@ export function WebhooksTable() {
         </table>
       </TableScroll>
       {error && <ErrorNotice error={error} />}
-      {redeliverState.error && <ErrorNotice error={redeliverState.error} />}
       <RoleButton needs="ADMIN" onClick={() => setAdding(true)}>
         Add webhook
       </RoleButton>

@@ -9,6 +9,14 @@ import { useAllowed } from "../../components/useAllowed";
 import type { AmbiguousOutcomes, WorkspaceSettingsQuery as Data } from "../../gql/graphql";
 import { messageAt } from "../../lib/fieldErrors";
 import { enumWords } from "../../lib/words";
+import { ShipPolicyFields } from "../../components/ShipPolicyFields";
+import {
+  policyDraft,
+  policyInput,
+  policyProblems,
+  serverPolicyProblems,
+  type PolicyDraft,
+} from "../../lib/shipPolicyDraft";
 import { UpdateWorkspaceSettings, WorkspaceSettingsQuery } from "./settingsDocuments";
 
 type Settings = Data["workspace"]["settings"];
@@ -45,10 +53,11 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
     maxRunningComparisons: String(saved.maxRunningComparisons),
     requestsPerMinutePerToken: String(saved.requestsPerMinutePerToken),
   });
+  const [policy, setPolicy] = useState<PolicyDraft>(() => policyDraft(saved.defaultShipPolicy));
   const [shown, setShown] = useState(false);
   const [done, setDone] = useState(false);
   const [{ fetching, error }, update] = useMutation(UpdateWorkspaceSettings);
-  const ids = { needs: useId(), running: useId(), rate: useId(), runningError: useId(), rateError: useId() };
+  const ids = { policyNeeds: useId(), needs: useId(), running: useId(), rate: useId(), runningError: useId(), rateError: useId() };
   const runningError =
     wholeError(draft.maxRunningComparisons, LABELS.maxRunningComparisons, 1) ??
     messageAt(error, "maxRunningComparisons", LABELS);
@@ -60,7 +69,8 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
     event.preventDefault();
     setShown(true);
     setDone(false);
-    if (runningError || rateError) return;
+    const policyWrong = Object.keys(policyProblems(policy)).length > 0;
+    if (runningError || rateError || policyWrong) return;
     const result = await update({
       input: {
         allowHostedRuns: draft.allowHostedRuns,
@@ -68,6 +78,7 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
         maxRunningComparisons: Number(draft.maxRunningComparisons),
         requestsPerMinutePerToken: Number(draft.requestsPerMinutePerToken),
         ambiguousOutcomes: draft.ambiguousOutcomes,
+        defaultShipPolicy: policyInput(policy),
       },
     });
     if (!result.error) {
@@ -75,7 +86,12 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
       onSaved();
     }
   };
-  const fieldErrorShown = shown && (runningError || rateError);
+  const policyShown = {
+    ...serverPolicyProblems(error, "defaultShipPolicy"),
+    ...(shown ? policyProblems(policy) : {}),
+  };
+  const policyErrorShown = Object.keys(policyShown).length > 0;
+  const fieldErrorShown = (shown && (runningError || rateError)) || policyErrorShown;
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="settings-form">
       <fieldset disabled={!admin} aria-describedby={admin ? undefined : ids.needs}>
@@ -139,6 +155,19 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
           </select>
         </label>
       </fieldset>
+      <ShipPolicyFields
+        value={policy}
+        onChange={setPolicy}
+        problems={policyShown}
+        disabled={!admin}
+        describedBy={admin ? undefined : ids.policyNeeds}
+      >
+        {!admin && <NeedsRole id={ids.policyNeeds} needs="ADMIN" />}
+        <p className="muted">
+          The default for a new comparison: a comparison may set its own, and keeps the one it was
+          made with.
+        </p>
+      </ShipPolicyFields>
       <div className="row">
         <RoleButton needs="ADMIN" type="submit" className="primary" disabled={fetching}>
           Save

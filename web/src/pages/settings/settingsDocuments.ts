@@ -12,6 +12,9 @@ export const WorkspaceSettingsQuery = graphql(`
         maxRunningComparisons
         requestsPerMinutePerToken
         ambiguousOutcomes
+        defaultShipPolicy {
+          ...ShipPolicyFormFields
+        }
       }
     }
   }
@@ -27,6 +30,9 @@ export const UpdateWorkspaceSettings = graphql(`
         maxRunningComparisons
         requestsPerMinutePerToken
         ambiguousOutcomes
+        defaultShipPolicy {
+          ...ShipPolicyFormFields
+        }
       }
     }
   }
