@@ -177,4 +177,3 @@ async def test_run_diff_decision_names_a_metric_the_runs_lack(
     )
     assert refused.codes == ["VALIDATION_FAILED"]
     assert refused.errors[0]["extensions"]["field"] == "policy.guardrails[0].maxIncreasePercent"
-
