@@ -180,9 +180,9 @@ async def test_comparison_gate_writes_markdown_and_junit(
 ) -> None:
     """`shipwise comparison gate ID --markdown FILE --junit FILE`: the files are written, the
     JUnit valid against the schema, and the exit code is still the decision's."""
-    from tests.server.cli.commands.test_decision_gate import SAME, WORSE, _comparison_of
+    from tests.server.cli.commands.test_decision_gate import SAME, WORSE, comparison_of
 
-    member, held = await _comparison_of(backend, [WORSE, SAME[:6] + ["PP"] * 18])
+    member, held = await comparison_of(backend, [WORSE, SAME[:6] + ["PP"] * 18])
     md, xml = tmp_path / "held.md", tmp_path / "held.xml"
     env = client_env(backend, member)
     failed = await shipwise(
@@ -197,7 +197,7 @@ async def test_comparison_gate_writes_markdown_and_junit(
     # the candidate's first 6 cases FF against PP PF FF PP PP PF: all but the FF one regressed
     assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("24", "5")
 
-    member, shipped = await _comparison_of(backend, [SAME, SAME])
+    member, shipped = await comparison_of(backend, [SAME, SAME])
     md, xml = tmp_path / "ship.md", tmp_path / "ship.xml"
     env = client_env(backend, member)
     passed = await shipwise(
