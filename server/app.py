@@ -125,6 +125,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             rate_limiter=runtime.rate_limiter,
             secret_box=secret_box,
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
+            providers=providers,
         )
         app.state.shipwise = state
         direct = DirectReads(engine, direct_documents.DOCUMENTS) if settings.direct_reads else None
