@@ -23,7 +23,7 @@ from tests.factories import (
 )
 from tests.fakes.openai_server import Behaviour, FakeOpenAI
 from tests.harness import Backend
-from tests.server.dispatch.api import create, start
+from tests.server.dispatch.api import create, start, wait_terminal
 from tests.server.dispatch.test_judge_rubric import graded_by_city
 from tests.server.runs.api import append, experiment
 
@@ -37,7 +37,7 @@ RUN = """query($id: ID!) { run(id: $id) {
 EXPORT_PATH = "/runs/{}/items.jsonl"
 
 
-async def _judge(backend: Backend, ws: Any, fake: FakeOpenAI) -> JudgeFixture:
+async def judge_of(backend: Backend, ws: Any, fake: FakeOpenAI) -> JudgeFixture:
     return await make_judge(
         backend.sessionmaker,
         ws,
@@ -52,19 +52,22 @@ async def _judge(backend: Backend, ws: Any, fake: FakeOpenAI) -> JudgeFixture:
     )
 
 
-def _judge_requests(fake: FakeOpenAI) -> int:
+def judge_requests(fake: FakeOpenAI) -> int:
     return sum(1 for r in fake.requests if r.path.endswith("/chat/completions"))
 
 
-async def _hosted_trials(
+async def hosted_trials(
     backend: Backend, ws: Any, checks: list[dict[str, Any]], cases: int
-) -> tuple[list[dict[str, Any]], list[Trial]]:
-    """A finished hosted comparison with `checks`: (its cases, cohort 0's trials)."""
+) -> tuple[list[dict[str, Any]], list[Trial], str]:
+    """A finished hosted comparison with `checks`: (its cases, cohort 0's trials, its
+    dataset version)."""
     member = ws.tokens[Role.MEMBER]
     case_list = comparison_cases(cases)
     setup = await make_comparison_setup(backend.sessionmaker, ws, case_list=case_list)
     comparison_id = await create(backend, member, setup.input(trialsPerCase=2, checks=checks))
-    assert (await start(backend, member, comparison_id, background=False))["status"] == "DONE"
+    await start(backend, member, comparison_id)  # in the background: waited for below
+    ended = await wait_terminal(backend, member, comparison_id, timeout=180)
+    assert ended["status"] == "DONE"
     async with backend.sessionmaker() as session:
         trials = list(
             await session.scalars(
@@ -73,7 +76,7 @@ async def _hosted_trials(
                 .order_by(Trial.case_ordinal, Trial.trial_index)
             )
         )
-    return case_list, trials
+    return case_list, trials, setup.dataset_version_id
 
 
 def _items(cases: list[dict[str, Any]], trials: list[Trial]) -> list[dict[str, Any]]:
@@ -95,21 +98,21 @@ async def test_an_import_is_judged_as_the_hosted_comparison_of_the_same_outputs(
     fake_openai.behaviour = Behaviour(reply=graded_by_city)
     ws = await make_workspace(backend.sessionmaker)
     member = ws.tokens[Role.MEMBER]
-    judge = await _judge(backend, ws, fake_openai)
+    judge = await judge_of(backend, ws, fake_openai)
     checks = [{"kind": "CONTAINS"}, judge.check()]
-    cases, trials = await _hosted_trials(backend, ws, checks, cases=6)
+    cases, trials, _ = await hosted_trials(backend, ws, checks, cases=6)
     assert len(trials) == 12 and all(t.error_code is None for t in trials)
-    hosted_calls = _judge_requests(fake_openai)
+    hosted_calls = judge_requests(fake_openai)
 
     exp = await experiment(backend, member)
     variables = {"e": exp, "k": "judged", "c": checks, "cap": None}
     run = (await backend.gql(START, variables, token=member)).ok()["startRunImport"]
     items = _items(cases, trials)
     (await append(backend, member, run["id"], items)).ok()
-    assert _judge_requests(fake_openai) - hosted_calls == 12, "one judge call per trial"
+    assert judge_requests(fake_openai) - hosted_calls == 12, "one judge call per trial"
     again = await append(backend, member, run["id"], items, position=0)  # a retried chunk
     assert again.ok()["appendRunItems"]["appendedCount"] == 0
-    assert _judge_requests(fake_openai) - hosted_calls == 12, "a retry calls no judge again"
+    assert judge_requests(fake_openai) - hosted_calls == 12, "a retry calls no judge again"
 
     exported = await backend.client.get(
         EXPORT_PATH.format(run["id"]), headers={"Authorization": f"Bearer {member}"}
@@ -144,7 +147,7 @@ async def test_a_cap_stops_judging_and_says_so(backend: Backend, fake_openai: Fa
     fake_openai.behaviour = Behaviour(reply=graded_by_city)
     ws = await make_workspace(backend.sessionmaker)
     member = ws.tokens[Role.MEMBER]
-    judge = await _judge(backend, ws, fake_openai)
+    judge = await judge_of(backend, ws, fake_openai)
     exp = await experiment(backend, member)
     variables = {"e": exp, "k": "capped", "c": [judge.check()], "cap": 1.0}
     run = (await backend.gql(START, variables, token=member)).ok()["startRunImport"]
@@ -159,7 +162,7 @@ async def test_a_cap_stops_judging_and_says_so(backend: Backend, fake_openai: Fa
     extensions = refused.errors[0]["extensions"]
     assert extensions["reason"] == "BUDGET_CAP"
     assert "judging stopped" in refused.errors[0]["message"]
-    calls = _judge_requests(fake_openai)
+    calls = judge_requests(fake_openai)
     assert 1 <= calls < 40, "judging stopped before every trial was judged"
 
     found = (await backend.gql(RUN, {"id": run["id"]}, token=member)).ok()["run"]
@@ -169,7 +172,7 @@ async def test_a_cap_stops_judging_and_says_so(backend: Backend, fake_openai: Fa
 
     later = await append(backend, member, run["id"], items[:1])
     assert later.codes == ["QUOTA_EXCEEDED"]
-    assert _judge_requests(fake_openai) == calls, "no judge is called past the cap"
+    assert judge_requests(fake_openai) == calls, "no judge is called past the cap"
 
 
 async def test_an_unparseable_grade_leaves_the_trial_ungraded(
@@ -178,7 +181,7 @@ async def test_an_unparseable_grade_leaves_the_trial_ungraded(
     fake_openai.behaviour = Behaviour(reply="Looks good to me!")
     ws = await make_workspace(backend.sessionmaker)
     member = ws.tokens[Role.MEMBER]
-    judge = await _judge(backend, ws, fake_openai)
+    judge = await judge_of(backend, ws, fake_openai)
     exp = await experiment(backend, member)
     variables = {"e": exp, "k": "k", "c": [judge.check()], "cap": None}
     run = (await backend.gql(START, variables, token=member)).ok()["startRunImport"]
@@ -197,8 +200,8 @@ async def test_a_bad_judge_is_refused_and_nothing_starts(
     ws = await make_workspace(backend.sessionmaker)
     other = await make_workspace(backend.sessionmaker)
     member = ws.tokens[Role.MEMBER]
-    mine = await _judge(backend, ws, fake_openai)
-    theirs = await _judge(backend, other, fake_openai)
+    mine = await judge_of(backend, ws, fake_openai)
+    theirs = await judge_of(backend, other, fake_openai)
     exp = await experiment(backend, member)
 
     def check(rubric: str, config: str) -> list[dict[str, Any]]:
@@ -231,4 +234,4 @@ async def test_a_bad_judge_is_refused_and_nothing_starts(
             select(func.count()).select_from(Run).where(Run.experiment_id == exp)
         )
     assert count == 0
-    assert _judge_requests(fake_openai) == 0
+    assert judge_requests(fake_openai) == 0
