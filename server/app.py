@@ -126,6 +126,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             rate_limiter=runtime.rate_limiter,
             secret_box=secret_box,
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
+            providers=providers,
         )
         app.state.shipwise = state
         persisted_documents = persisted.load(settings.persisted_documents_file())

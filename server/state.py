@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from server.providers.registry import ProviderPool
 from server.runtime.interfaces import EventBus, JobQueue, RateLimiter
 from server.security import SecretBox
 from server.settings import Settings
@@ -25,3 +26,5 @@ class AppState:
     rate_limiter: RateLimiter
     secret_box: SecretBox
     tokens: TokenCache
+    providers: ProviderPool
+    """Model providers of this process: an imported run's judge calls (`appendRunItems`)."""

@@ -14,7 +14,8 @@ from server.cli.commands.compare import ExitOneOnUsageError, compare_command
 from server.cli.commands.comparison import comparison_app
 from server.cli.commands.dataset import dataset_app
 from server.cli.commands.export import export_app
-from server.cli.commands.runs import diff_command, gate_command, run_app
+from server.cli.commands.gate import gate_command
+from server.cli.commands.runs import diff_command, run_app
 from server.settings import Settings, get_settings
 
 if TYPE_CHECKING:

@@ -14,10 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.checks import CheckKind, judge_key
 from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
+from server.judges.rubric_grade import RubricJudge, load_judges
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,19 +32,6 @@ class CohortPlan:
     max_output_tokens: int
     params: dict[str, Any]
     tools: list[dict[str, Any]] | None
-
-
-@dataclass(frozen=True, slots=True)
-class JudgePlan:
-    """A JUDGE_RUBRIC check's rubric and judge model, resolved for dispatch."""
-
-    rubric: str
-    scale: str
-    connection: ModelConnection
-    model: str
-    temperature: float | None
-    max_output_tokens: int
-    params: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +58,7 @@ class DispatchPlan:
     cases: Mapping[int, CasePlan]
     """By ordinal, in case-major order."""
     recorded: frozenset[tuple[int, int, int]]
-    judges: Mapping[tuple[str, str], JudgePlan] = field(default_factory=dict)
+    judges: Mapping[tuple[str, str], RubricJudge] = field(default_factory=dict)
 
     def pending(
         self,
@@ -125,35 +112,13 @@ async def load_plan(session: AsyncSession, comparison_id: str) -> DispatchPlan:
             Trial.comparison_id == comparison_id
         )
     )
-    judges = {
-        judge_key(spec): await _judge_plan(session, spec)
-        for spec in comparison.checks
-        if spec.get("kind") == CheckKind.JUDGE_RUBRIC
-    }
+    judges = await load_judges(session, comparison.checks)
     return DispatchPlan(
         comparison=comparison,
         cohorts=cohorts,
         cases=cases,
         recorded=frozenset((int(a), int(b), int(c)) for a, b, c in recorded),
         judges=judges,
-    )
-
-
-async def _judge_plan(session: AsyncSession, spec: Mapping[str, Any]) -> JudgePlan:
-    rubric_id, config_id = judge_key(spec)
-    rubric = await session.get(AssetVersion, rubric_id)
-    config = await session.get(AssetVersion, config_id)
-    assert rubric is not None and config is not None
-    connection = await session.get(ModelConnection, config.content["connectionId"])
-    assert connection is not None
-    return JudgePlan(
-        rubric=str(rubric.content["text"]),
-        scale=str(rubric.content["scale"]),
-        connection=connection,
-        model=str(config.content["model"]),
-        temperature=config.content.get("temperature"),
-        max_output_tokens=int(config.content["maxOutputTokens"]),
-        params=dict(config.content.get("params") or {}),
     )
 
 

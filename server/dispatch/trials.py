@@ -1,25 +1,17 @@
-"""One trial: render the cohort's prompt for the case, call its connection, run the checks
-(a JUDGE_RUBRIC check asks the judge's connection for a structured grade of this output)."""
+"""One trial: render the cohort's prompt for the case, call its connection, grade the output
+(`server.judges.rubric_grade`: a JUDGE_RUBRIC check asks the judge's connection for a
+structured grade of this output)."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from typing import Any
 
-from server.checks import run_checks
-from server.checks.evaluate import CheckResult
-from server.checks.spec import CheckKind, judge_key
 from server.comparisons.models import TrialState
 from server.connections.models import ModelConnection
 from server.dispatch.outcomes import TrialOutcome
-from server.dispatch.plan import (
-    CasePlan,
-    CohortPlan,
-    DispatchPlan,
-    JudgePlan,
-    WorkItem,
-)
-from server.judges.rubric import judge_messages, parse_grade
+from server.dispatch.plan import CasePlan, CohortPlan, DispatchPlan, WorkItem
+from server.judges.rubric_grade import Case, grade_output
 from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
 from server.providers.base import CallResult, DispatchError, ModelCall, Provider
@@ -159,20 +151,24 @@ class TrialRunner:
         cost = _cost(cohort.connection, result)
         if result.error is not None:
             return _errored(trial_id, result.error.value, result, cost)
-        output = result.output or ""
-        plain = [s for s in comparison.checks if s.get("kind") != CheckKind.JUDGE_RUBRIC]
-        _, _, checks = run_checks(plain, output, result.tool_calls, case.expected)
-        for spec in comparison.checks:
-            if spec.get("kind") != CheckKind.JUDGE_RUBRIC:
-                continue
-            judged = await self._judge(
-                plan.judges[judge_key(spec)], case, output, trial_header, delivery_id
-            )
-            cost += judged[1]
-            if isinstance(judged[0], DispatchError):
-                return _errored(trial_id, judged[0].value, result, cost)
-            checks.append(judged[0])
-        ordered = _in_spec_order(comparison.checks, checks)
+        graded = await grade_output(
+            comparison.checks,
+            result.output or "",
+            result.tool_calls,
+            Case(
+                input=case.input,
+                expected=case.expected,
+                case_key=case.dataset_item_id,
+                trial_header=trial_header,
+                delivery_header=delivery_id,
+            ),
+            judges=plan.judges,
+            call=self._judge_call,
+        )
+        cost += graded.cost_micros
+        if graded.error is not None or graded.results is None:
+            code = graded.error or DispatchError.JUDGE_GRADE_UNPARSEABLE
+            return _errored(trial_id, code.value, result, cost)
         return TrialOutcome(
             trial_id=trial_id,
             state=TrialState.COMPLETED,
@@ -184,49 +180,11 @@ class TrialRunner:
             latency_ms=result.latency_ms,
             attempts=result.attempts,
             error_code=None,
-            passed=all(c.passed for c in ordered),
-            score=sum(c.score for c in ordered) / len(ordered) if ordered else 1.0,
-            check_results=[c.as_json() for c in ordered],
+            passed=graded.passed,
+            score=graded.score,
+            check_results=[c.as_json() for c in graded.results],
         )
 
-    async def _judge(
-        self, judge: JudgePlan, case: CasePlan, output: str, trial_header: str, delivery_id: str
-    ) -> tuple[CheckResult | DispatchError, int]:
-        """(the rubric check's result or an error code, what the judge call cost)."""
-        result = await self._call(
-            judge.connection,
-            abandonable=False,
-            call=ModelCall(
-                messages=judge_messages(
-                    rubric=judge.rubric,
-                    scale=judge.scale,
-                    case_input=case.input,
-                    expected=case.expected,
-                    output=output,
-                ),
-                model=judge.model,
-                max_output_tokens=judge.max_output_tokens,
-                temperature=judge.temperature,
-                params=judge.params,
-                trial_header=f"{trial_header}/judge",
-                delivery_header=delivery_id,
-                case_key=case.dataset_item_id,
-            ),
-        )
-        cost = _cost(judge.connection, result)
-        if result.error is not None:
-            return result.error, cost
-        grade = parse_grade(judge.scale, result.output)
-        if grade is None:
-            return DispatchError.JUDGE_GRADE_UNPARSEABLE, cost
-        return CheckResult(CheckKind.JUDGE_RUBRIC, grade.passed, grade.score), cost
-
-
-def _in_spec_order(specs: list[dict[str, Any]], results: list[CheckResult]) -> list[CheckResult]:
-    """Plain checks ran first, judges after; store them in the order they were asked for."""
-    plain = iter(r for r in results if r.kind != CheckKind.JUDGE_RUBRIC)
-    judged = iter(r for r in results if r.kind == CheckKind.JUDGE_RUBRIC)
-    return [
-        next(judged) if spec.get("kind") == CheckKind.JUDGE_RUBRIC else next(plain)
-        for spec in specs
-    ]
+    async def _judge_call(self, connection: ModelConnection, call: ModelCall) -> CallResult:
+        """A judge's wait is not abandonable: its trial's call was already sent."""
+        return await self._call(connection, call, abandonable=False)

@@ -1,40 +1,66 @@
 """Checks graded by the server on imported runs: `startRunImport(checks: …)` names them, and
 each appended trial's output is graded with the code hosted comparisons use
-(`server.checks.run_checks`), before the item is stored.
+(`server.judges.rubric_grade`), before the item is stored: a JUDGE_RUBRIC check through a
+judge call made before the write (`server.import_judges`), the rest here.
 
 A graded trial gets `checks` (each result as a comparison's trial stores it), `passed` (all
 checks passed) and one evaluator score per check, named as hosted runs name them
 (`CONTAINS`, `JSON_SCHEMA#2`…); a trial without an output is left ungraded (failed or
 missing, as a hosted trial without an answer). A structured output is graded as its JSON
-text. Grading is deterministic, so a retried chunk grades to the same item and stays a
-no-op (`append_items` compares stored items).
+text. A retried chunk is compared with the stored items without what grading set
+(`ungraded`), so it stays a no-op and no judge is called again.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-from server.checks.evaluate import run_checks
 from server.checks.spec import CheckKind, validate_check_specs
-from server.errors import ValidationFailed
+from server.errors import Conflict
+from server.judges.rubric_grade import Case, Graded, grade_output
 from server.runs.items import ItemRow
+
+GRADED_KEYS = frozenset({"passed", "checks", "errorCode"})
+"""What grading sets on a trial with an output (with its checks' evaluator scores)."""
+JUDGE_NOT_CALLED = "judge_not_called"
 
 
 def validate_import_checks(checks: Any) -> list[dict[str, Any]] | None:
-    """The checks an import names (None: the client grades), validated as a comparison's;
-    JUDGE_RUBRIC is refused here: judge calls are not yet made for imports."""
+    """The checks an import names (None: the client grades), validated as a comparison's
+    (a JUDGE_RUBRIC check's rubric and judge are resolved by `server.import_judges`)."""
     if checks is None:
         return None
-    specs = validate_check_specs(checks)
-    for index, spec in enumerate(specs):
-        if spec["kind"] == CheckKind.JUDGE_RUBRIC:
-            raise ValidationFailed(
-                "JUDGE_RUBRIC checks are graded in hosted comparisons only, not yet on imports",
-                field=f"checks[{index}].kind",
-            )
-    return specs
+    return validate_check_specs(checks)
+
+
+def has_judges(checks: list[dict[str, Any]] | None) -> bool:
+    return any(spec.get("kind") == CheckKind.JUDGE_RUBRIC for spec in checks or [])
+
+
+def ungraded(trials: list[dict[str, Any]], checks: list[dict[str, Any]] | None) -> str:
+    """The trials without what the server's grading sets, canonical: a retried chunk (sent
+    ungraded) is the same as the stored one (graded) when they match."""
+    if not checks:
+        return _canonical(trials)
+    names = set(evaluator_names(checks))
+    bare = []
+    for trial in trials:
+        if trial.get("output") is None:
+            bare.append(trial)
+            continue
+        kept = {k: v for k, v in trial.items() if k not in GRADED_KEYS and k != "evaluators"}
+        evaluators = {k: v for k, v in (trial.get("evaluators") or {}).items() if k not in names}
+        if evaluators:
+            kept["evaluators"] = evaluators
+        bare.append(kept)
+    return _canonical(bare)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def evaluator_names(checks: list[dict[str, Any]]) -> list[str]:
@@ -52,29 +78,77 @@ def _text(output: Any) -> str:
     return output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
 
 
-def grade_trial(
-    trial: dict[str, Any], checks: list[dict[str, Any]], names: list[str], expected: Any
-) -> dict[str, Any]:
-    """The trial with the server's grade (unchanged when it has no output)."""
-    output = trial.get("output")
-    if output is None:
-        return {**trial, "passed": None}
-    calls = trial.get("toolCalls") if isinstance(trial.get("toolCalls"), list) else []
-    passed, _score, results = run_checks(checks, _text(output), calls, expected)
-    evaluators = dict(trial.get("evaluators") or {})
-    evaluators.update({name: r.score for name, r in zip(names, results, strict=True)})
+def _graded_trial(trial: dict[str, Any], graded: Graded, names: list[str]) -> dict[str, Any]:
+    """The trial with the server's grade; a judge's error code leaves it ungraded (failed
+    or missing, as a hosted trial whose judge failed)."""
+    kept = {k: v for k, v in trial.items() if k not in GRADED_KEYS}
+    evaluators = {k: v for k, v in (trial.get("evaluators") or {}).items() if k not in names}
+    if graded.results is None:
+        code = graded.error.value if graded.error else JUDGE_NOT_CALLED
+        return {**kept, "evaluators": evaluators, "passed": None, "errorCode": code}
+    evaluators.update({name: r.score for name, r in zip(names, graded.results, strict=True)})
     return {
-        **trial,
-        "passed": passed,
+        **kept,
+        "passed": graded.passed,
         "evaluators": evaluators,
-        "checks": [r.as_json() for r in results],
+        "checks": [r.as_json() for r in graded.results],
     }
 
 
-def grade_row(row: ItemRow, checks: list[dict[str, Any]]) -> ItemRow:
-    """The item with every trial graded and its counts and evaluator means recomputed."""
+async def grade_rows(
+    rows: list[ItemRow],
+    checks: list[dict[str, Any]],
+    judged: Mapping[tuple[int, int], Graded] | None = None,
+) -> list[ItemRow]:
+    """Each item with every trial that has an output graded (with the code hosted trials
+    are graded with) and its counts and evaluator means recomputed. JUDGE_RUBRIC results
+    come from `judged` (by position and trial index: the judge calls were made before the
+    write); a trial they are missing for is refused, to be sent again."""
     names = evaluator_names(checks)
-    trials = [grade_trial(t, checks, names, row["expected"]) for t in row["trials"]]
+    judging = has_judges(checks)
+    graded_rows = []
+    for row in rows:
+        trials = []
+        for index, trial in enumerate(row["trials"]):
+            output = trial.get("output")
+            if output is None:
+                trials.append({**trial, "passed": None})
+                continue
+            key = (row["position"], index)
+            if judging and (judged is None or key not in judged):
+                raise Conflict(
+                    "another chunk is writing these positions at the same time; retry this one",
+                    reason="CONCURRENT_APPEND",
+                )
+            if judging and judged is not None:
+                graded = judged[key]
+            else:
+                case = Case(row["input"], row["expected"], "", "", "")
+                graded = await grade_output(
+                    checks, _text(output), _calls(trial), case, judges={}, call=_no_call
+                )
+            trials.append(_graded_trial(trial, graded, names))
+        graded_rows.append(_counted(row, trials))
+    return graded_rows
+
+
+def trial_output(trial: dict[str, Any]) -> tuple[str, list[dict[str, Any]]] | None:
+    """(the text graded, the tool calls) of a trial the server grades; None without output."""
+    output = trial.get("output")
+    return None if output is None else (_text(output), _calls(trial))
+
+
+def _calls(trial: dict[str, Any]) -> list[dict[str, Any]]:
+    calls = trial.get("toolCalls")
+    return calls if isinstance(calls, list) else []
+
+
+async def _no_call(_connection: Any, _call: Any) -> Any:
+    raise AssertionError("plain checks make no model call")
+
+
+def _counted(row: ItemRow, trials: list[dict[str, Any]]) -> ItemRow:
+    """The item with these trials and its counts and evaluator means recomputed."""
     graded = [t["passed"] for t in trials if t.get("passed") is not None]
     sums: dict[str, list[float]] = {}
     for trial in trials:

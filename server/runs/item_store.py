@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.errors import Conflict
+from server.runs.grading import ungraded
 from server.runs.items import ItemRow
 from server.runs.models import RunItem, RunItemScore
 
@@ -87,8 +88,14 @@ async def _copy(connection: Any, run_id: str, rows: list[ItemRow]) -> None:
         raise IntegrityError("COPY run_item", None, error) from None
 
 
-async def stored_positions(session: AsyncSession, run_id: str, rows: list[ItemRow]) -> set[int]:
-    """The chunk's positions already stored; CONFLICT unless they hold these very items."""
+async def stored_positions(
+    session: AsyncSession,
+    run_id: str,
+    rows: list[ItemRow],
+    checks: list[dict[str, Any]] | None = None,
+) -> set[int]:
+    """The chunk's positions already stored; CONFLICT unless they hold these very items
+    (`rows` as sent: what the server's `checks` set on the stored ones is not compared)."""
     wanted = {row["position"]: row for row in rows}
     taken = (
         set(
@@ -111,10 +118,10 @@ async def stored_positions(session: AsyncSession, run_id: str, rows: list[ItemRo
         )
         for position, item_id, input_, trials in stored:
             row = wanted[position]
-            if (item_id, _canonical(input_), _canonical(trials)) != (
+            if (item_id, _canonical(input_), ungraded(trials, checks)) != (
                 row["dataset_item_id"],
                 _canonical(row["input"]),
-                _canonical(row["trials"]),
+                ungraded(row["trials"], checks),
             ):
                 raise Conflict(
                     f"item {position} differs from the one this run already holds there: "

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     ARRAY,
     JSON,
+    BigInteger,
     Enum,
     Float,
     ForeignKey,
@@ -77,6 +78,18 @@ class Run(Base):
     )
     checks: Mapped[list[dict[str, Any]] | None] = mapped_column(
         PortableJSON, comment="imported runs: the checks the server grades each trial with"
+    )
+    budget_cap_micros: Mapped[int | None] = mapped_column(
+        BigInteger, comment="imported runs: the cap on what its judge calls may spend"
+    )
+    judge_spent_micros: Mapped[int] = mapped_column(
+        BigInteger, default=0, server_default="0", comment="imported runs: its judge calls' cost"
+    )
+    judge_call_count: Mapped[int] = mapped_column(
+        Integer, default=0, server_default="0", comment="imported runs: judge calls made"
+    )
+    stop_reason: Mapped[str | None] = mapped_column(
+        String(32), comment="imported runs: the spend limit that stopped its judge calls"
     )
     comparison_id: Mapped[str | None] = mapped_column(
         ForeignKey("comparison.id", ondelete="CASCADE"), comment="hosted runs: the comparison"

@@ -9,6 +9,7 @@ Every change to a run happens with its row locked, so counts stay true under ret
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import func, select, text, update
@@ -22,6 +23,7 @@ from server.db import utcnow
 from server.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from server.experiments import service as experiment_service
 from server.ids import new_id
+from server.judges.rubric_grade import Graded
 from server.pagination import Page, keyset_page
 from server.runs import grading, item_store
 from server.runs import vectors as run_vectors
@@ -82,10 +84,13 @@ async def start_import(
     metadata: object = None,
     checks: object = None,
     judge_evaluator: str | None = None,
+    budget_cap_micros: int | None = None,
 ) -> Run:
     """A new RUNNING imported run, or the live run this key already started (a no-op; the
-    same `checks` or none must be named again). Named checks are graded by the server;
-    `judge_evaluator` names the evaluator that is an LLM judge's grade."""
+    same `checks` or none must be named again). Named checks are graded by the server
+    (JUDGE_RUBRIC ones resolved first: `server.import_judges.start`), their judge calls
+    capped at `budget_cap_micros`; `judge_evaluator` names the evaluator that is an LLM
+    judge's grade."""
     actor.require(Role.MEMBER)
     key = clean_name(idempotency_key, field="idempotencyKey")
     meta = _check_metadata(metadata)
@@ -130,6 +135,9 @@ async def start_import(
         idempotency_key=key,
         checks=specs,
         judge_evaluator=judge,
+        budget_cap_micros=budget_cap_micros,
+        judge_spent_micros=0,
+        judge_call_count=0,
         created_by_member_id=actor.member_id,
     )
     session.add(run)
@@ -148,12 +156,15 @@ async def append_items(
     run_id: str,
     items: object,
     position: int | None = None,
+    judged: Mapping[tuple[int, int], Graded] | None = None,
 ) -> tuple[Run, int]:
     """Write a chunk; (run, items written). An item goes to its own `position`, if it gives
     one, else to the chunk's `position` (default: the number of items so far) + its index.
 
     Items already stored at those positions are compared: the same is a no-op (a retry),
-    different is CONFLICT. A COMPLETED run accepts only such repeats.
+    different is CONFLICT. A COMPLETED run accepts only such repeats. A run's JUDGE_RUBRIC
+    grades come in `judged`, by (position, trial index) (`server.import_judges` calls the
+    judges before this write).
     """
     actor.require(Role.MEMBER)
     run = await _locked(session, actor, run_id, shared=True)
@@ -162,14 +173,14 @@ async def append_items(
     start = run.item_count if position is None else position
     check_range(start, field="position", low=0, high=MAX_POSITION)
     rows = check_chunk(items, start=start)
-    if run.checks:
-        rows = [grading.grade_row(row, run.checks) for row in rows]
-    stored = await item_store.stored_positions(session, run.id, rows)
+    stored = await item_store.stored_positions(session, run.id, rows, run.checks)
     fresh = [row for row in rows if row["position"] not in stored]
     if not fresh:
         return run, 0
     if run.status == RunStatus.COMPLETED:
         raise Conflict("this run is COMPLETED: it takes no new items", reason="RUN_COMPLETED")
+    if run.checks:
+        fresh = await grading.grade_rows(fresh, run.checks, judged)
     if run.item_count + len(fresh) > MAX_ITEMS_PER_RUN:
         raise QuotaExceeded(f"a run holds at most {MAX_ITEMS_PER_RUN:,} items", field="items")
     try:

@@ -19,7 +19,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.spend import service as spend
-from server.spend.models import ConnectionSpend, ExperimentSpend
+from server.spend.models import ConnectionSpend, ExperimentSpend, RunJudgeSpend
 from server.spend.periods import day_key, month_key
 
 
@@ -63,6 +63,36 @@ async def add(
     )
 
 
+async def add_run_judging(
+    session: AsyncSession,
+    *,
+    run_id: str,
+    experiment_id: str,
+    by_connection: Mapping[str, tuple[int, int]],
+    now: datetime,
+) -> None:
+    """An imported run's judge calls of one chunk, (calls, micro-dollars) per connection: a
+    row each (what `resync` sums) and their cost added to the ledgers."""
+    for connection_id, (calls, micros) in sorted(by_connection.items()):
+        session.add(
+            RunJudgeSpend(
+                run_id=run_id,
+                experiment_id=experiment_id,
+                connection_id=connection_id,
+                calls=calls,
+                spent_micros=micros,
+                recorded_at=now,
+            )
+        )
+    await session.flush()
+    await add(
+        session,
+        experiment_id=experiment_id,
+        by_connection={cid: micros for cid, (_, micros) in by_connection.items()},
+        now=now,
+    )
+
+
 async def connection_month(
     session: AsyncSession, connection_ids: Iterable[str], *, now: datetime
 ) -> dict[str, int]:
@@ -96,7 +126,8 @@ async def resync(
     session: AsyncSession, *, experiment_id: str, connection_ids: Iterable[str], now: datetime
 ) -> None:
     """Recompute the current month's connection ledgers and today's experiment ledger from
-    the rows (trials and pairwise judge calls), each under its row lock."""
+    the rows (trials, pairwise judge calls, imported runs' judge calls), each under its row
+    lock."""
     month = month_key(now)
     for connection_id in sorted(set(connection_ids)):
         await _lock_row(session, ConnectionSpend, connection_id=connection_id, month=month)

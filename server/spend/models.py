@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, String
+from datetime import datetime
+
+from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from server.db import Base
+from server.db import AutoIncrementBigInt, Base, UTCDateTime, utcnow
 
 
 class ConnectionSpend(Base):
@@ -26,3 +28,22 @@ class ExperimentSpend(Base):
     experiment_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     day: Mapped[str] = mapped_column(String(10), primary_key=True, comment="YYYY-MM-DD (UTC)")
     spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class RunJudgeSpend(Base):
+    """What an imported run's judge calls cost one connection in one appended chunk: the
+    rows the ledgers are resynced from, beside trials and pairwise judgements."""
+
+    __tablename__ = "run_judge_spend"
+    __table_args__ = (
+        Index("ix_run_judge_spend_connection_id_recorded_at", "connection_id", "recorded_at"),
+        Index("ix_run_judge_spend_experiment_id_recorded_at", "experiment_id", "recorded_at"),
+    )
+
+    id: Mapped[int] = mapped_column(AutoIncrementBigInt, primary_key=True, autoincrement=True)
+    run_id: Mapped[str] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), index=True)
+    experiment_id: Mapped[str] = mapped_column(String(40))
+    connection_id: Mapped[str] = mapped_column(String(40))
+    calls: Mapped[int] = mapped_column(Integer)
+    spent_micros: Mapped[int] = mapped_column(BigInteger)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

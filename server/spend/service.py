@@ -1,4 +1,5 @@
-"""Spend summed from the rows: trials and pairwise judge calls, per connection this UTC month
+"""Spend summed from the rows: trials, pairwise judge calls and imported runs' judge calls
+(`RunJudgeSpend`), per connection this UTC month
 and per experiment today. The truth the ledgers are resynced from, and what preview and
 connections show."""
 
@@ -12,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, ComparisonPairJudgment, Trial
 from server.pairwise.models import PairwiseJob
+from server.spend.models import RunJudgeSpend
 from server.spend.periods import day_start, month_start
 
 
@@ -34,6 +36,16 @@ async def month_to_date_spend(
     for connection_id, total in rows:
         spend[connection_id] = int(total)
     for connection_id, total in await _pairwise_spend(session, ids, now):
+        spend[connection_id] += int(total)
+    judged = await session.execute(
+        select(RunJudgeSpend.connection_id, func.coalesce(func.sum(RunJudgeSpend.spent_micros), 0))
+        .where(
+            RunJudgeSpend.connection_id.in_(ids),
+            RunJudgeSpend.recorded_at >= month_start(now or datetime.now(UTC)),
+        )
+        .group_by(RunJudgeSpend.connection_id)
+    )
+    for connection_id, total in judged:
         spend[connection_id] += int(total)
     return spend
 
@@ -103,4 +115,12 @@ async def experiment_spend_today(
             )
         )
     ).scalar_one()
-    return int(total) + int(judged)
+    imported = (
+        await session.execute(
+            select(func.coalesce(func.sum(RunJudgeSpend.spent_micros), 0)).where(
+                RunJudgeSpend.experiment_id == experiment_id,
+                RunJudgeSpend.recorded_at >= day_start(now or datetime.now(UTC)),
+            )
+        )
+    ).scalar_one()
+    return int(total) + int(judged) + int(imported)

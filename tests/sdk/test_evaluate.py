@@ -205,3 +205,41 @@ async def test_each_call_is_timed_and_a_sample_is_the_same_cases_every_time(
     walls = {item["input"]["country"]: item["trials"][0]["metrics"]["wallMs"] for item in items}
     assert walls["France"] >= 50  # the call's own time, measured around it
     assert all(0 <= ms < walls["France"] for country, ms in walls.items() if country != "France")
+
+
+async def test_the_decision_under_a_policy_is_the_known_truth(backend: Backend) -> None:
+    """Against the previous run: the same answers ship within the margin; a candidate wrong on
+    every case that the baseline got right does not."""
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    cases = capital_cases(40)
+    await sealed_dataset(backend, ws, "Capitals", cases)
+    client = shipwise.Client(url=backend.base_url, token=token)
+    truth = {c["input"]["country"]: c["expected"] for c in cases}
+    policy = shipwise.ShipPolicy(quality_margin_points=5, guardrails=())
+
+    def right(case: dict[str, str]) -> str:
+        return str(truth[case["country"]])
+
+    def wrong(_case: dict[str, str]) -> str:
+        return "Atlantis"
+
+    async def evaluate(task: Any, experiment: str) -> shipwise.EvaluationResult:
+        return await client.aevaluate(
+            task, "Capitals", experiment, scorers={"correct": correct}, policy=policy,
+            progress=False,
+        )  # fmt: skip
+
+    first = await evaluate(right, "same")
+    assert first.decision is None, "no baseline: nothing to decide"
+    same = await evaluate(right, "same")
+    assert same.baseline_run_id == first.run_id
+    assert same.decision is not None and same.decision.outcome == "SHIP", same.decision
+    (quality,) = [c for c in same.decision.criteria if c["kind"] == "QUALITY"]
+    assert quality["status"] == "MET" and quality["estimate"] == 0
+
+    await evaluate(right, "worse")
+    worse = await evaluate(wrong, "worse")
+    assert worse.decision is not None and worse.decision.outcome == "DONT_SHIP", worse.decision
+    (quality,) = [c for c in worse.decision.criteria if c["kind"] == "QUALITY"]
+    assert quality["status"] == "VIOLATED" and quality["estimate"] == -100

@@ -14,6 +14,8 @@ from server.api.runs.diff_types import DiffLink, RunDiff
 from server.api.runs.types import AppendedRunItems, Run
 from server.api.ship_policy_types import ShipPolicyInput
 from server.decisions import policy as ship_policy_option
+from server.import_judges import append as judged_append
+from server.import_judges import start as import_judges
 from server.runs import alerts, links, service
 from server.runs import diff as diffs
 from server.runs.items import (
@@ -99,7 +101,13 @@ JUDGE_EVALUATOR_DESCRIPTION = (
 CHECKS = (
     "Checks the server grades each trial's output with, as a comparison's `checks` "
     '(`[{"kind": "CONTAINS"}, {"kind": "TOOL_CALL", "toolName": "search"}]`): against the '
-    "item's `expected`, and the trial's `toolCalls`."
+    "item's `expected`, and the trial's `toolCalls`. A `JUDGE_RUBRIC` check "
+    '(`{"kind": "JUDGE_RUBRIC", "rubricVersionId": …, "judgeModelConfigVersionId": …}`) is '
+    "graded by a judge call per trial, as in a comparison: counted and priced on the run."
+)
+BUDGET_CAP = (
+    "A cap on what the run's judge calls may spend, in cents: once reached, judging stops "
+    "and an append is refused with QUOTA_EXCEEDED (reason BUDGET_CAP)."
 )
 
 
@@ -116,10 +124,13 @@ class RunMutation:
             str | None, strawberry.argument(description=JUDGE_EVALUATOR_DESCRIPTION)
         ] = None,
         checks: Annotated[JSON | None, strawberry.argument(description=CHECKS)] = None,
+        budget_cap_cents: Annotated[
+            float | None, strawberry.argument(description=BUDGET_CAP)
+        ] = None,
     ) -> Run:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await service.start_import(
+            row = await import_judges.start(
                 session=session,
                 actor=actor,
                 experiment_id=experiment_id,
@@ -127,6 +138,7 @@ class RunMutation:
                 metadata=metadata,
                 judge_evaluator=judge_evaluator,
                 checks=checks,
+                budget_cap_cents=budget_cap_cents,
             )
         return Run.from_row(row)
 
@@ -139,10 +151,14 @@ class RunMutation:
         position: Annotated[int | None, strawberry.argument(description=POSITION)] = None,
     ) -> AppendedRunItems:
         actor = info.context.require(Role.MEMBER)
-        async with info.context.write() as session:
-            row, written = await service.append_items(
-                session=session, actor=actor, run_id=run_id, items=items, position=position
-            )
+        row, written = await judged_append.append(
+            sessionmaker=info.context.app.sessionmaker,
+            providers=info.context.app.providers,
+            actor=actor,
+            run_id=run_id,
+            items=items,
+            position=position,
+        )
         return AppendedRunItems(
             appended_count=written, item_count=row.item_count, run=Run.from_row(row)
         )

@@ -14,6 +14,7 @@ from server.api.labels import resolvers as label_fields
 from server.api.labels.types import JudgeAgreement, TrialLabel
 from server.api.relay import Connection
 from server.labels.service import JUDGE_PASS_SCORE
+from server.money import micros_to_cents, optional_micros_to_cents
 from server.pagination import check_page_size
 from server.runs import service
 from server.runs.models import Run as RunRow
@@ -152,6 +153,19 @@ class Run:
     judge_evaluator: str | None = strawberry.field(
         description="The evaluator that is an LLM judge's grade (named at import)."
     )
+    budget_cap_cents: float | None = strawberry.field(
+        default=None, description="Imported runs: the cap on what its judge calls may spend."
+    )
+    judge_spent_cents: float = strawberry.field(
+        default=0.0, description="Imported runs: what its JUDGE_RUBRIC checks' calls cost."
+    )
+    judge_call_count: int = strawberry.field(
+        default=0, description="Imported runs: the judge calls its JUDGE_RUBRIC checks made."
+    )
+    stop_reason: str | None = strawberry.field(
+        default=None,
+        description="Imported runs: BUDGET_CAP once its judge calls reached its cap.",
+    )
 
     @strawberry.field
     async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
@@ -207,6 +221,10 @@ class Run:
             completed_at=row.completed_at,
             experiment_id=strawberry.ID(row.experiment_id),
             judge_evaluator=row.judge_evaluator,
+            budget_cap_cents=optional_micros_to_cents(row.budget_cap_micros),
+            judge_spent_cents=micros_to_cents(row.judge_spent_micros or 0),
+            judge_call_count=row.judge_call_count or 0,
+            stop_reason=row.stop_reason,
         )
 
 

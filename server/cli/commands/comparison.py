@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
-from server.cli.commands import decision_gate
+from server.cli.commands import decision_gate, gate_reports
 from server.cli.commands.client_setup import explain, fail
 from server.cli.commands.comparison_input import BadInput, comparison_input
 from server.cli.commands.progress_watch import ProgressBar, follow
@@ -177,6 +177,8 @@ def _run(url: str, token: str, call: Any) -> Any:
         fail(str(exc))
     except ApiError as exc:
         fail(explain(exc, url))
+    except OSError as exc:
+        fail(f"cannot write the report: {exc.strerror or exc}")
 
 
 InputHandler = Callable[[dict[str, Any], bool], None]
@@ -314,14 +316,23 @@ def gate_command(
     comparison_id: Annotated[str, typer.Argument(metavar="ID")],
     token: TokenOption,
     wait_seconds: WaitOption = decision_gate.DEFAULT_WAIT_SECONDS,
+    markdown: gate_reports.MarkdownOption = None,
+    junit: gate_reports.JunitOption = None,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
     """Print the comparison's decision (waiting for it) and exit 0 on SHIP, 1 on any other
-    decision, 2 on an operational error."""
-    decision = _run(
-        url, token, lambda c: decision_gate.gate(c, comparison_id, timeout=wait_seconds)
-    )
-    decision_gate.gate_exit(decision)
+    decision, 2 on an operational error. `--markdown` and `--junit` also write it as CI
+    output (README, "In CI")."""
+
+    def call(client: ApiClient) -> dict[str, Any]:
+        decision = decision_gate.gate(client, comparison_id, timeout=wait_seconds)
+        gate_reports.write_comparison(
+            client, url=url, comparison_id=comparison_id, decision=decision,
+            markdown=markdown, junit=junit,
+        )  # fmt: skip
+        return decision
+
+    decision_gate.gate_exit(_run(url, token, call))
 
 
 @comparison_app.command("status")

@@ -1,10 +1,8 @@
-"""`shipwise run import`, `shipwise diff` and `shipwise gate`: API clients of a server.
+"""`shipwise run import` and `shipwise diff`: API clients of a server (`shipwise gate` is
+`gate`).
 
 Exit codes: `run import` 0 imported, 1 a bad line (the run is left FAILED), 2 an
-operational error; `gate` 0 no significant regression, 1 a significant pass-rate
-regression (whatever the evaluators do), 2 an operational error — or, given a policy
-(`--margin-points`, `--guardrail`, `--require-gain`), 0 only when the decision is SHIP
-(docs/decision.md); `diff` 0 or 2.
+operational error; `diff` 0 or 2.
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
-from server.cli.commands import decision_gate, format_import, gate_policy, gate_reports
+from server.cli.commands import format_import
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
 from server.cli.commands.client_setup import (
     OPERATIONAL_ERROR,
@@ -41,7 +39,6 @@ from server.runs.items import MAX_ITEMS_PER_CHUNK
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
 
-REGRESSION = 1
 STATUSES = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 PAGE = 100
 
@@ -59,31 +56,11 @@ DIFF = (
     " pageInfo { hasNextPage endCursor } edges { node { datasetItemId position status passFlip"
     " evaluators { name delta status } } } } } }"
 )
-SUMMARY_ONLY = (
-    "query($c: ID!, $b: ID!, $eps: Float) { runDiff(candidateRunId: $c, baselineRunId: $b, "
-    "epsilon: $eps) { summary {" + SUMMARY + "} } }"
-)
 
 CandidateOption = Annotated[str, typer.Option("--candidate", help="The run under review.")]
 BaselineOption = Annotated[str, typer.Option("--baseline", help="The run compared against.")]
 EpsilonOption = Annotated[
     float | None, typer.Option("--epsilon", help="Pass-rate units; default 0.01 (1 point).")
-]
-MarginOption = Annotated[
-    float | None,
-    typer.Option("--margin-points", help="Decide by a policy: the quality margin δ in points."),
-]
-GuardrailOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--guardrail",
-        help="Decide by a policy: METRIC=+P% (cost_per_case, latency_p50, latency_p95, "
-        "output_tokens) or failed_or_missing=+P (points); repeatable.",
-    ),
-]
-GainOption = Annotated[
-    str | None,
-    typer.Option("--require-gain", help="Decide by a policy: QUALITY, COST or LATENCY."),
 ]
 
 
@@ -258,11 +235,11 @@ def _fetch(
         after = page["pageInfo"]["endCursor"]
 
 
-def _rate(value: float | None) -> str:
+def rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def _signed(value: float | None) -> str:
+def signed(value: float | None) -> str:
     return "—" if value is None else f"{value:+.3f}"
 
 
@@ -274,8 +251,8 @@ def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> st
     lines = [
         f"candidate {candidate} vs baseline {baseline}: {summary['pairedCount']} pairs by "
         f"{summary['pairing']}, ε {summary['epsilon']:g}",
-        f"pass rate  {_rate(summary['baselinePassRate'])} → {_rate(summary['candidatePassRate'])}"
-        f"  Δ {_signed(summary['passRateDelta'])}{interval}  p {summary['pValue']:.4g}"
+        f"pass rate  {rate(summary['baselinePassRate'])} → {rate(summary['candidatePassRate'])}"
+        f"  Δ {signed(summary['passRateDelta'])}{interval}  p {summary['pValue']:.4g}"
         f" ({summary['method']})  {verdict} ({summary['significanceReason']})",
         f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
         f" · {summary['noChangeCount']} no change · {summary['addedCount']} added"
@@ -295,7 +272,7 @@ def format_cases(cases: list[dict[str, Any]]) -> str:
     rows: list[tuple[str, ...]] = [("STATUS", "POSITION", "ITEM", "FLIP", "EVALUATORS")]
     for case in cases:
         moved = ", ".join(
-            f"{e['name']} {_signed(e['delta'])}"
+            f"{e['name']} {signed(e['delta'])}"
             for e in case["evaluators"]
             if e["delta"] is not None
         )
@@ -308,122 +285,12 @@ def format_cases(cases: list[dict[str, Any]]) -> str:
                 moved,
             )
         )
-    return _table(rows)
+    return table(rows)
 
 
-def _table(rows: list[tuple[str, ...]]) -> str:
+def table(rows: list[tuple[str, ...]]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
         for row in rows
     )
-
-
-def gate_command(
-    token: TokenOption,
-    candidate: CandidateOption,
-    baseline: BaselineOption,
-    url: UrlOption = DEFAULT_URL,
-    epsilon: EpsilonOption = None,
-    markdown: gate_reports.MarkdownOption = None,
-    junit: gate_reports.JunitOption = None,
-    margin_points: MarginOption = None,
-    guardrail: GuardrailOption = None,
-    require_gain: GainOption = None,
-) -> None:
-    """Exit 1 on a significant pass-rate regression, 0 otherwise, 2 on an operational error.
-
-    With a policy (any of --margin-points, --guardrail, --require-gain) it decides as a
-    comparison does (docs/decision.md): 0 only when the decision is SHIP, 1 otherwise.
-    `--markdown` and `--junit` also write the gate as CI output (README, "In CI")."""
-    if margin_points is not None or guardrail or require_gain is not None:
-        try:
-            policy = gate_policy.policy_input(margin_points, guardrail or [], require_gain)
-        except gate_policy.BadPolicy as exc:
-            fail(str(exc), OPERATIONAL_ERROR)
-        _decision_gate(url, token, candidate, baseline, policy, markdown, junit)
-        return
-    try:
-        with ApiClient(url, token) as client:
-            variables = {"c": candidate, "b": baseline, "eps": epsilon}
-            summary = client.execute(SUMMARY_ONLY, variables)["runDiff"]["summary"]
-            delta = summary["passRateDelta"]
-            regression = bool(summary["significant"] and delta is not None and delta < 0)
-            verdict = _verdict(summary, regression)
-            gate_reports.write(
-                client, url=url, summary=summary, candidate=candidate, baseline=baseline,
-                epsilon=epsilon, regression=regression, verdict=verdict, markdown=markdown,
-                junit=junit,
-            )  # fmt: skip
-    except ApiError as exc:
-        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
-    except OSError as exc:
-        fail(f"cannot write the report: {exc.strerror or exc}", OPERATIONAL_ERROR)
-    typer.echo(format_gate(summary))
-    typer.echo(f"gate: {verdict}")
-    if regression:
-        raise typer.Exit(REGRESSION)
-
-
-def _verdict(summary: dict[str, Any], regression: bool) -> str:
-    if regression:
-        return (
-            f"FAIL: significant pass-rate regression ({summary['passRateDelta'] * 100:+.1f} "
-            f"points, p {summary['pValue']:.4g})"
-        )
-    return f"PASS: no significant pass-rate regression ({summary['significanceReason']})"
-
-
-def _decision_gate(
-    url: str,
-    token: str,
-    candidate: str,
-    baseline: str,
-    policy: dict[str, Any],
-    markdown: Path | None,
-    junit: Path | None,
-) -> None:
-    try:
-        with ApiClient(url, token) as client:
-            variables = {"c": candidate, "b": baseline, "policy": policy}
-            answer = client.execute(gate_policy.DECISION, variables)["runDiff"]
-            gate_reports.write(
-                client, url=url, summary=answer["summary"], candidate=candidate,
-                baseline=baseline, epsilon=None, regression=False, verdict="",
-                markdown=markdown, junit=junit, decision=answer["decision"],
-            )  # fmt: skip
-    except ApiError as exc:
-        fail(explain(exc, url, with_reason=True), OPERATIONAL_ERROR)
-    except OSError as exc:
-        fail(f"cannot write the report: {exc.strerror or exc}", OPERATIONAL_ERROR)
-    typer.echo(format_gate(answer["summary"]))
-    typer.echo(decision_gate.describe(answer["decision"]))
-    decision_gate.gate_exit(answer["decision"])
-
-
-def format_gate(summary: dict[str, Any]) -> str:
-    rows: list[tuple[str, ...]] = [("METRIC", "BASELINE", "CANDIDATE", "DELTA", "P", "SIGNIFICANT")]
-    rows.append(
-        (
-            "pass_rate",
-            _rate(summary["baselinePassRate"]),
-            _rate(summary["candidatePassRate"]),
-            _signed(summary["passRateDelta"]),
-            f"{summary['pValue']:.4g}",
-            "yes" if summary["significant"] else "no",
-        )
-    )
-    for e in summary["evaluators"]:
-        rows.append(
-            (
-                e["name"],
-                _rate(e["baselineMean"]),
-                _rate(e["candidateMean"]),
-                _signed(e["delta"]),
-                f"{e['adjustedPValue']:.4g}",
-                ("yes" if e["significant"] else "no") + " (informational)",
-            )
-        )
-    pairs = f"{summary['gradedPairCount']} graded pairs of {summary['pairedCount']}"
-    flips = pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"])
-    return _table(rows) + f"\n{pairs}, paired by {summary['pairing']}\n{flips}"

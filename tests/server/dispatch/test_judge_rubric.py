@@ -28,7 +28,7 @@ CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { i
 PREVIEW = "query($i: CreateComparisonInput!) { comparisonPreview(input: $i) { totalCalls } }"
 
 
-def _graded_by_city(body: dict[str, Any]) -> str:
+def graded_by_city(body: dict[str, Any]) -> str:
     """PASS when the graded answer names the reference answer (each judge request is one)."""
     text = body["messages"][-1]["content"]
     reference = text.split("Reference answer:\n", 1)[1].split("\n\n", 1)[0]
@@ -56,7 +56,7 @@ async def _setup(backend: Backend, fake: FakeOpenAI) -> tuple[Any, str, dict[str
 async def test_each_trial_is_graded_by_the_judge_and_counted(
     backend: Backend, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.behaviour = Behaviour(reply=_graded_by_city)
+    fake_openai.behaviour = Behaviour(reply=graded_by_city)
     _, token, spec = await _setup(backend, fake_openai)
     preview = (await backend.gql(PREVIEW, {"i": spec}, token=token)).ok()
     assert preview["comparisonPreview"]["totalCalls"] == 8 * 2 * 2 * 2  # judge calls included
@@ -89,7 +89,7 @@ async def test_each_trial_is_graded_by_the_judge_and_counted(
 async def test_the_judge_sees_only_its_own_trials_output(
     backend: Backend, fake_openai: FakeOpenAI
 ) -> None:
-    fake_openai.behaviour = Behaviour(reply=_graded_by_city)
+    fake_openai.behaviour = Behaviour(reply=graded_by_city)
     _, token, spec = await _setup(backend, fake_openai)
     comparison_id = (await backend.gql(CREATE, {"i": spec}, token=token)).ok()["createComparison"][
         "id"

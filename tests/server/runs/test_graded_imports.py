@@ -106,7 +106,7 @@ async def test_an_import_is_graded_as_the_hosted_comparison_of_the_same_outputs(
     }
 
 
-async def test_an_unknown_or_judge_check_is_refused_and_nothing_starts(backend: Backend) -> None:
+async def test_an_unknown_check_is_refused_and_nothing_starts(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     member = ws.tokens[Role.MEMBER]
     exp = await experiment(backend, member)
@@ -114,10 +114,6 @@ async def test_an_unknown_or_judge_check_is_refused_and_nothing_starts(backend: 
         ([{"kind": "SPELLCHECK"}], "checks[0].kind"),
         ([{"kind": "CONTAINS"}, {"kind": "TOOL_CALL"}], "checks[1].toolName"),
         ("CONTAINS", "checks"),
-        (
-            [{"kind": "JUDGE_RUBRIC", "rubricVersionId": "v", "judgeModelConfigVersionId": "m"}],
-            "checks[0].kind",
-        ),
     ]
     for checks, field in refusals:
         result = await backend.gql(START, {"e": exp, "k": "k", "c": checks}, token=member)

@@ -1,11 +1,17 @@
-"""`shipwise.Client` and the module-level `evaluate` / `aevaluate`."""
+"""`shipwise.Client` and the module-level `evaluate` / `aevaluate`.
+
+Each call is written once, as a coroutine; its blocking twin is `blocking(coroutine)`: the
+same signature (checked by mypy through the ParamSpec), run to completion on a fresh event
+loop.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Coroutine, Iterable, Mapping
+from typing import Any, ParamSpec, TypeVar
 
 from shipwise.errors import AuthError
 from shipwise.evaluation import CheckLike, in_event_loop
@@ -16,6 +22,40 @@ from shipwise.transport import Transport
 from shipwise.trial import Scorer, Task
 
 DEFAULT_URL = "http://127.0.0.1:8000"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+EVALUATE_DOC = """Run `task` on every case (× `trials`) of the dataset's latest sealed version (or
+`version`) into a run of `experiment`, then diff and decide it against `baseline`.
+
+`task(input)` (def or async def) returns a str or `{"output", "metrics", "toolCalls",
+"passed"}`; an exception is a failed trial. `checks` are graded by the server; `scorers`
+{name: (input, output, expected) -> float | bool} run here and are sent as evaluators (a
+bool also decides `passed` when there are no checks). Run it again with the same
+`idempotency_key` to resume an interrupted evaluation.
+"""
+
+
+def blocking(
+    coroutine: Callable[P, Coroutine[Any, Any, R]], doc: str | None = None
+) -> Callable[P, R]:
+    """The blocking twin of `coroutine`: refused inside a running event loop."""
+
+    @functools.wraps(coroutine)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        if in_event_loop():
+            name = coroutine.__name__.removeprefix("a")
+            raise RuntimeError(
+                f"shipwise.{name}() blocks; inside an event loop use "
+                f"`await shipwise.a{name}(...)`"
+            )
+        return asyncio.run(coroutine(*args, **kwargs))
+
+    run.__name__ = run.__qualname__ = coroutine.__name__.removeprefix("a")
+    if doc is not None:
+        run.__doc__ = doc
+    return run
 
 
 class Client:
@@ -69,70 +109,7 @@ class Client:
                 progress=progress,
             )  # fmt: skip
 
-    def evaluate(
-        self,
-        task: Task,
-        dataset: str,
-        experiment: str,
-        trials: int = 1,
-        concurrency: int = 8,
-        split: str | None = "DEV",
-        sample: int | None = None,
-        checks: Iterable[CheckLike] | None = None,
-        scorers: Mapping[str, Scorer] | None = None,
-        baseline: str | None = "previous",
-        policy: ShipPolicy | None = None,
-        *,
-        version: str | None = None,
-        sample_seed: int = 0,
-        idempotency_key: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        progress: bool | None = None,
-    ) -> EvaluationResult:
-        """Run `task` on every case (× `trials`) of the dataset's latest sealed version (or
-        `version`) into a run of `experiment`, then diff and decide it against `baseline`.
-
-        `task(input)` (def or async def) returns a str or `{"output", "metrics",
-        "toolCalls", "passed"}`; an exception is a failed trial. `checks` are graded by the
-        server; `scorers` {name: (input, output, expected) -> float | bool} run here and are
-        sent as evaluators (a bool also decides `passed` when there are no checks). Run it
-        again with the same `idempotency_key` to resume an interrupted evaluation.
-        """
-        if in_event_loop():
-            raise RuntimeError(
-                "shipwise.evaluate() blocks; inside an event loop use "
-                "`await shipwise.aevaluate(...)`"
-            )
-        return asyncio.run(
-            self.aevaluate(
-                task, dataset, experiment, trials, concurrency, split, sample, checks, scorers,
-                baseline, policy, version=version, sample_seed=sample_seed,
-                idempotency_key=idempotency_key, metadata=metadata, progress=progress,
-            )
-        )  # fmt: skip
-
-
-def evaluate(
-    task: Task,
-    dataset: str,
-    experiment: str,
-    trials: int = 1,
-    concurrency: int = 8,
-    split: str | None = "DEV",
-    sample: int | None = None,
-    checks: Iterable[CheckLike] | None = None,
-    scorers: Mapping[str, Scorer] | None = None,
-    baseline: str | None = "previous",
-    policy: ShipPolicy | None = None,
-    *,
-    client: Client | None = None,
-    **options: Any,
-) -> EvaluationResult:
-    """`Client().evaluate(…)`: the server and token from `SHIPWISE_URL` and `SHIPWISE_TOKEN`."""
-    return (client or Client()).evaluate(
-        task, dataset, experiment, trials, concurrency, split, sample, checks, scorers,
-        baseline, policy, **options,
-    )  # fmt: skip
+    evaluate = blocking(aevaluate, EVALUATE_DOC)
 
 
 async def aevaluate(
@@ -156,3 +133,9 @@ async def aevaluate(
         task, dataset, experiment, trials, concurrency, split, sample, checks, scorers,
         baseline, policy, **options,
     )  # fmt: skip
+
+
+evaluate = blocking(
+    aevaluate,
+    "`Client().evaluate(…)`: the server and token from `SHIPWISE_URL` and `SHIPWISE_TOKEN`.",
+)

@@ -19,7 +19,7 @@ SAME = ["PP", "PF", "FF", "PP"] * 6
 WORSE = ["FF"] * 6 + ["PP"] * 18
 
 
-async def _comparison_of(backend: Backend, tensor: list[list[str]]) -> tuple[str, str]:
+async def comparison_of(backend: Backend, tensor: list[list[str]]) -> tuple[str, str]:
     """A finalized two-cohort comparison (2 trials per case); (member token, its id)."""
     ws = await make_workspace(backend.sessionmaker)
     setup = await scripted_setup(backend.sessionmaker, ws, tensor)
@@ -31,13 +31,13 @@ async def _comparison_of(backend: Backend, tensor: list[list[str]]) -> tuple[str
 
 
 async def test_comparison_gate_exits_0_on_ship_and_1_otherwise(backend: Backend) -> None:
-    member, shipped = await _comparison_of(backend, [SAME, SAME])
+    member, shipped = await comparison_of(backend, [SAME, SAME])
     passed = await shipwise("comparison", "gate", shipped, env=client_env(backend, member))
     assert passed.code == 0, passed.stderr
     assert passed.stdout.startswith("decision: SHIP: Ship ")
     assert "[MET] baseline 1 quality PASS_RATE: at most 2 points worse" in passed.stdout
 
-    member, held = await _comparison_of(backend, [WORSE, SAME[:6] + ["PP"] * 18])
+    member, held = await comparison_of(backend, [WORSE, SAME[:6] + ["PP"] * 18])
     failed = await shipwise("comparison", "gate", held, env=client_env(backend, member))
     assert failed.code == 1, failed.stderr
     assert failed.stdout.startswith("decision: DONT_SHIP: Don't ship ")

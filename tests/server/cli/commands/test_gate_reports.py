@@ -173,3 +173,43 @@ async def test_a_comparison_decision_writes_markdown_and_junit(
     }
     failed = {c.get("name") for c in suite.findall("testcase") if c.find("failure") is not None}
     assert failed == {by_ordinal[n] for n in range(12, 20)}  # PF and FF below baseline 1's PP
+
+
+async def test_comparison_gate_writes_markdown_and_junit(
+    backend: Backend, tmp_path: Path, junit_schema: Any
+) -> None:
+    """`shipwise comparison gate ID --markdown FILE --junit FILE`: the files are written, the
+    JUnit valid against the schema, and the exit code is still the decision's."""
+    from tests.server.cli.commands.test_decision_gate import SAME, WORSE, comparison_of
+
+    member, held = await comparison_of(backend, [WORSE, SAME[:6] + ["PP"] * 18])
+    md, xml = tmp_path / "held.md", tmp_path / "held.xml"
+    env = client_env(backend, member)
+    failed = await shipwise(
+        "comparison", "gate", held, "--markdown", str(md), "--junit", str(xml), env=env
+    )
+    assert failed.code == 1, failed.stderr
+    assert failed.stdout.startswith("decision: DONT_SHIP: Don't ship ")
+    cid = held.replace("_", "\\_")
+    assert md.read_text().startswith(f"### ❌ shipwise comparison gate: {cid}: **DONT\\_SHIP**")
+    junit_schema.validate(str(xml))
+    suite = ET.parse(xml).getroot().find("testsuite")
+    # the candidate's first 6 cases FF against PP PF FF PP PP PF: all but the FF one regressed
+    assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("24", "5")
+
+    member, shipped = await comparison_of(backend, [SAME, SAME])
+    md, xml = tmp_path / "ship.md", tmp_path / "ship.xml"
+    env = client_env(backend, member)
+    passed = await shipwise(
+        "comparison", "gate", shipped, "--markdown", str(md), "--junit", str(xml), env=env
+    )
+    assert passed.code == 0, passed.stderr
+    assert "**SHIP**" in md.read_text().splitlines()[0]
+    junit_schema.validate(str(xml))
+    suite = ET.parse(xml).getroot().find("testsuite")
+    assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("24", "0")
+
+    unwritable = tmp_path / "missing" / "x.md"
+    refused = await shipwise("comparison", "gate", shipped, "--markdown", str(unwritable), env=env)
+    assert refused.code == 2 and "cannot write the report" in refused.stderr
+    assert "Traceback" not in refused.stderr
