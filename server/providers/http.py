@@ -131,6 +131,12 @@ def token_count(usage: Any, key: str) -> int | None:
     return value
 
 
+def joined_text(parts: list[Any]) -> str:
+    """The text of content parts (`{"text": …}` objects), joined; other parts are skipped."""
+    texts = [p.get("text") for p in parts if isinstance(p, dict)]
+    return "".join(t for t in texts if isinstance(t, str))
+
+
 def load_json(raw: bytes) -> Any:
     """The body as JSON; `Malformed` when it is not (bad UTF-8 included)."""
     try:
@@ -172,7 +178,9 @@ def provider_timeout(read_seconds: float) -> Timeouts:
 
 
 class HttpProvider(ABC):
-    """`POST` one JSON body to `url`, retried on 429, 5xx, timeouts and connection errors.
+    """`POST` one JSON body to the API's endpoint, retried on 429, 5xx, timeouts and
+    connection errors. A kind says where (`endpoint`), with which headers (`fixed_headers`),
+    what the body is (`request_body`) and what a 2xx JSON object means (`completion`).
 
     One `WireClient` (`server.providers.wire`: keep-alive, at most `max_connections`
     sockets, the request head written once) is created in the running loop on the first call
@@ -184,30 +192,51 @@ class HttpProvider(ABC):
 
     def __init__(
         self,
-        url: str,
-        headers: Mapping[str, str],
+        base_url: str,
+        api_key: str | None,
         *,
+        headers: Mapping[str, str] | None = None,
         timeout: ProviderTimeout = DEFAULT_TIMEOUT,
         max_connections: int = 8,
         sleep: Sleep = asyncio.sleep,
         max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
-        self._url = url
+        self._url = self.endpoint(base_url)
         self._timeout = client_timeout(timeout)
         self._max_connections = max(1, max_connections)
-        self._headers: dict[str, str] | None = {"Content-Type": "application/json", **headers}
+        self._headers: dict[str, str] | None = {
+            "Content-Type": "application/json",
+            **self.fixed_headers(api_key, headers or {}),
+        }
         self._wire: WireClient | None = None
         self._closed = False
         self._sleep = sleep
         self._max_attempts = max(1, max_attempts)
+
+    @staticmethod
+    @abstractmethod
+    def endpoint(base_url: str) -> str:
+        """Where a call goes, from the connection's base URL."""
+
+    @staticmethod
+    @abstractmethod
+    def fixed_headers(api_key: str | None, headers: Mapping[str, str]) -> dict[str, str]:
+        """Every request's headers: the key's and the connection's extra ones."""
 
     @abstractmethod
     def request_body(self, call: ModelCall) -> dict[str, Any]:
         """The JSON body of `call` in the provider's API."""
 
     @abstractmethod
+    def completion(self, data: dict[str, Any]) -> Completion:
+        """The answer in a 2xx JSON object; raises `Malformed`."""
+
     def parse(self, raw: bytes) -> Completion:
-        """The answer in a 2xx body; raises `Malformed`."""
+        """A 2xx body: a JSON object the kind reads (`completion`); raises `Malformed`."""
+        data = load_json(raw)
+        if not isinstance(data, dict):
+            raise Malformed
+        return self.completion(data)
 
     @property
     def closed(self) -> bool:
