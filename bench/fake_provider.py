@@ -1,31 +1,121 @@
-"""Run the fake OpenAI-compatible provider as its own process (benchmarks).
+"""A cheap fake OpenAI-compatible provider as its own process (the dispatch benchmark).
 
-python bench/fake_provider.py --delay 0.05     # prints its base URL, serves until killed
+    python bench/fake_provider.py --delay 0.05     # prints its base URL, serves until killed
+
+Every `POST …/chat/completions` gets the same completion ("Paris", with `usage`) after
+`--delay` seconds, on a keep-alive HTTP/1.1 connection. It is a bare asyncio protocol on
+uvloop with the answer encoded once: the benchmark measures the client, so the fake must
+cost little (the Starlette fake of the tests, `bench/kit/openai_server.py`, spent about
+0.1 ms of CPU an answer, as much as the client it served, on the same two cores).
+Requests are read by their `Content-Length` (no chunked request bodies: neither aiohttp
+nor shipwise sends them for a JSON body); `GET …/models` lists one model.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import signal
-import sys
-import threading
-from pathlib import Path
+import socket
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import orjson
+import uvloop
 
-from bench.kit.openai_server import Behaviour, FakeOpenAI
+COMPLETION = orjson.dumps(
+    {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "bench",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "Paris"},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7},
+    }
+)
+MODELS = orjson.dumps({"object": "list", "data": [{"id": "bench", "object": "model"}]})
+
+
+def _answer(body: bytes, status: bytes = b"200 OK") -> bytes:
+    head = (
+        b"HTTP/1.1 " + status + b"\r\nContent-Type: application/json\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n"
+    )
+    return head + body
+
+
+ANSWERS = {b"POST": _answer(COMPLETION), b"GET": _answer(MODELS)}
+NOT_FOUND = _answer(b'{"error": {"message": "not found"}}', b"404 Not Found")
+
+
+class FakeProtocol(asyncio.Protocol):
+    """One connection: requests in order, each answered after the delay (in arrival order:
+    the clients send one request at a time per connection)."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.buffer = b""
+        self.transport: asyncio.Transport | None = None
+        self.loop = asyncio.get_running_loop()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def connection_lost(self, _exc: Exception | None) -> None:
+        self.transport = None
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = self.buffer[:end]
+            length = 0
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            if len(self.buffer) < end + 4 + length:
+                return
+            self.buffer = self.buffer[end + 4 + length :]
+            method, _, rest = head.partition(b" ")
+            path = rest.partition(b" ")[0]
+            known = path.endswith(b"/chat/completions") or path.endswith(b"/models")
+            answer = ANSWERS.get(method, NOT_FOUND) if known else NOT_FOUND
+            if self.delay:
+                self.loop.call_later(self.delay, self._send, answer)
+            else:
+                self._send(answer)
+
+    def _send(self, answer: bytes) -> None:
+        if self.transport is not None:
+            self.transport.write(answer)
+
+
+async def serve(delay: float) -> None:
+    loop = asyncio.get_running_loop()
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    server = await loop.create_server(lambda: FakeProtocol(delay), sock=sock, backlog=1024)
+    print(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", flush=True)  # noqa: T201 - read by the parent
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGINT, stop.set)
+    async with server:
+        await stop.wait()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--delay", type=float, default=0.05, help="seconds per answer")
     args = parser.parse_args()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with FakeOpenAI() as fake:
-        fake.behaviour = Behaviour(delay_seconds=args.delay, reply="Paris")
-        print(fake.base_url, flush=True)  # noqa: T201 - the parent reads it
-        stop.wait()
+    uvloop.run(serve(args.delay))
 
 
 if __name__ == "__main__":

@@ -10,24 +10,13 @@ blocks (`text`, `tool_use`), and usage is `input_tokens` / `output_tokens`. Ever
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from server.connections.endpoints import anthropic_headers, anthropic_root
 from server.providers.base import ModelCall
-from server.providers.http import (
-    DEFAULT_TIMEOUT,
-    MAX_ATTEMPTS,
-    Completion,
-    HttpProvider,
-    Malformed,
-    ProviderTimeout,
-    Sleep,
-    load_json,
-    token_count,
-)
+from server.providers.http import Completion, HttpProvider, Malformed, joined_text, token_count
 
 RESERVED_PARAMS = frozenset({"model", "messages", "max_tokens", "system", "tools", "stream"})
 """`params` cannot change what is asked, the output bound, or the response shape we parse."""
@@ -43,8 +32,7 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [p.get("text") for p in content if isinstance(p, dict)]
-        return "".join(t for t in texts if isinstance(t, str))
+        return joined_text(content)
     return json.dumps(content, ensure_ascii=False)
 
 
@@ -176,10 +164,9 @@ def _input_tokens(usage: Any) -> int | None:
     return counted + sum(token_count(usage, key) or 0 for key in _CACHE_USAGE)
 
 
-def parse_message(raw: bytes) -> Completion:
+def message_of(data: dict[str, Any]) -> Completion:
     """The text blocks joined, `tool_use` blocks as `{name, arguments}`, and `usage`."""
-    data = load_json(raw)
-    content = data.get("content") if isinstance(data, dict) else None
+    content = data.get("content")
     if not isinstance(content, list):
         raise Malformed
     texts: list[str] = []
@@ -209,28 +196,16 @@ class AnthropicProvider(HttpProvider):
     """Messages API calls with `x-api-key`, `anthropic-version` and the connection's extra
     headers (`anthropic-beta`, a gateway's own)."""
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str | None,
-        *,
-        headers: Mapping[str, str] | None = None,
-        timeout: ProviderTimeout = DEFAULT_TIMEOUT,
-        max_connections: int = 8,
-        sleep: Sleep = asyncio.sleep,
-        max_attempts: int = MAX_ATTEMPTS,
-    ) -> None:
-        super().__init__(
-            anthropic_root(base_url) + "/messages",
-            {**anthropic_headers(api_key), **(headers or {})},
-            timeout=timeout,
-            max_connections=max_connections,
-            sleep=sleep,
-            max_attempts=max_attempts,
-        )
+    @staticmethod
+    def endpoint(base_url: str) -> str:
+        return anthropic_root(base_url) + "/messages"
+
+    @staticmethod
+    def fixed_headers(api_key: str | None, headers: Mapping[str, str]) -> dict[str, str]:
+        return {**anthropic_headers(api_key), **headers}
 
     def request_body(self, call: ModelCall) -> dict[str, Any]:
         return request_body(call)
 
-    def parse(self, raw: bytes) -> Completion:
-        return parse_message(raw)
+    def completion(self, data: dict[str, Any]) -> Completion:
+        return message_of(data)

@@ -1,4 +1,4 @@
-"""What every HTTP provider shares: one aiohttp session, retries, and faults as bounded codes.
+"""What every HTTP provider shares: one keep-alive client, retries, and faults as bounded codes.
 
 A provider kind (`openai_compatible`, `anthropic`) says where a call goes, which headers it
 carries, how a `ModelCall` becomes a request body and how a 2xx body becomes a `Completion`;
@@ -20,25 +20,34 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-import aiohttp
 import httpx
 import orjson
 
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.pricing import estimate_input_tokens, estimate_output_tokens
+from server.providers.wire import BadAnswer, InvalidTarget, WireClient, header_lines
 
 logger = logging.getLogger("shipwise.providers")
 
-for _library in ("httpx", "httpcore", "aiohttp"):
+for _library in ("httpx", "httpcore"):
     # Their INFO and DEBUG lines quote the provider's reason phrase and response headers,
     # which are provider text: only their warnings may reach our logs.
     logging.getLogger(_library).setLevel(logging.WARNING)
 
-ProviderTimeout = aiohttp.ClientTimeout | httpx.Timeout
-"""aiohttp's own, or an httpx timeout read as (connect, read)."""
-DEFAULT_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=60.0)
+
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    """Seconds to open a connection, and to wait for each read of the answer (so a body that
+    stalls half-way times out too); None waits forever."""
+
+    connect: float | None = 5.0
+    read: float | None = 60.0
+
+
+ProviderTimeout = Timeouts | httpx.Timeout
+"""Ours, or an httpx timeout read as (connect, read)."""
+DEFAULT_TIMEOUT = Timeouts()
 MAX_ATTEMPTS = 3
-READ_CHUNK_BYTES = 64 * 1024
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 30.0
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -109,12 +118,23 @@ def trial_headers(call: ModelCall) -> dict[str, str]:
     return headers
 
 
+def _trial_lines(call: ModelCall) -> bytes:
+    """`trial_headers` as header lines; our own ids, checked as any header is."""
+    return header_lines(trial_headers(call))
+
+
 def token_count(usage: Any, key: str) -> int | None:
     """`usage[key]` when it is a non-negative integer, else None (not reported)."""
     value = usage.get(key) if isinstance(usage, dict) else None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         return None
     return value
+
+
+def joined_text(parts: list[Any]) -> str:
+    """The text of content parts (`{"text": …}` objects), joined; other parts are skipped."""
+    texts = [p.get("text") for p in parts if isinstance(p, dict)]
+    return "".join(t for t in texts if isinstance(t, str))
 
 
 def load_json(raw: bytes) -> Any:
@@ -145,93 +165,102 @@ def _status_failure(status: int, retry_after: str | None) -> _Attempt:
     return _Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
 
 
-async def _read_capped(response: aiohttp.ClientResponse) -> bytes:
-    if response.content_length is not None and response.content_length > MAX_RESPONSE_BYTES:
-        raise Malformed
-    chunks: list[bytes] = []
-    size = 0
-    while chunk := await response.content.read(READ_CHUNK_BYTES):
-        size += len(chunk)
-        if size > MAX_RESPONSE_BYTES:
-            raise Malformed
-        chunks.append(chunk)
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-
-
-def client_timeout(timeout: ProviderTimeout) -> aiohttp.ClientTimeout:
-    """aiohttp's timeout for ours: connect bounds the TCP connect, read each socket read (a
-    body that stalls half-way times out too); httpx timeouts are read the same way."""
-    if isinstance(timeout, aiohttp.ClientTimeout):
+def client_timeout(timeout: ProviderTimeout) -> Timeouts:
+    """Our timeouts for either kind: an httpx timeout is read as (connect, read)."""
+    if isinstance(timeout, Timeouts):
         return timeout
-    return aiohttp.ClientTimeout(total=None, sock_connect=timeout.connect, sock_read=timeout.read)
+    return Timeouts(connect=timeout.connect, read=timeout.read)
 
 
-def provider_timeout(read_seconds: float) -> aiohttp.ClientTimeout:
+def provider_timeout(read_seconds: float) -> Timeouts:
     """The settings' provider timeout: each read within `read_seconds`, a connect within 5 s."""
-    return aiohttp.ClientTimeout(total=None, sock_connect=5.0, sock_read=read_seconds)
+    return Timeouts(connect=5.0, read=read_seconds)
 
 
 class HttpProvider(ABC):
-    """`POST` one JSON body to `url`, retried on 429, 5xx, timeouts and connection errors.
+    """`POST` one JSON body to the API's endpoint, retried on 429, 5xx, timeouts and
+    connection errors. A kind says where (`endpoint`), with which headers (`fixed_headers`),
+    what the body is (`request_body`) and what a 2xx JSON object means (`completion`).
 
-    One aiohttp `ClientSession` (keep-alive, at most `max_connections` sockets) is created in
-    the running loop on the first call and closed by `aclose`; the fixed headers (the key,
-    the connection's extra headers) live only in that session, never on this object.
+    One `WireClient` (`server.providers.wire`: keep-alive, at most `max_connections`
+    sockets, the request head written once) is created in the running loop on the first call
+    and closed by `aclose`; the fixed headers (the key, the connection's extra headers) live
+    only in that client, never on this object.
     """
 
     simulated = False
 
     def __init__(
         self,
-        url: str,
-        headers: Mapping[str, str],
+        base_url: str,
+        api_key: str | None,
         *,
+        headers: Mapping[str, str] | None = None,
         timeout: ProviderTimeout = DEFAULT_TIMEOUT,
         max_connections: int = 8,
         sleep: Sleep = asyncio.sleep,
         max_attempts: int = MAX_ATTEMPTS,
     ) -> None:
-        self._url = url
+        self._url = self.endpoint(base_url)
         self._timeout = client_timeout(timeout)
         self._max_connections = max(1, max_connections)
-        self._headers: dict[str, str] | None = {"Content-Type": "application/json", **headers}
-        self._session: aiohttp.ClientSession | None = None
+        self._headers: dict[str, str] | None = {
+            "Content-Type": "application/json",
+            **self.fixed_headers(api_key, headers or {}),
+        }
+        self._wire: WireClient | None = None
         self._closed = False
         self._sleep = sleep
         self._max_attempts = max(1, max_attempts)
+
+    @staticmethod
+    @abstractmethod
+    def endpoint(base_url: str) -> str:
+        """Where a call goes, from the connection's base URL."""
+
+    @staticmethod
+    @abstractmethod
+    def fixed_headers(api_key: str | None, headers: Mapping[str, str]) -> dict[str, str]:
+        """Every request's headers: the key's and the connection's extra ones."""
 
     @abstractmethod
     def request_body(self, call: ModelCall) -> dict[str, Any]:
         """The JSON body of `call` in the provider's API."""
 
     @abstractmethod
+    def completion(self, data: dict[str, Any]) -> Completion:
+        """The answer in a 2xx JSON object; raises `Malformed`."""
+
     def parse(self, raw: bytes) -> Completion:
-        """The answer in a 2xx body; raises `Malformed`."""
+        """A 2xx body: a JSON object the kind reads (`completion`); raises `Malformed`."""
+        data = load_json(raw)
+        if not isinstance(data, dict):
+            raise Malformed
+        return self.completion(data)
 
     @property
     def closed(self) -> bool:
         return self._closed
 
-    def _client(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            if self._closed:
+    def _client(self) -> WireClient:
+        if self._wire is None:
+            if self._closed or self._headers is None:
                 raise RuntimeError("provider is closed")
-            connector = aiohttp.TCPConnector(
-                limit=self._max_connections, limit_per_host=0, keepalive_timeout=30
-            )
-            self._session = aiohttp.ClientSession(
-                connector=connector,
-                headers=self._headers,
-                timeout=self._timeout,
-                auto_decompress=True,
+            self._wire = WireClient(
+                self._url,
+                self._headers,
+                connect_timeout=self._timeout.connect,
+                read_timeout=self._timeout.read,
+                max_connections=self._max_connections,
+                max_bytes=MAX_RESPONSE_BYTES,
             )
             self._headers = None
-        return self._session
+        return self._wire
 
     async def call(self, request: ModelCall) -> CallResult:
         """The answer after at most `max_attempts` attempts; faults become error codes."""
         body = orjson.dumps(self.request_body(request), default=str)
-        headers = trial_headers(request)
+        headers = _trial_lines(request)
         attempt = 0
         while True:
             attempt += 1
@@ -253,33 +282,28 @@ class HttpProvider(ABC):
                 return CallResult(output=None, attempts=attempt, error=error)
             await self._sleep(backoff_delay(attempt - 1, outcome.retry_after))
 
-    async def _attempt(self, body: bytes, headers: dict[str, str]) -> _Attempt:
+    async def _attempt(self, body: bytes, headers: bytes) -> _Attempt:
         started = time.monotonic()
         status: int | None = None
         try:
-            client = self._client()
-            async with client.post(
-                self._url, data=body, headers=headers, allow_redirects=False
-            ) as resp:
-                status = resp.status
-                if not 200 <= status < 300:
-                    # The error body is never read: it is provider text.
-                    return _status_failure(status, resp.headers.get("Retry-After"))
-                raw = await _read_capped(resp)
-            completion = self.parse(raw)
-        except TimeoutError as exc:  # aiohttp's ServerTimeoutError and asyncio's alike
+            answer = await self._client().post(body, headers)
+            status = answer.status
+            if not 200 <= status < 300:
+                # The error body is never read: it is provider text.
+                return _status_failure(status, answer.retry_after)
+            completion = self.parse(answer.body)
+        except TimeoutError as exc:  # a connect or a read that took too long
             return _Attempt(
                 error=DispatchError.PROVIDER_TIMEOUT, retryable=True, error_type=_name(exc)
             )
-        except (aiohttp.InvalidURL, aiohttp.NonHttpUrlClientError, ValueError) as exc:
-            # A URL nobody can be asked at (ValueError: yarl refusing it).
+        except InvalidTarget as exc:  # a URL nobody can be asked at
             return _Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
-        except (aiohttp.ClientConnectionError, OSError) as exc:
-            # Refused, reset, DNS, a server that hung up: nobody answered usefully.
+        except OSError as exc:
+            # Refused, reset, DNS, TLS, a server that hung up: nobody answered usefully.
             return _Attempt(
                 error=DispatchError.PROVIDER_UNREACHABLE, retryable=True, error_type=_name(exc)
             )
-        except (Malformed, aiohttp.ClientError) as exc:
+        except (Malformed, BadAnswer) as exc:
             # A 2xx that is not an answer: asking again would most likely repeat it.
             return _Attempt(
                 error=DispatchError.PROVIDER_MALFORMED_RESPONSE,
@@ -290,10 +314,10 @@ class HttpProvider(ABC):
         return _Attempt(completion=completion, latency_ms=latency_ms)
 
     async def aclose(self) -> None:
-        """Close the session and its connections."""
+        """Close the client and its connections."""
         self._closed = True
-        if self._session is not None:
-            await self._session.close()
+        if self._wire is not None:
+            await self._wire.aclose()
 
 
 def _name(exc: BaseException) -> str:

@@ -3,7 +3,6 @@ does the session, the retries and the bounded faults)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -12,7 +11,6 @@ from server.connections.endpoints import openai_headers
 from server.providers.base import ModelCall
 from server.providers.http import (
     DEFAULT_TIMEOUT,
-    MAX_ATTEMPTS,
     Completion,
     HttpProvider,
     Malformed,
@@ -20,7 +18,7 @@ from server.providers.http import (
     Sleep,
     backoff_delay,
     client_timeout,
-    load_json,
+    joined_text,
     parse_retry_after,
     provider_timeout,
     token_count,
@@ -34,7 +32,7 @@ __all__ = [
     "Sleep",
     "backoff_delay",
     "client_timeout",
-    "parse_completion",
+    "completion_of",
     "parse_retry_after",
     "provider_timeout",
     "request_body",
@@ -65,8 +63,7 @@ def _content(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, list):  # content parts: keep the text ones
-        parts = [p.get("text") for p in value if isinstance(p, dict)]
-        return "".join(p for p in parts if isinstance(p, str))
+        return joined_text(value)
     raise Malformed
 
 
@@ -100,10 +97,9 @@ def _tool_calls(message: dict[str, Any]) -> list[dict[str, Any]]:
     return calls
 
 
-def parse_completion(raw: bytes) -> Completion:
+def completion_of(data: dict[str, Any]) -> Completion:
     """`choices[0].message` content and tool calls, and `usage`; raises `Malformed`."""
-    data = load_json(raw)
-    choices = data.get("choices") if isinstance(data, dict) else None
+    choices = data.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise Malformed
     message = choices[0].get("message")
@@ -122,28 +118,16 @@ class OpenAICompatibleProvider(HttpProvider):
     """Chat completions with `Authorization: Bearer <key>` when a key is set, and the
     connection's extra headers (Azure's `api-key`, a gateway's own)."""
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str | None,
-        *,
-        headers: Mapping[str, str] | None = None,
-        timeout: ProviderTimeout = DEFAULT_TIMEOUT,
-        max_connections: int = 8,
-        sleep: Sleep = asyncio.sleep,
-        max_attempts: int = MAX_ATTEMPTS,
-    ) -> None:
-        super().__init__(
-            base_url.rstrip("/") + "/chat/completions",
-            {**(headers or {}), **openai_headers(api_key)},
-            timeout=timeout,
-            max_connections=max_connections,
-            sleep=sleep,
-            max_attempts=max_attempts,
-        )
+    @staticmethod
+    def endpoint(base_url: str) -> str:
+        return base_url.rstrip("/") + "/chat/completions"
+
+    @staticmethod
+    def fixed_headers(api_key: str | None, headers: Mapping[str, str]) -> dict[str, str]:
+        return {**headers, **openai_headers(api_key)}
 
     def request_body(self, call: ModelCall) -> dict[str, Any]:
         return request_body(call)
 
-    def parse(self, raw: bytes) -> Completion:
-        return parse_completion(raw)
+    def completion(self, data: dict[str, Any]) -> Completion:
+        return completion_of(data)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Coroutine
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 from uuid import uuid4
 
 from redis.asyncio import Redis
@@ -58,6 +58,29 @@ class SlotWaitAbandoned(Exception):
     """The holder stopped waiting for a slot (cancelled, stopping, fenced): nothing was sent."""
 
 
+class _Signal:
+    """An event whose waits are bare futures: a wait for a slot spawns no task (`_first`)."""
+
+    __slots__ = ("flag", "sleepers")
+
+    def __init__(self) -> None:
+        self.flag = False
+        self.sleepers: list[asyncio.Future[None]] = []
+
+    def is_set(self) -> bool:
+        return self.flag
+
+    def set(self) -> None:
+        self.flag = True
+        sleepers, self.sleepers = self.sleepers, []
+        for sleeper in sleepers:
+            if not sleeper.done():
+                sleeper.set_result(None)
+
+    def clear(self) -> None:
+        self.flag = False
+
+
 @dataclass(eq=False)
 class _Block:
     """One holder's slots of one key: reserved in Redis, handed out locally."""
@@ -66,7 +89,7 @@ class _Block:
     """Reserved members nobody uses now."""
     used: int = 0
     waiters: int = 0
-    released: asyncio.Event = field(default_factory=asyncio.Event)
+    released: _Signal = field(default_factory=_Signal)
     """Set when a slot is given back locally or a reservation ends."""
     reserving: bool = False
     """One reservation at a time per block: the others wait for it, then share its slots."""
@@ -79,7 +102,7 @@ class _Block:
 class _Holder:
     until_ms: int | None = None
     """The holder's lease end (epoch ms): its slots' expiry."""
-    abandoned: asyncio.Event = field(default_factory=asyncio.Event)
+    abandoned: _Signal = field(default_factory=_Signal)
     waiting: int = 0
     members: dict[str, str] = field(default_factory=dict)
     """Reserved slot member → its key."""
@@ -196,12 +219,8 @@ class RedisSlots:
                     if want > 0 and await self._take(state, name, limit, want, block):
                         continue
                 block.released.clear()
-                waits = [block.released.wait()]
-                if abandonable:
-                    waits.append(state.abandoned.wait())
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(delay):
-                        await _first(waits)
+                signals = [block.released, state.abandoned] if abandonable else [block.released]
+                await _first(signals, delay)
                 delay = min(delay * 2, self._max_poll)
         finally:
             state.waiting -= 1
@@ -296,13 +315,27 @@ class RedisSlots:
         await self._redis.aclose()
 
 
-async def _first(waits: list[Coroutine[Any, Any, Any]]) -> None:
-    tasks = [asyncio.ensure_future(w) for w in waits]
+async def _first(signals: list[_Signal], delay: float) -> None:
+    """Until one of `signals` is set, or `delay` seconds."""
+    if any(signal.flag for signal in signals):
+        return
+    loop = asyncio.get_running_loop()
+    sleeper: asyncio.Future[None] = loop.create_future()
+    for signal in signals:
+        signal.sleepers.append(sleeper)
+    timer = loop.call_later(delay, _wake, sleeper)
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        await sleeper
     finally:
-        for task in tasks:
-            task.cancel()
+        timer.cancel()
+        for signal in signals:
+            if sleeper in signal.sleepers:
+                signal.sleepers.remove(sleeper)
+
+
+def _wake(sleeper: asyncio.Future[None]) -> None:
+    if not sleeper.done():
+        sleeper.set_result(None)
 
 
 def _now_ms() -> int:
