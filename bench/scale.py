@@ -301,7 +301,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
             return bool(status in TERMINAL_STATUSES)
 
-        await _wait(sessionmaker, "DONE", ended, args.timeout)
+        progress = asyncio.create_task(_progress(sessionmaker, comparison_id, started))
+        try:
+            await _wait(sessionmaker, "DONE", ended, args.timeout)
+        finally:
+            progress.cancel()
         dispatch_s = time.perf_counter() - started
         log = fake_log(base_url, comparison_id)
 
@@ -382,6 +386,26 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         fake.terminate()
         fake.wait(timeout=30)
         await drop_database(name, ADMIN_URL)
+
+
+async def _progress(sessionmaker: Any, comparison_id: str, started: float) -> None:
+    """A line a minute while it runs: calls so far, the last minute's rate, the load."""
+    last, last_at = 0, started
+    while True:
+        await asyncio.sleep(60)
+        async with sessionmaker() as session:
+            done = int(
+                await session.scalar(
+                    select(Comparison.done_calls).where(Comparison.id == comparison_id)
+                )
+                or 0
+            )
+        now = time.perf_counter()
+        emit(
+            f"  {now - started:5.0f} s: {done:,} calls, {(done - last) / (now - last_at):,.0f} "
+            f"calls/s over the last minute; load {_load()}"
+        )
+        last, last_at = done, now
 
 
 def _load() -> str:
