@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import secrets
 import signal
@@ -45,7 +44,6 @@ import psutil
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select, update
 
-from bench import soak_load
 from bench.dispatch import child_env, start_fake
 from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, shipwise
 from bench.kit.factories import make_comparison_setup, make_workspace
@@ -196,10 +194,10 @@ async def _faults(
     return windows
 
 
-def _load_process(target: Any, *args: Any) -> multiprocessing.process.BaseProcess:
-    process = multiprocessing.get_context("spawn").Process(target=target, args=args)
-    process.start()
-    return process
+def _load_process(*args: str) -> subprocess.Popen[bytes]:
+    """bench/soak_load.py in a process of its own."""
+    command = [sys.executable, str(ROOT / "bench" / "soak_load.py"), *args]
+    return subprocess.Popen(command, env=child_env(dict(os.environ)), cwd=ROOT)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -225,7 +223,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async with maker() as session, session.begin():  # 50 readers outrun 600 a minute
             await session.execute(
                 update(Workspace).where(Workspace.id == ws.id)
-                .values(requests_per_minute_per_token=10**9)
+                .values(requests_per_minute_per_token=10**9, max_running_comparisons=AT_ONCE)
             )  # fmt: skip
         setup = await make_comparison_setup(
             maker, ws, cases=args.cases, cohorts=2, connection_kind="OPENAI_COMPATIBLE",
@@ -249,14 +247,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         member = ws.tokens[Role.MEMBER]
         reads_out, subs_out = workdir / "readers.json", workdir / "subscribers.json"
+        common = (api, ws.owner)
         loads = [
-            _load_process(
-                soak_load.readers, api, ws.owner, args.readers, until, args.think, str(reads_out)
-            ),
-            _load_process(
-                soak_load.subscribers, api, ws.owner, args.subscribers, until, str(subs_out)
-            ),
-        ]
+            _load_process("readers", *common, str(args.readers), str(until), str(reads_out),
+                          "--think", str(args.think)),
+            _load_process("subscribers", *common, str(args.subscribers), str(until),
+                          str(subs_out)),
+        ]  # fmt: skip
         async with httpx.AsyncClient(base_url=api, timeout=60) as client:
             starter = Starter(client, member, setup.input(trialsPerCase=args.trials), maker)
             faults = asyncio.create_task(_faults(args, start, processes, redis, starter))
@@ -273,7 +270,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await _until("every comparison ended", ended, args.drain)
             progress.cancel()
         for load in loads:
-            await asyncio.to_thread(load.join, 120)
+            await asyncio.to_thread(load.wait, 180)
         reads = json.loads(reads_out.read_text())["rows"]
         subs = json.loads(subs_out.read_text())
         failures = await check_comparisons(

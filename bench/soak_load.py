@@ -16,12 +16,16 @@ they saw to a JSON file when `until` (a `time.time()`) has passed:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
@@ -175,3 +179,25 @@ def subscribers(base_url: str, token: str, count: int, until: float, out: str) -
         Path(out).write_text(json.dumps(stats))
 
     asyncio.run(main())
+
+
+def main() -> None:
+    """`python bench/soak_load.py readers|subscribers BASE TOKEN COUNT UNTIL OUT [THINK]`."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kind", choices=["readers", "subscribers"])
+    parser.add_argument("base_url")
+    parser.add_argument("token")
+    parser.add_argument("count", type=int)
+    parser.add_argument("until", type=float)
+    parser.add_argument("out")
+    parser.add_argument("--think", type=float, default=0.5)
+    args = parser.parse_args()
+    print(f"{args.kind}: {args.count} from {args.until - time.time():.0f} s before the end")  # noqa: T201
+    if args.kind == "readers":
+        readers(args.base_url, args.token, args.count, args.until, args.think, args.out)
+    else:
+        subscribers(args.base_url, args.token, args.count, args.until, args.out)
+
+
+if __name__ == "__main__":
+    main()
