@@ -15,10 +15,11 @@ It reports, and exits non-zero unless all hold: every comparison ends DONE and i
 FINALIZED; no trial answered twice (the fake's log, bench/fake_provider.py) and none lost
 (each comparison's trial rows = its planned calls = done calls, none left ADMITTED, the
 fake's calls for it between its rows less those closed `outcome_ambiguous` and its rows);
-the readers' p99 ≤ 250 ms outside the fault windows; each process's RSS grows by ≤ 50 MB
-after its first minute; no error code in any answer outside the fault windows, and in
-trials none but `outcome_ambiguous` on comparisons running when the worker was killed
-(docs/domain.md, "Dispatch"). Ends with one JSON line.
+every worker and the API still up at the end; the readers' p99 ≤ 250 ms outside the
+fault windows; each process's RSS grows by ≤ 50 MB after its first minute; no error
+code in any answer outside the fault windows, and in trials none but
+`outcome_ambiguous` on comparisons running when the worker was killed (docs/domain.md,
+"Dispatch"). Ends with one JSON line.
 """
 
 from __future__ import annotations
@@ -277,6 +278,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             maker, starter.ids, fake_root=base_url.removesuffix("/v1"), windows=windows,
             drain_seconds=args.drain,
         )  # fmt: skip
+        failures += [
+            f"{label} exited ({process.returncode}) during the run"
+            for label, process in processes.running.items()
+            if process.poll() is not None
+        ]
         figures, more = read_figures(reads, subs, starter.errors, windows)
         failures += more
         growth, more = rss_growth(processes.rss, processes.started)
