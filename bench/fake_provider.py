@@ -9,6 +9,11 @@ cost little (the Starlette fake of the tests, `bench/kit/openai_server.py`, spen
 0.1 ms of CPU an answer, as much as the client it served, on the same two cores).
 Requests are read by their `Content-Length` (no chunked request bodies: neither aiohttp
 nor shipwise sends them for a JSON body); `GET …/models` lists one model.
+
+It keeps no request bodies: it counts each `X-Shipwise-Trial` header (docs/domain.md,
+"Dispatch"), and `GET /log?comparison=PREFIX` answers the fake's log of the trials whose
+header starts with PREFIX: calls, distinct trials, and the trials answered more than once
+(`bench/scale.py` and `bench/soak.py` read it).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import argparse
 import asyncio
 import signal
 import socket
+from collections import Counter
+from urllib.parse import parse_qs, urlsplit
 
 import orjson
 import uvloop
@@ -50,6 +57,26 @@ def _answer(body: bytes, status: bytes = b"200 OK") -> bytes:
 
 ANSWERS = {b"POST": _answer(COMPLETION), b"GET": _answer(MODELS)}
 NOT_FOUND = _answer(b'{"error": {"message": "not found"}}', b"404 Not Found")
+TRIALS: Counter[bytes] = Counter()
+"""Calls per `X-Shipwise-Trial` header value, over the process's life."""
+
+
+def _log(path: bytes) -> bytes:
+    """The fake's log of the trials whose header starts with the `comparison` parameter."""
+    query = parse_qs(urlsplit(path.decode("latin-1")).query)
+    prefix = query.get("comparison", [""])[0].encode()
+    counts = {k: n for k, n in TRIALS.items() if k.startswith(prefix)}
+    twice = sorted(k.decode() for k, n in counts.items() if n > 1)
+    return _answer(
+        orjson.dumps(
+            {
+                "calls": sum(counts.values()),
+                "distinct": len(counts),
+                "answered_twice": len(twice),
+                "examples": twice[:10],
+            }
+        )
+    )
 
 
 class FakeProtocol(asyncio.Protocol):
@@ -76,15 +103,24 @@ class FakeProtocol(asyncio.Protocol):
                 return
             head = self.buffer[:end]
             length = 0
+            trial = b""
             for line in head.split(b"\r\n")[1:]:
                 name, _, value = line.partition(b":")
-                if name.strip().lower() == b"content-length":
+                lowered = name.strip().lower()
+                if lowered == b"content-length":
                     length = int(value)
+                elif lowered == b"x-shipwise-trial":
+                    trial = value.strip()
             if len(self.buffer) < end + 4 + length:
                 return
             self.buffer = self.buffer[end + 4 + length :]
             method, _, rest = head.partition(b" ")
             path = rest.partition(b" ")[0]
+            if method == b"GET" and path.startswith(b"/log"):
+                self._send(_log(path))
+                continue
+            if method == b"POST":
+                TRIALS[trial] += 1
             known = path.endswith(b"/chat/completions") or path.endswith(b"/models")
             answer = ANSWERS.get(method, NOT_FOUND) if known else NOT_FOUND
             if self.delay:

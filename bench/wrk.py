@@ -2,14 +2,38 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 CLIENTS = 50
+
+
+LUA = """
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer {token}"
+local bodies = {{{bodies}}}
+local turn = 0
+request = function()
+  turn = turn % #bodies + 1
+  return wrk.format(nil, nil, nil, bodies[turn])
+end
+"""
+
+
+def write_lua(path: Path, bodies: Sequence[Mapping[str, Any]], token: str) -> Path:
+    """A wrk script POSTing the GraphQL `bodies` in turn with the token."""
+    path.write_text(
+        LUA.format(bodies=", ".join(json.dumps(json.dumps(b)) for b in bodies), token=token)
+    )
+    return path
 
 
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}

@@ -18,6 +18,7 @@ from typing import Any
 
 from arq.connections import create_pool
 from arq.worker import Worker
+from redis.exceptions import WatchError
 
 from jobs import health
 from server.runtime.broker import BROKER_ERRORS, BrokerLink, backoff
@@ -26,6 +27,16 @@ logger = logging.getLogger("shipwise.worker")
 
 ARQ_VERSION = "0.28.0"
 """The arq release these overrides were written against (the pin in `pyproject.toml`)."""
+
+
+def lost_broker(error: BaseException) -> bool:
+    """`error` says the broker went away: one of `BROKER_ERRORS`, or the WatchError redis-py
+    raises instead when the connection dies inside a watched transaction (arq's `start_jobs`
+    watches the job's in-progress key), the ConnectionError its context. A soak's Redis
+    restart ended a worker on that one (docs/benchmarks.md, "Ten minutes of mixed load")."""
+    if isinstance(error, BROKER_ERRORS):
+        return True
+    return isinstance(error, WatchError) and isinstance(error.__context__, BROKER_ERRORS)
 
 
 class ShipwiseWorker(Worker):
@@ -86,14 +97,18 @@ class ShipwiseWorker(Worker):
     async def _poll_iteration(self) -> None:
         try:
             await super()._poll_iteration()
-        except BROKER_ERRORS as exc:
+        except (*BROKER_ERRORS, WatchError) as exc:
+            if not lost_broker(exc):
+                raise
             await self.broker.restored(exc)
 
     async def start_jobs(self, job_ids: list[bytes]) -> None:
         for job_id in job_ids:
             try:
                 await super().start_jobs([job_id])
-            except BROKER_ERRORS:
+            except (*BROKER_ERRORS, WatchError) as exc:
+                if not lost_broker(exc):
+                    raise
                 # arq counted the job before the broker failed and never started its task.
                 if job_id.decode() not in self.tasks:
                     self._release_sem_dec_counter_on_complete()

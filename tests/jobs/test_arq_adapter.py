@@ -8,10 +8,15 @@ import inspect
 from importlib.metadata import version
 from typing import Any
 
-from arq.connections import RedisSettings
+import pytest
+from arq.connections import RedisSettings, create_pool
 from arq.worker import Worker, func
+from redis.asyncio import Redis
+from redis.exceptions import WatchError
 
-from jobs.arq_adapter import ARQ_VERSION, ShipwiseWorker
+from jobs.arq_adapter import ARQ_VERSION, ShipwiseWorker, lost_broker
+from tests import services
+from tests.conftest import require_services
 
 METHODS = {
     "_poll_iteration": (["self"], True),
@@ -76,3 +81,46 @@ def test_a_worker_has_the_private_state_the_adapter_reads() -> None:
     missing = [name for name in ATTRIBUTES if name != "pool" and not hasattr(worker, name)]
     assert missing == []
     assert isinstance(inspect.getattr_static(Worker, "pool"), property)
+
+
+async def _watch_broken(url: str) -> WatchError:
+    """What redis-py raises when a watched transaction's connection dies (here killed from
+    another client, as a Redis restart kills it): arq's `start_jobs` watches a key."""
+    redis = Redis.from_url(url)
+    try:
+        async with redis.pipeline(transaction=True) as pipe:
+            await pipe.watch("shipwise-test:watched")
+            own_id = await pipe.client_id()  # watching: commands run at once, on its connection
+            await redis.client_kill_filter(_id=own_id)
+            try:
+                await pipe.zscore("shipwise-test:queue", "job")
+            except WatchError as error:
+                return error
+    finally:
+        await redis.aclose()
+    raise AssertionError("the killed connection raised no WatchError")
+
+
+async def test_a_watch_broken_by_a_lost_connection_is_an_outage_the_worker_waits_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    require_services("redis")
+    error = await _watch_broken(services.redis_url())
+    assert lost_broker(error)
+    assert not lost_broker(WatchError("a watched key changed"))  # arq's own conflict
+
+    async def broken(_self: Worker) -> None:
+        raise error
+
+    monkeypatch.setattr(Worker, "_poll_iteration", broken)
+    worker = ShipwiseWorker(
+        functions=[func(nothing, name="nothing")],
+        redis_settings=RedisSettings.from_dsn(services.redis_url()),
+        handle_signals=False,
+    )
+    worker._pool = await create_pool(worker.redis_settings)
+    try:
+        await asyncio.wait_for(worker._poll_iteration(), timeout=30)  # raised before the fix
+        assert worker.broker.outages == 1
+    finally:
+        await worker._pool.aclose(close_connection_pool=True)
