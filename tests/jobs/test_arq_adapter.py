@@ -14,8 +14,8 @@ from arq.worker import Worker, func
 from redis.asyncio import Redis
 from redis.exceptions import WatchError
 
+from bench.kit import services
 from jobs.arq_adapter import ARQ_VERSION, ShipwiseWorker, lost_broker
-from tests import services
 from tests.conftest import require_services
 
 METHODS = {

@@ -29,7 +29,7 @@ from tests.server.cli.commands.test_runs_cli import client_env, import_file
 from tests.server.cli.invoke import shipwise
 from tests.server.reports.api import LINK, finalized_comparison
 from tests.server.runs.api import experiment
-from tests.server.runs.test_pass_flips import ITEMS, _files
+from tests.server.runs.test_pass_flips import ITEMS, pass_flip_files
 
 VERDICTS = """
 query($id: ID!) { comparison(id: $id) { scorecard { verdicts {
@@ -102,7 +102,7 @@ async def test_pass_flips_count_the_same_on_every_surface(
 ) -> None:
     page = portal_page
     backend = sqlite_backend
-    main, branch, to_fail, to_pass, _evaluator_only = _files(tmp_path)
+    main, branch, to_fail, to_pass, _evaluator_only = pass_flip_files(tmp_path)
     said = f"pass flips {to_fail} pass → fail · {to_pass} fail → pass"
     compared = await asyncio.to_thread(
         shipwise_compare, "--baseline", str(main), "--treatment", str(branch)

@@ -29,7 +29,7 @@ DIFF_LINK = """mutation($c: ID!, $b: ID!) {
   diffLink(candidateRunId: $c, baselineRunId: $b, expiresInHours: 2) { url } }"""
 
 
-def _files(tmp_path: Path) -> tuple[Path, Path, int, int, int]:
+def pass_flip_files(tmp_path: Path) -> tuple[Path, Path, int, int, int]:
     """Three trials per item. Items 0–5 flip pass → fail (2 of 3 → 1 of 3), items 6–7 fail →
     pass; items 8–17 keep their majority but an evaluator drops 0.03 (the diff calls them
     regressed, no test of passes does). (baseline, candidate, to fail, to pass, evaluator)."""
@@ -62,7 +62,7 @@ def _files(tmp_path: Path) -> tuple[Path, Path, int, int, int]:
 
 
 async def test_every_surface_counts_the_same_pass_flips(backend: Backend, tmp_path: Path) -> None:
-    main, branch, to_fail, to_pass, evaluator_only = _files(tmp_path)
+    main, branch, to_fail, to_pass, evaluator_only = pass_flip_files(tmp_path)
     said = f"pass flips {to_fail} pass → fail · {to_pass} fail → pass"
 
     # Its own event loop: in a thread, beside the one serving the backend.
