@@ -57,6 +57,6 @@ describe("decision words", () => {
       estimate: "−25.0 points",
       interval: null,
     });
-    expect(plain("cost_per_case_cents", 2, 1)).toEqual({ estimate: "+$0.010", interval: null });
+    expect(plain("cost_per_case_cents", 2, 1)).toEqual({ estimate: "+1 ¢", interval: null });
   });
 });
