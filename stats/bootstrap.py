@@ -19,6 +19,8 @@ BOOTSTRAP_RESAMPLES: Final = 9_999
 BOOTSTRAP_MIN_CASES: Final = 20
 # Up to this many distinct values, resampling cases is drawing multinomial counts per value.
 COMPRESS_MAX_UNIQUE: Final = 256
+# Per-cell draw counts are handed out in blocks of about this many (512 KB of int64).
+CELL_BLOCK_ELEMENTS: Final = 1 << 16
 
 
 def bootstrap_mean_interval(
@@ -176,7 +178,7 @@ def _cell_blocks(
     draws: IntArray, cells: list[tuple[FloatArray, IntArray]], width: int, seed: int
 ) -> Iterator[IntArray]:
     split = np.random.default_rng([seed, 2])
-    rows = max(1, (1 << 20) // max(1, width))
+    rows = max(1, CELL_BLOCK_ELEMENTS // max(1, width))
     for start in range(0, len(draws), rows):
         stop = min(len(draws), start + rows)
         parts = []

@@ -97,7 +97,7 @@ async def test_cancel_and_rerun_ask_first_and_rerun_shows_its_cost_bound(
     await page.get_by_role("button", name="Re-run").click()
     rerun = page.get_by_role("alertdialog", name="Re-run this comparison?")
     await expect(rerun).to_contain_text(
-        re.compile(r"[Uu]p to \$[0-9.,]+ if every call uses its max output tokens")
+        re.compile(r"[Uu]p to (\$[0-9.,]+|[0-9.]+ ¢) if every call uses its max output tokens")
     )
     await expect(rerun).to_contain_text(re.compile(r"\$0\.50\b.*budget cap|budget cap.*\$0\.50"))
     assert await axe_violations(page) == []

@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parents[3]
 SMALL, LARGE, CHUNK = 500, 2000, 250
 COHORTS = 3
 PER_CASE_COHORT = 1024
-"""Bytes of peak memory one more case may add per cohort (measured: about 400)."""
+"""Bytes of peak memory one more case may add per cohort (measured: about 800 on data drawn
+as the benches draw it: the sign-flip tests' shared sign bytes, R/8 bytes a case, are the
+largest part; the resampling blocks are of fixed size whatever the cases)."""
 
 
 async def _peaks(database_url: str, cases: int) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useLayoutEffect, useState } from "react";
 import { Link, useParams } from "react-router";
 import { useMutation, useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
@@ -74,7 +74,9 @@ export function ReviewPage() {
     setAnswered(null);
   }, [current]);
 
-  useEffect(() => {
+  // Bound before paint: a key pressed once the next trial shows acts on that trial, never on
+  // the one just answered (a passive effect could still hold the old handlers then).
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
       const target = event.target as HTMLElement | null;
