@@ -2,7 +2,13 @@
 
 from server.assets.models import Asset, AssetVersion
 from server.audit.models import AuditEvent
-from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
+from server.comparisons.models import (
+    Comparison,
+    ComparisonCase,
+    ComparisonCohort,
+    ComparisonPairJudgment,
+    Trial,
+)
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.db import Base
@@ -10,7 +16,7 @@ from server.dispatch.models import ComparisonRange
 from server.experiments.models import Experiment
 from server.labels.models import ReviewQueue, TrialLabel
 from server.ops.models import WorkerHeartbeat
-from server.pairwise.models import ComparisonPairJudgment, PairwiseJob, PairwisePair
+from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector

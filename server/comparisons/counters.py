@@ -16,10 +16,17 @@ from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.checks import calls_per_trial
-from server.comparisons.models import CohortState, Comparison, ComparisonCohort, Trial, TrialState
+from server.comparisons.models import (
+    CohortState,
+    Comparison,
+    ComparisonCohort,
+    ComparisonPairJudgment,
+    JudgmentState,
+    Trial,
+    TrialState,
+)
 from server.comparisons.progress import Progress, shown_state, snapshot
 from server.db import utcnow
-from server.pairwise.models import ComparisonPairJudgment, JudgmentState
 
 
 async def cohorts_of(session: AsyncSession, comparison_id: str) -> list[ComparisonCohort]:

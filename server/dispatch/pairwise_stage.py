@@ -25,9 +25,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.assets.models import AssetVersion
 from server.comparisons import counters
 from server.comparisons.models import (
+    FORWARD,
+    REVERSE,
     Comparison,
     ComparisonCase,
     ComparisonCohort,
+    ComparisonPairJudgment,
+    JudgmentState,
     StopReason,
     Trial,
     TrialState,
@@ -40,7 +44,6 @@ from server.dispatch import store
 from server.experiments.models import Experiment
 from server.judges.connections import JudgeUnavailable, OpenJudge, SpendMeter, open_judge
 from server.judges.pair import PairFailure, PairInput, PairJudgment
-from server.pairwise.models import FORWARD, REVERSE, ComparisonPairJudgment, JudgmentState
 from server.security import SecretBox
 from server.settings import Settings
 from server.spend import ledgers

@@ -1,11 +1,10 @@
-"""Pairwise judging's tables: a pairwise job over two runs (its pairs), and a hosted
-comparison's pairwise judge calls."""
+"""A pairwise job: two COMPLETED runs judged pair by pair, in both orders, by one judge."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy import BigInteger, Enum, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -73,49 +72,4 @@ class PairwisePair(Base):
     forward: Mapped[float | None] = mapped_column(Float, comment="the candidate's score as B")
     reverse: Mapped[float | None] = mapped_column(Float, comment="the candidate's score as A")
     failure: Mapped[dict[str, Any] | None] = mapped_column(PortableJSON)
-    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-
-
-# A hosted comparison's pairwise judge calls (server/dispatch/pairwise_stage.py makes them,
-# server/verdicts/hosted_pairwise.py reads them at finalization).
-
-FORWARD: Final = "FORWARD"
-"""A hosted pairwise judgment's order: the baseline's output is A."""
-REVERSE: Final = "REVERSE"
-"""Swapped: the treatment's output is A."""
-
-
-class JudgmentState(StrEnum):
-    ADMITTED = "ADMITTED"
-    """Checkpointed before the call: on redelivery it is never re-sent."""
-    DONE = "DONE"
-    ERRORED = "ERRORED"
-    SKIPPED = "SKIPPED"
-    """Not called: a side's trial failed, so there is nothing to compare (a settled call)."""
-
-
-class ComparisonPairJudgment(Base):
-    """One pairwise judge call of a hosted comparison: (baseline, case, trial, order). Its
-    calls count in the comparison's progress and spend like its trials'."""
-
-    __tablename__ = "comparison_pair_judgment"
-
-    comparison_id: Mapped[str] = mapped_column(
-        ForeignKey("comparison.id", ondelete="CASCADE"), primary_key=True
-    )
-    baseline_cohort_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    case_ordinal: Mapped[int] = mapped_column(Integer, primary_key=True)
-    trial_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    order: Mapped[str] = mapped_column(
-        String(8), primary_key=True, comment="FORWARD: the baseline as A; REVERSE: swapped"
-    )
-    state: Mapped[JudgmentState] = mapped_column(
-        Enum(JudgmentState, name="judgment_state", native_enum=False, length=16)
-    )
-    connection_id: Mapped[str] = mapped_column(String(40))
-    score: Mapped[float | None] = mapped_column(Float, comment="the candidate's score")
-    failure: Mapped[dict[str, Any] | None] = mapped_column(
-        PortableJSON, comment="the pair's failure diagnostics (seed 004), on both orders"
-    )
-    cost_micros: Mapped[int] = mapped_column(BigInteger, default=0)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.comparisons.models import Comparison, Trial
-from server.pairwise.models import ComparisonPairJudgment, PairwiseJob
+from server.comparisons.models import Comparison, ComparisonPairJudgment, Trial
+from server.pairwise.models import PairwiseJob
 from server.spend.models import RunJudgeSpend
 from server.spend.periods import day_start, month_start
 

@@ -48,12 +48,11 @@ def to_coded_error(error: GraphQLError) -> GraphQLError:
     original = error.original_error
     if isinstance(original, ShipwiseError):
         return _coded(error, original.message, original.code, **original.extensions)
-    if error.path is None and isinstance(original, ValueError | TypeError | None):
-        # Parse, validation and variable-coercion errors (a scalar's parser raises ValueError
-        # or TypeError): about the document, safe to show.
+    if error.path is None and not isinstance(original, Exception | None):
+        return _coded(error, INTERNAL_MESSAGE, ErrorCode.INTERNAL)
+    if error.path is None:
+        # Parse, validation and variable-coercion errors: about the document, safe to show.
         return _coded(error, error.message, ErrorCode.VALIDATION_FAILED)
-    # Anything else failed in our process (with or without a path, e.g. a subscription's
-    # source losing Redis): its text is never shown.
     _log_unexpected(error)
     return _coded(error, INTERNAL_MESSAGE, ErrorCode.INTERNAL)
 

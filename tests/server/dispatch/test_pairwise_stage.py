@@ -13,10 +13,16 @@ from sqlalchemy import select
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import wait_finalized
-from server.comparisons.models import Comparison, StopReason
+from server.comparisons.models import (
+    FORWARD,
+    REVERSE,
+    Comparison,
+    ComparisonPairJudgment,
+    JudgmentState,
+    StopReason,
+)
 from server.connections.service import Simulation
 from server.dispatch.pairwise_stage import Stage
-from server.pairwise.models import FORWARD, REVERSE, ComparisonPairJudgment, JudgmentState
 from server.workspaces.roles import Role
 from tests.fakes.judge_server import FakeJudge
 from tests.server.pairwise.api import RESULT_FIELDS, judge_versions

@@ -6,10 +6,9 @@ import logging
 
 import pytest
 import strawberry
-from graphql.error import GraphQLError
 from strawberry.tools import merge_types
 
-from server.api.http.graphql_errors import CodedErrors, to_coded_error
+from server.api.http.graphql_errors import CodedErrors
 from server.api.schema import ShipwiseSchema
 from server.errors import NotFound
 
@@ -48,19 +47,3 @@ def test_our_errors_keep_their_message_and_code() -> None:
     assert result.errors is not None
     assert result.errors[0].message == "dataset not found"
     assert result.errors[0].extensions == {"code": "NOT_FOUND"}
-
-
-def test_a_pathless_error_from_our_process_is_internal_and_masked() -> None:
-    """A subscription's source failing (Redis gone, say) has no path: it is not the
-    document's fault, so it is INTERNAL and its text stays here."""
-    coded = to_coded_error(GraphQLError(SECRET, original_error=ConnectionError(SECRET)))
-    assert (coded.message, coded.extensions) == ("Internal error.", {"code": "INTERNAL"})
-
-
-def test_a_variable_that_does_not_coerce_is_the_documents_fault() -> None:
-    result = SCHEMA.execute_sync(
-        "query Q($n: Int!) { missing }", variable_values={"n": "not a number"}
-    )
-    assert result.errors is not None
-    assert result.errors[0].extensions == {"code": "VALIDATION_FAILED"}
-    assert "$n" in result.errors[0].message

@@ -13,13 +13,20 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.comparisons.models import Comparison, ComparisonCase, Trial, TrialState
+from server.comparisons.models import (
+    FORWARD,
+    Comparison,
+    ComparisonCase,
+    ComparisonPairJudgment,
+    JudgmentState,
+    Trial,
+    TrialState,
+)
 from server.datasets.models import DatasetCase
 from server.judges.pair import PairFailure, PairJudgment
 from server.offline_compare.pairing import Matching, Pair
 from server.offline_compare.results import Trial as PairTrial
 from server.offline_compare.summary import summarize
-from server.pairwise.models import FORWARD, ComparisonPairJudgment, JudgmentState
 from server.pairwise.result import result_json
 
 NOT_RUN: Final = "not_run"
