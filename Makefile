@@ -59,7 +59,7 @@ test:
 # browser, so four keep two cores busy (docs/testing.md has the figures).
 PYTEST_WORKERS ?= 4
 pytest: install
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=25
 
 lint: install portal-check
 	$(BIN)/ruff check .

@@ -54,7 +54,7 @@ from bench.harness import (
 )
 from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from bench.kit.portal_documents import document
-from bench.wrk import CLIENTS, run_wrk, write_lua
+from bench.wrk import CLIENTS, require_wrk, run_wrk, write_lua
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison
 from server.db import create_engine, create_sessionmaker
@@ -420,6 +420,7 @@ def main() -> None:
     parser.add_argument("--page-seconds", type=int, default=10, help="wrk seconds per figure")
     parser.add_argument("--loads", type=int, default=3, help="cold portal loads (0: skip)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds to DONE")
+    require_wrk()
     figures = asyncio.run(run(parser.parse_args()))
     emit(json.dumps(figures))
 

@@ -52,6 +52,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def require_wrk() -> None:
+    """Stop before a long run when wrk, the read load's generator, is missing."""
+    if shutil.which("wrk") is None:
+        raise SystemExit("this bench needs wrk: apt-get install wrk")
+
+
 def run_wrk(url: str, lua: Path, seconds: int) -> tuple[float, float, float, int, int]:
     """(req/s, p50 ms, p99 ms, non-2xx + socket errors, requests) of one wrk run."""
     out = subprocess.run(
