@@ -206,7 +206,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     queue_name = f"shipwise-soak-{secrets.token_hex(4)}"
     database_url, name = await create_database(ADMIN_URL)
     workdir = Path(tempfile.mkdtemp(prefix="shipwise-soak-"))
-    redis = PrivateRedis(workdir / "redis", free_port())
+    redis = PrivateRedis(workdir / "redis", free_port(), appendfsync="everysec", start_timeout=30)
     redis.start()
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")},

@@ -16,9 +16,10 @@ from cryptography.fernet import Fernet
 from bench.kit import services
 from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from bench.kit.openai_server import FakeOpenAI
+from bench.kit.private_redis import PrivateRedis
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.judge_server import FakeJudge
-from tests.private_services import PrivateRedis, private_redis
+from tests.private_services import private_redis
 
 _AVAILABILITY: services.Availability | None = None
 

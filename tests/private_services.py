@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.kit.private_redis import PrivateRedis
 from bench.kit.waiting import eventually_blocking
 
 
@@ -25,54 +26,8 @@ def free_port() -> int:
         return port
 
 
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
-
-
 def wait_until(predicate: Callable[[], bool], *, timeout: float, what: str) -> None:
     eventually_blocking(predicate, timeout=timeout, what=what)
-
-
-@dataclass
-class PrivateRedis:
-    """`redis-server` with an append-only file, so a restart keeps the queue (as production's
-    Redis does); `stop()` and `start()` again on the same port."""
-
-    directory: Path
-    port: int
-    process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        assert self.process is None
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port", str(self.port),
-                "--bind", "127.0.0.1",
-                "--dir", str(self.directory),
-                "--appendonly", "yes",
-                "--appendfsync", "always",
-                "--save", "",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        wait_until(lambda: _answers(self.port), timeout=10, what="redis-server")
-
-    def stop(self) -> None:
-        """SIGTERM: Redis flushes its append-only file and exits; clients get refused."""
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-            self.process = None
 
 
 def private_redis(tmp_path: Path) -> PrivateRedis:

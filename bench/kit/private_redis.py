@@ -1,5 +1,6 @@
-"""A `redis-server` of the bench's own on a free port, which it may stop and start again (the
-machine's shared Redis on 6379 serves other sessions and is never restarted).
+"""A `redis-server` of our own on a free port, which a fault test or a bench may stop and
+start again (the machine's shared Redis on 6379 serves other sessions and is never
+restarted).
 
 It keeps an append-only file, so a restart keeps the queue, as a production Redis does
 (docs/domain.md, "Dispatch").
@@ -9,12 +10,14 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.kit.waiting import eventually_blocking
 
-def _answers(port: int) -> bool:
+
+def answers(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:`port`."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.2):
             return True
@@ -24,8 +27,13 @@ def _answers(port: int) -> bool:
 
 @dataclass
 class PrivateRedis:
+    """`stop()` and `start()` again on the same port. `appendfsync` is `always` for tests (a
+    restart loses nothing); a bench under load takes `everysec`."""
+
     directory: Path
     port: int
+    appendfsync: str = "always"
+    start_timeout: float = 10.0
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -42,20 +50,18 @@ class PrivateRedis:
                 "--bind", "127.0.0.1",
                 "--dir", str(self.directory),
                 "--appendonly", "yes",
-                "--appendfsync", "everysec",
+                "--appendfsync", self.appendfsync,
                 "--save", "",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        deadline = time.monotonic() + 30
-        while not _answers(self.port):
-            if time.monotonic() > deadline:
-                raise SystemExit("the private redis-server did not start")
-            time.sleep(0.05)
+        eventually_blocking(
+            lambda: answers(self.port), timeout=self.start_timeout, what="redis-server"
+        )
 
     def stop(self) -> None:
-        """SIGTERM: Redis writes its append-only file and exits; clients get refused."""
+        """SIGTERM: Redis flushes its append-only file and exits; clients get refused."""
         if self.process is not None:
             self.process.terminate()
             self.process.wait(30)

@@ -12,6 +12,7 @@ import pytest
 
 from bench.kit import services
 from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.private_redis import PrivateRedis
 from bench.kit.waiting import eventually
 from tests.conftest import require_services
 from tests.jobs.crash_stack import WORKER_PROCESS_TESTS, CrashStack, crash_stack, workers_polling
@@ -26,7 +27,7 @@ from tests.jobs.fault_checks import (
     probe,
     start,
 )
-from tests.private_services import PrivateRedis, free_port
+from tests.private_services import free_port
 
 pytestmark = WORKER_PROCESS_TESTS
 

@@ -8,13 +8,13 @@ import asyncio
 import contextlib
 from typing import Any
 
+from bench.kit.private_redis import PrivateRedis
 from bench.kit.waiting import eventually
 from jobs import health
 from jobs.arq_adapter import ShipwiseWorker
 from jobs.worker import worker_settings
 from server.runtime.interfaces import JobRegistry
 from server.runtime.redis import ArqQueue
-from tests.private_services import PrivateRedis
 
 
 async def test_a_worker_with_all_slots_busy_turns_unready_when_redis_stops(

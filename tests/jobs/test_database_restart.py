@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.private_redis import PrivateRedis
 from bench.kit.waiting import eventually
 from tests.jobs.crash_stack import STATUS, WORKER_PROCESS_TESTS, CrashStack, crash_stack
 from tests.jobs.fault_checks import (
@@ -21,7 +22,7 @@ from tests.jobs.fault_checks import (
     poll_tolerant,
     start,
 )
-from tests.private_services import PrivatePostgres, PrivateRedis, private_postgres
+from tests.private_services import PrivatePostgres, private_postgres
 
 pytestmark = WORKER_PROCESS_TESTS
 

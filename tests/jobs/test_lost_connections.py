@@ -13,6 +13,7 @@ import pytest
 
 from bench.kit import services
 from bench.kit.openai_server import Behaviour, FakeOpenAI
+from bench.kit.private_redis import PrivateRedis
 from tests.conftest import require_services
 from tests.jobs.crash_stack import WORKER_PROCESS_TESTS, CrashStack, crash_stack
 from tests.jobs.fault_checks import (
@@ -23,7 +24,6 @@ from tests.jobs.fault_checks import (
     poll_tolerant,
     start,
 )
-from tests.private_services import PrivateRedis
 
 pytestmark = WORKER_PROCESS_TESTS
 

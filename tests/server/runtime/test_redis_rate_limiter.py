@@ -11,10 +11,10 @@ from uuid import uuid4
 import pytest
 from redis.asyncio import Redis
 
+from bench.kit.private_redis import PrivateRedis
 from bench.kit.waiting import eventually
 from server.runtime.redis_rate_limiter import RATE_LIMIT_PREFIX, RedisRateLimiter
 from tests.conftest import require_services
-from tests.private_services import PrivateRedis
 
 NOW = 1_000_020.0  # window 16,667 of 60 s
 

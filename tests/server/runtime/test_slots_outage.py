@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bench.kit.private_redis import PrivateRedis
 from bench.kit.waiting import eventually
 from server.runtime.slots import RETURN_AFTER_S, RedisSlots
-from tests.private_services import PrivateRedis
 
 
 @pytest.fixture
