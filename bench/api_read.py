@@ -18,7 +18,7 @@ own process, one thread, 50 keep-alive connections on one token, each figure 10 
     (d)    the portal's comparisons page (`ComparisonsList`, first 20): 20 RUNNING ones
     (e)    the portal's comparison page (`ComparisonPage`) of a RUNNING comparison
     (f)    the portal's comparison page of the FINALIZED one: its three queries in turn
-           (`ComparisonPage`, `ComparisonScorecard`, `ComparisonCases` REGRESSIONS first 50)
+           (`ComparisonPage`, `ComparisonScorecard`, `ComparisonCases` REGRESSED first 50)
 
 (d)–(f) send the portal's own documents as the portal does, by their persisted hash
 (`web/src/gql/persisted-documents.json`, `bench/kit/portal_documents.py`). They are
@@ -61,11 +61,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 from cryptography.fernet import Fernet
 
-from bench.harness import ADMIN_URL, create_database, drop_database, free_port
+from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port
 from bench.kit.portal_documents import persisted_body
 from bench.read_running import Run, Writer, seed_running
 from bench.read_seed import CASES, COHORTS, COMPARISONS, TRIALS, seed_ended
-from bench.wrk import cpu_seconds, profile_to, run_wrk
+from bench.wrk import cpu_seconds, profile_to, run_wrk, write_lua
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 
@@ -123,23 +123,6 @@ query($id: ID!) { comparison(id: $id) {
     } }
   } } }
 """
-
-LUA = """
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer {token}"
-local bodies = {{{bodies}}}
-local turn = 0
-request = function()
-  turn = turn % #bodies + 1
-  return wrk.format(nil, nil, nil, bodies[turn])
-end
-"""
-
-
-def emit(line: str) -> None:
-    print(line, flush=True)  # noqa: T201
-
 
 # --- the database --------------------------------------------------------------------------
 
@@ -206,10 +189,7 @@ def measure(
         answer = httpx.post(url, json=body, headers=headers, timeout=30)
         assert answer.status_code == 200 and "errors" not in answer.json(), answer.text[:2000]
         size += len(answer.content)
-    lua = workdir / f"{name}.lua"
-    lua.write_text(
-        LUA.format(bodies=", ".join(json.dumps(json.dumps(b)) for b in bodies), token=token)
-    )
+    lua = write_lua(workdir / f"{name}.lua", bodies, token)
     run_wrk(url, lua, 2)  # warm-up
     spy = profile_to(server_pid, profile / f"{name}.txt", seconds) if profile else None
     cpu_before = cpu_seconds(server_pid)
@@ -271,7 +251,7 @@ def _portal_figures(
     finally:
         writer.stop()
     finalized = {"id": seeded.finalized_id}
-    cases = {**finalized, "filter": "REGRESSIONS", "baseline": 1, "first": 50, "after": None}
+    cases = {**finalized, "filter": "REGRESSED", "baseline": 1, "first": 50, "after": None}
     figures.append(
         measure(
             f"f_finalized{suffix}",

@@ -70,7 +70,7 @@ async def _reader(client: httpx.AsyncClient, until: float, think: float, rows: l
         comparison_id = random.choice(edges)["node"]["id"]
         await read("ComparisonPage", {"id": comparison_id})
         await read("ComparisonScorecard", {"id": comparison_id})
-        cases = {"filter": "REGRESSIONS", "baseline": 1, "first": 50, "after": None}
+        cases = {"filter": "REGRESSED", "baseline": 1, "first": 50, "after": None}
         await read("ComparisonCases", {"id": comparison_id, **cases})
 
 
