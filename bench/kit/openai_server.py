@@ -86,6 +86,11 @@ class FakeOpenAI:
         self.models = models
         self.behaviour = Behaviour()
         self._queue: deque[Behaviour] = deque()
+        self.hold: Callable[[RecordedRequest], bool] | None = None
+        """When set, a request it accepts is recorded, then waits in flight until
+        `release_held()`: a test can kill a client while it surely has calls out."""
+        self._released = threading.Event()
+        self._held = 0
         self._requests: list[RecordedRequest] = []
         self._in_flight = 0
         self._peak = 0
@@ -115,6 +120,17 @@ class FakeOpenAI:
     def in_flight(self) -> int:
         with self._lock:
             return self._in_flight
+
+    @property
+    def held(self) -> int:
+        """How many requests `hold` has kept waiting so far."""
+        with self._lock:
+            return self._held
+
+    def release_held(self) -> None:
+        """Answer every held request as its behaviour says, and hold no more."""
+        self.hold = None
+        self._released.set()
 
     def enqueue(self, *behaviours: Behaviour) -> None:
         """One-shot behaviours for the next requests, in order, before the default resumes."""
@@ -161,6 +177,7 @@ class FakeOpenAI:
         return self
 
     def stop(self) -> None:
+        self.release_held()
         if self._server is not None and self._thread is not None:
             self._server.should_exit = True
             self._thread.join(timeout=10)
@@ -189,19 +206,23 @@ class FakeOpenAI:
     ) -> Response:
         """Record, count concurrency, apply the behaviour, then build the success body."""
         body = await json_or_none(request)
+        recorded = RecordedRequest(
+            method=request.method,
+            path=request.url.path,
+            headers={k.lower(): v for k, v in request.headers.items()},
+            body=body,
+        )
+        hold = self.hold
+        held = hold is not None and hold(recorded)
         with self._lock:
-            self._requests.append(
-                RecordedRequest(
-                    method=request.method,
-                    path=request.url.path,
-                    headers={k.lower(): v for k, v in request.headers.items()},
-                    body=body,
-                )
-            )
+            self._requests.append(recorded)
+            self._held += held
             self._in_flight += 1
             self._peak = max(self._peak, self._in_flight)
             behaviour = self._queue.popleft() if self._queue else self.behaviour
         try:
+            while held and not self._released.is_set():
+                await asyncio.sleep(0.01)
             if behaviour.delay_seconds:
                 await asyncio.sleep(behaviour.delay_seconds)
             return self._respond(request, behaviour, body, body_for)

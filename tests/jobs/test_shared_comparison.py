@@ -31,6 +31,7 @@ pytestmark = WORKER_PROCESS_TESTS
 CASES, TRIALS = 30, 2
 TOTAL = CASES * TRIALS * 2
 RANGE_CASES = 3
+MAX_CONCURRENCY = 8
 """Ten ranges of three cases (12 trials each)."""
 
 
@@ -56,7 +57,7 @@ def _pid(delivery: str) -> int:
 
 async def _start_run(stack: CrashStack, fake: FakeOpenAI, policy: str) -> tuple[str, str]:
     return await start_run(
-        stack, fake, policy=policy, cases=CASES, trials=TRIALS, max_concurrency=8
+        stack, fake, policy=policy, cases=CASES, trials=TRIALS, max_concurrency=MAX_CONCURRENCY
     )
 
 
@@ -69,13 +70,13 @@ def _senders(fake: FakeOpenAI, comparison_id: str) -> set[int]:
     return {_pid(d) for deliveries in sent.values() for d in deliveries}
 
 
-async def _until_both_send(fake: FakeOpenAI, comparison_id: str, pids: set[int]) -> None:
+async def _until_every_slot_holds_a_call(fake: FakeOpenAI, comparison_id: str) -> set[int]:
+    """With the fake holding every call: wait until the connection's `max_concurrency` slots
+    are all out, so the worker killed next surely has calls in flight; the senders' pids."""
     await eventually(
-        lambda: _senders(fake, comparison_id),
-        until=lambda senders: senders == pids,
-        timeout=60,
-        what="both workers sent calls",
+        lambda: fake.held, until=lambda held: held == MAX_CONCURRENCY, timeout=60, what="slots"
     )
+    return _senders(fake, comparison_id)
 
 
 async def test_two_worker_processes_dispatch_one_comparison_sending_each_trial_once(
@@ -107,12 +108,17 @@ async def test_two_worker_processes_dispatch_one_comparison_sending_each_trial_o
 async def test_kill_9_of_one_of_two_workers_costs_only_its_ambiguous_trials(
     stack: CrashStack, fake: FakeOpenAI
 ) -> None:
-    victim, survivor = stack.start_worker(), stack.start_worker()
-    await workers_polling(stack.log_of(victim), stack.log_of(survivor))
+    workers = [stack.start_worker(), stack.start_worker()]
+    await workers_polling(*map(stack.log_of, workers))
+    fake.hold = lambda request: request.path.endswith("/chat/completions")  # until the kill
     comparison_id, token = await _start_run(stack, fake, "COUNT_AS_MISSING")
-    await _until_both_send(fake, comparison_id, {victim.pid, survivor.pid})
+    holders = await _until_every_slot_holds_a_call(fake, comparison_id)
+    assert len(holders) == 1, "one delivery reserves the connection's slots as a block"
+    victim = next(w for w in workers if w.pid in holders)
+    survivor = next(w for w in workers if w is not victim)
     victim.send_signal(signal.SIGKILL)
     victim.wait()
+    fake.release_held()
     at_kill = await trials_of(stack.backend.sessionmaker, comparison_id)
     lost = {
         t.id for t in at_kill if t.state.value == "ADMITTED" and _pid(t.delivery_id) == victim.pid
