@@ -52,23 +52,22 @@ class Keepalive:
         self.leased_at = time.monotonic()
 
     async def upkeep(self, stop: Stop | None) -> Stop | None:
-        """The pipeline's periodic hook: leases and slots extended; a stop found while
-        calls wait for slots ends the waits."""
+        """The pipeline's periodic hook: leases and slots extended; while calls wait for
+        slots, a stop (`stop`, or one read here) ends the waits."""
         third = self.lease_ttl.total_seconds() / 3
         if time.monotonic() - self.leased_at >= third:
             await self._renew_ranges()
         if time.monotonic() - self.slots_extended_at >= third:
             await self.extend_slots()
-        if (
-            stop is None
-            and self.slots is not None
-            and self.slots.waiting(self.delivery_id)
-            and time.monotonic() - self.status_read_at >= STATUS_CHECK_S
-        ):
+        if self.slots is None or not self.slots.waiting(self.delivery_id):
+            return stop  # calls that do not wait go out: admission decided to send them
+        if stop is None and time.monotonic() - self.status_read_at >= STATUS_CHECK_S:
             self.status_read_at = time.monotonic()
             stop = await self._stop_found()
-            if stop is not None and stop != StopReason.DECIDED_EARLY:
-                self.abandon_waits()  # a decided run's admitted calls go out: whole cases
+        # Found here or at admission (whichever read the row first), the stop ends the
+        # waits; a decided run's admitted calls go out, so its cases stay whole.
+        if stop is not None and stop != StopReason.DECIDED_EARLY:
+            self.abandon_waits()
         return stop
 
     def abandon_waits(self) -> None:

@@ -6,7 +6,9 @@ next trial ready while the database admits the following ones (batches grow with
 the first is one window, so the callers start while the prefetch is admitted).
 Callers put outcomes on the recorder's queue. A cap or a cancel found at admission ends
 admission; what was admitted before it is still sent (admission is the decision to call, as
-the checkpoint says). SIGTERM or an error also drops what is admitted but not yet taken by a
+the checkpoint says) — unless calls wait for a slot then: upkeep ends those waits and
+refuses new ones, and the rest go back unsent (a sequential decision's calls wait on, so
+its cases stay whole). SIGTERM or an error also drops what is admitted but not yet taken by a
 caller: never sent, it goes back as unsent (its checkpoint is deleted, nothing ambiguous).
 Once every pending trial is admitted, `refill` (the next range's trials) feeds more into
 the same window.
