@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
-from playwright.async_api import expect
+from playwright.async_api import Route, expect
 
 from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_asset_version, make_release, make_workspace
@@ -78,3 +79,43 @@ async def test_two_versions_diff_and_open_new_comparison_prefilled(
     baseline = page.get_by_role("group", name="Cohort 2", exact=True)
     await expect(baseline.get_by_role("combobox", name="Release")).to_have_value(release.id)
     assert page.console_errors == []
+
+
+async def test_compare_waits_for_the_release_it_would_take_as_its_base(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    """The releases are read beside the assets: until they answer, a "Compare on a dataset"
+    link would lose its base release, so the button waits for them."""
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    version = await make_asset_version(
+        sqlite_backend.sessionmaker,
+        ws,
+        kind=AssetKind.PROMPT_TEMPLATE,
+        content=_messages("Be brief."),
+        name="tone",
+    )
+    release = await make_release(
+        sqlite_backend.sessionmaker, ws, name="tone-release", prompt_version_id=version.id
+    )
+    releases_answer = asyncio.Event()
+
+    async def hold_releases(route: Route) -> None:
+        if "ReleasesUsing" in (route.request.post_data or ""):
+            await releases_answer.wait()
+        await route.continue_()
+
+    await page.route("**/graphql", hold_releases)
+    await sign_in(
+        page, sqlite_backend.base_url, ws.tokens[Role.MEMBER], f"/prompts?asset={version.asset_id}"
+    )
+    panel = page.get_by_role("region", name="tone (Prompt template)")
+    compare = panel.get_by_role("button", name="Compare on a dataset")
+    await expect(panel.get_by_role("figure", name="Version 1 content")).to_contain_text("Be brief.")
+    await expect(compare).to_be_disabled()
+    releases_answer.set()
+    await expect(compare).to_be_enabled()
+    await compare.click()
+    candidate = page.get_by_role("group", name="Cohort 1 (Candidate)")
+    await expect(candidate.get_by_role("combobox", name="Base release")).to_have_value(release.id)

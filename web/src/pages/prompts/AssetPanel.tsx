@@ -31,8 +31,9 @@ export function AssetPanel({
 }: {
   kind: EditableKind;
   asset: Asset;
-  /** The newest release binding this asset, the variants' base; null if none does. */
-  baseReleaseId: string | null;
+  /** The newest release binding this asset, the variants' base; null if none does;
+   * undefined while the releases are read (a link then would lose its base). */
+  baseReleaseId: string | null | undefined;
   onSaved: () => void;
 }) {
   const navigate = useNavigate();
@@ -89,7 +90,8 @@ export function AssetPanel({
           </figure>
           <RoleButton
             needs="MEMBER"
-            onClick={() => navigate(compareVersionsLink(role, [shown.id], baseReleaseId))}
+            disabled={baseReleaseId === undefined}
+            onClick={() => navigate(compareVersionsLink(role, [shown.id], baseReleaseId ?? null))}
           >
             Compare on a dataset
           </RoleButton>
@@ -108,7 +110,8 @@ export function AssetPanel({
           {from && to && from.id !== to.id && (
             <RoleButton
               needs="MEMBER"
-              onClick={() => navigate(compareVersionsLink(role, [to.id, from.id], baseReleaseId))}
+              disabled={baseReleaseId === undefined}
+              onClick={() => navigate(compareVersionsLink(role, [to.id, from.id], baseReleaseId ?? null))}
             >
               Compare these two on a dataset
             </RoleButton>

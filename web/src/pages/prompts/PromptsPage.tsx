@@ -36,7 +36,7 @@ export default function PromptsPage() {
 function AssetsOfKind({ kind, title, one }: { kind: EditableKind; title: string; one: string }) {
   const [params, setParams] = useSearchParams();
   const [{ data, error }, refetch] = useQuery({ query: AssetsOfKindQuery, variables: { kind } });
-  const [{ data: releases }] = useQuery({ query: ReleasesUsingQuery });
+  const [{ data: releases, error: releasesError }] = useQuery({ query: ReleasesUsingQuery });
   const [creating, setCreating] = useState(false);
   const reload = () => refetch({ requestPolicy: "network-only" });
   const assets = data?.assets.edges.map((e) => e.node) ?? [];
@@ -92,7 +92,7 @@ function AssetsOfKind({ kind, title, one }: { kind: EditableKind; title: string;
           key={`${open.id}:${open.versions.length}`}
           kind={kind}
           asset={open}
-          baseReleaseId={baseOf(open.id)}
+          baseReleaseId={releases || releasesError ? baseOf(open.id) : undefined}
           onSaved={reload}
         />
       )}
