@@ -42,3 +42,24 @@ async def test_a_known_hash_runs_its_document_and_an_unknown_one_is_refused(
     for sent in ({**unknown, **text, "operationName": None}, text):
         status, answer = await _post(backend, sent, token)
         assert status == 200 and answer["data"]["me"]["role"] == "VIEWER", answer
+
+
+async def test_a_persisted_document_with_a_refused_variable_answers_validation_failed(
+    backend: Backend,
+) -> None:
+    """Enum values outside the schema, by hash as by text: a coded refusal, never INTERNAL."""
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.VIEWER]
+    sent = [
+        persisted_body("ComparisonsList", {"first": 5, "status": "NOT_A_STATUS"}),
+        persisted_body(
+            "ComparisonCases", {"id": "cmp_missing", "filter": "REGRESSIONS", "first": 5}
+        ),
+        persisted_body("ComparisonCases", {"id": "cmp_missing", "filter": 7, "first": "five"}),
+    ]
+    for body in sent:
+        status, answer = await _post(backend, body, token)
+        assert status in (200, 400), answer
+        codes = {error["extensions"]["code"] for error in answer["errors"]}
+        assert codes == {"VALIDATION_FAILED"}, answer
+        assert answer.get("data") is None, answer
