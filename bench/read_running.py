@@ -16,12 +16,12 @@ from datetime import timedelta
 from typing import Any, cast
 
 import numpy as np
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from server.comparisons import lifecycle
-from server.comparisons.models import TrialState
+from server.comparisons.models import Trial, TrialState
 from server.db import create_engine, create_sessionmaker
 from server.dispatch import ranges, store
 from server.dispatch.plan import DispatchPlan, load_plan
@@ -115,9 +115,11 @@ async def lease(sessionmaker: async_sessionmaker[AsyncSession], cid: str) -> Run
         claim = await ranges.claim_next(
             session, comparison_id=cid, delivery_id="dlv_bench", ttl=timedelta(hours=1)
         )
+        last = await session.scalar(
+            select(func.max(Trial.case_ordinal)).where(Trial.comparison_id == cid)
+        )
     assert claim is not None, f"{cid}: no range to lease"
-    recorded = {ordinal for ordinal, _, _ in plan.recorded}
-    return Run(plan, claim, next_case=max(recorded, default=-1) + 1)
+    return Run(plan, claim, next_case=0 if last is None else int(last) + 1)
 
 
 @dataclass
@@ -174,7 +176,7 @@ class Writer:
         rng: np.random.Generator,
     ) -> None:
         end = run.next_case + CASES_PER_BATCH
-        items = run.plan.pending(run.next_case, end)
+        items = run.plan.pending(run.next_case, end, frozenset())  # cases not yet written
         run.next_case = end
         async with sessionmaker() as session, session.begin():
             trial_ids, stop = await store.admit(

@@ -1,7 +1,9 @@
-"""The dispatch plan: a comparison's cohorts, cases, judges and recorded trials, loaded once.
+"""The dispatch plan: a comparison's cohorts, cases and judges, loaded once per delivery.
 
-A plan is read at lease acquisition; `DispatchPlan.pending` lists, case-major, the trials
-no row records yet.
+A plan is read at lease acquisition; `DispatchPlan.pending` lists, case-major, a range's
+trials that no row records yet (its recorded trials are read with its claim,
+`server/dispatch/ranges.py:trials_in`: a plan holds no row per trial, which near the end
+of a 900,000-call run was the largest thing a delivery read).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort, Trial
+from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
 from server.judges.rubric_grade import RubricJudge, load_judges
@@ -57,30 +59,23 @@ class DispatchPlan:
     cohorts: Mapping[int, CohortPlan]
     cases: Mapping[int, CasePlan]
     """By ordinal, in case-major order."""
-    recorded: frozenset[tuple[int, int, int]]
     judges: Mapping[tuple[str, str], RubricJudge] = field(default_factory=dict)
 
     def pending(
-        self,
-        first: int = 0,
-        end: int | None = None,
-        recorded: frozenset[tuple[int, int, int]] | None = None,
+        self, first: int, end: int, recorded: frozenset[tuple[int, int, int]]
     ) -> list[WorkItem]:
         """Case-major: for each case, every cohort's trials, so a stop leaves a paired set;
-        only cases `first` ≤ ordinal < `end` (a range), less the `recorded` ones (by
-        default those recorded when the plan was read)."""
+        only cases `first` ≤ ordinal < `end` (a range), less the `recorded` ones."""
         trials = self.comparison.trials_per_case
-        done = self.recorded if recorded is None else recorded
         # By ordinal, the range's cases only: a range's claim costs its own cases, not a
         # walk over every case of the comparison (quadratic over a 100,000-case run).
-        ordinals = range(first, end) if end is not None else (o for o in self.cases if o >= first)
         return [
             WorkItem(ordinal, cohort.index, trial)
-            for ordinal in ordinals
+            for ordinal in range(first, end)
             if ordinal in self.cases
             for cohort in self.cohorts.values()
             for trial in range(trials)
-            if (ordinal, cohort.index, trial) not in done
+            if (ordinal, cohort.index, trial) not in recorded
         ]
 
 
@@ -107,19 +102,8 @@ async def load_plan(session: AsyncSession, comparison_id: str) -> DispatchPlan:
         .order_by(ComparisonCase.ordinal)
     )
     cases = {int(row[0]): CasePlan(*row) for row in case_rows}
-    recorded = await session.execute(
-        select(Trial.case_ordinal, Trial.cohort_index, Trial.trial_index).where(
-            Trial.comparison_id == comparison_id
-        )
-    )
     judges = await load_judges(session, comparison.checks)
-    return DispatchPlan(
-        comparison=comparison,
-        cohorts=cohorts,
-        cases=cases,
-        recorded=frozenset((int(a), int(b), int(c)) for a, b, c in recorded),
-        judges=judges,
-    )
+    return DispatchPlan(comparison=comparison, cohorts=cohorts, cases=cases, judges=judges)
 
 
 async def _cohort_plan(session: AsyncSession, cohort: ComparisonCohort) -> CohortPlan:
