@@ -31,8 +31,8 @@ pytestmark = WORKER_PROCESS_TESTS
 CASES, TRIALS = 30, 2
 TOTAL = CASES * TRIALS * 2
 RANGE_CASES = 3
-MAX_CONCURRENCY = 8
 """Ten ranges of three cases (12 trials each)."""
+MAX_CONCURRENCY = 8
 
 
 @pytest.fixture
