@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 from cryptography.fernet import Fernet
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.kit import services
 from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from bench.kit.openai_server import FakeOpenAI
 from bench.kit.private_redis import PrivateRedis
+from server.db import create_engine, create_sessionmaker
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.judge_server import FakeJudge
 from tests.private_services import private_redis
@@ -140,6 +142,18 @@ async def postgres_database() -> AsyncIterator[str]:
         yield url
     finally:
         await _drop_database(services.postgres_url(), name)
+
+
+@pytest.fixture
+async def postgres_sessionmaker(
+    postgres_database: str,
+) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """Sessions on the session's PostgreSQL database, for the factories and direct reads."""
+    engine = create_engine(postgres_database)
+    try:
+        yield create_sessionmaker(engine)
+    finally:
+        await engine.dispose()
 
 
 @pytest.fixture(scope="session")

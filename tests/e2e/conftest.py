@@ -9,16 +9,14 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.kit.waiting import eventually
-from server.db import create_engine, create_sessionmaker
 
 STARTUP_SECONDS = 90.0  # a bound for a loaded host: two uvicorn workers import the app
 
@@ -114,13 +112,3 @@ def deployment(
         yield found
     finally:
         found.stop_all()
-
-
-@pytest.fixture
-async def database(postgres_database: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    """The deployment's database, for building workspaces with the factories."""
-    engine = create_engine(postgres_database)
-    try:
-        yield create_sessionmaker(engine)
-    finally:
-        await engine.dispose()

@@ -58,19 +58,19 @@ async def gql_http(
 
 
 async def a_comparison(
-    database: async_sessionmaker[AsyncSession],
+    postgres_sessionmaker: async_sessionmaker[AsyncSession],
 ) -> tuple[WorkspaceFixture, str]:
     """A SETUP comparison of 200 SIMULATED calls at 40 ms, 8 at a time: about a second."""
-    ws = await make_workspace(database)
+    ws = await make_workspace(postgres_sessionmaker)
     setup = await make_comparison_setup(
-        database,
+        postgres_sessionmaker,
         ws,
         cases=CASES,
         cohorts=COHORTS,
         simulation=Simulation(latency_ms=40),
         max_concurrency=8,
     )
-    return ws, await make_comparison(database, setup, trials=TRIALS)
+    return ws, await make_comparison(postgres_sessionmaker, setup, trials=TRIALS)
 
 
 async def watch_while_starting(
@@ -111,11 +111,11 @@ def assert_a_whole_run(snapshots: list[dict[str, Any]]) -> None:
 
 
 async def test_a_client_follows_a_run_from_the_worker_process(
-    deployment: Deployment, database: async_sessionmaker[AsyncSession]
+    deployment: Deployment, postgres_sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
     api = await deployment.start_api()
     deployment.start_worker()
-    ws, comparison_id = await a_comparison(database)
+    ws, comparison_id = await a_comparison(postgres_sessionmaker)
     snapshots = await watch_while_starting(
         subscribe_url=api, start_url=api, ws=ws, comparison_id=comparison_id
     )
@@ -125,11 +125,11 @@ async def test_a_client_follows_a_run_from_the_worker_process(
 
 
 async def test_a_subscriber_on_another_api_process_sees_the_run(
-    deployment: Deployment, database: async_sessionmaker[AsyncSession]
+    deployment: Deployment, postgres_sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
     starter, watcher = await asyncio.gather(deployment.start_api(), deployment.start_api())
     deployment.start_worker()
-    ws, comparison_id = await a_comparison(database)
+    ws, comparison_id = await a_comparison(postgres_sessionmaker)
     snapshots = await watch_while_starting(
         subscribe_url=watcher, start_url=starter, ws=ws, comparison_id=comparison_id
     )
@@ -140,7 +140,7 @@ async def test_a_subscriber_on_another_api_process_sees_the_run(
 
 
 async def test_serve_with_two_workers_relays_a_run_from_either_process(
-    deployment: Deployment, database: async_sessionmaker[AsyncSession]
+    deployment: Deployment, postgres_sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
     api = await deployment.start_api(workers=2)
     served = psutil.Process(deployment.processes[-1].pid)
@@ -151,7 +151,7 @@ async def test_serve_with_two_workers_relays_a_run_from_either_process(
     await eventually(api_processes, until=lambda n: n >= 2, timeout=30, what="two API processes")
     assert api_processes() == 2  # two API processes accept on the one port
     deployment.start_worker()
-    ws, comparison_id = await a_comparison(database)
+    ws, comparison_id = await a_comparison(postgres_sessionmaker)
     # The subscription and the start may land on either process: events go through Redis.
     snapshots = await watch_while_starting(
         subscribe_url=api, start_url=api, ws=ws, comparison_id=comparison_id

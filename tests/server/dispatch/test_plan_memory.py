@@ -7,29 +7,17 @@ from __future__ import annotations
 
 import gc
 import tracemalloc
-from collections.abc import AsyncIterator
 
-import pytest
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.kit.done_comparison import COHORTS, TRIALS, seed_done_comparison
 from server.comparisons.models import Trial
-from server.db import create_engine, create_sessionmaker
 from server.dispatch.plan import DispatchPlan, load_plan
 
 CASES = 2_000
 PER_TRIAL_BYTES = 20
 """The most one more recorded trial may add to what a plan keeps (the old plan: ~140)."""
-
-
-@pytest.fixture
-async def sessionmaker(postgres_database: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    engine = create_engine(postgres_database)
-    try:
-        yield create_sessionmaker(engine)
-    finally:
-        await engine.dispose()
 
 
 async def _kept(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str) -> int:
@@ -48,13 +36,13 @@ async def _kept(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: s
 
 
 async def test_a_plan_keeps_nothing_per_recorded_trial(
-    sessionmaker: async_sessionmaker[AsyncSession],
+    postgres_sessionmaker: async_sessionmaker[AsyncSession],
 ) -> None:
-    comparison_id, _ws = await seed_done_comparison(sessionmaker, CASES)
-    await _kept(sessionmaker, comparison_id)  # first: the statement caches fill
-    with_trials = await _kept(sessionmaker, comparison_id)
-    async with sessionmaker() as session, session.begin():
+    comparison_id, _ws = await seed_done_comparison(postgres_sessionmaker, CASES)
+    await _kept(postgres_sessionmaker, comparison_id)  # first: the statement caches fill
+    with_trials = await _kept(postgres_sessionmaker, comparison_id)
+    async with postgres_sessionmaker() as session, session.begin():
         await session.execute(delete(Trial).where(Trial.comparison_id == comparison_id))
-    without = await _kept(sessionmaker, comparison_id)
+    without = await _kept(postgres_sessionmaker, comparison_id)
     trials = CASES * COHORTS * TRIALS
     assert with_trials - without < trials * PER_TRIAL_BYTES, (with_trials, without)
