@@ -183,3 +183,45 @@ async def test_a_viewer_reads_settings_with_every_control_disabled_and_why(
     await expect(members.get_by_role("combobox", name="Role").first).to_be_disabled()
     assert await axe_violations(page) == []
     assert page.console_errors == []
+
+
+CALL_LIMIT = "{ workspace { settings { maxCallsPerComparison } } }"
+
+
+async def _call_limit(backend: Backend, token: str) -> int:
+    data = (await backend.gql(CALL_LIMIT, token=token)).ok()
+    return int(data["workspace"]["settings"]["maxCallsPerComparison"])
+
+
+async def test_an_admin_raises_the_call_limit_and_a_value_out_of_range_changes_nothing(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.ADMIN], "/settings")
+    workspace = page.get_by_role("region", name="Workspace")
+    limit = workspace.get_by_role("spinbutton", name="Model calls per comparison")
+    await expect(limit).to_have_value("20000")  # seed 002's cap, a new workspace's default
+    await expect(limit).to_have_accessible_description(re.compile("^Judge calls included"))
+
+    await limit.fill("2000001")
+    await workspace.get_by_role("button", name="Save").click()
+    await expect(limit).to_have_accessible_description(
+        re.compile("Model calls per comparison must be from 1 to 2,000,000.$")
+    )
+    await expect(limit).to_have_attribute("aria-invalid", "true")
+    assert await _call_limit(sqlite_backend, ws.owner) == 20_000
+
+    await limit.fill("150000")
+    await workspace.get_by_role("button", name="Save").click()
+    await workspace.get_by_role("status").filter(has_text="Saved.").wait_for()
+    assert await _call_limit(sqlite_backend, ws.owner) == 150_000
+    await page.reload()
+    await expect(
+        page.get_by_role("region", name="Workspace").get_by_role(
+            "spinbutton", name="Model calls per comparison"
+        )
+    ).to_have_value("150000")
+    assert await axe_violations(page) == []
+    assert page.console_errors == []

@@ -21,16 +21,31 @@ import { UpdateWorkspaceSettings, WorkspaceSettingsQuery } from "./settingsDocum
 
 type Settings = Data["workspace"]["settings"];
 
-const LABELS = {
-  maxRunningComparisons: "Comparisons running at once",
-  requestsPerMinutePerToken: "Requests per minute per token",
-};
+/** The whole-number limits, with the range `server/workspaces/service.py` holds them to. */
+const LIMITS = [
+  { name: "maxRunningComparisons", label: "Comparisons running at once", low: 1, high: 100 },
+  { name: "requestsPerMinutePerToken", label: "Requests per minute per token", low: 1, high: 100_000 },
+  {
+    name: "maxCallsPerComparison",
+    label: "Model calls per comparison",
+    low: 1,
+    high: 2_000_000,
+    hint: "Judge calls included. A larger comparison is refused when it is created, and its preview says so.",
+  },
+] as const;
+
+type LimitName = (typeof LIMITS)[number]["name"];
+type Limit = (typeof LIMITS)[number];
+
+const LABELS: Record<string, string> = Object.fromEntries(LIMITS.map((l) => [l.name, l.label]));
 
 const WHOLE = /^\d+$/;
 
-function wholeError(text: string, label: string, low: number): string | null {
+function wholeError(text: string, { label, low, high }: Limit): string | null {
   if (!WHOLE.test(text.trim())) return `${label} needs a whole number.`;
-  if (Number(text) < low) return `${label} must be at least ${low}.`;
+  const value = Number(text);
+  if (value < low || value > high)
+    return `${label} must be from ${low.toLocaleString("en-US")} to ${high.toLocaleString("en-US")}.`;
   return null;
 }
 
@@ -49,34 +64,37 @@ export function WorkspaceRegion({ onSaved }: { onSaved: () => void }) {
 function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void }) {
   const admin = useAllowed("ADMIN");
   const [draft, setDraft] = useState({
-    ...saved,
-    maxRunningComparisons: String(saved.maxRunningComparisons),
-    requestsPerMinutePerToken: String(saved.requestsPerMinutePerToken),
+    allowHostedRuns: saved.allowHostedRuns,
+    allowSelfSignOff: saved.allowSelfSignOff,
+    ambiguousOutcomes: saved.ambiguousOutcomes,
   });
+  const [limits, setLimits] = useState(
+    () => Object.fromEntries(LIMITS.map((l) => [l.name, String(saved[l.name])])) as Record<LimitName, string>,
+  );
   const [policy, setPolicy] = useState<PolicyDraft>(() => policyDraft(saved.defaultShipPolicy));
   const [shown, setShown] = useState(false);
   const [done, setDone] = useState(false);
   const [{ fetching, error }, update] = useMutation(UpdateWorkspaceSettings);
-  const ids = { policyNeeds: useId(), needs: useId(), running: useId(), rate: useId(), runningError: useId(), rateError: useId() };
-  const runningError =
-    wholeError(draft.maxRunningComparisons, LABELS.maxRunningComparisons, 1) ??
-    messageAt(error, "maxRunningComparisons", LABELS);
-  const rateError =
-    wholeError(draft.requestsPerMinutePerToken, LABELS.requestsPerMinutePerToken, 1) ??
-    messageAt(error, "requestsPerMinutePerToken", LABELS);
+  const ids = { policyNeeds: useId(), needs: useId() };
+  const limitErrors = Object.fromEntries(
+    LIMITS.map((l) => [l.name, wholeError(limits[l.name], l) ?? messageAt(error, l.name, LABELS)]),
+  ) as Record<LimitName, string | null>;
+  const limitWrong = LIMITS.some((l) => limitErrors[l.name]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setShown(true);
     setDone(false);
     const policyWrong = Object.keys(policyProblems(policy)).length > 0;
-    if (runningError || rateError || policyWrong) return;
+    if (limitWrong || policyWrong) return;
     const result = await update({
       input: {
         allowHostedRuns: draft.allowHostedRuns,
         allowSelfSignOff: draft.allowSelfSignOff,
-        maxRunningComparisons: Number(draft.maxRunningComparisons),
-        requestsPerMinutePerToken: Number(draft.requestsPerMinutePerToken),
+        ...(Object.fromEntries(LIMITS.map((l) => [l.name, Number(limits[l.name])])) as Record<
+          LimitName,
+          number
+        >),
         ambiguousOutcomes: draft.ambiguousOutcomes,
         defaultShipPolicy: policyInput(policy),
       },
@@ -91,7 +109,7 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
     ...(shown ? policyProblems(policy) : {}),
   };
   const policyErrorShown = Object.keys(policyShown).length > 0;
-  const fieldErrorShown = (shown && (runningError || rateError)) || policyErrorShown;
+  const fieldErrorShown = (shown && limitWrong) || policyErrorShown;
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="settings-form">
       <fieldset disabled={!admin} aria-describedby={admin ? undefined : ids.needs}>
@@ -113,32 +131,15 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
           />{" "}
           Allow self sign-off
         </label>
-        <div className="field">
-          <label htmlFor={ids.running}>{LABELS.maxRunningComparisons}</label>
-          <input
-            id={ids.running}
-            type="number"
-            min={1}
-            value={draft.maxRunningComparisons}
-            aria-invalid={shown && runningError ? true : undefined}
-            aria-describedby={shown && runningError ? ids.runningError : undefined}
-            onChange={(e) => setDraft({ ...draft, maxRunningComparisons: e.target.value })}
+        {LIMITS.map((limit) => (
+          <LimitField
+            key={limit.name}
+            limit={limit}
+            value={limits[limit.name]}
+            error={shown ? limitErrors[limit.name] : null}
+            onChange={(value) => setLimits({ ...limits, [limit.name]: value })}
           />
-          <FieldError id={ids.runningError} message={shown ? runningError : null} />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.rate}>{LABELS.requestsPerMinutePerToken}</label>
-          <input
-            id={ids.rate}
-            type="number"
-            min={1}
-            value={draft.requestsPerMinutePerToken}
-            aria-invalid={shown && rateError ? true : undefined}
-            aria-describedby={shown && rateError ? ids.rateError : undefined}
-            onChange={(e) => setDraft({ ...draft, requestsPerMinutePerToken: e.target.value })}
-          />
-          <FieldError id={ids.rateError} message={shown ? rateError : null} />
-        </div>
+        ))}
         <label className="field">
           When a call&apos;s outcome is unknown after a crash
           <select
@@ -174,9 +175,48 @@ function SettingsForm({ saved, onSaved }: { saved: Settings; onSaved: () => void
         </RoleButton>
         {done && <span role="status">Saved.</span>}
       </div>
-      {error && !fieldErrorShown && !messageAt(error, "maxRunningComparisons", LABELS) && (
+      {error && !fieldErrorShown && !LIMITS.some((l) => messageAt(error, l.name, LABELS)) && (
         <ErrorNotice error={error} />
       )}
     </form>
+  );
+}
+
+function LimitField({
+  limit,
+  value,
+  error,
+  onChange,
+}: {
+  limit: Limit;
+  value: string;
+  error: string | null;
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  const errorId = useId();
+  const hintId = useId();
+  const hint = "hint" in limit ? limit.hint : null;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ");
+  return (
+    <div className="field">
+      <label htmlFor={id}>{limit.label}</label>
+      <input
+        id={id}
+        type="number"
+        min={limit.low}
+        max={limit.high}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && (
+        <p id={hintId} className="muted">
+          {hint}
+        </p>
+      )}
+      <FieldError id={errorId} message={error} />
+    </div>
   );
 }

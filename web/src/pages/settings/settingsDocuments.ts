@@ -11,6 +11,7 @@ export const WorkspaceSettingsQuery = graphql(`
         allowSelfSignOff
         maxRunningComparisons
         requestsPerMinutePerToken
+        maxCallsPerComparison
         ambiguousOutcomes
         defaultShipPolicy {
           ...ShipPolicyFormFields
@@ -29,6 +30,7 @@ export const UpdateWorkspaceSettings = graphql(`
         allowSelfSignOff
         maxRunningComparisons
         requestsPerMinutePerToken
+        maxCallsPerComparison
         ambiguousOutcomes
         defaultShipPolicy {
           ...ShipPolicyFormFields
