@@ -2,9 +2,10 @@
 
 On PostgreSQL the batch travels as five arrays into `INSERT … SELECT … FROM unnest(…)`:
 one round trip and five bound values whatever its size (through the ORM's bulk path,
-SQLAlchemy built and processed nine bound values per row, a sixth of the worker's time
-at 0 ms: docs/benchmarks.md). The ids come back with each row's key, so they are matched
-to the items by key, not by the order of `RETURNING`. SQLite takes a Core executemany.
+SQLAlchemy built and processed nine bound values per row, 5–7% of the worker's time at 0 ms:
+docs/benchmarks.md, "Dispatch at the physical limit"). The ids come back with each row's key,
+so they are matched to the items by key, not by the order of `RETURNING`. SQLite takes a Core
+executemany.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 `load` reads the comparison, its cohorts and its cases; `trial_chunks` then streams the
 trial rows a slice of cases at a time (`slice_cases`), so no whole-comparison list of trials
-is ever held: memory follows the cases, not the trials (docs/benchmarks.md, finalization).
+is ever held: memory follows the cases, not the trials (docs/benchmarks.md, "Finalization").
 `FinalizeInput` crosses into the executor, so it holds no ORM objects.
 """
 
