@@ -87,10 +87,13 @@ def build_clean_venv(root: Path) -> Path:
     )  # fmt: skip
     (wheel,) = wheels.glob("shipwise_client-*.whl")
     venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    # No pip of its own (bootstrapping one was a third of this set-up): ours installs into it.
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True
+    )
     python = venv / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
         check=True, capture_output=True,
     )  # fmt: skip
     return python
