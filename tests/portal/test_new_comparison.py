@@ -307,3 +307,39 @@ async def test_forms_say_what_is_wrong_at_the_field_and_a_capped_run_says_so(
     main = page.get_by_role("main")
     await expect(main).to_contain_text("Status: Stopped at the budget cap", timeout=60_000)
     assert page.console_errors == []
+
+
+LOWER_CALL_LIMIT = """
+mutation($value: Int!) {
+  updateWorkspaceSettings(input: {maxCallsPerComparison: $value}) { id } }
+"""
+
+
+async def test_a_comparison_over_the_workspaces_call_limit_cannot_run_and_says_so(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    page = portal_page
+    setup = await make_comparison_setup(
+        sqlite_backend.sessionmaker, await make_workspace(sqlite_backend.sessionmaker), cases=24
+    )
+    tokens = setup.workspace.tokens
+    lowered = await sqlite_backend.gql(LOWER_CALL_LIMIT, {"value": 120}, token=tokens[Role.ADMIN])
+    lowered.ok()
+    await sign_in(page, sqlite_backend.base_url, tokens[Role.MEMBER], "/comparisons/new")
+    for n in (1, 2):
+        await page.get_by_role("button", name="Add release cohort").click()
+        group = page.get_by_role("group", name=re.compile(rf"^Cohort {n}\b"))
+        await group.get_by_role("combobox", name="Release").select_option(setup.release_ids[n - 1])
+    await page.get_by_role("combobox", name="On dataset").select_option(setup.dataset_id)
+    # 24 cases × 2 cohorts × 3 trials (the default) = 144 calls against a limit of 120.
+    over = "This comparison would make 144 model calls; a comparison makes at most 120."
+    blockers = page.get_by_role("region", name="Preview").get_by_role("list", name="Blockers")
+    await expect(blockers).to_contain_text(over)
+    await expect(run_button(page)).to_be_disabled()
+    await expect(run_button(page)).to_have_accessible_description(re.compile(f"^{over}"))
+
+    await page.get_by_role("spinbutton", name="Sample size").fill("20")  # 120 calls: allowed
+    await expect(blockers).to_have_count(0)
+    await expect(run_button(page)).to_be_enabled()
+    assert page.console_errors == []
