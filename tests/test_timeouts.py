@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BUSY = '''
+BUSY = """
 import asyncio
 import time
 
@@ -31,7 +31,7 @@ async def test_a_loop_busy_in_callbacks_past_the_bound() -> None:
 
     loop.call_soon(busy)
     await loop.create_future()  # never done
-'''
+"""
 
 
 def test_a_test_whose_loop_is_busy_in_callbacks_is_ended_at_its_bound(tmp_path: Path) -> None:
