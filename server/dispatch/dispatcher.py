@@ -34,7 +34,6 @@ import os
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import timedelta
-from functools import partial
 from typing import Any, TypeVar
 from uuid import uuid4
 
@@ -42,8 +41,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import db_retry
 from server.comparisons.models import ComparisonStatus, StopReason
-from server.dispatch import ambiguous, joins, lease, range_units, ranges, store
 from server.dispatch import ending as run_end
+from server.dispatch import joins, lease, ranges, store
+from server.dispatch.claims import Claims
 from server.dispatch.holdings import Holdings
 from server.dispatch.joins import dispatch_job_id
 from server.dispatch.keepalive import Keepalive
@@ -52,7 +52,7 @@ from server.dispatch.looks import Looks
 from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.pairwise_stage import Stage as PairwiseStage
 from server.dispatch.pipeline import Pipeline, SliceResult, Stop
-from server.dispatch.plan import DispatchPlan, WorkItem, load_plan
+from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.publisher import Publisher
 from server.dispatch.recorder import Recorder
 from server.dispatch.trials import TrialRunner
@@ -61,7 +61,6 @@ from server.providers.registry import ProviderPool
 from server.runtime.interfaces import EventBus, JobQueue
 from server.runtime.slots import RedisSlots, SlotWaitAbandoned
 from server.settings import Settings
-from server.workspaces.models import AmbiguousOutcomes
 
 logger = logging.getLogger("shipwise.dispatch")
 
@@ -105,7 +104,6 @@ class Dispatcher:
         self.stopping = stopping or asyncio.Event()
         self.lease_ttl = timedelta(seconds=settings.dispatch_lease_seconds)
         self.slice_seconds = settings.dispatch_slice_seconds
-        self.range_cases = settings.dispatch_range_cases
         self.registry = registry
         """Comparisons a delivery of this process dispatches (one per comparison)."""
         self.registered = False
@@ -129,8 +127,17 @@ class Dispatcher:
         self.pairwise = PairwiseStage(sessionmaker, settings)
         self.looks: Looks | None = None
         """Sequential stopping's looks (server/dispatch/looks.py), after each record."""
-        self.planned: asyncio.Future[DispatchPlan]  # read once per delivery
         self.publisher = Publisher(events, comparison_id)
+        self.claims = Claims(
+            sessionmaker=sessionmaker,
+            comparison_id=comparison_id,
+            delivery_id=self.delivery_id,
+            lease_ttl=self.lease_ttl,
+            range_cases=settings.dispatch_range_cases,
+            held=self.held,
+            keepalive=self.keepalive,
+            publisher=self.publisher,
+        )
 
     async def run(self) -> str:
         if self.registry is not None and self.comparison_id in self.registry:
@@ -158,71 +165,15 @@ class Dispatcher:
             self.registry.discard(self.comparison_id)
 
     async def _run(self) -> str:
-        # The plan loads while the first range is claimed: neither needs the other.
-        self.planned = asyncio.ensure_future(
-            self._unit(lambda s: load_plan(s, self.comparison_id), "loading the plan", write=False)
-        )
-        first: list[WorkItem] = []
-        try:
-            first, stop = await self._claim()
-        finally:
-            if not first:  # nothing to send here (or a failure): no plan needed
-                self.planned.cancel()
+        first, stop = await self.claims.first()
         if not first:
             return await self._conclude(SliceResult(stop=stop, exhausted=stop is None))
-        plan = await self.planned
+        plan = await self.claims.planned
         self.looks = Looks(self.sessionmaker, plan.comparison, cohorts=len(plan.cohorts))
-        await self._resync(plan)
         await joins.invite(self.sessionmaker, self.queue, self.comparison_id)
         await self.keepalive.extend_slots()
         result = await self._pump(plan, deque(first))
         return await self._conclude(result)
-
-    async def _claim(self) -> tuple[list[WorkItem], Stop | None]:
-        """Claim the next free range with trials to send; ([], None) when none is free.
-        Orphans of a range taken over close as missing, or stop the run (FAIL_RUN)."""
-        while True:
-            claim = await self._unit(
-                partial(
-                    range_units.claim_next,
-                    comparison_id=self.comparison_id,
-                    delivery_id=self.delivery_id,
-                    ttl=self.lease_ttl,
-                    range_cases=None if self.held.claimed else self.range_cases,
-                ),
-                "a claim",
-            )
-            if claim is None:
-                return [], None
-            if not self.held.claims:
-                self.keepalive.leased_now()
-            self.held.claimed += 1
-            found, policy = await self._unit(
-                partial(range_units.found_in, comparison_id=self.comparison_id, claim=claim),
-                "reading a range",
-                write=False,
-            )
-            if found.orphans and policy == AmbiguousOutcomes.FAIL_RUN:
-                await self._unit(
-                    partial(ranges.fail_pending, comparison_id=self.comparison_id, claim=claim),
-                    "failing a range",
-                )
-                return [], ComparisonStatus.FAILED
-            plan = await self.planned
-            if found.orphans:  # never re-sent: each closes as outcome_ambiguous
-                await self._close_ambiguous(plan, claim)
-                if self.held.claimed > 1:  # the first claim's resync follows in `_run`
-                    await self._resync(plan)
-            items = plan.pending(claim.first, claim.end, found.recorded)
-            if items:
-                self.held.add(claim, len(items))
-                return items, None
-            await self._unit(
-                partial(
-                    range_units.release_finished, comparison_id=self.comparison_id, claim=claim
-                ),
-                "releasing a finished range",
-            )
 
     async def _unit(
         self, body: Callable[[AsyncSession], Awaitable[T]], what: str, *, write: bool = True
@@ -242,7 +193,7 @@ class Dispatcher:
             abandon=self.keepalive.abandon_waits,
             stopping=self.stopping,
             slice_seconds=self.slice_seconds,
-            refill=self._claim,
+            refill=self.claims.next,
         )
         return await pipeline.run()
 
@@ -309,25 +260,6 @@ class Dispatcher:
             self.held.admitted(batch, ids)
             self.fresh_cohorts.update(item.cohort_index for item in batch)
         return ids, stop
-
-    async def _close_ambiguous(self, plan: DispatchPlan, claim: ranges.Claim) -> None:
-        snapshot = await self._unit(
-            lambda session: ambiguous.close(session, plan=plan, claim=claim),
-            "closing ambiguous trials",
-        )
-        logger.warning(
-            "ambiguous trials closed as missing", extra={"comparison_id": self.comparison_id}
-        )
-        await self.publisher.publish(snapshot)
-
-    async def _resync(self, plan: DispatchPlan) -> None:
-        """Counters and spend ledgers from the rows once per delivery; records add to them."""
-        claims = self.held.claims
-        snapshot = await self._unit(
-            lambda session: store.resync(session, plan=plan, claims=claims),
-            "a resync",
-        )
-        await self.publisher.publish(snapshot)
 
     async def _record(self, plan: DispatchPlan, outcomes: list[TrialOutcome]) -> None:
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()

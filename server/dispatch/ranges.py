@@ -36,6 +36,7 @@ from server.db import utcnow
 from server.dispatch.lease import Fenced
 from server.dispatch.models import ComparisonRange
 from server.providers.base import DispatchError
+from server.workspaces.models import AmbiguousOutcomes, Workspace
 
 FAILED_STOP = "FAILED"
 """`Comparison.pending_stop` when an ambiguous outcome fails the run (FAIL_RUN)."""
@@ -123,6 +124,21 @@ async def ensure(session: AsyncSession, comparison_id: str, *, size: int) -> Non
         await session.execute(stmt.on_conflict_do_nothing())
 
 
+async def claim(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    delivery_id: str,
+    ttl: timedelta,
+    range_cases: int | None,
+) -> Claim | None:
+    """The next free range, leased to `delivery_id`; first the ranges made, on a first claim
+    (`range_cases` given)."""
+    if range_cases is not None:
+        await ensure(session, comparison_id, size=range_cases)
+    return await claim_next(session, comparison_id=comparison_id, delivery_id=delivery_id, ttl=ttl)
+
+
 async def claim_next(
     session: AsyncSession, *, comparison_id: str, delivery_id: str, ttl: timedelta
 ) -> Claim | None:
@@ -171,6 +187,25 @@ async def free_count(session: AsyncSession, comparison_id: str) -> int:
         )
     )
     return int(count or 0)
+
+
+async def found_in(
+    session: AsyncSession, comparison_id: str, claim: Claim
+) -> tuple[RangeTrials, AmbiguousOutcomes]:
+    """The claimed range's trials, and the workspace's rule for the ambiguous ones among
+    them (`ambiguousOutcomes`)."""
+    return await trials_in(session, comparison_id, claim), await _policy(session, comparison_id)
+
+
+async def _policy(session: AsyncSession, comparison_id: str) -> AmbiguousOutcomes:
+    value = (
+        await session.execute(
+            select(Workspace.ambiguous_outcomes)
+            .join(Comparison, Comparison.workspace_id == Workspace.id)
+            .where(Comparison.id == comparison_id)
+        )
+    ).scalar_one()
+    return AmbiguousOutcomes(value)
 
 
 async def trials_in(session: AsyncSession, comparison_id: str, claim: Claim) -> RangeTrials:
@@ -290,6 +325,12 @@ async def stop_found(
     if status != ComparisonStatus.RUNNING:
         return ComparisonStatus(status)
     return pending_stop(pending) if pending is not None else None
+
+
+async def release_finished(session: AsyncSession, comparison_id: str, claim: Claim) -> None:
+    """Give up a range with nothing left to send, as finished."""
+    await lock(session, comparison_id, [claim])
+    await release(session, comparison_id, [claim], finished=True)
 
 
 async def fail_pending(session: AsyncSession, comparison_id: str, claim: Claim) -> None:
