@@ -41,11 +41,6 @@ def judge_key(spec: Mapping[str, Any]) -> tuple[str, str]:
     return (str(spec["rubricVersionId"]), str(spec["judgeModelConfigVersionId"]))
 
 
-def judge_keys(specs: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """The judge keys of the JUDGE_RUBRIC checks, in spec order."""
-    return [judge_key(spec) for spec in specs if spec.get("kind") == CheckKind.JUDGE_RUBRIC]
-
-
 def calls_per_trial(checks: Sequence[Mapping[str, Any]]) -> int:
     """The model call plus one judge call per JUDGE_RUBRIC check."""
     return 1 + sum(1 for spec in checks if spec.get("kind") == CheckKind.JUDGE_RUBRIC)

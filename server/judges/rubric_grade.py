@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
 from server.checks.evaluate import CheckResult, run_in_order
-from server.checks.spec import CheckKind, judge_keys
+from server.checks.spec import CheckKind, judge_key
 from server.connections.models import ModelConnection
 from server.judges.rubric import judge_messages, parse_grade
 from server.providers.base import CallResult, DispatchError, ModelCall
@@ -150,11 +150,15 @@ async def load_judges(
 ) -> dict[tuple[str, str], RubricJudge]:
     """Each JUDGE_RUBRIC check's judge, by (rubric version, model config version); the ids
     were resolved in their workspace when the checks were named."""
-    return {key: await _load(session, key) for key in judge_keys(specs)}
+    return {
+        judge_key(spec): await _load(session, spec)
+        for spec in specs
+        if spec.get("kind") == CheckKind.JUDGE_RUBRIC
+    }
 
 
-async def _load(session: AsyncSession, key: tuple[str, str]) -> RubricJudge:
-    rubric_id, config_id = key
+async def _load(session: AsyncSession, spec: Mapping[str, Any]) -> RubricJudge:
+    rubric_id, config_id = judge_key(spec)
     rubric = await session.get(AssetVersion, rubric_id)
     config = await session.get(AssetVersion, config_id)
     assert rubric is not None and config is not None
