@@ -79,6 +79,8 @@ class Claims:
     async def next(self) -> tuple[list[WorkItem], Stop | None]:
         """Claim the next free range with trials to send; ([], None) when none is free."""
         while True:
+            if not self.held.claims:  # a first lease runs from no earlier than now
+                self.keepalive.leased_now()
             claim = await self._unit(
                 partial(
                     ranges.claim,
@@ -91,8 +93,6 @@ class Claims:
             )
             if claim is None:
                 return [], None
-            if not self.held.claims:
-                self.keepalive.leased_now()
             self.held.claimed += 1
             found, policy = await self._unit(
                 partial(ranges.found_in, comparison_id=self.comparison_id, claim=claim),

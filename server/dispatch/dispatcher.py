@@ -34,7 +34,6 @@ import os
 from collections import deque
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
-from functools import partial
 from typing import Any
 from uuid import uuid4
 
@@ -52,10 +51,9 @@ from server.dispatch.plan import DispatchPlan, WorkItem
 from server.dispatch.publisher import Publisher
 from server.dispatch.recorder import Recorder
 from server.dispatch.trials import TrialRunner
-from server.providers.base import DispatchError
 from server.providers.registry import ProviderPool
 from server.runtime.interfaces import EventBus, JobQueue
-from server.runtime.slots import RedisSlots, SlotWaitAbandoned
+from server.runtime.slots import RedisSlots
 from server.settings import Settings
 
 logger = logging.getLogger("shipwise.dispatch")
@@ -91,11 +89,11 @@ class Dispatcher:
         self.comparison_id = comparison_id
         self.delivery_id = delivery_id()
         self.sessionmaker = sessionmaker
+        self.settings = settings
         self.queue = queue
         self.run_trial = run_trial
         self.window_of = window_of
         self.stopping = stopping or asyncio.Event()
-        self.slice_seconds = settings.dispatch_slice_seconds
         self.registry = registry
         """Comparisons a delivery of this process dispatches (one per comparison)."""
         self.registered = False
@@ -114,17 +112,6 @@ class Dispatcher:
             slots=slots,
         )
         self.publisher = Publisher(events, comparison_id)
-        self.claims = Claims(
-            sessionmaker=sessionmaker,
-            comparison_id=comparison_id,
-            delivery_id=self.delivery_id,
-            lease_ttl=lease_ttl,
-            range_cases=settings.dispatch_range_cases,
-            held=self.held,
-            keepalive=self.keepalive,
-            publisher=self.publisher,
-        )
-        self.settings = settings
 
     async def run(self) -> str:
         if self.registry is not None and self.comparison_id in self.registry:
@@ -152,10 +139,20 @@ class Dispatcher:
             self.registry.discard(self.comparison_id)
 
     async def _run(self) -> str:
-        first, stop = await self.claims.first()
+        claims = Claims(
+            sessionmaker=self.sessionmaker,
+            comparison_id=self.comparison_id,
+            delivery_id=self.delivery_id,
+            lease_ttl=self.keepalive.lease_ttl,
+            range_cases=self.settings.dispatch_range_cases,
+            held=self.held,
+            keepalive=self.keepalive,
+            publisher=self.publisher,
+        )
+        first, stop = await claims.first()
         result = SliceResult(stop=stop, exhausted=stop is None)
         if first:  # keep the connections busy until done, stopped, the slice ends or SIGTERM
-            plan = await self.claims.planned
+            plan = await claims.planned
             books = Books(
                 sessionmaker=self.sessionmaker,
                 plan=plan,
@@ -166,16 +163,17 @@ class Dispatcher:
             await joins.invite(self.sessionmaker, self.queue, self.comparison_id)
             await self.keepalive.extend_slots()
             pipeline = Pipeline(
+                comparison_id=self.comparison_id,
                 pending=deque(first),
                 window=self.window_of(plan),
                 admit=books.admit,
-                call=partial(self._call, plan),
+                call=lambda item, trial_id: self.run_trial(plan, item, trial_id, self.delivery_id),
                 recorder=Recorder(books.record),
                 upkeep=self.keepalive.upkeep,
                 abandon=self.keepalive.abandon_waits,
                 stopping=self.stopping,
-                slice_seconds=self.slice_seconds,
-                refill=self.claims.next,
+                slice_seconds=self.settings.dispatch_slice_seconds,
+                refill=claims.next,
             )
             result = await pipeline.run()
         end = End(
@@ -190,22 +188,6 @@ class Dispatcher:
             leave=lambda: self._register(False),
         )
         return await end.conclude(result)
-
-    async def _call(self, plan: DispatchPlan, item: WorkItem, trial_id: int) -> TrialOutcome:
-        """Run one admitted trial. A runner that breaks (a bug, not a provider fault) records
-        `comparison_dispatch_internal` for that trial: raising would lose the outcomes of its
-        batch and leave admitted rows that fail the whole run as ambiguous."""
-        try:
-            return await self.run_trial(plan, item, trial_id, self.delivery_id)
-        except SlotWaitAbandoned:
-            return TrialOutcome.unsent(trial_id)
-        except Exception as exc:
-            # The class only: the text could quote a prompt, an output or provider text.
-            logger.error(
-                "trial runner failed",
-                extra={"comparison_id": self.comparison_id, "error_type": type(exc).__name__},
-            )
-            return TrialOutcome.failed(trial_id, DispatchError.DISPATCH_INTERNAL.value)
 
 
 async def deliver(

@@ -101,7 +101,7 @@ class End:
         self.keepalive: Keepalive = keepalive
         self.publisher: Publisher = publisher
         self.leave = leave
-        self.pairwise = PairwiseStage(sessionmaker, settings)
+        self.settings = settings
 
     async def conclude(self, result: SliceResult) -> str:
         """Give the ranges up; end the run if this delivery is the last one working on it."""
@@ -134,7 +134,8 @@ class End:
         if ending.status == ComparisonStatus.DONE:
             # The pairwise stage (server/dispatch/pairwise_stage.py): a run with `pairwise`
             # makes and records its pairwise judge calls before it is DONE; None: hand over.
-            settled = await self.pairwise.settle(
+            stage = PairwiseStage(self.sessionmaker, self.settings)
+            settled = await stage.settle(
                 comparison_id=self.comparison_id,
                 token=ending.token,
                 stop_reason=stop_reason,

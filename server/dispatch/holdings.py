@@ -92,9 +92,6 @@ class Holdings:
         for claim in finished:
             self._held.pop(claim.index, None)
 
-    def drop(self, claim: Claim) -> None:
-        self._held.pop(claim.index, None)
-
     def clear(self) -> None:
         self._held.clear()
 

@@ -33,15 +33,11 @@ async def _free(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: s
 
 
 async def _enqueue(queue: JobQueue, comparison_id: str, suffix: str, **job: Any) -> None:
+    job_id = dispatch_job_id(comparison_id, suffix)
     try:
-        await queue.enqueue(
-            "dispatch_comparison",
-            comparison_id,
-            job_id=dispatch_job_id(comparison_id, suffix),
-            **job,
-        )
+        await queue.enqueue("dispatch_comparison", comparison_id, job_id=job_id, **job)
     except RuntimeError:  # the embedded queue is closing
-        logger.info("dispatch job left to the sweep", extra={"job_suffix": suffix})
+        logger.info("dispatch job left to the sweep", extra={"job_id": job_id})
 
 
 async def continue_after(queue: JobQueue, comparison_id: str, delivery_id: str) -> None:
