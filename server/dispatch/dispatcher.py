@@ -2,12 +2,13 @@
 
 A comparison's cases are split into ranges, each with its own lease and fencing token
 (`server.dispatch.ranges`), so any number of `shipwise worker` processes share a run.
-A delivery (a job run) claims the lowest free or expired unfinished range and feeds its
-trials, case-major, into the pipeline (`server.dispatch`: admission, concurrent callers
-and batched recording); once the range's trials are all admitted it claims the next free
-range into the same window. A range taken over from a dead delivery has admitted calls
-without an outcome: they are never re-sent: they close as `outcome_ambiguous`, or fail the
-run under the workspace's `ambiguousOutcomes: FAIL_RUN`.
+A delivery (a job run) claims the lowest free or expired unfinished range
+(`server.dispatch.claims`) and feeds its trials, case-major, into the pipeline (admission,
+concurrent callers and batched recording: `server.dispatch.pipeline`, `holdings.Books`);
+once the range's trials are all admitted it claims the next free range into the same
+window. A range taken over from a dead delivery has admitted calls without an outcome: they
+are never re-sent: they close as `outcome_ambiguous`, or fail the run under the
+workspace's `ambiguousOutcomes: FAIL_RUN`.
 
 How other processes join: a delivery whose first claim leaves free ranges enqueues a join
 job (`dispatch:<id>:join-0`). A job that lands in a process already dispatching that
@@ -21,9 +22,9 @@ lost join is found.
 A stop found at admission (a cap, a cancel) is written on the comparison row: every other
 delivery sees it at its next admission. In-flight calls still record. Each delivery that
 ends gives its ranges up; exactly one, the one that finds no range still held by a live
-delivery, takes the comparison's finishing lease and runs `_finish` (the pairwise stage,
-`store.finish`, webhooks, finalization). A slice's end or SIGTERM gives the ranges up and
-queues a continuation, once in-flight calls have finished and committed.
+delivery, takes the comparison's finishing lease and ends the run (`server.dispatch.ending`:
+the pairwise stage, `store.finish`, webhooks, finalization). A slice's end or SIGTERM gives
+the ranges up and queues a continuation, once in-flight calls have finished and committed.
 """
 
 from __future__ import annotations

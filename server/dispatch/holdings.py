@@ -52,16 +52,16 @@ class Holdings:
             key=lambda claim: claim.index,
         )
 
-    def tokens(self, items: Sequence[WorkItem]) -> list[int]:
-        """Each item's range's fencing token."""
-        held = self.of(items)
+    def admitting(self, items: Sequence[WorkItem]) -> tuple[list[Claim], list[int]]:
+        """(the claims `items` belong to, each item's fencing token: its range's)."""
+        claims = self.of(items)
         tokens = []
         for item in items:
-            claim = next((c for c in held if c.holds(item.case_ordinal)), None)
+            claim = next((c for c in claims if c.holds(item.case_ordinal)), None)
             if claim is None:
                 raise ValueError(f"case {item.case_ordinal} is in no claimed range")
             tokens.append(claim.token)
-        return tokens
+        return claims, tokens
 
     def admitted(self, items: Sequence[WorkItem], ids: Sequence[int]) -> None:
         for claim in self.of(items):
@@ -120,7 +120,7 @@ class Books:
         """Cohorts admitted to since the last record: that record shows them RUNNING."""
 
     async def admit(self, batch: list[WorkItem]) -> tuple[list[int], Stop | None]:
-        claims, tokens = self.held.of(batch), self.held.tokens(batch)
+        claims, tokens = self.held.admitting(batch)
         ids, stop = await db_retry.unit(
             self.sessionmaker,
             lambda session: store.admit(

@@ -65,7 +65,7 @@ class RangeTrials:
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How the finishing delivery ends the run (`server.dispatch.dispatcher.Dispatcher._finish`)."""
+    """How the finishing delivery ends the run (`server.dispatch.ending.End.conclude`)."""
 
     token: int
     """The comparison's finishing lease."""
