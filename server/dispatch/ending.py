@@ -163,7 +163,7 @@ class End:
 
     async def _continue(self) -> str:
         self.leave()
-        await joins.continue_after(self.queue, self.comparison_id, self.delivery_id)
+        await joins.enqueue(self.queue, self.comparison_id, f"after-{self.delivery_id}")
         return "handed over"
 
     async def _unit(self, body: Callable[[AsyncSession], Awaitable[T]], what: str) -> T:

@@ -32,7 +32,9 @@ async def _free(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: s
         return await ranges.free_count(session, comparison_id)
 
 
-async def _enqueue(queue: JobQueue, comparison_id: str, suffix: str, **job: Any) -> None:
+async def enqueue(queue: JobQueue, comparison_id: str, suffix: str, **job: Any) -> None:
+    """A dispatch job of the comparison, `dispatch:<id>:<suffix>` (joins, a continuation);
+    left to the sweep when the embedded queue is closing."""
     job_id = dispatch_job_id(comparison_id, suffix)
     try:
         await queue.enqueue("dispatch_comparison", comparison_id, job_id=job_id, **job)
@@ -40,18 +42,12 @@ async def _enqueue(queue: JobQueue, comparison_id: str, suffix: str, **job: Any)
         logger.info("dispatch job left to the sweep", extra={"job_id": job_id})
 
 
-async def continue_after(queue: JobQueue, comparison_id: str, delivery_id: str) -> None:
-    """A delivery that gave its ranges up unfinished queues its continuation (a worker
-    process takes it; the start-up sweep does if the embedded queue is closing)."""
-    await _enqueue(queue, comparison_id, f"after-{delivery_id}")
-
-
 async def invite(
     sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue, comparison_id: str
 ) -> None:
     """Free ranges remain: a join job lets a process with nothing of this run take one."""
     if await _free(sessionmaker, comparison_id):
-        await _enqueue(queue, comparison_id, "join-0", join=0, delay=None)
+        await enqueue(queue, comparison_id, "join-0", join=0, delay=None)
 
 
 async def travel(
@@ -64,6 +60,6 @@ async def travel(
     remain (under the other join id), else end."""
     if await _free(sessionmaker, comparison_id):
         which = 1 - (join or 0)
-        await _enqueue(queue, comparison_id, f"join-{which}", join=which, delay=JOIN_DEFER)
+        await enqueue(queue, comparison_id, f"join-{which}", join=which, delay=JOIN_DEFER)
         return "passed on"
     return "dispatching here"

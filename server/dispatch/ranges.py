@@ -262,29 +262,14 @@ async def lock(
         raise Fenced(comparison_id)
 
 
-def _held(comparison_id: str, claims: Collection[Claim]) -> ColumnElement[bool]:
+def holding(comparison_id: str, claims: Collection[Claim]) -> ColumnElement[bool]:
+    """The claims' range rows, while their fencing tokens hold."""
     return and_(
         ComparisonRange.comparison_id == comparison_id,
         tuple_(ComparisonRange.range_index, ComparisonRange.lease_token).in_(
             [(c.index, c.token) for c in claims]
         ),
     )
-
-
-async def renew(
-    session: AsyncSession, comparison_id: str, claims: Collection[Claim], *, ttl: timedelta
-) -> bool:
-    """Extend the claims' leases; False when another delivery has taken one of them."""
-    if not claims:
-        return True
-    result = await session.execute(
-        update(ComparisonRange)
-        .where(_held(comparison_id, claims))
-        .values(lease_expires_at=utcnow() + ttl)
-        .returning(ComparisonRange.range_index)
-        .execution_options(synchronize_session=False)
-    )
-    return len(result.all()) == len(claims)
 
 
 async def release(
@@ -298,33 +283,10 @@ async def release(
         values["finished_at"] = utcnow()
     await session.execute(
         update(ComparisonRange)
-        .where(_held(comparison_id, claims))
+        .where(holding(comparison_id, claims))
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-
-
-def pending_stop(value: str) -> StopReason | ComparisonStatus:
-    """A pending stop as admission reports it: a StopReason, or FAILED."""
-    if value == FAILED_STOP:
-        return ComparisonStatus.FAILED
-    return StopReason(value)
-
-
-async def stop_found(
-    session: AsyncSession, comparison_id: str, claims: Collection[Claim]
-) -> StopReason | ComparisonStatus | None:
-    """The comparison's status if no longer RUNNING (a cancel), or its pending stop;
-    `Fenced` if one of the claims was taken."""
-    await lock(session, comparison_id, claims)
-    status, pending = (
-        await session.execute(
-            select(Comparison.status, Comparison.pending_stop).where(Comparison.id == comparison_id)
-        )
-    ).one()
-    if status != ComparisonStatus.RUNNING:
-        return ComparisonStatus(status)
-    return pending_stop(pending) if pending is not None else None
 
 
 async def release_finished(session: AsyncSession, comparison_id: str, claim: Claim) -> None:

@@ -88,7 +88,7 @@ async def admit(
     if comparison.status != ComparisonStatus.RUNNING:
         return [], comparison.status
     if comparison.pending_stop is not None:
-        return [], ranges.pending_stop(comparison.pending_stop)
+        return [], pending_stop(comparison.pending_stop)
     stop = await caps.stop_reason(
         session,
         comparison=comparison,
@@ -108,6 +108,13 @@ async def admit(
         now=utcnow(),
     )
     return ids, None
+
+
+def pending_stop(value: str) -> StopReason | ComparisonStatus:
+    """A pending stop as admission reports it: a StopReason, or FAILED."""
+    if value == ranges.FAILED_STOP:
+        return ComparisonStatus.FAILED
+    return StopReason(value)
 
 
 async def record(
