@@ -27,11 +27,11 @@ from tests.server.reports.api import finalized_comparison
 CASES = 12
 
 
-async def _next_in_queue(j: Judged) -> tuple[str, bool, bool]:
-    """The trial the queue hands out next: (its heading, its truth, the judge's grade)."""
-    result = await j.gql(QUEUE, {"id": j.comparison_id, "first": 1})
-    (item,) = result.ok()["reviewQueue"]
-    trial = item["trial"]
+async def _next_in_queue(j: Judged, at: int = 0) -> tuple[str, bool, bool]:
+    """The trial the queue hands out `at` places on: (its heading, its truth, the judge's
+    grade). Two cohorts' trials of one case share a heading: the reviewer is blind to cohorts."""
+    result = await j.gql(QUEUE, {"id": j.comparison_id, "first": at + 1})
+    trial = result.ok()["reviewQueue"][at]["trial"]
     case = int(trial["datasetItemId"].removeprefix("q-"))
     heading = f"Case {trial['datasetItemId']}, trial {trial['trialIndex'] + 1}"
     cohort = trial["cohortIndex"]
@@ -80,11 +80,14 @@ async def test_the_review_page_from_the_keyboard_alone(
     )
     await expect(progress).to_have_text(f"1 labelled of {2 * CASES}")
 
-    # S skips: the next trial shows and nothing is labelled.
+    # S skips: the status says so, the trial after it shows and nothing is labelled.
     skipped, _, _ = await _next_in_queue(j)
+    after_it, _, _ = await _next_in_queue(j, at=1)
     await expect(item.get_by_role("heading", name=skipped)).to_be_visible()
     await page.keyboard.press("s")
-    await expect(item.get_by_role("heading", name=skipped)).to_have_count(0)
+    skipped_id = skipped.split(",")[0].removeprefix("Case ")
+    await expect(status).to_have_text(f"{skipped_id}: skipped, left unlabelled.")
+    await expect(item.get_by_role("heading", name=after_it)).to_be_visible()
     await expect(progress).to_have_text(f"1 labelled of {2 * CASES}")
 
     # Tab reaches the buttons: "Fail" by Tab and Enter.

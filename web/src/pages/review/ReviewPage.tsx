@@ -18,22 +18,31 @@ function keyOf(trial: Trial): string {
   return `${trial.cohortIndex}/${trial.datasetItemId}/${trial.trialIndex}`;
 }
 
-interface Answered {
-  item: string;
-  passed: boolean;
-  judgePassed: boolean | null | undefined;
-}
+/** The last trial acted on: labelled (with the judge's grade, now shown) or skipped. */
+type Answered =
+  | { item: string; passed: boolean; judgePassed: boolean | null | undefined }
+  | { item: string; skipped: true };
 
 function grade(passed: boolean | null | undefined): string {
   if (passed === null || passed === undefined) return "no grade";
   return passed ? "Pass" : "Fail";
 }
 
+function statusText(answered: Answered): string {
+  if ("skipped" in answered) return `${answered.item}: skipped, left unlabelled.`;
+  return (
+    `${answered.item}: you said ${grade(answered.passed)}; ` +
+    `the judge said ${grade(answered.judgePassed)}.`
+  );
+}
+
 /**
  * `/comparisons/:id/review`: the review queue one trial at a time (docs/labels.md). The reviewer
  * sees the case's input, the expected answer and the output, never the judge's grade until
  * they have answered (it is shown for the trial just answered). "Pass", "Fail" and "Skip",
- * or the keys P, F and S; "N labelled of M" counts every labeller's labels.
+ * or the keys P, F and S; the status line says what the last key did (a blind reviewer cannot
+ * tell two cohorts' trials of one case apart by their headings). "N labelled of M" counts every
+ * labeller's labels.
  */
 export function ReviewPage() {
   const { id = "" } = useParams();
@@ -71,7 +80,7 @@ export function ReviewPage() {
   const skip = useCallback(() => {
     if (!current) return;
     setSkipped((before) => [...before, keyOf(current.trial)]);
-    setAnswered(null);
+    setAnswered({ item: current.trial.datasetItemId, skipped: true });
   }, [current]);
 
   // Bound before paint: a key pressed once the next trial shows acts on that trial, never on
@@ -108,10 +117,7 @@ export function ReviewPage() {
         </p>
       )}
       <p role="status" className="muted">
-        {answered
-          ? `${answered.item}: you said ${grade(answered.passed)}; ` +
-            `the judge said ${grade(answered.judgePassed)}.`
-          : ""}
+        {answered && statusText(answered)}
       </p>
       {!data && !error && <p className="muted">Loading…</p>}
       {data && !current && (
