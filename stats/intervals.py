@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import t as student_t
+from scipy.special import stdtrit
 
 from stats import reasons
 from stats._arrays import all_finite, as_floats, as_ints, clip, same_length, two_sided_z
@@ -135,7 +135,8 @@ def t_interval(
         return Interval(mean, float(low), float(high), 1, reasons.T_INTERVAL, reasons.ONE_CASE)
     if float(np.ptp(data)) == 0.0:
         return Interval(mean, mean, mean, n, reasons.T_INTERVAL, reasons.ZERO_VARIANCE)
-    half = float(student_t.ppf(0.5 + confidence / 2.0, n - 1)) * float(data.std(ddof=1))
+    quantile = float(stdtrit(n - 1, 0.5 + confidence / 2.0))  # Student t's, by scipy.special
+    half = quantile * float(data.std(ddof=1))
     half /= math.sqrt(n)
     low, high = mean - half, mean + half
     if bounds is not None:

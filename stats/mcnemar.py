@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy.typing as npt
-from scipy.stats import binom
+from scipy.special import bdtr
 
 from stats import reasons
 from stats._arrays import all_finite, as_bools, same_length
@@ -45,10 +45,10 @@ def mcnemar_from_counts(improved: int, regressed: int, n: int) -> McNemarResult:
         reason = reasons.NO_CASES if n == 0 else reasons.NO_DISCORDANT_PAIRS
         return McNemarResult(n, improved, regressed, 0.0, 1.0, 1.0, reason)
     k = min(improved, regressed)
-    tail = float(binom.cdf(k, discordant, 0.5))
-    point = float(binom.pmf(k, discordant, 0.5))
+    tail = float(bdtr(k, discordant, 0.5))  # P(X ≤ k)
+    below = float(bdtr(k - 1, discordant, 0.5)) if k > 0 else 0.0  # P(X ≤ k − 1)
     exact = min(1.0, 2.0 * tail)
-    mid = min(1.0, max(0.0, 2.0 * (tail - 0.5 * point)))
+    mid = min(1.0, tail + below)  # 2·[P(X ≤ k) − ½·P(X = k)], with no subtraction
     return McNemarResult(n, improved, regressed, float(delta), mid, exact)
 
 

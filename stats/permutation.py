@@ -40,7 +40,7 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from scipy.stats import t as student_t
+from scipy.special import stdtr
 
 from stats import reasons
 from stats._arrays import FloatArray, IntArray, all_finite, as_floats, as_ints
@@ -268,7 +268,7 @@ def paired_t_p_value(values: npt.ArrayLike) -> float:
     if sd == 0.0:
         return 1.0 if mean == 0.0 else P_VALUE_FLOOR
     statistic = mean / (sd / math.sqrt(n))
-    return max(min(1.0, 2.0 * float(student_t.sf(abs(statistic), n - 1))), P_VALUE_FLOOR)
+    return max(min(1.0, 2.0 * float(stdtr(n - 1, -abs(statistic)))), P_VALUE_FLOOR)
 
 
 def _dispatch(
