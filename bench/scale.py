@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -183,15 +184,47 @@ def _verdict_visible(base_url: str, comparison_id: str, token: str, loads: int) 
                 f"sessionStorage.setItem('shipwise.token', {json.dumps(token)})"
             )
             page = context.new_page()
+            requests: list[tuple[str, Any]] = []
+            page.on("requestfinished", partial(_record, requests))
             page.goto(page_url, wait_until="commit")
             page.get_by_role("region", name="Verdict").wait_for(state="visible", timeout=30_000)
             if index:
                 times.append(float(page.evaluate("performance.now()")))
+                emit(f"  cold load {index}: {times[-1]:.0f} ms; {_slowest(requests)}")
             context.close()
         browser.close()
     median = statistics.median(times)
     emit(f"verdict visible: median {median:.0f} ms of {loads} cold loads (target ≤ 1,000)")
     return round(median, 1)
+
+
+def _record(requests: list[tuple[str, Any]], request: Any) -> None:
+    requests.append((_operation(request), request.timing))
+
+
+def _operation(request: Any) -> str:
+    """A request's GraphQL operation name, else its path."""
+    if request.method == "POST" and request.post_data:
+        try:
+            name = json.loads(request.post_data).get("operationName")
+        except ValueError:
+            name = None
+        if name:
+            return str(name)
+    return str(request.url).split("?")[0].rsplit("/", 1)[-1] or "/"
+
+
+def _slowest(requests: list[tuple[str, Any]], shown: int = 5) -> str:
+    """The slowest requests of a load, each as name, start and duration in ms (Playwright's
+    `Request.timing`: `startTime` since the epoch, `responseEnd` since that start)."""
+    if not requests:
+        return "no requests"
+    first = min(timing["startTime"] for _, timing in requests)
+    spans = sorted(
+        ((timing["responseEnd"], timing["startTime"] - first, name) for name, timing in requests),
+        reverse=True,
+    )
+    return ", ".join(f"{name} at {at:.0f} took {took:.0f}" for took, at, name in spans[:shown])
 
 
 async def _wait(sessionmaker: Any, what: str, check: Any, seconds: float) -> None:
