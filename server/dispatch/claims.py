@@ -60,7 +60,7 @@ class Claims:
 
     async def first(self) -> tuple[list[WorkItem], Stop | None]:
         """The first claim with trials to send, the plan loading meanwhile (no trials: the
-        load is cancelled)."""
+        load is left to end, unused)."""
         self.planned = asyncio.ensure_future(
             self._unit(
                 partial(load_plan, comparison_id=self.comparison_id),
@@ -73,8 +73,17 @@ class Claims:
             first, stop = await self.next()
         finally:
             if not first:  # nothing to send here (or a failure): no plan needed
-                self.planned.cancel()
+                await self._unplanned()
         return first, stop
+
+    async def _unplanned(self) -> None:
+        """Wait for the unneeded plan load to end; never cancel it: a unit cancelled in the
+        middle of a statement has its connection invalidated, and on SQLite its transaction
+        held the database's write lock after it (`server.sqlite_gate.rollback_invalidated`).
+        Its result or failure is dropped (not logged as never retrieved)."""
+        await asyncio.wait({self.planned})
+        if not self.planned.cancelled():
+            self.planned.exception()
 
     async def next(self) -> tuple[list[WorkItem], Stop | None]:
         """Claim the next free range with trials to send; ([], None) when none is free."""
