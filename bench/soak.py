@@ -99,6 +99,14 @@ class Processes:
                     continue
                 self.rss[label].append((time.time(), mb))
 
+    def latest_mb(self) -> str:
+        """Each running process's last RSS sample, as `label N MB`."""
+        return ", ".join(
+            f"{label} {self.rss[label][-1][1]:.0f} MB"
+            for label in self.running
+            if self.rss.get(label)
+        )
+
     def stop(self) -> None:
         self._stop.set()
         for process in self.running.values():
@@ -258,7 +266,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async with httpx.AsyncClient(base_url=api, timeout=60) as client:
             starter = Starter(client, member, setup.input(trialsPerCase=args.trials), maker)
             faults = asyncio.create_task(_faults(args, start, processes, redis, starter))
-            progress = asyncio.create_task(_progress(maker, starter, start))
+            progress = asyncio.create_task(_progress(maker, starter, processes, start))
             await starter.keep_going(until)
             windows = await faults
             emit(
@@ -321,7 +329,8 @@ async def _healthy(api: str) -> bool:
         return False
 
 
-async def _progress(maker: Any, starter: Starter, start: float) -> None:
+async def _progress(maker: Any, starter: Starter, processes: Processes, start: float) -> None:
+    """A line a minute: comparisons started, calls so far, each process's RSS, the load."""
     while True:
         await asyncio.sleep(60)
         async with maker() as session:
@@ -330,7 +339,7 @@ async def _progress(maker: Any, starter: Starter, start: float) -> None:
             )
         emit(
             f"  {time.time() - start:5.0f} s: {len(starter.ids)} started, {int(done or 0):,} "
-            f"calls; load {_load()}"
+            f"calls; RSS {processes.latest_mb()}; load {_load()}"
         )
 
 
