@@ -15,6 +15,7 @@ polling; the busy timeout is left for other processes (the CLI, a second server)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
 from collections.abc import Callable
 from typing import Any, Final
@@ -97,6 +98,8 @@ def install(sync_engine: Engine, begin: Callable[[Any], None]) -> None:
             raise
 
     def _leave_connection(conn: Any) -> None:
+        if conn.invalidated:  # the turn went with the connection (`_end_invalidated`)
+            return
         gate.leave(conn.connection.info)
 
     event.listen(sync_engine, "commit", _leave_connection)
@@ -105,10 +108,34 @@ def install(sync_engine: Engine, begin: Callable[[Any], None]) -> None:
     def _leave_record(_dbapi_connection: Any, record: Any) -> None:
         gate.leave(record.info)
 
+    def _end_invalidated(dbapi_connection: Any, record: Any, _exception: Any) -> None:
+        try:
+            if _HELD in record.info and dbapi_connection is not None:
+                rollback_invalidated(dbapi_connection)
+        finally:
+            gate.leave(record.info)
+
     def _leave_invalidated(_dbapi_connection: Any, record: Any, _exception: Any) -> None:
         gate.leave(record.info)
 
     event.listen(sync_engine.pool, "checkin", _leave_record)
     event.listen(sync_engine.pool, "close", _leave_record)
-    event.listen(sync_engine.pool, "invalidate", _leave_invalidated)
+    event.listen(sync_engine.pool, "invalidate", _end_invalidated)
     event.listen(sync_engine.pool, "soft_invalidate", _leave_invalidated)
+
+
+def rollback_invalidated(dbapi_connection: Any) -> None:
+    """Roll back the transaction of a connection invalidated in the middle of it, before its
+    turn is given up.
+
+    SQLAlchemy takes a cancel that lands in a statement (a task cancelled while it waits for
+    SQLite's thread) for a lost connection: it invalidates the connection and closes it
+    without a ROLLBACK. Closing does not end a SQLite transaction while any statement of the
+    connection is not finalized (`sqlite3_close_v2` leaves a zombie), and the cancelled
+    task's traceback keeps the statement it was running: the transaction, and the database's
+    write lock, stayed until that was garbage-collected, and each transaction after it
+    failed `database is locked` at the busy timeout. Its turn given up meanwhile, the next
+    in line waited for that lock. A rollback that fails leaves the close to end it (the
+    connection is discarded either way)."""
+    with contextlib.suppress(Exception):
+        dbapi_connection.rollback()

@@ -145,3 +145,37 @@ async def test_a_wait_cancelled_as_its_turn_comes_ends_cancelled_and_gives_the_t
         await turns.waiting
     async with asyncio.timeout(5), sessionmaker() as session, session.begin():
         assert await session.scalar(text("SELECT sum(x) FROM t")) == 1
+
+
+async def test_a_transaction_cancelled_in_a_statement_ends_cancelled_and_frees_the_database(
+    engine: AsyncEngine,
+) -> None:
+    """A task cancelled while its statement runs: SQLAlchemy takes the cancel for a lost
+    connection and closes the connection without a ROLLBACK. A closed SQLite connection
+    whose statements are not all finalized (the cancelled task's traceback keeps them) keeps
+    its transaction, and the write lock, until it is garbage-collected: the next transaction
+    failed `database is locked` after the busy timeout, and the cancelled one ended in a
+    PendingRollbackError from the gate's rollback listener instead of cancelled."""
+    sessionmaker = create_sessionmaker(engine)
+    running = asyncio.Event()
+
+    async def slow_transaction() -> None:
+        async with sessionmaker() as session, session.begin():
+            await session.execute(text("INSERT INTO t VALUES (1)"))
+            running.set()
+            await session.execute(  # a second or so in SQLite's thread
+                text(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n"
+                    " WHERE i < 3000000) SELECT count(*) FROM n"
+                )
+            )
+
+    cancelled = asyncio.create_task(slow_transaction())
+    await running.wait()
+    await asyncio.sleep(0.05)  # the slow statement is running
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled  # kept: its traceback holds what the cancelled statement used
+    async with asyncio.timeout(5), sessionmaker() as session, session.begin():
+        await session.execute(text("INSERT INTO t VALUES (2)"))
+        assert await session.scalar(text("SELECT sum(x) FROM t")) == 2
