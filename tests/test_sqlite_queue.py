@@ -171,8 +171,7 @@ async def test_a_transaction_cancelled_in_a_statement_ends_cancelled_and_frees_t
             )
 
     cancelled = asyncio.create_task(slow_transaction())
-    await running.wait()
-    await asyncio.sleep(0.05)  # the slow statement is running
+    await running.wait()  # set just before the task awaits its slow statement
     cancelled.cancel()
     with pytest.raises(asyncio.CancelledError):
         await cancelled  # kept: its traceback holds what the cancelled statement used
