@@ -6,7 +6,6 @@ usage) and the connection charges 500,000 ¢ per million output tokens.
 
 from __future__ import annotations
 
-from itertools import accumulate
 from typing import Any
 
 import pytest
@@ -28,6 +27,9 @@ from tests.server.dispatch.api import (
 
 CENTS_PER_CALL = 1.5
 MICROS_PER_CENT = 10_000
+MICROS_PER_CALL = round(CENTS_PER_CALL * MICROS_PER_CENT)
+CAP_CENTS = 10.0
+CAP_MICROS = round(CAP_CENTS * MICROS_PER_CENT)
 CASES, TRIALS, COHORTS = 30, 2, 2
 PER_CASE = TRIALS * COHORTS
 MAX_CONCURRENCY = 2
@@ -78,17 +80,20 @@ async def test_the_budget_cap_stops_calls_once_recorded_spend_reaches_it(
 ) -> None:
     setup = await _setup(backend, fake_openai)
     comparison_id, ended = await _run(
-        backend, setup.workspace, setup.input(trialsPerCase=TRIALS, budgetCapCents=10.0)
+        backend, setup.workspace, setup.input(trialsPerCase=TRIALS, budgetCapCents=CAP_CENTS)
     )
     trials = await trials_of(backend, comparison_id)
     _assert_factual(ended, trials, "BUDGET_CAP")
-    assert ended["spentCentsSoFar"] >= 10.0
-    # Post-hoc: no call was admitted after the outcome that took recorded spend to the cap.
-    by_time = sorted(trials, key=lambda t: t.completed_at or t.admitted_at)
-    spent = list(accumulate(t.cost_micros for t in by_time))
-    crossing = next(t for t, total in zip(by_time, spent, strict=True) if total >= 100_000)
-    assert crossing.completed_at is not None
-    assert max(t.admitted_at for t in trials) <= crossing.completed_at
+    assert ended["spentCentsSoFar"] >= CAP_CENTS
+    # Post-hoc: every admission saw recorded spend under the cap, so the last one came while
+    # at most `under_cap` calls were recorded, and left at most what the pipeline holds
+    # admitted and unrecorded (server/dispatch/pipeline.py: `window` calls out, `window`
+    # waiting, a flush of 2 × `window`, grown to a whole case). The trials' timestamps cannot
+    # show it: each is read when its transaction starts, not when it commits, so an admission
+    # that saw the spend before the crossing record committed may carry a later time.
+    under_cap = -(-CAP_MICROS // MICROS_PER_CALL) - 1
+    held = 4 * MAX_CONCURRENCY + PER_CASE - 1
+    assert len(trials) <= under_cap + held < CASES * PER_CASE
     sent = deliveries_per_trial(fake_openai, comparison_id)
     assert len(sent) == len(trials)
 
