@@ -128,7 +128,7 @@ class End:
         )
         if ending == ranges.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
             return await self._continue()
-        if not isinstance(ending, Ending):
+        if not isinstance(ending, Ending):  # BUSY: another ends the run; ENDED: another did
             return "not leased" if not self.held.claimed else "done here"
         stop_reason = ending.stop_reason
         if ending.status == ComparisonStatus.DONE:

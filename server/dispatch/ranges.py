@@ -78,6 +78,9 @@ BUSY = "busy"
 """`conclude`: a live delivery still holds a range (it ends the run), or the finishing lease."""
 UNFINISHED = "unfinished"
 """`conclude`: free unfinished ranges remain and nothing stops the run: dispatch goes on."""
+ENDED = "ended"
+"""`conclude`: the run is DONE or FAILED already, ended by the delivery that held the
+finishing lease (`store.finish`, the only writer of those statuses): nothing is left to do."""
 
 
 def _free(now: datetime) -> ColumnElement[bool]:
@@ -318,9 +321,12 @@ async def conclude(
 ) -> Ending | str:
     """Give `claims` up; then, unless a live delivery still holds a range, take the
     finishing lease when the run must end (a stop pending or found, or every range
-    finished). `observed`: this delivery took part, so it may settle a run ended elsewhere
-    (a cancel); a delivery with nothing claimed ends only a RUNNING one. One transaction
-    under every range row's lock, so exactly one delivery ends the run."""
+    finished). `observed`: this delivery took part, so it may settle a run cancelled
+    meanwhile; a delivery with nothing claimed ends only a RUNNING one. A run already DONE or
+    FAILED was ended by another delivery, after this one's last record gave up its ranges
+    and before this conclusion: it stays as it is (`ENDED`), neither ended again nor handed
+    over. One transaction under every range row's lock, so exactly one delivery ends the
+    run."""
     rows = list(
         (
             await session.execute(
@@ -352,6 +358,8 @@ async def conclude(
     if status != ComparisonStatus.RUNNING:
         if not observed:
             return BUSY
+        if status != ComparisonStatus.CANCELLED:
+            return ENDED
     elif comparison.pending_stop == FAILED_STOP:
         status, error = ComparisonStatus.FAILED, DispatchError.OUTCOME_AMBIGUOUS.value
     elif comparison.pending_stop is not None:
