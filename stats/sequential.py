@@ -188,6 +188,28 @@ def decide_sequence(
     return SequentialDecision(None, low, high)
 
 
+def look_at(
+    x: FloatArray,
+    low: FloatArray,
+    high: FloatArray,
+    n: int,
+    *,
+    alpha: float,
+    epsilon: float,
+    target_effect: float,
+) -> tuple[SequentialDecision, float]:
+    """One baseline's look after the first `n` cases of its sequence `x` (its confidence
+    sequence `low`, `high`): the decision, and the anytime-valid p for "no difference",
+    min(1, 1 / max K±(0)) over those cases."""
+    if n == 0:
+        return SequentialDecision(None, -1.0, 1.0), 1.0
+    decision = decide_sequence(
+        float(low[n - 1]), float(high[n - 1]), epsilon=epsilon, target_effect=target_effect
+    )
+    capital = float(hedged_capital(x[:n], 0.0, alpha)[-1])
+    return decision, min(1.0, 1.0 / max(capital, 1.0))
+
+
 def look_points(n: int, *, min_cases: int, look_every: int) -> list[int]:
     """The case counts at which a run looks: min_cases, then every look_every, up to n."""
     if n < min_cases:

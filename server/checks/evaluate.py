@@ -19,7 +19,7 @@ from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-from server.checks.spec import CheckKind
+from server.checks.spec import CheckKind, judge_key
 
 
 class CheckReason(StrEnum):
@@ -196,3 +196,22 @@ def run_checks(
         sum(r.score for r in results) / len(results),
         results,
     )
+
+
+def run_in_order(
+    specs: Sequence[Mapping[str, Any]],
+    output: str | None,
+    tool_calls: Sequence[Mapping[str, Any]] | None,
+    expected: Any,
+) -> tuple[list[CheckResult | None], dict[int, tuple[str, str]]]:
+    """Each check's result in spec order, None in a JUDGE_RUBRIC check's place; and those
+    places' judge keys (a judge call grades them: `server.judges.rubric_grade`)."""
+    results: list[CheckResult | None] = []
+    judged: dict[int, tuple[str, str]] = {}
+    for index, spec in enumerate(specs):
+        if spec.get("kind") != CheckKind.JUDGE_RUBRIC:
+            results.append(run_check(spec, output, tool_calls or (), expected))
+        else:
+            judged[index] = judge_key(spec)
+            results.append(None)
+    return results, judged

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.checks import CheckKind, judge_key
 from server.comparisons import counters
-from server.comparisons.models import Comparison, Trial, TrialState
+from server.comparisons.models import Trial, TrialState
 from server.comparisons.progress import Progress
 from server.db import utcnow
 from server.dispatch import ranges, store
@@ -27,19 +27,6 @@ from server.prompting.render import RenderFailed, render_messages
 from server.prompting.variables import resolve_variables
 from server.providers.base import DispatchError
 from server.providers.pricing import call_cost, estimate_input_tokens, estimate_tokens
-from server.workspaces.models import AmbiguousOutcomes, Workspace
-
-
-async def policy(session: AsyncSession, comparison_id: str) -> AmbiguousOutcomes:
-    """The `ambiguousOutcomes` setting of the comparison's workspace."""
-    value = (
-        await session.execute(
-            select(Workspace.ambiguous_outcomes)
-            .join(Comparison, Comparison.workspace_id == Workspace.id)
-            .where(Comparison.id == comparison_id)
-        )
-    ).scalar_one()
-    return AmbiguousOutcomes(value)
 
 
 def bound(plan: DispatchPlan, case_ordinal: int, cohort_index: int) -> tuple[int, int, int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -31,19 +32,14 @@ async def _free(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: s
         return await ranges.free_count(session, comparison_id)
 
 
-async def _enqueue(
-    queue: JobQueue, comparison_id: str, which: int, *, delay: timedelta | None
-) -> None:
+async def enqueue(queue: JobQueue, comparison_id: str, suffix: str, **job: Any) -> None:
+    """A dispatch job of the comparison, `dispatch:<id>:<suffix>` (joins, a continuation);
+    left to the sweep when the embedded queue is closing."""
+    job_id = dispatch_job_id(comparison_id, suffix)
     try:
-        await queue.enqueue(
-            "dispatch_comparison",
-            comparison_id,
-            join=which,
-            job_id=dispatch_job_id(comparison_id, f"join-{which}"),
-            delay=delay,
-        )
+        await queue.enqueue("dispatch_comparison", comparison_id, job_id=job_id, **job)
     except RuntimeError:  # the embedded queue is closing
-        logger.info("join left to the sweep")
+        logger.info("dispatch job left to the sweep", extra={"job_id": job_id})
 
 
 async def invite(
@@ -51,7 +47,7 @@ async def invite(
 ) -> None:
     """Free ranges remain: a join job lets a process with nothing of this run take one."""
     if await _free(sessionmaker, comparison_id):
-        await _enqueue(queue, comparison_id, 0, delay=None)
+        await enqueue(queue, comparison_id, "join-0", join=0, delay=None)
 
 
 async def travel(
@@ -63,6 +59,7 @@ async def travel(
     """This process dispatches the comparison already: pass the job on while free ranges
     remain (under the other join id), else end."""
     if await _free(sessionmaker, comparison_id):
-        await _enqueue(queue, comparison_id, 1 - (join or 0), delay=JOIN_DEFER)
+        which = 1 - (join or 0)
+        await enqueue(queue, comparison_id, f"join-{which}", join=which, delay=JOIN_DEFER)
         return "passed on"
     return "dispatching here"

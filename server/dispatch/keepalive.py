@@ -1,4 +1,6 @@
-"""A delivery's leases and concurrency slots kept alive while its calls run.
+"""A delivery's leases and concurrency slots kept alive while its calls run, and the two
+statements that do it: the held ranges' leases extended (`renew`) and the run read for a
+stop (`stop_found`).
 
 The ranges' leases are extended a third of the way through (slow or retried calls record
 nothing for a while, and a sweep must not take a live delivery for a dead one); the
@@ -9,16 +11,21 @@ wait for a slot nothing is admitted or recorded, so the row is read for a stop m
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from datetime import timedelta
 
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import db_retry
-from server.comparisons.models import StopReason
-from server.dispatch import lease, ranges
+from server.comparisons.models import Comparison, ComparisonStatus, StopReason
+from server.db import utcnow
+from server.dispatch import lease, ranges, store
 from server.dispatch.holdings import Holdings
 from server.dispatch.lease import Fenced
+from server.dispatch.models import ComparisonRange
 from server.dispatch.pipeline import Stop
+from server.dispatch.ranges import Claim
 from server.runtime.slots import RedisSlots
 
 STATUS_CHECK_S = 0.5
@@ -83,12 +90,11 @@ class Keepalive:
         self.slots_extended_at = time.monotonic()
 
     async def _stop_found(self) -> Stop | None:
-        """The comparison's status if it is no longer RUNNING (a cancel), or its pending
-        stop; `Fenced` if one of the delivery's ranges was taken."""
+        """`stop_found` for the held ranges, in a transaction of its own."""
         claims = self.held.claims
         return await db_retry.unit(
             self.sessionmaker,
-            lambda session: ranges.stop_found(session, self.comparison_id, claims),
+            lambda session: stop_found(session, self.comparison_id, claims),
             what="reading the run for a stop",
         )
 
@@ -108,9 +114,41 @@ class Keepalive:
         claims = self.held.claims
         renewed = await db_retry.unit(
             self.sessionmaker,
-            lambda session: ranges.renew(session, self.comparison_id, claims, ttl=self.lease_ttl),
+            lambda session: renew(session, self.comparison_id, claims, ttl=self.lease_ttl),
             what="renewing the range leases",
         )
         if not renewed:
             raise Fenced(self.comparison_id)
         self.leased_at = time.monotonic()
+
+
+async def renew(
+    session: AsyncSession, comparison_id: str, claims: Collection[Claim], *, ttl: timedelta
+) -> bool:
+    """Extend the claims' leases; False when another delivery has taken one of them."""
+    if not claims:
+        return True
+    result = await session.execute(
+        update(ComparisonRange)
+        .where(ranges.holding(comparison_id, claims))
+        .values(lease_expires_at=utcnow() + ttl)
+        .returning(ComparisonRange.range_index)
+        .execution_options(synchronize_session=False)
+    )
+    return len(result.all()) == len(claims)
+
+
+async def stop_found(
+    session: AsyncSession, comparison_id: str, claims: Collection[Claim]
+) -> StopReason | ComparisonStatus | None:
+    """The comparison's status if no longer RUNNING (a cancel), or its pending stop;
+    `Fenced` if one of the claims was taken."""
+    await ranges.lock(session, comparison_id, claims)
+    status, pending = (
+        await session.execute(
+            select(Comparison.status, Comparison.pending_stop).where(Comparison.id == comparison_id)
+        )
+    ).one()
+    if status != ComparisonStatus.RUNNING:
+        return ComparisonStatus(status)
+    return store.pending_stop(pending) if pending is not None else None

@@ -32,7 +32,7 @@ from server.comparisons import stopping as stopping_option
 from server.comparisons.look_state import BaselineLook, LookState
 from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
 from server.comparisons.stopping import StoppingSpec
-from stats.sequential import betting_cs, decide_sequence, hedged_capital
+from stats.sequential import betting_cs, look_at
 
 logger = logging.getLogger("shipwise.dispatch")
 
@@ -119,31 +119,16 @@ def evaluate(
     for point in points:
         n = int(positions[point - 1]) if point > 0 else 0
         looks += 1
+        found = [
+            look_at(x, low, high, n, alpha=level, epsilon=epsilon, target_effect=target_effect)
+            for x, low, high in sequences
+        ]
         seen = tuple(
-            _baseline_look(b + 1, x, low, high, n, level, epsilon, target_effect)
-            for b, (x, low, high) in enumerate(sequences)
+            BaselineLook(b + 1, d.outcome, d.low, d.high, n, p) for b, (d, p) in enumerate(found)
         )
         if all(look.outcome is not None for look in seen):
             return LookState(looks, point, True, point, seen)
     return LookState(looks, points[-1], False, None, seen)
-
-
-def _baseline_look(
-    baseline: int,
-    x: npt.NDArray[np.float64],
-    low: npt.NDArray[np.float64],
-    high: npt.NDArray[np.float64],
-    n: int,
-    level: float,
-    epsilon: float,
-    target_effect: float,
-) -> BaselineLook:
-    if n == 0:
-        return BaselineLook(baseline, None, -1.0, 1.0, 0, 1.0)
-    lo, hi = float(low[n - 1]), float(high[n - 1])
-    decision = decide_sequence(lo, hi, epsilon=epsilon, target_effect=target_effect)
-    capital = float(hedged_capital(x[:n], 0.0, level)[-1])
-    return BaselineLook(baseline, decision.outcome, lo, hi, n, min(1.0, 1.0 / max(capital, 1.0)))
 
 
 class Looks:

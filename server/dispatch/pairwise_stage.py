@@ -1,7 +1,7 @@
 """The pairwise stage of a hosted comparison: its judge calls, before it is DONE.
 
 Dispatch calls `Stage.settle` where a run would end DONE (one marked call site in
-`server/dispatch/dispatcher.py`), under its lease. Every case has all its trials recorded
+`server/dispatch/ending.py`), under its lease. Every case has all its trials recorded
 by then, so each (baseline, case, trial) pair whose two trials completed is judged in both orders;
 a pair with a failed side is SKIPPED (settled, no call). Each slice is checkpointed
 (`ComparisonPairJudgment` rows ADMITTED, idempotent per (comparison, baseline, case,

@@ -4,12 +4,14 @@ Admission checkpoints trials (in case-major order) ahead of the callers: up to `
 flight plus `prefetch` (a window) admitted and waiting, so a caller that finishes finds its
 next trial ready while the database admits the following ones (batches grow with the load;
 the first is one window, so the callers start while the prefetch is admitted).
-Callers put outcomes on the recorder's queue. A cap or a cancel found at admission ends
-admission; what was admitted before it is still sent (admission is the decision to call, as
-the checkpoint says) — unless calls wait for a slot then: upkeep ends those waits and
-refuses new ones, and the rest go back unsent (a sequential decision's calls wait on, so
-its cases stay whole). SIGTERM or an error also drops what is admitted but not yet taken by a
-caller: never sent, it goes back as unsent (its checkpoint is deleted, nothing ambiguous).
+Callers put outcomes on the recorder's queue: every admitted trial ends as one, whatever its
+call does (a call that breaks records `comparison_dispatch_internal`). A cap or a cancel
+found at admission ends admission; what was admitted before it is still sent (admission is
+the decision to call, as the checkpoint says) — unless calls wait for a slot then: upkeep
+ends those waits and refuses new ones, and the rest go back unsent (a sequential decision's
+calls wait on, so its cases stay whole). SIGTERM or an error also drops what is admitted but
+not yet taken by a caller: never sent, it goes back as unsent (its checkpoint is deleted,
+nothing ambiguous).
 Once every pending trial is admitted, `refill` (the next range's trials) feeds more into
 the same window.
 """
@@ -17,6 +19,7 @@ the same window.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -26,6 +29,10 @@ from server.comparisons.models import ComparisonStatus, StopReason
 from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import WorkItem
 from server.dispatch.recorder import FLUSH_EVERY, Recorder
+from server.providers.base import DispatchError
+from server.runtime.slots import SlotWaitAbandoned
+
+logger = logging.getLogger("shipwise.dispatch")
 
 Stop = StopReason | ComparisonStatus
 Admit = Callable[[list[WorkItem]], Awaitable[tuple[list[int], Stop | None]]]
@@ -67,6 +74,7 @@ class Pipeline:
     def __init__(
         self,
         *,
+        comparison_id: str,
         pending: deque[WorkItem],
         window: int,
         admit: Admit,
@@ -79,6 +87,7 @@ class Pipeline:
         prefetch: int | None = None,
         refill: Refill | None = None,
     ) -> None:
+        self.comparison_id = comparison_id
         self.pending = pending
         self._refill = refill
         self.dry = refill is None
@@ -225,8 +234,25 @@ class Pipeline:
             if self.state.dropping:
                 outcome = TrialOutcome.unsent(trial_id)
             else:
-                outcome = await self._call(item, trial_id)
+                outcome = await self._outcome(item, trial_id)
             self._finished(outcome)
+
+    async def _outcome(self, item: WorkItem, trial_id: int) -> TrialOutcome:
+        """The trial called: its outcome, whatever happens. A wait for a slot abandoned goes
+        back unsent; a call that breaks (a bug, not a provider fault) records
+        `comparison_dispatch_internal` for that trial: raising would lose the outcomes of its
+        batch and leave admitted rows that fail the whole run as ambiguous."""
+        try:
+            return await self._call(item, trial_id)
+        except SlotWaitAbandoned:
+            return TrialOutcome.unsent(trial_id)
+        except Exception as exc:
+            # The class only: the text could quote a prompt, an output or provider text.
+            logger.error(
+                "trial runner failed",
+                extra={"comparison_id": self.comparison_id, "error_type": type(exc).__name__},
+            )
+            return TrialOutcome.failed(trial_id, DispatchError.DISPATCH_INTERNAL.value)
 
     def _finished(self, outcome: TrialOutcome) -> None:
         if not outcome.sent:

@@ -36,6 +36,7 @@ from server.db import utcnow
 from server.dispatch.lease import Fenced
 from server.dispatch.models import ComparisonRange
 from server.providers.base import DispatchError
+from server.workspaces.models import AmbiguousOutcomes, Workspace
 
 FAILED_STOP = "FAILED"
 """`Comparison.pending_stop` when an ambiguous outcome fails the run (FAIL_RUN)."""
@@ -64,7 +65,7 @@ class RangeTrials:
 
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How the finishing delivery ends the run (`server.dispatch.dispatcher.Dispatcher._finish`)."""
+    """How the finishing delivery ends the run (`server.dispatch.ending.End.conclude`)."""
 
     token: int
     """The comparison's finishing lease."""
@@ -77,6 +78,9 @@ BUSY = "busy"
 """`conclude`: a live delivery still holds a range (it ends the run), or the finishing lease."""
 UNFINISHED = "unfinished"
 """`conclude`: free unfinished ranges remain and nothing stops the run: dispatch goes on."""
+ENDED = "ended"
+"""`conclude`: the run is DONE or FAILED already, ended by the delivery that held the
+finishing lease (`store.finish`, the only writer of those statuses): nothing is left to do."""
 
 
 def _free(now: datetime) -> ColumnElement[bool]:
@@ -121,6 +125,21 @@ async def ensure(session: AsyncSession, comparison_id: str, *, size: int) -> Non
         postgres = session.get_bind().dialect.name == "postgresql"
         stmt = (pg_insert if postgres else sqlite_insert)(ComparisonRange).values(rows)
         await session.execute(stmt.on_conflict_do_nothing())
+
+
+async def claim(
+    session: AsyncSession,
+    *,
+    comparison_id: str,
+    delivery_id: str,
+    ttl: timedelta,
+    range_cases: int | None,
+) -> Claim | None:
+    """The next free range, leased to `delivery_id`; first the ranges made, on a first claim
+    (`range_cases` given)."""
+    if range_cases is not None:
+        await ensure(session, comparison_id, size=range_cases)
+    return await claim_next(session, comparison_id=comparison_id, delivery_id=delivery_id, ttl=ttl)
 
 
 async def claim_next(
@@ -171,6 +190,25 @@ async def free_count(session: AsyncSession, comparison_id: str) -> int:
         )
     )
     return int(count or 0)
+
+
+async def found_in(
+    session: AsyncSession, comparison_id: str, claim: Claim
+) -> tuple[RangeTrials, AmbiguousOutcomes]:
+    """The claimed range's trials, and the workspace's rule for the ambiguous ones among
+    them (`ambiguousOutcomes`)."""
+    return await trials_in(session, comparison_id, claim), await _policy(session, comparison_id)
+
+
+async def _policy(session: AsyncSession, comparison_id: str) -> AmbiguousOutcomes:
+    value = (
+        await session.execute(
+            select(Workspace.ambiguous_outcomes)
+            .join(Comparison, Comparison.workspace_id == Workspace.id)
+            .where(Comparison.id == comparison_id)
+        )
+    ).scalar_one()
+    return AmbiguousOutcomes(value)
 
 
 async def trials_in(session: AsyncSession, comparison_id: str, claim: Claim) -> RangeTrials:
@@ -227,29 +265,14 @@ async def lock(
         raise Fenced(comparison_id)
 
 
-def _held(comparison_id: str, claims: Collection[Claim]) -> ColumnElement[bool]:
+def holding(comparison_id: str, claims: Collection[Claim]) -> ColumnElement[bool]:
+    """The claims' range rows, while their fencing tokens hold."""
     return and_(
         ComparisonRange.comparison_id == comparison_id,
         tuple_(ComparisonRange.range_index, ComparisonRange.lease_token).in_(
             [(c.index, c.token) for c in claims]
         ),
     )
-
-
-async def renew(
-    session: AsyncSession, comparison_id: str, claims: Collection[Claim], *, ttl: timedelta
-) -> bool:
-    """Extend the claims' leases; False when another delivery has taken one of them."""
-    if not claims:
-        return True
-    result = await session.execute(
-        update(ComparisonRange)
-        .where(_held(comparison_id, claims))
-        .values(lease_expires_at=utcnow() + ttl)
-        .returning(ComparisonRange.range_index)
-        .execution_options(synchronize_session=False)
-    )
-    return len(result.all()) == len(claims)
 
 
 async def release(
@@ -263,33 +286,16 @@ async def release(
         values["finished_at"] = utcnow()
     await session.execute(
         update(ComparisonRange)
-        .where(_held(comparison_id, claims))
+        .where(holding(comparison_id, claims))
         .values(**values)
         .execution_options(synchronize_session=False)
     )
 
 
-def pending_stop(value: str) -> StopReason | ComparisonStatus:
-    """A pending stop as admission reports it: a StopReason, or FAILED."""
-    if value == FAILED_STOP:
-        return ComparisonStatus.FAILED
-    return StopReason(value)
-
-
-async def stop_found(
-    session: AsyncSession, comparison_id: str, claims: Collection[Claim]
-) -> StopReason | ComparisonStatus | None:
-    """The comparison's status if no longer RUNNING (a cancel), or its pending stop;
-    `Fenced` if one of the claims was taken."""
-    await lock(session, comparison_id, claims)
-    status, pending = (
-        await session.execute(
-            select(Comparison.status, Comparison.pending_stop).where(Comparison.id == comparison_id)
-        )
-    ).one()
-    if status != ComparisonStatus.RUNNING:
-        return ComparisonStatus(status)
-    return pending_stop(pending) if pending is not None else None
+async def release_finished(session: AsyncSession, comparison_id: str, claim: Claim) -> None:
+    """Give up a range with nothing left to send, as finished."""
+    await lock(session, comparison_id, [claim])
+    await release(session, comparison_id, [claim], finished=True)
 
 
 async def fail_pending(session: AsyncSession, comparison_id: str, claim: Claim) -> None:
@@ -315,9 +321,12 @@ async def conclude(
 ) -> Ending | str:
     """Give `claims` up; then, unless a live delivery still holds a range, take the
     finishing lease when the run must end (a stop pending or found, or every range
-    finished). `observed`: this delivery took part, so it may settle a run ended elsewhere
-    (a cancel); a delivery with nothing claimed ends only a RUNNING one. One transaction
-    under every range row's lock, so exactly one delivery ends the run."""
+    finished). `observed`: this delivery took part, so it may settle a run cancelled
+    meanwhile; a delivery with nothing claimed ends only a RUNNING one. A run already DONE or
+    FAILED was ended by another delivery, after this one's last record gave up its ranges
+    and before this conclusion: it stays as it is (`ENDED`), neither ended again nor handed
+    over. One transaction under every range row's lock, so exactly one delivery ends the
+    run."""
     rows = list(
         (
             await session.execute(
@@ -349,6 +358,8 @@ async def conclude(
     if status != ComparisonStatus.RUNNING:
         if not observed:
             return BUSY
+        if status != ComparisonStatus.CANCELLED:
+            return ENDED
     elif comparison.pending_stop == FAILED_STOP:
         status, error = ComparisonStatus.FAILED, DispatchError.OUTCOME_AMBIGUOUS.value
     elif comparison.pending_stop is not None:

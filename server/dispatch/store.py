@@ -66,13 +66,15 @@ async def admit(
     plan: DispatchPlan,
     items: Sequence[WorkItem],
     claims: Sequence[ranges.Claim],
+    tokens: Sequence[int],
     delivery_id: str,
 ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
-    """Checkpoint `items` (of `claims`) as ADMITTED unless the run must stop; (trial ids,
-    why it stops). A cap found here is recorded as the run's pending stop, so every other
-    delivery stops at its next admission. Three statements when no connection has a monthly
-    cap and no daily budget is set: the range rows locked, the comparison row locked (with
-    its experiment's budget) and the insert."""
+    """Checkpoint `items` (of `claims`, each under its range's fencing token in `tokens`) as
+    ADMITTED unless the run must stop; (trial ids, why it stops). A cap found here is
+    recorded as the run's pending stop, so every other delivery stops at its next admission.
+    Three statements when no connection has a monthly cap and no daily budget is set: the
+    range rows locked, the comparison row locked (with its experiment's budget) and the
+    insert."""
     await ranges.lock(session, plan.comparison.id, claims, shared=True)
     row = (
         await session.execute(
@@ -86,7 +88,7 @@ async def admit(
     if comparison.status != ComparisonStatus.RUNNING:
         return [], comparison.status
     if comparison.pending_stop is not None:
-        return [], ranges.pending_stop(comparison.pending_stop)
+        return [], pending_stop(comparison.pending_stop)
     stop = await caps.stop_reason(
         session,
         comparison=comparison,
@@ -101,18 +103,18 @@ async def admit(
         comparison_id=comparison.id,
         items=items,
         connection_of={index: cohort.connection.id for index, cohort in plan.cohorts.items()},
-        tokens=[_token_of(claims, item.case_ordinal) for item in items],
+        tokens=tokens,
         delivery_id=delivery_id,
         now=utcnow(),
     )
     return ids, None
 
 
-def _token_of(claims: Sequence[ranges.Claim], ordinal: int) -> int:
-    for claim in claims:
-        if claim.holds(ordinal):
-            return claim.token
-    raise ValueError(f"case {ordinal} is in no claimed range")
+def pending_stop(value: str) -> StopReason | ComparisonStatus:
+    """A pending stop as admission reports it: a StopReason, or FAILED."""
+    if value == ranges.FAILED_STOP:
+        return ComparisonStatus.FAILED
+    return StopReason(value)
 
 
 async def record(

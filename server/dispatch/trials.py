@@ -72,11 +72,10 @@ class TrialRunner:
         key = (cohort.index, case.ordinal)
         rendered = self._rendered.get(key)
         if rendered is None:
+            values = resolve_variables(case, cohort.variables, plan.comparison.variables)
             try:
                 rendered = render_messages(
-                    version_id=cohort.prompt_version_id,
-                    messages=cohort.messages,
-                    variables=resolve_variables(case, cohort.variables, plan.comparison.variables),
+                    version_id=cohort.prompt_version_id, messages=cohort.messages, variables=values
                 )
             except RenderFailed as failure:
                 rendered = failure

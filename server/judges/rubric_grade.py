@@ -2,10 +2,10 @@
 hosted comparison's trial (`server.dispatch.trials`) and an imported run's trial
 (`server.import_judges`) are graded with.
 
-The plain checks run first (`server.checks.run_checks`), then one judge call per
-JUDGE_RUBRIC check; the results are kept in the order the checks were asked for. A judge
-call that fails, or answers no structured grade, is an error code (the trial failed or is
-missing), never a pass; what the calls made still cost is counted.
+The plain checks run first (`server.checks.evaluate.run_in_order`: the results in the order
+the checks were asked for, a gap for each JUDGE_RUBRIC check), then one judge call fills
+each gap. A judge call that fails, or answers no structured grade, is an error code (the
+trial failed or is missing), never a pass; what the calls made still cost is counted.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
-from server.checks import run_checks
-from server.checks.evaluate import CheckResult
+from server.checks.evaluate import CheckResult, run_in_order
 from server.checks.spec import CheckKind, judge_key
 from server.connections.models import ModelConnection
 from server.judges.rubric import judge_messages, parse_grade
@@ -79,10 +78,6 @@ class Graded:
         return sum(c.score for c in self.results) / len(self.results) if self.results else 1.0
 
 
-def judge_specs(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [s for s in specs if s.get("kind") == CheckKind.JUDGE_RUBRIC]
-
-
 async def grade_output(
     specs: list[dict[str, Any]],
     output: str,
@@ -95,14 +90,13 @@ async def grade_output(
 ) -> Graded:
     """`output` graded with `specs`; `may_call` is asked before each judge call (a spend
     cap): when it says no, the trial is left ungraded and `stopped`."""
-    plain = [s for s in specs if s.get("kind") != CheckKind.JUDGE_RUBRIC]
-    _, _, checks = run_checks(plain, output, tool_calls, case.expected)
+    results, judged = run_in_order(specs, output, tool_calls, case.expected)
     graded = Graded()
-    for spec in judge_specs(specs):
+    for index, key in judged.items():
         if not may_call():
             graded.stopped = True
             return graded
-        judge = judges[judge_key(spec)]
+        judge = judges[key]
         result, cost = await _judge(judge, case, output, call)
         graded.cost_micros += cost
         graded.judge_calls += 1
@@ -112,8 +106,8 @@ async def grade_output(
         if isinstance(result, DispatchError):
             graded.error = result
             return graded
-        checks.append(result)
-    graded.results = _in_spec_order(specs, checks)
+        results[index] = result
+    graded.results = [r for r in results if r is not None]  # every judge's place filled
     return graded
 
 
@@ -151,22 +145,16 @@ async def _judge(
     return CheckResult(CheckKind.JUDGE_RUBRIC, grade.passed, grade.score), cost
 
 
-def _in_spec_order(specs: list[dict[str, Any]], results: list[CheckResult]) -> list[CheckResult]:
-    """Plain checks ran first, judges after; store them in the order they were asked for."""
-    plain = iter(r for r in results if r.kind != CheckKind.JUDGE_RUBRIC)
-    judged = iter(r for r in results if r.kind == CheckKind.JUDGE_RUBRIC)
-    return [
-        next(judged) if spec.get("kind") == CheckKind.JUDGE_RUBRIC else next(plain)
-        for spec in specs
-    ]
-
-
 async def load_judges(
     session: AsyncSession, specs: list[dict[str, Any]]
 ) -> dict[tuple[str, str], RubricJudge]:
     """Each JUDGE_RUBRIC check's judge, by (rubric version, model config version); the ids
     were resolved in their workspace when the checks were named."""
-    return {judge_key(spec): await _load(session, spec) for spec in judge_specs(specs)}
+    return {
+        judge_key(spec): await _load(session, spec)
+        for spec in specs
+        if spec.get("kind") == CheckKind.JUDGE_RUBRIC
+    }
 
 
 async def _load(session: AsyncSession, spec: Mapping[str, Any]) -> RubricJudge:

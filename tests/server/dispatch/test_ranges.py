@@ -16,12 +16,15 @@ from bench.kit.waiting import eventually
 from jobs.sweeper import sweep_comparisons
 from server.comparisons import lifecycle
 from server.comparisons.models import Comparison, Trial, TrialState
+from server.comparisons.progress import Progress
 from server.db import utcnow
 from server.dispatch import ranges
+from server.dispatch.dispatcher import Dispatcher
 from server.dispatch.joins import JOIN_DEFER
 from server.dispatch.models import ComparisonRange
 from server.dispatch.outcomes import TrialOutcome
 from server.dispatch.plan import DispatchPlan, WorkItem
+from server.dispatch.publisher import Publisher
 from server.workspaces.roles import Role
 from tests.server.dispatch.api import between_sweeps, trials_of
 from tests.server.dispatch.by_hand import HeldQueue, Trials, range_dispatcher, running_comparison
@@ -87,6 +90,63 @@ async def test_two_deliveries_share_a_run_and_exactly_one_ends_it(backend: Backe
     assert _finalizations(queue, comparison_id) == 1, "the run was ended once"
     joins = {job for _, _, job, _ in queue.enqueued if job and ":join-" in job}
     assert joins == {f"dispatch:{comparison_id}:join-0"}, "a first claim invited a join"
+
+
+class _HeldOnceDone(Publisher):
+    """A delivery's publisher that holds the delivery once a record leaves it no range:
+    its records are committed, and it concludes only when `go` is set."""
+
+    def __init__(self, delivery: Dispatcher) -> None:
+        super().__init__(delivery.publisher.events, delivery.comparison_id)
+        self.holdings = delivery.held
+        self.held = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def publish(self, snapshot: Progress) -> None:
+        await super().publish(snapshot)
+        if snapshot.done_calls and not self.holdings.claims:
+            self.held.set()
+            await self.go.wait()
+
+
+async def test_a_delivery_that_concludes_after_the_run_ended_leaves_it_ended(
+    backend: Backend,
+) -> None:
+    """The run ends (DONE) between one delivery's last record and its conclusion: that
+    delivery has nothing left to do, and neither takes the finishing lease nor hands the
+    ended run over to a continuation."""
+    await _postgres_only(backend)
+    queue = HeldQueue()
+    comparison_id = await running_comparison(backend, queue, trials=1, cases=2)
+    async with backend.sessionmaker() as session, session.begin():
+        await ranges.ensure(session, comparison_id, size=1)
+        await session.execute(  # the second range is another live delivery's, for now
+            update(ComparisonRange)
+            .where(ComparisonRange.comparison_id == comparison_id, ComparisonRange.range_index == 1)
+            .values(lease_owner="dlv_other", lease_expires_at=utcnow() + timedelta(minutes=1))
+        )
+    early = range_dispatcher(backend, comparison_id, Trials(0), queue)
+    held = early.publisher = _HeldOnceDone(early)
+    running = asyncio.create_task(early.run())
+    await eventually(held.held.is_set, what="the first range recorded, its delivery held")
+    async with backend.sessionmaker() as session, session.begin():
+        await session.execute(
+            update(ComparisonRange)
+            .where(ComparisonRange.comparison_id == comparison_id, ComparisonRange.range_index == 1)
+            .values(lease_owner=None, lease_expires_at=None)
+        )
+
+    assert await range_dispatcher(backend, comparison_id, Trials(0), queue).run() == "done"
+    held.go.set()
+
+    assert await running == "done here"
+    async with backend.sessionmaker() as session:
+        row = await session.get(Comparison, comparison_id)
+        assert row is not None
+        assert (row.status, row.lease_owner) == ("DONE", None)
+    assert _finalizations(queue, comparison_id) == 1, "the run was ended once"
+    continuations = [job for _, _, job, _ in queue.enqueued if job and ":after-" in job]
+    assert continuations == [], "an ended run is not handed over"
 
 
 class _Costly:
