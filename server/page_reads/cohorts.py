@@ -61,14 +61,14 @@ class CohortRead:
 def cohorts_of(value: Any, status: ComparisonStatus) -> tuple[CohortRead, ...]:
     """The aggregated cohorts of a row (the driver's parsed JSON, or SQLAlchemy's)."""
     done = status == ComparisonStatus.DONE
-    return tuple(
+    return tuple(  # positionally: a list of 20 comparisons builds 60 of them
         CohortRead(
-            cohort_index=index,
-            kind=CohortKind(kind),
-            label=label,
-            release_id=release_id,
-            state=CohortState(state),
-            pass_rate=pass_rate(usable_cases=usable, pass_fraction_sum=summed) if done else None,
+            index,
+            CohortKind(kind),
+            label,
+            release_id,
+            CohortState(state),
+            pass_rate(usable_cases=usable, pass_fraction_sum=summed) if done else None,
         )
         for index, kind, label, release_id, usable, summed, state in sorted(value or ())
     )

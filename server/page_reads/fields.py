@@ -44,6 +44,11 @@ def inner(hint: Any) -> Any:
             return hint
 
 
+def nullable(hint: Any) -> bool:
+    """Whether an attribute's annotation admits None (`X | None`)."""
+    return get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint)
+
+
 def is_leaf(kind: Any) -> bool:
     return isinstance(kind, type) and issubclass(kind, LEAVES)
 
