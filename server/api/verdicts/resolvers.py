@@ -17,6 +17,7 @@ from server.api.verdicts.types import (
     case_trial,
 )
 from server.comparisons.models import Comparison as ComparisonRow
+from server.page_reads import scorecard as scorecard_read
 from server.pagination import Page, check_page_size
 from server.verdicts import cases as case_view
 from server.verdicts.models import ComparisonVerdict
@@ -44,10 +45,11 @@ def verdict_of(row: ComparisonVerdict | None) -> SignOffVerdictEnum | None:
 
 
 def scorecard_of(row: ComparisonVerdict | None) -> Scorecard | None:
-    if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
+    """The scorecard's read model's value of the verdict row (`server.page_reads.scorecard`)."""
+    if row is None:
         return None
-    assert row.finalized_at is not None
-    return Scorecard.from_document(row.scorecard, row.finalized_at)
+    card = scorecard_read.scorecard_of(row.state, row.scorecard, row.finalized_at)
+    return Scorecard.from_read(card) if card is not None else None
 
 
 def decision_of(row: ComparisonVerdict | None) -> ShipDecision | None:
