@@ -9,10 +9,11 @@ shows it as the persisted document selects it (`server/api/direct_reads/comparis
 A new field of a row is one attribute of `ComparisonRowRead` (its column in `_columns`) and
 one field of the type.
 
-A page holds 20 rows and is polled: every value is built positionally from the row's columns
-in the statement's order (a row built through keyword arguments cost the page a third more),
-and what only the schema shows of a row's progress is computed when asked for
-(`RowProgress`).
+A page holds 20 rows and is polled: a row's values are named tuples made in C from its
+columns in the statement's order (`fields.made`; a row built through keyword arguments into
+frozen dataclasses cost the page a third more), enum columns are looked up by value
+(`fields.members`), and what only the schema shows of a row's progress is computed when
+asked for (`RowProgress`).
 """
 
 from __future__ import annotations
@@ -21,13 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Select, String, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import (
-    CohortState,
     Comparison,
     ComparisonStatus,
     StopReason,
@@ -37,14 +37,14 @@ from server.db import utcnow
 from server.money import micros_to_cents
 from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
 from server.page_reads.comparison_page import Fetch
+from server.page_reads.fields import made, members
 from server.pagination import cursor_key, encode_cursor, keyset_statements
 from server.verdicts import wording
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from stats.movement import Movement
 
 
-@dataclass(frozen=True, slots=True)
-class VerdictChipRead:
+class VerdictChipRead(NamedTuple):
     """A baseline's verdict as its chip shows it (the stored scorecard's `verdicts` entry)."""
 
     baseline_cohort_index: int
@@ -70,8 +70,7 @@ NOT_RUN_TO_END = DecisionRead("NO_DECISION")
 """A cancelled or failed comparison's decision (`decisions.document.not_run_to_end`)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RowProgress:
+class RowProgress(NamedTuple):
     """A row's progress columns (what `progress.snapshot` reads: `progress.Counted`), with
     the snapshot's other fields computed when shown."""
 
@@ -84,7 +83,8 @@ class RowProgress:
     spent_micros: int
     started_at: datetime | None
     progress_at: datetime | None
-    cohort_states: tuple[tuple[int, CohortState], ...]
+    cohort_reads: tuple[CohortRead, ...]
+    """The row's cohorts (their states, as the snapshot shows them: `cohorts`)."""
 
     @property
     def percent(self) -> float:
@@ -106,8 +106,8 @@ class RowProgress:
     @property
     def cohorts(self) -> tuple[CohortProgress, ...]:
         return tuple(
-            CohortProgress(index, shown_state(self, state).value)
-            for index, state in self.cohort_states
+            CohortProgress(c.cohort_index, shown_state(self, c.state).value)
+            for c in self.cohort_reads
         )
 
     def snapshot(self) -> Progress:
@@ -127,8 +127,7 @@ class RowProgress:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ComparisonRowRead:
+class ComparisonRowRead(NamedTuple):
     """One comparison as the list shows it. Plain values: equal values show equal rows."""
 
     id: str
@@ -146,8 +145,7 @@ class ComparisonRowRead:
     progress: RowProgress
 
 
-@dataclass(frozen=True, slots=True)
-class EdgeRead:
+class EdgeRead(NamedTuple):
     cursor: str
     node: ComparisonRowRead
 
@@ -242,16 +240,28 @@ def row_of(row: Sequence[Any]) -> ComparisonRowRead:
         started_at,
         progress_at,
     ) = row[:_WIDTH]
-    status = ComparisonStatus(status_name)
-    stop_reason = StopReason(stop_name) if stop_name else None
-    state = VerdictState(state_name) if state_name else VerdictState.NOT_FINALIZED
+    status = _STATUSES[status_name]
+    stop_reason = _STOP_REASONS[stop_name] if stop_name else None
+    state = _VERDICT_STATES[state_name] if state_name else VerdictState.NOT_FINALIZED
     finalized = state == VerdictState.FINALIZED and has_scorecard
     cohorts = cohorts_of(cohorts_json, status)
     if status in _NOT_RUN_TO_END:
         decision: DecisionRead | None = NOT_RUN_TO_END
     else:
         decision = DecisionRead(str(outcome)) if finalized and outcome else None
-    return ComparisonRowRead(
+    progress = (
+        seq,
+        status,
+        stop_reason,
+        done_calls,
+        total_calls,
+        failed_calls,
+        spent_micros,
+        started_at,
+        progress_at,
+        cohorts,
+    )
+    node = (
         id_,
         label,
         status,
@@ -262,21 +272,19 @@ def row_of(row: Sequence[Any]) -> ComparisonRowRead:
         decision,
         cohorts,
         _chips(verdicts) if finalized else None,
-        RowProgress(
-            seq,
-            status,
-            stop_reason,
-            done_calls,
-            total_calls,
-            failed_calls,
-            spent_micros,
-            started_at,
-            progress_at,
-            tuple((c.cohort_index, c.state) for c in cohorts),
-        ),
+        _new_progress(progress),
     )
+    return _new_row(node)
 
 
+_new_progress = made(RowProgress)
+_new_row = made(ComparisonRowRead)
+_new_chip = made(VerdictChipRead)
+_new_edge = made(EdgeRead)
+_STATUSES = members(ComparisonStatus)
+_STOP_REASONS = members(StopReason)
+_VERDICT_STATES = members(VerdictState)
+_MOVEMENTS = members(Movement)
 _NOT_RUN_TO_END = frozenset({ComparisonStatus.CANCELLED, ComparisonStatus.FAILED})
 
 
@@ -286,7 +294,7 @@ def _chips(verdicts: Any) -> ScorecardChipsRead:
         raise ValueError("a stored scorecard without its verdicts")
     return ScorecardChipsRead(
         tuple(
-            VerdictChipRead(v["baselineCohortIndex"], Movement(v["outcome"]), wording.chip(v))
+            _new_chip((v["baselineCohortIndex"], _MOVEMENTS[v["outcome"]], wording.chip(v)))
             for v in verdicts
         )
     )
@@ -302,7 +310,7 @@ def list_of(
     cursors = [encode_cursor(node.id) for node in nodes]
     return ComparisonsListRead(
         rows[0][-1] if rows else (total or 0),
-        tuple(EdgeRead(cursor, node) for cursor, node in zip(cursors, nodes, strict=True)),
+        tuple(map(_new_edge, zip(cursors, nodes, strict=True))),
         PageInfoRead(
             len(rows) > first,
             after is not None,

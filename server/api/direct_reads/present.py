@@ -189,6 +189,30 @@ def _compile(
 ) -> str:
     """The name of the generated function showing a value of `kind` (None as null), its
     source appended to `lines` after those of the objects below it."""
+    display = _display(kind, selections, fragments, given, namespace, lines, "v")
+    function = f"_show{len(lines)}_{kind.__name__}"
+    source = (
+        f"def {function}(v):",
+        "    if v is None:",
+        "        return None",
+        f"    return {display}",
+    )
+    lines.append("\n".join((*source, "")))
+    return function
+
+
+def _display(
+    kind: type,
+    selections: SelectionSetNode,
+    fragments: Fragments,
+    given: Mapping[str, Any],
+    namespace: dict[str, Any],
+    lines: list[str],
+    value: str,
+) -> str:
+    """The dict display of the selected attributes of the (not None) value named `value`.
+    The items of a list of objects are shown by a display inside its comprehension, not a
+    call each (a page of 50 cases shows 650 of them)."""
     hints = attributes(kind)
     entries: list[str] = []
     for field in selected(selections, fragments):
@@ -202,29 +226,24 @@ def _compile(
         attribute = snake_case(name)
         if not attribute.isidentifier() or attribute not in hints:
             raise ValueError(f"{kind.__name__} does not carry {name}")
-        hint, got = hints[attribute], f"v.{attribute}"
+        hint, got = hints[attribute], f"{value}.{attribute}"
         below = inner(hint)
-        if field.selection_set is not None:
-            assert isinstance(below, type), name
-            inner_name = _compile(below, field.selection_set, fragments, {}, namespace, lines)
-            listed = _is_list(hint)
-            if listed:
-                expression = f"[{inner_name}(x) for x in {got}]"
-                if nullable(hint):
-                    expression = f"(None if {got} is None else {expression})"
-            else:
-                expression = f"{inner_name}({got})"
-        else:
+        if field.selection_set is None:
             expression = _leaf_expression(hint, below, got)
+        elif _is_list(hint):
+            assert isinstance(below, type), name
+            item = f"x{len(namespace)}"
+            namespace[item] = None  # reserves the name
+            shown = _display(below, field.selection_set, fragments, {}, namespace, lines, item)
+            expression = f"[{shown} for {item} in {got}]"
+            if nullable(hint):
+                expression = f"(None if {got} is None else {expression})"
+        else:
+            assert isinstance(below, type), name
+            function = _compile(below, field.selection_set, fragments, {}, namespace, lines)
+            expression = f"{function}({got})"
         entries.append(f"{key!r}: {expression}")
-    function = f"_show{len(lines)}_{kind.__name__}"
-    lines.append(
-        f"def {function}(v):\n"
-        f"    if v is None:\n"
-        f"        return None\n"
-        f"    return {{{', '.join(entries)}}}\n"
-    )
-    return function
+    return f"{{{', '.join(entries)}}}"
 
 
 def _leaf_expression(hint: Any, kind: Any, got: str) -> str:
