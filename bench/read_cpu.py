@@ -47,7 +47,7 @@ import httpx
 from cryptography.fernet import Fernet
 
 from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, py_spy
-from bench.kit.portal_documents import document
+from bench.kit.portal_documents import document, persisted_body
 from bench.read_running import Writer, seed_running
 from bench.read_seed import CASES, COHORTS, COMPARISONS, seed_ended
 from bench.wrk import cpu_seconds
@@ -91,19 +91,28 @@ async def _seed(state: Path) -> None:
     emit(f"seeded {url} ({writer.batches} batches recorded); state in {state}")
 
 
-def documents(state: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
-    """(token, body) of the floor and of (d), (e) and each of (f)'s three queries."""
+def documents(
+    state: dict[str, Any], *, as_text: bool = False
+) -> dict[str, tuple[str, dict[str, Any]]]:
+    """(token, body) of the floor and of (d), (e) and each of (f)'s three queries, sent as
+    the portal sends them, by their persisted hash (`as_text`: their text, which the schema
+    answers)."""
     finalized = {"id": state["finalized"]}
     cases = {**finalized, "filter": "REGRESSED", "baseline": 1, "first": 50, "after": None}
     running, token = state["running_token"], state["token"]
-    page = {"query": document("ComparisonPage"), "variables": {"id": state["running"]}}
+
+    def body(name: str, variables: dict[str, Any]) -> dict[str, Any]:
+        if as_text:
+            return {"query": document(name), "variables": variables}
+        return persisted_body(name, variables)
+
     return {
         "floor": (token, {"query": "{ __typename }"}),
-        "d_list": (running, {"query": document("ComparisonsList"), "variables": {"first": 20}}),
-        "e_running": (running, page),
-        "f_page": (token, {"query": document("ComparisonPage"), "variables": finalized}),
-        "f_scorecard": (token, {"query": document("ComparisonScorecard"), "variables": finalized}),
-        "f_cases": (token, {"query": document("ComparisonCases"), "variables": cases}),
+        "d_list": (running, body("ComparisonsList", {"first": 20})),
+        "e_running": (running, body("ComparisonPage", {"id": state["running"]})),
+        "f_page": (token, body("ComparisonPage", finalized)),
+        "f_scorecard": (token, body("ComparisonScorecard", finalized)),
+        "f_cases": (token, body("ComparisonCases", cases)),
     }
 
 
@@ -153,13 +162,15 @@ def _timed(
     return 1000 * (cpu_seconds(pid) - cpu) / n, 1000 * (time.perf_counter() - started) / n
 
 
-def measure(state: dict[str, Any], code: Path, out: Path, requests: int, profile: bool) -> None:
+def measure(
+    state: dict[str, Any], code: Path, out: Path, requests: int, profile: bool, as_text: bool
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     server, url = _serve(state, code, out / "server.log")
     figures = []
     try:
         with httpx.Client(timeout=30) as client:
-            for name, (token, body) in documents(state).items():
+            for name, (token, body) in documents(state, as_text=as_text).items():
                 headers = {"Authorization": f"Bearer {token}"}
                 for _ in range(WARM_UP):
                     answer = client.post(f"{url}/graphql", json=body, headers=headers)
@@ -178,12 +189,14 @@ def measure(state: dict[str, Any], code: Path, out: Path, requests: int, profile
          f"load={os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
-def ab(state: dict[str, Any], before: Path, out: Path, rounds: int, requests: int) -> None:
+def ab(
+    state: dict[str, Any], before: Path, out: Path, rounds: int, requests: int, as_text: bool
+) -> None:
     """`before` and this checkout served at once, in alternating rounds of `requests` per
     document; the mean CPU ms per request over the rounds and their ratio."""
     out.mkdir(parents=True, exist_ok=True)
     served = [_serve(state, code, out / f"server-{i}.log") for i, code in enumerate((before, ROOT))]
-    docs = documents(state)
+    docs = documents(state, as_text=as_text)
     rounds_ms: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in docs}
     try:
         with httpx.Client(timeout=30) as client:
@@ -238,6 +251,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=150, help="Per document.")
     parser.add_argument("--profile", action="store_true", help="py-spy raw profiles.")
     parser.add_argument("--rounds", type=int, default=15, help="ab: alternating rounds.")
+    parser.add_argument("--as-text", action="store_true", help="Documents as text: the schema.")
     args = parser.parse_args()
     if args.command == "compare":
         compare(*args.paths[:2])
@@ -248,9 +262,9 @@ def main() -> None:
         if args.command == "drop":
             asyncio.run(drop_database(state["name"], ADMIN_URL))
         elif args.command == "ab":
-            ab(state, args.code, args.out, args.rounds, args.requests)
+            ab(state, args.code, args.out, args.rounds, args.requests, args.as_text)
         else:
-            measure(state, args.code, args.out, args.requests, args.profile)
+            measure(state, args.code, args.out, args.requests, args.profile, args.as_text)
 
 
 if __name__ == "__main__":

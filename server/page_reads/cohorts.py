@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import JSON, ColumnElement, func, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
@@ -16,6 +15,7 @@ from server.comparisons.models import (
     ComparisonCohort,
     ComparisonStatus,
 )
+from server.page_reads.fields import made, members
 
 _COLUMNS = (
     ComparisonCohort.cohort_index,
@@ -41,8 +41,7 @@ def cohorts_column(dialect: str) -> ColumnElement[Any]:
     return inner.correlate(Comparison).scalar_subquery().label("cohorts")
 
 
-@dataclass(frozen=True, slots=True)
-class CohortRead:
+class CohortRead(NamedTuple):
     """A cohort as its comparison's page shows it."""
 
     cohort_index: int
@@ -61,14 +60,21 @@ class CohortRead:
 def cohorts_of(value: Any, status: ComparisonStatus) -> tuple[CohortRead, ...]:
     """The aggregated cohorts of a row (the driver's parsed JSON, or SQLAlchemy's)."""
     done = status == ComparisonStatus.DONE
-    return tuple(
-        CohortRead(
-            cohort_index=index,
-            kind=CohortKind(kind),
-            label=label,
-            release_id=release_id,
-            state=CohortState(state),
-            pass_rate=pass_rate(usable_cases=usable, pass_fraction_sum=summed) if done else None,
+    return tuple(  # made in C: a list of 20 comparisons makes 60 of them
+        _new_cohort(
+            (
+                index,
+                _KINDS[kind],
+                label,
+                release_id,
+                _STATES[state],
+                pass_rate(usable_cases=usable, pass_fraction_sum=summed) if done else None,
+            )
         )
         for index, kind, label, release_id, usable, summed, state in sorted(value or ())
     )
+
+
+_new_cohort = made(CohortRead)
+_KINDS = members(CohortKind)
+_STATES = members(CohortState)

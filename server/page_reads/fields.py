@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Callable, Iterable
 from dataclasses import fields, is_dataclass
 from datetime import datetime
 from enum import Enum
-from functools import cache
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from functools import cache, partial
+from typing import Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 LEAVES = (str, int, float, bool, datetime, Enum)
 """What a leaf is: shown as is, an enum member by name, a datetime in ISO 8601."""
@@ -17,11 +18,15 @@ LEAVES = (str, int, float, bool, datetime, Enum)
 
 @cache
 def attributes(kind: type) -> dict[str, Any]:
-    """A value class's fields and properties with their types (empty: not a value class)."""
-    if not is_dataclass(kind):
+    """A value class's fields and properties with their types (empty: not a value class): a
+    dataclass, or a NamedTuple."""
+    if is_dataclass(kind):
+        hints = get_type_hints(kind)
+        found = {f.name: hints[f.name] for f in fields(kind)}
+    elif isinstance(kind, type) and issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        found = dict(get_type_hints(kind))  # a NamedTuple
+    else:
         return {}
-    hints = get_type_hints(kind)
-    found = {f.name: hints[f.name] for f in fields(kind)}
     for name in dir(kind):
         member = getattr(kind, name, None)
         if isinstance(member, property) and member.fget is not None:
@@ -44,6 +49,11 @@ def inner(hint: Any) -> Any:
             return hint
 
 
+def nullable(hint: Any) -> bool:
+    """Whether an attribute's annotation admits None (`X | None`)."""
+    return get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint)
+
+
 def is_leaf(kind: Any) -> bool:
     return isinstance(kind, type) and issubclass(kind, LEAVES)
 
@@ -55,3 +65,19 @@ def snake_case(name: str) -> str:
 def camel_case(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
+
+
+T = TypeVar("T")
+E = TypeVar("E", bound=Enum)
+
+
+def made(kind: type[T]) -> Callable[[Iterable[Any]], T]:
+    """A named tuple of `kind` from its values in field order, made in C (`tuple.__new__`):
+    its generated `__new__`, and a frozen dataclass's `__init__` (each field set through
+    `object.__setattr__`), cost three to ten times as much, and a page makes hundreds."""
+    return cast("Callable[[Iterable[Any]], T]", partial(tuple.__new__, kind))
+
+
+def members(enum: type[E]) -> dict[Any, E]:
+    """An enum's members by value and by themselves: a dict lookup, not the enum's call."""
+    return {**{m.value: m for m in enum}, **{m: m for m in enum}}

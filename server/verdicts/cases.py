@@ -42,16 +42,25 @@ class CaseView:
 
 def case_movement(case: VerdictCase, baseline_cohort_index: int | None) -> Movement:
     """A case's movement, as `case_condition` selects it (an unusable case: NO_VERDICT)."""
-    if case.classification == CaseClass.INCOMPLETE:
+    return movement_of(
+        case.classification, case.worse_mask, case.better_mask, baseline_cohort_index
+    )
+
+
+def movement_of(
+    classification: CaseClass, worse_mask: int, better_mask: int, baseline_cohort_index: int | None
+) -> Movement:
+    """`case_movement` of a case row's columns."""
+    if classification == CaseClass.INCOMPLETE:
         return Movement.NO_VERDICT
     if baseline_cohort_index is not None:
         bit = 1 << baseline_cohort_index
-        if case.worse_mask & bit:
+        if worse_mask & bit:
             return Movement.REGRESSED
-        if case.better_mask & bit:
+        if better_mask & bit:
             return Movement.IMPROVED
         return Movement.NO_CHANGE
-    return _BY_CLASS.get(case.classification, Movement.NO_CHANGE)
+    return _BY_CLASS.get(classification, Movement.NO_CHANGE)
 
 
 _BY_CLASS = {CaseClass.REGRESSED: Movement.REGRESSED, CaseClass.IMPROVED: Movement.IMPROVED}

@@ -9,15 +9,13 @@ from server.api.comparisons.input_types import CreateComparisonInput
 from server.api.comparisons.preview_types import ComparisonPreview
 from server.api.comparisons.types import Comparison, ComparisonStatus
 from server.api.context import Context
-from server.api.listing import workspace_connection
-from server.api.relay import Connection
-from server.api.selected import below, field_names
+from server.api.relay import Connection, Edge, PageInfo
 from server.api.stopping_types import StoppingInput
 from server.comparisons import lifecycle, rerun, rerun_preview, service
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
-from server.page_reads import comparison_page
+from server.page_reads import comparison_page, comparisons_list
+from server.pagination import check_page_size
 from server.spend import service as spend_service
-from server.verdicts import comparison_page as comparison_list
 from server.workspaces.roles import Role
 
 
@@ -77,32 +75,39 @@ class ComparisonQuery:
         after: str | None = None,
         status: ComparisonStatus | None = None,  # type: ignore[valid-type]
     ) -> Connection[Comparison]:
-        nodes = below(below(info.selected_fields[0].selections, "edges"), "node")
-        fields = field_names(nodes)
-        verdicts = not _VERDICT_FIELDS.isdisjoint(fields)
-        loaders = info.context.loaders
-
-        def convert(found: comparison_list.Listed) -> Comparison:
-            row, verdict, cohorts = found
-            if cohorts is not None:  # a field reading them through the loader reads no more
-                loaders.comparison_cohorts.prime(row.id, cohorts)
-            comparison = Comparison.from_row(row).with_verdict(verdict, read=verdicts)
-            return comparison.with_cohorts(cohorts)
-
-        return await workspace_connection(
-            info.context,
-            first=first,
-            after=after,
-            fetch=comparison_list.get_list,
-            convert=convert,
-            status=ComparisonStatusEnum(status) if status is not None else None,
-            verdicts=verdicts,
-            cohorts=not _COHORT_FIELDS.isdisjoint(fields),
-        )
+        actor = info.context.require()
+        size = check_page_size(first, info.context.settings.max_page_size)
+        async with info.context.read() as session:
+            found = await comparisons_list.read_with_rows(
+                session,
+                workspace_id=actor.workspace_id,
+                first=size,
+                after=after,
+                status=ComparisonStatusEnum(status) if status is not None else None,
+            )
+        return _listed(info.context, found)
 
 
-_COHORT_FIELDS = frozenset({"cohorts", "progress"})
-_VERDICT_FIELDS = frozenset({"verdictState", "verdictErrorCode", "verdict", "scorecard"})
+def _listed(context: Context, found: comparisons_list.ListWithRows) -> Connection[Comparison]:
+    """The connection as the list's read shows it, each node with the rows read with it
+    (its verdict row, which its loader then holds)."""
+    page, loaders = found.page, context.loaders
+    edges = []
+    for edge, (row, verdict) in zip(page.edges, found.rows, strict=True):
+        loaders.verdicts.prime(row.id, verdict)
+        node = Comparison.from_row(row).with_verdict(verdict, read=True)
+        edges.append(Edge(node=node.with_listed(edge.node), cursor=edge.cursor))
+    info = page.page_info
+    return Connection(
+        edges=edges,
+        page_info=PageInfo(
+            has_next_page=info.has_next_page,
+            has_previous_page=info.has_previous_page,
+            start_cursor=info.start_cursor,
+            end_cursor=info.end_cursor,
+        ),
+        total_count=page.total_count,
+    )
 
 
 def _primed(context: Context, found: comparison_page.PageWithRows) -> Comparison:

@@ -46,6 +46,7 @@ from server.decisions import policy as ship_policy_option
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead
 from server.page_reads.comparison_page import ComparisonPageRead
+from server.page_reads.comparisons_list import ComparisonRowRead
 from server.page_reads.fields import attributes
 from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
@@ -70,9 +71,10 @@ def later(value: Awaitable[T]) -> T:
 
 
 @cache
-def _read_fields() -> tuple[str, ...]:
-    """The plain fields of `Comparison` (no resolver) that its page's read carries too."""
-    carried = attributes(ComparisonPageRead)
+def _read_fields(kind: type) -> tuple[str, ...]:
+    """The plain fields of `Comparison` (no resolver) that a read model's value of `kind`
+    carries too (its page's, or a row of the comparisons list)."""
+    carried = attributes(kind)
     return tuple(
         f.name
         for f in fields(Comparison)
@@ -184,8 +186,6 @@ class Comparison:
     started_at: datetime | None
     ended_at: datetime | None
     row: strawberry.Private[ComparisonRow]
-    cohort_rows: strawberry.Private[list[CohortRow] | None] = None
-    """Its cohorts when the root resolver read them with the page (`with_cohorts`)."""
     verdict_row: strawberry.Private[VerdictRow | None] = None
     verdict_read: strawberry.Private[bool] = False
     """Whether `verdict_row` was read with the page (None then means not finalized yet)."""
@@ -196,21 +196,27 @@ class Comparison:
     page: strawberry.Private[ComparisonPageRead | None] = None
     """Its page's read (`server.page_reads.comparison_page`) when the root resolver read it:
     the fields the page shows are its values."""
+    listed: strawberry.Private[ComparisonRowRead | None] = None
+    """Its row of the comparisons list (`server.page_reads.comparisons_list`) when the list
+    read it: the fields the row shows are its values."""
 
     def with_page(self, page: ComparisonPageRead) -> Comparison:
         """This comparison as its page's read shows it: each field the read carries is the
         read's value."""
-        for name in _read_fields():
+        for name in _read_fields(ComparisonPageRead):
             setattr(self, name, getattr(page, name))
         self.page, self.cohort_count = page, page.cohort_count
         if not page.has_reports:  # nothing to read: its reports resolve at once, empty
             self.report_rows = []
         return self
 
-    def with_cohorts(self, rows: list[CohortRow] | None) -> Comparison:
-        """This comparison with its cohorts read beforehand (None: not read), so the fields
-        that show them resolve at once instead of awaiting a loader each."""
-        self.cohort_rows = rows
+    def with_listed(self, row: ComparisonRowRead) -> Comparison:
+        """This comparison as the list's read shows its row: each field the row carries is
+        the row's value (its scorecard and decision beyond the chips and the outcome come
+        from the verdict row read with it: `with_verdict`)."""
+        for name in _read_fields(ComparisonRowRead):
+            setattr(self, name, getattr(row, name))
+        self.listed, self.cohort_count = row, len(row.cohorts)
         return self
 
     def with_verdict(self, row: VerdictRow | None, *, read: bool) -> Comparison:
@@ -242,17 +248,19 @@ class Comparison:
 
     async def _not_run_to_end(self, context: Context) -> ShipDecision | None:
         cohorts: list[CohortRow] | tuple[CohortRead, ...]
-        if self.page is not None:
-            cohorts = self.page.cohorts
+        read = self.page or self.listed
+        if read is not None:
+            cohorts = read.cohorts
         else:
-            cohorts = self.cohort_rows or await context.loaders.comparison_cohorts.load(self.row.id)
+            cohorts = await context.loaders.comparison_cohorts.load(self.row.id)
         candidate = next((c.label for c in cohorts if c.cohort_index == 0), "the candidate")
         return ShipDecision.from_document(decision_document.not_run_to_end(candidate))
 
     @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
     def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
-        if self.page is not None:
-            return self.page.verdict_state
+        read = self.page or self.listed
+        if read is not None:
+            return read.verdict_state
         if self.verdict_read:
             return verdict_fields.verdict_state_of(self.verdict_row)
         return later(verdict_fields.verdict_state(info.context, self.row.id))
@@ -332,10 +340,9 @@ class Comparison:
 
     @strawberry.field(description="Cohort 0 is the candidate.")
     def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
-        if self.page is not None:
-            return [ComparisonCohort.from_read(cohort) for cohort in self.page.cohorts]
-        if self.cohort_rows is not None:
-            return self._cohorts(self.cohort_rows)
+        read = self.page or self.listed
+        if read is not None:
+            return [ComparisonCohort.from_read(cohort) for cohort in read.cohorts]
         return later(self._load_cohorts(info.context))
 
     def _cohorts(self, rows: list[CohortRow]) -> list[ComparisonCohort]:
@@ -364,8 +371,8 @@ class Comparison:
     def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
         if self.page is not None:
             return ComparisonProgress.from_progress(self.page.progress)
-        if self.cohort_rows is not None:
-            return self._progress(self.cohort_rows)
+        if self.listed is not None:
+            return ComparisonProgress.from_progress(self.listed.progress.snapshot())
         return later(self._load_progress(info.context))
 
     def _progress(self, rows: list[CohortRow]) -> ComparisonProgress:

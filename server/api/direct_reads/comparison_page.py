@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from graphql import VariableNode
-
 from server.api.direct_reads.documents import (
     DirectDocument,
     Persisted,
@@ -17,7 +15,7 @@ from server.api.direct_reads.documents import (
     a_string,
     variables_of,
 )
-from server.api.direct_reads.present import missing, selected, show
+from server.api.direct_reads.present import one_root, selected, shower
 from server.comparisons.models import StopReason
 from server.page_reads import comparison_page
 from server.page_reads.comparison_page import ComparisonPageRead
@@ -44,7 +42,8 @@ async def answer(
     (root,) = selected(persisted.operation.selection_set, persisted.fragments)
     key = root.alias.value if root.alias else root.name.value
     assert root.selection_set is not None  # `covers` saw to it
-    return {key: show(page, root.selection_set, persisted.fragments, GIVEN)}
+    show = shower(ComparisonPageRead, root.selection_set, persisted.fragments, GIVEN)
+    return {key: show(page)}
 
 
 def _plain(page: ComparisonPageRead) -> bool:
@@ -57,17 +56,7 @@ def _plain(page: ComparisonPageRead) -> bool:
 
 
 def covers(persisted: Persisted) -> list[str]:
-    roots = selected(persisted.operation.selection_set, persisted.fragments)
-    if len(roots) != 1 or roots[0].name.value != ROOT or roots[0].selection_set is None:
-        return ["(one `comparison(id: $id)` root field)"]
-    root, selections = roots[0], roots[0].selection_set
-    arguments = root.arguments or ()
-    value = arguments[0].value if len(arguments) == 1 else None
-    if not (
-        isinstance(value, VariableNode) and value.name.value == arguments[0].name.value == "id"
-    ):
-        return ["comparison(id: $id)"]
-    return missing(ComparisonPageRead, selections, persisted.fragments, frozenset(GIVEN))
+    return one_root(persisted, ROOT, ComparisonPageRead, frozenset(GIVEN))
 
 
 DOCUMENTS = (DirectDocument("ComparisonPage", answer, covers),)

@@ -1,168 +1,85 @@
-"""The portal's comparisons page (`ComparisonsList`): one keyset page of the workspace's
-comparisons with each one's verdict row and cohorts, and the total, in one statement on the
-driver; answered as `server.api.comparisons.resolvers.comparisons` answers it."""
+"""The portal's comparisons page (`ComparisonsList`): its read model's value
+(`server.page_reads.comparisons_list`), read on the driver and shown as the persisted
+document selects it (`present`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Final
 
-from sqlalchemy import Select, String, bindparam, select
+from graphql import VariableNode
 
-from server.api.direct_reads.comparison_rows import (
-    COHORTS,
-    COUNTED,
-    Counts,
-    shown_cohorts,
-    verdict_state_name,
-)
 from server.api.direct_reads.documents import (
     DirectDocument,
+    Persisted,
     Reading,
     a_name_of,
     a_string,
     an_int,
     or_none,
     variables_of,
-    written_for,
 )
-from server.api.verdicts.types import baseline_verdict
-from server.comparisons.models import Comparison, ComparisonStatus
+from server.api.direct_reads.present import missing, selected, shower
+from server.comparisons.models import ComparisonStatus
 from server.errors import ValidationFailed
-from server.money import micros_to_cents
-from server.pagination import check_page_size, cursor_key, encode_cursor, keyset_statements
-from server.verdicts.models import ComparisonVerdict, VerdictState
+from server.page_reads import comparisons_list
+from server.page_reads.comparisons_list import ComparisonsListRead
+from server.pagination import check_page_size
 
-LIST = """
-query ComparisonsList($first: Int!, $after: String, $status: ComparisonStatus) {
-  comparisons(first: $first, after: $after, status: $status) {
-    totalCount
-    edges { cursor node { ...ComparisonRowFields } }
-    pageInfo { hasNextPage endCursor }
-  }
-}
-fragment VerdictChipFields on BaselineVerdict { baselineCohortIndex outcome summary }
-fragment ComparisonRowFields on Comparison {
-  id label status stopReason createdAt spentCentsSoFar verdictState decision { outcome }
-  cohorts { cohortIndex label isCandidate passRate }
-  scorecard { verdicts { ...VerdictChipFields } }
-  progress { seq doneCalls totalCalls }
-}
-"""
+ROOT: Final = "comparisons"
+ARGUMENTS: Final = frozenset({"first", "after", "status"})
+"""Each passed as the variable of its own name (`comparisons(first: $first, …)`)."""
 
-
-def _list_statements(*, with_status: bool) -> tuple[Select[Any], Select[Any]]:
-    """The first page and a page after a cursor (the count rides on each row)."""
-    columns = (Comparison.id, Comparison.label, Comparison.created_at, *COUNTED)
-    stmt = cast("Select[Any]", select(*columns)).where(
-        Comparison.workspace_id == bindparam("workspace_id", type_=String)
-    )
-    if with_status:
-        stmt = stmt.where(Comparison.status == bindparam("status", type_=String))
-
-    def joined(page: Select[Any]) -> Select[Any]:
-        verdict = ComparisonVerdict
-        on = verdict.comparison_id == Comparison.id
-        return page.add_columns(
-            verdict.state.label("verdict_state"),
-            verdict.scorecard.is_not(None).label("has_scorecard"),
-            verdict.scorecard["verdicts"].label("verdicts"),
-            verdict.scorecard["decision"]["outcome"].label("decision_outcome"),
-            COHORTS,
-        ).outerjoin(verdict, on)
-
-    kept = keyset_statements(stmt, key=Comparison.id, descending=True, joined=joined)
-    return kept.first_page, kept.after_page
-
-
-_LISTS = {with_status: _list_statements(with_status=with_status) for with_status in (False, True)}
-_LIST_VARIABLES = {
+_VARIABLES = {
     "first": an_int,
     "after": or_none(a_string),
     "status": or_none(a_name_of(ComparisonStatus)),
 }
 
 
-async def comparisons_list(reading: Reading, given: Mapping[str, Any]) -> dict[str, Any] | None:
-    variables = variables_of(given, _LIST_VARIABLES)
+async def answer(
+    reading: Reading, given: Mapping[str, Any], persisted: Persisted
+) -> dict[str, Any] | None:
+    variables = variables_of(given, _VARIABLES)
     if variables is None:
         return None
-    first, after, status = variables["first"], variables["after"], variables["status"]
+    status = variables["status"]
     try:
-        size = check_page_size(first, reading.settings.max_page_size)
-        after_key = cursor_key(after, Comparison.id) if after is not None else None
-    except ValidationFailed:
-        return None
-    first_page, after_page = _LISTS[status is not None]
-    values = {"workspace_id": reading.actor.workspace_id, "status": status, "page_limit": size + 1}
-    values["after_key"] = after_key
-    rows = await reading.connections.fetch(first_page if after is None else after_page, values)
-    if not rows:  # the total then needs its own count: the schema's way
-        return None
-    nodes = [_row_node(row) for row in rows[:size]]
-    if any(node is None for node in nodes):
-        return None
-    cursors = [encode_cursor(row["id"]) for row in rows[:size]]
-    return {
-        "comparisons": {
-            "totalCount": rows[0][len(rows[0]) - 1],  # the count rides last on each row
-            "edges": [{"cursor": c, "node": n} for c, n in zip(cursors, nodes, strict=True)],
-            "pageInfo": {
-                "hasNextPage": len(rows) > size,
-                "endCursor": cursors[-1] if cursors else None,
-            },
-        }
-    }
+        size = check_page_size(variables["first"], reading.settings.max_page_size)
+        page = await comparisons_list.read(
+            reading.connections.fetch,
+            dialect="postgresql",
+            workspace_id=reading.actor.workspace_id,
+            first=size,
+            after=variables["after"],
+            status=ComparisonStatus(status) if status is not None else None,
+        )
+    except (ValidationFailed, ValueError):
+        return None  # the schema refuses it (or a stored scorecard it cannot read)
+    (root,) = selected(persisted.operation.selection_set, persisted.fragments)
+    key = root.alias.value if root.alias else root.name.value
+    assert root.selection_set is not None  # `covers` saw to it
+    return {key: shower(ComparisonsListRead, root.selection_set, persisted.fragments, {})(page)}
 
 
-def _row_node(row: Any) -> dict[str, Any] | None:
-    """`ComparisonRowFields` of a row (None: a scorecard the schema would have to refuse)."""
-    counts = Counts.of(row)
-    scorecard: dict[str, Any] | None = None
-    if row["verdict_state"] == VerdictState.FINALIZED and row["has_scorecard"]:
-        if not isinstance(row["verdicts"], list):
-            return None
-        chips = [baseline_verdict(v) for v in row["verdicts"]]
-        scorecard = {
-            "verdicts": [
-                {
-                    "baselineCohortIndex": chip.baseline_cohort_index,
-                    "outcome": chip.outcome.name,
-                    "summary": chip.summary,
-                }
-                for chip in chips
-            ]
-        }
-    decision = _decision(counts.status, row)
-    return {
-        "id": row["id"],
-        "label": row["label"],
-        "status": counts.status.name,
-        "stopReason": counts.stop_reason.name if counts.stop_reason else None,
-        "createdAt": row["created_at"].isoformat(),
-        "spentCentsSoFar": micros_to_cents(counts.spent_micros),
-        "verdictState": verdict_state_name(row["verdict_state"]),
-        "decision": decision,
-        "cohorts": shown_cohorts(counts.status, row["cohorts"] or []),
-        "scorecard": scorecard,
-        "progress": {
-            "seq": counts.seq,
-            "doneCalls": counts.done_calls,
-            "totalCalls": counts.total_calls,
-        },
-    }
+def covers(persisted: Persisted) -> list[str]:
+    roots = selected(persisted.operation.selection_set, persisted.fragments)
+    if len(roots) != 1 or roots[0].name.value != ROOT or roots[0].selection_set is None:
+        return ["(one `comparisons(first: $first, …)` root field)"]
+    root, selections = roots[0], roots[0].selection_set
+    for argument in root.arguments or ():
+        name, value = argument.name.value, argument.value
+        if not (name in ARGUMENTS and isinstance(value, VariableNode) and value.name.value == name):
+            return [f"comparisons({name}: …) (each argument the variable of its name)"]
+    definitions = persisted.operation.variable_definitions or ()
+    if any(d.default_value is not None for d in definitions):
+        return ["(a variable with a default: the schema's to apply)"]
+    declared = {d.variable.name.value for d in definitions}
+    if not declared <= ARGUMENTS:
+        return [f"(variables other than {sorted(ARGUMENTS)})"]
+    if {a.name.value for a in root.arguments or ()} != declared:
+        return ["(a declared variable not passed to `comparisons`)"]
+    return missing(ComparisonsListRead, selections, persisted.fragments, frozenset())
 
 
-def _decision(status: ComparisonStatus, row: Any) -> dict[str, str] | None:
-    """`decision { outcome }` as `Comparison.decision` answers it: NO_DECISION for a run that
-    did not end, the stored outcome once FINALIZED, else null."""
-    if status in (ComparisonStatus.CANCELLED, ComparisonStatus.FAILED):
-        return {"outcome": "NO_DECISION"}
-    finalized = row["verdict_state"] == VerdictState.FINALIZED and row["has_scorecard"]
-    outcome = row["decision_outcome"]
-    return {"outcome": str(outcome)} if finalized and outcome else None
-
-
-DOCUMENTS = (
-    DirectDocument("ComparisonsList", lambda r, g, _: comparisons_list(r, g), written_for(LIST)),
-)
+DOCUMENTS = (DirectDocument("ComparisonsList", answer, covers),)

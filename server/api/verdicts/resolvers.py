@@ -17,6 +17,8 @@ from server.api.verdicts.types import (
     case_trial,
 )
 from server.comparisons.models import Comparison as ComparisonRow
+from server.page_reads import case_page
+from server.page_reads import scorecard as scorecard_read
 from server.pagination import Page, check_page_size
 from server.verdicts import cases as case_view
 from server.verdicts.models import ComparisonVerdict
@@ -44,10 +46,11 @@ def verdict_of(row: ComparisonVerdict | None) -> SignOffVerdictEnum | None:
 
 
 def scorecard_of(row: ComparisonVerdict | None) -> Scorecard | None:
-    if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
+    """The scorecard's read model's value of the verdict row (`server.page_reads.scorecard`)."""
+    if row is None:
         return None
-    assert row.finalized_at is not None
-    return Scorecard.from_document(row.scorecard, row.finalized_at)
+    card = scorecard_read.scorecard_of(row.state, row.scorecard, row.finalized_at)
+    return Scorecard.from_read(card) if card is not None else None
 
 
 def decision_of(row: ComparisonVerdict | None) -> ShipDecision | None:
@@ -81,36 +84,43 @@ TrialsByCohort = dict[int, list[case_view.CaseTrialRow]]
 
 
 def _case(
-    view: case_view.CaseView, trials: TrialsByCohort, dataset_case: tuple[Any, Any]
+    view: case_view.CaseView,
+    trials: TrialsByCohort,
+    dataset_case: tuple[Any, Any],
+    baseline_cohort_index: int | None,
 ) -> ComparisonCase:
+    """A case as the case page's read model makes it (`page_reads.case_page.case_of`), with
+    the trials and dataset case its loaders read."""
     row = view.case
-    summaries = {c["cohortIndex"]: c for c in row.cohorts}
-    candidate, baseline = summaries.get(0, {}), summaries.get(view.baseline_cohort_index, {})
-
-    def delta(name: str, scale: float = 1.0) -> float | None:
-        if candidate.get(name) is None or baseline.get(name) is None:
-            return None
-        return (float(candidate[name]) - float(baseline[name])) / scale
-
+    read = case_page.case_of(
+        row.ordinal,
+        row.dataset_item_id,
+        row.classification,
+        row.cohorts,
+        row.worse_mask,
+        row.better_mask,
+        baseline_cohort_index,
+        {},
+    )
     return ComparisonCase(
-        ordinal=row.ordinal,
-        dataset_item_id=row.dataset_item_id,
+        ordinal=read.ordinal,
+        dataset_item_id=read.dataset_item_id,
         input=dataset_case[0],
         expected=dataset_case[1],
-        classification=row.classification,
-        movement=view.movement,
-        baseline_cohort_index=view.baseline_cohort_index,
-        latency_delta_ms=delta("latencyMs"),
-        cost_delta_cents=delta("costMicros", 10_000.0),
+        classification=read.classification,
+        movement=read.movement,
+        baseline_cohort_index=read.baseline_cohort_index,
+        latency_delta_ms=read.latency_delta_ms,
+        cost_delta_cents=read.cost_delta_cents,
         cohorts=[
             CaseCohort(
-                cohort_index=c["cohortIndex"],
-                passed=None if not c["completed"] else 2 * c["passed"] > c["completed"],
-                pass_fraction=c["passFraction"],
-                score=c["score"],
-                trials=[case_trial(t) for t in trials.get(c["cohortIndex"], ())],
+                cohort_index=c.cohort_index,
+                passed=c.passed,
+                pass_fraction=c.pass_fraction,
+                score=c.score,
+                trials=[case_trial(t) for t in trials.get(c.cohort_index, ())],
             )
-            for c in row.cohorts
+            for c in read.cohorts
         ],
     )
 
@@ -163,7 +173,7 @@ async def cases(
         has_previous=page.has_previous,
         total=page.total,
     )
-    return Connection.of(loaded, lambda item: _case(*item))
+    return Connection.of(loaded, lambda item: _case(*item, baseline_cohort_index))
 
 
 async def _ready(value: list[T]) -> list[T]:

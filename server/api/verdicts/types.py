@@ -16,10 +16,10 @@ from server.api.movement import Movement
 from server.api.pairwise.types import PairwiseResult
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
-from server.db import utcnow
 from server.labels import judges as label_judges
 from server.money import micros_to_cents
-from server.verdicts import wording
+from server.page_reads import scorecard as scorecard_read
+from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
 from server.verdicts.cases import CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
@@ -161,6 +161,26 @@ class BaselineVerdict:
         description="Sequential stopping: the deciding look's cases (the sequence decides).",
     )
 
+    @classmethod
+    def from_read(cls, v: BaselineVerdictRead) -> BaselineVerdict:
+        return cls(
+            baseline_cohort_index=v.baseline_cohort_index,
+            outcome=v.outcome,
+            reason=v.reason,
+            pass_rate_delta_points=v.pass_rate_delta_points,
+            delta_low=v.delta_low,
+            delta_high=v.delta_high,
+            outside_noise=v.outside_noise,
+            mde=v.mde,
+            worse_count=v.worse_count,
+            better_count=v.better_count,
+            same_count=v.same_count,
+            sensitivity_delta_points=v.sensitivity_delta_points,
+            pairwise=PairwiseResult.from_json(v.pairwise),
+            summary=v.summary,
+            decided_early_at_cases=v.decided_early_at_cases,
+        )
+
 
 @strawberry.type
 class Scorecard:
@@ -182,99 +202,85 @@ class Scorecard:
 
     @classmethod
     def from_document(cls, doc: dict[str, Any], finalized_at: datetime) -> Scorecard:
-        days = (utcnow() - finalized_at).days
+        return cls.from_read(scorecard_read.card_of(doc, finalized_at))
+
+    @classmethod
+    def from_read(cls, card: ScorecardRead) -> Scorecard:
+        """The scorecard's read model's value (`server.page_reads.scorecard`) as its type."""
+        winner, analysis = card.overall_winner, card.failure_analysis
         return cls(
-            usable_cases=int(doc["usableCases"]),
-            cases_not_run=int(doc["casesNotRun"]),
-            finalized_at=finalized_at,
+            usable_cases=card.usable_cases,
+            cases_not_run=card.cases_not_run,
+            finalized_at=card.finalized_at,
             metrics=[
                 MetricRow(
-                    name=m["name"],
-                    direction=MetricDirection(m["direction"]),
+                    name=m.name,
+                    direction=MetricDirection(m.direction),
                     values=[
-                        MetricValue(cohort_index=v["cohortIndex"], value=v["value"])
-                        for v in m["values"]
+                        MetricValue(cohort_index=v.cohort_index, value=v.value) for v in m.values
                     ],
-                    winners=list(m["winners"]),
+                    winners=list(m.winners),
                 )
-                for m in doc["metrics"]
+                for m in card.metrics
             ],
             overall_winner=OverallWinner(
-                cohort_index=doc["overallWinner"]["cohortIndex"],
-                reason=doc["overallWinner"]["reason"],
-                votes=list(doc["overallWinner"]["votes"]),
+                cohort_index=winner.cohort_index, reason=winner.reason, votes=list(winner.votes)
             ),
-            staleness=Staleness(days=days, note=wording.staleness_note(days))
-            if days >= wording.STALE_AFTER_DAYS
+            staleness=Staleness(days=card.staleness.days, note=card.staleness.note)
+            if card.staleness is not None
             else None,
             significance=[
                 SignificanceRow(
-                    baseline_cohort_index=s["baselineCohortIndex"],
-                    method=SignificanceMethod(s["method"]),
-                    p_value=float(s["pValue"]),
-                    exact_p_value=s["exactPValue"],
-                    adjusted_p_value=float(s["adjustedPValue"]),
-                    significant=bool(s["significant"]),
-                    decides=bool(s["decides"]),
-                    reason=s["reason"],
+                    baseline_cohort_index=s.baseline_cohort_index,
+                    method=SignificanceMethod(s.method),
+                    p_value=s.p_value,
+                    exact_p_value=s.exact_p_value,
+                    adjusted_p_value=s.adjusted_p_value,
+                    significant=s.significant,
+                    decides=s.decides,
+                    reason=s.reason,
                 )
-                for s in doc["significance"]
+                for s in card.significance
             ],
             confidence=[
                 CohortConfidence(
-                    cohort_index=c["cohortIndex"],
-                    pass_rate=float(c["passRate"] or 0.0),
-                    low=float(c["low"] or 0.0),
-                    high=float(c["high"] or 0.0),
-                    n=int(c["n"]),
-                    adequacy=Adequacy(c["adequacy"]),
-                    mde=float(c["mde"] or 0.0),
-                    interval_method=c["intervalMethod"],
+                    cohort_index=c.cohort_index,
+                    pass_rate=c.pass_rate,
+                    low=c.low,
+                    high=c.high,
+                    n=c.n,
+                    adequacy=Adequacy(c.adequacy),
+                    mde=c.mde,
+                    interval_method=c.interval_method,
                 )
-                for c in doc["confidence"]
+                for c in card.confidence
             ],
             trials=[
                 TrialSummary(
-                    cohort_index=t["cohortIndex"],
-                    k=int(t["k"]),
-                    pass_hat_k=float(t["passHatK"] or 0.0),
-                    pass_at_k=float(t["passAtK"] or 0.0),
-                    flips=int(t["flips"]),
-                    failed_or_missing_trials=int(t["failedOrMissingTrials"]),
+                    cohort_index=t.cohort_index,
+                    k=t.k,
+                    pass_hat_k=t.pass_hat_k,
+                    pass_at_k=t.pass_at_k,
+                    flips=t.flips,
+                    failed_or_missing_trials=t.failed_or_missing_trials,
                 )
-                for t in doc["trials"]
+                for t in card.trials
             ],
             failure_analysis=FailureAnalysis(
-                improved=doc["failureAnalysis"]["improved"],
-                regressed=doc["failureAnalysis"]["regressed"],
-                both_wrong=doc["failureAnalysis"]["bothWrong"],
-                agree=doc["failureAnalysis"]["agree"],
+                improved=analysis.improved,
+                regressed=analysis.regressed,
+                both_wrong=analysis.both_wrong,
+                agree=analysis.agree,
             ),
-            verdicts=[baseline_verdict(v) for v in doc["verdicts"]],
-            stopping=ComparisonStopping.from_document(doc.get("stopping")),
-            document=cast(JSON, doc),
+            verdicts=[BaselineVerdict.from_read(v) for v in card.verdicts],
+            stopping=ComparisonStopping.from_document(card.stopping),
+            document=cast(JSON, card.document),
         )
 
 
 def baseline_verdict(v: dict[str, Any]) -> BaselineVerdict:
     """One baseline's verdict from the stored scorecard's `verdicts` entry."""
-    return BaselineVerdict(
-        baseline_cohort_index=v["baselineCohortIndex"],
-        outcome=Movement(v["outcome"]),
-        reason=v["reason"],
-        pass_rate_delta_points=float(v["passRateDeltaPoints"] or 0.0),
-        delta_low=float(v["deltaLow"] or 0.0),
-        delta_high=float(v["deltaHigh"] or 0.0),
-        outside_noise=bool(v["outsideNoise"]),
-        mde=float(v["mde"] or 0.0),
-        worse_count=int(v["worseCount"]),
-        better_count=int(v["betterCount"]),
-        same_count=int(v["sameCount"]),
-        sensitivity_delta_points=float(v["sensitivityDeltaPoints"] or 0.0),
-        pairwise=PairwiseResult.from_json(v.get("pairwise")),
-        summary=wording.chip(v),
-        decided_early_at_cases=v.get("decidedEarlyAtCases"),
-    )
+    return BaselineVerdict.from_read(scorecard_read.verdict_of(v))
 
 
 # --- the case view -------------------------------------------------------------------------

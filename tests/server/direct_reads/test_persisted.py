@@ -31,8 +31,20 @@ def test_a_page_document_asking_for_a_field_its_read_does_not_hold_goes_to_the_s
     known, refused = known_documents(DOCUMENTS, {**persisted, found: changed})
     assert found not in known
     assert refused["ComparisonPage"] == ["rerunOfId", "shipPolicy"]
-    # A hand-written answer (the scorecard's) refuses any other selection than its own.
+    # The scorecard's read holds every field of its type but those read as objects of
+    # their own (a baseline's pairwise result, the stopping): those go to the schema.
     found, text = next((k, t) for k, t in persisted.items() if "ComparisonScorecard(" in t)
     changed = text.replace("usableCases", "usableCases finalizedAt", 1)
     known, refused = known_documents(DOCUMENTS, {**persisted, found: changed})
-    assert found not in known and list(refused) == ["ComparisonScorecard"]
+    assert found in known and refused == {}
+    changed = text.replace("usableCases", "usableCases stopping { rule }", 1)
+    known, refused = known_documents(DOCUMENTS, {**persisted, found: changed})
+    assert found not in known and refused["ComparisonScorecard"] == [
+        "scorecard.stopping (not an object)"
+    ]
+    # The list's rows hold what the list shows; a field of the type beyond it: the schema.
+    found, text = next((k, t) for k, t in persisted.items() if "query ComparisonsList(" in t)
+    changed = text.replace("spentCentsSoFar", "spentCentsSoFar checks", 1)
+    known, refused = known_documents(DOCUMENTS, {**persisted, found: changed})
+    assert found not in known
+    assert refused["ComparisonsList"] == ["edges.node.checks"]

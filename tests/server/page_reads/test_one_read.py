@@ -16,8 +16,9 @@ from bench.kit.harness import Backend, start_backend
 from bench.kit.scenarios import finalized, scripted_setup
 from bench.kit.statements import counting_statements
 from server.api.http.cached_reads import comparison as cached_comparison
-from server.page_reads import comparison_page
+from server.page_reads import comparison_page, comparisons_list
 from server.page_reads.comparison_page import ComparisonPageRead
+from server.page_reads.comparisons_list import ComparisonRowRead
 from server.workspaces.roles import Role
 
 MARK = "as the read model has it"
@@ -43,7 +44,7 @@ async def test_a_field_of_the_read_model_is_what_resolver_direct_answer_and_stam
 
     def marked(row: Any) -> ComparisonPageRead:
         page = made(row)
-        cohorts = tuple(dataclasses.replace(c, label=f"{c.label} {MARK}") for c in page.cohorts)
+        cohorts = tuple(c._replace(label=f"{c.label} {MARK}") for c in page.cohorts)
         return dataclasses.replace(page, label=MARK, cohorts=cohorts)
 
     monkeypatch.setattr(comparison_page, "page_of", marked)
@@ -63,3 +64,30 @@ async def test_a_field_of_the_read_model_is_what_resolver_direct_answer_and_stam
         )
     assert stamp is not None and isinstance(stamp[0], ComparisonPageRead)
     assert stamp[0].label == MARK
+
+
+async def test_a_field_of_the_lists_read_model_is_what_resolver_and_direct_answer_see(
+    postgres_backend: Backend, schema_only: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = await make_workspace(postgres_backend.sessionmaker)
+    setup = await scripted_setup(postgres_backend.sessionmaker, ws, [["P"], ["P"], ["F"]])
+    await finalized(postgres_backend, setup, trialsPerCase=1)
+    token = ws.tokens[Role.VIEWER]
+    made = comparisons_list.row_of
+
+    def marked(row: Any) -> ComparisonRowRead:
+        node = made(row)
+        cohorts = tuple(c._replace(label=f"{c.label} {MARK}") for c in node.cohorts)
+        return node._replace(label=MARK, cohorts=cohorts)
+
+    monkeypatch.setattr(comparisons_list, "row_of", marked)
+    variables = {"first": 5}
+    with counting_statements(postgres_backend) as direct_reads:
+        direct = (await postgres_backend.portal("ComparisonsList", variables, token=token)).ok()
+    schema = (await schema_only.portal("ComparisonsList", variables, token=token)).ok()
+    assert any("json_agg" in s for s in direct_reads), direct_reads
+    for answer in (direct, schema):
+        (edge,) = answer["comparisons"]["edges"]
+        assert edge["node"]["label"] == MARK
+        assert all(c["label"].endswith(MARK) for c in edge["node"]["cohorts"])
+    assert direct == schema
