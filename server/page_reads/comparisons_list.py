@@ -320,7 +320,7 @@ def list_of(
     )
 
 
-def _values(
+def bound_values(
     workspace_id: str, first: int, after: str | None, status: ComparisonStatus | None
 ) -> dict[str, Any]:
     """The bound values; a cursor that is not this list's is refused (`ValidationFailed`)."""
@@ -333,7 +333,7 @@ def _values(
 
 
 @cache
-def _counted(*, with_status: bool) -> Select[Any]:
+def counted(*, with_status: bool) -> Select[Any]:
     """The total alone, for a page past the end (no row carries it)."""
     stmt = select(func.count()).select_from(Comparison)
     stmt = stmt.where(Comparison.workspace_id == bindparam("workspace_id", type_=String))
@@ -353,14 +353,13 @@ async def read(
 ) -> ComparisonsListRead:
     """The workspace's comparisons after the cursor `after` (`first` checked by the caller);
     a cursor not of this list is `ValidationFailed`."""
-    values = _values(workspace_id, first, after, status)
+    values = bound_values(workspace_id, first, after, status)
     with_status = status is not None
     stmt = statements(dialect, with_status=with_status, after=after is not None)
     rows = await fetch(stmt, values)
     total = None
     if not rows and after is not None:
-        counted = await fetch(_counted(with_status=with_status), values)
-        total = counted[0][0]
+        total = (await fetch(counted(with_status=with_status), values))[0][0]
     return list_of(rows, first=first, after=after, total=total)
 
 
@@ -383,12 +382,12 @@ async def read_with_rows(
 ) -> ListWithRows:
     """The page and its rows in one statement (a page past the end counts apart)."""
     dialect = session.get_bind().dialect.name
-    values = _values(workspace_id, first, after, status)
+    values = bound_values(workspace_id, first, after, status)
     with_status = status is not None
     stmt = statements(dialect, with_status=with_status, after=after is not None, rows=True)
     found = (await session.execute(stmt, values)).all()
     total = None
     if not found and after is not None:
-        total = (await session.execute(_counted(with_status=with_status), values)).scalar()
+        total = (await session.execute(counted(with_status=with_status), values)).scalar()
     entities = tuple((row[_WIDTH], row[_WIDTH + 1]) for row in found[:first])
     return ListWithRows(list_of(found, first=first, after=after, total=total), entities)

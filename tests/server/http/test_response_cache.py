@@ -242,6 +242,9 @@ async def test_an_unfinalized_comparison_is_never_kept_and_shows_its_erasure(
          "comparisons"),
         ("{ comparisons { totalCount edges { node { progress { cohorts { state } } } } } }",
          "comparisons"),
+        ("{ comparisons { edges { node { label trialsPerCase experiment { name } } } } }",
+         "comparisons"),  # the list's read, and columns beside it
+        ("{ comparisons { edges { node { decision { outcome } } } } }", None),  # the portal's
         ('{ comparison(id: "c") { cohorts { passRate } } }', "comparison"),  # the page's read
         ('{ comparison(id: "c") { experiment { name } } }', "comparison"),
         ('{ comparison(id: "c") { experiment { createdAt } } }', None),
