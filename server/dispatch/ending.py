@@ -15,13 +15,13 @@ from server import db_retry
 from server.comparisons import hooks as comparison_hooks
 from server.comparisons.models import ComparisonStatus, StopReason
 from server.comparisons.progress import Progress
-from server.dispatch import joins, lease, ranges, store
+from server.dispatch import conclusion, joins, lease, ranges, store
+from server.dispatch.conclusion import Ending
 from server.dispatch.holdings import Holdings
 from server.dispatch.keepalive import Keepalive
 from server.dispatch.pairwise_stage import Stage as PairwiseStage
 from server.dispatch.pipeline import SliceResult
 from server.dispatch.publisher import Publisher
-from server.dispatch.ranges import Ending
 from server.runtime.interfaces import JobQueue
 from server.settings import Settings
 from server.verdicts.service import queue_finalization
@@ -117,7 +117,7 @@ class End:
             return await self._continue()
         ending = await self._unit(
             partial(
-                ranges.conclude,
+                conclusion.conclude,
                 comparison_id=self.comparison_id,
                 claims=claims,
                 delivery_id=self.delivery_id,
@@ -126,7 +126,7 @@ class End:
             ),
             "concluding the delivery",
         )
-        if ending == ranges.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
+        if ending == conclusion.UNFINISHED:  # a range was given up meanwhile: dispatch goes on
             return await self._continue()
         if not isinstance(ending, Ending):  # BUSY: another ends the run; ENDED: another did
             return "not leased" if not self.held.claimed else "done here"

@@ -7,7 +7,8 @@ from starlette.requests import Request
 
 from server.api.comparisons.input_types import CreateComparisonInput
 from server.api.comparisons.preview_types import ComparisonPreview
-from server.api.comparisons.types import Comparison, ComparisonStatus
+from server.api.comparisons.progress_types import ComparisonStatus
+from server.api.comparisons.types import Comparison
 from server.api.context import Context
 from server.api.relay import Connection, Edge, PageInfo
 from server.api.stopping_types import StoppingInput

@@ -18,7 +18,7 @@ import strawberry
 from prometheus_client import Gauge
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.api.comparisons.types import ComparisonProgress
+from server.api.comparisons.progress_types import ComparisonProgress
 from server.api.context import Context
 from server.comparisons import service
 from server.comparisons.mailbox import Mailbox

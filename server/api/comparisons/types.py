@@ -8,12 +8,13 @@ from collections.abc import Awaitable
 from dataclasses import fields
 from datetime import datetime
 from functools import cache
-from typing import ClassVar, TypeVar, cast
+from typing import TypeVar, cast
 
 import strawberry
 from strawberry.scalars import JSON
 
 from server.api.comparisons.input_types import CohortKind
+from server.api.comparisons.progress_types import ComparisonProgress, ComparisonStatus, StopReason
 from server.api.connections.types import ModelConnection
 from server.api.context import Context
 from server.api.datasets.types import DatasetVersion, Split
@@ -34,12 +35,11 @@ from server.api.verdicts.types import (
     VerdictState,
 )
 from server.comparisons.cohort_rates import pass_rate
-from server.comparisons.models import CohortState as CohortStateEnum
 from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import ComparisonCohort as CohortRow
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
-from server.comparisons.progress import Progress, snapshot
+from server.comparisons.progress import snapshot
 from server.datasets.models import Split as SplitEnum
 from server.decisions import document as decision_document
 from server.decisions import policy as ship_policy_option
@@ -51,11 +51,6 @@ from server.page_reads.fields import attributes
 from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
 from server.verdicts.models import ComparisonVerdict as VerdictRow
-
-ComparisonStatus = strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
-StopReason = strawberry.enum(StopReasonEnum, name="StopReason")
-CohortState = strawberry.enum(CohortStateEnum, name="CohortState")
-
 
 T = TypeVar("T")
 
@@ -80,51 +75,6 @@ def _read_fields(kind: type) -> tuple[str, ...]:
         for f in fields(Comparison)
         if f.name in carried and getattr(f, "base_resolver", None) is None
     )
-
-
-@strawberry.type
-class CohortProgress:
-    cohort_index: int
-    state: CohortState  # type: ignore[valid-type]
-
-
-@strawberry.type(description="A snapshot derived from the comparison row; `seq` orders them.")
-class ComparisonProgress:
-    SHARED_EVENT: ClassVar[bool] = True
-    """Plain values: one execution serves every subscriber (`server.api.http.shared_events`)."""
-
-    seq: int
-    status: ComparisonStatus  # type: ignore[valid-type]
-    stop_reason: StopReason | None  # type: ignore[valid-type]
-    done_calls: int
-    total_calls: int
-    failed_calls: int
-    percent: float
-    eta_seconds: float | None
-    spent_cents_so_far: float
-    cohorts: list[CohortProgress]
-    updated_at: datetime | None = strawberry.field(
-        description="When the comparison reached this `seq`."
-    )
-
-    @classmethod
-    def from_progress(cls, progress: Progress) -> ComparisonProgress:
-        return cls(
-            seq=progress.seq,
-            status=ComparisonStatusEnum(progress.status),
-            stop_reason=StopReasonEnum(progress.stop_reason) if progress.stop_reason else None,
-            done_calls=progress.done_calls,
-            total_calls=progress.total_calls,
-            failed_calls=progress.failed_calls,
-            percent=progress.percent,
-            eta_seconds=progress.eta_seconds,
-            spent_cents_so_far=progress.spent_cents_so_far,
-            cohorts=[
-                CohortProgress(cohort_index=c.cohort_index, state=CohortStateEnum(c.state))
-                for c in progress.cohorts
-            ],
-            updated_at=datetime.fromisoformat(progress.updated_at) if progress.updated_at else None,
-        )
 
 
 @strawberry.type

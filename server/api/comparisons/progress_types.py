@@ -1,0 +1,63 @@
+"""A comparison's state as GraphQL shows it: its status enums and the live progress snapshot
+the subscription sends (`subscription.py`) and `Comparison.progress` answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar
+
+import strawberry
+
+from server.comparisons.models import CohortState as CohortStateEnum
+from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
+from server.comparisons.models import StopReason as StopReasonEnum
+from server.comparisons.progress import Progress
+
+ComparisonStatus = strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
+StopReason = strawberry.enum(StopReasonEnum, name="StopReason")
+CohortState = strawberry.enum(CohortStateEnum, name="CohortState")
+
+
+@strawberry.type
+class CohortProgress:
+    cohort_index: int
+    state: CohortState  # type: ignore[valid-type]
+
+
+@strawberry.type(description="A snapshot derived from the comparison row; `seq` orders them.")
+class ComparisonProgress:
+    SHARED_EVENT: ClassVar[bool] = True
+    """Plain values: one execution serves every subscriber (`server.api.http.shared_events`)."""
+
+    seq: int
+    status: ComparisonStatus  # type: ignore[valid-type]
+    stop_reason: StopReason | None  # type: ignore[valid-type]
+    done_calls: int
+    total_calls: int
+    failed_calls: int
+    percent: float
+    eta_seconds: float | None
+    spent_cents_so_far: float
+    cohorts: list[CohortProgress]
+    updated_at: datetime | None = strawberry.field(
+        description="When the comparison reached this `seq`."
+    )
+
+    @classmethod
+    def from_progress(cls, progress: Progress) -> ComparisonProgress:
+        return cls(
+            seq=progress.seq,
+            status=ComparisonStatusEnum(progress.status),
+            stop_reason=StopReasonEnum(progress.stop_reason) if progress.stop_reason else None,
+            done_calls=progress.done_calls,
+            total_calls=progress.total_calls,
+            failed_calls=progress.failed_calls,
+            percent=progress.percent,
+            eta_seconds=progress.eta_seconds,
+            spent_cents_so_far=progress.spent_cents_so_far,
+            cohorts=[
+                CohortProgress(cohort_index=c.cohort_index, state=CohortStateEnum(c.state))
+                for c in progress.cohorts
+            ],
+            updated_at=datetime.fromisoformat(progress.updated_at) if progress.updated_at else None,
+        )
