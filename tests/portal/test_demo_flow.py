@@ -30,6 +30,7 @@ from tests.portal.harness import (
 pytestmark = pytest.mark.slow
 
 VERDICT = "Regressed vs capitals v1: −11.7 points, outside the noise"
+DECISION = "Don't ship capitals v2: more than 2 points worse than capitals v1 (Δ −11.7 points"
 REFUSED = "You started this comparison"
 MAX_TABS = 120
 
@@ -158,6 +159,10 @@ async def _walk_the_demo(page: Any, base: str, link: str, *, keyboard: bool) -> 
     verdict = page.get_by_role("region", name="Verdict")
     await progress.or_(verdict).first.wait_for()
     await verdict.get_by_text(VERDICT).wait_for(timeout=60_000)
+    # The README's step 3: the page answers first, with the demo's decision.
+    decision = page.get_by_role("region", name="Decision")
+    await decision.get_by_role("heading", name="Decision: Don't ship").wait_for()
+    await decision.get_by_text(DECISION).wait_for()
     await _no_violations(page, "finalized comparison")
 
     analysis = page.get_by_role("region", name="Failure analysis")

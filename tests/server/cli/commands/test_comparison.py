@@ -143,6 +143,10 @@ async def test_start_wait_follows_the_subscription_to_done(backend: Backend) -> 
     assert "[" + "#" * 30 + "] 100.0%  12/12 calls" in done.stderr
     assert "polling" not in done.stderr  # the bar was fed by the subscription
     assert "pass rate" in done.stdout
+    # Without --gate too, `start --wait` waits for the decision and prints its sentence
+    # (6 cases: under the 20 a decision needs).
+    assert "decision: NO_DECISION: No decision for " in done.stdout
+    assert "at least 20 usable cases, and this run has 6" in done.stdout
     assert (await _read(backend, token, comparison_id))["status"] == "DONE"
 
     status = await comparison(backend, token, "status", comparison_id, "--json")
