@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 import psutil
 from sqlalchemy import insert, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.harness import PeakRss, emit, site
 from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
@@ -81,35 +82,42 @@ async def seed(database_url: str, cases: int) -> tuple[str, str]:
     """(the owner's token, the DONE comparison's id)."""
     engine = create_engine(database_url)
     try:
-        sessionmaker = create_sessionmaker(engine)
-        ws = await make_workspace(sessionmaker, name="bench")
-        setup = await make_comparison_setup(sessionmaker, ws, cases=cases, cohorts=COHORTS)
-        settings = Settings.model_construct(max_calls_per_comparison=10**7)
-        comparison_id = await make_comparison(
-            sessionmaker, setup, trials=TRIALS, settings=settings
-        )
-        rows: list[dict[str, Any]] = []
-        for case in range(cases):
-            rows += _trials(comparison_id, setup.connection_id, case)
-            if len(rows) >= INSERT_BATCH or case == cases - 1:
-                async with sessionmaker() as session, session.begin():
-                    await session.execute(insert(Trial), rows)
-                rows = []
-        async with sessionmaker() as session, session.begin():
-            await session.execute(
-                update(Comparison)
-                .where(Comparison.id == comparison_id)
-                .values(
-                    status=ComparisonStatus.DONE,
-                    stop_reason=StopReason.COMPLETED,
-                    started_at=utcnow(),
-                    ended_at=utcnow(),
-                    done_calls=cases * COHORTS * TRIALS,
-                )
-            )
-        return ws.tokens[Role.OWNER], comparison_id
+        return await seed_comparison(create_sessionmaker(engine), cases)
     finally:
         await engine.dispose()
+
+
+async def seed_comparison(
+    sessionmaker: async_sessionmaker[AsyncSession], cases: int
+) -> tuple[str, str]:
+    """A new workspace's DONE comparison of `cases` × COHORTS × TRIALS: (the owner's token,
+    its id). The workspace's own call limit (20,000 unless set) is raised to the calls the
+    comparison stands for, as an ADMIN would; the settings' limit alone does not lift it."""
+    calls = cases * COHORTS * TRIALS
+    ws = await make_workspace(sessionmaker, name="bench", max_calls_per_comparison=calls)
+    setup = await make_comparison_setup(sessionmaker, ws, cases=cases, cohorts=COHORTS)
+    settings = Settings.model_construct(max_calls_per_comparison=10**7)
+    comparison_id = await make_comparison(sessionmaker, setup, trials=TRIALS, settings=settings)
+    rows: list[dict[str, Any]] = []
+    for case in range(cases):
+        rows += _trials(comparison_id, setup.connection_id, case)
+        if len(rows) >= INSERT_BATCH or case == cases - 1:
+            async with sessionmaker() as session, session.begin():
+                await session.execute(insert(Trial), rows)
+            rows = []
+    async with sessionmaker() as session, session.begin():
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == comparison_id)
+            .values(
+                status=ComparisonStatus.DONE,
+                stop_reason=StopReason.COMPLETED,
+                started_at=utcnow(),
+                ended_at=utcnow(),
+                done_calls=calls,
+            )
+        )
+    return ws.tokens[Role.OWNER], comparison_id
 
 
 def download(url: str, token: str) -> tuple[int, int, float]:

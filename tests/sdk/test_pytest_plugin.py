@@ -134,3 +134,43 @@ async def test_the_plugin_is_inert_without_a_marked_test(
     misused = await run_session(pytester)
     misused.assert_outcomes(errors=1)
     assert "shipwise_case is for tests marked @pytest.mark.shipwise" in misused.stdout.str()
+
+
+SHIPPING_TESTS = """
+import pytest
+import shipwise
+
+KNOWN = {KNOWN}
+POLICY = shipwise.ShipPolicy(quality_margin_points=5, guardrails=())
+
+
+@pytest.mark.shipwise(dataset="plugin cases", experiment="pytest-ship", policy=POLICY)
+def test_capital(shipwise_case):
+    answer = KNOWN[shipwise_case.input["country"]]
+    shipwise_case.record(answer)
+    assert answer == shipwise_case.expected
+"""
+
+
+async def test_the_gate_passes_the_session_when_the_decision_is_ship(
+    backend: Backend, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    token = ws.tokens[Role.MEMBER]
+    cases = capital_cases(24)
+    await sealed_dataset(backend, ws, "plugin cases", cases)
+    if not await server_decides(backend, token):
+        pytest.skip("this server gives no decision on run diffs")
+    monkeypatch.setenv("SHIPWISE_URL", backend.base_url)
+    monkeypatch.setenv("SHIPWISE_TOKEN", token)
+    everything = {c["input"]["country"]: c["expected"] for c in cases}
+    pytester.makepyfile(test_agent=SHIPPING_TESTS.format(KNOWN=repr(everything)))
+    baseline = await run_session(pytester, "--shipwise-gate")  # no baseline: no decision
+    assert baseline.ret == pytest.ExitCode.TESTS_FAILED, "the gate holds without a decision"
+    shipped = await run_session(pytester, "--shipwise-gate")  # the same answers again
+    out = shipped.stdout.str()
+    shipped.assert_outcomes(passed=24)
+    assert "decision: SHIP" in out and "shipwise gate: PASS (SHIP)" in out
+    assert shipped.ret == pytest.ExitCode.OK
+    runs = await experiment_runs(backend, token, "pytest-ship")
+    assert [r["status"] for r in runs] == ["COMPLETED", "COMPLETED"]

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from bench.kit.factories import comparison_cases, make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
@@ -308,3 +308,20 @@ async def test_a_signed_export_link_downloads_without_a_token(backend: Backend) 
         EXPORT_LINK, {"t": "RUN_DIFF", "id": candidate, "f": "CSV"}, token=token
     )
     assert no_baseline.errors[0]["extensions"]["field"] == "baselineRunId"
+
+
+async def test_the_export_bench_seeds_past_the_default_call_limit(backend: Backend) -> None:
+    """`bench/export.py --cases 100000` seeds 600,000 trials: its workspace's own limit on a
+    comparison's calls (20,000 unless an ADMIN sets it) must not refuse the comparison.
+    3,400 cases × 2 cohorts × 3 trials is just past that default."""
+    from bench.export import COHORTS, TRIALS, seed_comparison
+
+    token, comparison_id = await seed_comparison(backend.sessionmaker, 3_400)
+    async with backend.sessionmaker() as session:
+        trials = await session.scalar(
+            select(func.count()).select_from(Trial).where(Trial.comparison_id == comparison_id)
+        )
+    assert trials == 3_400 * COHORTS * TRIALS
+    exported = await _get(backend, f"/comparisons/{comparison_id}/cases.jsonl", token)
+    assert exported.status_code == 200
+    assert exported.text.count("\n") == 3_400 * COHORTS * TRIALS

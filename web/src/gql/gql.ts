@@ -14,6 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  mutation ExportLink($target: ExportTarget!, $id: ID!, $format: ExportFormat!, $baselineRunId: ID) {\n    exportLink(target: $target, id: $id, format: $format, baselineRunId: $baselineRunId, expiresInHours: 1) {\n      url\n    }\n  }\n": typeof types.ExportLinkDocument,
     "\n  query Me {\n    me {\n      role\n      member {\n        id\n        name\n      }\n      workspace {\n        id\n        name\n        settings {\n          allowSelfSignOff\n        }\n      }\n    }\n  }\n": typeof types.MeDocument,
     "\n  fragment VerdictChipFields on BaselineVerdict {\n    baselineCohortIndex\n    outcome\n    summary\n  }\n": typeof types.VerdictChipFieldsFragmentDoc,
     "\n  fragment ShipPolicyFormFields on ShipPolicy {\n    qualityMarginPoints\n    alpha\n    requireGain\n    guardrails {\n      metric\n      maxIncreasePercent\n      maxIncreasePoints\n    }\n    judge {\n      minLabels\n      minKappa\n    }\n  }\n": typeof types.ShipPolicyFormFieldsFragmentDoc,
@@ -87,6 +88,7 @@ type Documents = {
     "\n  mutation RedeliverWebhook($deliveryId: ID!) {\n    redeliverWebhook(deliveryId: $deliveryId) {\n      id\n      status\n    }\n  }\n": typeof types.RedeliverWebhookDocument,
 };
 const documents: Documents = {
+    "\n  mutation ExportLink($target: ExportTarget!, $id: ID!, $format: ExportFormat!, $baselineRunId: ID) {\n    exportLink(target: $target, id: $id, format: $format, baselineRunId: $baselineRunId, expiresInHours: 1) {\n      url\n    }\n  }\n": types.ExportLinkDocument,
     "\n  query Me {\n    me {\n      role\n      member {\n        id\n        name\n      }\n      workspace {\n        id\n        name\n        settings {\n          allowSelfSignOff\n        }\n      }\n    }\n  }\n": types.MeDocument,
     "\n  fragment VerdictChipFields on BaselineVerdict {\n    baselineCohortIndex\n    outcome\n    summary\n  }\n": types.VerdictChipFieldsFragmentDoc,
     "\n  fragment ShipPolicyFormFields on ShipPolicy {\n    qualityMarginPoints\n    alpha\n    requireGain\n    guardrails {\n      metric\n      maxIncreasePercent\n      maxIncreasePoints\n    }\n    judge {\n      minLabels\n      minKappa\n    }\n  }\n": types.ShipPolicyFormFieldsFragmentDoc,
@@ -174,6 +176,10 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ExportLink($target: ExportTarget!, $id: ID!, $format: ExportFormat!, $baselineRunId: ID) {\n    exportLink(target: $target, id: $id, format: $format, baselineRunId: $baselineRunId, expiresInHours: 1) {\n      url\n    }\n  }\n"): (typeof documents)["\n  mutation ExportLink($target: ExportTarget!, $id: ID!, $format: ExportFormat!, $baselineRunId: ID) {\n    exportLink(target: $target, id: $id, format: $format, baselineRunId: $baselineRunId, expiresInHours: 1) {\n      url\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -218,3 +218,42 @@ async def test_comparison_gate_writes_markdown_and_junit(
     refused = await shipwise("comparison", "gate", shipped, "--markdown", str(unwritable), env=env)
     assert refused.code == 2 and "cannot write the report" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+async def test_a_gate_with_a_policy_writes_its_decision(
+    backend: Backend, tmp_path: Path, junit_schema: Any
+) -> None:
+    """`shipwise gate` under a policy: the files carry the ship decision and its criteria."""
+    from tests.server.cli.commands.test_dataset_import import write_lines
+    from tests.server.cli.commands.test_decision_gate import _items
+    from tests.server.cli.commands.test_runs_cli import import_file
+
+    ws = await make_workspace(backend.sessionmaker)
+    member = ws.tokens[Role.MEMBER]
+    passes = [i % 4 != 0 for i in range(40)]
+    base_costs = [0.001 * (1 + i % 5) for i in range(40)]
+    runs = {}
+    for name, costs in (("base", base_costs), ("dear", [1.5 * c for c in base_costs])):
+        done = await import_file(
+            backend, member, write_lines(tmp_path / f"{name}.jsonl", _items(costs, passes))
+        )
+        assert done.code == 0, done.stderr
+        runs[name] = done.stdout.strip().splitlines()[-1]
+    md, xml = tmp_path / "held.md", tmp_path / "held.xml"
+    held = await shipwise(
+        "gate", "--candidate", runs["dear"], "--baseline", runs["base"],
+        "--guardrail", "cost_per_case=+10%", "--markdown", str(md), "--junit", str(xml),
+        env=client_env(backend, ws.tokens[Role.VIEWER]),
+    )  # fmt: skip
+    assert held.code == 1, (held.stdout, held.stderr)
+    lines = md.read_text().splitlines()
+    assert lines[0].startswith("### ❌ shipwise gate: ") and lines[0].endswith("**DONT\\_SHIP**")
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines
+            if line.startswith("| guardrail") or line.startswith("| quality")]  # fmt: skip
+    assert ["guardrail COST\\_PER\\_CASE vs cohort 1", "VIOLATED"] in [r[:2] for r in rows]
+    assert any(r[0].startswith("quality PASS\\_RATE") for r in rows)
+    junit_schema.validate(str(xml))
+    suite = ET.parse(xml).getroot().find("testsuite")
+    assert suite is not None and suite.get("tests") == "40"
+    props = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert props["outcome"] == "DONT_SHIP"

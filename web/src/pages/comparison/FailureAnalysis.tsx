@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { useQuery } from "urql";
+import { ExportButtons } from "../../components/ExportButtons";
 import { Tabs, type Tab } from "../../components/Tabs";
 import type { CaseFilter, ComparisonScorecardQuery } from "../../gql/graphql";
 import { count } from "../../lib/format";
@@ -74,6 +75,7 @@ export function FailureAnalysis({
           ))}
         </select>
       </div>
+      <ExportButtons target="COMPARISON_CASES" id={id} />
       <Tabs label="Cases" tabs={tabs} selected={filter} onSelect={setFilter}>
         <CaseList
           key={`${filter}-${baseline}`}

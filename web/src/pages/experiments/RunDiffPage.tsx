@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import { ExportButtons } from "../../components/ExportButtons";
 import { Tabs } from "../../components/Tabs";
 import { graphql } from "../../gql";
 import type { CaseFilter } from "../../gql/graphql";
@@ -93,6 +94,7 @@ export function RunDiffPage() {
         <>
           <RunDiffSummary summary={data.runDiff.summary} />
           <h2>Cases</h2>
+          <ExportButtons target="RUN_DIFF" id={candidate} baselineRunId={baseline} />
           <Tabs label="Cases" tabs={TABS} selected={tab} onSelect={setTab}>
             <RunDiffCases key={tab} candidate={candidate} baseline={baseline} filter={tab} />
           </Tabs>
