@@ -79,6 +79,22 @@ def comparison_status(status: str, stop_reason: str | None = None) -> str:
     return STATUS_WORDS.get(status) or words(status)
 
 
+CRITERION_METRICS: Final = {
+    "PASS_RATE": "pass rate",
+    "COST_PER_CASE": "cost per case",
+    "LATENCY_P50": "p50 latency",
+    "LATENCY_P95": "p95 latency",
+    "OUTPUT_TOKENS": "output tokens",
+    "FAILED_OR_MISSING": "failed-or-missing trials",
+}
+
+
+def criterion_name(kind: str, metric: str) -> str:
+    """What a ship-decision criterion tests, as the portal's `criterionName` names it, in a line's
+    middle: "quality (pass rate)", "guardrail (p95 latency)", "gain (cost per case)"."""
+    return f"{words(kind).lower()} ({CRITERION_METRICS.get(metric) or words(metric).lower()})"
+
+
 def words(value: object) -> str:
     """An enum value in words; one not listed reads as a sentence ("NO_DISCORDANT_PAIRS" →
     "No discordant pairs")."""

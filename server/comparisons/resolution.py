@@ -195,8 +195,12 @@ async def _cohort(
 
 
 def _default_label(base: str, overridden: Sequence[tuple[BindingRole, AssetVersion]]) -> str:
-    """The release's name; a variant's is "<base> + <role> v<n>" for each override."""
-    parts = [base, *(f"{role.value} v{version.number}" for role, version in overridden)]
+    """The release's name; a variant's is "<base> + <role> v<n>" for each override, the role in
+    words ("capitals v1 + prompt template v2", not `prompt_template`)."""
+    parts = [
+        base,
+        *(f"{role.value.replace('_', ' ')} v{version.number}" for role, version in overridden),
+    ]
     label = " + ".join(parts)
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 

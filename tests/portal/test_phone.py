@@ -4,6 +4,8 @@ text."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from playwright.async_api import expect
@@ -15,6 +17,7 @@ from tests.portal.harness import axe_violations, portal_page, screenshot, sign_i
 from tests.server.reports.api import RESOLVE_MANY, finalized_comparison
 from tests.server.runs.api import experiment, import_run, item
 
+ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
 NOTE = "Checked by hand with the support team; the expected answer was outdated. " * 6
 
@@ -28,6 +31,23 @@ WIDE = """() => {
   return outer.slice(0, 5).map((e) => name(e) + ' ' + (e.textContent || '').slice(0, 40))
     .concat(wide.slice(0, 8).map((e) => name(e) + ':' + e.scrollWidth + '/' + e.clientWidth));
 }"""
+
+
+APP_ROUTES = set(re.findall(r'path="(/[^"]+)"', (ROOT / "web/src/App.tsx").read_text()))
+"""The portal's routes, as web/src/App.tsx declares them ("/comparisons/:id", …)."""
+
+
+def _route_patterns(paths: list[str]) -> set[str]:
+    """The App.tsx route each measured path matches (ids as `:id`, the query dropped)."""
+    patterns = set()
+    for path in ["/sign-in", *paths]:
+        parts = path.split("?")[0].split("/")
+        patterns.add(
+            "/".join(
+                ":id" if n == 2 and part not in ("new",) else part for n, part in enumerate(parts)
+            )
+        )
+    return patterns
 
 
 async def _fits(page: Any, path: str) -> None:
@@ -79,6 +99,7 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
         "/comparisons",
         "/comparisons/new",
         f"/comparisons/{done.comparison_id}",
+        f"/comparisons/{done.comparison_id}/review",
         "/experiments",
         f"/experiments/{exp}",
         f"/experiments/{exp}/diff?candidate={candidate}&baseline={baseline}",
@@ -89,6 +110,7 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
         "/settings",
         "/prompts",
     ]
+    assert _route_patterns(routes) == APP_ROUTES, "every route of web/src/App.tsx is measured"
     for path in routes:
         await page.goto(f"{sqlite_backend.base_url}{path}")
         await _fits(page, path)

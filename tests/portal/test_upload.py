@@ -3,6 +3,7 @@ with a progress bar and sealed; an open version discarded from the dataset's pag
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -76,4 +77,32 @@ async def test_a_csv_becomes_a_new_sealed_version_and_an_open_one_is_discarded(
         versions.get_by_role("row", name=re.compile(r"^Version 3 Discarded"))
     ).to_be_visible()
     await expect(versions.get_by_role("button", name="Discard")).to_have_count(0)
+    assert page.console_errors == []
+
+
+async def test_long_cases_go_in_chunks_the_server_accepts(
+    sqlite_backend: Backend,
+    portal_page: Any,  # noqa: F811
+) -> None:
+    """400 cases of 8 KB each (3.2 MB of JSON, a document set for retrieval, say): each chunk
+    stays under the server's request limit (2 MB), as the CLI's do, so the upload succeeds."""
+    page = portal_page
+    ws = await make_workspace(sqlite_backend.sessionmaker)
+    passage = "The capital of the country is named in this passage. " * 150  # 8,100 characters
+    lines = [
+        json.dumps({"datasetItemId": f"doc-{n:03d}", "input": {"passage": passage, "n": n}})
+        for n in range(400)
+    ]
+    body = ("\n".join(lines) + "\n").encode()
+    assert len(body) > 3_000_000  # 500 cases (the count limit) would be a refused 2.5 MB body
+    await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.MEMBER], "/datasets")
+    await page.get_by_role("button", name="Upload dataset").click()
+    dialog = page.get_by_role("dialog", name="Upload dataset")
+    await dialog.get_by_label("Dataset file (JSONL or CSV)").set_input_files(
+        files=[{"name": "passages.jsonl", "mimeType": "application/jsonl", "buffer": body}]
+    )
+    await dialog.get_by_role("button", name="Upload").click()
+    await dialog.get_by_text("400 cases uploaded").wait_for()
+    await dialog.get_by_role("button", name="Seal").click()
+    await dialog.get_by_text("Version 1 is sealed with 400 cases.").wait_for()
     assert page.console_errors == []

@@ -23,7 +23,7 @@ from server.cli.commands.client_setup import explain, fail
 from server.cli.commands.comparison_input import BadInput, comparison_input
 from server.cli.commands.progress_watch import ProgressBar, follow
 from server.money import dollars
-from server.words import comparison_status
+from server.words import comparison_status, words
 
 comparison_app = typer.Typer(no_args_is_help=True, help="Comparisons (API client: --url, --token).")
 
@@ -145,7 +145,7 @@ def _describe(comparison: dict[str, Any]) -> str:
         head,
         f"  experiment {comparison['experiment']['name']} · dataset version "
         f"{comparison['datasetVersion']['id']} · {comparison['caseCount']} cases × "
-        f"{comparison['trialsPerCase']} trials ({comparison['split']})",
+        f"{comparison['trialsPerCase']} trials ({words(comparison['split'])} split)",
         f"  calls {progress['doneCalls']}/{progress['totalCalls']} "
         f"({progress['percent']:.1f}%), {progress['failedCalls']} failed; "
         f"spent {dollars(comparison['spentCentsSoFar'])}"
@@ -159,13 +159,13 @@ def _describe(comparison: dict[str, Any]) -> str:
         role = "candidate" if cohort["isCandidate"] else "baseline"
         rate = "—" if cohort["passRate"] is None else f"{100 * cohort['passRate']:.1f}%"
         lines.append(
-            f"  cohort {cohort['cohortIndex']} ({role}) {cohort['label']}: pass rate {rate}"
+            f"  cohort {cohort['cohortIndex'] + 1} ({role}) {cohort['label']}: pass rate {rate}"
         )
     decision = comparison.get("decision")
     if decision is not None:
-        lines.append(f"decision: {decision['outcome']}: {decision['sentence']}")
+        lines.append(decision_gate.describe(decision).splitlines()[0])
     elif comparison["status"] == "DONE":
-        lines.append(f"decision: not yet (verdict {comparison['verdictState']})")
+        lines.append(f"decision: not yet (verdict {words(comparison['verdictState']).lower()})")
     return "\n".join(lines)
 
 
@@ -248,7 +248,7 @@ def preview_command(preview: dict[str, Any], as_json: bool) -> None:
         for cohort in preview["cohorts"]:
             role = "candidate" if cohort["isCandidate"] else "baseline"
             typer.echo(
-                f"  cohort {cohort['cohortIndex']} ({role}) {cohort['label']}: "
+                f"  cohort {cohort['cohortIndex'] + 1} ({role}) {cohort['label']}: "
                 f"{cohort['calls']} calls, at most {dollars(cohort['costBoundCents'])}"
             )
         for variable in preview["variables"]:

@@ -13,6 +13,7 @@ from typing import Any, Final
 import typer
 
 from server.cli.client import ApiClient
+from server.words import comparison_status, criterion_name, words
 
 SHIP: Final = "SHIP"
 GATE_PASSED: Final = 0
@@ -26,7 +27,7 @@ DECISION_FIELDS: Final = """
                  corrected sentence } }
 """
 STATE = (
-    "query($id: ID!) { comparison(id: $id) { id status verdictState verdictErrorCode"
+    "query($id: ID!) { comparison(id: $id) { id status stopReason verdictState verdictErrorCode"
     + DECISION_FIELDS
     + "} }"
 )
@@ -55,18 +56,20 @@ def wait_for_decision(
         if time.monotonic() >= deadline:
             raise NoDecision(
                 f"comparison {comparison_id} has no decision after {timeout:g} s "
-                f"(status {comparison['status']}, verdict {comparison['verdictState']})"
+                f"({comparison_status(comparison['status'], comparison.get('stopReason'))}, "
+                f"verdict {words(comparison['verdictState']).lower()})"
             )
         time.sleep(POLL_SECONDS)
 
 
 def describe(decision: dict[str, Any]) -> str:
-    """The decision's sentence, then each criterion's status and sentence."""
-    lines = [f"decision: {decision['outcome']}: {decision['sentence']}"]
+    """The decision's sentence (it opens with the outcome in words: "Ship …", "Don't ship …"),
+    then each criterion's status and sentence, in words as the portal says them."""
+    lines = [f"decision: {decision['sentence']}"]
     for c in decision.get("criteria", []):
         lines.append(
-            f"  [{c['status']}] baseline {c['baselineCohortIndex']} {c['kind'].lower()} "
-            f"{c['metric']}: {c['sentence']}"
+            f"  [{words(c['status'])}] baseline {c['baselineCohortIndex']}, "
+            f"{criterion_name(c['kind'], c['metric'])}: {c['sentence']}"
         )
     return "\n".join(lines)
 

@@ -25,6 +25,7 @@ from server.cli.commands.client_setup import run_import as run_import_call
 from server.imports.checks import checked, streamed
 from server.imports.reading import Located, Options, Refused, RunToImport, describe
 from server.runs.items import MAX_ITEMS_PER_CHUNK
+from server.words import words
 
 
 @dataclass
@@ -197,7 +198,7 @@ def run_command(
         done = run.imported
         label = f" ({run.label})" if run.label else ""
         typer.echo(
-            f"run {done.run_id}{label}: {done.item_count} items, {done.status}, "
+            f"run {done.run_id}{label}: {done.item_count} items, {words(done.status).lower()}, "
             f"in experiment {experiment!r}"
         )
     if len(runs) > 1:

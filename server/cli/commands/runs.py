@@ -36,6 +36,7 @@ from server.cli.commands.run_import import import_file
 from server.imports.reading import Options
 from server.runs import pass_flips
 from server.runs.items import MAX_ITEMS_PER_CHUNK
+from server.words import words
 
 run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
 
@@ -144,7 +145,7 @@ def import_command(
         ),
     )
     typer.echo(
-        f"run {imported.run_id}: {imported.item_count} items, {imported.status}, "
+        f"run {imported.run_id}: {imported.item_count} items, {words(imported.status).lower()}, "
         f"in experiment {experiment!r}"
     )
     sys.stdout.write(imported.run_id + "\n")

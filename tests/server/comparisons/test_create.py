@@ -150,7 +150,7 @@ async def test_a_variant_freezes_its_overrides_and_is_labelled_by_them(backend: 
     created = (await _create(backend, setup, cohorts=cohorts)).ok()["createComparison"]
     base_label = created["cohorts"][0]["label"]
     assert created["cohorts"][1]["kind"] == "VARIANT"
-    assert created["cohorts"][1]["label"] == f"{base_label} + prompt_template v2"
+    assert created["cohorts"][1]["label"] == f"{base_label} + prompt template v2"  # in words
     assert created["cohorts"][2]["label"] == "built-in prompt"
     async with backend.sessionmaker() as session:
         rows = (

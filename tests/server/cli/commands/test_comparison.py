@@ -115,7 +115,7 @@ async def test_preview_reports_calls_warnings_and_whether_it_can_start(backend: 
     done = await comparison(backend, token, "preview", *flags)
     assert done.code == 0, done.stderr
     assert "Up to 12 model calls" in done.stdout  # 6 cases × 1 trial × 2 cohorts
-    assert "cohort 0 (candidate) new prompt: 6 calls" in done.stdout
+    assert "cohort 1 (candidate) new prompt: 6 calls" in done.stdout
     assert "Use at least 3 trials to see flips" in done.stdout
     assert done.stdout.strip().endswith("can start")
 

@@ -3,6 +3,7 @@ as a CI job runs them: the exit code is the decision (0 SHIP, 1 other, 2 operati
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,9 @@ from tests.server.cli.commands.test_dataset_import import write_lines
 from tests.server.cli.commands.test_runs_cli import client_env, import_file
 from tests.server.cli.invoke import shipwise
 from tests.server.comparisons.documents import CANCEL
+
+RAW_ENUM = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]+)*\b")
+"""An enum value as the API names it (DONT_SHIP, PASS_RATE, VIOLATED, DEV)."""
 
 SAME = ["PP", "PF", "FF", "PP"] * 6
 WORSE = ["FF"] * 6 + ["PP"] * 18
@@ -34,16 +38,20 @@ async def test_comparison_gate_exits_0_on_ship_and_1_otherwise(backend: Backend)
     member, shipped = await comparison_of(backend, [SAME, SAME])
     passed = await shipwise("comparison", "gate", shipped, env=client_env(backend, member))
     assert passed.code == 0, passed.stderr
-    assert passed.stdout.startswith("decision: SHIP: Ship ")
-    assert "[MET] baseline 1 quality PASS_RATE: at most 2 points worse" in passed.stdout
+    assert passed.stdout.startswith("decision: Ship ")
+    assert "[Met] baseline 1, quality (pass rate): at most 2 points worse" in passed.stdout
 
     member, held = await comparison_of(backend, [WORSE, SAME[:6] + ["PP"] * 18])
     failed = await shipwise("comparison", "gate", held, env=client_env(backend, member))
     assert failed.code == 1, failed.stderr
-    assert failed.stdout.startswith("decision: DONT_SHIP: Don't ship ")
+    assert failed.stdout.startswith("decision: Don't ship ")
     status = await shipwise("comparison", "status", held, env=client_env(backend, member))
     assert status.code == 0
-    assert "decision: DONT_SHIP: Don't ship " in status.stdout
+    assert "decision: Don't ship " in status.stdout
+    # Enum values in words, cohorts numbered from 1, as the portal says them (issue 34, 7).
+    assert "cohort 1 (candidate)" in status.stdout and "(Dev split)" in status.stdout
+    for said in (passed.stdout, failed.stdout, status.stdout):
+        assert RAW_ENUM.findall(said) == [], said
 
 
 async def test_start_wait_gate_runs_and_exits_by_the_decision(backend: Backend) -> None:
@@ -56,7 +64,7 @@ async def test_start_wait_gate_runs_and_exits_by_the_decision(backend: Backend) 
     done = await shipwise("comparison", "start", comparison_id, "--wait", "--gate", env=env)
     assert done.code == 1, (done.stdout, done.stderr)
     assert f"comparison {comparison_id}: Done\n" in done.stdout
-    assert "decision: DONT_SHIP: Don't ship " in done.stdout
+    assert "decision: Don't ship " in done.stdout
     alone = await shipwise("comparison", "start", comparison_id, "--gate", env=env)
     assert alone.code == 2 and "--gate needs --wait" in alone.stderr
 
@@ -75,7 +83,7 @@ async def test_comparison_gate_operational_errors_and_no_decision(backend: Backe
     (await backend.gql(CANCEL, {"id": comparison_id}, token=member)).ok()
     cancelled = await shipwise("comparison", "gate", comparison_id, env=env)
     assert cancelled.code == 1, cancelled.stderr
-    assert "decision: NO_DECISION: No decision for " in cancelled.stdout
+    assert "decision: No decision for " in cancelled.stdout
     assert "did not reach its end" in cancelled.stdout
 
 
@@ -111,14 +119,14 @@ async def test_gate_with_a_policy_decides_by_it(backend: Backend, tmp_path: Path
         "--require-gain", "cost", "--margin-points", "1", env=env,
     )  # fmt: skip
     assert shipped.code == 0, (shipped.stdout, shipped.stderr)
-    assert "decision: SHIP: Ship run " in shipped.stdout
-    assert "[MET] baseline 1 gain COST_PER_CASE: 50% cheaper per case" in shipped.stdout
+    assert "decision: Ship run " in shipped.stdout
+    assert "[Met] baseline 1, gain (cost per case): 50% cheaper per case" in shipped.stdout
 
     held = await shipwise(
         "gate", "--candidate", runs["dear"], "--baseline", runs["base"], *flags, env=env
     )
     assert held.code == 1, (held.stdout, held.stderr)
-    assert "[VIOLATED] baseline 1 guardrail COST_PER_CASE" in held.stdout
+    assert "[Violated] baseline 1, guardrail (cost per case)" in held.stdout
 
     # Without a policy it keeps docs/statistics.md's rule: the same pass rates pass.
     plain = await shipwise("gate", "--candidate", runs["dear"], "--baseline", runs["base"], env=env)

@@ -194,7 +194,7 @@ async def test_comparison_gate_writes_markdown_and_junit(
         "comparison", "gate", held, "--markdown", str(md), "--junit", str(xml), env=env
     )
     assert failed.code == 1, failed.stderr
-    assert failed.stdout.startswith("decision: DONT_SHIP: Don't ship ")
+    assert failed.stdout.startswith("decision: Don't ship ")
     cid = held.replace("_", "\\_")
     assert md.read_text().startswith(f"### ❌ shipwise comparison gate: {cid}: **DONT\\_SHIP**")
     junit_schema.validate(str(xml))

@@ -34,7 +34,7 @@ async def test_import_twice_then_gate_and_diff(backend: Backend, tmp_path: Path)
     base = await import_file(backend, member, base_file, "--chunk-size", "7")
     assert base.code == 0, base.stderr
     baseline = base.stdout.strip().splitlines()[-1]
-    assert "40 items, COMPLETED" in base.stdout
+    assert "40 items, completed" in base.stdout
     cand = await import_file(backend, member, cand_file, "--metadata", '{"commit": "abc"}')
     assert cand.code == 0, cand.stderr
     candidate = cand.stdout.strip().splitlines()[-1]
@@ -148,7 +148,7 @@ async def test_run_import_and_compare_accept_and_refuse_the_same_files(
     path = write_lines(tmp_path / "results.jsonl", [json.dumps(line) for line in lines])
     imported = await import_file(backend, member, path)
     assert imported.code == 0, imported.stderr
-    assert "6 items, COMPLETED" in imported.stdout
+    assert "6 items, completed" in imported.stdout
     run_id = imported.stdout.strip().splitlines()[-1]
     run = (await backend.gql(RUN, {"id": run_id}, token=member)).ok()["run"]
     assert run["itemCount"] == 6

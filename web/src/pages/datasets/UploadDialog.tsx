@@ -12,7 +12,7 @@ import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
 import { errorExtension } from "../../lib/errors";
 import { count } from "../../lib/format";
-import { chunks, readCaseFile, type BadLine, type NumberedCase } from "./caseFile";
+import { chunks, jsonBytes, readCaseFile, type BadLine, type NumberedCase } from "./caseFile";
 import {
   AppendDatasetCases,
   CreateDataset,
@@ -23,6 +23,9 @@ import {
 
 /** Cases per `appendDatasetCases` call (the server takes up to 5,000). */
 const CHUNK = 500;
+/** JSON bytes of cases per call: the server takes a request body of 2 MB (the CLI's chunks stop
+ * at 1.5 MB too, server/cli/commands/chunk_upload.py), so long cases go in smaller chunks. */
+const CHUNK_BYTES = 1_500_000;
 const SHOWN_BAD_LINES = 100;
 
 type Stage =
@@ -78,7 +81,7 @@ export function UploadDialog({
 
   const send = async (cases: NumberedCase[], versionId: string): Promise<boolean> => {
     let sent = 0;
-    for (const chunk of chunks(cases, CHUNK)) {
+    for (const chunk of chunks(cases, CHUNK, CHUNK_BYTES, (c) => jsonBytes(c.case))) {
       const result = await client
         .mutation(AppendDatasetCases, {
           versionId,

@@ -59,4 +59,17 @@ describe("chunks", () => {
       { position: 4, items: [5] },
     ]);
   });
+
+  it("starts a new chunk before one would pass its byte limit", () => {
+    const sized = (n: number) => n;
+    expect(chunks([4, 4, 4, 9, 1], 10, 10, sized)).toEqual([
+      { position: 0, items: [4, 4] },
+      { position: 2, items: [4] },
+      { position: 3, items: [9, 1] },
+    ]);
+    expect(chunks([12, 1], 10, 10, sized)).toEqual([
+      { position: 0, items: [12] },
+      { position: 1, items: [1] },
+    ]);
+  });
 });

@@ -114,9 +114,35 @@ export function readCaseFile(name: string, text: string): ReadFile {
   return name.toLowerCase().endsWith(".csv") ? readCsv(text) : readJsonl(text);
 }
 
-/** The cases in chunks of at most `size`, each with the file position of its first case. */
-export function chunks<T>(items: T[], size: number): { position: number; items: T[] }[] {
+/**
+ * The cases in chunks of at most `size` cases and, when `bytesOf` is given, at most `maxBytes`
+ * (a case larger than that goes alone), each with the file position of its first case.
+ */
+export function chunks<T>(
+  items: T[],
+  size: number,
+  maxBytes = Infinity,
+  bytesOf: (item: T) => number = () => 0,
+): { position: number; items: T[] }[] {
   const out: { position: number; items: T[] }[] = [];
-  for (let i = 0; i < items.length; i += size) out.push({ position: i, items: items.slice(i, i + size) });
+  let current: { position: number; items: T[] } | null = null;
+  let bytes = 0;
+  items.forEach((item, i) => {
+    const itemBytes = bytesOf(item);
+    if (!current || current.items.length >= size || bytes + itemBytes > maxBytes) {
+      current = { position: i, items: [] };
+      out.push(current);
+      bytes = 0;
+    }
+    current.items.push(item);
+    bytes += itemBytes;
+  });
   return out;
+}
+
+const encoder = new TextEncoder();
+
+/** A case's size as JSON in a request body, in bytes. */
+export function jsonBytes(value: unknown): number {
+  return encoder.encode(JSON.stringify(value)).length;
 }
