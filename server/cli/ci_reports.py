@@ -21,6 +21,7 @@ from typing import Any
 
 WORST_CASES = 10
 MAX_CELL = 120
+MAX_SENTENCE = 1000
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
 
@@ -103,11 +104,12 @@ def decision_criteria(decision: dict[str, Any]) -> list[Criterion]:
     return rows
 
 
-def md_text(text: str) -> str:
-    """User text as literal Markdown: no markup, no HTML, no table breaks, one line."""
+def md_text(text: str, limit: int = MAX_CELL) -> str:
+    """User text as literal Markdown: no markup, no HTML, no table breaks, one line, at most
+    `limit` characters (a table cell's by default; the decision's sentence is whole)."""
     text = _XML_INVALID.sub("", text).replace("\r", " ").replace("\n", " ")
-    if len(text) > MAX_CELL:
-        text = text[: MAX_CELL - 1] + "…"
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
@@ -127,7 +129,7 @@ def render_markdown(report: GateReport) -> str:
     lines = [
         f"### {mark} {md_text(report.title)}: **{md_text(report.outcome)}**",
         "",
-        md_text(report.sentence) if report.sentence else "",
+        md_text(report.sentence, MAX_SENTENCE) if report.sentence else "",
         "",
     ]
     if report.criteria:

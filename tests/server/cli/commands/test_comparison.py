@@ -145,7 +145,7 @@ async def test_start_wait_follows_the_subscription_to_done(backend: Backend) -> 
     assert "pass rate" in done.stdout
     # Without --gate too, `start --wait` waits for the decision and prints its sentence
     # (6 cases: under the 20 a decision needs).
-    assert "decision: NO_DECISION: No decision for " in done.stdout
+    assert "decision: No decision for new prompt: " in done.stdout  # its sentence, in words
     assert "at least 20 usable cases, and this run has 6" in done.stdout
     assert (await _read(backend, token, comparison_id))["status"] == "DONE"
 

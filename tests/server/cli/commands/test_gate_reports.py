@@ -257,3 +257,20 @@ async def test_a_gate_with_a_policy_writes_its_decision(
     assert suite is not None and suite.get("tests") == "40"
     props = {p.get("name"): p.get("value") for p in suite.iter("property")}
     assert props["outcome"] == "DONT_SHIP"
+
+
+def test_the_markdown_keeps_the_decision_sentence_whole() -> None:
+    """A table cell is cut at 120 characters; the decision's sentence, which names runs and
+    cohorts by id, is the summary's point and stays whole."""
+    from server.cli.ci_reports import GateReport, render_markdown
+
+    sentence = (
+        "Don't ship run_01m9zq4k2x8v7w6t5s4r3p2n1m against run_01m9zq4k2x8v7w6t5s4r3p2n1a: "
+        "more than 2 points worse on pass rate (Δ −11.7 points, 90% interval −20.6 to −4.4)."
+    )
+    assert len(sentence) > 120
+    report = GateReport(
+        title="shipwise gate", outcome="DONT_SHIP", passed=False, sentence=sentence, suite="s"
+    )
+    text = render_markdown(report)
+    assert sentence.replace("_", "\\_") in text.splitlines()
