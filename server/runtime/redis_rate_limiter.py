@@ -95,10 +95,15 @@ class RedisRateLimiter:
             self._send_soon()
         return self._away_until is not None or window.count <= limit
 
-    async def close(self) -> None:
-        """Send what is counted, then let the connection go."""
+    async def flush(self) -> None:
+        """Wait until every hit counted so far is sent and Redis's answer is read (then a
+        decision here knows the other processes' hits as of that answer)."""
         if self._sender is not None:
             await asyncio.gather(self._sender, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Send what is counted, then let the connection go."""
+        await self.flush()
         await self._redis.aclose()
 
     def _join(self, key: str, window_seconds: int, index: int) -> _Window:

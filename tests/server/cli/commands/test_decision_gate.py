@@ -87,7 +87,7 @@ async def test_comparison_gate_operational_errors_and_no_decision(backend: Backe
     assert "did not reach its end" in cancelled.stdout
 
 
-def _items(costs: list[float], passes: list[bool]) -> list[dict[str, Any]]:
+def priced_items(costs: list[float], passes: list[bool]) -> list[dict[str, Any]]:
     return [
         {
             "datasetItemId": f"q{i}",
@@ -107,7 +107,7 @@ async def test_gate_with_a_policy_decides_by_it(backend: Backend, tmp_path: Path
     dear = [1.5 * c for c in base_costs]
     runs = {}
     for name, costs in (("base", base_costs), ("cheap", cheap), ("dear", dear)):
-        path = write_lines(tmp_path / f"{name}.jsonl", _items(costs, passes))
+        path = write_lines(tmp_path / f"{name}.jsonl", priced_items(costs, passes))
         done = await import_file(backend, member, path)
         assert done.code == 0, done.stderr
         runs[name] = done.stdout.strip().splitlines()[-1]
@@ -164,7 +164,7 @@ async def test_run_diff_decision_names_a_metric_the_runs_lack(
     passes = [True] * 30
     runs = []
     for name in ("base", "cand"):
-        path = write_lines(tmp_path / f"{name}.jsonl", _items([0.001] * 30, passes))
+        path = write_lines(tmp_path / f"{name}.jsonl", priced_items([0.001] * 30, passes))
         done = await import_file(backend, member, path)
         assert done.code == 0, done.stderr
         runs.append(done.stdout.strip().splitlines()[-1])

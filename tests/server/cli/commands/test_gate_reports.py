@@ -225,7 +225,7 @@ async def test_a_gate_with_a_policy_writes_its_decision(
 ) -> None:
     """`shipwise gate` under a policy: the files carry the ship decision and its criteria."""
     from tests.server.cli.commands.test_dataset_import import write_lines
-    from tests.server.cli.commands.test_decision_gate import _items
+    from tests.server.cli.commands.test_decision_gate import priced_items
     from tests.server.cli.commands.test_runs_cli import import_file
 
     ws = await make_workspace(backend.sessionmaker)
@@ -235,7 +235,7 @@ async def test_a_gate_with_a_policy_writes_its_decision(
     runs = {}
     for name, costs in (("base", base_costs), ("dear", [1.5 * c for c in base_costs])):
         done = await import_file(
-            backend, member, write_lines(tmp_path / f"{name}.jsonl", _items(costs, passes))
+            backend, member, write_lines(tmp_path / f"{name}.jsonl", priced_items(costs, passes))
         )
         assert done.code == 0, done.stderr
         runs[name] = done.stdout.strip().splitlines()[-1]
