@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons import service as comparison_service
@@ -22,7 +22,7 @@ from server.comparisons.models import ComparisonCase, Trial, TrialState
 from server.datasets.models import DatasetCase
 from server.errors import Conflict
 from server.labels import service as labels
-from server.labels.models import ReviewQueue
+from server.labels.models import ReviewQueue, TrialLabel
 from server.validation import check_range
 from server.workspaces.roles import Actor, Role
 
@@ -49,16 +49,20 @@ class QueueProgress:
     graded: int
 
 
+_GRADED = (Trial.state == TrialState.COMPLETED, Trial.passed.is_not(None))
+"""A graded trial: completed, with a pass/fail."""
+
+
+def _graded(comparison_id: str) -> Select[int, int, int]:
+    return select(Trial.cohort_index, Trial.case_ordinal, Trial.trial_index).where(
+        Trial.comparison_id == comparison_id, *_GRADED
+    )
+
+
 async def graded_trials(session: AsyncSession, comparison_id: str) -> list[labels.TrialKey]:
     """The comparison's graded trials (completed, with a pass/fail) in a fixed order."""
     rows = await session.execute(
-        select(Trial.cohort_index, Trial.case_ordinal, Trial.trial_index)
-        .where(
-            Trial.comparison_id == comparison_id,
-            Trial.state == TrialState.COMPLETED,
-            Trial.passed.is_not(None),
-        )
-        .order_by(Trial.cohort_index, Trial.case_ordinal, Trial.trial_index)
+        _graded(comparison_id).order_by(Trial.cohort_index, Trial.case_ordinal, Trial.trial_index)
     )
     return [(int(c), int(o), int(t)) for c, o, t in rows]
 
@@ -94,10 +98,32 @@ async def next_items(
 
 
 async def progress(*, session: AsyncSession, comparison_id: str) -> QueueProgress:
-    """Labelled and graded trials of a comparison (already scoped by the caller)."""
-    graded = await graded_trials(session, comparison_id)
-    labelled = set(await labels.labels_of(session=session, target_id=comparison_id))
-    return QueueProgress(labelled=len(labelled & set(graded)), graded=len(graded))
+    """Labelled and graded trials of a comparison (already scoped by the caller), counted by
+    the database: the comparison page asks on every load, and a big comparison's graded
+    trials are too many to read (900,000 held the API's loop for seconds, bench/scale.py)."""
+    graded = _graded(comparison_id)
+    labelled_keys = (
+        select(TrialLabel.cohort_index, TrialLabel.position, TrialLabel.trial_index)
+        .join(
+            Trial,
+            (Trial.comparison_id == TrialLabel.target_id)
+            & (Trial.cohort_index == TrialLabel.cohort_index)
+            & (Trial.case_ordinal == TrialLabel.position)
+            & (Trial.trial_index == TrialLabel.trial_index),
+        )
+        .where(TrialLabel.target_id == comparison_id, *_GRADED)
+        .distinct()
+        .subquery()
+    )
+    row = (
+        await session.execute(
+            select(
+                select(func.count()).select_from(graded.subquery()).scalar_subquery(),
+                select(func.count()).select_from(labelled_keys).scalar_subquery(),
+            )
+        )
+    ).one()
+    return QueueProgress(labelled=int(row[1]), graded=int(row[0]))
 
 
 async def queue_sample(session: AsyncSession, comparison_id: str) -> set[labels.TrialKey]:
