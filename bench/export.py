@@ -29,12 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 import psutil
-from sqlalchemy import insert, update
+from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.harness import PeakRss, emit, site
+from bench.kit.done_comparison import mark_done
 from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
-from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
+from server.comparisons.models import Trial, TrialState
 from server.db import create_engine, create_sessionmaker, utcnow
 from server.settings import Settings
 from server.workspaces.roles import Role
@@ -106,17 +107,7 @@ async def seed_comparison(
                 await session.execute(insert(Trial), rows)
             rows = []
     async with sessionmaker() as session, session.begin():
-        await session.execute(
-            update(Comparison)
-            .where(Comparison.id == comparison_id)
-            .values(
-                status=ComparisonStatus.DONE,
-                stop_reason=StopReason.COMPLETED,
-                started_at=utcnow(),
-                ended_at=utcnow(),
-                done_calls=calls,
-            )
-        )
+        await mark_done(session, comparison_id, done_calls=calls)
     return ws.tokens[Role.OWNER], comparison_id
 
 

@@ -8,9 +8,10 @@ import numpy as np
 from sqlalchemy import insert, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.done_comparison import mark_done
 from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
 from server.comparisons import cohort_rates
-from server.comparisons.models import Comparison, ComparisonStatus, StopReason, Trial, TrialState
+from server.comparisons.models import Trial, TrialState
 from server.db import utcnow
 from server.settings import Settings
 from server.verdicts import hosted_runs
@@ -79,17 +80,7 @@ async def seed_ended(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[st
         rows = trial_rows(comparison_id, setup.connection_id, seed=index)
         async with sessionmaker() as session, session.begin():
             await session.execute(insert(Trial), rows)
-            await session.execute(
-                update(Comparison)
-                .where(Comparison.id == comparison_id)
-                .values(
-                    status=ComparisonStatus.DONE,
-                    stop_reason=StopReason.COMPLETED,
-                    started_at=utcnow(),
-                    ended_at=utcnow(),
-                    done_calls=len(rows),
-                )
-            )
+            await mark_done(session, comparison_id, done_calls=len(rows))
             await cohort_rates.settle(session, comparison_id=comparison_id)  # as dispatch ends
         ids.append(comparison_id)
     finalized = await verdict_service.finalize(sessionmaker=sessionmaker, comparison_id=ids[0])

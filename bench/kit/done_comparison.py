@@ -80,6 +80,22 @@ def trial_rows(comparison_id: str, connection_id: str, cases: int) -> list[dict[
     return rows
 
 
+async def mark_done(
+    session: AsyncSession, comparison_id: str, *, done_calls: int | None = None
+) -> None:
+    """End a comparison whose trial rows a bench wrote itself as a completed run."""
+    now = utcnow()
+    values: dict[str, Any] = {
+        "status": ComparisonStatus.DONE,
+        "stop_reason": StopReason.COMPLETED,
+        "started_at": now,
+        "ended_at": now,
+    }
+    if done_calls is not None:
+        values["done_calls"] = done_calls
+    await session.execute(update(Comparison).where(Comparison.id == comparison_id).values(values))
+
+
 async def seed_done_comparison(
     sessionmaker: async_sessionmaker[AsyncSession], cases: int
 ) -> tuple[str, WorkspaceFixture]:
@@ -96,16 +112,7 @@ async def seed_done_comparison(
     async with sessionmaker() as session, session.begin():
         for low in range(0, len(rows), 5000):
             await session.execute(insert(Trial), rows[low : low + 5000])
-        await session.execute(
-            update(Comparison)
-            .where(Comparison.id == comparison_id)
-            .values(
-                status=ComparisonStatus.DONE,
-                stop_reason=StopReason.COMPLETED,
-                started_at=utcnow(),
-                ended_at=utcnow(),
-            )
-        )
+        await mark_done(session, comparison_id)
     async with sessionmaker() as session:
         assert await session.scalar(select(DatasetCase.id).limit(1)) is not None
     return comparison_id, ws
