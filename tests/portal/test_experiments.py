@@ -76,6 +76,9 @@ async def test_runs_figure_and_the_run_diff_with_its_tabs(
     assert f"candidate={candidate}" in page.url and f"baseline={baseline}" in page.url
     summary = page.get_by_role("region", name="Summary")
     await expect(summary).to_contain_text("6 regressed, 0 improved, 18 no change")
+    await expect(summary).to_contain_text("McNemar mid-p, p = ")  # the test in words
+    await expect(summary).to_contain_text("(significant regression)")
+    assert "_" not in await summary.inner_text()  # no enum value shows raw
     await (
         summary.get_by_role("table", name="Evaluators")
         .get_by_role("row", name=re.compile("judge"))

@@ -5,6 +5,8 @@ describe("enumWords", () => {
   it.each([
     ["OPENAI_COMPATIBLE", "OpenAI-compatible"],
     ["CLUSTERED_CR1", "Clustered by case (CR1)"],
+    ["MCNEMAR_MID_P", "McNemar mid-p"],
+    ["SIGNIFICANT_REGRESSION", "Significant regression"],
     ["OPEN", "Open"],
     ["COMPARISON_FINISHED", "Comparison finished"],
     ["DELIVERED", "Delivered"],

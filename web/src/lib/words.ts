@@ -16,6 +16,8 @@ const SPECIAL: Record<string, string> = {
   EVALUATION_SUITE: "Dataset",
   TOOL_SCHEMA: "Tool schema",
   CLUSTERED_CR1: "Clustered by case (CR1)",
+  MCNEMAR_MID_P: "McNemar mid-p",
+  SIGN_FLIP_PERMUTATION: "Sign-flip permutation test",
   PASS_FAIL: "Pass or fail",
   SCORE_0_1: "Score from 0 to 1",
   DEV: "Dev",

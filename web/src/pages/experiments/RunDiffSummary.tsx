@@ -3,6 +3,7 @@ import type { RunDiffPageQuery } from "../../gql/graphql";
 import { count, percent, ratePoints } from "../../lib/format";
 import { deltaWords, score, signedScore } from "./diffWords";
 import { TableScroll } from "../../components/TableScroll";
+import { enumWords } from "../../lib/words";
 
 type Summary = RunDiffPageQuery["runDiff"]["summary"];
 
@@ -31,9 +32,9 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
           <span className={tone}>
             {summary.significant ? "Significant" : "Not significant"}
           </span>{" "}
-          {summary.method}, p = {summary.pValue.toPrecision(3)}, ε ={" "}
+          {enumWords(summary.method)}, p = {summary.pValue.toPrecision(3)}, ε ={" "}
           {ratePoints(summary.epsilon)}{" "}
-          <span className="muted">({summary.significanceReason})</span>
+          <span className="muted">({enumWords(summary.significanceReason).toLowerCase()})</span>
         </dd>
         <dt>Cases</dt>
         <dd>
