@@ -78,6 +78,19 @@ def made(kind: type[T]) -> Callable[[Iterable[Any]], T]:
     return cast("Callable[[Iterable[Any]], T]", partial(tuple.__new__, kind))
 
 
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(kind))
+
+
+def copied(kind: type[T], value: Any, **overrides: Any) -> T:
+    """A `kind` (a dataclass: a GraphQL type) whose fields are `value`'s attributes of the
+    same names, but those `overrides` gives (a type over its read model's value)."""
+    names = _field_names(cast(type, kind))
+    taken = {n: getattr(value, n) for n in names if n not in overrides}
+    return kind(**taken, **overrides)
+
+
 def members(enum: type[E]) -> dict[Any, E]:
     """An enum's members by value and by themselves: a dict lookup, not the enum's call."""
     return {**{m.value: m for m in enum}, **{m: m for m in enum}}

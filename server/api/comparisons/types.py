@@ -47,7 +47,7 @@ from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead
 from server.page_reads.comparison_page import ComparisonPageRead
 from server.page_reads.comparisons_list import ComparisonRowRead
-from server.page_reads.fields import attributes
+from server.page_reads.fields import attributes, copied
 from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
 from server.verdicts.models import ComparisonVerdict as VerdictRow
@@ -106,14 +106,7 @@ class ComparisonCohort:
 
     @classmethod
     def from_read(cls, cohort: CohortRead) -> ComparisonCohort:
-        return cls(
-            cohort_index=cohort.cohort_index,
-            kind=cohort.kind,
-            label=cohort.label,
-            release_id=strawberry.ID(cohort.release_id),
-            is_candidate=cohort.is_candidate,
-            pass_rate=cohort.pass_rate,
-        )
+        return copied(cls, cohort, release_id=strawberry.ID(cohort.release_id))
 
 
 @strawberry.type

@@ -18,7 +18,7 @@ from server.api.direct_reads.documents import (
     variables_of,
     written_for,
 )
-from server.api.direct_reads.present import selected, shower
+from server.api.direct_reads.present import show_root
 from server.errors import ValidationFailed
 from server.page_reads import case_page
 from server.page_reads.case_page import CasePageRead
@@ -79,10 +79,7 @@ async def answer(
         return None  # the schema refuses it, naming what
     if page is None:
         return None  # not the workspace's, or unknown: the schema says NOT_FOUND
-    (root,) = selected(persisted.operation.selection_set, persisted.fragments)
-    key = root.alias.value if root.alias else root.name.value
-    assert root.selection_set is not None  # `covers` saw to it
-    return {key: shower(CasePageRead, root.selection_set, persisted.fragments, {})(page)}
+    return show_root(persisted, CasePageRead, page)
 
 
 DOCUMENTS = (DirectDocument("ComparisonCases", answer, written_for(CASES)),)

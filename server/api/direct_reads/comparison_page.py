@@ -15,7 +15,7 @@ from server.api.direct_reads.documents import (
     a_string,
     variables_of,
 )
-from server.api.direct_reads.present import one_root, selected, shower
+from server.api.direct_reads.present import one_root, show_root
 from server.comparisons.models import StopReason
 from server.page_reads import comparison_page
 from server.page_reads.comparison_page import ComparisonPageRead
@@ -39,11 +39,7 @@ async def answer(
     )
     if page is None or not _plain(page):
         return None  # the schema answers: NOT_FOUND, or rows the read does not hold
-    (root,) = selected(persisted.operation.selection_set, persisted.fragments)
-    key = root.alias.value if root.alias else root.name.value
-    assert root.selection_set is not None  # `covers` saw to it
-    show = shower(ComparisonPageRead, root.selection_set, persisted.fragments, GIVEN)
-    return {key: show(page)}
+    return show_root(persisted, ComparisonPageRead, page, GIVEN)
 
 
 def _plain(page: ComparisonPageRead) -> bool:

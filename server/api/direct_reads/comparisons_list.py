@@ -19,7 +19,7 @@ from server.api.direct_reads.documents import (
     or_none,
     variables_of,
 )
-from server.api.direct_reads.present import missing, selected, shower
+from server.api.direct_reads.present import missing, selected, show_root
 from server.comparisons.models import ComparisonStatus
 from server.errors import ValidationFailed
 from server.page_reads import comparisons_list
@@ -56,10 +56,7 @@ async def answer(
         )
     except (ValidationFailed, ValueError):
         return None  # the schema refuses it (or a stored scorecard it cannot read)
-    (root,) = selected(persisted.operation.selection_set, persisted.fragments)
-    key = root.alias.value if root.alias else root.name.value
-    assert root.selection_set is not None  # `covers` saw to it
-    return {key: shower(ComparisonsListRead, root.selection_set, persisted.fragments, {})(page)}
+    return show_root(persisted, ComparisonsListRead, page)
 
 
 def covers(persisted: Persisted) -> list[str]:

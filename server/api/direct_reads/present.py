@@ -37,34 +37,6 @@ from server.page_reads.fields import attributes, inner, is_leaf, nullable, snake
 Fragments = Mapping[str, FragmentDefinitionNode]
 
 
-def show(
-    value: Any, selections: SelectionSetNode, fragments: Fragments, given: Mapping[str, Any]
-) -> dict[str, Any]:
-    """The selected fields of `value` by response key; `given` names fields shown as given
-    (at this level only)."""
-    shown: dict[str, Any] = {}
-    for field in selected(selections, fragments):
-        name = field.name.value
-        key = field.alias.value if field.alias else name
-        found = given[name] if name in given else getattr(value, snake_case(name))
-        shown[key] = _shown(found, field.selection_set, fragments)
-    return shown
-
-
-def _shown(value: Any, selections: SelectionSetNode | None, fragments: Fragments) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, (tuple, list)):
-        return [_shown(item, selections, fragments) for item in value]
-    if selections is not None:
-        return show(value, selections, fragments, {})
-    if isinstance(value, Enum):
-        return value.name
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return value
-
-
 def selected(selections: SelectionSetNode, fragments: Fragments) -> list[FieldNode]:
     """The fields of a selection set, named fragments spread (`missing` refuses the rest)."""
     found: list[FieldNode] = []
@@ -155,6 +127,17 @@ def shower(
     return show_value
 
 
+def show_root(
+    persisted: Persisted, kind: type, value: Any, given: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The answer's `data`: `value` (of `kind`) under the document's one root field, by its
+    response key (the document is one `covers` accepted)."""
+    (root,) = selected(persisted.operation.selection_set, persisted.fragments)
+    key = root.alias.value if root.alias else root.name.value
+    assert root.selection_set is not None  # `covers` saw to it
+    return {key: shower(kind, root.selection_set, persisted.fragments, given or {})(value)}
+
+
 def _name_or_none(value: Enum | None) -> str | None:
     return None if value is None else value.name
 
@@ -168,7 +151,17 @@ def _list_or_none(value: Any) -> list[Any] | None:
 
 
 def _leaf_of(value: Any) -> Any:
-    return _shown(value, None, {})
+    """A leaf whose annotation does not say its kind: null, a list of leaves, an enum member
+    by name, a datetime in ISO 8601, anything else as is."""
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        return [_leaf_of(item) for item in value]
+    if isinstance(value, Enum):
+        return value.name
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
 
 
 _HELPERS: Final[dict[str, Any]] = {

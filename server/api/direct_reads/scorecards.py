@@ -14,7 +14,7 @@ from server.api.direct_reads.documents import (
     a_string,
     variables_of,
 )
-from server.api.direct_reads.present import one_root, selected, shower
+from server.api.direct_reads.present import one_root, show_root
 from server.page_reads import scorecard
 from server.page_reads.scorecard import ScorecardPageRead
 
@@ -35,10 +35,7 @@ async def answer(
         return None  # a verdict the schema refuses to show
     if page is None:
         return None  # the schema answers: NOT_FOUND
-    (root,) = selected(persisted.operation.selection_set, persisted.fragments)
-    key = root.alias.value if root.alias else root.name.value
-    assert root.selection_set is not None  # `covers` saw to it
-    return {key: shower(ScorecardPageRead, root.selection_set, persisted.fragments, {})(page)}
+    return show_root(persisted, ScorecardPageRead, page)
 
 
 def covers(persisted: Persisted) -> list[str]:

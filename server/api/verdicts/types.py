@@ -19,6 +19,7 @@ from server.checks import CheckKind as CheckKindEnum
 from server.labels import judges as label_judges
 from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
+from server.page_reads.fields import copied
 from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
 from server.verdicts.cases import CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
@@ -163,23 +164,7 @@ class BaselineVerdict:
 
     @classmethod
     def from_read(cls, v: BaselineVerdictRead) -> BaselineVerdict:
-        return cls(
-            baseline_cohort_index=v.baseline_cohort_index,
-            outcome=v.outcome,
-            reason=v.reason,
-            pass_rate_delta_points=v.pass_rate_delta_points,
-            delta_low=v.delta_low,
-            delta_high=v.delta_high,
-            outside_noise=v.outside_noise,
-            mde=v.mde,
-            worse_count=v.worse_count,
-            better_count=v.better_count,
-            same_count=v.same_count,
-            sensitivity_delta_points=v.sensitivity_delta_points,
-            pairwise=PairwiseResult.from_json(v.pairwise),
-            summary=v.summary,
-            decided_early_at_cases=v.decided_early_at_cases,
-        )
+        return copied(cls, v, pairwise=PairwiseResult.from_json(v.pairwise))
 
 
 @strawberry.type
@@ -207,71 +192,32 @@ class Scorecard:
     @classmethod
     def from_read(cls, card: ScorecardRead) -> Scorecard:
         """The scorecard's read model's value (`server.page_reads.scorecard`) as its type."""
-        winner, analysis = card.overall_winner, card.failure_analysis
-        return cls(
-            usable_cases=card.usable_cases,
-            cases_not_run=card.cases_not_run,
-            finalized_at=card.finalized_at,
+        return copied(
+            cls,
+            card,
             metrics=[
-                MetricRow(
-                    name=m.name,
+                copied(
+                    MetricRow,
+                    m,
                     direction=MetricDirection(m.direction),
-                    values=[
-                        MetricValue(cohort_index=v.cohort_index, value=v.value) for v in m.values
-                    ],
+                    values=[copied(MetricValue, v) for v in m.values],
                     winners=list(m.winners),
                 )
                 for m in card.metrics
             ],
-            overall_winner=OverallWinner(
-                cohort_index=winner.cohort_index, reason=winner.reason, votes=list(winner.votes)
+            overall_winner=copied(
+                OverallWinner, card.overall_winner, votes=list(card.overall_winner.votes)
             ),
-            staleness=Staleness(days=card.staleness.days, note=card.staleness.note)
-            if card.staleness is not None
-            else None,
+            staleness=copied(Staleness, card.staleness) if card.staleness is not None else None,
             significance=[
-                SignificanceRow(
-                    baseline_cohort_index=s.baseline_cohort_index,
-                    method=SignificanceMethod(s.method),
-                    p_value=s.p_value,
-                    exact_p_value=s.exact_p_value,
-                    adjusted_p_value=s.adjusted_p_value,
-                    significant=s.significant,
-                    decides=s.decides,
-                    reason=s.reason,
-                )
+                copied(SignificanceRow, s, method=SignificanceMethod(s.method))
                 for s in card.significance
             ],
             confidence=[
-                CohortConfidence(
-                    cohort_index=c.cohort_index,
-                    pass_rate=c.pass_rate,
-                    low=c.low,
-                    high=c.high,
-                    n=c.n,
-                    adequacy=Adequacy(c.adequacy),
-                    mde=c.mde,
-                    interval_method=c.interval_method,
-                )
-                for c in card.confidence
+                copied(CohortConfidence, c, adequacy=Adequacy(c.adequacy)) for c in card.confidence
             ],
-            trials=[
-                TrialSummary(
-                    cohort_index=t.cohort_index,
-                    k=t.k,
-                    pass_hat_k=t.pass_hat_k,
-                    pass_at_k=t.pass_at_k,
-                    flips=t.flips,
-                    failed_or_missing_trials=t.failed_or_missing_trials,
-                )
-                for t in card.trials
-            ],
-            failure_analysis=FailureAnalysis(
-                improved=analysis.improved,
-                regressed=analysis.regressed,
-                both_wrong=analysis.both_wrong,
-                agree=analysis.agree,
-            ),
+            trials=[copied(TrialSummary, t) for t in card.trials],
+            failure_analysis=copied(FailureAnalysis, card.failure_analysis),
             verdicts=[BaselineVerdict.from_read(v) for v in card.verdicts],
             stopping=ComparisonStopping.from_document(card.stopping),
             document=cast(JSON, card.document),
