@@ -25,6 +25,7 @@ from server.comparisons.models import Comparison, ComparisonCohort, Trial
 from server.errors import ValidationFailed
 from server.page_reads.comparison_page import Fetch
 from server.page_reads.fields import made, members
+from server.page_reads.pages import PageInfoRead, page_info
 from server.pagination import cursor_key, encode_cursor
 from server.verdicts.cases import case_condition, movement_of
 from server.verdicts.models import CaseClass, VerdictCase
@@ -71,17 +72,9 @@ class CaseEdgeRead(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class CasePageInfoRead:
-    has_next_page: bool
-    has_previous_page: bool
-    start_cursor: str | None
-    end_cursor: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class CasesRead:
     total_count: int
-    page_info: CasePageInfoRead
+    page_info: PageInfoRead
     edges: tuple[CaseEdgeRead, ...]
 
 
@@ -286,10 +279,5 @@ async def read(
         )
         for cursor, row in zip(cursors, shown, strict=True)
     )
-    info = CasePageInfoRead(
-        len(found) > first,
-        after is not None,
-        cursors[0] if cursors else None,
-        cursors[-1] if cursors else None,
-    )
+    info = page_info(cursors, more=len(found) > first, after=after)
     return CasePageRead(head["id"], CasesRead(head["total"], info, edges))

@@ -38,6 +38,7 @@ from server.money import micros_to_cents
 from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
 from server.page_reads.comparison_page import Fetch
 from server.page_reads.fields import made, members
+from server.page_reads.pages import PageInfoRead, page_info
 from server.pagination import cursor_key, encode_cursor, keyset_statements
 from server.verdicts import wording
 from server.verdicts.models import ComparisonVerdict, VerdictState
@@ -148,14 +149,6 @@ class ComparisonRowRead(NamedTuple):
 class EdgeRead(NamedTuple):
     cursor: str
     node: ComparisonRowRead
-
-
-@dataclass(frozen=True, slots=True)
-class PageInfoRead:
-    has_next_page: bool
-    has_previous_page: bool
-    start_cursor: str | None
-    end_cursor: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,12 +304,7 @@ def list_of(
     return ComparisonsListRead(
         rows[0][-1] if rows else (total or 0),
         tuple(map(_new_edge, zip(cursors, nodes, strict=True))),
-        PageInfoRead(
-            len(rows) > first,
-            after is not None,
-            cursors[0] if cursors else None,
-            cursors[-1] if cursors else None,
-        ),
+        page_info(cursors, more=len(rows) > first, after=after),
     )
 
 
