@@ -23,6 +23,11 @@ from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.judge_server import FakeJudge
 from tests.private_services import private_redis
 
+# The page tests' Chromium (`browser`, `browser_page`) registered here once: a session fixture
+# imported into each test module is a fixture of that module, so every module launched a
+# Chromium of its own and kept it to the end of the run.
+pytest_plugins = ["bench.kit.browser"]
+
 _AVAILABILITY: services.Availability | None = None
 
 PROVIDER_KEY = "sk-fake-0123456789abcdefSECRET"

@@ -1,8 +1,9 @@
 """Headless Chromium for page tests: async Playwright driving Debian's `chromium`.
 
 `make install` installs the package when it is missing; Playwright's own browser download
-is never used. Import the fixtures into a test module (or a conftest) with
-`from bench.kit.browser import browser, browser_page  # noqa: F401`.
+is never used. The tests register the fixtures once, in `tests/conftest.py`'s `pytest_plugins`:
+imported into a test module, the session's Chromium would be that module's own
+(`tests/test_fixture_homes.py`).
 """
 
 from __future__ import annotations

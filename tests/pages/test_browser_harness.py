@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 
-from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
-
 PAGE = b"""<!doctype html><html><body><svg id="forest" width="320" height="20"></svg>
 <script>document.body.dataset.ready = "yes"; console.error("deliberate");</script>
 </body></html>"""
@@ -39,7 +37,7 @@ def page_url() -> Iterator[str]:
 
 
 async def test_chromium_renders_and_records_console_errors(
-    browser_page: Any,  # noqa: F811
+    browser_page: Any,
     page_url: str,
 ) -> None:
     await browser_page.goto(page_url)

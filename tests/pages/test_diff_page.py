@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from server import signed_links
@@ -33,7 +32,7 @@ async def _runs(backend: Backend, token: str) -> tuple[str, str, str]:
 
 async def test_the_page_shows_the_summary_tabs_and_expandable_cases(
     backend: Backend,
-    browser_page: Any,  # noqa: F811
+    browser_page: Any,
     tmp_path: Path,
 ) -> None:
     ws = await make_workspace(backend.sessionmaker)

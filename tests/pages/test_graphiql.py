@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from bench.kit import services
-from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend, start_backend
 from server.graphiql.assets import ASSETS, integrity_of, missing
@@ -36,7 +35,7 @@ async def _type_into(page: Any, container: str, text: str) -> None:
 
 async def test_the_editor_renders_and_runs_a_query_with_the_network_off(
     sqlite_backend: Backend,
-    browser_page: Any,  # noqa: F811
+    browser_page: Any,
 ) -> None:
     _require_assets(sqlite_backend.settings.graphiql_assets_dir)
     ws = await make_workspace(sqlite_backend.sessionmaker)

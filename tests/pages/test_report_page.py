@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bench.kit.browser import browser, browser_page  # noqa: F401 - fixtures
 from bench.kit.harness import Backend
 from server import signed_links
 from server.reports import links
@@ -27,7 +26,7 @@ async def _signed_report(backend: Backend) -> tuple[Any, dict[str, Any]]:
 
 async def test_the_page_by_link_renders_everything_offline_and_prints(
     sqlite_backend: Backend,
-    browser_page: Any,  # noqa: F811
+    browser_page: Any,
     tmp_path: Path,
 ) -> None:
     backend = sqlite_backend
@@ -99,7 +98,7 @@ async def test_the_page_by_link_renders_everything_offline_and_prints(
 
 async def test_the_page_with_a_bearer_token_and_refusals_as_pages(
     sqlite_backend: Backend,
-    browser_page: Any,  # noqa: F811
+    browser_page: Any,
 ) -> None:
     f, report = await _signed_report(sqlite_backend)
     url = sqlite_backend.base_url + report["pagePath"]

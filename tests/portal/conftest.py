@@ -8,4 +8,6 @@ The bound is for a slow host, not a delay: a passing `expect` returns as soon as
 
 from playwright.async_api import expect
 
+from tests.portal.harness import portal_page  # noqa: F401 - the portal tests' page fixture
+
 expect.set_options(timeout=20_000)

@@ -8,7 +8,6 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import WRONG, run_comparison, wait_finalized
@@ -17,7 +16,6 @@ from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -29,7 +27,7 @@ SCRIPT = "<script>window.__xss=1</script>"
 
 async def test_the_dialog_shows_each_cohort_s_trials_and_diffs_the_baselines(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     done = await finalized_comparison(sqlite_backend)
@@ -82,7 +80,7 @@ async def test_the_dialog_shows_each_cohort_s_trials_and_diffs_the_baselines(
 
 async def test_untrusted_outputs_and_inputs_show_as_text_and_never_run(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

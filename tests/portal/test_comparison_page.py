@@ -8,7 +8,6 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import finalized, run_comparison, scripted_setup
@@ -17,7 +16,6 @@ from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     serial_comparison_setup,
     sign_in,
@@ -30,7 +28,7 @@ ALL_TAB = re.compile(r"^All \(\d+\)$")
 
 async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     done = await finalized_comparison(sqlite_backend)
@@ -103,7 +101,7 @@ async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
 
 async def test_the_case_list_loads_50_more_and_never_shows_more_than_100(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     done = await finalized_comparison(sqlite_backend, [["P"] * 130, ["P"] * 65 + ["F"] * 65])
@@ -131,7 +129,7 @@ async def test_the_case_list_loads_50_more_and_never_shows_more_than_100(
 
 async def test_a_done_comparison_not_finalized_offers_the_verdict_to_an_admin(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     done = await finalized_comparison(sqlite_backend)
@@ -163,7 +161,7 @@ async def test_a_done_comparison_not_finalized_offers_the_verdict_to_an_admin(
 
 async def test_a_run_stopped_by_a_connection_s_cap_says_which_and_how_far_it_got(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     setup = await serial_comparison_setup(
@@ -195,7 +193,7 @@ async def test_a_run_stopped_by_a_connection_s_cap_says_which_and_how_far_it_got
 
 async def test_a_large_finalized_comparison_shows_its_verdict(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     """docs/portal.md's size: 500 cases × 3 cohorts × 3 trials. Its bar (the Verdict within 1 s of
     navigation) is a speed target, measured by bench/portal.py, not timed here."""

@@ -8,7 +8,6 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import (
     WorkspaceFixture,
     make_comparison,
@@ -22,7 +21,6 @@ from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     serial_comparison_setup,
     sign_in,
@@ -67,7 +65,7 @@ async def expect_rows(page: Any, count: int) -> None:
 
 async def test_the_list_shows_verdicts_filters_by_status_and_loads_more(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -123,7 +121,7 @@ async def test_the_list_shows_verdicts_filters_by_status_and_loads_more(
 
 async def test_the_list_never_shows_more_than_100_rows(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -150,7 +148,7 @@ async def test_the_list_never_shows_more_than_100_rows(
 
 async def test_a_running_row_follows_its_progress_to_the_end(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     # 20 cases x 1 trial x 2 cohorts = 40 calls, one at a time at 100 ms: about 4 s.
@@ -183,7 +181,7 @@ async def test_a_running_row_follows_its_progress_to_the_end(
 
 async def test_new_comparison_needs_the_member_role(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

@@ -15,13 +15,11 @@ from typing import Any
 import httpx
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     sign_in,
 )
 from tests.server.cli.commands.compare_helpers import shipwise_compare
@@ -51,7 +49,7 @@ LABELS = {1: "v3", 2: "v2"}
 
 async def test_worse_cases_count_the_same_in_the_api_portal_and_report_page(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend)
@@ -97,7 +95,7 @@ async def test_worse_cases_count_the_same_in_the_api_portal_and_report_page(
 
 async def test_pass_flips_count_the_same_on_every_surface(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
     tmp_path: Path,
 ) -> None:
     page = portal_page

@@ -9,19 +9,18 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import CREATE, finalized, scripted_setup
 from server.workspaces.roles import Role
-from tests.portal.harness import axe_violations, portal_page, sign_in  # noqa: F401 - fixture
+from tests.portal.harness import axe_violations, sign_in
 
 CANCEL = "mutation($id: ID!) { cancelComparison(id: $id) { status } }"
 
 
 async def test_the_list_says_each_decision_in_words(
     postgres_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     backend, page = postgres_backend, portal_page
     ws = await make_workspace(backend.sessionmaker)

@@ -12,13 +12,11 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -62,7 +60,7 @@ async def _decision(f: Finalized) -> dict[str, Any]:
 
 async def test_the_page_opens_with_the_decision_its_criteria_and_figure(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend)
@@ -146,7 +144,7 @@ async def test_the_page_opens_with_the_decision_its_criteria_and_figure(
 
 async def test_the_scorecard_shows_each_baseline_s_difference_not_a_winner_on_every_tie(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend)
@@ -182,7 +180,7 @@ async def test_the_scorecard_shows_each_baseline_s_difference_not_a_winner_on_ev
 
 async def test_the_tabs_carry_the_counts_they_list_and_the_majority_line_says_what_it_counts(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend)
@@ -223,7 +221,7 @@ async def test_the_tabs_carry_the_counts_they_list_and_the_majority_line_says_wh
 
 async def test_sign_off_shows_the_decision_and_asks_for_the_override_when_not_ship(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend)

@@ -18,12 +18,10 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from tests.demo_server import demo_server
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
 )
 
@@ -230,7 +228,7 @@ async def _walk_the_demo(page: Any, base: str, link: str, *, keyboard: bool) -> 
 
 async def test_the_demo_from_the_banner_link_to_a_sign_off(
     demo: tuple[str, str],
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     base, link = demo
     await _walk_the_demo(portal_page, base, link, keyboard=False)
@@ -238,7 +236,7 @@ async def test_the_demo_from_the_banner_link_to_a_sign_off(
 
 async def test_the_demo_flow_from_the_keyboard_alone(
     demo: tuple[str, str],
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     base, link = demo
     await _walk_the_demo(portal_page, base, link, keyboard=True)

@@ -12,12 +12,10 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.portal.harness import (
-    portal_page,  # noqa: F401 - fixture
     sign_in,
 )
 from tests.server.reports.api import finalized_comparison
@@ -37,7 +35,7 @@ async def _download(page: Any, name: str, tmp_path: Path) -> str:
 
 async def test_a_run_diff_downloads_as_csv_and_jsonl(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
     tmp_path: Path,
 ) -> None:
     page = portal_page
@@ -76,7 +74,7 @@ async def test_a_run_diff_downloads_as_csv_and_jsonl(
 
 async def test_a_comparisons_cases_download_as_csv_and_jsonl(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
     tmp_path: Path,
 ) -> None:
     page = portal_page

@@ -7,13 +7,12 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import CREATE, run_comparison, wait_finalized
 from server.money import dollars
 from server.workspaces.roles import Role
-from tests.portal.harness import portal_page, sign_in  # noqa: F401 - fixture
+from tests.portal.harness import sign_in
 
 LINES = """(cell) => { const range = document.createRange(); range.selectNodeContents(cell);
   return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size; }"""
@@ -21,7 +20,7 @@ LINES = """(cell) => { const range = document.createRange(); range.selectNodeCon
 
 async def test_the_list_keeps_status_words_whole_and_money_as_everywhere(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

@@ -16,7 +16,6 @@ import httpx
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import CREATE
@@ -27,7 +26,6 @@ from tests.demo_server import free_port
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -53,7 +51,7 @@ async def wait_progress_above(progress: Any, floor: float, timeout: float = 20) 
 
 async def test_a_running_comparison_shows_live_progress_and_cancels(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -276,7 +274,7 @@ async def slow_demo_comparison(base: str, token: str) -> str:
 
 async def test_the_page_rides_out_a_server_restart_mid_run(
     tmp_path: Path,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     server = ServeProcess(tmp_path / "data")

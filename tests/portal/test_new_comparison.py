@@ -9,7 +9,6 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import (
     ComparisonSetup,
     make_comparison_setup,
@@ -21,7 +20,6 @@ from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -73,7 +71,7 @@ async def a_setup(backend: Backend) -> tuple[ComparisonSetup, str]:
 
 async def test_the_panel_builds_a_release_vs_variant_comparison_and_runs_it(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     setup, override_id = await a_setup(sqlite_backend)
@@ -180,7 +178,7 @@ async def test_the_panel_builds_a_release_vs_variant_comparison_and_runs_it(
 
 async def test_run_says_why_it_is_disabled(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     setup, override_id = await a_setup(sqlite_backend)
@@ -248,7 +246,7 @@ async def test_run_says_why_it_is_disabled(
 
 async def test_a_viewer_sees_the_panel_with_run_disabled_for_the_role(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     setup, override_id = await a_setup(sqlite_backend)
@@ -266,7 +264,7 @@ async def test_a_viewer_sees_the_panel_with_run_disabled_for_the_role(
 
 async def test_forms_say_what_is_wrong_at_the_field_and_a_capped_run_says_so(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     """Trials 0 or 1,000,000 and a cap of −5 are refused at their field in words; a cap below
     one case's cost bound is a warning in the preview; the run it makes stops on the cap and
@@ -317,7 +315,7 @@ mutation($value: Int!) {
 
 async def test_a_comparison_over_the_workspaces_call_limit_cannot_run_and_says_so(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     setup = await make_comparison_setup(

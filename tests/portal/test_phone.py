@@ -10,10 +10,9 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.portal.harness import axe_violations, portal_page, screenshot, sign_in  # noqa: F401
+from tests.portal.harness import axe_violations, screenshot, sign_in
 from tests.server.reports.api import RESOLVE_MANY, finalized_comparison
 from tests.server.runs.api import experiment, import_run, item
 
@@ -70,7 +69,7 @@ async def _dialog_fits(dialog: Any) -> None:
 
 async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     await page.set_viewport_size(PHONE)
@@ -131,7 +130,7 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
 
 async def test_the_comparison_page_its_notes_and_dialogs_fit_a_phone(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     await page.set_viewport_size(PHONE)

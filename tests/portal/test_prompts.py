@@ -9,14 +9,12 @@ from typing import Any
 
 from playwright.async_api import Route, expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_asset_version, make_release, make_workspace
 from bench.kit.harness import Backend
 from server.assets.models import AssetKind
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     sign_in,
 )
 
@@ -29,7 +27,7 @@ def _messages(system: str) -> dict[str, Any]:
 
 async def test_two_versions_diff_and_open_new_comparison_prefilled(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -83,7 +81,7 @@ async def test_two_versions_diff_and_open_new_comparison_prefilled(
 
 async def test_compare_waits_for_the_release_it_would_take_as_its_base(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     """The releases are read beside the assets: until they answer, a "Compare on a dataset"
     link would lose its base release, so the button waits for them."""

@@ -8,14 +8,12 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_dataset, make_release, make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -25,7 +23,7 @@ CREATE_EXPERIMENT = "mutation($n: String!) { createExperiment(input: {name: $n})
 
 async def test_datasets_list_and_a_dataset_with_its_cases_paged(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -67,7 +65,7 @@ async def test_datasets_list_and_a_dataset_with_its_cases_paged(
 
 async def test_releases_show_their_bindings(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -88,7 +86,7 @@ async def test_releases_show_their_bindings(
 
 async def test_the_audit_log_with_its_filters(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.portal.harness import portal_page, sign_in  # noqa: F401 - fixture
+from tests.portal.harness import sign_in
 from tests.server.reports.api import AUDIT, LINK, LINK_DEFAULT, finalized_comparison
 
 
 async def test_views_of_a_comparison_page_reuse_one_report_link(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend)

@@ -8,7 +8,6 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.harness import Backend
 from bench.kit.scenarios import (
     run_comparison,
@@ -19,7 +18,6 @@ from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -64,7 +62,7 @@ async def _finalized_by_admin(backend: Backend) -> Finalized:
 
 async def test_generate_versions_resolve_follow_ups_and_open_the_report_page(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend)
@@ -113,7 +111,7 @@ async def test_generate_versions_resolve_follow_ups_and_open_the_report_page(
 
 async def test_sign_off_says_why_it_is_refused_lists_open_items_then_overrides(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await _finalized_by_admin(sqlite_backend)
@@ -170,7 +168,7 @@ async def test_sign_off_says_why_it_is_refused_lists_open_items_then_overrides(
 
 async def test_controls_a_role_may_not_use_are_disabled_with_the_role_they_need(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     f = await finalized_comparison(sqlite_backend, [CANDIDATE, BASELINE_1])

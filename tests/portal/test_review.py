@@ -9,14 +9,12 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.harness import Backend
 from bench.kit.openai_server import FakeOpenAI
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -45,7 +43,7 @@ def _word(passed: bool) -> str:
 async def test_the_review_page_from_the_keyboard_alone(
     sqlite_backend: Backend,
     fake_openai: FakeOpenAI,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     j = await judged_comparison(sqlite_backend, fake_openai, cases=CASES)
@@ -112,7 +110,7 @@ async def test_the_review_page_from_the_keyboard_alone(
 
 async def test_labelling_from_the_case_dialog(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     done = await finalized_comparison(sqlite_backend)

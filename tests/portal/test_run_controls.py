@@ -9,14 +9,13 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import CREATE
 from bench.kit.waiting import eventually
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
-from tests.portal.harness import axe_violations, portal_page, sign_in  # noqa: F401 - fixture
+from tests.portal.harness import axe_violations, sign_in
 
 CASES, TRIALS = 6, 1
 LIST = "{ comparisons(first: 20) { totalCount edges { node { id status } } } }"
@@ -41,7 +40,7 @@ async def _comparison(backend: Backend, **spec: Any) -> tuple[str, str]:
 
 async def test_a_finished_run_ends_its_subscription_without_a_lost_connection(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     comparison_id, member = await _comparison(sqlite_backend)
@@ -70,7 +69,7 @@ async def test_a_finished_run_ends_its_subscription_without_a_lost_connection(
 
 async def test_cancel_and_rerun_ask_first_and_rerun_shows_its_cost_bound(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     comparison_id, member = await _comparison(sqlite_backend, budgetCapCents=50.0)

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from bench.kit.waiting import eventually
@@ -22,7 +21,6 @@ from server.workspaces.roles import Role
 from tests.fakes.webhook_receiver import WebhookReceiver
 from tests.portal.harness import (
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     sign_in,
 )
 from tests.server.webhooks.api import SECRET, deliveries
@@ -36,7 +34,7 @@ def receiver() -> Iterator[WebhookReceiver]:
 
 async def test_an_admin_manages_connections_members_tokens_and_webhooks(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
     receiver: WebhookReceiver,
 ) -> None:
     page = portal_page
@@ -165,7 +163,7 @@ async def test_an_admin_manages_connections_members_tokens_and_webhooks(
 
 async def test_a_viewer_reads_settings_with_every_control_disabled_and_why(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -195,7 +193,7 @@ async def _call_limit(backend: Backend, token: str) -> int:
 
 async def test_an_admin_raises_the_call_limit_and_a_value_out_of_range_changes_nothing(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

@@ -10,11 +10,10 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.portal.harness import axe_violations, portal_page, sign_in  # noqa: F401 - fixture
+from tests.portal.harness import axe_violations, sign_in
 
 DEFAULT = """{ workspace { settings { defaultShipPolicy { qualityMarginPoints alpha requireGain
   guardrails { metric maxIncreasePercent maxIncreasePoints } } } } }"""
@@ -33,7 +32,7 @@ WANTED = {
 
 async def test_a_default_policy_set_in_settings_prefills_new_comparison_and_is_frozen(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     backend, page = sqlite_backend, portal_page
     ws = await make_workspace(backend.sessionmaker)
@@ -115,7 +114,7 @@ async def test_a_default_policy_set_in_settings_prefills_new_comparison_and_is_f
 
 async def test_a_viewer_reads_the_default_policy_with_its_controls_disabled(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

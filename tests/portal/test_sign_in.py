@@ -6,14 +6,12 @@ from typing import Any
 
 import httpx
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     require_portal,
     screenshot,
     sign_in,
@@ -22,7 +20,7 @@ from tests.portal.harness import (
 
 async def test_the_form_signs_in_shows_who_and_signs_out(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -53,7 +51,7 @@ async def test_the_form_signs_in_shows_who_and_signs_out(
 
 async def test_a_refused_token_returns_to_sign_in_with_the_reason(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     await page.goto(f"{sqlite_backend.base_url}/sign-in")
@@ -66,7 +64,7 @@ async def test_a_refused_token_returns_to_sign_in_with_the_reason(
 
 async def test_the_link_with_a_fragment_signs_in_and_clears_it(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

@@ -7,16 +7,15 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
-from tests.portal.harness import axe_violations, portal_page  # noqa: F401 - fixture
+from tests.portal.harness import axe_violations
 
 
 async def test_signing_in_from_a_deep_link_returns_to_it(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -48,7 +47,7 @@ async def test_signing_in_from_a_deep_link_returns_to_it(
 
 async def test_a_refused_token_in_the_sign_in_link_is_said_and_leaves_the_url(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     base = sqlite_backend.base_url

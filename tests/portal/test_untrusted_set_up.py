@@ -9,13 +9,11 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_connection, make_prompt_version, make_release, make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     sign_in,
 )
 
@@ -31,7 +29,7 @@ async def _no_markup_ran(page: Any) -> None:
 
 async def test_markup_in_names_prompts_and_files_shows_as_text(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -82,7 +80,7 @@ async def test_markup_in_names_prompts_and_files_shows_as_text(
 
 async def test_a_viewer_reads_prompts_with_writing_disabled(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)

@@ -9,13 +9,11 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.factories import make_dataset, make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     sign_in,
 )
 
@@ -33,7 +31,7 @@ def csv_file() -> bytes:
 
 async def test_a_csv_becomes_a_new_sealed_version_and_an_open_one_is_discarded(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     ws = await make_workspace(sqlite_backend.sessionmaker)
@@ -82,7 +80,7 @@ async def test_a_csv_becomes_a_new_sealed_version_and_an_open_one_is_discarded(
 
 async def test_long_cases_go_in_chunks_the_server_accepts(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     """400 cases of 8 KB each (3.2 MB of JSON, a document set for retrieval, say): each chunk
     stays under the server's request limit (2 MB), as the CLI's do, so the upload succeeds."""

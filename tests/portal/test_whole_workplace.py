@@ -15,13 +15,11 @@ from typing import Any
 
 from playwright.async_api import expect
 
-from bench.kit.browser import browser  # noqa: F401 - fixture
 from bench.kit.harness import Backend
 from server.workspaces import service
 from tests.portal.harness import (
     Requests,
     axe_violations,
-    portal_page,  # noqa: F401 - fixture
     screenshot,
     sign_in,
 )
@@ -320,7 +318,7 @@ async def sign_off_as(page: Any, token: str, comparison_url: str) -> None:
 
 async def test_a_newcomer_goes_from_a_fresh_workspace_to_a_sign_off_in_the_browser_alone(
     sqlite_backend: Backend,
-    portal_page: Any,  # noqa: F811
+    portal_page: Any,
 ) -> None:
     page = portal_page
     base = sqlite_backend.base_url
