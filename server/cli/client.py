@@ -9,6 +9,8 @@ from typing import Annotated, Any, BinaryIO
 import httpx
 import typer
 
+from server.tls import client_tls
+
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 UrlOption = Annotated[
@@ -45,6 +47,7 @@ class ApiClient:
             base_url=url.rstrip("/"),
             headers={"Authorization": f"Bearer {token}"},
             timeout=timeout,
+            verify=client_tls(),
         )
 
     def execute(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import httpx
 
 from server.connections.endpoints import models_request
 from server.connections.models import ConnectionKind, ConnectionStatus
+from server.tls import client_tls
 
 CHECK_TIMEOUT = httpx.Timeout(5.0, connect=5.0)
 """Short on purpose: a check answers an admin who is waiting for the mutation."""
@@ -97,7 +98,9 @@ async def check_http(*, url: str, headers: Mapping[str, str]) -> CheckResult:
     """`GET url`: the status from the HTTP status, or UNREACHABLE when nobody answered."""
     try:
         async with (
-            httpx.AsyncClient(timeout=CHECK_TIMEOUT, follow_redirects=False) as client,
+            httpx.AsyncClient(
+                timeout=CHECK_TIMEOUT, follow_redirects=False, verify=client_tls()
+            ) as client,
             # Streamed so a large or hostile body is never downloaded: the status is enough.
             client.stream("GET", url, headers=dict(headers)) as response,
         ):

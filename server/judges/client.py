@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from server.providers.openai_compatible import parse_retry_after
+from server.tls import client_tls
 
 TIMEOUT: Final = "timeout"
 RATE_LIMITED: Final = "rate_limited"
@@ -67,6 +68,7 @@ class JudgeClient:
             limits=limits,
             headers=headers,
             follow_redirects=False,
+            verify=client_tls(),
         )
 
     async def complete(self, messages: list[dict[str, str]]) -> str:

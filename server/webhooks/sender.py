@@ -23,6 +23,7 @@ from server import db_retry
 from server.db import utcnow
 from server.runtime.interfaces import JobQueue
 from server.security import SecretBox
+from server.tls import client_tls
 from server.webhooks import addresses, signing
 from server.webhooks.models import DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery
 from server.webhooks.service import enqueue_next
@@ -138,7 +139,10 @@ async def _send(claimed: Claimed, options: SendOptions) -> Result:
     extensions = {"sni_hostname": target.url.host} if target.url.scheme == "https" else {}
     try:
         async with httpx.AsyncClient(
-            timeout=options.timeout_seconds, follow_redirects=False, trust_env=False
+            timeout=options.timeout_seconds,
+            follow_redirects=False,
+            trust_env=False,
+            verify=client_tls(trust_env=False),
         ) as client:
             # Streamed and never read: only the status matters, whatever the body's size.
             async with client.stream(

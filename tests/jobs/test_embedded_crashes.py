@@ -29,6 +29,7 @@ from server.comparisons.stopping import StoppingRule, StoppingSpec
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
 from server.settings import Settings
+from server.tls import client_tls
 from server.workspaces.roles import Role
 from tests.jobs.crash_stack import (
     INPUT_CENTS_PER_MILLION,
@@ -124,7 +125,7 @@ class EmbeddedServer:
                 process.wait()
 
     async def gql(self, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-        async with httpx.AsyncClient(timeout=30) as client:
+        async with httpx.AsyncClient(timeout=30, verify=client_tls()) as client:
             response = await client.post(
                 f"{self.base_url}/graphql",
                 json={"query": query, "variables": variables},
