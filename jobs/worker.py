@@ -14,6 +14,7 @@ from arq.typing import WorkerCoroutine
 from arq.worker import Function, Retry, func
 
 from jobs.arq_adapter import ShipwiseWorker
+from jobs.heap import HeapTrim
 from server.runtime.broker import BROKER_ERRORS, BrokerLink, PatientQueue
 from server.runtime.embedded import check_registry
 from server.runtime.interfaces import JobFunction, JobRegistry
@@ -72,6 +73,10 @@ def counted(name: str, function: JobFunction, *, timeout_seconds: float) -> Work
             )  # fmt: skip
         except RunAgain:
             raise Retry(defer=RUN_AGAIN_AFTER_SECONDS) from None
+        finally:
+            heap = ctx.get("heap")
+            if isinstance(heap, HeapTrim):
+                heap.after_job()
 
     job.__qualname__ = name
     return job
@@ -130,7 +135,8 @@ def worker_settings(
 
     Before `on_startup(ctx)` runs, ctx holds `redis` (arq's pool), `queue` (an ArqQueue
     over it), `events` (a RedisStreamEventBus), `stopping` (set on SIGTERM/SIGINT) and
-    `dispatching` (the comparisons a delivery of this process dispatches, `server.dispatch`).
+    `dispatching` (the comparisons a delivery of this process dispatches, `server.dispatch`)
+    and `heap` (trimmed after each job, jobs/heap.py).
     `keep_result=0` frees a job id when its job ends, as the embedded queue does.
     """
     check_registry(registry)
@@ -138,6 +144,7 @@ def worker_settings(
     async def startup(ctx: dict[Any, Any]) -> None:
         ctx["stopping"] = asyncio.Event()
         ctx["dispatching"] = set()  # comparisons a delivery of this process dispatches
+        ctx["heap"] = HeapTrim()  # the heap a job freed goes back to the system (jobs/heap.py)
         queue = ArqQueue.from_pool(
             ctx["redis"], job_names=registry.functions.keys(), queue_name=registry.queue_name
         )
