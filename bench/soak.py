@@ -16,7 +16,8 @@ FINALIZED; no trial answered twice (the fake's log, bench/fake_provider.py) and 
 (each comparison's trial rows = its planned calls = done calls, none left ADMITTED, the
 fake's calls for it between its rows less those closed `outcome_ambiguous` and its rows);
 every worker and the API still up at the end; the readers' p99 ≤ 250 ms outside the
-fault windows; each process's RSS grows by ≤ 50 MB after its first minute; no error
+fault windows (the API's own p99 from its `/metrics` histogram printed beside it); each
+process's RSS grows by ≤ 50 MB after its first minute; no error
 code in any answer outside the fault windows, and in trials none but
 `outcome_ambiguous` on comparisons running when the worker was killed (docs/domain.md,
 "Dispatch"). Ends with one JSON line.
@@ -49,7 +50,15 @@ from bench.dispatch import child_env, start_fake
 from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, shipwise
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.private_redis import PrivateRedis
-from bench.soak_checks import Window, check_comparisons, read_figures, rss_growth
+from bench.soak_checks import (
+    Buckets,
+    Window,
+    check_comparisons,
+    graphql_buckets,
+    read_figures,
+    rss_growth,
+    server_read_p99,
+)
 from server.comparisons.models import TERMINAL_STATUSES, Comparison
 from server.db import create_engine, create_sessionmaker
 from server.migrate import upgrade
@@ -267,6 +276,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             starter = Starter(client, member, setup.input(trialsPerCase=args.trials), maker)
             faults = asyncio.create_task(_faults(args, start, processes, redis, starter))
             progress = asyncio.create_task(_progress(maker, starter, processes, start))
+            scrapes: list[tuple[float, Buckets]] = []
+            scraping = asyncio.create_task(_scrape(client, until, scrapes))
             await starter.keep_going(until)
             windows = await faults
             emit(
@@ -278,6 +289,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
             await _until("every comparison ended", ended, args.drain)
             progress.cancel()
+            await scraping
         for load in loads:
             await asyncio.to_thread(load.wait, 180)
         reads = json.loads(reads_out.read_text())["rows"]
@@ -293,6 +305,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ]
         figures, more = read_figures(reads, subs, starter.errors, windows)
         failures += more
+        server_p99 = server_read_p99(scrapes, windows)
+        figures["server_read_p99_le_ms"] = None if server_p99 is None else server_p99 * 1000
+        emit(
+            f"the API's own /graphql p99 outside the fault windows: ≤ {server_p99 or 0:g} s "
+            f"(its histogram's bucket, /metrics every {SCRAPE_SECONDS:g} s)"
+        )
         growth, more = rss_growth(processes.rss, processes.started)
         failures += more
         for label, mb in growth.items():
@@ -341,6 +359,23 @@ async def _progress(maker: Any, starter: Starter, processes: Processes, start: f
             f"  {time.time() - start:5.0f} s: {len(starter.ids)} started, {int(done or 0):,} "
             f"calls; RSS {processes.latest_mb()}; load {_load()}"
         )
+
+
+SCRAPE_SECONDS = 5.0
+
+
+async def _scrape(
+    client: httpx.AsyncClient, until: float, scrapes: list[tuple[float, Buckets]]
+) -> None:
+    """The API's `/graphql` duration histogram every `SCRAPE_SECONDS` until `until` (a scrape
+    the API does not answer is skipped: the interval around it then spans two)."""
+    while time.time() < until + SCRAPE_SECONDS:
+        try:
+            answer = await client.get("/metrics")
+            scrapes.append((time.time(), graphql_buckets(answer.text)))
+        except httpx.HTTPError:
+            pass
+        await asyncio.sleep(SCRAPE_SECONDS)
 
 
 def _load() -> str:

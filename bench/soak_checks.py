@@ -182,3 +182,35 @@ def rss_growth(
         if growth[label] > RSS_GROWTH_MB:
             failures.append(f"{label} grew {growth[label]:.0f} MB after its first minute")
     return growth, failures
+
+
+Buckets = dict[float, float]
+"""A duration histogram's cumulative counts by upper bound in seconds (`le`)."""
+
+
+def graphql_buckets(metrics_text: str) -> Buckets:
+    """`/graphql`'s request-duration buckets from the API's `/metrics` text."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return {
+        float(sample.labels["le"]): sample.value
+        for family in text_string_to_metric_families(metrics_text)
+        if family.name == "shipwise_http_request_seconds"
+        for sample in family.samples
+        if sample.name.endswith("_bucket") and sample.labels.get("path") == "/graphql"
+    }
+
+
+def server_read_p99(scrapes: list[tuple[float, Buckets]], windows: list[Window]) -> float | None:
+    """The API's own `/graphql` p99 outside the fault windows, in seconds: the upper bound of
+    the histogram bucket that holds it, over the requests between consecutive scrapes of
+    `/metrics` when no window touches that interval (None when there are none). The readers'
+    p99 adds their client's time on the shared cores to it."""
+    outside: Counter[float] = Counter()
+    for (at, before), (until, after) in zip(scrapes, scrapes[1:], strict=False):
+        if _inside(windows, at, until) is None:
+            outside.update({le: after.get(le, 0.0) - before.get(le, 0.0) for le in after})
+    total = outside.get(float("inf"), 0.0)
+    if total <= 0:
+        return None
+    return next(le for le in sorted(outside) if outside[le] >= 0.99 * total)
