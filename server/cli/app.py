@@ -66,6 +66,11 @@ UVICORN_OPTIONS: dict[str, Any] = {
     # Progress snapshots are ~100-byte frames sent to every subscriber: compressing each one
     # cost more CPU than it saved bytes, on both ends.
     "ws_per_message_deflate": False,
+    # An idle keep-alive connection stays open well past the clients' own expiry (httpx's 5 s,
+    # the SDK's and the CLI's; a load balancer's 60 s): at uvicorn's default of 5 s the server
+    # closed connections a client was reusing at that moment, and the client's request was
+    # reset (`ReadError`: 4 in 33,313 reads in bench/soak.py).
+    "timeout_keep_alive": 75,
 }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import http.client
 import re
+import select
 from pathlib import Path
 
 import httpx
@@ -99,7 +101,33 @@ def test_the_printed_queries_run_a_comparison_to_the_end(tmp_path: Path) -> None
         )
     with demo_server(data_dir) as (base, output_again):
         _check_start_up(base, output_again, migrated=False)
+        _an_idle_connection_outlives_the_clients_keep_alive(base)
         again = re.search(r"Token:\s+(sw_\S+)", output_again.banner)
         assert again and again.group(1) != token.group(1)
         me = _run(base, again.group(1), "{ me { role workspace { name } } }")
         assert me["me"] == {"role": "OWNER", "workspace": {"name": "shipwise demo"}}
+
+
+CLIENT_KEEP_ALIVE_SECONDS = 5.0
+"""httpx's default keep-alive expiry (the SDK's and the CLI's client)."""
+
+
+def _an_idle_connection_outlives_the_clients_keep_alive(base: str) -> None:
+    """A connection idle as long as a client keeps it is still open, and answers, then: a
+    server that closed it first reset the request the client sent on it at that moment."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        for request in range(2):
+            if request:
+                assert connection.sock is not None
+                # Readable would mean the server closed the connection (nothing else is sent).
+                idle = CLIENT_KEEP_ALIVE_SECONDS + 1
+                closed, _, _ = select.select([connection.sock], [], [], idle)
+                assert not closed, "the server closed an idle keep-alive connection"
+            connection.request("GET", "/healthz")
+            answer = connection.getresponse()
+            answer.read()
+            assert answer.status == 200
+    finally:
+        connection.close()
