@@ -7,12 +7,13 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install browser graphiql portal portal-check run test pytest lint typecheck schema bench clean
 
+# The two editable installs in one resolve, built with the venv's own setuptools (what both
+# pyproject.toml's [build-system] require) rather than a throw-away build environment each.
 $(STAMP): pyproject.toml sdk/python/pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "shipwise needs Python 3.11+"'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m pip install --quiet -e sdk/python
+	$(BIN)/python -m pip install --quiet --upgrade pip 'setuptools>=68' wheel
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[dev]' -e sdk/python
 	@touch $(STAMP)
 
 install: $(STAMP) browser graphiql portal
