@@ -368,11 +368,12 @@ async def _scrape(
     client: httpx.AsyncClient, until: float, scrapes: list[tuple[float, Buckets]]
 ) -> None:
     """The API's `/graphql` duration histogram every `SCRAPE_SECONDS` until `until` (a scrape
-    the API does not answer is skipped: the interval around it then spans two)."""
+    the API does not answer with its metrics is skipped: the interval around it spans two)."""
     while time.time() < until + SCRAPE_SECONDS:
         try:
             answer = await client.get("/metrics")
-            scrapes.append((time.time(), graphql_buckets(answer.text)))
+            if answer.status_code == 200:
+                scrapes.append((time.time(), graphql_buckets(answer.text)))
         except httpx.HTTPError:
             pass
         await asyncio.sleep(SCRAPE_SECONDS)
