@@ -47,7 +47,7 @@ def test_the_shared_context_verifies_certificates_and_host_names() -> None:
 async def test_connection_checks_build_no_tls_context_of_their_own(
     plain_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    client_tls()  # the process's one, built before counting
+    client_tls(), client_tls(trust_env=False)  # the process's, built before counting
     built: list[object] = []
     original = ssl.create_default_context
 
