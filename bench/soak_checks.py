@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select
 
 from bench.harness import emit
@@ -190,8 +191,6 @@ Buckets = dict[float, float]
 
 def graphql_buckets(metrics_text: str) -> Buckets:
     """`/graphql`'s request-duration buckets from the API's `/metrics` text."""
-    from prometheus_client.parser import text_string_to_metric_families
-
     return {
         float(sample.labels["le"]): sample.value
         for family in text_string_to_metric_families(metrics_text)

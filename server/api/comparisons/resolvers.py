@@ -15,6 +15,7 @@ from server.api.stopping_types import StoppingInput
 from server.comparisons import lifecycle, rerun, rerun_preview, service
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.page_reads import comparison_page, comparisons_list
+from server.page_reads.fields import copied
 from server.pagination import check_page_size
 from server.spend import service as spend_service
 from server.workspaces.roles import Role
@@ -98,16 +99,8 @@ def _listed(context: Context, found: comparisons_list.ListWithRows) -> Connectio
         loaders.verdicts.prime(row.id, verdict)
         node = Comparison.from_row(row).with_verdict(verdict, read=True)
         edges.append(Edge(node=node.with_listed(edge.node), cursor=edge.cursor))
-    info = page.page_info
     return Connection(
-        edges=edges,
-        page_info=PageInfo(
-            has_next_page=info.has_next_page,
-            has_previous_page=info.has_previous_page,
-            start_cursor=info.start_cursor,
-            end_cursor=info.end_cursor,
-        ),
-        total_count=page.total_count,
+        edges=edges, page_info=copied(PageInfo, page.page_info), total_count=page.total_count
     )
 
 
