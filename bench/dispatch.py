@@ -34,7 +34,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select
 
-from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, spied
+from bench.harness import (
+    ADMIN_URL,
+    SMOKE_HELP,
+    create_database,
+    drop_database,
+    emit,
+    free_port,
+    spied,
+)
 from bench.kit.factories import (
     actor_for,
     make_comparison,
@@ -405,13 +413,18 @@ async def main() -> None:
     parser.add_argument(
         "--phases", default="flat,two,paced", help="which runs (a partial run prints nan)"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help=SMOKE_HELP + " 40 cases, 5 subscribers, flat,paced."
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.cases, args.subscribers, args.phases = 40, 5, "flat,paced"
     key = Fernet.generate_key().decode()
     calls = args.cases * TRIALS * 2
     emit(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts); load {_load()}")
     fake, base_url = start_fake(0.0)
     try:
-        await _floor(base_url, 1_000)  # warm the fake up
+        await _floor(base_url, min(1_000, calls))  # warm the fake up
         floor = await _floor(base_url, calls)
         ours = await _provider_cpu(base_url, calls)
     finally:
@@ -507,6 +520,7 @@ async def main() -> None:
                 "ratio_to_floor": figure(floor["calls_per_s"] / calls_per_s, 2),
                 "ratio_to_ideal": figure(ratio, 3),
                 "subscriber_p99_ms": figure(p99),
+                "smoke": args.smoke,
             }
         )
     )

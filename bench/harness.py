@@ -38,6 +38,11 @@ from server.migrate import upgrade
 DEFAULT_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 ADMIN_URL = os.environ.get("SHIPWISE_BENCH_DATABASE_URL", DEFAULT_ADMIN_URL)
 SAMPLE_SECONDS = 0.05
+SMOKE_HELP = (
+    "A few seconds at toy sizes, only to show the benchmark still runs "
+    "(tests/test_benches_run.py): its figures measure nothing."
+)
+"""`--smoke`'s help, the same in every benchmark; a smoke run's JSON line says `"smoke": true`."""
 
 
 def emit(line: str) -> None:
@@ -122,7 +127,7 @@ def start_server(
     log: Path,
     profile: str | None = None,
     *,
-    ready_seconds: float = 30,
+    ready_seconds: float = 180,  # a bound for a loaded host (its imports), not a delay
 ) -> subprocess.Popen[bytes]:
     """`shipwise serve` on `port` (under py-spy with a profile), once `/healthz` answers."""
     command = spied(shipwise("serve", "--port", str(port)), profile)
