@@ -86,6 +86,14 @@ def shipwise(*args: str) -> list[str]:
     return [sys.executable, "-m", "server.cli", *args]
 
 
+def worker_command(*, smoke: bool) -> tuple[str, ...]:
+    """`shipwise worker`'s arguments in a benchmark: as deployed (niced by default, so the
+    API answers first), or at `--nice 0` in a smoke run, which shares the cores with a test
+    suite's processes rather than with the API alone, so a niced worker would wait them out
+    (tests/test_benches_run.py)."""
+    return ("worker", "--nice", "0") if smoke else ("worker",)
+
+
 def py_spy() -> str:
     """py-spy's executable: on the PATH, else beside this interpreter (the dev extras')."""
     return shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")

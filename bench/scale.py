@@ -53,6 +53,7 @@ from bench.harness import (
     emit,
     free_port,
     shipwise,
+    worker_command,
 )
 from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from bench.kit.portal_documents import document
@@ -107,7 +108,7 @@ def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Pop
 
 
 async def _healthy(port: int) -> None:
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # a bound for a loaded host's start, not a delay
     async with httpx.AsyncClient() as client:
         while time.monotonic() < deadline:
             try:
@@ -312,7 +313,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         port = free_port()
         for index in (1, 2):
             processes[f"worker {index}"] = _start(
-                [sys.executable, "-m", "server.cli", "worker"], env, workdir / f"worker{index}.log"
+                [sys.executable, "-m", "server.cli", *worker_command(smoke=args.smoke)],
+                env,
+                workdir / f"worker{index}.log",
             )
         processes["api"] = _start(shipwise("serve", "--port", str(port)), env, workdir / "api.log")
         for label, process in processes.items():
