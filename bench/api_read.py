@@ -61,7 +61,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 from cryptography.fernet import Fernet
 
-from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port
+from bench.harness import (
+    ADMIN_URL,
+    SMOKE_HELP,
+    create_database,
+    drop_database,
+    emit,
+    free_port,
+)
 from bench.kit.portal_documents import persisted_body
 from bench.read_running import Run, Writer, seed_running
 from bench.read_seed import CASES, COHORTS, COMPARISONS, TRIALS, seed_ended
@@ -179,6 +186,7 @@ def measure(
     workdir: Path,
     profile: Path | None,
     server_pid: int,
+    warm: bool = True,
 ) -> Figure:
     """One figure; several bodies are sent in turn (a page's queries), each connection
     cycling through them."""
@@ -190,7 +198,8 @@ def measure(
         assert answer.status_code == 200 and "errors" not in answer.json(), answer.text[:2000]
         size += len(answer.content)
     lua = write_lua(workdir / f"{name}.lua", bodies, token)
-    run_wrk(url, lua, 2)  # warm-up
+    if warm:
+        run_wrk(url, lua, 2)  # warm-up
     spy = profile_to(server_pid, profile / f"{name}.txt", seconds) if profile else None
     cpu_before = cpu_seconds(server_pid)
     rps, p50, p99, errors, requests = run_wrk(url, lua, seconds)
@@ -211,19 +220,23 @@ class Seeded:
     runs: list[Run]
 
 
-async def _prepare() -> Seeded:
+SMOKE_CASES, SMOKE_COMPARISONS = 30, 2
+"""`--smoke`'s database: two comparisons of 30 cases of each kind."""
+
+
+async def _prepare(cases: int = CASES, comparisons: int = COMPARISONS) -> Seeded:
     url, name = await create_database(ADMIN_URL)
     await asyncio.to_thread(upgrade, url)
     engine = create_engine(url)
     try:
         started = time.perf_counter()
         sessionmaker = create_sessionmaker(engine)
-        token, comparison_id = await seed_ended(sessionmaker)
+        token, comparison_id = await seed_ended(sessionmaker, cases=cases, comparisons=comparisons)
         running_token, runs = await seed_running(
-            sessionmaker, count=COMPARISONS, cases=CASES, cohorts=COHORTS
+            sessionmaker, count=comparisons, cases=cases, cohorts=COHORTS
         )
         emit(
-            f"seeded {COMPARISONS} comparisons ({CASES} cases × {COHORTS} cohorts × {TRIALS} "
+            f"seeded {comparisons} comparisons ({cases} cases × {COHORTS} cohorts × {TRIALS} "
             f"trials each, the first finalized) and {len(runs)} RUNNING ones in "
             f"{time.perf_counter() - started:.1f} s"
         )
@@ -283,7 +296,7 @@ def _serve(
     try:
         common: dict[str, Any] = {
             "port": port, "token": seeded.token, "seconds": args.seconds, "workdir": workdir,
-            "profile": args.profile, "server_pid": server.pid,
+            "profile": args.profile, "server_pid": server.pid, "warm": not args.smoke,
         }  # fmt: skip
         figures = [measure(f"floor{suffix}", [{"query": FLOOR}], **common)]
         if cached and args.only == "all":
@@ -320,10 +333,15 @@ def main() -> None:
     parser.add_argument(
         "--only", choices=("all", "portal"), default="all", help="portal: floor and (d)–(f)."
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help=SMOKE_HELP + " 1 s a figure, no warm-up."
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("bench/api_read.py needs wrk: apt-get install wrk")
-    seeded = asyncio.run(_prepare())
+    if args.smoke:
+        args.seconds = 1
+    seeded = asyncio.run(_prepare(SMOKE_CASES, SMOKE_COMPARISONS) if args.smoke else _prepare())
     env = {
         **os.environ,
         "SHIPWISE_DATABASE_URL": seeded.url,
@@ -361,6 +379,7 @@ def main() -> None:
         "floor_uncached_rps": round(by_name["floor_uncached"].rps, 1),
         **{f"{f.name}_cpu_ms": round(f.cpu_ms, 3) for f in figures},
         "load_average": round(max(f.load for f in figures), 2),
+        "smoke": args.smoke,
     }
     for key, target in TARGETS.items():
         if key not in result:

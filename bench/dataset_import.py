@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import emit, shipwise, site, timed_command
+from bench.harness import SMOKE_HELP, emit, shipwise, site, timed_command
 
 TARGET_CASES_PER_S = 20_000.0
 TARGET_RSS_MB = 300.0
@@ -64,7 +64,10 @@ def main() -> None:
     parser.add_argument(
         "--profile", help="Profile the server with py-spy into this file (.txt, .svg or .json)."
     )
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.cases, args.chunk_size = 2_000, 500
 
     with site() as bench:
         path = bench.workdir / "cases.jsonl"
@@ -88,6 +91,7 @@ def main() -> None:
                 "peak_rss_mb": round(peak, 1),
                 "client_peak_rss_mb": round(figures["client_mb"], 1),
                 "server_peak_rss_mb": round(figures["server_mb"], 1),
+                "smoke": args.smoke,
             }
         )
     )

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
-from bench.harness import PeakRss, emit, shipwise, site, timed_command
+from bench.harness import SMOKE_HELP, PeakRss, emit, shipwise, site, timed_command
 
 TARGET_ITEMS_PER_S = 25_000.0
 TARGET_FIRST_PAGE_MS = 200.0
@@ -149,7 +149,10 @@ def main() -> None:
     parser.add_argument(
         "--keep-database", action="store_true", help="Keep the database (for EXPLAIN) and name it."
     )
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.items = 1_000
 
     with site(keep_database=args.keep_database) as bench:
         env = bench.env
@@ -187,6 +190,7 @@ def main() -> None:
                 "peak_rss_mb": round(max(client_mb, server_mb), 1),
                 "client_peak_rss_mb": round(client_mb, 1),
                 "server_peak_rss_mb": round(server_mb, 1),
+                "smoke": args.smoke,
             }
         )
     )

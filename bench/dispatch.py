@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select
 
-from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, spied
+from bench.harness import (
+    ADMIN_URL,
+    SMOKE_HELP,
+    create_database,
+    drop_database,
+    emit,
+    free_port,
+    spied,
+    worker_command,
+)
 from bench.kit.factories import (
     actor_for,
     make_comparison,
@@ -91,7 +101,7 @@ async def _start_api(
         cwd=ROOT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # a bound for a loaded host's start, not a delay
     async with httpx.AsyncClient() as client:
         while True:
             try:
@@ -171,7 +181,7 @@ async def wait_until_polling(queue_name: str) -> None:
 
     redis = Redis.from_url(REDIS_URL)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300  # a bound for a loaded host's start, not a delay
         while not await redis.exists(f"{queue_name}:health-check"):
             if time.monotonic() > deadline:
                 raise SystemExit("the worker never polled its queue")
@@ -190,8 +200,10 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _start_worker(env: dict[str, str], profile: str | None = None) -> subprocess.Popen[bytes]:
-    command = spied([sys.executable, "-m", "server.cli", "worker"], profile)
+def _start_worker(
+    env: dict[str, str], profile: str | None = None, worker: Sequence[str] = ("worker",)
+) -> subprocess.Popen[bytes]:
+    command = spied([sys.executable, "-m", "server.cli", *worker], profile)
     return subprocess.Popen(
         command, env=child_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
     )
@@ -267,6 +279,7 @@ async def _run_once(
     workers: int = 1,
     profile: str | None = None,
     api_profile: str | None = None,
+    worker: Sequence[str] = ("worker",),
 ) -> dict[str, Any]:
     """One comparison at `delay` seconds per call on `workers` worker processes; its wall time
     from start to DONE, and the delivery delays seen by `subscribers` websocket clients."""
@@ -280,7 +293,9 @@ async def _run_once(
         "SHIPWISE_LOG_LEVEL": "WARNING",
     }
     fake, base_url = start_fake(delay)
-    worker_processes = [_start_worker(env, profile if i == 0 else None) for i in range(workers)]
+    worker_processes = [
+        _start_worker(env, profile if i == 0 else None, worker) for i in range(workers)
+    ]
     api, api_url = await _start_api(env, api_profile) if subscribers else (None, "")
     delays_ms: list[float] = []
     watchers: list[asyncio.Task[None]] = []
@@ -405,13 +420,19 @@ async def main() -> None:
     parser.add_argument(
         "--phases", default="flat,two,paced", help="which runs (a partial run prints nan)"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help=SMOKE_HELP + " 40 cases, 5 subscribers, flat,paced."
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.cases, args.subscribers, args.phases = 40, 5, "flat,paced"
     key = Fernet.generate_key().decode()
+    worker = worker_command(smoke=args.smoke)
     calls = args.cases * TRIALS * 2
     emit(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts); load {_load()}")
     fake, base_url = start_fake(0.0)
     try:
-        await _floor(base_url, 1_000)  # warm the fake up
+        await _floor(base_url, min(1_000, calls))  # warm the fake up
         floor = await _floor(base_url, calls)
         ours = await _provider_cpu(base_url, calls)
     finally:
@@ -441,7 +462,9 @@ async def main() -> None:
     try:
         await asyncio.to_thread(upgrade, database_url)
         if "flat" in phases:
-            flat = await _run_once(database_url, key, 0.0, args.cases, profile=args.profile)
+            flat = await _run_once(
+                database_url, key, 0.0, args.cases, profile=args.profile, worker=worker
+            )
             per_s = flat["calls"] / flat["wall_s"]
             emit(
                 f"0 ms latency, one worker: {flat['wall_s']:.2f} s → {per_s:.0f} calls/s "
@@ -452,7 +475,7 @@ async def main() -> None:
             )
             emit(_ramp_line(flat))
         if "two" in phases:
-            two = await _run_once(database_url, key, 0.0, args.cases, workers=2)
+            two = await _run_once(database_url, key, 0.0, args.cases, workers=2, worker=worker)
             emit(
                 f"0 ms latency, two workers on one comparison: {two['wall_s']:.2f} s → "
                 f"{two['calls'] / two['wall_s']:.0f} calls/s; status {two['status']}, "
@@ -468,6 +491,7 @@ async def main() -> None:
                 subscribers=args.subscribers,
                 profile=None if "flat" in phases else args.profile,
                 api_profile=args.profile_api,
+                worker=worker,
             )
             emit(
                 f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}, "
@@ -507,6 +531,7 @@ async def main() -> None:
                 "ratio_to_floor": figure(floor["calls_per_s"] / calls_per_s, 2),
                 "ratio_to_ideal": figure(ratio, 3),
                 "subscriber_p99_ms": figure(p99),
+                "smoke": args.smoke,
             }
         )
     )

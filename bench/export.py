@@ -32,7 +32,7 @@ import psutil
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bench.harness import PeakRss, emit, site
+from bench.harness import SMOKE_HELP, PeakRss, emit, site
 from bench.kit.done_comparison import mark_done
 from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
 from server.comparisons.models import Trial, TrialState
@@ -128,7 +128,10 @@ def download(url: str, token: str) -> tuple[int, int, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--cases", type=int, default=2_000)
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.cases = 50
     with site() as bench:
         emit(f"seeding {args.cases} cases × {COHORTS} cohorts × {TRIALS} trials")
         token, comparison_id = asyncio.run(seed(bench.database_url, args.cases))
@@ -142,7 +145,9 @@ def main(argv: list[str] | None = None) -> None:
         )
         assert asked.status_code == 200, asked.text[:500]
         warm_mb = psutil.Process(server.pid).memory_info().rss / (1024 * 1024)
-        figures: dict[str, Any] = {"cases": args.cases, "rows": args.cases * COHORTS * TRIALS}
+        figures: dict[str, Any] = {
+            "cases": args.cases, "rows": args.cases * COHORTS * TRIALS, "smoke": args.smoke,
+        }  # fmt: skip
         with PeakRss(server.pid) as peak:
             for fmt in ("csv", "jsonl"):
                 size, _lines, seconds = download(f"{base}.{fmt}", token)

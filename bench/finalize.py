@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bench.harness import create_database, drop_database
+from bench.harness import SMOKE_HELP, create_database, drop_database
 from bench.kit.done_comparison import CHECKS, COHORTS, TRIALS, seed_done_comparison
 from server.comparisons.models import Comparison
 from server.db import create_engine, create_sessionmaker
@@ -170,6 +170,10 @@ if __name__ == "__main__":
     parser.add_argument("--cases", type=int, default=5000)
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.cases, args.repetitions = 100, 1
     result = asyncio.run(main(args.cases, 1 if args.profile else args.repetitions, args.profile))
+    result["smoke"] = args.smoke
     print(json.dumps(result))  # noqa: T201

@@ -38,6 +38,11 @@ from server.migrate import upgrade
 DEFAULT_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 ADMIN_URL = os.environ.get("SHIPWISE_BENCH_DATABASE_URL", DEFAULT_ADMIN_URL)
 SAMPLE_SECONDS = 0.05
+SMOKE_HELP = (
+    "A few seconds at toy sizes, only to show the benchmark still runs "
+    "(tests/test_benches_run.py): its figures measure nothing."
+)
+"""`--smoke`'s help, the same in every benchmark; a smoke run's JSON line says `"smoke": true`."""
 
 
 def emit(line: str) -> None:
@@ -81,6 +86,14 @@ def shipwise(*args: str) -> list[str]:
     return [sys.executable, "-m", "server.cli", *args]
 
 
+def worker_command(*, smoke: bool) -> tuple[str, ...]:
+    """`shipwise worker`'s arguments in a benchmark: as deployed (niced by default, so the
+    API answers first), or at `--nice 0` in a smoke run, which shares the cores with a test
+    suite's processes rather than with the API alone, so a niced worker would wait them out
+    (tests/test_benches_run.py)."""
+    return ("worker", "--nice", "0") if smoke else ("worker",)
+
+
 def py_spy() -> str:
     """py-spy's executable: on the PATH, else beside this interpreter (the dev extras')."""
     return shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
@@ -122,7 +135,7 @@ def start_server(
     log: Path,
     profile: str | None = None,
     *,
-    ready_seconds: float = 30,
+    ready_seconds: float = 180,  # a bound for a loaded host (its imports), not a delay
 ) -> subprocess.Popen[bytes]:
     """`shipwise serve` on `port` (under py-spy with a profile), once `/healthz` answers."""
     command = spied(shipwise("serve", "--port", str(port)), profile)

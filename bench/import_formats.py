@@ -27,7 +27,7 @@ import zstandard
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.harness import emit, shipwise, site, spied, timed_command
+from bench.harness import SMOKE_HELP, emit, shipwise, site, spied, timed_command
 from bench.kit.tool_records import INSPECT, PROMPTFOO_GZ, inspect_samples
 
 TARGET_ITEMS_PER_S = 10_000.0
@@ -130,7 +130,10 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=100_000)
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--profile", help="py-spy the Inspect import's client into this file.")
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.samples, args.rows = 1_000, 200
 
     with site() as bench:
         eval_path = bench.workdir / "large.eval"
@@ -171,6 +174,7 @@ def main() -> None:
                 "inspect_items_per_s": round(inspect_rate),
                 "promptfoo_items_per_s": round(promptfoo_rate),
                 "client_peak_rss_mb": round(inspect["client_mb"], 1),
+                "smoke": args.smoke,
             }
         )
     )

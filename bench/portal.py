@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import (
+    SMOKE_HELP,
     create_database,
     drop_database,
     emit,
@@ -137,5 +138,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=500)
     parser.add_argument("--loads", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args()
-    print(json.dumps(main(args.cases, args.loads)))  # noqa: T201
+    if args.smoke:
+        args.cases, args.loads = 60, 1
+    print(json.dumps(main(args.cases, args.loads) | {"smoke": args.smoke}))  # noqa: T201

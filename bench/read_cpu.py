@@ -23,6 +23,9 @@ between them, so both see the same host; it prints each document's mean CPU ms p
 request over the rounds, for each, and their ratio:
 
     .venv/bin/python bench/read_cpu.py ab /tmp/read.json --code /tmp/before --rounds 15
+
+`--smoke` (no command) seeds a toy database, measures this checkout with a few requests a
+document and drops it: a few seconds, only to show the benchmark still runs.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -46,7 +50,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import httpx
 from cryptography.fernet import Fernet
 
-from bench.harness import ADMIN_URL, create_database, drop_database, emit, free_port, py_spy
+from bench.harness import (
+    ADMIN_URL,
+    SMOKE_HELP,
+    create_database,
+    drop_database,
+    emit,
+    free_port,
+    py_spy,
+)
 from bench.kit.portal_documents import document, persisted_body
 from bench.read_running import Writer, seed_running
 from bench.read_seed import CASES, COHORTS, COMPARISONS, seed_ended
@@ -57,24 +69,27 @@ from server.migrate import upgrade
 REDIS_URL = os.environ.get("SHIPWISE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 ROOT = Path(__file__).resolve().parents[1]
 WARM_UP = 20
+SMOKE_CASES, SMOKE_COMPARISONS, SMOKE_REQUESTS = 30, 2, 5
 ETA = re.compile(rb'"etaSeconds":[0-9.]+')
 
 
-async def _seed(state: Path) -> None:
+async def _seed(
+    state: Path, *, cases: int = CASES, comparisons: int = COMPARISONS, writing: float = 4
+) -> None:
     url, name = await create_database(ADMIN_URL)
     await asyncio.to_thread(upgrade, url)
     engine = create_engine(url)
     try:
         sessionmaker = create_sessionmaker(engine)
-        token, finalized = await seed_ended(sessionmaker)
+        token, finalized = await seed_ended(sessionmaker, cases=cases, comparisons=comparisons)
         running_token, runs = await seed_running(
-            sessionmaker, count=COMPARISONS, cases=CASES, cohorts=COHORTS
+            sessionmaker, count=comparisons, cases=cases, cohorts=COHORTS
         )
     finally:
         await engine.dispose()
     writer = Writer(url, runs)  # a few batches, so counters, spend and etaSeconds show
     writer.start()
-    await asyncio.sleep(4)
+    await asyncio.sleep(writing)
     writer.stop()
     state.write_text(
         json.dumps(
@@ -131,7 +146,7 @@ def _serve(state: dict[str, Any], code: Path, log: Path) -> tuple[subprocess.Pop
     with log.open("wb") as output:  # cwd: `-m` imports that checkout's `server`
         server = subprocess.Popen(command, cwd=code, env=env, stdout=output, stderr=output)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a bound for a loaded host (its imports), not a delay
     while time.monotonic() < deadline and server.poll() is None:
         try:
             if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
@@ -163,16 +178,26 @@ def _timed(
 
 
 def measure(
-    state: dict[str, Any], code: Path, out: Path, requests: int, profile: bool, as_text: bool
-) -> None:
+    state: dict[str, Any],
+    code: Path,
+    out: Path,
+    requests: int,
+    profile: bool,
+    as_text: bool,
+    *,
+    warm_up: int = WARM_UP,
+) -> dict[str, float]:
+    """Each document's server CPU ms and wall ms per request (`<name>_cpu_ms`,
+    `<name>_wall_ms`), printed as a line and as the last line's JSON."""
     out.mkdir(parents=True, exist_ok=True)
     server, url = _serve(state, code, out / "server.log")
     figures = []
+    result: dict[str, float] = {}
     try:
         with httpx.Client(timeout=30) as client:
             for name, (token, body) in documents(state, as_text=as_text).items():
                 headers = {"Authorization": f"Bearer {token}"}
-                for _ in range(WARM_UP):
+                for _ in range(max(1, warm_up)):
                     answer = client.post(f"{url}/graphql", json=body, headers=headers)
                 assert "errors" not in answer.json(), answer.text[:2000]
                 (out / f"{name}.json").write_bytes(answer.content)
@@ -182,11 +207,28 @@ def measure(
                     spy.send_signal(signal.SIGINT)
                     spy.wait()
                 figures.append(f"{name}={cpu_ms:.2f}({wall_ms:.1f})")
+                result |= {f"{name}_cpu_ms": round(cpu_ms, 3), f"{name}_wall_ms": round(wall_ms, 1)}
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(20)
     emit(f"{code}: cpu ms (wall ms) per request: {' '.join(figures)} "
          f"load={os.getloadavg()[0]:.1f}")  # fmt: skip
+    return result | {"load_average": round(os.getloadavg()[0], 2)}
+
+
+def smoke() -> None:
+    """A toy database seeded, this checkout measured on it, the database dropped."""
+    with tempfile.TemporaryDirectory(prefix="shipwise-read-cpu-") as scratch:
+        out = Path(scratch)
+        asyncio.run(
+            _seed(out / "state.json", cases=SMOKE_CASES, comparisons=SMOKE_COMPARISONS, writing=1)
+        )
+        state = json.loads((out / "state.json").read_text())
+        try:
+            figures = measure(state, ROOT, out, SMOKE_REQUESTS, False, False, warm_up=2)
+        finally:
+            asyncio.run(drop_database(state["name"], ADMIN_URL))
+    emit(json.dumps(figures | {"smoke": True}))
 
 
 def ab(
@@ -244,15 +286,23 @@ def compare(before: Path, after: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("seed", "measure", "ab", "compare", "drop"))
-    parser.add_argument("paths", nargs="+", type=Path, help="The state file; compare: 2 dirs.")
+    parser.add_argument("command", nargs="?", choices=("seed", "measure", "ab", "compare", "drop"))
+    parser.add_argument("paths", nargs="*", type=Path, help="The state file; compare: 2 dirs.")
     parser.add_argument("--code", type=Path, default=ROOT, help="The checkout to serve.")
     parser.add_argument("--out", type=Path, default=Path("read_cpu"), help="Bodies, profiles.")
     parser.add_argument("--requests", type=int, default=150, help="Per document.")
     parser.add_argument("--profile", action="store_true", help="py-spy raw profiles.")
     parser.add_argument("--rounds", type=int, default=15, help="ab: alternating rounds.")
     parser.add_argument("--as-text", action="store_true", help="Documents as text: the schema.")
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP + " No command.")
     args = parser.parse_args()
+    if args.smoke:
+        if args.command is not None:
+            parser.error("--smoke takes no command: it seeds, measures and drops on its own")
+        smoke()
+        return
+    if args.command is None or not args.paths:
+        parser.error("a command and its state file (compare: two directories) are needed")
     if args.command == "compare":
         compare(*args.paths[:2])
     elif args.command == "seed":
@@ -264,7 +314,8 @@ def main() -> None:
         elif args.command == "ab":
             ab(state, args.code, args.out, args.rounds, args.requests, args.as_text)
         else:
-            measure(state, args.code, args.out, args.requests, args.profile, args.as_text)
+            figures = measure(state, args.code, args.out, args.requests, args.profile, args.as_text)
+            emit(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -180,7 +180,12 @@ class Writer:
         run.next_case = end
         async with sessionmaker() as session, session.begin():
             trial_ids, stop = await store.admit(
-                session, plan=run.plan, items=items, claims=[run.claim], delivery_id="dlv_bench"
+                session,
+                plan=run.plan,
+                items=items,
+                claims=[run.claim],
+                tokens=[run.claim.token] * len(items),  # the one range fences every item
+                delivery_id="dlv_bench",
             )
         if stop is not None:
             raise RuntimeError(f"{run.plan.comparison.id} stopped: {stop}")

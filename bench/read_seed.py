@@ -23,12 +23,14 @@ CASES, COHORTS, TRIALS, COMPARISONS = 500, 3, 3, 20
 RATES = (0.78, 0.82, 0.80)
 
 
-def trial_rows(comparison_id: str, connection_id: str, seed: int) -> list[dict[str, Any]]:
+def trial_rows(
+    comparison_id: str, connection_id: str, seed: int, cases: int = CASES
+) -> list[dict[str, Any]]:
     """What dispatch leaves: outcomes drawn per cohort, 1% errors, varied latency and tokens."""
     rng = np.random.default_rng(seed)
     now = utcnow()
     rows = []
-    for case in range(CASES):
+    for case in range(cases):
         for cohort in range(COHORTS):
             for trial in range(TRIALS):
                 errored = bool(rng.random() < 0.01)
@@ -63,8 +65,13 @@ def trial_rows(comparison_id: str, connection_id: str, seed: int) -> list[dict[s
     return rows
 
 
-async def seed_ended(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[str, str]:
-    """(the owner's token, the finalized comparison's id)."""
+async def seed_ended(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    *,
+    cases: int = CASES,
+    comparisons: int = COMPARISONS,
+) -> tuple[str, str]:
+    """(the owner's token, the finalized comparison's id) of `comparisons` ended ones."""
     ws = await make_workspace(sessionmaker, name="bench", max_calls_per_comparison=10**6)
     async with sessionmaker() as session, session.begin():
         await session.execute(
@@ -72,12 +79,12 @@ async def seed_ended(sessionmaker: async_sessionmaker[AsyncSession]) -> tuple[st
             .where(Workspace.id == ws.id)
             .values(requests_per_minute_per_token=10**9)
         )
-    setup = await make_comparison_setup(sessionmaker, ws, cases=CASES, cohorts=COHORTS)
+    setup = await make_comparison_setup(sessionmaker, ws, cases=cases, cohorts=COHORTS)
     settings = Settings.model_construct(max_calls_per_comparison=10**6)
     ids = []
-    for index in range(COMPARISONS):
+    for index in range(comparisons):
         comparison_id = await make_comparison(sessionmaker, setup, trials=TRIALS, settings=settings)
-        rows = trial_rows(comparison_id, setup.connection_id, seed=index)
+        rows = trial_rows(comparison_id, setup.connection_id, seed=index, cases=cases)
         async with sessionmaker() as session, session.begin():
             await session.execute(insert(Trial), rows)
             await mark_done(session, comparison_id, done_calls=len(rows))

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, select
 
-from bench.harness import create_database, drop_database
+from bench.harness import SMOKE_HELP, create_database, drop_database
 from bench.kit.done_comparison import seed_done_comparison
 from server.comparisons.models import Comparison
 from server.db import create_engine, create_sessionmaker, utcnow
@@ -134,5 +134,8 @@ async def main(cases: int) -> dict[str, Any]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=5000)
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(main(args.cases))))  # noqa: T201
+    if args.smoke:
+        args.cases = 100
+    print(json.dumps(asyncio.run(main(args.cases)) | {"smoke": args.smoke}))  # noqa: T201

@@ -3,7 +3,7 @@
 `shipwise serve`: create → DONE → FINALIZED (hosted runs COMPLETED) → the decision readable.
 
     .venv/bin/python bench/scale.py                       # full size (tens of minutes)
-    .venv/bin/python bench/scale.py --cases 300 --loads 1 # smoke test
+    .venv/bin/python bench/scale.py --smoke               # a few seconds: it still runs
 
 Prints calls/s over the whole dispatch (start → DONE), finalization seconds (the run's end →
 the committed verdict) and the hosted runs' (→ COMPLETED), each process's peak RSS (sampled
@@ -46,12 +46,14 @@ from sqlalchemy import func, select, text, update
 from bench.dispatch import REDIS_URL, child_env, start_fake, wait_until_polling
 from bench.harness import (
     ADMIN_URL,
+    SMOKE_HELP,
     PeakRss,
     create_database,
     drop_database,
     emit,
     free_port,
     shipwise,
+    worker_command,
 )
 from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
 from bench.kit.portal_documents import document
@@ -106,7 +108,7 @@ def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Pop
 
 
 async def _healthy(port: int) -> None:
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # a bound for a loaded host's start, not a delay
     async with httpx.AsyncClient() as client:
         while time.monotonic() < deadline:
             try:
@@ -140,7 +142,8 @@ def _case_page(
     figures = {}
     for name, bodies in (("cases", [cases]), ("page", page)):
         lua = write_lua(workdir / f"{name}.lua", bodies, token)
-        run_wrk(url, lua, 2)  # warm-up
+        if seconds > 1:
+            run_wrk(url, lua, 2)  # warm-up (a smoke run's 1 s goes without)
         figures[name] = run_wrk(url, lua, seconds)
     return figures
 
@@ -310,7 +313,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         port = free_port()
         for index in (1, 2):
             processes[f"worker {index}"] = _start(
-                [sys.executable, "-m", "server.cli", "worker"], env, workdir / f"worker{index}.log"
+                [sys.executable, "-m", "server.cli", *worker_command(smoke=args.smoke)],
+                env,
+                workdir / f"worker{index}.log",
             )
         processes["api"] = _start(shipwise("serve", "--port", str(port)), env, workdir / "api.log")
         for label, process in processes.items():
@@ -453,9 +458,18 @@ def main() -> None:
     parser.add_argument("--page-seconds", type=int, default=10, help="wrk seconds per figure")
     parser.add_argument("--loads", type=int, default=3, help="cold portal loads (0: skip)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds to DONE")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help=SMOKE_HELP + " 200 cases × 2 cohorts × 1 trial, 1 s of wrk, one cold load.",
+    )
+    args = parser.parse_args()
+    if args.smoke:
+        args.cases, args.cohorts, args.trials, args.page_seconds, args.loads = 200, 2, 1, 1, 1
+        args.timeout = min(args.timeout, 300)
     require_wrk()
-    figures = asyncio.run(run(parser.parse_args()))
-    emit(json.dumps(figures))
+    figures = asyncio.run(run(args))
+    emit(json.dumps(figures | {"smoke": args.smoke}))
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ ALPHA, EPSILON, TARGET = 0.05, 0.01, 0.05
 CASES, COMPARISONS, BASE_RATE = 2000, 2000, 0.8
 MIN_CASES, LOOK_EVERY = 100, 50
 FAIL_PASSING, PASS_FAILING = 0.12, 0.02
+SMOKE_COMPARISONS = 40
 
 
 def emit(line: str) -> None:
@@ -95,14 +96,14 @@ def fixed_n_power(differences: npt.NDArray[np.float64], n: int) -> float:
     return hits / int(differences.shape[0])
 
 
-def part_a(rng: np.random.Generator) -> float:
+def part_a(rng: np.random.Generator, comparisons: int = COMPARISONS) -> float:
     started = time.perf_counter()
-    used, outcome = stops(null_differences(rng, COMPARISONS), LOOK_EVERY)
+    used, outcome = stops(null_differences(rng, comparisons), LOOK_EVERY)
     wrong = np.isin(outcome, ["REGRESSED", "IMPROVED"])
     rate = float(wrong.mean())
-    se = math.sqrt(rate * (1 - rate) / COMPARISONS)
+    se = math.sqrt(rate * (1 - rate) / comparisons)
     emit(
-        f"(a) null: wrong decisions {wrong.sum()} of {COMPARISONS} = {rate:.4f} "
+        f"(a) null: wrong decisions {wrong.sum()} of {comparisons} = {rate:.4f} "
         f"(MC SE {se:.4f}; target ≤ 0.05); NO_CHANGE {np.mean(outcome == 'NO_CHANGE'):.3f}, "
         f"ran to the end {np.mean(outcome == 'RAN_TO_END'):.3f}, median cases used "
         f"{int(np.median(used))} ({time.perf_counter() - started:.1f} s)"
@@ -110,9 +111,9 @@ def part_a(rng: np.random.Generator) -> float:
     return rate
 
 
-def part_b(rng: np.random.Generator) -> float:
+def part_b(rng: np.random.Generator, comparisons: int = COMPARISONS) -> float:
     started = time.perf_counter()
-    differences = regression_differences(rng, COMPARISONS)
+    differences = regression_differences(rng, comparisons)
     emit(f"(b) regression: mean Δ {differences.mean() * 100:.2f} points")
     median = 0.0
     for look_every in (LOOK_EVERY, 1):
@@ -140,12 +141,20 @@ def main() -> None:
     parser.add_argument(
         "--more-orders", type=int, default=4, help="(c) again with these many other case orders"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="A few seconds at toy sizes (40 comparisons, one "
+        "case order), only to show the benchmark still runs: its figures measure nothing."
+    )  # fmt: skip
     args = parser.parse_args()
+    comparisons = SMOKE_COMPARISONS if args.smoke else COMPARISONS
+    if args.smoke:
+        args.more_orders = 0
     rng = np.random.default_rng(20261201)
-    result: dict[str, float | str | None] = {
-        "null_error_rate": part_a(rng),
-        "median_fraction_used": part_b(rng),
+    result: dict[str, float | str | bool | None] = {
+        "null_error_rate": part_a(rng, comparisons),
+        "median_fraction_used": part_b(rng, comparisons),
         "service_calls_fraction": None,
+        "smoke": args.smoke,
     }
     if not args.skip_service:
         from bench.sequential_service import run_service_comparison

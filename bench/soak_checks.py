@@ -130,9 +130,12 @@ def read_figures(
     subs: dict[str, Any],
     starter_errors: list[tuple[float, str]],
     windows: list[Window],
+    *,
+    judge_p99: bool = True,
 ) -> tuple[dict[str, Any], list[str]]:
     """The readers' p99 outside and inside the windows, and every error code by where it
-    fell; failures: p99 over the target outside, or any code outside."""
+    fell; failures: p99 over the target outside (unless not `judge_p99`: a smoke run's
+    figures measure nothing), or any code outside."""
     failures = []
     outside = [ms for at, ms, _, _ in reads if _inside(windows, at, at + ms / 1000) is None]
     inside = [ms for at, ms, _, _ in reads if _inside(windows, at, at + ms / 1000) is not None]
@@ -144,7 +147,7 @@ def read_figures(
     )
     for window in windows:
         emit(f"  window {window.name}: {window.end - window.start:.0f} s")
-    if p99 > READ_P99_MS:
+    if judge_p99 and p99 > READ_P99_MS:
         failures.append(f"read p99 outside the fault windows {p99:.0f} ms")
     events = [(at, code, "reader") for at, _, code, _ in reads if code is not None]
     events += [(at, code, "subscriber") for at, code in subs["errors"]]

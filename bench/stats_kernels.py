@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 from scipy.stats import permutation_test
 
-from bench.harness import emit
+from bench.harness import SMOKE_HELP, emit
 from stats.gate import paired_test
 from stats.trials import CohortTrials
 
@@ -79,7 +79,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=21)
     parser.add_argument("--skip-scipy", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP + " No scipy baseline.")
     args = parser.parse_args()
+    if args.smoke:
+        args.repeats, args.skip_scipy = 1, True
 
     candidate, baseline = make_cohorts()
     differences = (candidate.passed - baseline.passed) / TRIALS
@@ -111,6 +114,8 @@ def main() -> None:
             {
                 "paired_exact_ms": round(median, 3),
                 "speedup_vs_scipy": None if np.isnan(speedup) else round(speedup, 1),
+                "scipy_baseline": "skipped" if args.skip_scipy else "measured",
+                "smoke": args.smoke,
             }
         )
     )

@@ -112,10 +112,13 @@ async def start_backend(name: str, settings: Settings) -> AsyncIterator[Backend]
 
 
 def start_worker_process(env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
-    """`shipwise worker` as its own process, as in production."""
+    """`shipwise worker` as its own process, as in production, at the suite's CPU priority
+    (`--nice 0`): here it shares the cores with pytest workers and Chromium, not only with
+    the API it yields to in production, and a niced worker would time the host's load.
+    The default niceness is tested in tests/jobs/test_worker_nice.py."""
     log = open(log_path, "ab")
     return subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "worker"],
+        [sys.executable, "-m", "server.cli", "worker", "--nice", "0"],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,

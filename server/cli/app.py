@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -136,9 +137,28 @@ def _serve_workers(host: str, port: int, workers: int, banner: Callable[[str], s
     Multiprocess(config, sockets=[sock]).run()
 
 
+WORKER_NICE = 10
+"""`shipwise worker`'s default niceness increment: on a box it shares with `shipwise serve`,
+the API's reads get a core before the workers' dispatch and finalization do."""
+
+
 @app.command()
-def worker() -> None:
+def worker(
+    nice: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=19,
+            help="Lower this worker's CPU priority by N (os.nice) so a `shipwise serve` on the "
+            "same host answers first; 0 leaves it as started.",
+        ),
+    ] = WORKER_NICE,
+) -> None:
     """Run an arq worker with every job (needs SHIPWISE_REDIS_URL)."""
+    if nice:
+        # First, before any thread starts: on Linux a niceness is per thread and new threads
+        # inherit their creator's, so every thread of the worker runs at it.
+        os.nice(nice)
     from server.logs import configure_logging
 
     settings = get_settings()

@@ -83,8 +83,9 @@ class Deployment:
         return base_url
 
     def start_worker(self) -> None:
-        """`shipwise worker` on the same database, Redis and queue."""
-        self._spawn("worker", "worker")
+        """`shipwise worker` on the same database, Redis and queue, at the suite's priority
+        (as bench/kit/harness.py's `start_worker_process`)."""
+        self._spawn("worker", "worker", "--nice", "0")
 
     def tail(self, name: str) -> str:
         path = self.logs / f"{name}.log"
