@@ -27,13 +27,14 @@ def test_an_estimate_past_the_margin_says_which_way_more_cases_lean() -> None:
     assert delta == -2.5  # past the 2-point margin
     decision = ship_decision(_cohort(candidate), [_cohort(baseline)], ShipPolicy(), seed=3)
     (quality,) = [c for c in decision.criteria if c.kind == stats.decision.QUALITY]
-    assert quality.status == stats.decision.UNCERTAIN and quality.high > -2 > quality.estimate
+    low, high = quality.low, quality.high
+    assert low is not None and high is not None and quality.estimate is not None
+    assert quality.status == stats.decision.UNCERTAIN and high > -2 > quality.estimate
     assert (decision.outcome, decision.reason) == ("MORE_DATA", "UNLIKELY_TO_PASS")
 
     document = to_document(
         decision, policy=ShipPolicy(), labels={1: "quiz v1"}, candidate="quiz v2"
     )
-    low, high = quality.low, quality.high
     interval = f"{low:+.1f} to {high:+.1f}".replace("-", "−")
     assert document["sentence"] == (
         "More data needed before shipping quiz v2: not shown within 2 points of quiz v1 "
