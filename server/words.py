@@ -95,6 +95,15 @@ def criterion_name(kind: str, metric: str) -> str:
     return f"{words(kind).lower()} ({CRITERION_METRICS.get(metric) or words(metric).lower()})"
 
 
+def criterion_title(kind: str, metric: str) -> str:
+    """What a criterion tests, as the portal's `criterionName` heads it: "Quality (pass rate)",
+    "Guardrail: p95 latency", "Gain: cost per case"."""
+    if kind == "QUALITY":
+        return "Quality (pass rate)"
+    name = CRITERION_METRICS.get(metric) or words(metric).lower()
+    return f"{'Gain' if kind == 'GAIN' else 'Guardrail'}: {name}"
+
+
 def words(value: object) -> str:
     """An enum value in words; one not listed reads as a sentence ("NO_DISCORDANT_PAIRS" →
     "No discordant pairs")."""

@@ -17,13 +17,14 @@ from server.cli.commands.dataset import dataset_app
 from server.cli.commands.export import export_app
 from server.cli.commands.gate import gate_command
 from server.cli.commands.runs import diff_command, run_app
+from server.cli.groups import command_group
 from server.settings import Settings, get_settings
 
 if TYPE_CHECKING:
     from server.cli.demo import Demo
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help=__doc__)
-workspace_app = typer.Typer(no_args_is_help=True, help="Workspaces (admin, on the database).")
+app = command_group(__doc__ or "", add_completion=False)
+workspace_app = command_group("Workspaces (admin, on the database).")
 app.add_typer(workspace_app, name="workspace")
 app.add_typer(dataset_app, name="dataset")
 app.add_typer(run_app, name="run")

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
+
+from server.decisions import wording
+from server.words import criterion_title, metric_value, words
 
 WORST_CASES = 10
 MAX_CELL = 120
@@ -78,30 +81,84 @@ class GateReport:
         return sorted(failed, key=lambda case: -case.drop)[:limit]
 
 
-def _number(value: float | None) -> str:
-    return "—" if value is None else f"{value:+.4g}" if abs(value) < 1e4 else f"{value:+.3e}"
+SCORECARD_ROWS: Final = {
+    "PASS_RATE": "pass_rate",
+    "COST_PER_CASE": "cost_per_case_cents",
+    "LATENCY_P50": "latency_p50_ms",
+    "LATENCY_P95": "latency_p95_ms",
+    "OUTPUT_TOKENS": "output_tokens_mean",
+    "FAILED_OR_MISSING": "failed_or_missing_rate",
+}
+"""A decision metric's scorecard row (`scorecard.metrics { name }`): the cohorts' own values."""
+
+CohortValues = Mapping[str, Mapping[int, float | None]]
+"""Scorecard row name → cohort index → value."""
 
 
-def decision_criteria(decision: dict[str, Any]) -> list[Criterion]:
-    """A ship decision's criteria (`comparison.decision` / `runDiff.decision`) as rows."""
+def _in_points(metric: str) -> bool:
+    return metric in ("PASS_RATE", "FAILED_OR_MISSING")
+
+
+def _figure(metric: str, value: float | None) -> str:
+    if value is None:
+        return "unbounded"
+    return wording.points(value) if _in_points(metric) else wording.percent_change(value)
+
+
+def _bound(kind: str, metric: str, threshold: float | None) -> str:
+    """The line a criterion is held to, as the portal's `criterionBound` says it."""
+    bound = _figure(metric, threshold) + (" points" if _in_points(metric) else "")
+    if kind == "QUALITY":
+        return f"margin {bound}"
+    if kind == "GAIN":
+        return f"must be above {bound}" if metric == "PASS_RATE" else f"must be below {bound}"
+    return f"allowed up to {bound}"
+
+
+def cohort_name(labels: Mapping[int, str], index: int) -> str:
+    """A cohort's label as the portal shows it, or "cohort N" numbered from 1 (the preview's)."""
+    return labels.get(index) or f"cohort {index + 1}"
+
+
+def decision_criteria(
+    decision: Mapping[str, Any],
+    *,
+    labels: Mapping[int, str],
+    candidate: int = 0,
+    values: CohortValues | None = None,
+) -> list[Criterion]:
+    """A ship decision's criteria (`comparison.decision` / `runDiff.decision`) as rows, in the
+    portal's words: "Quality (pass rate) vs quiz v1", "Uncertain", "−2.7 points"; `labels`
+    name the cohorts by index, `values` fill the baseline and candidate columns."""
     rows = []
     for c in decision.get("criteria") or []:
-        against = c.get("baselineCohortIndex")
-        name = f"{str(c.get('kind', '')).lower()} {c.get('metric', '')}".strip()
-        if against is not None:
-            name += f" vs cohort {against}"
+        kind, metric = str(c.get("kind", "")), str(c.get("metric", ""))
+        against = int(c["baselineCohortIndex"])
+        status = words(c.get("status", ""))
+        if c.get("reason"):
+            status += f" ({words(c['reason']).lower()})"
+        row = (values or {}).get(SCORECARD_ROWS.get(metric, ""), {})
         low, high = c.get("low"), c.get("high")
-        interval = "" if low is None or high is None else f"{_number(low)} to {_number(high)}"
+        estimate = c.get("estimate")
+        unit = " points" if _in_points(metric) else ""
         rows.append(
             Criterion(
-                name=name,
-                status=str(c.get("status", "")) + (f" ({c['reason']})" if c.get("reason") else ""),
-                estimate=_number(c.get("estimate")),
-                interval=interval,
-                threshold=_number(c.get("threshold")),
+                name=f"{criterion_title(kind, metric)} vs {cohort_name(labels, against)}",
+                status=status,
+                baseline=_value(metric, row.get(against)),
+                candidate=_value(metric, row.get(candidate)),
+                estimate="not measured" if estimate is None else _figure(metric, estimate) + unit,
+                interval=""
+                if low is None and high is None
+                else f"{_figure(metric, low)} to {_figure(metric, high)}",
+                threshold=_bound(kind, metric, c.get("threshold")),
             )
         )
     return rows
+
+
+def _value(metric: str, value: float | None) -> str:
+    return metric_value(SCORECARD_ROWS.get(metric, ""), value) if value is not None else "—"
 
 
 def md_text(text: str, limit: int = MAX_CELL) -> str:
@@ -124,10 +181,15 @@ def _link(text: str, url: str | None) -> str:
     return f"[{text}](<{url.replace('>', '%3E').replace(' ', '%20')}>)"
 
 
+def outcome_words(outcome: str) -> str:
+    """A decision's outcome as the portal says it ("Don't ship"); a gate's PASS or FAIL as is."""
+    return wording.OUTCOME_WORDS.get(outcome, outcome)
+
+
 def render_markdown(report: GateReport) -> str:
     mark = "✅" if report.passed else "❌"
     lines = [
-        f"### {mark} {md_text(report.title)}: **{md_text(report.outcome)}**",
+        f"### {mark} {md_text(report.title)}: **{md_text(outcome_words(report.outcome))}**",
         "",
         md_text(report.sentence, MAX_SENTENCE) if report.sentence else "",
         "",
@@ -153,7 +215,7 @@ def render_markdown(report: GateReport) -> str:
         ]
         for case in worst:
             lines.append(
-                f"| {md_text(case.case_id)} | {md_text(case.status)} | "
+                f"| {md_text(case.case_id)} | {md_text(words(case.status))} | "
                 f"{_fraction(case.baseline)} | {_fraction(case.candidate)} | "
                 f"{_link('open', case.link)} |"
             )

@@ -173,10 +173,41 @@ def decision_sentence(
         if needed is not None:
             text += f" About {int(needed):,} usable cases would decide it if the difference holds."
         elif reason == "UNLIKELY_TO_PASS":
-            text += " More cases are unlikely to help: the difference is beyond the margin."
+            text += _past_the_margin(criteria, candidate=candidate, labels=labels)
         elif reason == "JUDGE_UNCALIBRATED":
             text += " Label trials so the judge can be calibrated."
     return text
+
+
+def _past_the_margin(
+    criteria: Sequence[Mapping[str, Any]], *, candidate: str, labels: Mapping[int, str]
+) -> str:
+    """What more cases would most likely do when the quality estimate is already at or past the
+    margin but its interval still reaches back across it (reason `UNLIKELY_TO_PASS`): the
+    decision stays "More data needed", and the words say which way the evidence leans."""
+    beyond = [
+        c
+        for c in criteria
+        if c["kind"] == "QUALITY"
+        and c["status"] == "UNCERTAIN"
+        and c.get("estimate") is not None
+        and float(c["estimate"]) <= float(c["threshold"])
+    ]
+    if not beyond:
+        return " More cases would most likely show it worse than the margin allows."
+    worst = min(beyond, key=lambda c: float(c["estimate"]))
+    margin = number(-float(worst["threshold"]))
+    baseline = labels.get(int(worst["baselineCohortIndex"]), "?")
+    if points(worst["estimate"]) == points(worst["threshold"]):
+        return (
+            f" The estimate sits on the {margin}-point margin: more cases are as likely to show "
+            f"{candidate} more than {margin} points worse than {baseline} as within it."
+        )
+    return (
+        f" The estimate is already past the {margin}-point margin: more cases would most likely "
+        f"show {candidate} more than {margin} points worse than {baseline}, and the decision "
+        "would then be Don't ship."
+    )
 
 
 def policy_sentence(policy: Mapping[str, Any]) -> str:

@@ -4,7 +4,8 @@ the API.
 Exit codes: 0 success; 1 a comparison `start --wait` saw end FAILED or CANCELLED, or a
 preview that cannot start; 2 an operational error (bad flags, the server unreachable or
 refusing, an API error). `gate` and `start --wait --gate`: 0 when the decision is SHIP, 1
-on any other decision, 2 on an operational error (docs/decision.md).
+on any other decision, 2 on an operational error (docs/decision.md). Ctrl-C during `start
+--wait` exits 130 and says the comparison goes on running, and how to cancel it.
 """
 
 from __future__ import annotations
@@ -22,12 +23,16 @@ from server.cli.commands import decision_gate, gate_reports
 from server.cli.commands.client_setup import explain, fail
 from server.cli.commands.comparison_input import BadInput, comparison_input
 from server.cli.commands.progress_watch import ProgressBar, follow
+from server.cli.groups import command_group
 from server.money import dollars
 from server.words import comparison_status, words
 
-comparison_app = typer.Typer(no_args_is_help=True, help="Comparisons (API client: --url, --token).")
+comparison_app = command_group("Comparisons (API client: --url, --token).")
 
 NOT_SUCCESSFUL = 1
+INTERRUPTED = 130
+"""Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)."""
+INTERRUPTED_READ_SECONDS = 5.0
 
 FIELDS = """
     id label status stopReason errorCode split trialsPerCase caseCount budgetCapCents
@@ -79,8 +84,21 @@ DatasetOption = Annotated[
 DatasetVersionOption = Annotated[
     str | None, typer.Option("--dataset-version", help="A sealed dataset version id instead.")
 ]
+MAX_TRIALS = 10
+"""As the server's (server/comparisons/inputs.py), said before a request is sent."""
+
+
+def _trials(value: int | None) -> int | None:
+    if value is not None and not 1 <= value <= MAX_TRIALS:
+        raise typer.BadParameter(f"trials per case are 1 to {MAX_TRIALS}, not {value}")
+    return value
+
+
 TrialsOption = Annotated[
-    int | None, typer.Option("--trials", min=1, max=10, help="Trials per case (default 3).")
+    int | None,
+    typer.Option(
+        "--trials", callback=_trials, help=f"Trials per case, 1 to {MAX_TRIALS} (default 3)."
+    ),
 ]
 SplitOption = Annotated[str | None, typer.Option("--split", help="DEV (default) or HOLDOUT.")]
 ChecksOption = Annotated[
@@ -287,21 +305,14 @@ def start_command(
         if not wait:
             return started
         typer.echo(f"comparison {comparison_id}: started", err=True)
-        asyncio.run(
-            follow(
-                url=url,
-                token=token,
-                client=client,
-                comparison_id=comparison_id,
-                bar=ProgressBar(sys.stderr),
+        try:
+            return _wait(
+                client, url=url, token=token, comparison_id=comparison_id, timeout=wait_seconds
             )
-        )
-        ended: dict[str, Any] = client.execute(GET, {"id": comparison_id})["comparison"]
-        if ended["status"] == "DONE" and ended.get("decision") is None:
-            typer.echo(f"comparison {comparison_id}: deciding…", err=True)
-            decision_gate.wait_for_decision(client, comparison_id, timeout=wait_seconds)
-            ended = client.execute(GET, {"id": comparison_id})["comparison"]
-        return ended
+        except KeyboardInterrupt:
+            typer.echo("", err=True)  # past the progress bar's line
+            typer.echo(interrupted(url, token, comparison_id), err=True)
+            raise typer.Exit(INTERRUPTED) from None
 
     comparison = _run(url, token, call)
     typer.echo(_describe(comparison))
@@ -309,6 +320,48 @@ def start_command(
         decision_gate.gate_exit(comparison.get("decision") or {"outcome": None})
     if wait and comparison["status"] != "DONE":
         raise typer.Exit(NOT_SUCCESSFUL)
+
+
+def _wait(
+    client: ApiClient, *, url: str, token: str, comparison_id: str, timeout: float
+) -> dict[str, Any]:
+    """Follow the comparison to its end, then wait for its decision; the comparison."""
+    bar = ProgressBar(sys.stderr)
+    asyncio.run(follow(url=url, token=token, client=client, comparison_id=comparison_id, bar=bar))
+    ended: dict[str, Any] = client.execute(GET, {"id": comparison_id})["comparison"]
+    if ended["status"] == "DONE" and ended.get("decision") is None:
+        typer.echo(f"comparison {comparison_id}: deciding…", err=True)
+        decision_gate.wait_for_decision(client, comparison_id, timeout=timeout)
+        ended = client.execute(GET, {"id": comparison_id})["comparison"]
+    return ended
+
+
+def interrupted(url: str, token: str, comparison_id: str) -> str:
+    """What Ctrl-C during `start --wait` left behind: only the waiting stopped, the comparison
+    goes on calling (and spending) on the server until it ends or is cancelled."""
+    cancel = f"shipwise comparison cancel {comparison_id}"
+    try:
+        with ApiClient(url, token, timeout=INTERRUPTED_READ_SECONDS) as client:
+            found = client.execute(GET, {"id": comparison_id})["comparison"]
+    except (ApiError, OSError, KeyboardInterrupt):
+        return (
+            f"Stopped waiting. Comparison {comparison_id} may still be running on the server; "
+            f"to stop it: {cancel}"
+        )
+    if found["status"] not in ("SETUP", "RUNNING"):
+        status = comparison_status(found["status"], found.get("stopReason")).lower()
+        return (
+            f"Stopped waiting. Comparison {comparison_id} has ended ({status}); "
+            f"see it with: shipwise comparison status {comparison_id}"
+        )
+    progress = found["progress"]
+    return (
+        f"Stopped waiting. Comparison {comparison_id} is still running on the server "
+        f"({progress['doneCalls']:,} of {progress['totalCalls']:,} calls done, "
+        f"{dollars(found['spentCentsSoFar'])} spent) and goes on spending until it ends.\n"
+        f"To stop it: {cancel}\n"
+        f"To see where it is: shipwise comparison status {comparison_id}"
+    )
 
 
 @comparison_app.command("gate")

@@ -12,14 +12,22 @@ from server.cli.client import DEFAULT_URL, TokenOption, UrlOption
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
 from server.cli.commands.client_setup import InFlightOption, fail, run_import
 from server.cli.commands.dataset_import import import_file
+from server.cli.groups import command_group
 from server.datasets.cases import MAX_CASES_PER_CHUNK
 
-dataset_app = typer.Typer(no_args_is_help=True, help="Datasets (API client: --url, --token).")
+dataset_app = command_group("Datasets (API client: --url, --token).")
 
 
 @dataset_app.command("import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="JSONL, one case per line; blank lines skipped.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="JSONL (one case per line) or CSV (a header row with datasetItemId and input, "
+            "or a column per template variable; expected, split, tags separated by ;), "
+            "as the portal's upload takes."
+        ),
+    ],
     token: TokenOption,
     name: Annotated[
         str | None, typer.Option("--name", help="Create a new dataset with this name.")
@@ -39,8 +47,9 @@ def import_command(
 ) -> None:
     """Import cases into a new sealed dataset version; prints its id alone on the last line.
 
-    A bad line is reported as `line N: reason` and the version is discarded (exit 1);
-    an unreachable server or a refused token exits 2.
+    A bad line is reported as `line N: reason` and the version is discarded (exit 1); a file
+    that is not cases says what it is ("an Excel workbook: save it as CSV"), and creates
+    nothing (exit 1); an unreachable server or a refused token exits 2.
     """
     if (name is None) == (dataset_id is None):
         fail("give either --name (a new dataset) or --dataset-id (a new version)")

@@ -1,8 +1,10 @@
-"""Streaming a JSONL file of cases into a new dataset version, chunk by chunk.
+"""Streaming a file of cases (JSONL or CSV, read by `server.datasets.case_file`, the rule the
+portal's upload follows too) into a new dataset version, chunk by chunk.
 
-The file is read line by line; a few chunks are in flight at once, each sent with its
+The file is read case by case; a few chunks are in flight at once, each sent with its
 position, so reading, the server's checks and the database's writes overlap while the
-version keeps the file's order. Memory holds only the chunks in flight.
+version keeps the file's order. Memory holds only the chunks in flight. A file that is not
+cases (a workbook, an empty file, a bad first line) is refused before anything is created.
 """
 
 from __future__ import annotations
@@ -20,12 +22,11 @@ from server.cli.commands.chunk_upload import (
     Chunk,
     EmptyFile,
     chunked,
-    decode_line,
-    nonblank_lines,
     refused_line,
     send_all,
     undo,
 )
+from server.datasets.case_file import CaseFileError, read_cases
 from server.datasets.cases import MAX_CASES_PER_CHUNK, CaseError, check_case
 
 CREATE = "mutation($input: CreateDatasetInput!) { createDataset(input: $input) { id } }"
@@ -68,27 +69,40 @@ def read_chunks(
 
 def _checked_cases(path: Path) -> Iterator[tuple[int, Any, int]]:
     first_line: dict[str, int] = {}
-    for number, raw in nonblank_lines(path):
-        case = parse_line(number, raw)
+    for number, case, size in _cases(path):
+        check(number, case)
         item_id = case["datasetItemId"]
         seen = first_line.setdefault(item_id, number)
         if seen != number:
             raise BadLine(number, f"`datasetItemId` {item_id!r} repeats line {seen}")
-        yield number, case, len(raw)
+        yield number, case, size
 
 
-def parse_line(number: int, raw: bytes) -> Any:
-    """The case on line `number`, or BadLine saying why it is not one.
+def _cases(path: Path) -> Iterator[tuple[int, Any, int]]:
+    """The file's cases as written; its problems as the importer reports them."""
+    try:
+        yield from read_cases(path)
+    except CaseFileError as exc:
+        if exc.line is None:
+            raise EmptyFile(f"{path} is {exc.reason}") from None
+        raise BadLine(exc.line, exc.reason) from None
+
+
+def check(number: int, case: Any) -> None:
+    """BadLine when the case on line `number` is not valid.
 
     Checked here as the server will check it, so a bad line is reported before it is sent
     (and NaN or an unpaired surrogate never reaches the JSON encoder of the request).
     """
-    case = decode_line(number, raw)
     try:
         check_case(case)
     except CaseError as exc:
         raise BadLine(number, exc.reason) from None
-    return case
+
+
+def preflight(path: Path) -> None:
+    """Refuse a file that is not cases, or whose first case is bad, before creating anything."""
+    next(_checked_cases(path), None)
 
 
 def import_file(
@@ -106,6 +120,7 @@ def import_file(
     On any failure after the version is opened, the version is discarded before the error
     propagates, so no half-written version is left OPEN.
     """
+    preflight(path)
     if dataset_id is None:
         dataset_id = create_or_resume(client, name=name or "", description=description)
     version_id = client.execute(OPEN, {"id": dataset_id})["openDatasetVersion"]["id"]

@@ -17,10 +17,10 @@ import typer
 
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
 from server.cli.commands.client_setup import explain, fail
+from server.cli.groups import command_group
 
-export_app = typer.Typer(
-    no_args_is_help=True,
-    help="Exports as CSV or JSONL, one row per (case, cohort, trial) (API client).",
+export_app = command_group(
+    "Exports as CSV or JSONL, one row per (case, cohort, trial) (API client)."
 )
 
 
@@ -105,8 +105,7 @@ def diff_export(
 ) -> None:
     """A run diff: each case's status, then both runs' trials."""
     path = (
-        "/experiments/{experiment}/runs/"
-        f"{quote(candidate, safe='')}/diff.{export_format.value}"
+        f"/experiments/{{experiment}}/runs/{quote(candidate, safe='')}/diff.{export_format.value}"
     )
     params = {"candidate": candidate, "baselineRunId": baseline}
     _write(url, token, path, params, output, diff=True)

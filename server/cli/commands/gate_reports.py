@@ -55,7 +55,7 @@ def criteria(summary: dict[str, Any], regression: bool) -> list[Criterion]:
     rows = [
         Criterion(
             name="pass rate",
-            status="VIOLATED" if regression else "MET",
+            status="Violated" if regression else "Met",
             baseline=_rate(summary["baselinePassRate"]),
             candidate=_rate(summary["candidatePassRate"]),
             estimate=_signed(summary["passRateDelta"]),
@@ -67,7 +67,7 @@ def criteria(summary: dict[str, Any], regression: bool) -> list[Criterion]:
         rows.append(
             Criterion(
                 name=f"{e['name']} (evaluator)",
-                status="INFORMATIONAL",
+                status="Informational",
                 baseline=_rate(e["baselineMean"]),
                 candidate=_rate(e["candidateMean"]),
                 estimate=_signed(e["delta"]),
@@ -124,7 +124,13 @@ def write(
         passed=decision["outcome"] == "SHIP" if decision else not regression,
         sentence=str(decision.get("sentence") or "") if decision else verdict,
         suite=f"shipwise.{experiment_id}",
-        criteria=decision_criteria(decision) if decision else criteria(summary, regression),
+        criteria=decision_criteria(
+            decision,
+            labels={1: baseline},
+            values={"pass_rate": {0: summary["candidatePassRate"], 1: summary["baselinePassRate"]}},
+        )
+        if decision
+        else criteria(summary, regression),
         cases=[
             CaseResult(
                 case_id=case["datasetItemId"] or f"position {case['position']}",
@@ -147,7 +153,8 @@ def write(
 
 
 COMPARISON_COHORTS = """query($id: ID!) { comparison(id: $id) {
-  cohorts { cohortIndex isCandidate label } } }"""
+  cohorts { cohortIndex isCandidate label }
+  scorecard { metrics { name values { cohortIndex value } } } } }"""
 COMPARISON_CASES = """query($id: ID!, $b: Int, $after: String) { comparison(id: $id) {
   cases(filter: ALL, baselineCohortIndex: $b, first: 100, after: $after) {
     pageInfo { hasNextPage endCursor }
@@ -172,10 +179,11 @@ def _comparison_fractions(
         after = page["pageInfo"]["endCursor"]
 
 
-def comparison_cases(client: ApiClient, url: str, comparison_id: str) -> list[CaseResult]:
+def comparison_cases(
+    client: ApiClient, url: str, comparison_id: str, cohorts: list[dict[str, Any]]
+) -> list[CaseResult]:
     """Every case of a comparison: failed when the candidate's pass fraction is below any
     baseline's (its REGRESSED cases), the worst baseline shown."""
-    cohorts = client.execute(COMPARISON_COHORTS, {"id": comparison_id})["comparison"]["cohorts"]
     candidate = next(c["cohortIndex"] for c in cohorts if c["isCandidate"])
     baselines = [c["cohortIndex"] for c in cohorts if not c["isCandidate"]]
     link = f"{url.rstrip('/')}/comparisons/{comparison_id}"
@@ -212,14 +220,25 @@ def write_comparison(
     """`shipwise comparison gate ID --markdown FILE --junit FILE`: its decision as CI output."""
     if markdown is None and junit is None:
         return
+    found = client.execute(COMPARISON_COHORTS, {"id": comparison_id})["comparison"]
+    cohorts: list[dict[str, Any]] = found["cohorts"]
+    metrics = (found.get("scorecard") or {}).get("metrics") or []
     report = GateReport(
         title=f"shipwise comparison gate: {comparison_id}",
         outcome=str(decision["outcome"]),
         passed=decision["outcome"] == "SHIP",
         sentence=str(decision.get("sentence") or ""),
         suite=f"shipwise.{comparison_id}",
-        criteria=decision_criteria(decision),
-        cases=comparison_cases(client, url, comparison_id),
+        criteria=decision_criteria(
+            decision,
+            labels={c["cohortIndex"]: c["label"] for c in cohorts},
+            candidate=next(c["cohortIndex"] for c in cohorts if c["isCandidate"]),
+            values={
+                row["name"]: {v["cohortIndex"]: v["value"] for v in row["values"]}
+                for row in metrics
+            },
+        ),
+        cases=comparison_cases(client, url, comparison_id, cohorts),
         link=f"{url.rstrip('/')}/comparisons/{comparison_id}",
         properties={"comparisonId": comparison_id},
     )

@@ -33,12 +33,13 @@ from server.cli.commands.format_options import (
     resolve_format,
 )
 from server.cli.commands.run_import import import_file
+from server.cli.groups import command_group
 from server.imports.reading import Options
 from server.runs import pass_flips
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 from server.words import words
 
-run_app = typer.Typer(no_args_is_help=True, help="Runs (API client: --url, --token).")
+run_app = command_group("Runs (API client: --url, --token).")
 
 STATUSES = ("ALL", "REGRESSED", "IMPROVED", "CHANGED")
 PAGE = 100

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import threading
 import traceback
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from typer.testing import CliRunner
 
 from server.cli.app import app
 
+PROCESS_SECONDS = 120.0
+"""A command in its own process: the interpreter's start and imports on a loaded host."""
 _ONE_AT_A_TIME = threading.Lock()
 """`CliRunner` swaps the process's streams and environment: one command at a time."""
 
@@ -51,3 +54,17 @@ def shipwise_blocking(*args: str, env: dict[str, str] | None = None, stdin: str 
 async def shipwise(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> Done:
     """`shipwise_blocking` without blocking the event loop that serves the test's backend."""
     return await asyncio.to_thread(shipwise_blocking, *args, env=env, stdin=stdin)
+
+
+async def shipwise_process(*args: str, env: dict[str, str] | None = None) -> Done:
+    """`python -m server.cli *args` in a process of its own, as a user's shell runs it (its
+    imports paid on every call: for the few tests that read what a user reads end to end)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", *args, env={**clean, **(env or {})},
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    stdout, stderr = await asyncio.wait_for(process.communicate(), timeout=PROCESS_SECONDS)
+    assert process.returncode is not None
+    return Done(process.returncode, stdout.decode(), stderr.decode())

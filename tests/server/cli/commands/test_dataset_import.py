@@ -12,8 +12,8 @@ from server.cli.client import ApiClient, ApiError
 from server.cli.commands.chunk_upload import BadLine, Chunk
 from server.cli.commands.dataset_import import append_all
 from server.workspaces.roles import Role
-from tests.server.cli.invoke import Done, shipwise
-from tests.server.datasets.api import dataset
+from tests.server.cli.invoke import Done, shipwise, shipwise_process
+from tests.server.datasets.api import CASES, dataset
 from tests.server.datasets.test_lifecycle import expected_hash
 
 
@@ -198,8 +198,79 @@ async def test_a_file_without_cases_fails_and_leaves_no_open_version(
     path = tmp_path / "blank.jsonl"
     path.write_text("\n  \n\n")
     done = await run_import(backend, ws.owner, path, "--name", "blank")
-    assert done.code == 1 and "holds no cases" in done.stderr
+    assert done.code == 1 and f"{path} is empty" in done.stderr
     assert await dataset_names(backend, ws.owner) == []
+
+
+CAPITALS_CSV = (
+    "datasetItemId,question,expected,split,tags\r\n"
+    'q1,"Capital of France, please?",Paris,holdout,geo; easy\r\n'
+    "q2,Capital of Peru?,Lima,,\r\n"
+    "\r\n"
+    "q3,Capital of Japan?,Tokyo,dev,\r\n"
+)
+"""A CSV as the portal's upload takes it (web/src/pages/datasets/caseFile.ts)."""
+
+
+async def test_the_csv_the_portal_uploads_imports_as_the_same_cases(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """`shipwise dataset import cases.csv`, in its own process: the portal's CSV rules, read by
+    the one reader (server/datasets/case_file.py)."""
+    ws = await make_workspace(backend.sessionmaker)
+    path = tmp_path / "capitals.csv"
+    path.write_bytes(CAPITALS_CSV.encode())
+    env = {"SHIPWISE_URL": backend.base_url, "SHIPWISE_TOKEN": ws.tokens[Role.MEMBER]}
+    done = await shipwise_process("dataset", "import", str(path), "--name", "capitals", env=env)
+    assert done.code == 0, done.stderr
+    assert "3 cases (dev 2, holdout 1)" in done.stdout
+    found = await dataset_named(backend, ws.owner, "capitals")
+    cases = (await backend.gql(CASES, {"id": found["id"], "first": 10}, token=ws.owner)).ok()
+    (version,) = cases["dataset"]["versions"]
+    assert [e["node"] for e in version["cases"]["edges"]] == [
+        {"datasetItemId": "q1", "input": {"question": "Capital of France, please?"},
+         "expected": "Paris", "split": "HOLDOUT", "tags": ["geo", "easy"]},
+        {"datasetItemId": "q2", "input": {"question": "Capital of Peru?"}, "expected": "Lima",
+         "split": "DEV", "tags": []},
+        {"datasetItemId": "q3", "input": {"question": "Capital of Japan?"}, "expected": "Tokyo",
+         "split": "DEV", "tags": []},
+    ]  # fmt: skip
+
+
+XLSX_HEAD = (
+    b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\x13\x00\x00\x00[Content_Types].xml"
+    + b"\x00" * 16
+    + b"PK\x03\x04\x14\x00\x06\x00xl/workbook.xml"
+)
+"""The first bytes of an .xlsx file: a ZIP archive whose parts are under xl/."""
+
+
+async def test_a_file_that_is_not_cases_says_what_it_is_and_creates_nothing(
+    backend: Backend, tmp_path: Path
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    files = {
+        "capitals.xlsx": (XLSX_HEAD, "is an Excel workbook: save it as CSV"),
+        "workbook.csv": (XLSX_HEAD, "is an Excel workbook: save it as CSV"),
+        "empty.csv": (b"", "is empty"),
+        "header.csv": (b"datasetItemId,question\n", "is a CSV header with no cases below it"),
+        "ids.csv": (b"id,input\n1,a\n", "line 1: the header has no datasetItemId column"),
+    }
+    for name, (content, said) in files.items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        done = await run_import(backend, ws.owner, path, "--name", name)
+        assert done.code == 1, (name, done.stdout)
+        assert said in done.stderr, (name, done.stderr)
+        assert "not valid JSON" not in done.stderr and "Traceback" not in done.stderr
+    assert await dataset_names(backend, ws.owner) == []
+
+    alone = tmp_path / "book.xlsx"
+    alone.write_bytes(XLSX_HEAD)
+    env = {"SHIPWISE_URL": backend.base_url, "SHIPWISE_TOKEN": ws.owner}
+    done = await shipwise_process("dataset", "import", str(alone), "--name", "book", env=env)
+    assert done.code == 1
+    assert done.stderr == f"error: {alone} is an Excel workbook: save it as CSV\n"
 
 
 class RefusingClient(ApiClient):

@@ -12,6 +12,7 @@ import xmlschema
 
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
+from server.cli.ci_reports import md_text
 from server.workspaces.roles import Role
 from tests.server.cli.commands.test_runs_cli import client_env
 from tests.server.cli.invoke import shipwise
@@ -62,11 +63,11 @@ async def test_the_gate_writes_markdown_and_junit(
     assert lines[2].startswith("FAIL: significant pass-rate regression (-17.5 points")
     row = next(line for line in lines if line.startswith("| pass rate |"))
     assert [c.strip() for c in row.strip("|").split("|")][:5] == [
-        "pass rate", "VIOLATED", "0.750", "0.575", "-0.175",
+        "pass rate", "Violated", "0.750", "0.575", "-0.175",
     ]  # fmt: skip
-    assert any(line.startswith("| judge (evaluator) | INFORMATIONAL |") for line in lines)
+    assert any(line.startswith("| judge (evaluator) | Informational |") for line in lines)
     assert "**8 of 40 cases regressed**:" in text
-    worst = [line for line in lines if "| REGRESSED |" in line]
+    worst = [line for line in lines if "| Regressed |" in line]
     assert len(worst) == 8 and all(f"[open](<{link}>)" in line for line in worst)
     assert "<img" not in text and "&lt;img src=x onerror=alert(1)&gt;\\|\\*i01\\*" in text
     assert lines[-1] == f"[Open the comparison in shipwise](<{link}>)"
@@ -129,6 +130,7 @@ DECISION = {
 }  # fmt: skip
 """A decision as `comparison.decision` answers it (docs/decision.md), for the writer alone."""
 
+COHORTS = """query($id: ID!) { comparison(id: $id) { cohorts { cohortIndex label passRate } } }"""
 ORDINALS = """query($id: ID!) { comparison(id: $id) {
   cases(filter: ALL, first: 100) { edges { node { ordinal datasetItemId } } } } }"""
 
@@ -159,12 +161,22 @@ async def test_a_comparison_decision_writes_markdown_and_junit(
     await asyncio.to_thread(write)
     text = md.read_text()
     cid = comparison_id.replace("_", "\\_")
-    assert text.startswith(f"### ❌ shipwise comparison gate: {cid}: **DONT\\_SHIP**")
+    assert text.startswith(f"### ❌ shipwise comparison gate: {cid}: **Don't ship**")
+    cohorts = (await backend.gql(COHORTS, {"id": comparison_id}, token=viewer)).ok()
+    label = {c["cohortIndex"]: c["label"] for c in cohorts["comparison"]["cohorts"]}
+    rate = {c["cohortIndex"]: c["passRate"] for c in cohorts["comparison"]["cohorts"]}
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
-            if line.startswith("| quality") or line.startswith("| guardrail")]  # fmt: skip
-    assert rows[0][:2] == ["quality PASS\\_RATE vs cohort 1", "VIOLATED"]
-    assert rows[0][4:7] == ["-33.3", "-45 to -20", "-2"]  # estimate, interval, threshold
-    assert rows[1][:2] == ["guardrail COST\\_PER\\_CASE vs cohort 2", "UNCERTAIN (NOT\\_MEASURED)"]
+            if line.startswith("| Quality") or line.startswith("| Guardrail")]  # fmt: skip
+    assert rows[0] == [
+        f"Quality (pass rate) vs {md_text(label[1])}", "Violated",
+        f"{100 * rate[1]:.1f}%", f"{100 * rate[0]:.1f}%",
+        "−33.3 points", "−45.0 to −20.0", "margin −2.0 points",
+    ]  # fmt: skip
+    assert rows[1][:2] == [
+        f"Guardrail: cost per case vs {md_text(label[2])}",
+        "Uncertain (not measured)",
+    ]
+    assert rows[1][4:] == ["not measured", "", "allowed up to +20%"]
     assert "**8 of 24 cases regressed**:" in text
     assert f"(<{backend.base_url}/comparisons/{comparison_id}>)" in text
 
@@ -196,7 +208,7 @@ async def test_comparison_gate_writes_markdown_and_junit(
     assert failed.code == 1, failed.stderr
     assert failed.stdout.startswith("decision: Don't ship ")
     cid = held.replace("_", "\\_")
-    assert md.read_text().startswith(f"### ❌ shipwise comparison gate: {cid}: **DONT\\_SHIP**")
+    assert md.read_text().startswith(f"### ❌ shipwise comparison gate: {cid}: **Don't ship**")
     junit_schema.validate(str(xml))
     suite = ET.parse(xml).getroot().find("testsuite")
     # the candidate's first 6 cases FF against PP PF FF PP PP PF: all but the FF one regressed
@@ -209,7 +221,7 @@ async def test_comparison_gate_writes_markdown_and_junit(
         "comparison", "gate", shipped, "--markdown", str(md), "--junit", str(xml), env=env
     )
     assert passed.code == 0, passed.stderr
-    assert "**SHIP**" in md.read_text().splitlines()[0]
+    assert "**Ship**" in md.read_text().splitlines()[0]
     junit_schema.validate(str(xml))
     suite = ET.parse(xml).getroot().find("testsuite")
     assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("24", "0")
@@ -247,11 +259,13 @@ async def test_a_gate_with_a_policy_writes_its_decision(
     )  # fmt: skip
     assert held.code == 1, (held.stdout, held.stderr)
     lines = md.read_text().splitlines()
-    assert lines[0].startswith("### ❌ shipwise gate: ") and lines[0].endswith("**DONT\\_SHIP**")
+    assert lines[0].startswith("### ❌ shipwise gate: ") and lines[0].endswith("**Don't ship**")
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines
-            if line.startswith("| guardrail") or line.startswith("| quality")]  # fmt: skip
-    assert ["guardrail COST\\_PER\\_CASE vs cohort 1", "VIOLATED"] in [r[:2] for r in rows]
-    assert any(r[0].startswith("quality PASS\\_RATE") for r in rows)
+            if line.startswith("| Guardrail") or line.startswith("| Quality")]  # fmt: skip
+    base = md_text(runs["base"])
+    assert [f"Guardrail: cost per case vs {base}", "Violated"] in [r[:2] for r in rows]
+    (quality,) = [r for r in rows if r[0] == f"Quality (pass rate) vs {base}"]
+    assert quality[2:4] == ["75.0%", "75.0%"]  # both runs pass 30 of 40
     junit_schema.validate(str(xml))
     suite = ET.parse(xml).getroot().find("testsuite")
     assert suite is not None and suite.get("tests") == "40"
@@ -274,3 +288,56 @@ def test_the_markdown_keeps_the_decision_sentence_whole() -> None:
     )
     text = render_markdown(report)
     assert sentence.replace("_", "\\_") in text.splitlines()
+
+
+async def test_comparison_gate_markdown_reads_as_the_portal_says_it(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """`shipwise comparison gate ID --markdown FILE` in its own process, the file read as text:
+    the outcome, statuses and metrics in words, never the API's enums; the baseline and
+    candidate columns filled with the cohorts' values; cohorts by their labels."""
+    from bench.kit.scenarios import run_comparison, scripted_setup, wait_finalized
+    from tests.server.cli.commands.test_decision_gate import RAW_ENUM, SAME
+    from tests.server.cli.invoke import shipwise_process
+
+    ws = await make_workspace(backend.sessionmaker)
+    candidate = ["PF", *SAME[1:]]  # one case of 24 half as good: Δ −0.5 ÷ 24 = −2.1 points
+    setup = await scripted_setup(backend.sessionmaker, ws, [candidate, SAME])
+    member = ws.tokens[Role.MEMBER]
+    spec = setup.input(trialsPerCase=2, cohorts=setup.labelled_cohorts("quiz v2", "quiz v1"))
+    comparison_id = await run_comparison(backend, member, spec)
+    assert (await wait_finalized(backend, member, comparison_id))["verdictState"] == "FINALIZED"
+
+    md = tmp_path / "summary.md"
+    env = client_env(backend, ws.tokens[Role.VIEWER])
+    done = await shipwise_process(
+        "comparison", "gate", comparison_id, "--markdown", str(md), env=env
+    )
+    assert done.code == 1, done.stderr
+    text = md.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0].endswith(": **More data needed**"), lines[0]
+    assert lines[2].startswith(
+        "More data needed before shipping quiz v2: not shown within 2 points"
+    )
+    assert "unlikely to help" not in text
+    for raw in ("MORE\\_DATA", "PASS\\_RATE", "UNCERTAIN", "QUALITY", "cohort 1", "cohort 2"):
+        assert raw not in text, raw
+    assert RAW_ENUM.findall(text.replace("\\_", "_")) == [], text
+
+    start = next(i for i, line in enumerate(lines) if line.startswith("| criterion |"))
+    table = [[c.strip() for c in line.strip("|").split("|")] for line in lines[start:]]
+    header, _, *cells = table[: lines.index("", start) - start]
+    rows = {row[0]: dict(zip(header, row, strict=True)) for row in cells}
+    quality = rows["Quality (pass rate) vs quiz v1"]
+    baseline_rate = 100 * (1 + 0.5 + 0 + 1) / 4  # SAME: PP PF FF PP, repeated
+    candidate_rate = baseline_rate - 100 * 0.5 / 24
+    assert quality["status"] == "Uncertain"
+    assert (quality["baseline"], quality["candidate"]) == (
+        f"{baseline_rate:.1f}%", f"{candidate_rate:.1f}%",
+    )  # fmt: skip
+    assert quality["estimate"] == "−2.1 points" and quality["threshold"] == "margin −2.0 points"
+    guardrail = rows["Guardrail: failed-or-missing trials vs quiz v1"]
+    assert (guardrail["status"], guardrail["baseline"], guardrail["candidate"]) == (
+        "Met", "0.0%", "0.0%",
+    )  # fmt: skip

@@ -109,7 +109,8 @@ export function UploadDialog({
     setError(null);
     setLineError(null);
     if (!file || nameError) return;
-    const read = readCaseFile(file.name, await file.text());
+    const read = readCaseFile(file.name, new Uint8Array(await file.arrayBuffer()));
+    if (read.problem) return setLineError(`The file is ${read.problem}.`);
     setBad(read.bad);
     if (read.bad.length) return;
     if (read.cases.length === 0) return setLineError("The file holds no cases.");

@@ -1,5 +1,37 @@
 import { describe, expect, it } from "vitest";
-import { chunks, readCaseFile } from "./caseFile";
+import { chunks, readCaseFile as readBytes, type ReadFile } from "./caseFile";
+import examples from "./caseFile.examples.json";
+
+const readCaseFile = (name: string, text: string): ReadFile => readBytes(name, new TextEncoder().encode(text));
+
+interface Example {
+  about: string;
+  name: string;
+  text?: string;
+  base64?: string;
+  cases?: { line: number; case: Record<string, unknown> }[];
+  bad?: { line: number; reason: string };
+  problem?: string;
+}
+
+/** The table server/datasets/case_file.py is checked on too (tests/server/datasets/test_case_file.py). */
+describe("the server's rule (caseFile.examples.json)", () => {
+  it.each((examples as Example[]).map((e) => [e.about, e] as const))("%s", (_, example) => {
+    const bytes =
+      example.base64 !== undefined
+        ? Uint8Array.from(atob(example.base64), (c) => c.charCodeAt(0))
+        : new TextEncoder().encode(example.text ?? "");
+    const read = readBytes(example.name, bytes);
+    expect(read.cases).toEqual(example.cases ?? []);
+    expect(read.problem).toBe(example.problem);
+    if (example.bad) {
+      expect(read.bad[0]?.line).toBe(example.bad.line);
+      expect(read.bad[0]?.reason.startsWith(example.bad.reason)).toBe(true);
+    } else {
+      expect(read.bad).toEqual([]);
+    }
+  });
+});
 
 describe("readCaseFile", () => {
   it("reads JSONL and lists bad lines by number", () => {

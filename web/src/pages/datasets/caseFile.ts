@@ -1,9 +1,13 @@
 /**
- * Reading a dataset file in the browser: JSONL (one case per line, the CLI's format) or CSV
- * (a header row; `datasetItemId`, `expected`, `split` and `tags` (separated by `;`) are the
- * case's own fields, an `input` column is the input text, and any other columns make the input
- * an object, e.g. `question` → `input.question`). Each case is checked as the server will check
- * it (server/datasets/cases.py), so bad lines are listed by number before anything is sent.
+ * Reading a dataset file in the browser, by the server's rule (server/datasets/case_file.py, the
+ * reader `shipwise dataset import` uses; both checked against caseFile.examples.json): JSONL (one
+ * case per line, the CLI's format) or CSV (a header row; `datasetItemId`, `expected`, `split` and
+ * `tags` (separated by `;`) are the case's own fields, an `input` column is the input text, and
+ * any other columns make the input an object, e.g. `question` → `input.question`). The name
+ * decides (`.csv`; `.jsonl`, `.ndjson`, `.json`), else the first character (`{` is JSONL). A
+ * file that is neither says what it is ("an Excel workbook: save it as CSV"), read from its first
+ * bytes. Each case is checked as the server will check it (server/datasets/cases.py), so bad
+ * lines are listed by number before anything is sent.
  */
 import Papa from "papaparse";
 
@@ -21,6 +25,69 @@ export interface BadLine {
 export interface ReadFile {
   cases: NumberedCase[];
   bad: BadLine[];
+  /** What the whole file is when it is not cases: it completes "The file is …". */
+  problem?: string;
+}
+
+/** The server's words for a file without cases (server/datasets/case_file.py). */
+export const EMPTY = "empty";
+export const HEADER_ONLY = "a CSV header with no cases below it";
+const HEAD_BYTES = 4096;
+
+const startsWith = (bytes: Uint8Array, prefix: readonly number[]) =>
+  prefix.every((b, i) => bytes[i] === b);
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+const contains = (bytes: Uint8Array, text: string) => {
+  const wanted = ascii(text);
+  for (let i = 0; i + wanted.length <= bytes.length; i++) {
+    if (wanted.every((b, j) => bytes[i + j] === b)) return true;
+  }
+  return false;
+};
+const BOM = [0xef, 0xbb, 0xbf];
+const SIGNATURES: [readonly number[], string][] = [
+  [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], "an Excel 97–2003 workbook (or another Office file): save it as CSV"],
+  [ascii("%PDF-"), "a PDF document: export the cases as CSV or JSONL"],
+  [[0x1f, 0x8b], "compressed with gzip: decompress it first"],
+  [ascii("PAR1"), "a Parquet file: export it as CSV or JSONL"],
+  [ascii("SQLite format 3\0"), "a SQLite database: export the cases as CSV or JSONL"],
+  [[0xff, 0xfe], "UTF-16 text: save it as UTF-8"],
+  [[0xfe, 0xff], "UTF-16 text: save it as UTF-8"],
+];
+
+function withoutBom(bytes: Uint8Array): Uint8Array {
+  return startsWith(bytes, BOM) ? bytes.subarray(3) : bytes;
+}
+
+/** What a file that is not a dataset is, from its first bytes; null for text. */
+export function whatFile(bytes: Uint8Array): string | null {
+  const head = bytes.subarray(0, HEAD_BYTES);
+  if (startsWith(head, ascii("PK\x03\x04"))) {
+    if (contains(head, "xl/")) return "an Excel workbook: save it as CSV";
+    if (contains(head, "word/")) return "a Word document: a dataset is a CSV or JSONL file";
+    if (contains(head, "content.xml") || contains(head, "opendocument")) return "an OpenDocument file: save it as CSV";
+    return "a ZIP archive: unzip it and import the CSV or JSONL inside";
+  }
+  for (const [signature, said] of SIGNATURES) if (startsWith(head, signature)) return said;
+  if (head.includes(0)) return "not text: a dataset is a CSV or JSONL file";
+  const text = withoutBom(head);
+  if (text.every((b) => b === 0x20 || (b >= 0x09 && b <= 0x0d))) return EMPTY;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(text, { stream: text.length < bytes.length });
+  } catch {
+    return "not UTF-8 text: save it as UTF-8";
+  }
+  return null;
+}
+
+/** Whether the file is read as CSV: by its name's ending, else by its first character. */
+export function isCsv(name: string, bytes: Uint8Array): boolean {
+  const lowered = name.toLowerCase();
+  if (lowered.endsWith(".csv")) return true;
+  if ([".jsonl", ".ndjson", ".json"].some((e) => lowered.endsWith(e))) return false;
+  const text = withoutBom(bytes.subarray(0, HEAD_BYTES));
+  const first = text.find((b) => !(b === 0x20 || (b >= 0x09 && b <= 0x0d)));
+  return first !== 0x7b; // "{"
 }
 
 const FIELDS = new Set(["datasetItemId", "input", "expected", "split", "tags"]);
@@ -80,38 +147,70 @@ export function readJsonl(text: string): ReadFile {
   return checked(cases, bad);
 }
 
+interface CsvRow {
+  /** The line the row starts on, 1-based (the header is line 1). */
+  line: number;
+  cells: string[];
+  error?: string;
+}
+
+/** Every row of CSV text with the line it starts on (a quoted cell may hold newlines). */
+function csvRows(text: string): CsvRow[] {
+  const rows: CsvRow[] = [];
+  let counted = 0;
+  let line = 1;
+  let start = 0;
+  Papa.parse<string[]>(text, {
+    delimiter: ",",
+    step: (result) => {
+      // Papa's cursor ends a row before or after its line break: the row starts at the next
+      // character that is not one.
+      while (text[start] === "\r" || text[start] === "\n") start++;
+      for (; counted < start; counted++) if (text[counted] === "\n") line++;
+      const error = result.errors[0]?.message;
+      rows.push({ line, cells: result.data, ...(error ? { error } : {}) });
+      start = result.meta.cursor;
+    },
+  });
+  return rows;
+}
+
+function csvCase(row: Record<string, string>, columns: string[]): Record<string, unknown> {
+  const c: Record<string, unknown> = { datasetItemId: row.datasetItemId };
+  if (columns.includes("input")) c.input = row.input;
+  else c.input = Object.fromEntries(columns.filter((col) => !FIELDS.has(col)).map((col) => [col, row[col] ?? ""]));
+  if (row.expected) c.expected = row.expected;
+  if (row.split) c.split = row.split.trim().toUpperCase();
+  if (row.tags) c.tags = row.tags.split(";").map((t) => t.trim()).filter(Boolean);
+  return c;
+}
+
 export function readCsv(text: string): ReadFile {
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: "greedy" });
-  const bad: BadLine[] = [];
-  const cases: NumberedCase[] = [];
-  const columns = parsed.meta.fields ?? [];
-  const inputColumns = columns.filter((c) => !FIELDS.has(c));
+  if (!text.trim()) return { cases: [], bad: [], problem: EMPTY };
+  const [header, ...rows] = csvRows(text);
+  const columns = header?.cells ?? [];
   if (!columns.includes("datasetItemId"))
     return { cases: [], bad: [{ line: 1, reason: "the header has no datasetItemId column" }] };
-  if (!columns.includes("input") && inputColumns.length === 0)
+  if (!columns.includes("input") && columns.every((c) => FIELDS.has(c)))
     return { cases: [], bad: [{ line: 1, reason: "the header has no input column (input, or a column per variable)" }] };
-  const errorRows = new Set(parsed.errors.map((e) => e.row));
-  parsed.data.forEach((row, index) => {
-    // Papa's rows count from 0 after the header; a row without newlines inside sits on line index + 2.
-    const line = index + 2;
-    if (errorRows.has(index)) {
-      bad.push({ line, reason: "the row does not match the header's columns" });
-      return;
-    }
-    const c: Record<string, unknown> = { datasetItemId: row.datasetItemId };
-    if (columns.includes("input")) c.input = row.input;
-    else c.input = Object.fromEntries(inputColumns.map((col) => [col, row[col] ?? ""]));
-    if (row.expected) c.expected = row.expected;
-    if (row.split) c.split = row.split.trim().toUpperCase();
-    if (row.tags) c.tags = row.tags.split(";").map((t) => t.trim()).filter(Boolean);
-    cases.push({ line, case: c });
-  });
+  const bad: BadLine[] = [];
+  const cases: NumberedCase[] = [];
+  for (const { line, cells, error } of rows) {
+    if (cells.every((cell) => !cell.trim())) continue;
+    if (error) bad.push({ line, reason: `not valid CSV (${error})` });
+    else if (cells.length !== columns.length) bad.push({ line, reason: "the row does not match the header's columns" });
+    else cases.push({ line, case: csvCase(Object.fromEntries(columns.map((col, i) => [col, cells[i] ?? ""])), columns) });
+  }
+  if (cases.length === 0 && bad.length === 0) return { cases, bad, problem: HEADER_ONLY };
   return checked(cases, bad);
 }
 
-/** The file read by its name's ending: `.csv` as CSV, anything else as JSONL. */
-export function readCaseFile(name: string, text: string): ReadFile {
-  return name.toLowerCase().endsWith(".csv") ? readCsv(text) : readJsonl(text);
+/** The file's bytes read by the server's rule: what it is when not cases, else CSV or JSONL. */
+export function readCaseFile(name: string, bytes: Uint8Array): ReadFile {
+  const problem = whatFile(bytes);
+  if (problem) return { cases: [], bad: [], problem };
+  const text = new TextDecoder().decode(bytes); // a leading byte-order mark is dropped
+  return isCsv(name, bytes) ? readCsv(text) : readJsonl(text);
 }
 
 /**
