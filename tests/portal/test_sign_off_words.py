@@ -89,9 +89,9 @@ async def test_an_override_reads_as_a_sign_off_over_the_decision_everywhere(
     assert shown.count("Decision:") == 1, shown  # the Decision region's heading alone
     assert "Approved" not in shown, shown
 
-    await page.get_by_role("navigation", name="Main").get_by_role(
-        "link", name="Comparisons"
-    ).click()
+    await (
+        page.get_by_role("navigation", name="Main").get_by_role("link", name="Comparisons").click()
+    )
     row = page.get_by_role("table", name="Comparisons").get_by_role(
         "row", name=re.compile(r"^capitals ")
     )

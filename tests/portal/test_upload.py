@@ -111,12 +111,12 @@ async def test_an_upload_closed_before_its_seal_is_sealed_from_the_dataset_page(
     await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.MEMBER], "/datasets")
     await page.get_by_role("button", name="Upload dataset").click()
     await _upload_and_close(page, "Upload dataset", small_csv(24), "additions.csv")
-    await page.get_by_role("table", name="Datasets").get_by_role(
-        "link", name="additions"
-    ).click()
+    await page.get_by_role("table", name="Datasets").get_by_role("link", name="additions").click()
     await page.get_by_role("heading", name="additions").wait_for()
     versions = page.get_by_role("table", name="Versions")
-    await expect(versions.get_by_role("row", name=re.compile(r"^Version 1 Open 24"))).to_be_visible()
+    await expect(
+        versions.get_by_role("row", name=re.compile(r"^Version 1 Open 24"))
+    ).to_be_visible()
     notice = page.get_by_role("region", name="Open version")
     await expect(notice).to_contain_text("Version 1 is open with 24 cases.")
     await expect(notice).to_contain_text("a sealed version never changes")

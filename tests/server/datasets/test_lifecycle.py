@@ -187,9 +187,7 @@ async def test_discarding_with_keep_dataset_drops_the_version_alone(backend: Bac
     dataset_id = await create_dataset(backend, ws.owner, "first upload")
     version_id = await open_version(backend, ws.owner, dataset_id)
     (await append(backend, ws.owner, version_id, dataset_cases(4))).ok()
-    discarded = await backend.gql(
-        DISCARD_KEEPING, {"id": version_id}, token=ws.tokens[Role.MEMBER]
-    )
+    discarded = await backend.gql(DISCARD_KEEPING, {"id": version_id}, token=ws.tokens[Role.MEMBER])
     assert discarded.ok()["discardDatasetVersion"]["state"] == "DISCARDED"
     found = await dataset(backend, ws.owner, dataset_id)
     assert found["name"] == "first upload"
