@@ -26,7 +26,7 @@ export function SignOffSummary({
       <p>
         <strong>{signedOffWords(signOff.decision, outcome, signer)}</strong> (
         {signOff.signerRole.toLowerCase()}) <Ago iso={signOff.createdAt} /> — verdict{" "}
-        <span className="chip">{VERDICT_WORDS[signOff.verdict]}</span>.
+        <span className="chip">{VERDICT_WORDS[signOff.verdict]}</span>
       </p>
       {signOff.override && (
         <p>
