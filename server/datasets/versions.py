@@ -97,11 +97,15 @@ async def seal_version(*, session: AsyncSession, actor: Actor, version_id: str) 
     return version
 
 
-async def discard_version(*, session: AsyncSession, actor: Actor, version_id: str) -> AssetVersion:
+async def discard_version(
+    *, session: AsyncSession, actor: Actor, version_id: str, keep_dataset: bool = False
+) -> AssetVersion:
     """Drop an OPEN version's cases and mark it DISCARDED (its number is never reused).
 
     A dataset that never had a sealed version goes with it: that is a first import that
     failed (the CLI discards on any error), and it leaves nothing in the list behind it.
+    With `keep_dataset` (the portal's "Discard" of an open version) the dataset stays,
+    whatever its other versions: the version alone goes.
     """
     actor.require(Role.MEMBER)
     version = await _locked_open_version(session, actor, version_id)
@@ -113,7 +117,8 @@ async def discard_version(*, session: AsyncSession, actor: Actor, version_id: st
         session, actor, "dataset.version_discard", "dataset_version", version.id,
         {"discardedCases": discarded},
     )  # fmt: skip
-    await _remove_if_never_sealed(session, actor, version.asset_id)
+    if not keep_dataset:
+        await _remove_if_never_sealed(session, actor, version.asset_id)
     return version
 
 

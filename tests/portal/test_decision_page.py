@@ -240,6 +240,9 @@ async def test_sign_off_shows_the_decision_and_asks_for_the_override_when_not_sh
     dialog = page.get_by_role("dialog", name="Sign off")
     await expect(dialog).to_contain_text(f"Ship decision: Don't ship — {decision['sentence']}")
     notice = dialog.get_by_text("Approving overrides the decision Don't ship")
+    await expect(dialog.get_by_role("radio", name="Hold")).to_be_checked()  # as decided
+    await expect(notice).to_have_count(0)
+    await dialog.get_by_role("radio", name="Approve").check()
     await expect(notice).to_be_visible()
     await dialog.get_by_role("radio", name="Hold").check()
     await expect(notice).to_have_count(0)
@@ -251,7 +254,8 @@ async def test_sign_off_shows_the_decision_and_asks_for_the_override_when_not_sh
     alert = dialog.get_by_role("alert")
     await expect(alert).to_contain_text(
         "The decision is Don't ship, not Ship: "
-        f"{decision['sentence']}. Hold, or approve with an override and a justification."
+        f"{decision['sentence'].rstrip('.')}. Hold, or approve with an override and a "
+        "justification."
     )
     assert (await f.gql(AUDIT, role=Role.ADMIN)).ok()["auditEvents"]["edges"] == []
 
@@ -259,7 +263,9 @@ async def test_sign_off_shows_the_decision_and_asks_for_the_override_when_not_sh
     await dialog.get_by_role("textbox", name="Justification").fill("known flaky cases")
     await dialog.get_by_role("button", name="Sign off").click()
     await dialog.wait_for(state="hidden")
-    await expect(region.get_by_role("region", name="Sign-off")).to_contain_text("Decision: Approve")
+    await expect(region.get_by_role("region", name="Sign-off")).to_contain_text(
+        "Signed off: approved over Don't ship, by admin"
+    )
     events = (await f.gql(AUDIT, role=Role.ADMIN)).ok()["auditEvents"]["edges"]
     assert len(events) == 1
     details = events[0]["node"]["details"]

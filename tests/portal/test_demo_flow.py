@@ -90,10 +90,32 @@ class Driver:
         if not self.keyboard:
             await locator.click()
             return
+        if await locator.evaluate("(el) => el.type === 'radio' && !el.checked"):
+            await self._choose_radio(locator)
+            return
         await self._focus(locator)
         role = await locator.evaluate("(el) => el.getAttribute('role') || el.tagName")
         toggles = role in ("checkbox", "radio", "INPUT")
         await self.page.keyboard.press("Space" if toggles else "Enter")
+
+    async def _choose_radio(self, locator: Any) -> None:
+        """Tab reaches a radio group at its checked radio; the arrow keys move the choice."""
+        handle = await locator.element_handle()
+        for _ in range(MAX_TABS):
+            if await self.page.evaluate(
+                "(el) => document.activeElement?.type === 'radio'"
+                " && document.activeElement.name === el.name",
+                handle,
+            ):
+                break
+            await self.page.keyboard.press("Tab")
+        else:
+            raise AssertionError(f"Tab never reached the radio group of {locator}")
+        for _ in range(MAX_TABS):
+            if await locator.is_checked():
+                return
+            await self.page.keyboard.press("ArrowUp")
+        raise AssertionError(f"the arrow keys never reached {locator}")
 
     async def select(self, locator: Any, label: str) -> None:
         """Choose the option whose label is `label` or starts with it ("Capital cities — …")."""

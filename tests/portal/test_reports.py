@@ -32,6 +32,7 @@ from tests.server.reports.api import (
 XSS_NOTE = '<img src=x onerror="window.__xss=1"> <script>window.__xss=1</script>'
 REPORT_IDS = "query($id: ID!) { comparison(id: $id) { reports { id } } }"
 VERDICT = "query($id: ID!) { comparison(id: $id) { verdict } }"
+OUTCOME = "query($id: ID!) { comparison(id: $id) { decision { outcome } } }"
 OPEN_FOLLOW_UPS = """
 query($id: ID!) { report(id: $id) { followUps(first: 100, state: OPEN) { edges { node {
   id datasetItemId baselineCohortIndex } } } } }
@@ -140,7 +141,10 @@ async def test_sign_off_says_why_it_is_refused_lists_open_items_then_overrides(
     decision = dialog.get_by_role("radiogroup", name="Decision")
     for name in ("Approve", "Hold", "Request changes"):
         await decision.get_by_role("radio", name=name).wait_for()
-    await expect(decision.get_by_role("radio", name="Approve")).to_be_checked()
+    outcome = (await f.gql(OUTCOME, {"id": f.comparison_id})).ok()["comparison"]["decision"]
+    first_choice = "Approve" if outcome["outcome"] == "SHIP" else "Hold"  # as decided
+    await expect(decision.get_by_role("radio", name=first_choice)).to_be_checked()
+    await decision.get_by_role("radio", name="Approve").check()
     await dialog.get_by_role("button", name="Sign off").click()
     open_items = dialog.get_by_role("list", name="Open follow-ups")
     await open_items.wait_for()
@@ -154,7 +158,9 @@ async def test_sign_off_says_why_it_is_refused_lists_open_items_then_overrides(
     await dialog.get_by_role("button", name="Sign off").click()
     await dialog.wait_for(state="hidden")
     signed = region.get_by_role("region", name="Sign-off")
-    await expect(signed).to_contain_text("Decision: Approve")
+    await expect(signed).to_contain_text(
+        re.compile(r"Signed off: approved( over [^,]+)?, by owner")
+    )
     await expect(signed).to_contain_text(f"Justification: {XSS_NOTE}")
     assert await page.evaluate("typeof window.__xss") == "undefined"
     versions = region.get_by_role("table", name="Report versions")

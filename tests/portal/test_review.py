@@ -55,7 +55,7 @@ async def test_the_review_page_from_the_keyboard_alone(
     await expect(judges).to_contain_text(f"0 labelled of {2 * CASES} graded trials")
     table = judges.get_by_role("table", name="Judge agreement with human labels")
     await expect(table.get_by_role("row", name=j.check_key)).to_have_count(1)
-    await judges.get_by_role("link", name="Review trials").click()
+    await judges.get_by_role("link", name=f"Review trials ({2 * CASES} still to label)").click()
 
     await expect(page.get_by_role("heading", name=re.compile("^Review trials"))).to_be_visible()
     progress = page.get_by_text(re.compile(r"^\d+ labelled of \d+$"))
@@ -102,6 +102,9 @@ async def test_the_review_page_from_the_keyboard_alone(
 
     await page.get_by_role("link", name="Back to the comparison").click()
     await expect(judges).to_contain_text(f"2 labelled of {2 * CASES} graded trials")
+    await expect(
+        judges.get_by_role("link", name=f"Review trials ({2 * CASES - 2} still to label)")
+    ).to_be_visible()
     row = table.get_by_role("row", name=j.check_key)
     await expect(row.get_by_role("cell").first).to_have_text("2")
     assert page.console_errors == []
@@ -136,3 +139,47 @@ async def test_labelling_from_the_case_dialog(
     await page.keyboard.press("Escape")
     await expect(page.get_by_role("region", name="Failure analysis")).to_be_visible()
     assert await page.get_by_role("region", name="Judges").count() == 0
+
+
+PROGRESS = "query($id: ID!) { comparison(id: $id) { reviewProgress { labelled graded } } }"
+
+
+async def test_the_review_page_is_linked_and_says_nothing_of_a_judge_that_does_not_exist(
+    sqlite_backend: Backend,
+    portal_page: Any,
+) -> None:
+    """Issue 51 (7): a comparison without a judge check links its review page with the count
+    still to label; labelling there says what you said, and nothing about a judge."""
+    page = portal_page
+    done = await finalized_comparison(sqlite_backend)
+    graded = (await done.gql(PROGRESS, {"id": done.comparison_id})).ok()["comparison"][
+        "reviewProgress"
+    ]["graded"]
+    assert graded > 0
+    await sign_in(
+        page, sqlite_backend.base_url, done.token(Role.MEMBER), f"/comparisons/{done.comparison_id}"
+    )
+    review = page.get_by_role("region", name="Review")
+    link = review.get_by_role("link", name=f"Review trials ({graded} still to label)")
+    await expect(link).to_be_visible()
+    await expect(page.get_by_role("region", name="Judges")).to_have_count(0)
+    assert "judge" not in (await review.inner_text()).lower()
+    assert await axe_violations(page) == []
+    await link.click()
+
+    await expect(page.get_by_role("heading", name=re.compile("^Review trials"))).to_be_visible()
+    item = page.get_by_role("region", name="Trial to review")
+    heading = item.get_by_role("heading", name=re.compile(r"^Case q-\d+, trial 1$"))
+    await expect(heading).to_be_visible()
+    item_id = (await heading.inner_text()).split(",")[0].removeprefix("Case ")
+    await page.keyboard.press("p")
+    await expect(page.get_by_role("status")).to_have_text(f"{item_id}: you said Pass.")
+    await expect(page.get_by_text(re.compile("judge", re.IGNORECASE))).to_have_count(0)
+
+    await page.get_by_role("link", name="Back to the comparison").click()
+    await expect(
+        page.get_by_role("region", name="Review").get_by_role(
+            "link", name=f"Review trials ({graded - 1} still to label)"
+        )
+    ).to_be_visible()
+    assert page.console_errors == []

@@ -1,5 +1,7 @@
 """The whole workplace (docs/portal.md): from a fresh workspace's owner token to a signed-off
-decision in the browser alone — a model connection, a dataset uploaded, two prompt versions
+decision in the browser alone — a model connection, a dataset uploaded (sealed from its page
+after the upload dialog closed; a second version discarded there after its confirmation), two
+prompt versions
 and a model config, two releases, a second admin and a token, a setting turned on, a
 comparison run, its outputs reviewed, a report, follow-ups resolved and a sign-off.
 
@@ -104,12 +106,61 @@ async def upload_dataset(page: Any) -> None:
     await dialog.get_by_role("button", name="Upload").click()
     await expect(dialog.get_by_role("progressbar", name="Upload")).to_be_visible()
     await dialog.get_by_text(f"{CASES} cases uploaded").wait_for()
-    await dialog.get_by_role("button", name="Seal").click()
-    await dialog.get_by_text(f"Version 1 is sealed with {CASES} cases.").wait_for()
+    # Closed before its own "Seal": the version stays open, and the dataset's page seals it.
     await dialog.get_by_role("button", name="Close").click()
+    await expect(dialog).to_be_hidden()
     datasets = page.get_by_role("table", name="Datasets")
+    await (
+        datasets.get_by_role("row", name=re.compile(r"^capitals None sealed"))
+        .get_by_role("link", name="capitals")
+        .click()
+    )
+    await page.get_by_role("heading", name="capitals").wait_for()
+    versions = page.get_by_role("table", name="Versions")
+    await expect(
+        versions.get_by_role("row", name=re.compile(r"^Version 1 Open 30 "))
+    ).to_be_visible()
+    notice = page.get_by_role("region", name="Open version")
+    await expect(notice).to_contain_text("a sealed version never changes")
+    await _no_violations(page, "dataset page with an open version")
+    await notice.get_by_role("button", name="Seal version 1").click()
+    await expect(
+        versions.get_by_role("row", name=re.compile(r"^Version 1 Sealed 30 "))
+    ).to_be_visible()
+    await discard_a_new_version(page)
+    await _nav(page, "Datasets", "Datasets")
     row = datasets.get_by_role("row", name=re.compile(r"^capitals Version 1 30 "))
     await expect(row).to_be_visible()
+
+
+async def discard_a_new_version(page: Any) -> None:
+    """A second version uploaded, then discarded from the dataset's page after its confirmation;
+    the page stays on the dataset and version 1 stays sealed."""
+    await page.get_by_role("button", name="Upload a new version").click()
+    dialog = page.get_by_role("dialog", name="Upload a new version")
+    await dialog.get_by_label("Dataset file (JSONL or CSV)").set_input_files(
+        files=[
+            {"name": "capitals.jsonl", "mimeType": "application/jsonl", "buffer": dataset_file()}
+        ]
+    )
+    await dialog.get_by_role("button", name="Upload").click()
+    await dialog.get_by_text(f"{CASES} cases uploaded").wait_for()
+    await dialog.get_by_role("button", name="Close").click()
+    versions = page.get_by_role("table", name="Versions")
+    open_row = versions.get_by_role("row", name=re.compile(r"^Version 2 Open"))
+    await open_row.get_by_role("button", name="Discard").click()
+    confirm = page.get_by_role("alertdialog", name="Discard version 2?")
+    await expect(confirm).to_contain_text(f"Its {CASES} cases will be lost")
+    await _no_violations(page, "discard confirmation")
+    await confirm.get_by_role("button", name="Discard version 2").click()
+    await expect(confirm).to_be_hidden()
+    await expect(
+        versions.get_by_role("row", name=re.compile(r"^Version 2 Discarded"))
+    ).to_be_visible()
+    await expect(
+        versions.get_by_role("row", name=re.compile(r"^Version 1 Sealed 30 "))
+    ).to_be_visible()
+    await expect(page.get_by_role("heading", name="capitals")).to_be_visible()
 
 
 async def write_prompts_and_model(page: Any) -> None:
@@ -314,6 +365,8 @@ async def sign_off_as(page: Any, token: str, comparison_url: str) -> None:
         await sign.get_by_role("button", name="Sign off").click()
     await expect(sign).to_be_hidden()
     await page.get_by_text("PROMOTE").first.wait_for()
+    signed = re.compile(r"Signed off: approved( over [^,]+)?, by Reviewer")
+    await expect(page.get_by_role("region", name="Decision")).to_contain_text(signed)
 
 
 async def test_a_newcomer_goes_from_a_fresh_workspace_to_a_sign_off_in_the_browser_alone(
@@ -333,6 +386,11 @@ async def test_a_newcomer_goes_from_a_fresh_workspace_to_a_sign_off_in_the_brows
     await turn_a_setting_on(page)
     comparison_url = await run_a_comparison(page)
     await review_outputs(page)
+    await expect(
+        page.get_by_role("region", name="Review").get_by_role(
+            "link", name=re.compile(r"^Review trials \(\d+ still to label\)$")
+        )
+    ).to_be_visible()
     await report_and_resolve(page)
     await sign_off_as(page, reviewer, comparison_url)
     await screenshot(page, "whole-workplace-signed")

@@ -34,6 +34,10 @@ POSITION = (
     "so far; give it to send chunks concurrently in file order (a version with a gap cannot "
     "be sealed; overlapping an earlier chunk is CONFLICT)."
 )
+KEEP_DATASET = (
+    "Keep the dataset even when this was its only version and it was never sealed (the "
+    "portal's Discard): the version alone goes. Default false: a never-sealed dataset goes too."
+)
 
 
 @strawberry.type
@@ -119,14 +123,18 @@ class DatasetMutation:
 
     @strawberry.mutation(
         description="Drop an OPEN version and its cases (state DISCARDED). A dataset that "
-        "was never sealed goes with it (a failed first import leaves nothing)."
+        "was never sealed goes with it (a failed first import leaves nothing), unless "
+        "`keepDataset` is true."
     )
     async def discard_dataset_version(
-        self, info: strawberry.Info[Context], version_id: strawberry.ID
+        self,
+        info: strawberry.Info[Context],
+        version_id: strawberry.ID,
+        keep_dataset: Annotated[bool, strawberry.argument(description=KEEP_DATASET)] = False,
     ) -> DatasetVersion:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
             row = await versions.discard_version(
-                session=session, actor=actor, version_id=version_id
+                session=session, actor=actor, version_id=version_id, keep_dataset=keep_dataset
             )
         return DatasetVersion.from_row(row)

@@ -19,6 +19,10 @@ APPEND = (
 )
 SEAL = f"mutation($id: ID!) {{ sealDatasetVersion(versionId: $id) {{ {VERSION_FIELDS} }} }}"
 DISCARD = f"mutation($id: ID!) {{ discardDatasetVersion(versionId: $id) {{ {VERSION_FIELDS} }} }}"
+DISCARD_KEEPING = (
+    "mutation($id: ID!) { discardDatasetVersion(versionId: $id, keepDataset: true) "
+    f"{{ {VERSION_FIELDS} }} }}"
+)
 DATASET = (
     "query($id: ID!) { dataset(id: $id) { id name description builtIn "
     f"latestVersion {{ id number }} versions {{ {VERSION_FIELDS} }} }} }}"

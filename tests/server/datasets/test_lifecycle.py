@@ -22,6 +22,7 @@ from tests.server.datasets.api import (
     APPEND,
     DATASET,
     DISCARD,
+    DISCARD_KEEPING,
     append,
     create_dataset,
     dataset,
@@ -177,6 +178,34 @@ async def test_a_failed_first_import_leaves_no_dataset(backend: Backend) -> None
     assert actions == ["dataset.create", "dataset.remove_empty"]
     again = await create_dataset(backend, ws.owner, "bad set")  # the name is free again
     assert again != dataset_id
+
+
+async def test_discarding_with_keep_dataset_drops_the_version_alone(backend: Backend) -> None:
+    """Issue 51 (2): the portal's "Discard" of a first, never-sealed version keeps the dataset
+    (its page stays); the version is DISCARDED with its cases, and a new one can be opened."""
+    ws = await make_workspace(backend.sessionmaker)
+    dataset_id = await create_dataset(backend, ws.owner, "first upload")
+    version_id = await open_version(backend, ws.owner, dataset_id)
+    (await append(backend, ws.owner, version_id, dataset_cases(4))).ok()
+    discarded = await backend.gql(DISCARD_KEEPING, {"id": version_id}, token=ws.tokens[Role.MEMBER])
+    assert discarded.ok()["discardDatasetVersion"]["state"] == "DISCARDED"
+    found = await dataset(backend, ws.owner, dataset_id)
+    assert found["name"] == "first upload"
+    assert [(v["number"], v["state"]) for v in found["versions"]] == [(1, "DISCARDED")]
+    assert found["latestVersion"] is None
+    assert await rows_of(backend, version_id) == 0
+    again = await open_version(backend, ws.owner, dataset_id)
+    assert (await dataset(backend, ws.owner, dataset_id))["versions"][0]["id"] == again
+    async with backend.sessionmaker() as session:
+        actions = (
+            await session.scalars(
+                select(AuditEvent.action)
+                .where(AuditEvent.workspace_id == ws.id, AuditEvent.action.like("dataset.%"))
+                .order_by(AuditEvent.id)
+            )
+        ).all()
+    assert "dataset.remove_empty" not in actions
+    assert actions.count("dataset.version_discard") == 1
 
 
 async def test_open_and_discarded_versions_are_never_the_latest(backend: Backend) -> None:

@@ -3,13 +3,16 @@ import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
 import { statusWord } from "../../lib/comparisonWords";
 import { cohortName } from "./cohorts";
 import { DatasetNameQuery } from "./queries";
-import { DECIDED_WORDS, VERDICT_WORDS } from "./signOffWords";
+import { signedOffWords, VERDICT_WORDS } from "./signOffWords";
+import { useSignedOff } from "./useSignedOff";
 
 type Comparison = PageData["comparison"];
 
 /** The heading (the label, else the id) and the line of facts beneath it. */
 export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
   const signed = [...comparison.reports].reverse().find((r) => r.signOff)?.signOff;
+  // The sign-off named as what it is, never a "Decision:" beside the Decision region's.
+  const signedWords = useSignedOff(comparison.id, !signed);
   return (
     <>
       <h1>{comparison.label || comparison.id}</h1>
@@ -27,7 +30,7 @@ export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
           {comparison.trialsPerCase} {comparison.trialsPerCase === 1 ? "trial" : "trials"} per
           case
         </span>
-        {signed && <span>Decision: {DECIDED_WORDS[signed.decision]}</span>}
+        {signed && <span>{signedWords ?? signedOffWords(signed.decision, null, null)}</span>}
         {comparison.verdict && <span>Verdict: {VERDICT_WORDS[comparison.verdict]}</span>}
       </p>
     </>

@@ -5,6 +5,7 @@ import type { ComparisonDecisionQuery } from "../../gql/graphql";
 import { count, exactTime } from "../../lib/format";
 import { labelOf, type CohortName } from "./cohorts";
 import { DecisionFigure } from "./DecisionFigure";
+import { useSignedOff } from "./useSignedOff";
 import {
   criterionBound,
   criterionFigures,
@@ -42,6 +43,7 @@ export function DecisionRegion({
   const comparison = data?.comparison;
   const decision = comparison?.decision;
   const retried = useRef(false);
+  const signedOff = useSignedOff(comparison?.id ?? "", !finalized || !comparison);
   const missing = finalized && Boolean(data) && !decision && !fetching && !error;
   useEffect(() => {
     if (missing && !retried.current) {
@@ -59,6 +61,7 @@ export function DecisionRegion({
         Decision: <span className={`decision-word tone-${tone}`}>{OUTCOME_WORDS[decision.outcome]}</span>
       </h2>
       <p className="decision-sentence">{decision.sentence}</p>
+      {signedOff && <p className="signed-off">{signedOff}.</p>}
       {decision.outcome === "MORE_DATA" && decision.casesNeeded != null && (
         <p>
           About {count(decision.casesNeeded)} usable cases would decide it (this run had{" "}

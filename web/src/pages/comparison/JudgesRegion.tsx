@@ -15,10 +15,21 @@ function range(low: number | null | undefined, high: number | null | undefined, 
   return ` (${show(low)} to ${show(high)})`;
 }
 
+/** Link "Review trials (N still to label)" to `/comparisons/:id/review`. */
+function ReviewTrialsLink({ id, labelled, graded }: { id: string; labelled: number; graded: number }) {
+  const left = Math.max(graded - labelled, 0);
+  return (
+    <Link to={`/comparisons/${id}/review`}>
+      Review trials ({left === 0 ? "all labelled" : `${count(left)} still to label`})
+    </Link>
+  );
+}
+
 /**
  * `region` "Judges": each judge check against human labels — labels, raw agreement, Cohen's κ
  * with its 95% interval, sensitivity and specificity with Wilson intervals (docs/labels.md) — and
- * the way to the review queue. Shown only when the comparison has a judge check.
+ * the way to the review queue, with the count still to label. A comparison without a judge
+ * check gets `region` "Review" instead: the way to the review queue, and nothing of a judge.
  */
 export function JudgesRegion({ id }: { id: string }) {
   const [{ data, error }] = useQuery({
@@ -28,14 +39,26 @@ export function JudgesRegion({ id }: { id: string }) {
   });
   if (error) return <ErrorNotice error={error} />;
   const comparison = data?.comparison;
-  if (!comparison || comparison.judgeAgreement.length === 0) return null;
+  if (!comparison) return null;
   const { labelled, graded } = comparison.reviewProgress;
+  if (comparison.judgeAgreement.length === 0) {
+    if (graded === 0) return null;
+    return (
+      <section aria-label="Review">
+        <h2>Review</h2>
+        <p>
+          {count(labelled)} labelled of {count(graded)} graded trials: label outputs yourself,
+          pass or fail, one at a time. <ReviewTrialsLink id={id} labelled={labelled} graded={graded} />
+        </p>
+      </section>
+    );
+  }
   return (
     <section aria-label="Judges">
       <h2>Judges</h2>
       <p>
         {count(labelled)} labelled of {count(graded)} graded trials.{" "}
-        <Link to={`/comparisons/${id}/review`}>Review trials</Link>
+        <ReviewTrialsLink id={id} labelled={labelled} graded={graded} />
       </p>
       <table aria-label="Judge agreement with human labels">
         <thead>

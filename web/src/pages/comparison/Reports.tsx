@@ -9,6 +9,7 @@ import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
 import { labelOf } from "./cohorts";
+import { DecisionQuery } from "./decisionQueries";
 import { memberNames } from "./ReportNames";
 import { ReportPageLink } from "./ReportPageLink";
 import { FollowUpsTable } from "./FollowUpsTable";
@@ -17,7 +18,7 @@ import { SignOffSummary } from "./SignOffSummary";
 import "./Reports.css";
 import { TableScroll } from "../../components/TableScroll";
 
-const ReportsQuery = graphql(`
+export const ReportsQuery = graphql(`
   query ReportsRegion($id: ID!) {
     comparison(id: $id) {
       id
@@ -76,6 +77,7 @@ export function ReportsRegion({
     query: ReportsQuery,
     variables: { id: comparisonId },
   });
+  const [{ data: decided }] = useQuery({ query: DecisionQuery, variables: { id: comparisonId } });
   const [generated, generate] = useMutation(GenerateReport);
   const [signing, setSigning] = useState(false);
   const comparison = data?.comparison;
@@ -149,6 +151,7 @@ export function ReportsRegion({
             <SignOffSummary
               signOff={latest.signOff}
               signer={names(latest.signOff.signerMemberId)}
+              outcome={decided?.comparison.decision?.outcome}
             />
           )}
           <FollowUpsTable reportId={latest.id} baselines={baselines} />

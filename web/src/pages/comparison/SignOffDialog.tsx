@@ -1,7 +1,9 @@
 /**
  * `dialog` "Sign off": the decision, an override of open follow-ups with its justification.
  * It shows the ship decision being signed off; approving one that is not "Ship" asks for the
- * override and a justification (the server holds the rule: docs/decision.md). A CONFLICT lists
+ * override and a justification (the server holds the rule: docs/decision.md). The choice first
+ * selected follows the decision: "Approve" for Ship, "Hold" for any other. A missing
+ * justification is said at its field, in words (the server's refusal too). A CONFLICT lists
  * the open follow-ups, or says the decision is not "Ship"; a FORBIDDEN says why in words.
  */
 import { useId, useState, type FormEvent } from "react";
@@ -11,6 +13,9 @@ import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";
 import type { SignOffDecision } from "../../gql/graphql";
 import { errorCodes, errorExtension } from "../../lib/errors";
+import { FieldError } from "../../components/FieldError";
+import { messageAt } from "../../lib/fieldErrors";
+import type { DecisionOutcome } from "../../gql/graphql";
 import { DecisionQuery } from "./decisionQueries";
 import { OUTCOME_TONE, OUTCOME_WORDS } from "./decisionWords";
 import { DECISION_WORDS } from "./signOffWords";
@@ -53,13 +58,39 @@ interface OpenItem {
   datasetItemId: string;
 }
 
+/** The API's names in the dialog's words. */
+const FIELD_WORDS: Record<string, string> = {
+  overrideJustification: "a justification",
+  override: "the override",
+};
+
+const JUSTIFICATION_MISSING =
+  "Say why you override: a justification of 1 to 2,000 characters is needed.";
+
+/** A sentence without its closing full stop, to go inside another one. */
+function clause(sentence: string): string {
+  return sentence.trim().replace(/[.\s]+$/, "");
+}
+
+/** The choice first selected: approve only what the decision says to ship. */
+function defaultChoice(outcome: DecisionOutcome | null | undefined): SignOffDecision {
+  return !outcome || outcome === "SHIP" ? "APPROVE" : "HOLD";
+}
+
+/** A server message in words: the API's names replaced, a capital first, one full stop. */
+function sentenceOf(message: string): string {
+  const words = clause(message);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+}
+
 /** The decision a refused APPROVE would override (CONFLICT, reason DECISION_NOT_SHIP). */
 function decisionNotShip(error: CombinedError | undefined): string | null {
   if (!errorCodes(error).includes("CONFLICT")) return null;
   if (errorExtension(error, "reason") !== "DECISION_NOT_SHIP") return null;
   const decision = errorExtension(error, "decision") as { outcome?: string; sentence?: string };
   const outcome = OUTCOME_WORDS[decision?.outcome as keyof typeof OUTCOME_WORDS] ?? "missing";
-  return `The decision is ${outcome}, not Ship${decision?.sentence ? `: ${decision.sentence}` : ""}. Hold, or approve with an override and a justification.`;
+  const why = decision?.sentence ? `: ${clause(decision.sentence)}` : "";
+  return `The decision is ${outcome}, not Ship${why}. Hold, or approve with an override and a justification.`;
 }
 
 function openItems(error: CombinedError | undefined): OpenItem[] | null {
@@ -83,9 +114,10 @@ export function SignOffDialog({
 }) {
   const decisionLabel = useId();
   const justificationId = useId();
-  const [decision, setDecision] = useState<SignOffDecision>("APPROVE");
+  const [chosen, setDecision] = useState<SignOffDecision | null>(null);
   const [override, setOverride] = useState(false);
   const [justification, setJustification] = useState("");
+  const [tried, setTried] = useState(false);
   const [{ fetching, error }, signOff] = useMutation(SignOff);
   const [{ data: decided }] = useQuery({
     query: DecisionQuery,
@@ -93,10 +125,14 @@ export function SignOffDialog({
     requestPolicy: "network-only",
   });
   const shipDecision = decided?.comparison.decision;
+  const decision = chosen ?? defaultChoice(shipDecision?.outcome);
+  const missingJustification = override && !justification.trim() ? JUSTIFICATION_MISSING : null;
   const overriding =
     decision === "APPROVE" && !!shipDecision && shipDecision.outcome !== "SHIP";
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setTried(true);
+    if (missingJustification) return;
     const result = await signOff({
       reportId,
       decision,
@@ -105,6 +141,10 @@ export function SignOffDialog({
     });
     if (!result.error) onSigned();
   };
+  const serverJustification = messageAt(error, "overrideJustification", FIELD_WORDS);
+  const justificationError =
+    (tried ? missingJustification : null) ??
+    (serverJustification ? sentenceOf(serverJustification) : null);
   const notShip = decisionNotShip(error);
   const open = notShip ? null : openItems(error);
   const openCount = Number(errorExtension(error, "openCount") ?? open?.length ?? 0);
@@ -168,12 +208,16 @@ export function SignOffDialog({
             maxLength={2000}
             value={justification}
             disabled={!override}
-            aria-describedby={`${justificationId}-hint`}
+            aria-invalid={justificationError ? true : undefined}
+            aria-describedby={
+              justificationError ? `${justificationId}-e` : `${justificationId}-hint`
+            }
             onChange={(e) => setJustification(e.target.value)}
           />
           <span id={`${justificationId}-hint`} className="muted">
             Needed when you override open follow-ups or a decision other than Ship.
           </span>
+          <FieldError id={`${justificationId}-e`} message={justificationError} />
         </div>
         {forbidden ? (
           <p role="alert" className="error">
@@ -198,7 +242,7 @@ export function SignOffDialog({
             </ul>
           </div>
         ) : (
-          error && <ErrorNotice error={error} />
+          error && !serverJustification && <ErrorNotice error={error} />
         )}
         <div className="row">
           <button type="submit" className="primary" disabled={fetching}>

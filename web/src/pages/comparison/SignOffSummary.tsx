@@ -1,11 +1,13 @@
 import { Ago } from "../../components/Ago";
-import type { SignOffDecision, SignOffVerdict } from "../../gql/graphql";
-import { DECISION_WORDS, VERDICT_WORDS } from "./signOffWords";
+import type { DecisionOutcome, SignOffDecision, SignOffVerdict } from "../../gql/graphql";
+import { signedOffWords, VERDICT_WORDS } from "./signOffWords";
 
-/** The latest version's sign-off: the decision, the verdict it wrote, who and when. */
+/** The latest version's sign-off named as what it is ("Signed off: approved over Don't ship,
+ * by Ada"), the verdict it wrote, the signer's role and when. */
 export function SignOffSummary({
   signOff,
   signer,
+  outcome,
 }: {
   signOff: {
     decision: SignOffDecision;
@@ -16,17 +18,19 @@ export function SignOffSummary({
     createdAt: string;
   };
   signer: string;
+  /** The ship decision signed off, when there is one. */
+  outcome: DecisionOutcome | null | undefined;
 }) {
   return (
     <section aria-label="Sign-off" className="sign-off-summary">
       <p>
-        <strong>Decision: {DECISION_WORDS[signOff.decision]}</strong> — verdict{" "}
-        <span className="chip">{VERDICT_WORDS[signOff.verdict]}</span> signed off by {signer} (
-        {signOff.signerRole.toLowerCase()}) <Ago iso={signOff.createdAt} />.
+        <strong>{signedOffWords(signOff.decision, outcome, signer)}</strong> (
+        {signOff.signerRole.toLowerCase()}) <Ago iso={signOff.createdAt} /> — verdict{" "}
+        <span className="chip">{VERDICT_WORDS[signOff.verdict]}</span>
       </p>
       {signOff.override && (
         <p>
-          Approved over open follow-ups. Justification:{" "}
+          With an override. Justification:{" "}
           <span className="quoted">{signOff.overrideJustification}</span>
         </p>
       )}

@@ -68,6 +68,9 @@ export const ReviewQueueQuery = graphql(`
         labelled
         graded
       }
+      judgeAgreement {
+        checkKey
+      }
     }
   }
 `);

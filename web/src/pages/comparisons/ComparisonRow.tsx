@@ -11,6 +11,8 @@ import type {
 import { dollars, percent } from "../../lib/format";
 import { ComparisonRowQuery, RowProgressSubscription } from "./listDocuments";
 import { callsWords, decisionWord, statusWord } from "../../lib/comparisonWords";
+import { signedOffWords } from "../comparison/signOffWords";
+import type { SignOffDecision } from "../../gql/graphql";
 
 type Row = ComparisonRowFieldsFragment;
 
@@ -37,7 +39,14 @@ const VERDICT_RETRIES = 20;
  * One comparison. A RUNNING row follows `comparisonProgress` (from the seq the list read) and,
  * once the run ends, reads itself again — and again while its verdict is still being made.
  */
-export function ComparisonRow({ node }: { node: Row }) {
+export function ComparisonRow({
+  node,
+  signOff,
+}: {
+  node: Row;
+  /** The latest sign-off, named beside the decision it may go against. */
+  signOff?: { decision: SignOffDecision; signer: string };
+}) {
   const live = node.status === "RUNNING";
   const [progress] = useSubscription<ProgressData, Snapshot, ProgressVariables>(
     {
@@ -83,6 +92,12 @@ export function ComparisonRow({ node }: { node: Row }) {
             {decisionWord(row.decision.outcome)}
           </span>
         ) : null}
+        {signOff && (
+          <span className="signed-off">
+            {" "}
+            {signedOffWords(signOff.decision, row.decision?.outcome, signOff.signer)}
+          </span>
+        )}
       </td>
       <td className="verdict">
         <Verdict row={row} />

@@ -1,9 +1,33 @@
+import { useQuery } from "urql";
 import { QueriedPage } from "../../components/PagedTable";
 import type { ComparisonStatus } from "../../gql/graphql";
 import { statusWord } from "../../lib/comparisonWords";
 import type { PageWindow } from "../../lib/pageWindow";
 import { ComparisonRow } from "./ComparisonRow";
-import { ComparisonsListQuery } from "./listDocuments";
+import { ComparisonsListQuery, ComparisonsSignOffsQuery } from "./listDocuments";
+import { memberNames } from "../comparison/ReportNames";
+import type { SignOffDecision } from "../../gql/graphql";
+
+interface RowSignOff {
+  decision: SignOffDecision;
+  signer: string;
+}
+
+/** The page's latest sign-off per comparison id, with the signer's name. */
+function usePageSignOffs(after: string | null, status: ComparisonStatus | null) {
+  const [{ data }] = useQuery({
+    query: ComparisonsSignOffsQuery,
+    variables: { first: PAGE_SIZE, after, status },
+  });
+  const signOffs = new Map<string, RowSignOff>();
+  if (!data) return signOffs;
+  const names = memberNames(data.members.edges.map((e) => e.node));
+  for (const { node } of data.comparisons.edges) {
+    const signOff = [...node.reports].reverse().find((r) => r.signOff)?.signOff;
+    if (signOff) signOffs.set(node.id, { decision: signOff.decision, signer: names(signOff.signerMemberId) });
+  }
+  return signOffs;
+}
 
 /** The comparisons list's page: the newest 20, then 20 older ones per "Load more". */
 export const PAGE_SIZE = 20;
@@ -18,6 +42,7 @@ export function ComparisonsTablePage({
   status: ComparisonStatus | null;
   pages: PageWindow;
 }) {
+  const signOffs = usePageSignOffs(after, status);
   return (
     <QueriedPage
       query={ComparisonsListQuery}
@@ -34,7 +59,7 @@ export function ComparisonsTablePage({
           : "No comparisons yet. Choose New comparison to compare two releases on a dataset."
       }
     >
-      {({ node }) => <ComparisonRow key={node.id} node={node} />}
+      {({ node }) => <ComparisonRow key={node.id} node={node} signOff={signOffs.get(node.id)} />}
     </QueriedPage>
   );
 }

@@ -69,3 +69,33 @@ export const RowProgressSubscription = graphql(`
     }
   }
 `);
+
+/** A page's sign-offs, read beside the page (the list's own document keeps its direct read):
+ * the decision cell names a sign-off as what it is. */
+export const ComparisonsSignOffsQuery = graphql(`
+  query ComparisonsSignOffs($first: Int!, $after: String, $status: ComparisonStatus) {
+    comparisons(first: $first, after: $after, status: $status) {
+      edges {
+        node {
+          id
+          reports {
+            id
+            signOff {
+              id
+              decision
+              signerMemberId
+            }
+          }
+        }
+      }
+    }
+    members(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+  }
+`);

@@ -1,13 +1,15 @@
 /**
- * `/datasets/:id`: a dataset's versions ("Upload a new version"; "Discard" for an open one),
+ * `/datasets/:id`: a dataset's versions ("Upload a new version"; for an open one "Seal version
+ * N" with what sealing means, and "Discard", which asks first and drops that version alone),
  * and the cases of one version 50 at a time.
  */
 import { useId, useState } from "react";
 import { useParams } from "react-router";
-import { useMutation, useQuery } from "urql";
+import { useQuery } from "urql";
 import { RoleButton } from "../../components/RoleButton";
 import { enumWords } from "../../lib/words";
-import { DiscardDatasetVersion } from "./uploadDocuments";
+import { DiscardVersionDialog } from "./DiscardVersionDialog";
+import { OpenVersionNotice } from "./OpenVersionNotice";
 import { UploadDialog } from "./UploadDialog";
 import { Ago } from "../../components/Ago";
 import { ErrorNotice } from "../../components/ErrorNotice";
@@ -50,12 +52,14 @@ export function DatasetPage() {
   const [{ data, error }, refetch] = useQuery({ query: DatasetQuery, variables: { id } });
   const [chosen, setChosen] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [discardState, discard] = useMutation(DiscardDatasetVersion);
+  const [discarding, setDiscarding] = useState<string | null>(null);
   const reload = () => refetch({ requestPolicy: "network-only" });
   if (error && !data) return <ErrorNotice error={error} />;
   if (!data) return <p className="muted">Loading…</p>;
   const dataset = data.dataset;
   const shown = chosen ?? dataset.latestVersion?.id ?? dataset.versions[0]?.id ?? "";
+  const open = dataset.versions.find((v) => v.state === "OPEN");
+  const toDiscard = dataset.versions.find((v) => v.id === discarding && v.state === "OPEN");
   return (
     <>
       <h1>{dataset.name}</h1>
@@ -75,7 +79,18 @@ export function DatasetPage() {
           onChanged={reload}
         />
       )}
-      {discardState.error && <ErrorNotice error={discardState.error} />}
+      {open && <OpenVersionNotice key={open.id} version={open} onSealed={reload} />}
+      {toDiscard && (
+        <DiscardVersionDialog
+          version={toDiscard}
+          datasetName={dataset.name}
+          onClose={() => setDiscarding(null)}
+          onDiscarded={() => {
+            setDiscarding(null);
+            reload();
+          }}
+        />
+      )}
       <TableScroll>
 <table aria-label="Versions">
         <thead>
@@ -116,8 +131,7 @@ export function DatasetPage() {
                 {v.state === "OPEN" && (
                   <RoleButton
                     needs="MEMBER"
-                    disabled={discardState.fetching}
-                    onClick={() => void discard({ versionId: v.id }).then(reload)}
+                    onClick={() => setDiscarding(v.id)}
                   >
                     Discard
                   </RoleButton>

@@ -218,7 +218,8 @@ export function UploadDialog({
           <progress aria-label="Upload" max={stage.total} value={stage.total} />
           <p role="status">
             {count(stage.total)} cases uploaded. Seal the version to compare on it: a sealed version
-            never changes.
+            never changes. Closed now, the version stays open: seal or discard it on the dataset's
+            page.
           </p>
           <div className="row">
             <button type="button" className="primary" onClick={() => void seal(stage.versionId)}>

@@ -45,3 +45,13 @@ export const DiscardDatasetVersion = graphql(`
     }
   }
 `);
+
+/** The dataset page's "Discard": the open version alone goes, the dataset stays. */
+export const DiscardOpenVersion = graphql(`
+  mutation DiscardOpenVersion($versionId: ID!) {
+    discardDatasetVersion(versionId: $versionId, keepDataset: true) {
+      id
+      state
+    }
+  }
+`);

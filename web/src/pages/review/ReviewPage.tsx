@@ -28,8 +28,10 @@ function grade(passed: boolean | null | undefined): string {
   return passed ? "Pass" : "Fail";
 }
 
-function statusText(answered: Answered): string {
+/** What the last key did; the judge's grade only where the comparison has a judge. */
+function statusText(answered: Answered, judged: boolean): string {
   if ("skipped" in answered) return `${answered.item}: skipped, left unlabelled.`;
+  if (!judged) return `${answered.item}: you said ${grade(answered.passed)}.`;
   return (
     `${answered.item}: you said ${grade(answered.passed)}; ` +
     `the judge said ${grade(answered.judgePassed)}.`
@@ -102,6 +104,7 @@ export function ReviewPage() {
   }, [answer, skip]);
 
   const comparison = data?.comparison;
+  const judged = (comparison?.judgeAgreement.length ?? 0) > 0;
   return (
     <>
       <h1>Review trials{comparison?.label ? `: ${comparison.label}` : ""}</h1>
@@ -117,7 +120,7 @@ export function ReviewPage() {
         </p>
       )}
       <p role="status" className="muted">
-        {answered && statusText(answered)}
+        {answered && statusText(answered, judged)}
       </p>
       {!data && !error && <p className="muted">Loading…</p>}
       {data && !current && (
