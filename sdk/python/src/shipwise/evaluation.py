@@ -112,6 +112,7 @@ async def aevaluate(
     plan = runner.Plan(
         task, chosen_scorers, trials, concurrency,
         graded_by_server=bool(specs), send_tool_calls=caps.import_checks,
+        send_trajectory=caps.trajectories,
     )  # fmt: skip
     counters = runner.Counters()
     if state.status != "COMPLETED":

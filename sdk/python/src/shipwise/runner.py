@@ -37,6 +37,7 @@ class Plan:
     concurrency: int
     graded_by_server: bool
     send_tool_calls: bool
+    send_trajectory: bool = False
 
 
 @dataclass
@@ -110,6 +111,7 @@ async def _one_trial(
         return trial.build(
             answer, wall_ms, case, plan.scorers,
             graded_by_server=plan.graded_by_server, send_tool_calls=plan.send_tool_calls,
+            send_trajectory=plan.send_trajectory,
         )  # fmt: skip
     except trial.ScorerFailed as exc:
         return trial.failed(exc, wall_ms, graded_by_server=plan.graded_by_server)
