@@ -55,7 +55,7 @@ TRAJECTORY_KINDS = frozenset(
         CheckKind.MAX_LLM_CALLS,
     }
 )
-"""The checks that read the trial's trajectory (SPEC §12), not its output."""
+"""The checks that read the trial's trajectory (docs/domain.md, "Checks"), not its output."""
 
 
 def judge_key(spec: Mapping[str, Any]) -> tuple[str, str]:

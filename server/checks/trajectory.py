@@ -1,5 +1,5 @@
-"""The trajectory checks (SPEC §12): what an agent did, read from the trial's trajectory
-(`server.trajectories`). Without a trajectory the tool checks read the trial's flat
+"""The trajectory checks (docs/domain.md, "Checks"): what an agent did, read from the trial's
+trajectory (`server.trajectories`). Without a trajectory the tool checks read the trial's flat
 `toolCalls`, and the step counts cannot be told (`trajectory_missing`).
 
 `TOOL_CALLED {toolName, argumentsMatch?}`: a call of the tool whose arguments hold these

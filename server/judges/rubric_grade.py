@@ -89,7 +89,7 @@ async def grade_output(
     call: Call,
     may_call: Callable[[], bool] = lambda: True,
 ) -> Graded:
-    """`output` graded with `specs` (the trajectory checks read `trajectory`: SPEC §12);
+    """`output` graded with `specs` (the trajectory checks read `trajectory`: docs/domain.md);
     `may_call` is asked before each judge call (a spend cap): when it says no, the trial is
     left ungraded and `stopped`."""
     results, judged = run_in_order(specs, output, tool_calls, case.expected, trajectory)

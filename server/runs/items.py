@@ -5,7 +5,7 @@ An item is `{datasetItemId?, position?, input, expected?, trials: [{passed?, eva
 wallMs, errors, costUsd, outputTokens}, trajectory?: [step], traceId?}]}`; `expected`,
 `toolCalls` and `trajectory` are what a run's server-graded checks read
 (`server.runs.grading`), and `expected` is not stored; `costUsd` and `outputTokens` feed a
-run diff's ship decision (docs/decision.md). A trajectory (SPEC §12, checked by
+run diff's ship decision (docs/decision.md). A trajectory (docs/domain.md, checked by
 `server.trajectories.steps`) fills each metric the trial does not give
 (`server.trajectories.reading.metrics`). Checking turns it into
 the column values of one `run_item` row and its `run_item_score` rows (one per evaluator,

@@ -1,6 +1,6 @@
 """A hosted comparison's trial as a trajectory: its one model call, with the tool calls the
 model asked for (nobody runs them), so trajectory checks grade hosted and imported trials
-alike (SPEC §12)."""
+alike (docs/domain.md, "Trajectories in runs")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """What is read from a checked trajectory (`server.trajectories.steps`): its steps in start
-order, the tool calls it made in order, and the trial metrics it gives (SPEC §12, seed 004:
-tokens, turns, toolCalls, wallMs, errors, costUsd).
+order, the tool calls it made in order, and the trial metrics it gives (tokens, turns,
+toolCalls, wallMs, errors, costUsd: docs/domain.md, "Trajectories in runs").
 
 A tool call is a TOOL step (`toolName`, else its `name`), or a call an LLM step asked for
 that no later TOOL step answered (by `toolCallId`, else by name): a hosted comparison's

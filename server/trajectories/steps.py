@@ -1,4 +1,4 @@
-"""The trajectory of a run trial (SPEC §12, docs/domain.md "Trajectories"), checked without I/O.
+"""The trajectory of a run trial (docs/domain.md, "Trajectories in runs"), checked without I/O.
 
 A trajectory is a list of steps, each `{id?, kind, name, startedAt?, durationMs?, status?,
 errorType?, provider?, model?, inputMessages?, outputMessages?, finishReasons?, inputTokens?,

@@ -1,4 +1,5 @@
-"""GraphQL types of a run trial's trajectory: its steps (SPEC §12), as stored with the trial.
+"""GraphQL types of a run trial's trajectory: its steps (docs/domain.md,
+"Trajectories in runs"), as stored with the trial.
 
 Stored steps were checked on the way in (`server.trajectories.steps`); every text here is
 the caller's (model output, tool results): untrusted wherever it is shown.
@@ -60,7 +61,7 @@ class TrajectoryMessage:
 
 
 @strawberry.type(
-    description="One step an agent took (SPEC §12): an LLM call's fields for `LLM`, a "
+    description="One step an agent took (docs/domain.md): an LLM call's fields for `LLM`, a "
     "tool's for `TOOL`."
 )
 class TrajectoryStep:

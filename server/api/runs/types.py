@@ -58,7 +58,7 @@ class RunTrial:
     metrics: TrialMetrics | None
     trajectory: list[TrajectoryStep] | None = strawberry.field(
         default=None,
-        description="The steps the agent took, in start order as sent (SPEC §12); null "
+        description="The steps the agent took, in start order as sent (docs/domain.md); null "
         "without one.",
     )
     trace_id: str | None = strawberry.field(

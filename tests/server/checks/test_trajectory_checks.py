@@ -1,5 +1,6 @@
-"""The trajectory checks (SPEC §12) passing and failing on a traced agent's steps, a hosted
-comparison's one model call and a trial with only `toolCalls`; their options validated."""
+"""The trajectory checks (docs/domain.md, "Checks") passing and failing on a traced agent's
+steps, a hosted comparison's one model call and a trial with only `toolCalls`; their
+options validated."""
 
 from __future__ import annotations
 

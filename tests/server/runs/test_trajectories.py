@@ -1,5 +1,5 @@
-"""Trajectories in runs (SPEC §12) through GraphQL, on both backends: a trial's steps and
-trace id stored and read back, its metrics filled from them where the trial gave none, bad
+"""Trajectories in runs (docs/domain.md) through GraphQL, on both backends: a trial's steps
+and trace id stored and read back, its metrics filled from them where the trial gave none, bad
 steps refused naming the field, and the trajectory checks graded by the server on imports
 and on a hosted comparison's one model call."""
 

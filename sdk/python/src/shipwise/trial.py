@@ -2,9 +2,10 @@
 scores.
 
 A task may answer `{"output", "metrics"?, "toolCalls"?, "trajectory"?, "traceId"?}`: the
-trajectory is the steps it took (SPEC §12: `{kind, name, startedAt?, durationMs?, …}`), sent
-with the trial where the server takes one; the server checks it, fills each metric it gives
-that the task did not, and its trajectory checks read it.
+trajectory is the steps it took (`{kind, name, startedAt?, durationMs?, …}`, as the
+server's docs/domain.md "Trajectories in runs" says), sent with the trial where the server
+takes one; the server checks it, fills each metric it gives that the task did not, and its
+trajectory checks read it.
 """
 
 from __future__ import annotations
