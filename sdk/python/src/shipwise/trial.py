@@ -11,6 +11,8 @@ trajectory checks read it.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import inspect
 import json
 import logging
@@ -85,13 +87,15 @@ def _shape(answer: object) -> dict[str, Any]:
 
 
 async def call(task: Task, value: Any, executor: Executor) -> tuple[Any, float]:
-    """The task's answer and its wall time in ms; a sync task runs on `executor`."""
+    """The task's answer and its wall time in ms; a sync task runs on `executor`, in a copy
+    of this context (its spans are this trial's: `shipwise.tracing`)."""
     started = time.perf_counter()
     if inspect.iscoroutinefunction(task):
         answer = await task(value)
     else:
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(executor, task, value)
+        in_context = functools.partial(contextvars.copy_context().run, task, value)
+        answer = await loop.run_in_executor(executor, in_context)
         if inspect.isawaitable(answer):
             answer = await _awaited(answer)
     return answer, (time.perf_counter() - started) * 1000
@@ -155,6 +159,18 @@ def build(
         if passed is not None:
             trial["passed"] = passed
     return trial
+
+
+def traced(answer: object, steps: list[dict[str, Any]]) -> object:
+    """The answer with the spans recorded during its call as its trajectory, unless it has
+    one (or none were recorded)."""
+    if not steps:
+        return answer
+    if isinstance(answer, str):
+        return {"output": answer, "trajectory": steps}
+    if isinstance(answer, Mapping) and answer.get("trajectory") is None:
+        return {**answer, "trajectory": steps}
+    return answer
 
 
 def _metrics(shaped: Mapping[str, Any], wall_ms: float, *, traced: bool) -> dict[str, Any]:
