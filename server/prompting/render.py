@@ -4,6 +4,11 @@ Undefined variables fail (StrictUndefined) and every template error becomes the 
 `template_render_failed`: template and exception texts can hold case data, so none escapes.
 An object or list value renders as JSON. A message whose whole content is one variable
 (`{{ turns }}`) holding a list of `{role, content}` turns is replaced by those turns.
+
+A message that is plain substitution — text and `{{ name }}` only — is rendered by joining
+its pieces, without Jinja's context machinery (a tenth of the dispatch worker's CPU,
+docs/benchmarks.md "Dispatch at the physical limit"), to the very text Jinja renders; a
+name the variables lack goes to Jinja, which raises or finds a global as ever.
 """
 
 from __future__ import annotations
@@ -27,6 +32,10 @@ MAX_EXPONENT = 1024
 TURN_ROLES = ("system", "user", "assistant")
 
 _WHOLE_VARIABLE = re.compile(r"^\{\{-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$")
+_SUBSTITUTION = re.compile(r"\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*\}\}")
+_JINJA_SYNTAX = ("{{", "{%", "{#", "}}", "%}", "#}")
+_JINJA_LITERALS = frozenset({"true", "false", "none", "True", "False", "None"})
+_NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
 class RenderFailed(Exception):
@@ -69,11 +78,54 @@ _ENV = _BoundedSandbox(undefined=StrictUndefined, autoescape=False, finalize=_fi
 
 
 @dataclass(frozen=True, slots=True)
+class _Plain:
+    """A plain-substitution template: literal texts between variable names (texts first and
+    last, so `len(texts) == len(names) + 1`), as Jinja's lexer leaves the texts."""
+
+    texts: tuple[str, ...]
+    names: tuple[str, ...]
+
+    def render(self, variables: Mapping[str, Any]) -> str | None:
+        """The text Jinja renders, or None where a name is not among `variables`."""
+        pieces = [self.texts[0]]
+        for name, text in zip(self.names, self.texts[1:], strict=True):
+            if name not in variables:
+                return None
+            pieces.append(str(_finalize(variables[name])))
+            pieces.append(text)
+        return "".join(pieces)
+
+
+def _plain(source: str) -> _Plain | None:
+    """`source` as plain substitution, or None when it needs Jinja."""
+    parts = _SUBSTITUTION.split(source)
+    texts, names = parts[0::2], parts[1::2]
+    if any(marker in text for text in texts for marker in _JINJA_SYNTAX):
+        return None
+    if any(name in _JINJA_LITERALS for name in names):
+        return None
+    # Jinja's lexer writes every newline as "\n" and drops one at the very end.
+    texts = [_NEWLINE.sub("\n", text) for text in texts]
+    if texts[-1].endswith("\n"):
+        texts[-1] = texts[-1][:-1]
+    return _Plain(tuple(texts), tuple(names))
+
+
+@dataclass(frozen=True, slots=True)
 class _Compiled:
     role: str
     template: Template
+    plain: _Plain | None
+    """The template as plain substitution, where it is one."""
     splice: str | None
     """The variable whose list of turns replaces this message, if its content is just it."""
+
+    def render(self, variables: Mapping[str, Any]) -> str:
+        if self.plain is not None:
+            text = self.plain.render(variables)
+            if text is not None:
+                return text
+        return self.template.render(variables)
 
 
 def _compile(messages: Sequence[Mapping[str, Any]]) -> list[_Compiled]:
@@ -83,7 +135,10 @@ def _compile(messages: Sequence[Mapping[str, Any]]) -> list[_Compiled]:
         whole = _WHOLE_VARIABLE.match(source.strip())
         compiled.append(
             _Compiled(
-                str(message["role"]), _ENV.from_string(source), whole.group(1) if whole else None
+                str(message["role"]),
+                _ENV.from_string(source),
+                _plain(source),
+                whole.group(1) if whole else None,
             )
         )
     return compiled
@@ -140,7 +195,7 @@ def _render(compiled: list[_Compiled], variables: Mapping[str, Any]) -> list[dic
             rendered.extend(turns)
             size += sum(len(t["content"]) for t in turns)
         else:
-            content = message.template.render(variables)
+            content = message.render(variables)
             rendered.append({"role": message.role, "content": content})
             size += len(content)
         if size > MAX_RENDERED_CHARS:

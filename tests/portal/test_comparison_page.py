@@ -66,7 +66,7 @@ async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
 
     failures = page.get_by_role("region", name="Failure analysis")
     await expect(failures).to_contain_text("8 regressed (the candidate failed where a baseline")
-    await expect(failures.get_by_role("tab", name="Regressed (8)")).to_have_attribute(
+    await expect(failures.get_by_role("tab", name="Regressions (8)")).to_have_attribute(
         "aria-selected", "true"
     )
     panel = failures.get_by_role("tabpanel")
@@ -76,22 +76,21 @@ async def test_a_finalized_comparison_shows_its_verdict_scorecard_and_failures(
     )
     baseline = failures.get_by_role("combobox", name="Baseline")
     await expect(baseline).to_have_value("1")
-    await failures.get_by_role("tab", name=re.compile(r"^Improved \(\d+\)$")).click()
+    await failures.get_by_role("tab", name=re.compile(r"^Improvements \(\d+\)$")).click()
     await expect(panel).to_contain_text("No cases here.")  # nothing better than v3
     await baseline.select_option(label="v2")
     await expect(panel.get_by_role("button", name="Debug")).to_have_count(4)  # v2 fails q-000..3
     await expect(panel.get_by_role("row", name=re.compile(r"^q-000 "))).to_be_visible()
     await failures.get_by_role("tab", name=ALL_TAB).click()
     await expect(panel.get_by_role("button", name="Debug")).to_have_count(24)
-    await failures.get_by_role("tab", name="Changed").click()
-    await expect(failures.get_by_role("tab", name="Changed")).to_have_attribute(
-        "aria-selected", "true"
-    )
+    diverged = failures.get_by_role("tab", name=re.compile(r"^All diverged \(12\)$"))
+    await diverged.click()
+    await expect(diverged).to_have_attribute("aria-selected", "true")
     await expect(panel.get_by_role("button", name="Debug")).to_have_count(12)
     assert await page.get_by_role("button", name="Load more").count() == 0
     await page.get_by_role("region", name="Reports").wait_for()
 
-    await failures.get_by_role("tab", name=re.compile(r"^Regressed \(\d+\)$")).click()
+    await failures.get_by_role("tab", name=re.compile(r"^Regressions \(\d+\)$")).click()
     await expect(panel.get_by_role("button", name="Debug")).to_have_count(8)  # v2's worse
     assert await axe_violations(page) == []
     await screenshot(page, "comparison-finalized")

@@ -77,7 +77,7 @@ async def test_a_running_comparisons_page_costs_the_same_statements_for_a_small_
 
 FULL_TRIALS = """
 query($id: ID!) { comparison(id: $id) {
-  cases(filter: REGRESSED, baselineCohortIndex: 1, first: 10) { edges { node {
+  cases(filter: REGRESSIONS, baselineCohortIndex: 1, first: 10) { edges { node {
     cohorts { trials { trialIndex passed output checks { kind passed } } } } } } } }
 """
 
@@ -102,7 +102,7 @@ async def test_a_finalized_comparisons_page_costs_the_same_statements_for_10_or_
     for first in (10, 50):
         data, page[first] = await _counted(backend, "ComparisonPage", {"id": comparison_id}, token)
         assert data["comparison"]["verdictState"] == "FINALIZED"
-        variables = {"id": comparison_id, "filter": "REGRESSED", "baseline": 1, "first": first}
+        variables = {"id": comparison_id, "filter": "REGRESSIONS", "baseline": 1, "first": first}
         data, regressions[first] = await _counted(backend, "ComparisonCases", variables, token)
         edges = data["comparison"]["cases"]["edges"]
         assert len(edges) == first

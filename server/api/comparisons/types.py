@@ -21,7 +21,7 @@ from server.api.datasets.types import DatasetVersion, Split
 from server.api.experiments.types import Experiment
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import JudgeAgreement, ReviewProgress
-from server.api.movement import CaseFilter
+from server.api.movement import CaseFilter, kept_cases
 from server.api.relay import Connection
 from server.api.reports import resolvers as report_fields
 from server.api.reports.types import Report
@@ -249,13 +249,13 @@ class Comparison:
 
     @strawberry.field(
         description="The case-debug view. With `baselineCohortIndex`, that baseline's worse "
-        "(REGRESSED) or better (IMPROVED) cases by pass fraction; without it, the "
+        "(REGRESSIONS) or better (IMPROVEMENTS) cases by pass fraction; without it, the "
         "failure analysis classes (each case's `movement`). Empty until FINALIZED."
     )
     async def cases(
         self,
         info: strawberry.Info[Context],
-        filter: CaseFilter = CaseFilter.REGRESSED,
+        filter: CaseFilter = CaseFilter.REGRESSIONS,
         baseline_cohort_index: int | None = None,
         first: int | None = None,
         after: str | None = None,
@@ -263,7 +263,7 @@ class Comparison:
         return await verdict_fields.cases(
             info.context,
             self.row,
-            case_filter=filter,
+            case_filter=kept_cases(filter),
             baseline_cohort_index=baseline_cohort_index,
             first=first,
             after=after,

@@ -19,11 +19,11 @@ from server.api.direct_reads.documents import (
     written_for,
 )
 from server.api.direct_reads.present import show_root
+from server.api.movement import CaseFilter, kept_cases
 from server.errors import ValidationFailed
 from server.page_reads import case_page
 from server.page_reads.case_page import CasePageRead
 from server.pagination import check_page_size
-from stats.movement import CaseFilter
 
 CASES = """
 query ComparisonCases(
@@ -70,7 +70,7 @@ async def answer(
             reading.connections.fetch,
             workspace_id=reading.actor.workspace_id,
             comparison_id=variables["id"],
-            case_filter=CaseFilter(variables["filter"]),
+            case_filter=kept_cases(variables["filter"]),
             baseline=variables["baseline"],
             first=check_page_size(variables["first"], reading.settings.max_page_size),
             after=variables["after"],

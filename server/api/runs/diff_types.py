@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
 
 from server.api.context import Context
-from server.api.movement import CaseFilter, Movement
+from server.api.movement import (
+    CaseFilter,
+    DiffCaseFilter,
+    DiffCaseStatus,
+    EvaluatorStatus,
+    Movement,
+    diff_case_status,
+    evaluator_status,
+    kept_cases,
+)
 from server.api.relay import Connection
 from server.api.ship_policy_types import ShipDecision
 from server.decisions.policy import ShipPolicySpec
@@ -23,18 +33,6 @@ from server.runs import diff_decision
 class RunPairing(StrEnum):
     DATASET_ITEM_ID = "DATASET_ITEM_ID"
     POSITIONAL = "POSITIONAL"
-
-
-@strawberry.enum(
-    description="A case's `Movement` (by its pass flip or pass fraction beyond ε, else a "
-    "score beyond ε), or ADDED/REMOVED: on one side only."
-)
-class DiffCaseStatus(StrEnum):
-    REGRESSED = "REGRESSED"
-    IMPROVED = "IMPROVED"
-    NO_CHANGE = "NO_CHANGE"
-    ADDED = "ADDED"
-    REMOVED = "REMOVED"
 
 
 @strawberry.type
@@ -75,7 +73,10 @@ class RunDiffSummary:
     significance_reason: str
     improved_count: int
     regressed_count: int
-    no_change_count: int
+    unchanged_count: int = strawberry.field(description="Pairs that did not move (UNCHANGED).")
+    no_change_count: int = strawberry.field(
+        deprecation_reason="The published name is unchangedCount: use it (docs/graphql.md)."
+    )
     added_count: int
     removed_count: int
     pass_flips_to_fail: int = strawberry.field(
@@ -104,6 +105,7 @@ class RunDiffSummary:
         }
         return cls(
             **values,
+            unchanged_count=summary.no_change_count,
             pairing=RunPairing(summary.pairing),
             evaluators=[DiffEvaluatorSummary.of(e) for e in summary.evaluators],
         )
@@ -115,7 +117,10 @@ class DiffCaseEvaluator:
     baseline_mean: float | None
     candidate_mean: float | None
     delta: float | None
-    status: Movement
+    status: EvaluatorStatus
+    movement: Movement = strawberry.field(
+        description="The same reading as `status`, with NO_VERDICT where a side has no score."
+    )
     significant: bool = strawberry.field(description="The evaluator's run-level significance.")
 
 
@@ -137,7 +142,7 @@ class RunDiffCase:
             dataset_item_id=case.dataset_item_id,
             position=case.position,
             baseline_position=case.baseline_position,
-            status=DiffCaseStatus(case.status),
+            status=diff_case_status(case.status),
             pass_flip=case.pass_flip,
             candidate_pass_fraction=case.candidate_pass_fraction,
             baseline_pass_fraction=case.baseline_pass_fraction,
@@ -148,7 +153,8 @@ class RunDiffCase:
                     baseline_mean=e.baseline_mean,
                     candidate_mean=e.candidate_mean,
                     delta=e.delta,
-                    status=Movement(e.status),
+                    status=evaluator_status(e.status),
+                    movement=Movement(e.status),
                     significant=e.significant,
                 )
                 for e in case.evaluators
@@ -186,9 +192,15 @@ class RunDiff:
     async def cases(
         self,
         info: strawberry.Info[Context],
-        filter: CaseFilter = CaseFilter.ALL,
+        status: DiffCaseFilter = DiffCaseFilter.ALL,
         first: int | None = None,
         after: str | None = None,
+        filter: Annotated[
+            CaseFilter | None,
+            strawberry.argument(
+                deprecation_reason="The published argument is status: use it (docs/graphql.md)."
+            ),
+        ] = None,
     ) -> Connection[RunDiffCase]:
         info.context.require()
         size = check_page_size(first, info.context.settings.max_page_size)
@@ -196,7 +208,7 @@ class RunDiff:
             page = await case_list.diff_cases(
                 session=session,
                 summary=self._summary,
-                case_filter=CaseFilter(filter),
+                case_filter=kept_cases(filter if filter is not None else status),
                 first=size,
                 after=after,
             )

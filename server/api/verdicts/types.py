@@ -12,7 +12,7 @@ from strawberry.scalars import JSON
 from server.api.context import Context
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import TrialLabel
-from server.api.movement import Movement
+from server.api.movement import Movement, VerdictOutcome, verdict_outcome
 from server.api.pairwise.types import PairwiseResult
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
@@ -138,7 +138,8 @@ class FailureAnalysis:
 @strawberry.type(description="Deltas, interval and mde in points (1 point = 0.01).")
 class BaselineVerdict:
     baseline_cohort_index: int
-    outcome: Movement
+    outcome: VerdictOutcome
+    movement: Movement = strawberry.field(description="`outcome` in the shared vocabulary.")
     reason: str
     pass_rate_delta_points: float
     delta_low: float
@@ -164,7 +165,13 @@ class BaselineVerdict:
 
     @classmethod
     def from_read(cls, v: BaselineVerdictRead) -> BaselineVerdict:
-        return copied(cls, v, pairwise=PairwiseResult.from_json(v.pairwise))
+        return copied(
+            cls,
+            v,
+            outcome=verdict_outcome(v.outcome),
+            movement=v.outcome,
+            pairwise=PairwiseResult.from_json(v.pairwise),
+        )
 
 
 @strawberry.type

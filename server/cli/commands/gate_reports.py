@@ -33,7 +33,7 @@ JunitOption = Annotated[
 CASES = """query($c: ID!, $b: ID!, $eps: Float, $after: String) {
   run(id: $c) { experimentId }
   runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) {
-    cases(filter: ALL, first: 100, after: $after) {
+    cases(status: ALL, first: 100, after: $after) {
       pageInfo { hasNextPage endCursor }
       edges { node { datasetItemId position status candidatePassFraction baselinePassFraction
                      evaluators { name delta status } } } } } }"""

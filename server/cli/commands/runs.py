@@ -45,15 +45,15 @@ PAGE = 100
 
 SUMMARY = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
-  significant significanceReason improvedCount regressedCount noChangeCount addedCount
+  significant significanceReason improvedCount regressedCount unchangedCount addedCount
   removedCount pairedCount gradedPairCount epsilon pairing passFlipsToFail passFlipsToPass
   evaluators { name pairedCount baselineMean candidateMean delta adjustedPValue significant }
 """
 DIFF = (
-    "query($c: ID!, $b: ID!, $eps: Float, $filter: CaseFilter!, $first: Int, $after: String)"
+    "query($c: ID!, $b: ID!, $eps: Float, $status: DiffCaseFilter!, $first: Int, $after: String)"
     " { runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) { summary {"
     + SUMMARY
-    + "} cases(filter: $filter, first: $first, after: $after) { totalCount"
+    + "} cases(status: $status, first: $first, after: $after) { totalCount"
     " pageInfo { hasNextPage endCursor } edges { node { datasetItemId position status passFlip"
     " evaluators { name delta status } } } } } }"
 )
@@ -224,7 +224,7 @@ def _fetch(
     while True:
         first = PAGE if limit == 0 else min(PAGE, limit - len(cases))
         variables = {
-            "c": candidate, "b": baseline, "eps": epsilon, "filter": status,
+            "c": candidate, "b": baseline, "eps": epsilon, "status": status,
             "first": first, "after": after,
         }  # fmt: skip
         answer = client.execute(DIFF, variables)["runDiff"]
@@ -256,7 +256,7 @@ def format_summary(summary: dict[str, Any], candidate: str, baseline: str) -> st
         f"  Δ {signed(summary['passRateDelta'])}{interval}  p {summary['pValue']:.4g}"
         f" ({summary['method']})  {verdict} ({summary['significanceReason']})",
         f"items      {summary['regressedCount']} regressed · {summary['improvedCount']} improved"
-        f" · {summary['noChangeCount']} no change · {summary['addedCount']} added"
+        f" · {summary['unchangedCount']} no change · {summary['addedCount']} added"
         f" · {summary['removedCount']} removed",
         pass_flips.line(summary["passFlipsToFail"], summary["passFlipsToPass"]),
     ]

@@ -220,7 +220,7 @@ async def test_a_case_page_is_the_schemas_page_from_one_statement(
 ) -> None:
     ws, ids = servers.ws, servers.ids
     token = ws.tokens[Role.VIEWER]
-    regressions = {"id": ids["finalized"], "filter": "REGRESSED", "baseline": 1, "first": 3}
+    regressions = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
     body, statements = await servers.both(CASES, regressions, token)
     cases = body["data"]["comparison"]["cases"]
     assert cases["totalCount"] == 8 and len(cases["edges"]) == 3
@@ -238,13 +238,13 @@ async def test_a_case_page_is_the_schemas_page_from_one_statement(
         {**regressions, "baseline": 2},  # no regressions against baseline 2: an empty page
         {**regressions, "first": 0},
         {"id": ids["finalized"], "filter": "ALL", "first": 5},
-        {"id": ids["finalized"], "filter": "CHANGED", "first": 5, "baseline": None},
-        {"id": ids["finalized"], "filter": "IMPROVED", "first": 5},
-        {"id": ids["finalized"], "filter": "REGRESSED", "first": 5},
-        {"id": ids["finalized"], "filter": "CHANGED", "first": 5, "baseline": 2},
-        {"id": ids["finalized"], "filter": "IMPROVED", "first": 5, "baseline": 1},
+        {"id": ids["finalized"], "filter": "DIVERGED", "first": 5, "baseline": None},
+        {"id": ids["finalized"], "filter": "IMPROVEMENTS", "first": 5},
+        {"id": ids["finalized"], "filter": "REGRESSIONS", "first": 5},
+        {"id": ids["finalized"], "filter": "DIVERGED", "first": 5, "baseline": 2},
+        {"id": ids["finalized"], "filter": "IMPROVEMENTS", "first": 5, "baseline": 1},
         {"id": ids["finalized"], "filter": "ALL", "first": 5, "baseline": 1},
-        {"id": ids["running2"], "filter": "REGRESSED", "first": 5},  # none until finalized
+        {"id": ids["running2"], "filter": "REGRESSIONS", "first": 5},  # none until finalized
     ):
         _, statements = await servers.both(CASES, variables, token)
         assert _direct(statements), variables
@@ -268,7 +268,7 @@ async def test_what_a_case_page_refuses_is_refused_as_the_schema_refuses_it(
     code: str,
 ) -> None:
     ws, ids = servers.ws, servers.ids
-    variables = {"id": ids["finalized"], "filter": "REGRESSED", "baseline": 1, "first": 3}
+    variables = {"id": ids["finalized"], "filter": "REGRESSIONS", "baseline": 1, "first": 3}
     body, _ = await servers.both(CASES, {**variables, **change}, ws.tokens[Role.VIEWER])
     assert body["errors"][0]["extensions"]["code"] == code, body
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jinja2 import StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
 
 from server.prompting.render import RenderFailed, TemplateCache, render_messages
 from server.providers.base import DispatchError
@@ -106,3 +111,70 @@ def test_strict_undefined_also_refuses_tests_on_missing_variables() -> None:
         _render(TEMPLATE, {"question": "no ctx"}, cache=TemplateCache())
     optional = [{"role": "user", "content": "{{ q }}{% if ctx is defined %}!{% endif %}"}]
     assert _render(optional, {"q": "x"}, cache=TemplateCache())[0]["content"] == "x"
+
+
+# Plain substitution (text and `{{ name }}` only) is rendered without Jinja's machinery; the
+# text must be the one Jinja renders, so each case is held against a plain Jinja sandbox.
+_PIECES = st.lists(
+    st.one_of(
+        st.sampled_from(["{{ a }}", "{{b}}", "{{  c\t}}", "{{ missing }}", "{{ range }}"]),
+        st.sampled_from(["\n", "\r\n", "\r", " ", "x", "é", "}", "{", "%", "#", "{{ true }}"]),
+        st.text(max_size=6),
+    ),
+    max_size=8,
+)
+_VALUES = st.one_of(
+    st.text(max_size=5),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+
+
+def _jinja(source: str, variables: dict[str, Any]) -> str | None:
+    env = SandboxedEnvironment(
+        undefined=StrictUndefined,
+        autoescape=False,
+        finalize=lambda v: (
+            json.dumps(v, ensure_ascii=False, default=str) if isinstance(v, dict | list) else v
+        ),
+    )
+    try:
+        return env.from_string(source).render(variables)
+    except Exception:
+        return None
+
+
+@settings(max_examples=200, deadline=None)
+@given(pieces=_PIECES, a=_VALUES, b=_VALUES, c=_VALUES)
+def test_plain_substitution_renders_what_jinja_renders(
+    pieces: list[str], a: Any, b: Any, c: Any
+) -> None:
+    source = "".join(pieces)
+    variables = {"a": a, "b": b, "c": c}
+    expected = _jinja(source, variables)
+    messages = [{"role": "user", "content": source}]
+    try:
+        rendered = _render(messages, variables, cache=TemplateCache())
+    except RenderFailed:
+        assert expected is None
+        return
+    assert rendered == [{"role": "user", "content": expected}]
+
+
+def test_plain_substitution_skips_jinja_on_the_common_template() -> None:
+    """The fast path is taken: a template that only substitutes never enters Jinja's render."""
+    cache = TemplateCache()
+    messages = [{"role": "user", "content": "Q: {{ question }}\nA:"}]
+    (compiled,) = cache.get("astv_plain", messages)
+    assert compiled.plain is not None
+    assert _render(messages, {"question": "2+2?"}, cache=cache) == [
+        {"role": "user", "content": "Q: 2+2?\nA:"}
+    ]
+    (looped,) = cache.get(
+        "astv_loop", [{"role": "user", "content": "{% for x in xs %}{% endfor %}"}]
+    )
+    assert looped.plain is None

@@ -32,18 +32,18 @@ RUN = """query($id: ID!, $first: Int, $after: String) {
 SUMMARY_FIELDS = """
   baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh intervalMethod
   method pValue exactPValue significant significanceReason improvedCount regressedCount
-  noChangeCount addedCount removedCount pairedCount gradedPairCount epsilon pairing
+  unchangedCount addedCount removedCount pairedCount gradedPairCount epsilon pairing
   evaluators { name pairedCount baselineMean candidateMean delta low high pValue
                adjustedPValue method significant }
 """
 DIFF = (
-    """query($c: ID!, $b: ID!, $eps: Float, $filter: CaseFilter!, $first: Int,
+    """query($c: ID!, $b: ID!, $eps: Float, $filter: DiffCaseFilter!, $first: Int,
         $after: String) {
   runDiff(candidateRunId: $c, baselineRunId: $b, epsilon: $eps) {
     summary {"""
     + SUMMARY_FIELDS
     + """}
-    cases(filter: $filter, first: $first, after: $after) {
+    cases(status: $filter, first: $first, after: $after) {
       totalCount pageInfo { hasNextPage endCursor }
       edges { cursor node {
         datasetItemId position baselinePosition status passFlip input

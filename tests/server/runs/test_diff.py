@@ -70,7 +70,7 @@ async def test_single_trial_pass_fail_uses_mcnemar_mid_p_and_holm_per_evaluator(
     assert summary["exactPValue"] == pytest.approx(mcnemar(table, exact=True).pvalue)
     assert summary["significant"] is True
     assert summary["significanceReason"] == "SIGNIFICANT_REGRESSION"
-    counts = ("regressedCount", "improvedCount", "noChangeCount", "addedCount", "removedCount")
+    counts = ("regressedCount", "improvedCount", "unchangedCount", "addedCount", "removedCount")
     assert [summary[k] for k in counts] == [8, 1, 31, 0, 0]
 
     differences = np.array([-1.0] * 8 + [1.0] + [0.0] * 31)
@@ -116,7 +116,7 @@ async def test_regressed_cases_page_with_their_evaluator_deltas(backend: Backend
         {"name": "judge", "baselineMean": 1.0, "candidateMean": 0.0, "delta": -1.0,
          "status": "REGRESSED", "significant": False},
         {"name": "style", "baselineMean": 0.5, "candidateMean": 0.5, "delta": 0.0,
-         "status": "NO_CHANGE", "significant": False},
+         "status": "UNCHANGED", "significant": False},
     ]  # fmt: skip
     improved = await diff(backend, ws.owner, candidate, baseline, case_filter="IMPROVED")
     assert [e["node"]["datasetItemId"] for e in improved.ok()["runDiff"]["cases"]["edges"]] == [
@@ -166,7 +166,7 @@ async def test_multi_trial_items_use_the_exact_sign_flip_and_stay_unsignificant_
     by_position = {e["node"]["position"]: e["node"] for e in cases["edges"]}
     assert by_position[10]["status"] == "REGRESSED" and by_position[10]["passFlip"] is True
     assert by_position[11]["status"] == "REGRESSED" and by_position[11]["passFlip"] is False
-    assert by_position[4]["status"] == "NO_CHANGE"
+    assert by_position[4]["status"] == "UNCHANGED"
 
 
 async def test_positional_pairing_with_added_and_removed_items_pages_through_both(
@@ -198,8 +198,8 @@ async def test_positional_pairing_with_added_and_removed_items_pages_through_bot
             "runDiff"
         ]["cases"]
     assert seen == [
-        (0, "NO_CHANGE"), (1, "IMPROVED"), (2, "NO_CHANGE"), (3, "REGRESSED"),
-        (4, "NO_CHANGE"), (5, "NO_CHANGE"), (6, "REMOVED"), (7, "REMOVED"),
+        (0, "UNCHANGED"), (1, "IMPROVED"), (2, "UNCHANGED"), (3, "REGRESSED"),
+        (4, "UNCHANGED"), (5, "UNCHANGED"), (6, "REMOVED"), (7, "REMOVED"),
     ]  # fmt: skip
     reverse = (await diff(backend, ws.owner, baseline, candidate)).ok()["runDiff"]
     assert (reverse["summary"]["addedCount"], reverse["summary"]["removedCount"]) == (2, 0)
@@ -348,7 +348,7 @@ async def test_same_items_in_another_order_with_sparse_and_one_sided_evaluators(
     result = (await diff(backend, ws.owner, candidate, baseline, case_filter="REGRESSED")).ok()
     summary = result["runDiff"]["summary"]
     assert summary["pairing"] == "DATASET_ITEM_ID" and summary["pairedCount"] == 30
-    counts = ("regressedCount", "improvedCount", "noChangeCount", "addedCount", "removedCount")
+    counts = ("regressedCount", "improvedCount", "unchangedCount", "addedCount", "removedCount")
     assert [summary[k] for k in counts] == [2, 15, 13, 0, 0]
     assert summary["passRateDelta"] == pytest.approx(-2 / 30)
     judge, sparse = summary["evaluators"]  # "extra" has no baseline side

@@ -73,10 +73,10 @@ async def test_filters_follow_the_baseline_or_the_failure_analysis(
     for baseline, (worse, better) in expected.items():
         regressions = await _cases(backend, token, comparison_id, baseline=baseline, first=50)
         improvements = await _cases(
-            backend, token, comparison_id, baseline=baseline, filter="IMPROVED", first=50
+            backend, token, comparison_id, baseline=baseline, filter="IMPROVEMENTS", first=50
         )
         diverged = await _cases(
-            backend, token, comparison_id, baseline=baseline, filter="CHANGED", first=50
+            backend, token, comparison_id, baseline=baseline, filter="DIVERGED", first=50
         )
         assert _ordinals(regressions) == worse
         assert _ordinals(improvements) == better
@@ -88,7 +88,7 @@ async def test_filters_follow_the_baseline_or_the_failure_analysis(
     # Candidate passes 0–11 and 20–23 (PE: 1 of 1); baseline 1 fails 8–11, baseline 2 fails all.
     default = await _cases(backend, token, comparison_id, first=50)
     assert _ordinals(default) == list(range(12, 20))  # REGRESSED: baseline 1 passed
-    improved = await _cases(backend, token, comparison_id, filter="IMPROVED", first=50)
+    improved = await _cases(backend, token, comparison_id, filter="IMPROVEMENTS", first=50)
     assert _ordinals(improved) == list(range(0, 12)) + list(range(20, 24))
     everything = await _cases(backend, token, comparison_id, filter="ALL", first=50)
     assert everything["totalCount"] == 24
@@ -140,7 +140,7 @@ async def test_pages_and_trial_details(
     assert trial["inputTokens"] > 0
 
     # An errored trial: no pass, no checks, its code; the case counts its completed trial.
-    vs_2 = await _cases(backend, token, comparison_id, baseline=2, filter="IMPROVED", first=50)
+    vs_2 = await _cases(backend, token, comparison_id, baseline=2, filter="IMPROVEMENTS", first=50)
     errored = next(e["node"] for e in vs_2["edges"] if e["node"]["ordinal"] == 20)
     cohort = errored["cohorts"][0]
     assert (cohort["passed"], cohort["passFraction"]) == (True, 1.0)

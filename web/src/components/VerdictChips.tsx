@@ -1,5 +1,5 @@
 import { graphql } from "../gql";
-import type { VerdictChipFieldsFragment, Movement } from "../gql/graphql";
+import type { VerdictChipFieldsFragment, VerdictOutcome } from "../gql/graphql";
 
 /** What a verdict chip shows: select it with `...VerdictChipFields` wherever verdicts are read. */
 export const VerdictChipFields = graphql(`
@@ -10,7 +10,7 @@ export const VerdictChipFields = graphql(`
   }
 `);
 
-const TINT: Partial<Record<Movement, string>> = {
+const TINT: Partial<Record<VerdictOutcome, string>> = {
   REGRESSED: "chip bad",
   IMPROVED: "chip good",
 };

@@ -44,7 +44,7 @@ APPEND = """mutation($id: ID!, $items: JSON!) {
 COMPLETE = """mutation($id: ID!, $n: Int) { completeRun(runId: $id, itemCount: $n) {
   id status itemCount } }"""
 SUMMARY = """baselinePassRate candidatePassRate passRateDelta deltaLow deltaHigh method pValue
-  significant significanceReason improvedCount regressedCount noChangeCount addedCount
+  significant significanceReason improvedCount regressedCount unchangedCount addedCount
   removedCount pairedCount gradedPairCount epsilon pairing
   evaluators { name baselineMean candidateMean delta adjustedPValue significant }"""
 
@@ -208,7 +208,7 @@ async def run_diff(
         variables["policy"] = policy
     document = (
         f"query({params}) {{ runDiff({args}) {{ summary {{ {SUMMARY} }} "
-        "cases(filter: REGRESSED, first: $worst) { totalCount edges { node { datasetItemId "
+        "cases(status: REGRESSED, first: $worst) { totalCount edges { node { datasetItemId "
         "position status passFlip candidatePassFraction baselinePassFraction } } } "
         f"{decision_selection or ''} }} }}"
     )

@@ -12,23 +12,27 @@ type Counts = NonNullable<
   ComparisonScorecardQuery["comparison"]["scorecard"]
 >["failureAnalysis"];
 
-const TABS: readonly Tab<CaseFilter>[] = [
-  { key: "REGRESSED", label: "Regressed" },
-  { key: "IMPROVED", label: "Improved" },
-  { key: "CHANGED", label: "Changed" },
+/** The published filters (SPEC §3), not the deprecated names added beside them. */
+type TabFilter = Extract<CaseFilter, "REGRESSIONS" | "IMPROVEMENTS" | "DIVERGED" | "ALL">;
+
+/** Seed 000's and SPEC §7's tabs. */
+const TABS: readonly Tab<TabFilter>[] = [
+  { key: "REGRESSIONS", label: "Regressions" },
+  { key: "IMPROVEMENTS", label: "Improvements" },
+  { key: "DIVERGED", label: "All diverged" },
   { key: "ALL", label: "All" },
 ];
 
-const COUNTED: Record<CaseFilter, "regressions" | "improvements" | "diverged" | "all"> = {
-  REGRESSED: "regressions",
-  IMPROVED: "improvements",
-  CHANGED: "diverged",
+const COUNTED: Record<TabFilter, "regressions" | "improvements" | "diverged" | "all"> = {
+  REGRESSIONS: "regressions",
+  IMPROVEMENTS: "improvements",
+  DIVERGED: "diverged",
   ALL: "all",
 };
 
 /**
  * Seed 000's failure analysis: the cases against one baseline, by tab, each tab labelled with
- * how many cases it lists ("Regressed (10)": worse by pass fraction against that baseline);
+ * how many cases it lists ("Regressions (10)": worse by pass fraction against that baseline);
  * and, said as what it is, seed 000's majority-outcome classes over all baselines.
  */
 export function FailureAnalysis({
@@ -42,7 +46,7 @@ export function FailureAnalysis({
 }) {
   const baselines = cohorts.filter((c) => !c.isCandidate);
   const [baseline, setBaseline] = useState(baselines[0]?.cohortIndex ?? 1);
-  const [filter, setFilter] = useState<CaseFilter>("REGRESSED");
+  const [filter, setFilter] = useState<TabFilter>("REGRESSIONS");
   const [{ data }] = useQuery({ query: CaseCountsQuery, variables: { id, baseline } });
   const listed = data?.comparison.id === id ? data.comparison : undefined;
   const tabs = TABS.map((tab) => {

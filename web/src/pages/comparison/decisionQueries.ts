@@ -51,13 +51,13 @@ export const CaseCountsQuery = graphql(`
   query ComparisonCaseCounts($id: ID!, $baseline: Int!) {
     comparison(id: $id) {
       id
-      regressions: cases(filter: REGRESSED, baselineCohortIndex: $baseline, first: 0) {
+      regressions: cases(filter: REGRESSIONS, baselineCohortIndex: $baseline, first: 0) {
         totalCount
       }
-      improvements: cases(filter: IMPROVED, baselineCohortIndex: $baseline, first: 0) {
+      improvements: cases(filter: IMPROVEMENTS, baselineCohortIndex: $baseline, first: 0) {
         totalCount
       }
-      diverged: cases(filter: CHANGED, baselineCohortIndex: $baseline, first: 0) {
+      diverged: cases(filter: DIVERGED, baselineCohortIndex: $baseline, first: 0) {
         totalCount
       }
       all: cases(filter: ALL, baselineCohortIndex: $baseline, first: 0) {

@@ -1,7 +1,7 @@
 /** The cases of one filter tab, 50 at a time, each with its input and evaluators as text. */
 import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
-import type { CaseFilter } from "../../gql/graphql";
+import type { DiffCaseFilter } from "../../gql/graphql";
 import { percent } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
 import { evaluatorWords } from "./diffWords";
@@ -13,14 +13,14 @@ const RunDiffCasesPage = graphql(`
   query RunDiffCasesPage(
     $candidate: ID!
     $baseline: ID!
-    $filter: CaseFilter!
+    $filter: DiffCaseFilter!
     $first: Int!
     $after: String
   ) {
     runDiff(candidateRunId: $candidate, baselineRunId: $baseline) {
       candidateRunId
       baselineRunId
-      cases(filter: $filter, first: $first, after: $after) {
+      cases(status: $filter, first: $first, after: $after) {
         totalCount
         pageInfo {
           hasNextPage
@@ -54,7 +54,7 @@ const RunDiffCasesPage = graphql(`
 interface Props {
   candidate: string;
   baseline: string;
-  filter: CaseFilter;
+  filter: DiffCaseFilter;
 }
 
 export function RunDiffCases(props: Props) {

@@ -9,7 +9,7 @@ import { ErrorNotice } from "../../components/ErrorNotice";
 import { ExportButtons } from "../../components/ExportButtons";
 import { Tabs } from "../../components/Tabs";
 import { graphql } from "../../gql";
-import type { CaseFilter } from "../../gql/graphql";
+import type { DiffCaseFilter } from "../../gql/graphql";
 import { RunDiffCases } from "./RunDiffCases";
 import { RunDiffSummary } from "./RunDiffSummary";
 import "./experiments.css";
@@ -31,7 +31,7 @@ const RunDiffQuery = graphql(`
         significanceReason
         improvedCount
         regressedCount
-        noChangeCount
+        unchangedCount
         addedCount
         removedCount
         passFlipsToFail
@@ -57,7 +57,7 @@ const RunDiffQuery = graphql(`
   }
 `);
 
-const TABS: { key: CaseFilter; label: string }[] = [
+const TABS: { key: DiffCaseFilter; label: string }[] = [
   { key: "REGRESSED", label: "Regressed" },
   { key: "IMPROVED", label: "Improved" },
   { key: "CHANGED", label: "Changed" },
@@ -69,7 +69,7 @@ export function RunDiffPage() {
   const [params] = useSearchParams();
   const candidate = params.get("candidate") ?? "";
   const baseline = params.get("baseline") ?? "";
-  const [tab, setTab] = useState<CaseFilter>("REGRESSED");
+  const [tab, setTab] = useState<DiffCaseFilter>("REGRESSED");
   const [{ data, error }] = useQuery({
     query: RunDiffQuery,
     variables: { candidate, baseline },

@@ -39,7 +39,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
         <dt>Cases</dt>
         <dd>
           {count(summary.regressedCount)} regressed, {count(summary.improvedCount)} improved,{" "}
-          {count(summary.noChangeCount)} no change, {count(summary.addedCount)} added,{" "}
+          {count(summary.unchangedCount)} no change, {count(summary.addedCount)} added,{" "}
           {count(summary.removedCount)} removed
         </dd>
         <dt>Pass flips</dt>
