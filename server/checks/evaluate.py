@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
@@ -19,44 +17,11 @@ from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-from server.checks.spec import CheckKind, judge_key
+from server.checks.results import CheckReason, CheckResult, failed, passed
+from server.checks.spec import TRAJECTORY_KINDS, CheckKind, judge_key
+from server.checks.trajectory import TRAJECTORY_CHECKS
 
-
-class CheckReason(StrEnum):
-    MISMATCH = "mismatch"
-    NOT_CONTAINED = "not_contained"
-    EXPECTED_MISSING = "expected_missing"
-    OUTPUT_MISSING = "output_missing"
-    OUTPUT_NOT_JSON = "output_not_json"
-    SCHEMA_MISMATCH = "schema_mismatch"
-    SCHEMA_UNUSABLE = "schema_unusable"
-    TOOL_NOT_CALLED = "tool_not_called"
-
-
-@dataclass(frozen=True, slots=True)
-class CheckResult:
-    kind: CheckKind
-    passed: bool
-    score: float
-    reason: CheckReason | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        """The stored shape (`trial.check_results`)."""
-        reason = None if self.reason is None else self.reason.value
-        return {
-            "kind": self.kind.value,
-            "passed": self.passed,
-            "score": self.score,
-            "reason": reason,
-        }
-
-
-def _pass(kind: CheckKind) -> CheckResult:
-    return CheckResult(kind, True, 1.0)
-
-
-def _fail(kind: CheckKind, reason: CheckReason) -> CheckResult:
-    return CheckResult(kind, False, 0.0, reason)
+__all__ = ["CheckReason", "CheckResult", "run_check", "run_checks", "run_in_order"]
 
 
 def expected_text(expected: Any) -> str | None:
@@ -97,15 +62,15 @@ def exact_match(
     kind = CheckKind.EXACT_MATCH
     want = expected_text(expected)
     if want is None:
-        return _fail(kind, CheckReason.EXPECTED_MISSING)
+        return failed(kind, CheckReason.EXPECTED_MISSING)
     if output.strip() == want:
-        return _pass(kind)
+        return passed(kind)
     if not isinstance(expected, str):
         parsed, value = parse_json_output(output)
         # JSON equality, not spacing: {"a":1} answers {"a": 1}. bool is not int here.
         if parsed and json.dumps(value, sort_keys=True) == want:
-            return _pass(kind)
-    return _fail(kind, CheckReason.MISMATCH)
+            return passed(kind)
+    return failed(kind, CheckReason.MISMATCH)
 
 
 def contains(
@@ -115,10 +80,10 @@ def contains(
     kind = CheckKind.CONTAINS
     want = expected_text(expected)
     if want is None or not want.strip():
-        return _fail(kind, CheckReason.EXPECTED_MISSING)
+        return failed(kind, CheckReason.EXPECTED_MISSING)
     if _normalized(want) in _normalized(output):
-        return _pass(kind)
-    return _fail(kind, CheckReason.NOT_CONTAINED)
+        return passed(kind)
+    return failed(kind, CheckReason.NOT_CONTAINED)
 
 
 _NO_REMOTE = Registry()
@@ -139,12 +104,12 @@ def json_schema(
     kind = CheckKind.JSON_SCHEMA
     parsed, value = parse_json_output(output)
     if not parsed:
-        return _fail(kind, CheckReason.OUTPUT_NOT_JSON)
+        return failed(kind, CheckReason.OUTPUT_NOT_JSON)
     try:
         valid = _validator(json.dumps(spec["schema"], sort_keys=True)).is_valid(value)
     except (Unresolvable, RecursionError):
-        return _fail(kind, CheckReason.SCHEMA_UNUSABLE)
-    return _pass(kind) if valid else _fail(kind, CheckReason.SCHEMA_MISMATCH)
+        return failed(kind, CheckReason.SCHEMA_UNUSABLE)
+    return passed(kind) if valid else failed(kind, CheckReason.SCHEMA_MISMATCH)
 
 
 def tool_call(
@@ -153,8 +118,8 @@ def tool_call(
     """A tool call named `toolName` was made."""
     kind = CheckKind.TOOL_CALL
     if any(call.get("name") == spec["toolName"] for call in calls):
-        return _pass(kind)
-    return _fail(kind, CheckReason.TOOL_NOT_CALLED)
+        return passed(kind)
+    return failed(kind, CheckReason.TOOL_NOT_CALLED)
 
 
 CHECKS: Mapping[CheckKind, Check] = {
@@ -165,19 +130,28 @@ CHECKS: Mapping[CheckKind, Check] = {
 }
 
 
+Steps = Sequence[Mapping[str, Any]]
+"""A trial's trajectory (`server.trajectories.steps`), or None without one."""
+
+
 def run_check(
     spec: Mapping[str, Any],
     output: str | None,
     tool_calls: Sequence[Mapping[str, Any]],
     expected: Any,
+    trajectory: Steps | None = None,
 ) -> CheckResult:
     """One check on one answer; JUDGE_RUBRIC is graded by a judge call, not here."""
     kind = CheckKind(spec["kind"])
+    if output is None:
+        if kind == CheckKind.JUDGE_RUBRIC:
+            raise NotImplementedError(f"{kind.value} checks are graded by the judge")
+        return failed(kind, CheckReason.OUTPUT_MISSING)
+    if kind in TRAJECTORY_KINDS:
+        return TRAJECTORY_CHECKS[kind](spec, tool_calls, trajectory)
     check = CHECKS.get(kind)
     if check is None:
         raise NotImplementedError(f"{kind.value} checks are graded by the judge")
-    if output is None:
-        return _fail(kind, CheckReason.OUTPUT_MISSING)
     return check(spec, output, tool_calls, expected)
 
 
@@ -186,9 +160,10 @@ def run_checks(
     output: str | None,
     tool_calls: Sequence[Mapping[str, Any]] | None,
     expected: Any,
+    trajectory: Steps | None = None,
 ) -> tuple[bool, float, list[CheckResult]]:
     """(all passed, mean score, each result); no specs passes with score 1."""
-    results = [run_check(spec, output, tool_calls or (), expected) for spec in specs]
+    results = [run_check(spec, output, tool_calls or (), expected, trajectory) for spec in specs]
     if not results:
         return True, 1.0, []
     return (
@@ -203,6 +178,7 @@ def run_in_order(
     output: str | None,
     tool_calls: Sequence[Mapping[str, Any]] | None,
     expected: Any,
+    trajectory: Steps | None = None,
 ) -> tuple[list[CheckResult | None], dict[int, tuple[str, str]]]:
     """Each check's result in spec order, None in a JUDGE_RUBRIC check's place; and those
     places' judge keys (a judge call grades them: `server.judges.rubric_grade`)."""
@@ -210,7 +186,7 @@ def run_in_order(
     judged: dict[int, tuple[str, str]] = {}
     for index, spec in enumerate(specs):
         if spec.get("kind") != CheckKind.JUDGE_RUBRIC:
-            results.append(run_check(spec, output, tool_calls or (), expected))
+            results.append(run_check(spec, output, tool_calls or (), expected, trajectory))
         else:
             judged[index] = judge_key(spec)
             results.append(None)

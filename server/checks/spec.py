@@ -24,6 +24,11 @@ class CheckKind(StrEnum):
     JSON_SCHEMA = "JSON_SCHEMA"
     TOOL_CALL = "TOOL_CALL"
     JUDGE_RUBRIC = "JUDGE_RUBRIC"
+    TOOL_CALLED = "TOOL_CALLED"
+    TOOL_ORDER = "TOOL_ORDER"
+    NO_TOOL = "NO_TOOL"
+    MAX_STEPS = "MAX_STEPS"
+    MAX_LLM_CALLS = "MAX_LLM_CALLS"
 
 
 FIELDS: dict[CheckKind, tuple[str, ...]] = {
@@ -32,8 +37,25 @@ FIELDS: dict[CheckKind, tuple[str, ...]] = {
     CheckKind.JSON_SCHEMA: ("schema",),
     CheckKind.TOOL_CALL: ("toolName",),
     CheckKind.JUDGE_RUBRIC: ("rubricVersionId", "judgeModelConfigVersionId"),
+    CheckKind.TOOL_CALLED: ("toolName",),
+    CheckKind.TOOL_ORDER: ("toolNames",),
+    CheckKind.NO_TOOL: ("toolName",),
+    CheckKind.MAX_STEPS: ("n",),
+    CheckKind.MAX_LLM_CALLS: ("n",),
 }
-"""Each kind's fields besides `kind`; all of them are required."""
+"""Each kind's required fields besides `kind`."""
+OPTIONAL_FIELDS: dict[CheckKind, tuple[str, ...]] = {CheckKind.TOOL_CALLED: ("argumentsMatch",)}
+"""Each kind's fields that may be left out."""
+TRAJECTORY_KINDS = frozenset(
+    {
+        CheckKind.TOOL_CALLED,
+        CheckKind.TOOL_ORDER,
+        CheckKind.NO_TOOL,
+        CheckKind.MAX_STEPS,
+        CheckKind.MAX_LLM_CALLS,
+    }
+)
+"""The checks that read the trial's trajectory (docs/domain.md, "Checks"), not its output."""
 
 
 def judge_key(spec: Mapping[str, Any]) -> tuple[str, str]:
@@ -52,6 +74,11 @@ MAX_SCHEMA_CHARS = 100_000
 MAX_ID_LENGTH = 40
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 """The OpenAI tools format's function-name rule."""
+MAX_TRAJECTORY_TOOL_NAME = 200
+"""A traced tool's name (a TOOL step's `toolName`) is any text up to this length."""
+MAX_TOOL_ORDER = 50
+MAX_COUNT_LIMIT = 100_000
+MAX_ARGUMENTS_MATCH_CHARS = 10_000
 
 
 def _fail(path: str, problem: str) -> ValidationFailed:
@@ -115,7 +142,7 @@ def validate_check_spec(spec: Any, *, field: str = "checks[0]") -> dict[str, Any
         kind = CheckKind(str(spec.get("kind")))
     except (ValueError, TypeError):
         raise _fail(f"{field}.kind", f"must be one of {kinds}") from None
-    allowed = {"kind", *FIELDS[kind]}
+    allowed = {"kind", *FIELDS[kind], *OPTIONAL_FIELDS.get(kind, ())}
     for key in spec:
         if key not in allowed:
             raise _fail(f"{field}.{key}", f"is not a field of a {kind.value} check")
@@ -131,7 +158,33 @@ def validate_check_spec(spec: Any, *, field: str = "checks[0]") -> dict[str, Any
     elif kind == CheckKind.JUDGE_RUBRIC:
         for key in FIELDS[kind]:
             _text(spec[key], f"{field}.{key}", max_length=MAX_ID_LENGTH)
+    elif kind in TRAJECTORY_KINDS:
+        _check_trajectory_options(kind, spec, field)
     return spec
+
+
+def _check_trajectory_options(kind: CheckKind, spec: dict[str, Any], field: str) -> None:
+    if kind in (CheckKind.TOOL_CALLED, CheckKind.NO_TOOL):
+        _text(spec["toolName"], f"{field}.toolName", max_length=MAX_TRAJECTORY_TOOL_NAME)
+    if kind == CheckKind.TOOL_CALLED and spec.get("argumentsMatch") is not None:
+        match = spec["argumentsMatch"]
+        if not isinstance(match, dict) or not match:
+            raise _fail(f"{field}.argumentsMatch", "must be a non-empty object of argument values")
+        if len(json.dumps(match, default=str)) > MAX_ARGUMENTS_MATCH_CHARS:
+            raise _fail(
+                f"{field}.argumentsMatch",
+                f"must be at most {MAX_ARGUMENTS_MATCH_CHARS:,} characters of JSON",
+            )
+    elif kind == CheckKind.TOOL_ORDER:
+        names = spec["toolNames"]
+        if not isinstance(names, list) or not 1 <= len(names) <= MAX_TOOL_ORDER:
+            raise _fail(f"{field}.toolNames", f"must be a list of 1 to {MAX_TOOL_ORDER} tool names")
+        for index, name in enumerate(names):
+            _text(name, f"{field}.toolNames[{index}]", max_length=MAX_TRAJECTORY_TOOL_NAME)
+    elif kind in (CheckKind.MAX_STEPS, CheckKind.MAX_LLM_CALLS):
+        n = spec["n"]
+        if type(n) is not int or not 0 <= n <= MAX_COUNT_LIMIT:
+            raise _fail(f"{field}.n", f"must be a whole number from 0 to {MAX_COUNT_LIMIT:,}")
 
 
 def validate_check_specs(specs: Any, *, field: str = "checks") -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ from server.providers.base import CallResult, DispatchError, ModelCall, Provider
 from server.providers.pricing import call_cost
 from server.providers.registry import ProviderPool
 from server.runtime.slots import RedisSlots
+from server.trajectories.hosted import one_call
 
 RENDERS_KEPT = 1024
 """Renders kept for the trials still to come: far more than the cases admitted ahead."""
@@ -160,6 +161,14 @@ class TrialRunner:
                 case_key=case.dataset_item_id,
                 trial_header=trial_header,
                 delivery_header=delivery_id,
+            ),
+            trajectory=one_call(
+                model=cohort.model,
+                output=result.output,
+                tool_calls=result.tool_calls,
+                input_tokens=result.input_tokens,
+                output_tokens=result.output_tokens,
+                latency_ms=result.latency_ms,
             ),
             judges=plan.judges,
             call=self._judge_call,

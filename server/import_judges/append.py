@@ -47,6 +47,7 @@ class _Work:
     index: int
     output: str
     tool_calls: list[dict[str, Any]]
+    trajectory: list[dict[str, Any]] | None
 
 
 @dataclass(slots=True)
@@ -194,6 +195,7 @@ async def _judge(prepared: _Prepared, providers: ProviderPool) -> _Judged:
                 work.output,
                 work.tool_calls,
                 case,
+                trajectory=work.trajectory,
                 judges=prepared.judges,
                 call=call,
                 may_call=may_call,

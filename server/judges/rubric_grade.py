@@ -84,13 +84,15 @@ async def grade_output(
     tool_calls: list[dict[str, Any]],
     case: Case,
     *,
+    trajectory: list[dict[str, Any]] | None = None,
     judges: Mapping[tuple[str, str], RubricJudge],
     call: Call,
     may_call: Callable[[], bool] = lambda: True,
 ) -> Graded:
-    """`output` graded with `specs`; `may_call` is asked before each judge call (a spend
-    cap): when it says no, the trial is left ungraded and `stopped`."""
-    results, judged = run_in_order(specs, output, tool_calls, case.expected)
+    """`output` graded with `specs` (the trajectory checks read `trajectory`: docs/domain.md);
+    `may_call` is asked before each judge call (a spend cap): when it says no, the trial is
+    left ungraded and `stopped`."""
+    results, judged = run_in_order(specs, output, tool_calls, case.expected, trajectory)
     graded = Graded()
     for index, key in judged.items():
         if not may_call():

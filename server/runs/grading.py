@@ -5,7 +5,8 @@ judge call made before the write (`server.import_judges`), the rest here.
 
 A graded trial gets `checks` (each result as a comparison's trial stores it), `passed` (all
 checks passed) and one evaluator score per check, named as hosted runs name them
-(`CONTAINS`, `JSON_SCHEMA#2`…); a trial without an output is left ungraded (failed or
+(`CONTAINS`, `JSON_SCHEMA#2`…); the trajectory checks read the trial's `trajectory`, else
+its `toolCalls` (`server.checks.trajectory`). A trial without an output is left ungraded (failed or
 missing, as a hosted trial without an answer). A structured output is graded as its JSON
 text. A retried chunk is compared with the stored items without what grading set
 (`ungraded`), so it stays a no-op and no judge is called again.
@@ -125,22 +126,36 @@ async def grade_rows(
             else:
                 case = Case(row["input"], row["expected"], "", "", "")
                 graded = await grade_output(
-                    checks, _text(output), _calls(trial), case, judges={}, call=_no_call
+                    checks,
+                    _text(output),
+                    _calls(trial),
+                    case,
+                    trajectory=_trajectory(trial),
+                    judges={},
+                    call=_no_call,
                 )
             trials.append(_graded_trial(trial, graded, names))
         graded_rows.append(_counted(row, trials))
     return graded_rows
 
 
-def trial_output(trial: dict[str, Any]) -> tuple[str, list[dict[str, Any]]] | None:
-    """(the text graded, the tool calls) of a trial the server grades; None without output."""
+def trial_output(
+    trial: dict[str, Any],
+) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]] | None] | None:
+    """(the text graded, the tool calls, the trajectory) of a trial the server grades; None
+    without output."""
     output = trial.get("output")
-    return None if output is None else (_text(output), _calls(trial))
+    return None if output is None else (_text(output), _calls(trial), _trajectory(trial))
 
 
 def _calls(trial: dict[str, Any]) -> list[dict[str, Any]]:
     calls = trial.get("toolCalls")
     return calls if isinstance(calls, list) else []
+
+
+def _trajectory(trial: dict[str, Any]) -> list[dict[str, Any]] | None:
+    steps = trial.get("trajectory")
+    return steps if isinstance(steps, list) else None
 
 
 async def _no_call(_connection: Any, _call: Any) -> Any:

@@ -2,12 +2,15 @@
 
 An item is `{datasetItemId?, position?, input, expected?, trials: [{passed?, evaluators
 {name: score}, output?, toolCalls?: [{name, arguments}], metrics {tokens, turns, toolCalls,
-wallMs, errors, costUsd, outputTokens}}]}`; `expected` and `toolCalls` are what a run's
-server-graded checks read (`server.runs.grading`), and `expected` is not stored; `costUsd`
-and `outputTokens` feed a run diff's ship decision (docs/decision.md). Checking turns it into
+wallMs, errors, costUsd, outputTokens}, trajectory?: [step], traceId?}]}`; `expected`,
+`toolCalls` and `trajectory` are what a run's server-graded checks read
+(`server.runs.grading`), and `expected` is not stored; `costUsd` and `outputTokens` feed a
+run diff's ship decision (docs/decision.md). A trajectory (docs/domain.md, checked by
+`server.trajectories.steps`) fills each metric the trial does not give
+(`server.trajectories.reading.metrics`). Checking turns it into
 the column values of one `run_item` row and its `run_item_score` rows (one per evaluator,
-the mean over the trials that scored it). Only the standard library and `server.errors`
-are imported, so the command-line importer starts quickly.
+the mean over the trials that scored it). Only the standard library, `server.errors` and
+what checks the values are imported, so the command-line importer starts quickly.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from typing import Any, TypedDict
 
 from server.datasets.cases import MAX_JSON_DEPTH, CaseError, bad_text, check_json
 from server.errors import ValidationFailed
+from server.trajectories.reading import metrics as trajectory_metrics
+from server.trajectories.steps import check_trace_id, check_trajectory
 
 MAX_ITEMS_PER_CHUNK = 5_000
 MAX_ITEMS_PER_RUN = 100_000
@@ -27,7 +32,9 @@ MAX_TRIALS_PER_ITEM = 100
 MAX_NAME_LENGTH = 200
 MAX_POSITION = 2**31 - 1
 ITEM_FIELDS = frozenset({"datasetItemId", "position", "input", "expected", "trials"})
-TRIAL_FIELDS = frozenset({"passed", "evaluators", "output", "toolCalls", "metrics"})
+TRIAL_FIELDS = frozenset(
+    {"passed", "evaluators", "output", "toolCalls", "metrics", "trajectory", "traceId"}
+)
 MAX_TOOL_CALLS = 100
 METRICS = frozenset({"tokens", "turns", "toolCalls", "wallMs", "errors", "costUsd", "outputTokens"})
 
@@ -144,6 +151,13 @@ def _check_trial(trial: object, index: int, sums: dict[str, list[float]]) -> int
     metrics = trial.get("metrics")
     if metrics is not None:
         _check_metrics(metrics, f"trials[{index}]")
+    if trial.get("traceId") is not None:
+        check_trace_id(trial["traceId"], f"trials[{index}].traceId")
+    steps = trial.get("trajectory")
+    if steps is not None:
+        check_trajectory(steps, f"trials[{index}].trajectory")
+        given = {k: v for k, v in (metrics or {}).items() if v is not None}
+        trial["metrics"] = {**trajectory_metrics(steps), **given}
     return None if grade is None else int(grade)
 
 

@@ -29,7 +29,14 @@ from server.workspaces.roles import Role
 ITEMS_DESCRIPTION = (
     f"At most {MAX_ITEMS_PER_CHUNK:,} items, each {{datasetItemId?, position?, input, "
     "expected?, trials: [{passed?, evaluators? {name: score}, output?, toolCalls? [{name, "
-    "arguments}], metrics? {tokens, turns, toolCalls, wallMs, errors}}]}; at most "
+    "arguments}], metrics? {tokens, turns, toolCalls, wallMs, errors, costUsd, "
+    "outputTokens}, trajectory? [step], traceId?}]}; a trajectory is the steps an agent took, "
+    "each {id?, kind: AGENT|LLM|TOOL|RETRIEVAL|OTHER, name, startedAt?, durationMs?, status? "
+    "OK|ERROR, errorType?, provider?, model?, inputMessages?, outputMessages? [{role, "
+    "content?, toolCalls? [{id?, name, arguments?}]}], finishReasons?, inputTokens?, "
+    "outputTokens?, costCents?, toolName?, toolCallId?, arguments?, result?, parentId?} "
+    "(at most 1,000 steps), and fills each metric the trial does not give; `traceId` names "
+    "an ingested trace (32 hex digits). At most "
     f"{MAX_EVALUATORS_PER_ITEM} evaluators per item, outputs up to {MAX_OUTPUT_CHARS:,} "
     f"characters, {MAX_ITEMS_PER_RUN:,} items per run. One JSON value, checked by the server; "
     "an invalid item fails the chunk with VALIDATION_FAILED naming `items[i]` (extensions: "
@@ -101,7 +108,9 @@ JUDGE_EVALUATOR_DESCRIPTION = (
 CHECKS = (
     "Checks the server grades each trial's output with, as a comparison's `checks` "
     '(`[{"kind": "CONTAINS"}, {"kind": "TOOL_CALL", "toolName": "search"}]`): against the '
-    "item's `expected`, and the trial's `toolCalls`. A `JUDGE_RUBRIC` check "
+    "item's `expected`, and the trial's `toolCalls` and `trajectory` (`TOOL_CALLED "
+    "{toolName, argumentsMatch?}`, `TOOL_ORDER {toolNames}`, `NO_TOOL {toolName}`, "
+    "`MAX_STEPS {n}`, `MAX_LLM_CALLS {n}`). A `JUDGE_RUBRIC` check "
     '(`{"kind": "JUDGE_RUBRIC", "rubricVersionId": …, "judgeModelConfigVersionId": …}`) is '
     "graded by a judge call per trial, as in a comparison: counted and priced on the run."
 )

@@ -13,6 +13,7 @@ from server.api.experiments.types import Experiment
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import JudgeAgreement, TrialLabel
 from server.api.relay import Connection
+from server.api.runs.trajectory_types import TrajectoryStep, trajectory_of
 from server.labels.service import JUDGE_PASS_SCORE
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.pagination import check_page_size
@@ -41,6 +42,8 @@ class TrialMetrics:
     tool_calls: float | None
     wall_ms: float | None
     errors: float | None
+    cost_usd: float | None = strawberry.field(default=None, description="US dollars.")
+    output_tokens: float | None = None
 
 
 @strawberry.type
@@ -53,6 +56,14 @@ class RunTrial:
     evaluators: list[EvaluatorScore]
     output: JSON | None
     metrics: TrialMetrics | None
+    trajectory: list[TrajectoryStep] | None = strawberry.field(
+        default=None,
+        description="The steps the agent took, in start order as sent (docs/domain.md); null "
+        "without one.",
+    )
+    trace_id: str | None = strawberry.field(
+        default=None, description="The ingested trace this trial names, as sent."
+    )
 
     @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
     async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
@@ -92,7 +103,11 @@ class RunTrial:
                 tool_calls=metrics.get("toolCalls"),
                 wall_ms=metrics.get("wallMs"),
                 errors=metrics.get("errors"),
+                cost_usd=metrics.get("costUsd"),
+                output_tokens=metrics.get("outputTokens"),
             ),
+            trajectory=trajectory_of(trial),
+            trace_id=trial.get("traceId"),
         )
 
 

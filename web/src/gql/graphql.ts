@@ -56,7 +56,12 @@ export type CheckKind =
   | 'EXACT_MATCH'
   | 'JSON_SCHEMA'
   | 'JUDGE_RUBRIC'
-  | 'TOOL_CALL';
+  | 'MAX_LLM_CALLS'
+  | 'MAX_STEPS'
+  | 'NO_TOOL'
+  | 'TOOL_CALL'
+  | 'TOOL_CALLED'
+  | 'TOOL_ORDER';
 
 export type CohortKind =
   | 'RELEASE'

@@ -16,6 +16,7 @@ TYPE_REF = "name kind ofType { name kind ofType { name kind ofType { name kind }
 ROOTS = (
     'query { m: __type(name: "Mutation") { fields { name args { name } } }'
     ' q: __type(name: "Query") { fields { name args { name } } }'
+    ' t: __type(name: "RunTrial") { fields { name args { name } } }'
     ' d: __type(name: "RunDiff") { fields { name type { ' + TYPE_REF + " } } } }"
 )
 TYPE_FIELDS = (
@@ -32,6 +33,8 @@ class Capabilities:
     diff_policy: bool
     decision_selection: str | None
     """`decision { … }` with the fields the server declares, or None without decisions."""
+    trajectories: bool = False
+    """Run trials take a `trajectory` (and a `traceId`)."""
 
 
 def _args(root: dict[str, Any] | None, field: str) -> set[str]:
@@ -76,4 +79,7 @@ async def read(transport: Transport) -> Capabilities:
         import_checks="checks" in _args(roots.get("m"), "startRunImport"),
         diff_policy="policy" in _args(roots.get("q"), "runDiff"),
         decision_selection=decision,
+        trajectories=any(
+            found["name"] == "trajectory" for found in (roots.get("t") or {}).get("fields") or []
+        ),
     )

@@ -19,6 +19,11 @@ KINDS: dict[str, tuple[str, ...]] = {
     "JSON_SCHEMA": ("schema",),
     "TOOL_CALL": ("toolName",),
     "JUDGE_RUBRIC": ("rubricVersionId", "judgeModelConfigVersionId"),
+    "TOOL_CALLED": ("toolName",),
+    "TOOL_ORDER": ("toolNames",),
+    "NO_TOOL": ("toolName",),
+    "MAX_STEPS": ("n",),
+    "MAX_LLM_CALLS": ("n",),
 }
 """Each check kind and the options it requires (as the server's `CheckKind`)."""
 
@@ -77,6 +82,34 @@ def judge_rubric(rubric_version_id: str, judge_model_config_version_id: str) -> 
         rubricVersionId=rubric_version_id,
         judgeModelConfigVersionId=judge_model_config_version_id,
     )
+
+
+def tool_called(tool_name: str, arguments_match: Mapping[str, Any] | None = None) -> Check:
+    """The trajectory (else the `toolCalls`) holds a call of `tool_name`, with arguments
+    holding these keys and values when `arguments_match` is given."""
+    if arguments_match is None:
+        return check("TOOL_CALLED", toolName=tool_name)
+    return check("TOOL_CALLED", toolName=tool_name, argumentsMatch=dict(arguments_match))
+
+
+def tool_order(*tool_names: str) -> Check:
+    """Calls of these tools happen in this order; other calls may come between."""
+    return check("TOOL_ORDER", toolNames=list(tool_names))
+
+
+def no_tool(tool_name: str) -> Check:
+    """No call of `tool_name`."""
+    return check("NO_TOOL", toolName=tool_name)
+
+
+def max_steps(n: int) -> Check:
+    """The trajectory has at most `n` steps."""
+    return check("MAX_STEPS", n=n)
+
+
+def max_llm_calls(n: int) -> Check:
+    """The trajectory makes at most `n` model calls."""
+    return check("MAX_LLM_CALLS", n=n)
 
 
 def specs(checks: Iterable[Check | str | Mapping[str, Any]] | None) -> list[dict[str, Any]]:

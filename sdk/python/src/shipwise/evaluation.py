@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
-from shipwise import api, capabilities, runner
+from shipwise import api, capabilities, runner, tracing
 from shipwise.cases import selected
 from shipwise.checks import Check
 from shipwise.checks import specs as check_specs
@@ -109,9 +109,12 @@ async def aevaluate(
     }  # fmt: skip
     state = runner.RunState(experiment, idempotency_key or runner.new_key(), meta, specs or None)
     await runner.resume_point(transport, state, explicit_key=idempotency_key is not None)
+    if caps.trajectories:
+        tracing.install()  # each trial's spans become its trajectory, with OpenTelemetry
     plan = runner.Plan(
         task, chosen_scorers, trials, concurrency,
         graded_by_server=bool(specs), send_tool_calls=caps.import_checks,
+        send_trajectory=caps.trajectories,
     )  # fmt: skip
     counters = runner.Counters()
     if state.status != "COMPLETED":

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from shipwise import api, trial
+from shipwise import api, tracing, trial
 from shipwise.errors import ShipwiseError, ValidationError
 from shipwise.progress import Progress
 from shipwise.transport import Transport
@@ -37,6 +37,7 @@ class Plan:
     concurrency: int
     graded_by_server: bool
     send_tool_calls: bool
+    send_trajectory: bool = False
 
 
 @dataclass
@@ -102,14 +103,18 @@ async def _one_trial(
     counters.calls += 1
     started = time.perf_counter()
     try:
-        answer, wall_ms = await trial.call(plan.task, case["input"], executor)
+        with tracing.trial() as spans:
+            answer, wall_ms = await trial.call(plan.task, case["input"], executor)
     except Exception as exc:  # any failure of the user's task is a failed trial
         wall_ms = (time.perf_counter() - started) * 1000
         return trial.failed(exc, wall_ms, graded_by_server=plan.graded_by_server)
+    if plan.send_trajectory:
+        answer = trial.traced(answer, spans.steps())
     try:
         return trial.build(
             answer, wall_ms, case, plan.scorers,
             graded_by_server=plan.graded_by_server, send_tool_calls=plan.send_tool_calls,
+            send_trajectory=plan.send_trajectory,
         )  # fmt: skip
     except trial.ScorerFailed as exc:
         return trial.failed(exc, wall_ms, graded_by_server=plan.graded_by_server)

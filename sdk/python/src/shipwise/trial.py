@@ -1,8 +1,18 @@
-"""One task call turned into a trial: its output, metrics, tool calls and local scores."""
+"""One task call turned into a trial: its output, metrics, tool calls, trajectory and local
+scores.
+
+A task may answer `{"output", "metrics"?, "toolCalls"?, "trajectory"?, "traceId"?}`: the
+trajectory is the steps it took (`{kind, name, startedAt?, durationMs?, …}`, as the
+server's docs/domain.md "Trajectories in runs" says), sent with the trial where the server
+takes one; the server checks it, fills each metric it gives that the task did not, and its
+trajectory checks read it.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import inspect
 import json
 import logging
@@ -20,7 +30,7 @@ Scorer = Callable[[Any, Any, Any], "float | bool"]
 
 log = logging.getLogger("shipwise")
 MAX_ERROR_CHARS = 500
-OUTPUT_FIELDS = frozenset({"output", "metrics", "toolCalls", "passed"})
+OUTPUT_FIELDS = frozenset({"output", "metrics", "toolCalls", "passed", "trajectory", "traceId"})
 
 
 class ScorerFailed(Exception):
@@ -40,7 +50,8 @@ def error_text(exc: BaseException) -> str:
 def _shape(answer: object) -> dict[str, Any]:
     """The task's answer as `{"output", "metrics", "toolCalls", "passed"}`."""
     if isinstance(answer, str):
-        return {"output": answer, "metrics": {}, "toolCalls": [], "passed": None}
+        return {"output": answer, "metrics": {}, "toolCalls": [], "passed": None,
+                "trajectory": None, "traceId": None}  # fmt: skip
     if not isinstance(answer, Mapping):
         raise TaskOutputError(
             f"the task returned {type(answer).__name__}; it must return a str or a dict "
@@ -65,18 +76,26 @@ def _shape(answer: object) -> dict[str, Any]:
         )
     if passed is not None and not isinstance(passed, bool):
         raise TaskOutputError('"passed" must be true, false or None', extensions={"field": "task"})
+    steps = answer.get("trajectory")
+    trace_id = answer.get("traceId")
+    if steps is not None and not isinstance(steps, list):
+        raise TaskOutputError('"trajectory" must be a list of steps', extensions={"field": "task"})
+    if trace_id is not None and not isinstance(trace_id, str):
+        raise TaskOutputError('"traceId" must be a string', extensions={"field": "task"})
     return {"output": answer["output"], "metrics": dict(metrics), "toolCalls": calls,
-            "passed": passed}  # fmt: skip
+            "passed": passed, "trajectory": steps, "traceId": trace_id}  # fmt: skip
 
 
 async def call(task: Task, value: Any, executor: Executor) -> tuple[Any, float]:
-    """The task's answer and its wall time in ms; a sync task runs on `executor`."""
+    """The task's answer and its wall time in ms; a sync task runs on `executor`, in a copy
+    of this context (its spans are this trial's: `shipwise.tracing`)."""
     started = time.perf_counter()
     if inspect.iscoroutinefunction(task):
         answer = await task(value)
     else:
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(executor, task, value)
+        in_context = functools.partial(contextvars.copy_context().run, task, value)
+        answer = await loop.run_in_executor(executor, in_context)
         if inspect.isawaitable(answer):
             answer = await _awaited(answer)
     return answer, (time.perf_counter() - started) * 1000
@@ -94,15 +113,20 @@ def build(
     *,
     graded_by_server: bool,
     send_tool_calls: bool,
+    send_trajectory: bool = False,
 ) -> dict[str, Any]:
-    """The trial as the server stores it; TaskOutputError for an answer of the wrong type."""
+    """The trial as the server stores it; TaskOutputError for an answer of the wrong type.
+
+    With a trajectory sent, `errors` is left to the server (it counts the failed steps)."""
     shaped = _shape(answer)
-    metrics: dict[str, Any] = {**shaped["metrics"], "wallMs": round(wall_ms, 3), "errors": 0}
-    if shaped["toolCalls"]:
-        metrics.setdefault("toolCalls", len(shaped["toolCalls"]))
-    trial: dict[str, Any] = {"output": shaped["output"], "metrics": metrics}
+    trial: dict[str, Any] = {
+        "output": shaped["output"],
+        "metrics": _metrics(shaped, wall_ms, traced=send_trajectory and bool(shaped["trajectory"])),
+    }
     if send_tool_calls and shaped["toolCalls"]:
         trial["toolCalls"] = shaped["toolCalls"]
+    if send_trajectory:
+        trial.update(_traced(shaped))
     evaluators: dict[str, float] = {}
     verdicts: list[bool] = []
     for name, scorer in scorers.items():
@@ -135,6 +159,34 @@ def build(
         if passed is not None:
             trial["passed"] = passed
     return trial
+
+
+def traced(answer: object, steps: list[dict[str, Any]]) -> object:
+    """The answer with the spans recorded during its call as its trajectory, unless it has
+    one (or none were recorded)."""
+    if not steps:
+        return answer
+    if isinstance(answer, str):
+        return {"output": answer, "trajectory": steps}
+    if isinstance(answer, Mapping) and answer.get("trajectory") is None:
+        return {**answer, "trajectory": steps}
+    return answer
+
+
+def _metrics(shaped: Mapping[str, Any], wall_ms: float, *, traced: bool) -> dict[str, Any]:
+    """The task's metrics, the wall time measured here, and `errors` 0 unless the trajectory
+    sent will count them."""
+    metrics: dict[str, Any] = {**shaped["metrics"], "wallMs": round(wall_ms, 3)}
+    if not traced:
+        metrics["errors"] = 0
+    if shaped["toolCalls"]:
+        metrics.setdefault("toolCalls", len(shaped["toolCalls"]))
+    return metrics
+
+
+def _traced(shaped: Mapping[str, Any]) -> dict[str, Any]:
+    """The trial's `trajectory` and `traceId`, those the task gave."""
+    return {key: shaped[key] for key in ("trajectory", "traceId") if shaped[key] not in (None, [])}
 
 
 def failed(exc: BaseException, wall_ms: float, *, graded_by_server: bool = False) -> dict[str, Any]:
