@@ -5,12 +5,15 @@ inside itself ("Che ck", one letter per line) and no page scrolls sideways."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.async_api import expect
 
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
+from tests.fakes.webhook_receiver import WebhookReceiver
 from tests.portal.harness import screenshot, sign_in
 from tests.portal.widths import PHONE, first_columns_lost, page_width, stacked, words_broken
 from tests.server.reports.api import RESOLVE_MANY, finalized_comparison
@@ -18,7 +21,7 @@ from tests.server.runs.api import experiment, import_run, item
 
 CREATE_WEBHOOK = """
 mutation ($url: String!) {
-  createWebhook(url: $url, secret: "phone-secret", events: [COMPARISON_FINISHED]) { id }
+  createWebhook(url: $url, secret: "phone-secret-0123456789", events: [COMPARISON_FINISHED]) { id }
 }"""
 EXPERIMENT_OF = "query ($id: ID!) { comparison(id: $id) { experiment { id } } }"
 
@@ -34,9 +37,16 @@ async def _measured(page: Any, path: str) -> None:
     assert await first_columns_lost(page) == [], path
 
 
+@pytest.fixture
+def receiver() -> Iterator[WebhookReceiver]:
+    with WebhookReceiver(secret="phone-secret-0123456789") as found:
+        yield found
+
+
 async def test_every_table_stacks_or_scrolls_and_keeps_its_words_whole(
     sqlite_backend: Backend,
     portal_page: Any,
+    receiver: WebhookReceiver,
 ) -> None:
     page = portal_page
     await page.set_viewport_size(PHONE)
@@ -44,9 +54,7 @@ async def test_every_table_stacks_or_scrolls_and_keeps_its_words_whole(
     report = await done.generate()
     follow_ups = await done.follow_ups(report["id"])
     await done.gql(RESOLVE_MANY, {"ids": [follow_ups[0]["id"]], "note": "Checked by hand."})
-    await done.gql(
-        CREATE_WEBHOOK, {"url": "https://hooks.example.com/shipwise/comparisons"}, role=Role.OWNER
-    )
+    (await done.gql(CREATE_WEBHOOK, {"url": receiver.url}, role=Role.OWNER)).ok()
     member = done.token(Role.MEMBER)
     exp = await experiment(sqlite_backend, member, "nightly evals")
     items = [item(n % 3 != 0, item_id=f"c-{n:02d}") for n in range(24)]
@@ -73,11 +81,7 @@ async def test_every_table_stacks_or_scrolls_and_keeps_its_words_whole(
     for name in ("Model connections", "Members", "API tokens", "Webhooks"):
         table = page.get_by_role("table", name=name)
         await expect(table.get_by_role("row")).not_to_have_count(1)
-    await (
-        page.get_by_role("table", name="Webhooks")
-        .get_by_text("hooks.example.com", exact=False)
-        .wait_for()
-    )
+    await page.get_by_role("table", name="Webhooks").get_by_text("Comparison finished").wait_for()
     await _measured(page, "/settings")
     for name in ("Model connections", "Members", "API tokens", "Webhooks"):
         await stacked(page.get_by_role("table", name=name))
@@ -94,6 +98,10 @@ async def test_every_table_stacks_or_scrolls_and_keeps_its_words_whole(
         await table.locator("tbody td[data-label]").first.wait_for()
         await _measured(page, path)
         await stacked(table)
+        if name == "Audit log":  # the details, on demand, keep their words whole too
+            await table.locator("summary", has_text="Details").first.click()
+            await table.get_by_role("term").first.wait_for()
+            await _measured(page, "/audit with details open")
 
     for path in (
         f"/experiments/{exp}",

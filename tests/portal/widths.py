@@ -1,8 +1,9 @@
 """Measuring a page at a phone's width in Chromium: words broken inside themselves, tables
 wider than the screen, the first column of a scrolled table.
 
-A word here is a run of letters (2 to 24 of them): "Check", "Candidate", "Baselines". Ids,
-URLs and digits may wrap anywhere; a word may not ("Che ck", one letter per line).
+A word here is a whitespace-separated token of letters only (2 to 24 of them, punctuation
+around it aside): "Check", "Candidate", "Baselines". Ids, URLs and numbers may wrap anywhere; a
+word may not ("Che ck", one letter per line).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ PHONE = {"width": 390, "height": 844}
 
 BROKEN_WORDS = r"""() => {
   const found = [];
-  const words = /\p{L}[\p{L}\p{M}'’]*/gu;
+  const word = /^\p{L}[\p{L}\p{M}'’]*$/u;
   const clipped = (el) => {
     for (let a = el; a; a = a.parentElement) {
       const style = getComputedStyle(a);
@@ -31,19 +32,23 @@ BROKEN_WORDS = r"""() => {
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
         if (!parent || parent.closest('select, .visually-hidden') || clipped(parent)) continue;
-        for (const m of node.data.matchAll(words)) {
-          if (m[0].length < 2 || m[0].length > 24) continue;
+        const closed = parent.closest('details:not([open])');
+        if (closed && !parent.closest('summary')) continue;
+        for (const m of node.data.matchAll(/\S+/g)) {
+          const lead = m[0].match(/^[^\p{L}]*/u)[0].length;
+          const core = m[0].slice(lead).replace(/[^\p{L}]+$/u, '');
+          if (!word.test(core) || core.length < 2 || core.length > 24) continue;
           const range = document.createRange();
-          range.setStart(node, m.index);
-          range.setEnd(node, m.index + m[0].length);
+          range.setStart(node, m.index + lead);
+          range.setEnd(node, m.index + lead + core.length);
           const rects = [...range.getClientRects()].filter((r) => r.width > 0);
           if (rects.length > 1) {
-            found.push(`${name}: "${m[0]}" broken over ${rects.length} lines`);
+            found.push(`${name}: "${core}" broken over ${rects.length} lines`);
           } else if (
             rects.length === 1 &&
             (rects[0].left < box.left - 1 || rects[0].right > box.right + 1)
           ) {
-            found.push(`${name}: "${m[0]}" wider than its cell`);
+            found.push(`${name}: "${core}" wider than its cell`);
           }
         }
       }
@@ -63,10 +68,14 @@ LOST_FIRST_COLUMNS = r"""() => {
     for (const row of table.querySelectorAll(':scope > * > tr')) {
       const first = row.firstElementChild;
       if (!first || first.colSpan > 1) continue;
-      const at = first.getBoundingClientRect().left;
+      // Kept: sticky, in view at the region's left edge, or (a first column wider than
+      // what it may stick within) still showing most of the screen's width of itself.
+      const box = first.getBoundingClientRect();
+      const kept = getComputedStyle(first).position === 'sticky' &&
+        (Math.abs(box.left - left) <= 1 || box.right - left >= region.clientWidth / 2);
       const name = table.getAttribute('aria-label') || 'a table';
-      const off = Math.round(at - left);
-      if (Math.abs(off) > 1) lost.push(`${name}: first column at ${off} px`);
+      const at = Math.round(box.left - left);
+      if (!kept) lost.push(`${name}: its first column scrolls away (at ${at} px)`);
       break;
     }
     region.scrollLeft = before;

@@ -90,7 +90,10 @@ function WebhookDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () 
   const ids = { url: useId(), secret: useId(), events: useId() };
   const errors = {
     url: /^https?:\/\/\S+$/.test(url.trim()) ? null : "Give a URL starting with http:// or https://.",
-    secret: secret.length >= 8 ? null : "Give a secret of at least 8 characters to sign with.",
+    secret:
+      secret.length >= 16 && secret.length <= 1024
+        ? null
+        : "Give a secret of 16 to 1,024 characters to sign with.",
     events: events.length ? null : "Choose at least one event.",
   };
   const at = (key: keyof typeof errors) =>
