@@ -7,6 +7,8 @@ Create Date: 2026-12-01
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -51,8 +53,10 @@ asset_version = sa.table(
 
 
 def upgrade() -> None:
-    op.bulk_insert(asset, builtins.asset_rows())
-    op.bulk_insert(asset_version, builtins.version_rows())
+    # Dated when this database gets them, not on a fixed day (server/assets/builtins.py).
+    installed = datetime.now(UTC)
+    op.bulk_insert(asset, builtins.asset_rows(installed))
+    op.bulk_insert(asset_version, builtins.version_rows(installed))
 
 
 def downgrade() -> None:

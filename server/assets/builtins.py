@@ -1,8 +1,9 @@
 """Built-in assets: no workspace, fixed ids, readable and bindable everywhere, never changed.
 
-Migration 0003 inserts these rows. A built-in is never edited in place: a new one (or a
-new version of one) comes with a new migration, so a release bound to a built-in version
-keeps meaning what it meant.
+Migration 0003 inserts these rows, dated when it runs: a built-in is as old as the database
+that holds it (a fixed date read "7 days ago" in a database made minutes earlier). A built-in
+is never edited in place: a new one (or a new version of one) comes with a new migration, so
+a release bound to a built-in version keeps meaning what it meant.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from typing import Any
 from server.assets.content import check_content
 from server.assets.models import AssetKind, VersionState
 from server.assets.versioning import content_hash
-
-CREATED_AT = datetime(2026, 11, 30, tzinfo=UTC)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +117,9 @@ BUILTINS: tuple[BuiltinAsset, ...] = (
 BUILTIN_ASSET_IDS = frozenset(b.id for b in BUILTINS)
 
 
-def asset_rows() -> list[dict[str, Any]]:
-    """The `asset` rows of the built-ins, for a bulk insert."""
+def asset_rows(created_at: datetime | None = None) -> list[dict[str, Any]]:
+    """The `asset` rows of the built-ins, for a bulk insert, made at `created_at` (now)."""
+    made = created_at or datetime.now(UTC)
     return [
         {
             "id": b.id,
@@ -127,15 +127,17 @@ def asset_rows() -> list[dict[str, Any]]:
             "kind": b.kind.value,
             "name": b.name,
             "description": b.description,
-            "created_at": CREATED_AT,
+            "created_at": made,
             "created_by_member_id": None,
         }
         for b in BUILTINS
     ]
 
 
-def version_rows() -> list[dict[str, Any]]:
-    """The `asset_version` rows of the built-ins, checked like any other content."""
+def version_rows(created_at: datetime | None = None) -> list[dict[str, Any]]:
+    """The `asset_version` rows of the built-ins, checked like any other content, made and
+    sealed at `created_at` (now)."""
+    made = created_at or datetime.now(UTC)
     rows = []
     for b in BUILTINS:
         checked = check_content(b.kind, b.content)
@@ -153,8 +155,8 @@ def version_rows() -> list[dict[str, Any]]:
                 "case_count": 0,
                 "dev_case_count": 0,
                 "holdout_case_count": 0,
-                "created_at": CREATED_AT,
-                "sealed_at": CREATED_AT,
+                "created_at": made,
+                "sealed_at": made,
                 "created_by_member_id": None,
             }
         )

@@ -25,6 +25,8 @@ from server.workspaces.models import Member, Workspace
 from server.workspaces.roles import Actor, Role
 
 DEMO_WORKSPACE = "shipwise demo"
+DEMO_OWNER = "Demo owner"
+"""The demo owner's member name: a name the header shows, not the role ("owner · Owner")."""
 DATASET_NAME = "Capital cities"
 CONNECTION_NAME = "Simulated model"
 
@@ -132,7 +134,7 @@ async def seed(*, session: AsyncSession, secret_box: SecretBox) -> Demo:
     actor = await _owner(session)
     if actor is None:
         workspace, issued = await workspace_service.create_workspace(
-            session=session, name=DEMO_WORKSPACE
+            session=session, name=DEMO_WORKSPACE, owner_name=DEMO_OWNER
         )
         actor = Actor(workspace.id, issued.token.member_id, issued.token.id, Role.OWNER, 600)
         token = issued.secret

@@ -138,3 +138,13 @@ async def get_bindings(
         .order_by(ReleaseBinding.release_id, ReleaseBinding.role)
     )
     return [(b, v, a) for b, v, a in await session.execute(stmt)]
+
+
+async def names_of(
+    *, session: AsyncSession, workspace_id: str, release_ids: Sequence[str]
+) -> dict[str, str]:
+    """The names of the workspace's releases among `release_ids`, in one statement."""
+    stmt = select(Release.id, Release.name).where(
+        Release.workspace_id == workspace_id, Release.id.in_(release_ids)
+    )
+    return {str(release_id): str(name) for release_id, name in (await session.execute(stmt)).all()}

@@ -47,7 +47,6 @@ async def create_all(
         ):
             rows.append(
                 {
-                    "id": new_id("fu"),
                     "workspace_id": workspace_id,
                     "comparison_id": comparison_id,
                     "baseline_cohort_index": baseline,
@@ -57,6 +56,10 @@ async def create_all(
                     "created_at": now,
                 }
             )
+    # Ids in (baseline, case) order: the list pages by id, so it reads in that order too
+    # (ids made within one millisecond are otherwise in random order).
+    for row, row_id in zip(rows, sorted(new_id("fu") for _ in rows), strict=True):
+        row["id"] = row_id
     for low in range(0, len(rows), BATCH):
         await session.execute(insert(FollowUp), rows[low : low + BATCH])
     return len(rows)

@@ -12,6 +12,7 @@ from bench.kit.harness import Backend
 from server import signed_links
 from server.reports import links
 from server.workspaces.roles import Role
+from tests.portal.widths import PHONE, page_width, words_broken
 from tests.server.reports.api import LINK_DEFAULT, RESOLVE_MANY, finalized_comparison
 
 
@@ -119,3 +120,23 @@ async def test_the_page_with_a_bearer_token_and_refusals_as_pages(
     refused = await browser_page.goto(f"{url}?{urlencode({'token': foreign})}")
     assert refused is not None and refused.status == 404
     assert await browser_page.locator("h1").inner_text() == "Not found"
+
+
+async def test_the_page_fits_a_phone_without_breaking_a_word(
+    sqlite_backend: Backend,
+    browser_page: Any,
+) -> None:
+    """Issue 51 point 6: at 390 px the report page is no wider than the screen (it was 824 px):
+    its tables scroll inside their own box, their words stay whole."""
+    f, report = await _signed_report(sqlite_backend)
+    link = (await f.gql(LINK_DEFAULT, {"id": report["id"]})).ok()["reportLink"]
+    page = browser_page
+    await page.set_viewport_size(PHONE)
+    response = await page.goto(link["url"])
+    assert response is not None and response.status == 200
+    scroll_width, inner_width = await page_width(page)
+    assert scroll_width <= inner_width, f"the report page is {scroll_width} px wide on 390 px"
+    assert await words_broken(page) == []
+    forest = await page.locator("svg#forest").bounding_box()
+    assert forest is not None and forest["width"] <= inner_width
+    assert page.console_errors == []

@@ -10,6 +10,7 @@ from playwright.async_api import expect
 
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
+from bench.kit.scenarios import finalized
 from server.workspaces.roles import Role
 from tests.portal.harness import (
     Requests,
@@ -17,6 +18,7 @@ from tests.portal.harness import (
     screenshot,
     sign_in,
 )
+from tests.server.reports.api import finalized_comparison
 from tests.server.runs.api import experiment, import_run, item
 
 XSS = '<img src=x onerror="window.__xss=1"> <script>window.__xss=1</script>'
@@ -104,3 +106,66 @@ async def test_runs_figure_and_the_run_diff_with_its_tabs(
     await screenshot(page, "run-diff")
     assert page.console_errors == []
     assert requests.outside() == []
+
+
+EXPERIMENT_OF = "query ($id: ID!) { comparison(id: $id) { experiment { id } } }"
+RELEASE_NAMES = "{ releases(first: 50) { edges { node { id name } } } }"
+
+
+async def test_hosted_runs_read_by_release_and_cohort_label(
+    sqlite_backend: Backend,
+    portal_page: Any,
+) -> None:
+    """Issue 51 point 11: runs named by their cohort label and release (not "run_… (cohort
+    2)"), a line per cohort label, the newest candidate run chosen first, checks in words."""
+    page = portal_page
+    done = await finalized_comparison(sqlite_backend)
+    cohorts = [
+        {"kind": "RELEASE", "releaseId": rid, "label": label}
+        for rid, label in zip(done.setup.release_ids, ["v4", "v3", "v2"], strict=True)
+    ]
+    again, _ = await finalized(
+        sqlite_backend, done.setup, trialsPerCase=1, label="again", cohorts=cohorts
+    )
+    exp = (await done.gql(EXPERIMENT_OF, {"id": again})).ok()["comparison"]["experiment"]["id"]
+    assert (
+        exp
+        == (await done.gql(EXPERIMENT_OF, {"id": done.comparison_id})).ok()["comparison"][
+            "experiment"
+        ]["id"]
+    )
+    names = {
+        e["node"]["id"]: e["node"]["name"]
+        for e in (await done.gql(RELEASE_NAMES)).ok()["releases"]["edges"]
+    }
+    await sign_in(page, sqlite_backend.base_url, done.token(Role.VIEWER), f"/experiments/{exp}")
+    runs = page.get_by_role("table", name="Runs")
+    for label, release_id in zip(["v4", "v3", "v2"], done.setup.release_ids, strict=True):
+        named = re.compile(rf"^{label} \({re.escape(names[release_id])}\) Hosted Completed")
+        await expect(runs.get_by_role("row", name=named)).to_have_count(2)
+    listed = await runs.inner_text()
+    assert "run_" not in listed and "(cohort" not in listed
+
+    figure = page.get_by_role("figure", name="Pass rate over runs")
+    lines = figure.get_by_role("list", name="Lines")
+    await expect(lines.get_by_role("listitem")).to_have_count(3)
+    for label in ("v4", "v3", "v2"):
+        await expect(lines.get_by_role("listitem").filter(has_text=label)).to_have_text(
+            f"{label}: 2 runs"
+        )
+    assert await figure.locator("polyline").count() == 3  # one per label, never a zigzag
+
+    candidate = page.get_by_role("combobox", name="Candidate run")
+    baseline = page.get_by_role("combobox", name="Baseline run")
+    picked = await candidate.evaluate("(s) => s.selectedOptions[0].textContent")
+    assert picked.startswith("v4 ("), picked
+    picked = await baseline.evaluate("(s) => s.selectedOptions[0].textContent")
+    assert picked.startswith("v3 ("), picked
+    await page.get_by_role("button", name="Diff").click()
+    await page.get_by_role("heading", name="Run diff").wait_for()
+    summary = page.get_by_role("region", name="Summary")
+    evaluators = summary.get_by_role("table", name="Evaluators")
+    await evaluators.get_by_role("row", name=re.compile("Contains the expected output")).wait_for()
+    assert "CONTAINS" not in await page.locator("main").inner_text()
+    await expect(page.locator("main")).to_contain_text(re.compile(r"Candidate v4 \(.*\) against"))
+    assert page.console_errors == []

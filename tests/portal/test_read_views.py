@@ -98,10 +98,23 @@ async def test_the_audit_log_with_its_filters(
     await sign_in(page, sqlite_backend.base_url, ws.tokens[Role.VIEWER], "/audit")
     await page.get_by_role("heading", name="Audit log", exact=True).wait_for()
     log = page.get_by_role("table", name="Audit log")
-    await log.get_by_role(
-        "row", name=re.compile(r"^member member experiment\.create experiment")
-    ).wait_for()
-    await log.get_by_role("row", name=re.compile(r"\"name\": \"weekly\"")).wait_for()
+    # A table of time, actor, action and target in words; the details on demand, not JSON.
+    heads = await log.get_by_role("columnheader").all_inner_texts()
+    assert heads == ["Time", "Actor", "Action", "Target", "Details"]
+    nightly = log.get_by_role(
+        "row",
+        name=re.compile(
+            r"^(just now|\d+ min ago) member \(Member\) Experiment: create Experiment nightly"
+        ),
+    )
+    await nightly.wait_for()
+    weekly = log.get_by_role("row", name=re.compile(r"Experiment: create Experiment weekly"))
+    assert "{" not in await log.inner_text()  # no raw JSON until asked for
+    details = weekly.get_by_role("group").filter(has_text="Details")
+    await weekly.get_by_text("Details", exact=True).click()
+    await expect(details.get_by_role("definition").first).to_be_visible()
+    await expect(details.get_by_role("term").filter(has_text="Name")).to_have_count(1)
+    await expect(details.get_by_role("definition").filter(has_text="weekly")).to_have_count(1)
     assert await axe_violations(page) == []
     await screenshot(page, "audit")
 
@@ -112,7 +125,10 @@ async def test_the_audit_log_with_its_filters(
     await page.get_by_role("button", name="Filter").click()
     await expect(log.get_by_role("row")).to_have_count(2)
     await log.get_by_role(
-        "row", name=re.compile(r"^owner owner experiment\.create .*weekly")
+        "row",
+        name=re.compile(
+            r"^(just now|\d+ min ago) owner \(Owner\) Experiment: create Experiment weekly"
+        ),
     ).wait_for()
     await page.get_by_role("textbox", name="Action").fill("no.such_action")
     await page.get_by_role("button", name="Filter").click()

@@ -116,7 +116,7 @@ async def test_an_admin_manages_connections_members_tokens_and_webhooks(
     await dialog.get_by_role("textbox", name="URL").fill(receiver.url)
     await dialog.get_by_role("button", name="Add").click()
     await expect(dialog.get_by_label("Secret")).to_have_accessible_description(
-        "Give a secret of at least 8 characters to sign with."
+        "Give a secret of 16 to 1,024 characters to sign with."
     )
     await dialog.get_by_label("Secret").fill(SECRET)
     await dialog.get_by_role("checkbox", name="Imported run regressed").check()

@@ -47,6 +47,7 @@ class Loaders:
     assets: DataLoader[str, Asset | None]
     sealed_versions: DataLoader[str, list[AssetVersion]]
     release_bindings: DataLoader[str, list[LoadedBinding]]
+    release_names: DataLoader[str, str | None]
     connection_spend: DataLoader[str, int]
     versions_by_dataset: DataLoader[str, list[AssetVersion]]
     holdout_looks: DataLoader[str, int]
@@ -70,6 +71,7 @@ def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
         assets=assets,
         sealed_versions=asset_loaders.sealed_versions_by_asset(reader, workspace_id),
         release_bindings=release_loaders.bindings_by_release(reader, workspace_id, assets),
+        release_names=release_loaders.name_by_release(reader, workspace_id),
         connection_spend=spend_loaders.month_to_date_spend(reader),
         versions_by_dataset=dataset_loaders.versions_by_dataset(reader),
         holdout_looks=comparison_loaders.holdout_looks(reader),

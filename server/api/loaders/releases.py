@@ -42,3 +42,17 @@ def bindings_by_release(
         return [by_release.get(key, []) for key in keys]
 
     return DataLoader(load_fn=load)
+
+
+def name_by_release(reader: SharedReader, workspace_id: str) -> DataLoader[str, str | None]:
+    """Each release's name (None for another workspace's or a removed one), one statement
+    per batch: what names a hosted run by the release it ran."""
+
+    async def load(keys: list[str]) -> list[str | None]:
+        async with reader.session() as session:
+            names = await service.names_of(
+                session=session, workspace_id=workspace_id, release_ids=keys
+            )
+        return [names.get(key) for key in keys]
+
+    return DataLoader(load_fn=load)

@@ -187,6 +187,24 @@ class Run:
         row = await info.context.loaders.experiments.load(str(self.experiment_id))
         return Experiment.from_row(row)
 
+    @strawberry.field(
+        description="Hosted runs: the label of the comparison cohort it holds; null for an "
+        "imported run."
+    )
+    def cohort_label(self) -> str | None:
+        label = _hosted(self).get("label")
+        return label if isinstance(label, str) else None
+
+    @strawberry.field(
+        description="Hosted runs: the name of the release its cohort ran (a variant's base "
+        "release); null for an imported run or a release no longer there."
+    )
+    async def release_name(self, info: strawberry.Info[Context]) -> str | None:
+        release_id = _hosted(self).get("releaseId")
+        if not isinstance(release_id, str):
+            return None
+        return await info.context.loaders.release_names.load(release_id)
+
     @strawberry.field(description="Null until an item has a pass/fail grade.")
     async def pass_rate(self, info: strawberry.Info[Context]) -> RunPassRate | None:
         found = await info.context.loaders.run_pass_rates.load(str(self.id))
@@ -241,6 +259,13 @@ class Run:
             judge_call_count=row.judge_call_count or 0,
             stop_reason=row.stop_reason,
         )
+
+
+def _hosted(run: Run) -> dict[str, Any]:
+    """A hosted run's metadata (its cohort's label and release); {} for an imported run."""
+    if run.source != RunSourceEnum.HOSTED or not isinstance(run.metadata, dict):
+        return {}
+    return cast(dict[str, Any], run.metadata)
 
 
 @strawberry.type

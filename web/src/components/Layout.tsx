@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, NavLink, Outlet } from "react-router";
 import { useQuery } from "urql";
 import { graphql } from "../gql";
-import { roleWord } from "../lib/roles";
+import { memberWords } from "../lib/roles";
 import { SessionContext, type Session } from "../lib/session";
 import { ErrorNotice } from "./ErrorNotice";
 
@@ -86,7 +86,7 @@ export function Layout({
         <div className="who">
           {me && (
             <span>
-              {me.workspace.name} · {me.member.name} · <span>{roleWord(me.role)}</span>
+              {me.workspace.name} · <span className="member">{memberWords(me.member.name, me.role)}</span>
             </span>
           )}
           <button type="button" className="link" onClick={signOut}>

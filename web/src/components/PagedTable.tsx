@@ -10,9 +10,9 @@ import { ErrorNotice } from "./ErrorNotice";
 import { LoadMore } from "./LoadMore";
 import { TableScroll } from "./TableScroll";
 
-type Page<Edge> = LoadedPage & { edges: readonly Edge[] };
+export type Page<Edge> = LoadedPage & { edges: readonly Edge[] };
 
-interface PageVariables {
+export interface PageVariables {
   first: number;
   after?: string | null;
 }
@@ -39,10 +39,13 @@ export function PagedTable<Data, Variables extends AnyVariables & PageVariables,
   label,
   what,
   head,
+  className,
   ...page
 }: PageQuery<Data, Variables, Edge> & {
   /** The table's accessible name. */
   label: string;
+  /** "stacked": on a phone each row becomes lines of label: value (components/StackedCell). */
+  className?: string;
   /** What the rows are, for "N earlier … not shown". */
   what: string;
   /** The header cells. */
@@ -52,19 +55,19 @@ export function PagedTable<Data, Variables extends AnyVariables & PageVariables,
   return (
     <>
       <TableScroll>
-<table aria-label={label}>
-        <thead>
-          <tr>{head}</tr>
-        </thead>
-        <tbody>
-          {pages.shown.map((after) => (
-            <Fragment key={after ?? ""}>
-              <QueriedPage {...page} pages={pages} after={after} />
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
-</TableScroll>
+        <table aria-label={label} className={className}>
+          <thead>
+            <tr>{head}</tr>
+          </thead>
+          <tbody>
+            {pages.shown.map((after) => (
+              <Fragment key={after ?? ""}>
+                <QueriedPage {...page} pages={pages} after={after} />
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <LoadMore window={pages} what={what} />
     </>
   );

@@ -19,4 +19,10 @@ describe("enumWords", () => {
       "Unreachable: the provider did not answer the last check",
     );
   });
+  it("never says a simulated connection's provider answered", () => {
+    expect(connectionStatusWords("READY", true)).toBe(
+      "Ready: a simulated connection answers without a provider",
+    );
+    expect(connectionStatusWords("READY", true)).not.toContain("provider answered");
+  });
 });

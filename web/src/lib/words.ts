@@ -33,8 +33,11 @@ export function enumWords(value: string | null | undefined): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** What a connection's status means, in a sentence. */
-export function connectionStatusWords(status: string): string {
+/** What a connection's status means, in a sentence; a simulated one has no provider to ask. */
+export function connectionStatusWords(status: string, simulated = false): string {
+  if (simulated && status !== "UNREACHABLE") {
+    return "Ready: a simulated connection answers without a provider";
+  }
   switch (status) {
     case "READY":
       return "Ready: the provider answered the last check";

@@ -1,8 +1,14 @@
-/** The `table` "Audit log": actor, role, action, target, time and details as text. */
+/**
+ * The `table` "Audit log": a row per event with its time, actor (and role), action and target
+ * in words; its details on demand ("Details": each as label and value, untrusted text).
+ */
 import { Ago } from "../../components/Ago";
 import { PagedTable } from "../../components/PagedTable";
+import { StackedCell } from "../../components/StackedCell";
 import { graphql } from "../../gql";
-import { jsonText } from "../../lib/jsonText";
+import type { AuditPageQuery, Role } from "../../gql/graphql";
+import { roleWord } from "../../lib/roles";
+import { actionWords, detailRows, targetWords } from "./auditWords";
 
 const PAGE = 50;
 
@@ -12,7 +18,7 @@ export interface AuditFilters {
   targetId?: string;
 }
 
-const AuditPageQuery = graphql(`
+const AuditPageQueryDocument = graphql(`
   query AuditPage(
     $first: Int!
     $after: String
@@ -53,52 +59,70 @@ interface Props {
   names: Map<string, string>;
 }
 
+type Event = NonNullable<AuditPageQuery["auditEvents"]>["edges"][number]["node"];
+
 export function AuditEvents({ filters, names }: Props) {
   return (
     <PagedTable
       label="Audit log"
       what="events"
+      className="stacked audit"
       head={
         <>
+          <th scope="col">Time</th>
           <th scope="col">Actor</th>
-          <th scope="col">Role</th>
           <th scope="col">Action</th>
           <th scope="col">Target</th>
-          <th scope="col">Time</th>
           <th scope="col">Details</th>
         </>
       }
-      query={AuditPageQuery}
+      query={AuditPageQueryDocument}
       variables={filters}
       pageSize={PAGE}
       select={(data) => data.auditEvents}
-      columns={6}
+      columns={5}
       empty="No events match."
     >
-      {({ node }) => (
-        <tr key={node.id}>
-          <td>{node.actorId ? (names.get(node.actorId) ?? node.actorId) : "Command line"}</td>
-          <td>{node.actorRole ? node.actorRole.toLowerCase() : "—"}</td>
-          <td>
-            <code>{node.action}</code>
-          </td>
-          <td>
-            {node.targetType}
-            {node.targetId && (
-              <>
-                {" "}
-                <code>{node.targetId}</code>
-              </>
-            )}
-          </td>
-          <td>
-            <Ago iso={node.createdAt} />
-          </td>
-          <td>
-            <pre className="text details">{jsonText(node.details)}</pre>
-          </td>
-        </tr>
-      )}
+      {({ node }) => <AuditRow key={node.id} node={node} names={names} />}
     </PagedTable>
+  );
+}
+
+function AuditRow({ node, names }: { node: Event; names: Map<string, string> }) {
+  const details = detailRows(node.details);
+  return (
+    <tr>
+      <StackedCell label="Time">
+        <Ago iso={node.createdAt} />
+      </StackedCell>
+      <StackedCell label="Actor">
+        {node.actorId ? (names.get(node.actorId) ?? node.actorId) : "Command line"}
+        {node.actorRole && <span className="muted"> ({roleWord(node.actorRole as Role)})</span>}
+      </StackedCell>
+      <StackedCell label="Action" title={node.action}>
+        {actionWords(node.action)}
+      </StackedCell>
+      <StackedCell label="Target">
+        {targetWords(node.targetType, node.details)}
+        {node.targetId && <div className="muted url">{node.targetId}</div>}
+      </StackedCell>
+      <StackedCell label="Details">
+        {details.length === 0 ? (
+          <span className="muted">—</span>
+        ) : (
+          <details>
+            <summary>Details</summary>
+            <dl className="details">
+              {details.map(([label, value]) => (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </details>
+        )}
+      </StackedCell>
+    </tr>
   );
 }

@@ -9,6 +9,7 @@ import { labelOf, nameOf, type CohortName } from "./cohorts";
 import { DiffText } from "./DiffText";
 import { errorCodeWords } from "./stopWords";
 import { CasesQuery } from "./queries";
+import { StackedCell } from "../../components/StackedCell";
 import { TableScroll } from "../../components/TableScroll";
 
 type Cases = ComparisonCasesQuery["comparison"]["cases"];
@@ -96,7 +97,12 @@ export function CaseList({
       )}
       {rows.length > 0 && (
         <TableScroll>
-<table aria-label="Cases" aria-describedby={keysId} className="case-table" ref={tableRef}>
+          <table
+            aria-label="Cases"
+            aria-describedby={keysId}
+            className="case-table stacked"
+            ref={tableRef}
+          >
           <thead>
             <tr>
               <th scope="col">Case</th>
@@ -120,9 +126,9 @@ export function CaseList({
                   </div>
                 </th>
                 {shownCohorts.map((c) => (
-                  <td key={c.cohortIndex}>
+                  <StackedCell key={c.cohortIndex} label={nameOf(cohorts, c.cohortIndex)}>
                     <Outputs row={row} cohortIndex={c.cohortIndex} />
-                  </td>
+                  </StackedCell>
                 ))}
                 <td>
                   <button type="button" onClick={() => setDebugged(row)}>
@@ -132,8 +138,8 @@ export function CaseList({
               </tr>
             ))}
           </tbody>
-        </table>
-</TableScroll>
+          </table>
+        </TableScroll>
       )}
       {next?.hasNextPage && (
         <button type="button" disabled={loading} onClick={() => void loadMore()}>

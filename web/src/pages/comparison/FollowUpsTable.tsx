@@ -1,12 +1,16 @@
 /**
  * The `table` "Follow-ups": every (case, baseline) among that baseline's worse cases, 50 at
- * a time, a checkbox per open row, and "Resolve selected" (MEMBER) → `dialog` "Resolve
- * follow-ups". The rows are shared by every version of the report.
+ * a time in case order, a checkbox per open row, "Select all" (every open one) and "Resolve
+ * selected" (MEMBER) → `dialog` "Resolve follow-ups". The rows are shared by every version of
+ * the report.
  */
 import { useState } from "react";
+import { useClient, type CombinedError, type OperationResult } from "urql";
+import { ErrorNotice } from "../../components/ErrorNotice";
 import { PagedTable } from "../../components/PagedTable";
 import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
+import type { OpenFollowUpsQuery } from "../../gql/graphql";
 import { FollowUpsResolveDialog } from "./FollowUpsResolveDialog";
 import { enumWords } from "../../lib/words";
 
@@ -36,6 +40,30 @@ const FollowUpsPage = graphql(`
   }
 `);
 
+const OpenFollowUps = graphql(`
+  query OpenFollowUps($id: ID!, $first: Int!, $after: String) {
+    report(id: $id) {
+      id
+      followUps(state: OPEN, first: $first, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        edges {
+          node {
+            id
+            datasetItemId
+            baselineCohortIndex
+          }
+        }
+      }
+    }
+  }
+`);
+
+/** The most "Select all" takes at once: what one "Resolve selected" may resolve. */
+const MOST = 1000;
+
 export function FollowUpsTable({
   reportId,
   baselines,
@@ -47,6 +75,33 @@ export function FollowUpsTable({
   const [resolving, setResolving] = useState(false);
   // Bumped after a resolve: every shown page asks the server again (no client cache).
   const [revision, setRevision] = useState(0);
+  const client = useClient();
+  const [selecting, setSelecting] = useState(false);
+  const [selectError, setSelectError] = useState<CombinedError | null>(null);
+  /** Every open follow-up (in the list's order, up to MOST), read page by page. */
+  const selectAll = async () => {
+    setSelecting(true);
+    setSelectError(null);
+    const all = new Map<string, string>();
+    let after: string | null = null;
+    for (;;) {
+      const result: OperationResult<OpenFollowUpsQuery> = await client
+        .query(OpenFollowUps, { id: reportId, first: PAGE, after }, { requestPolicy: "network-only" })
+        .toPromise();
+      const page: OpenFollowUpsQuery["report"]["followUps"] | undefined = result.data?.report.followUps;
+      if (result.error || !page) {
+        setSelectError(result.error ?? null);
+        break;
+      }
+      for (const { node } of page.edges) {
+        if (all.size < MOST) all.set(node.id, `${node.datasetItemId} vs ${baselines(node.baselineCohortIndex)}`);
+      }
+      if (!page.pageInfo.hasNextPage || all.size >= MOST) break;
+      after = page.pageInfo.endCursor;
+    }
+    setSelecting(false);
+    setSelected(all);
+  };
   const toggle = (id: string, name: string, on: boolean) => {
     const next = new Map(selected);
     if (on) next.set(id, name);
@@ -64,10 +119,19 @@ export function FollowUpsTable({
         >
           Resolve selected
         </RoleButton>
+        <RoleButton needs="MEMBER" disabled={selecting} onClick={() => void selectAll()}>
+          Select all
+        </RoleButton>
+        {selected.size > 0 && (
+          <button type="button" onClick={() => setSelected(new Map())}>
+            Clear selection
+          </button>
+        )}
         <span className="muted" aria-live="polite">
           {selected.size} selected
         </span>
       </div>
+      {selectError && <ErrorNotice error={selectError} />}
       <PagedTable
         label="Follow-ups"
         what="follow-ups"

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Link } from "react-router";
 import { useQuery, useSubscription } from "urql";
 import { Ago } from "../../components/Ago";
+import { StackedCell } from "../../components/StackedCell";
 import { VerdictChips } from "../../components/VerdictChips";
 import type {
   ComparisonRowFieldsFragment,
@@ -75,18 +76,18 @@ export function ComparisonRow({
   const baselines = row.cohorts.filter((c) => !c.isCandidate);
   return (
     <tr>
-      <td className="label">
+      <StackedCell label="Label" className="label">
         <Link to={`/comparisons/${row.id}`}>{row.label ?? row.id}</Link>
-      </td>
-      <td>{candidate?.label ?? "—"}</td>
-      <td>{baselines.map((c) => c.label).join(", ") || "—"}</td>
-      <td className="status">
+      </StackedCell>
+      <StackedCell label="Candidate">{candidate?.label ?? "—"}</StackedCell>
+      <StackedCell label="Baselines">{baselines.map((c) => c.label).join(", ") || "—"}</StackedCell>
+      <StackedCell label="Status" className="status">
         {statusWord(status.status, status.status === row.status ? row.stopReason : null)}
         {status.status === "RUNNING" && (
           <span className="muted"> · {callsWords(status.doneCalls, status.totalCalls)}</span>
         )}
-      </td>
-      <td className="decision">
+      </StackedCell>
+      <StackedCell label="Decision" className="decision">
         {row.decision ? (
           <span className={DECISION_TONE[row.decision.outcome]}>
             {decisionWord(row.decision.outcome)}
@@ -98,11 +99,11 @@ export function ComparisonRow({
             {signedOffWords(signOff.decision, row.decision?.outcome, signOff.signer)}
           </span>
         )}
-      </td>
-      <td className="verdict">
+      </StackedCell>
+      <StackedCell label="Verdict" className="verdict">
         <Verdict row={row} />
-      </td>
-      <td>
+      </StackedCell>
+      <StackedCell label="Pass rates">
         {row.cohorts.some((c) => c.passRate !== null && c.passRate !== undefined) ? (
           <ul className="plain rates">
             {row.cohorts.map((c) => (
@@ -114,11 +115,13 @@ export function ComparisonRow({
         ) : (
           <span className="muted">—</span>
         )}
-      </td>
-      <td className="num">{dollars(status.spentCentsSoFar)}</td>
-      <td>
+      </StackedCell>
+      <StackedCell label="Spend" className="num">
+        {dollars(status.spentCentsSoFar)}
+      </StackedCell>
+      <StackedCell label="Created">
         <Ago iso={row.createdAt} />
-      </td>
+      </StackedCell>
     </tr>
   );
 }

@@ -52,7 +52,7 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
   return (
     <>
       <TableScroll>
-<table aria-label="Comparisons" className="comparisons">
+        <table aria-label="Comparisons" className="comparisons stacked">
         <thead>
           <tr>
             <th scope="col">Label</th>
@@ -73,8 +73,8 @@ function ComparisonsList({ status }: { status: ComparisonStatus | null }) {
             <ComparisonsTablePage key={after ?? ""} after={after} status={status} pages={pages} />
           ))}
         </tbody>
-      </table>
-</TableScroll>
+        </table>
+      </TableScroll>
       {total !== undefined && shownRows > 0 && (
         <p className="muted">
           Showing {hiddenRows + 1}–{hiddenRows + shownRows} of {total}.

@@ -49,7 +49,11 @@ describe("the setup draft", () => {
   });
 
   it("refuses numbers it cannot read and no checks", () => {
-    expect(missingChoice({ ...ready(), trialsPerCase: "" })).toBe("Trials per case needs a whole number.");
+    expect(missingChoice({ ...ready(), trialsPerCase: "" })).toBe(
+      "Trials per case needs a whole number from 1 to 10.",
+    );
+    expect(missingChoice({ ...ready(), trialsPerCase: "-3" })).toBe("Trials per case must be from 1 to 10.");
+    expect(missingChoice({ ...ready(), trialsPerCase: "11" })).toBe("Trials per case must be from 1 to 10.");
     expect(missingChoice({ ...ready(), budgetCapCents: "-3" })).toMatch(/^A budget cap cannot be below zero/);
     expect(missingChoice({ ...ready(), checks: [] })).toBe("Choose at least one check.");
   });

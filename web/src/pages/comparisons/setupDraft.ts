@@ -111,8 +111,9 @@ export type NumberField = "trialsPerCase" | "sampleSize" | "budgetCapCents";
 export function fieldProblems(draft: SetupDraft): Partial<Record<NumberField, string>> {
   const problems: Partial<Record<NumberField, string>> = {};
   const trials = draft.trialsPerCase.trim();
-  if (!WHOLE.test(trials)) problems.trialsPerCase = "Trials per case needs a whole number.";
-  else if (Number(trials) < 1 || Number(trials) > 10)
+  if (!/^[-−]?\d+$/.test(trials))
+    problems.trialsPerCase = "Trials per case needs a whole number from 1 to 10.";
+  else if (Number(trials.replace("−", "-")) < 1 || Number(trials) > 10)
     problems.trialsPerCase = "Trials per case must be from 1 to 10.";
   const sample = draft.sampleSize.trim();
   if (sample && (!WHOLE.test(sample) || Number(sample) < 1))

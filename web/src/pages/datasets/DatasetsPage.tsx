@@ -4,16 +4,15 @@
  */
 import { useState } from "react";
 import { Link } from "react-router";
-import { RoleButton } from "../../components/RoleButton";
-import { UploadDialog } from "./UploadDialog";
 import { Ago } from "../../components/Ago";
-import { PagedTable } from "../../components/PagedTable";
+import type { Column } from "../../components/columns";
+import { ListPage } from "../../components/ListPage";
 import { graphql } from "../../gql";
+import type { DatasetsPageQuery } from "../../gql/graphql";
+import { UploadDialog } from "./UploadDialog";
 import { count } from "../../lib/format";
 
-const PAGE = 50;
-
-const DatasetsPageQuery = graphql(`
+const DatasetsPageQueryDocument = graphql(`
   query DatasetsPage($first: Int!, $after: String) {
     datasets(first: $first, after: $after) {
       totalCount
@@ -39,17 +38,45 @@ const DatasetsPageQuery = graphql(`
   }
 `);
 
+type Dataset = DatasetsPageQuery["datasets"]["edges"][number]["node"];
+
+const COLUMNS: Column<Dataset>[] = [
+  {
+    name: "Dataset",
+    cell: (node) => (
+      <>
+        <Link to={`/datasets/${node.id}`}>{node.name}</Link>
+        {node.builtIn && <span className="chip">built-in</span>}
+      </>
+    ),
+  },
+  {
+    name: "Latest sealed version",
+    cell: (node) => (node.latestVersion ? `Version ${node.latestVersion.number}` : "None sealed"),
+  },
+  {
+    name: "Cases",
+    className: "num",
+    cell: (node) => (node.latestVersion ? count(node.latestVersion.caseCount) : "—"),
+  },
+  { name: "Created", cell: (node) => <Ago iso={node.createdAt} /> },
+];
+
 export function DatasetsPage() {
   const [uploading, setUploading] = useState(false);
   const [revision, setRevision] = useState(0);
   return (
-    <>
-      <div className="row page-head">
-        <h1>Datasets</h1>
-        <RoleButton needs="MEMBER" className="primary" onClick={() => setUploading(true)}>
-          Upload dataset
-        </RoleButton>
-      </div>
+    <ListPage
+      title="Datasets"
+      what="datasets"
+      action={{ label: "Upload dataset", needs: "MEMBER", onClick: () => setUploading(true) }}
+      columns={COLUMNS}
+      query={DatasetsPageQueryDocument}
+      variables={{}}
+      select={(data) => data.datasets}
+      revision={revision}
+      empty="No datasets yet: Upload dataset makes one."
+    >
       {uploading && (
         <UploadDialog
           datasetId={null}
@@ -58,41 +85,6 @@ export function DatasetsPage() {
           onChanged={() => setRevision((r) => r + 1)}
         />
       )}
-      <PagedTable
-        label="Datasets"
-        what="datasets"
-        head={
-          <>
-            <th scope="col">Dataset</th>
-            <th scope="col">Latest sealed version</th>
-            <th scope="col" className="num">
-              Cases
-            </th>
-            <th scope="col">Created</th>
-          </>
-        }
-        query={DatasetsPageQuery}
-        variables={{}}
-        pageSize={PAGE}
-        select={(data) => data.datasets}
-        columns={4}
-        revision={revision}
-        empty="No datasets yet: Upload dataset makes one."
-      >
-        {({ node }) => (
-          <tr key={node.id}>
-            <td>
-              <Link to={`/datasets/${node.id}`}>{node.name}</Link>
-              {node.builtIn && <span className="chip">built-in</span>}
-            </td>
-            <td>{node.latestVersion ? `Version ${node.latestVersion.number}` : "None sealed"}</td>
-            <td className="num">{node.latestVersion ? count(node.latestVersion.caseCount) : "—"}</td>
-            <td>
-              <Ago iso={node.createdAt} />
-            </td>
-          </tr>
-        )}
-      </PagedTable>
-    </>
+    </ListPage>
   );
 }

@@ -2,13 +2,11 @@
 import { useId, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { exactTime } from "../../lib/format";
-import { runName } from "./runWords";
+import { defaultPair, runName, type NamedRun } from "./runWords";
 
-interface ChoosableRun {
-  id: string;
-  source: string;
+interface ChoosableRun extends NamedRun {
   status: string;
-  cohortIndex?: number | null;
+  comparisonId?: string | null;
   createdAt: string;
 }
 
@@ -24,8 +22,9 @@ export function DiffChooser({
   const candidateId = useId();
   const baselineId = useId();
   const completed = runs.filter((r) => r.status === "COMPLETED");
-  const [candidate, setCandidate] = useState(completed[0]?.id ?? "");
-  const [baseline, setBaseline] = useState(completed[1]?.id ?? "");
+  // The newest comparison's candidate run against its baseline (not whichever came first).
+  const [candidate, setCandidate] = useState(() => defaultPair(completed).candidate);
+  const [baseline, setBaseline] = useState(() => defaultPair(completed).baseline);
   const ready = Boolean(candidate && baseline && candidate !== baseline);
   const submit = (event: FormEvent) => {
     event.preventDefault();

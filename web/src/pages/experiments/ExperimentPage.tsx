@@ -25,6 +25,9 @@ const ExperimentQuery = graphql(`
           source
           status
           cohortIndex
+          cohortLabel
+          releaseName
+          comparisonId
           createdAt
           passRate {
             value

@@ -1,13 +1,13 @@
 /** `/experiments`: the workspace's experiments, each linking to its runs. */
 import { Link } from "react-router";
 import { Ago } from "../../components/Ago";
-import { PagedTable } from "../../components/PagedTable";
+import type { Column } from "../../components/columns";
+import { ListPage } from "../../components/ListPage";
 import { graphql } from "../../gql";
+import type { ExperimentsPageQuery } from "../../gql/graphql";
 import { dollars } from "../../lib/format";
 
-const PAGE = 50;
-
-const ExperimentsPageQuery = graphql(`
+const ExperimentsPageQueryDocument = graphql(`
   query ExperimentsPage($first: Int!, $after: String) {
     experiments(first: $first, after: $after) {
       totalCount
@@ -27,39 +27,30 @@ const ExperimentsPageQuery = graphql(`
   }
 `);
 
+type Experiment = ExperimentsPageQuery["experiments"]["edges"][number]["node"];
+
+const COLUMNS: Column<Experiment>[] = [
+  {
+    name: "Experiment",
+    cell: (node) => <Link to={`/experiments/${node.id}`}>{node.name}</Link>,
+  },
+  {
+    name: "Daily budget",
+    cell: (node) => (node.dailyBudgetCents === null ? "No cap" : dollars(node.dailyBudgetCents)),
+  },
+  { name: "Created", cell: (node) => <Ago iso={node.createdAt} /> },
+];
+
 export function ExperimentsPage() {
   return (
-    <>
-      <h1>Experiments</h1>
-      <PagedTable
-        label="Experiments"
-        what="experiments"
-        head={
-          <>
-            <th scope="col">Experiment</th>
-            <th scope="col">Daily budget</th>
-            <th scope="col">Created</th>
-          </>
-        }
-        query={ExperimentsPageQuery}
-        variables={{}}
-        pageSize={PAGE}
-        select={(data) => data.experiments}
-        columns={3}
-        empty="No experiments yet: a comparison makes one named after its dataset."
-      >
-        {({ node }) => (
-          <tr key={node.id}>
-            <td>
-              <Link to={`/experiments/${node.id}`}>{node.name}</Link>
-            </td>
-            <td>{node.dailyBudgetCents === null ? "No cap" : dollars(node.dailyBudgetCents)}</td>
-            <td>
-              <Ago iso={node.createdAt} />
-            </td>
-          </tr>
-        )}
-      </PagedTable>
-    </>
+    <ListPage
+      title="Experiments"
+      what="experiments"
+      columns={COLUMNS}
+      query={ExperimentsPageQueryDocument}
+      variables={{}}
+      select={(data) => data.experiments}
+      empty="No experiments yet: a comparison makes one named after its dataset."
+    />
   );
 }

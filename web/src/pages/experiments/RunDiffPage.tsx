@@ -12,10 +12,25 @@ import { graphql } from "../../gql";
 import type { DiffCaseFilter } from "../../gql/graphql";
 import { RunDiffCases } from "./RunDiffCases";
 import { RunDiffSummary } from "./RunDiffSummary";
+import { runName } from "./runWords";
 import "./experiments.css";
 
 const RunDiffQuery = graphql(`
   query RunDiffPage($candidate: ID!, $baseline: ID!) {
+    candidateRun: run(id: $candidate) {
+      id
+      source
+      cohortIndex
+      cohortLabel
+      releaseName
+    }
+    baselineRun: run(id: $baseline) {
+      id
+      source
+      cohortIndex
+      cohortLabel
+      releaseName
+    }
     runDiff(candidateRunId: $candidate, baselineRunId: $baseline) {
       candidateRunId
       baselineRunId
@@ -82,7 +97,8 @@ export function RunDiffPage() {
       </p>
       <h1>Run diff</h1>
       <p>
-        Candidate <code>{candidate || "—"}</code> against baseline <code>{baseline || "—"}</code>
+        Candidate <strong>{data ? runName(data.candidateRun) : candidate || "—"}</strong> against
+        baseline <strong>{data ? runName(data.baselineRun) : baseline || "—"}</strong>
       </p>
       {(!candidate || !baseline) && (
         <p role="alert" className="error">

@@ -1,7 +1,7 @@
 /** A run diff's summary: pass rates, Δ with its interval, significance, counts, evaluators. */
 import type { RunDiffPageQuery } from "../../gql/graphql";
 import { count, percent, ratePoints } from "../../lib/format";
-import { deltaWords, score, signedScore } from "./diffWords";
+import { deltaWords, evaluatorName, score, signedScore } from "./diffWords";
 import { TableScroll } from "../../components/TableScroll";
 import { enumWords } from "../../lib/words";
 
@@ -55,7 +55,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
       </dl>
       {summary.evaluators.length > 0 && (
         <TableScroll>
-<table aria-label="Evaluators">
+          <table aria-label="Evaluators">
           <thead>
             <tr>
               <th scope="col">Evaluator</th>
@@ -69,7 +69,7 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
           <tbody>
             {summary.evaluators.map((e) => (
               <tr key={e.name}>
-                <td>{e.name}</td>
+                <td>{evaluatorName(e.name)}</td>
                 <td className="num">{score(e.baselineMean)}</td>
                 <td className="num">{score(e.candidateMean)}</td>
                 <td className="num">
@@ -80,8 +80,8 @@ export function RunDiffSummary({ summary }: { summary: Summary }) {
               </tr>
             ))}
           </tbody>
-        </table>
-</TableScroll>
+          </table>
+        </TableScroll>
       )}
     </section>
   );

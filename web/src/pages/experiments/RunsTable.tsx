@@ -1,4 +1,7 @@
-/** The `table` "Runs": run, source, status, items, pass rate with its interval, created. */
+/**
+ * The `table` "Runs": run (a hosted one by its cohort label and release), source, status,
+ * items, pass rate with its interval, created.
+ */
 import { Ago } from "../../components/Ago";
 import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
@@ -23,6 +26,9 @@ const RunsPage = graphql(`
           status
           itemCount
           cohortIndex
+          cohortLabel
+          releaseName
+          comparisonId
           createdAt
           passRate {
             value

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deltaWords, evaluatorWords, score, signedScore } from "./diffWords";
+import { deltaWords, evaluatorName, evaluatorWords, score, signedScore } from "./diffWords";
 
 describe("run diff words", () => {
   it("prints scores and marks missing ones", () => {
@@ -30,5 +30,12 @@ describe("run diff words", () => {
     expect(evaluatorWords({ name: "judge", status: "NO_VERDICT" })).toBe(
       "judge: — → — no verdict",
     );
+  });
+  it("says a check kind in words, never CONTAINS", () => {
+    expect(evaluatorName("CONTAINS")).toBe("Contains the expected output");
+    expect(evaluatorWords({ name: "EXACT_MATCH", status: "NO_CHANGE" })).toBe(
+      "Matches the expected output: — → — no change",
+    );
+    expect(evaluatorName("accuracy")).toBe("accuracy");
   });
 });

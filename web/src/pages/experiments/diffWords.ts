@@ -27,6 +27,20 @@ export function deltaWords(delta: Maybe, low: Maybe, high: Maybe): string {
   return `${points(delta * 100)}${interval}`;
 }
 
+/** What each built-in check is called in words (a hosted run's evaluators are its checks). */
+const CHECK_WORDS: Record<string, string> = {
+  EXACT_MATCH: "Matches the expected output",
+  CONTAINS: "Contains the expected output",
+  JSON_SCHEMA: "Matches the JSON schema",
+  TOOL_CALL: "Calls the expected tool",
+  JUDGE_RUBRIC: "Judge's grade by rubric",
+};
+
+/** An evaluator's name as people read it: a check kind in words, an imported name as given. */
+export function evaluatorName(name: string): string {
+  return CHECK_WORDS[name] ?? name;
+}
+
 /** One evaluator of a case: "judge: 0.90 → 0.20 (−0.70) regressed". */
 export function evaluatorWords(e: {
   name: string;
@@ -37,5 +51,5 @@ export function evaluatorWords(e: {
 }): string {
   const delta = e.delta === null || e.delta === undefined ? "" : ` (${signedScore(e.delta, 2)})`;
   const means = `${score(e.baselineMean, 2)} → ${score(e.candidateMean, 2)}`;
-  return `${e.name}: ${means}${delta} ${enumWords(e.status).toLowerCase()}`;
+  return `${evaluatorName(e.name)}: ${means}${delta} ${enumWords(e.status).toLowerCase()}`;
 }

@@ -8,13 +8,13 @@ import { Ago } from "../../components/Ago";
 import { RoleButton } from "../../components/RoleButton";
 import { compareReleasesLink } from "../prompts/compareLink";
 import { NewReleaseDialog } from "./NewReleaseDialog";
-import { PagedTable } from "../../components/PagedTable";
+import type { Column } from "../../components/columns";
+import { ListPage } from "../../components/ListPage";
 import { graphql } from "../../gql";
+import type { ReleasesPageQuery } from "../../gql/graphql";
 import { bindingRoleWord } from "../../lib/bindingRoles";
 
-const PAGE = 50;
-
-const ReleasesPageQuery = graphql(`
+const ReleasesPageQueryDocument = graphql(`
   query ReleasesPage($first: Int!, $after: String) {
     releases(first: $first, after: $after) {
       totalCount
@@ -46,18 +46,58 @@ const ReleasesPageQuery = graphql(`
   }
 `);
 
+type Release = ReleasesPageQuery["releases"]["edges"][number]["node"];
+
 export function ReleasesPage() {
   const navigate = useNavigate();
   const [making, setMaking] = useState(false);
   const [revision, setRevision] = useState(0);
-  return (
-    <>
-      <div className="row page-head">
-        <h1>Releases</h1>
-        <RoleButton needs="MEMBER" className="primary" onClick={() => setMaking(true)}>
-          New release
+  const columns: Column<Release>[] = [
+    {
+      name: "Release",
+      cell: (node) => (
+        <>
+          {node.name}
+          {node.description && <div className="muted">{node.description}</div>}
+        </>
+      ),
+    },
+    {
+      name: "Bindings",
+      cell: (node) => (
+        <ul className="plain">
+          {node.bindings.map((b) => (
+            <li key={b.role}>
+              {bindingRoleWord(b.role)} → {b.assetVersion.asset.name} v{b.assetVersion.number}
+              {b.assetVersion.asset.builtIn && " (built-in)"}
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    { name: "Created", cell: (node) => <Ago iso={node.createdAt} /> },
+    {
+      name: "Actions",
+      hiddenName: true,
+      cell: (node) => (
+        <RoleButton needs="MEMBER" onClick={() => navigate(compareReleasesLink([node.id]))}>
+          Compare on a dataset
         </RoleButton>
-      </div>
+      ),
+    },
+  ];
+  return (
+    <ListPage
+      title="Releases"
+      what="releases"
+      action={{ label: "New release", needs: "MEMBER", onClick: () => setMaking(true) }}
+      columns={columns}
+      query={ReleasesPageQueryDocument}
+      variables={{}}
+      select={(data) => data.releases}
+      revision={revision}
+      empty="No releases yet."
+    >
       {making && (
         <NewReleaseDialog
           onClose={() => setMaking(false)}
@@ -67,57 +107,6 @@ export function ReleasesPage() {
           }}
         />
       )}
-      <PagedTable
-        label="Releases"
-        what="releases"
-        head={
-          <>
-            <th scope="col">Release</th>
-            <th scope="col">Bindings</th>
-            <th scope="col">Created</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </>
-        }
-        query={ReleasesPageQuery}
-        variables={{}}
-        pageSize={PAGE}
-        select={(data) => data.releases}
-        columns={4}
-        revision={revision}
-        empty="No releases yet."
-      >
-        {({ node }) => (
-          <tr key={node.id}>
-            <td>
-              {node.name}
-              {node.description && <div className="muted">{node.description}</div>}
-            </td>
-            <td>
-              <ul className="plain">
-                {node.bindings.map((b) => (
-                  <li key={b.role}>
-                    {bindingRoleWord(b.role)} → {b.assetVersion.asset.name} v{b.assetVersion.number}
-                    {b.assetVersion.asset.builtIn && " (built-in)"}
-                  </li>
-                ))}
-              </ul>
-            </td>
-            <td>
-              <Ago iso={node.createdAt} />
-            </td>
-            <td>
-              <RoleButton
-                needs="MEMBER"
-                onClick={() => navigate(compareReleasesLink([node.id]))}
-              >
-                Compare on a dataset
-              </RoleButton>
-            </td>
-          </tr>
-        )}
-      </PagedTable>
-    </>
+    </ListPage>
   );
 }

@@ -8,15 +8,16 @@ import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
-import { RoleButton } from "../../components/RoleButton";
 import { RowAction } from "../../components/RowAction";
-import type { Role } from "../../gql/graphql";
+import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
+import type { MembersQuery as MembersData, Role } from "../../gql/graphql";
 import { atLeast, roleWord } from "../../lib/roles";
 import { useSession } from "../../lib/session";
 import { AddMember, MembersQuery, RemoveMember, SetMemberRole } from "./settingsDocuments";
-import { TableScroll } from "../../components/TableScroll";
 
 const ROLES: Role[] = ["VIEWER", "MEMBER", "ADMIN", "OWNER"];
+
+type Member = MembersData["members"]["edges"][number]["node"];
 
 /** The lowest role that may change a member of role `role`. */
 function neededFor(role: Role): Role {
@@ -30,82 +31,75 @@ export function MembersTable() {
   const [setRoleState, setRole] = useMutation(SetMemberRole);
   const [, remove] = useMutation(RemoveMember);
   const reload = () => refetch({ requestPolicy: "network-only" });
-  const members = data?.members.edges.map((e) => e.node) ?? [];
   const noteId = useId();
+  const allowed = (m: Member) => atLeast(session.role, neededFor(m.role)) && m.id !== session.memberId;
+  const columns: SettingsColumn<Member>[] = [
+    {
+      name: "Name",
+      cell: (m) => (
+        <>
+          {m.name}
+          {m.id === session.memberId && <span className="muted"> (you)</span>}
+          {m.email && <div className="muted url">{m.email}</div>}
+        </>
+      ),
+    },
+    {
+      name: "Role",
+      cell: (m) => (
+        <select
+          aria-label="Role"
+          value={m.role}
+          disabled={!allowed(m) || setRoleState.fetching}
+          aria-describedby={allowed(m) ? undefined : noteId}
+          onChange={(e) =>
+            void setRole({ memberId: m.id, role: e.target.value as Role }).then(reload)
+          }
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r} disabled={!atLeast(session.role, neededFor(r))}>
+              {roleWord(r)}
+            </option>
+          ))}
+        </select>
+      ),
+    },
+    { name: "Added", cell: (m) => <Ago iso={m.createdAt} /> },
+    {
+      name: "Actions",
+      hiddenName: true,
+      cell: (m) => (
+        <RowAction
+          needs={neededFor(m.role)}
+          label="Remove"
+          disabled={m.id === session.memberId}
+          run={() => remove({ memberId: m.id })}
+          onDone={reload}
+          ask={{
+            title: `Remove ${m.name}?`,
+            words: "They lose this workspace at once, and their tokens stop working.",
+          }}
+        />
+      ),
+    },
+  ];
   return (
-    <section aria-labelledby="members-heading">
-      <h2 id="members-heading">Members</h2>
-      <TableScroll>
-        <table aria-label="Members">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => {
-              const needed = neededFor(m.role);
-              const allowed = atLeast(session.role, needed) && m.id !== session.memberId;
-              return (
-                <tr key={m.id}>
-                  <td>
-                    {m.name}
-                    {m.id === session.memberId && <span className="muted"> (you)</span>}
-                    {m.email && <div className="muted">{m.email}</div>}
-                  </td>
-                  <td>
-                    <select
-                      aria-label="Role"
-                      value={m.role}
-                      disabled={!allowed || setRoleState.fetching}
-                      aria-describedby={allowed ? undefined : noteId}
-                      onChange={(e) =>
-                        void setRole({ memberId: m.id, role: e.target.value as Role }).then(reload)
-                      }
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r} disabled={!atLeast(session.role, neededFor(r))}>
-                          {roleWord(r)}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <Ago iso={m.createdAt} />
-                  </td>
-                  <td>
-                    <RowAction
-                      needs={needed}
-                      label="Remove"
-                      disabled={m.id === session.memberId}
-                      run={() => remove({ memberId: m.id })}
-                      onDone={reload}
-                      ask={{
-                        title: `Remove ${m.name}?`,
-                        words: "They lose this workspace at once, and their tokens stop working.",
-                      }}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
-      <p id={noteId} className="muted">
-        Admins change viewers and members; changing an admin or an owner needs the Owner role. You
-        cannot change your own role.
-      </p>
-      {error && <ErrorNotice error={error} />}
-      {setRoleState.error && <ErrorNotice error={setRoleState.error} />}
-      <RoleButton needs="ADMIN" onClick={() => setAdding(true)}>
-        Add member
-      </RoleButton>
+    <SettingsTable
+      title="Members"
+      columns={columns}
+      rows={data?.members.edges.map((e) => e.node) ?? []}
+      error={error}
+      add={{ label: "Add member", needs: "ADMIN", onClick: () => setAdding(true) }}
+      between={
+        <>
+          <p id={noteId} className="muted">
+            Admins change viewers and members; changing an admin or an owner needs the Owner role.
+            You cannot change your own role.
+          </p>
+          {setRoleState.error && <ErrorNotice error={setRoleState.error} />}
+        </>
+      }
+    >
       {adding && (
         <AddMemberDialog
           onClose={() => setAdding(false)}
@@ -115,7 +109,7 @@ export function MembersTable() {
           }}
         />
       )}
-    </section>
+    </SettingsTable>
   );
 }
 

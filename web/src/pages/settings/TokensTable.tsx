@@ -8,12 +8,14 @@ import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
-import { RoleButton } from "../../components/RoleButton";
 import { RowAction } from "../../components/RowAction";
+import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
+import type { TokensQuery as TokensData } from "../../gql/graphql";
 import { roleWord } from "../../lib/roles";
 import { useSession } from "../../lib/session";
 import { CreateToken, MembersQuery, RevokeToken, TokensQuery } from "./settingsDocuments";
-import { TableScroll } from "../../components/TableScroll";
+
+type Token = TokensData["workspace"]["tokens"]["edges"][number]["node"];
 
 export function TokensTable() {
   const session = useSession();
@@ -25,59 +27,40 @@ export function TokensTable() {
   const memberName = new Map(
     (members?.members.edges ?? []).map((e) => [e.node.id, e.node.name] as const),
   );
-  const tokens = data?.workspace.tokens.edges.map((e) => e.node) ?? [];
+  const columns: SettingsColumn<Token>[] = [
+    { name: "Name", cell: (t) => t.name },
+    { name: "Starts with", cell: (t) => <code>{t.prefix}…</code> },
+    { name: "Member", cell: (t) => memberName.get(t.memberId) ?? "—" },
+    { name: "Created", cell: (t) => <Ago iso={t.createdAt} /> },
+    {
+      name: "State",
+      cell: (t) =>
+        t.revokedAt ? (
+          <>
+            Revoked <Ago iso={t.revokedAt} />
+          </>
+        ) : (
+          <RowAction
+            needs="ADMIN"
+            label="Revoke"
+            run={() => revoke({ id: t.id })}
+            onDone={reload}
+            ask={{
+              title: `Revoke the token ${t.name}?`,
+              words: "Whatever uses it is refused from now on. A revoked token cannot be restored.",
+            }}
+          />
+        ),
+    },
+  ];
   return (
-    <section aria-labelledby="tokens-heading">
-      <h2 id="tokens-heading">API tokens</h2>
-      <TableScroll>
-        <table aria-label="API tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Member</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
-                <td>
-                  <code>{t.prefix}…</code>
-                </td>
-                <td>{memberName.get(t.memberId) ?? "—"}</td>
-                <td>
-                  <Ago iso={t.createdAt} />
-                </td>
-                <td>
-                  {t.revokedAt ? (
-                    <>
-                      Revoked <Ago iso={t.revokedAt} />
-                    </>
-                  ) : (
-                    <RowAction
-                      needs="ADMIN"
-                      label="Revoke"
-                      run={() => revoke({ id: t.id })}
-                      onDone={reload}
-                      ask={{
-                        title: `Revoke the token ${t.name}?`,
-                        words: "Whatever uses it is refused from now on. A revoked token cannot be restored.",
-                      }}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      {error && <ErrorNotice error={error} />}
-      <RoleButton needs="ADMIN" onClick={() => setCreating(true)}>
-        Create token
-      </RoleButton>
+    <SettingsTable
+      title="API tokens"
+      columns={columns}
+      rows={data?.workspace.tokens.edges.map((e) => e.node) ?? []}
+      error={error}
+      add={{ label: "Create token", needs: "ADMIN", onClick: () => setCreating(true) }}
+    >
       {creating && (
         <CreateTokenDialog
           members={(members?.members.edges ?? []).map((e) => e.node)}
@@ -88,7 +71,7 @@ export function TokensTable() {
           }}
         />
       )}
-    </section>
+    </SettingsTable>
   );
 }
 

@@ -8,13 +8,14 @@ import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
-import { RoleButton } from "../../components/RoleButton";
 import { RowAction } from "../../components/RowAction";
-import type { WebhookEvent } from "../../gql/graphql";
+import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
+import type { WebhookEvent, WebhooksQuery as WebhooksData } from "../../gql/graphql";
 import { messageAt } from "../../lib/fieldErrors";
 import { enumWords } from "../../lib/words";
 import { CreateWebhook, RedeliverWebhook, WebhooksQuery } from "./settingsDocuments";
-import { TableScroll } from "../../components/TableScroll";
+
+type Webhook = WebhooksData["webhooks"]["edges"][number]["node"];
 
 const EVENTS: WebhookEvent[] = ["COMPARISON_FINISHED", "COMPARISON_REGRESSED", "RUN_REGRESSED"];
 
@@ -23,64 +24,48 @@ export function WebhooksTable() {
   const [adding, setAdding] = useState(false);
   const [, redeliver] = useMutation(RedeliverWebhook);
   const reload = () => refetch({ requestPolicy: "network-only" });
-  const hooks = data?.webhooks.edges.map((e) => e.node) ?? [];
-  return (
-    <section aria-labelledby="webhooks-heading">
-      <h2 id="webhooks-heading">Webhooks</h2>
-      <TableScroll>
-        <table aria-label="Webhooks">
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Latest deliveries</th>
-            </tr>
-          </thead>
-          <tbody>
-            {hooks.length === 0 && (
-              <tr>
-                <td colSpan={3} className="muted">
-                  No webhooks yet.
-                </td>
-              </tr>
-            )}
-            {hooks.map((h) => (
-              <tr key={h.id}>
-                <td className="url">{h.url}</td>
-                <td>{h.events.map(enumWords).join(", ")}</td>
-                <td>
-                  {h.deliveries.edges.length === 0 && <span className="muted">None yet</span>}
-                  <ul className="plain">
-                    {h.deliveries.edges.map(({ node: d }) => (
-                      <li key={d.id}>
-                        {enumWords(d.event)}: {enumWords(d.status)} after {d.attemptCount}{" "}
-                        {d.attemptCount === 1 ? "attempt" : "attempts"}, <Ago iso={d.createdAt} />{" "}
-                        {d.status !== "PENDING" && (
-                          <RowAction
-                            needs="ADMIN"
-                            label="Redeliver"
-                            run={() => redeliver({ deliveryId: d.id })}
-                            onDone={reload}
-                          />
-                        )}
-                      </li>
-                    ))}
-                  </ul>
-                  {h.deliveries.totalCount > h.deliveries.edges.length && (
-                    <span className="muted">
-                      {h.deliveries.totalCount - h.deliveries.edges.length} earlier not shown
-                    </span>
-                  )}
-                </td>
-              </tr>
+  const columns: SettingsColumn<Webhook>[] = [
+    { name: "URL", className: "url", cell: (h) => h.url },
+    { name: "Events", cell: (h) => h.events.map(enumWords).join(", ") },
+    {
+      name: "Latest deliveries",
+      cell: (h) => (
+        <>
+          {h.deliveries.edges.length === 0 && <span className="muted">None yet</span>}
+          <ul className="plain">
+            {h.deliveries.edges.map(({ node: d }) => (
+              <li key={d.id}>
+                {enumWords(d.event)}: {enumWords(d.status)} after {d.attemptCount}{" "}
+                {d.attemptCount === 1 ? "attempt" : "attempts"}, <Ago iso={d.createdAt} />{" "}
+                {d.status !== "PENDING" && (
+                  <RowAction
+                    needs="ADMIN"
+                    label="Redeliver"
+                    run={() => redeliver({ deliveryId: d.id })}
+                    onDone={reload}
+                  />
+                )}
+              </li>
             ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      {error && <ErrorNotice error={error} />}
-      <RoleButton needs="ADMIN" onClick={() => setAdding(true)}>
-        Add webhook
-      </RoleButton>
+          </ul>
+          {h.deliveries.totalCount > h.deliveries.edges.length && (
+            <span className="muted">
+              {h.deliveries.totalCount - h.deliveries.edges.length} earlier not shown
+            </span>
+          )}
+        </>
+      ),
+    },
+  ];
+  return (
+    <SettingsTable
+      title="Webhooks"
+      columns={columns}
+      rows={data?.webhooks.edges.map((e) => e.node) ?? []}
+      empty="No webhooks yet."
+      error={error}
+      add={{ label: "Add webhook", needs: "ADMIN", onClick: () => setAdding(true) }}
+    >
       {adding && (
         <WebhookDialog
           onClose={() => setAdding(false)}
@@ -90,7 +75,7 @@ export function WebhooksTable() {
           }}
         />
       )}
-    </section>
+    </SettingsTable>
   );
 }
 
@@ -105,7 +90,10 @@ function WebhookDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () 
   const ids = { url: useId(), secret: useId(), events: useId() };
   const errors = {
     url: /^https?:\/\/\S+$/.test(url.trim()) ? null : "Give a URL starting with http:// or https://.",
-    secret: secret.length >= 8 ? null : "Give a secret of at least 8 characters to sign with.",
+    secret:
+      secret.length >= 16 && secret.length <= 1024
+        ? null
+        : "Give a secret of 16 to 1,024 characters to sign with.",
     events: events.length ? null : "Choose at least one event.",
   };
   const at = (key: keyof typeof errors) =>
