@@ -17,6 +17,7 @@ from server.experiments.models import Experiment
 from server.labels.models import ReviewQueue, TrialLabel
 from server.ops.models import WorkerHeartbeat
 from server.pairwise.models import PairwiseJob, PairwisePair
+from server.playground.models import PlaygroundCall
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
@@ -46,6 +47,7 @@ __all__ = [
     "ModelConnection",
     "PairwiseJob",
     "PairwisePair",
+    "PlaygroundCall",
     "Release",
     "ReviewQueue",
     "ReleaseBinding",
