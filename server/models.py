@@ -17,11 +17,10 @@ from server.experiments.models import Experiment
 from server.labels.models import ReviewQueue, TrialLabel
 from server.ops.models import WorkerHeartbeat
 from server.pairwise.models import PairwiseJob, PairwisePair
-from server.playground.models import PlaygroundCall
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
-from server.spend.models import ConnectionSpend, ExperimentSpend
+from server.spend.models import ConnectionSpend, ExperimentSpend, PlaygroundCall
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace

@@ -25,7 +25,6 @@ from server.api.http.shared_events import SharedEventExecutor
 from server.api.labels.resolvers import LabelMutation, LabelQuery
 from server.api.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.api.playground.resolvers import (
-    GateSettingsMutation,
     PlaygroundMutation,
     PlaygroundSubscription,
 )
@@ -71,7 +70,6 @@ Mutation = merge_types(
         ReportMutation,
         LabelMutation,
         WebhookMutation,
-        GateSettingsMutation,
         PlaygroundMutation,
     ),
 )

@@ -4,7 +4,7 @@ case for "Run on 5 cases"), updated as the provider streams, and the subscribers
 A run lives in the process that started it (`playgroundRun` and its
 `playgroundRunProgress` go to the same API process, as the portal's websocket and requests
 do) and is forgotten `KEEP_SECONDS` after it ends: nothing of a draft's text or of an
-output is stored. What is stored is what it cost (`server.playground.models`).
+output is stored. What is stored is what it cost (`PlaygroundCall` in `server.spend.models`).
 """
 
 from __future__ import annotations

@@ -31,7 +31,6 @@ from server.datasets.models import DatasetCase, Split
 from server.errors import NotFound, QuotaExceeded, ValidationFailed
 from server.money import micros_dollars
 from server.playground.gate_settings import gate_checks
-from server.playground.models import PlaygroundCall
 from server.playground.panes import Pane, PaneSpec, resolve_pane
 from server.playground.runs import (
     RUNS,
@@ -47,6 +46,7 @@ from server.providers.base import CallResult, ModelCall
 from server.providers.pricing import call_cost, estimate_input_tokens, estimate_tokens
 from server.providers.streaming import StreamingCaller
 from server.spend import ledgers
+from server.spend.models import PlaygroundCall
 from server.workspaces.roles import Actor, Role
 
 logger = logging.getLogger("shipwise.playground")

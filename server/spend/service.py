@@ -13,8 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, ComparisonPairJudgment, Trial
 from server.pairwise.models import PairwiseJob
-from server.playground.models import PlaygroundCall
-from server.spend.models import RunJudgeSpend
+from server.spend.models import PlaygroundCall, RunJudgeSpend
 from server.spend.periods import day_start, month_start
 
 

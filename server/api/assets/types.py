@@ -8,8 +8,8 @@ from typing import cast
 import strawberry
 from strawberry.scalars import JSON
 
+from server.api.assets.gate_types import PromptGateSettings
 from server.api.context import Context
-from server.api.playground.gate_types import PromptGateSettings
 from server.assets.models import Asset as AssetRow
 from server.assets.models import AssetKind as AssetKindEnum
 from server.assets.models import AssetVersion as AssetVersionRow

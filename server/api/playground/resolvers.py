@@ -1,5 +1,4 @@
-"""`playgroundRun`, `stopPlaygroundRun`, the `playgroundRunProgress` subscription, and
-`setPromptGateSettings` (a prompt's gate settings, which its comparisons start from)."""
+"""`playgroundRun`, `stopPlaygroundRun` and the `playgroundRunProgress` subscription."""
 
 from __future__ import annotations
 
@@ -7,14 +6,11 @@ from collections.abc import AsyncGenerator
 
 import strawberry
 
-from server.api.assets.types import Asset
 from server.api.context import Context
-from server.api.playground.gate_types import PromptGateSettingsInput
 from server.api.playground.types import PlaygroundRun, PlaygroundRunInput
 from server.errors import NotFound
 from server.ids import new_id
 from server.playground import service
-from server.playground.gate_settings import set_gate_settings
 from server.playground.runs import RUNS
 from server.providers.http import provider_timeout
 from server.providers.streaming import StreamingCaller
@@ -75,23 +71,3 @@ class PlaygroundSubscription:
         description="A Playground run's snapshots: each pane's output as it streams, with "
         "tokens, cost and time; ends after the run ends or stops.",
     )
-
-
-@strawberry.type
-class GateSettingsMutation:
-    @strawberry.mutation(
-        description="Set a prompt template's gate settings: the dataset, split, trials, checks "
-        "and ship policy the compare form starts from (MEMBER, audited)."
-    )
-    async def set_prompt_gate_settings(
-        self,
-        info: strawberry.Info[Context],
-        asset_id: strawberry.ID,
-        settings: PromptGateSettingsInput,
-    ) -> Asset:
-        actor = info.context.require(Role.MEMBER)
-        async with info.context.write() as session:
-            row = await set_gate_settings(
-                session=session, actor=actor, asset_id=str(asset_id), spec=settings.to_spec()
-            )
-        return Asset.from_row(row)

@@ -12,7 +12,7 @@ from bench.kit.harness import Backend
 from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI
 from bench.kit.waiting import eventually
 from server.connections.service import Simulation
-from server.playground.models import PlaygroundCall
+from server.spend.models import PlaygroundCall
 from server.workspaces.roles import Role
 from tests.conftest import PROVIDER_KEY
 from tests.fakes.anthropic_server import FakeAnthropic
