@@ -84,6 +84,8 @@ class PlaygroundRunState:
     seq: int = 0
     ended_at: float | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    finisher: asyncio.Task[None] | None = None
+    """Ends the run once every pane's task has (held here so it is not collected)."""
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def snapshot(self) -> Snapshot:

@@ -271,7 +271,7 @@ class Runner:
         for pane in plan.panes:
             cells = [pane.index * width + ci for ci in range(width)]
             run.tasks.append(asyncio.create_task(self._pane(run, plan, pane, cells)))
-        asyncio.create_task(self._finish(run))
+        run.finisher = asyncio.create_task(self._finish(run))
 
     async def _finish(self, run: PlaygroundRunState) -> None:
         await asyncio.gather(*run.tasks, return_exceptions=True)

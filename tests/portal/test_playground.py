@@ -12,10 +12,11 @@ from typing import Any
 from playwright.async_api import expect
 from sqlalchemy import select
 
-from bench.kit.factories import make_asset_version, make_dataset, make_workspace
+from bench.kit.factories import make_asset_version, make_connection, make_dataset, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.openai_server import Behaviour, FakeOpenAI
 from server.assets.models import AssetKind, AssetVersion
+from server.connections.service import Simulation
 from server.workspaces.roles import Role
 from tests.conftest import PROVIDER_KEY
 from tests.portal.harness import axe_violations, screenshot, sign_in
@@ -165,3 +166,53 @@ async def test_a_cap_a_viewer_and_a_session_without_a_prompt(
     run = page.get_by_role("button", name="Run", exact=True)
     await expect(run).to_be_disabled()
     await expect(run).to_have_accessible_description("Needs the Member role")
+
+
+async def test_gate_settings_start_the_compare_form_and_grade_five_cases(
+    sqlite_backend: Backend, portal_page: Any
+) -> None:
+    page = portal_page
+    backend = sqlite_backend
+    ws = await make_workspace(backend.sessionmaker)
+    await make_dataset(backend.sessionmaker, ws, cases=3, name="first-one")
+    gate = await make_dataset(backend.sessionmaker, ws, cases=6, name="gate-one")
+    script = {f"case-{i:04d}": str(2 * i) if i % 2 == 0 else "wrong" for i in range(6)}
+    await make_connection(
+        backend.sessionmaker, ws, name="sim", simulation=Simulation(script=script)
+    )
+    content = {"messages": [{"role": "user", "content": "{{ question }}"}]}
+    v1 = await make_asset_version(
+        backend.sessionmaker, ws, kind=AssetKind.PROMPT_TEMPLATE, content=content, name="sums"
+    )
+    await sign_in(page, backend.base_url, ws.tokens[Role.MEMBER], f"/prompts?asset={v1.asset_id}")
+    settings = page.get_by_role("region", name="Gate settings")
+    await settings.get_by_role("combobox", name="Gate dataset").select_option(label="gate-one")
+    await settings.get_by_role("spinbutton", name="Gate trials per case").fill("5")
+    checks = settings.get_by_role("group", name="Gate checks")
+    await checks.get_by_role("checkbox", name="Matches the expected output").check()
+    await checks.get_by_role("checkbox", name="Contains the expected output").uncheck()
+    await settings.get_by_role("button", name="Save gate settings").click()
+    await expect(settings.get_by_role("status")).to_have_text("Gate settings saved.")
+    assert await axe_violations(page) == []
+
+    await page.reload()
+    await page.get_by_role("button", name="Compare on a dataset", exact=True).click()
+    await page.get_by_role("heading", name="New comparison").wait_for()
+    await expect(page.get_by_role("combobox", name="On dataset")).to_have_value(gate.asset_id)
+    await expect(page.get_by_role("spinbutton", name="Trials per case")).to_have_value("5")
+    form_checks = page.get_by_role("group", name="Checks")
+    await expect(form_checks.get_by_role("checkbox", name=re.compile("Matches"))).to_be_checked()
+    await expect(
+        form_checks.get_by_role("checkbox", name=re.compile("Contains"))
+    ).not_to_be_checked()
+
+    await page.go_back()
+    await page.get_by_role("button", name="Open in Playground").click()
+    await page.get_by_role("textbox", name="Model").fill("sim-1")
+    await page.get_by_role("combobox", name="Cases from").select_option(label="gate-one")
+    await page.get_by_role("button", name="Run on 5 cases").click()
+    cases = page.get_by_role("table", name="Cases")
+    await expect(cases.get_by_role("row")).to_have_count(6)  # the header and 5 cases
+    await expect(cases.get_by_role("row", name=re.compile("case-0002"))).to_contain_text("Pass")
+    await expect(cases.get_by_role("row", name=re.compile("case-0001"))).to_contain_text("Fail")
+    assert page.console_errors == []
