@@ -208,6 +208,7 @@ async def test_gate_settings_start_the_compare_form_and_grade_five_cases(
 
     await page.go_back()
     await page.get_by_role("button", name="Open in Playground").click()
+    await expect(page.get_by_role("heading", name="Pane 1 (Version 1)")).to_be_visible()
     await page.get_by_role("textbox", name="Model").fill("sim-1")
     await page.get_by_role("combobox", name="Cases from").select_option(label="gate-one")
     await page.get_by_role("button", name="Run on 5 cases").click()
