@@ -20,7 +20,7 @@ from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
-from server.spend.models import ConnectionSpend, ExperimentSpend
+from server.spend.models import ConnectionSpend, ExperimentSpend, PlaygroundCall
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
@@ -46,6 +46,7 @@ __all__ = [
     "ModelConnection",
     "PairwiseJob",
     "PairwisePair",
+    "PlaygroundCall",
     "Release",
     "ReviewQueue",
     "ReleaseBinding",

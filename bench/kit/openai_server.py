@@ -15,7 +15,9 @@ Endpoints: `GET /v1/models` and `POST /v1/chat/completions` (the OpenAI response
 takes the next queued one-shot behaviour if there is one, else the default `behaviour`.
 Error bodies carry `PROVIDER_TEXT`, so tests can assert that provider text never leaks.
 A behaviour can also answer with tool calls, without `usage`, with any JSON `body`, or stall
-half-way through its body (`stall_seconds`).
+half-way through its body (`stall_seconds`). A request with `"stream": true` is answered as
+the API streams: server-sent events, the reply a word at a time (`chunk_seconds` apart), the
+usage in a last chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`.
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ class Behaviour:
     """When set, this JSON is the whole answer (with `status`): well-formed, not a completion."""
     stall_seconds: float = 0.0
     """Send the headers and half the body, then wait this long before the rest (a slow body)."""
+    chunk_seconds: float = 0.0
+    """A streamed answer (`"stream": true`): wait this long before each piece of the reply."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +255,10 @@ class FakeOpenAI:
             return JSONResponse(behaviour.body, behaviour.status, headers)
         if not 200 <= behaviour.status < 300:
             return self.error(behaviour.status, headers)
+        if isinstance(body, dict) and body.get("stream") is True:
+            return StreamingResponse(
+                self.stream_events(behaviour, body), behaviour.status, headers, "text/event-stream"
+            )
         if behaviour.stall_seconds:
             payload = json.dumps(body_for(behaviour, body)).encode()
             return StreamingResponse(
@@ -270,6 +278,25 @@ class FakeOpenAI:
     def error(self, status: int, headers: dict[str, str]) -> Response:
         """An error answer in the API's documented shape, carrying `PROVIDER_TEXT`."""
         return _error(status, "fake_error", headers)
+
+    async def stream_events(
+        self, behaviour: Behaviour, body: dict[str, Any]
+    ) -> AsyncIterator[bytes]:
+        """The chat completion as `chat.completion.chunk` events, a word of the reply each."""
+        answer = self._completion_body(behaviour, body)
+        base = {k: answer[k] for k in ("id", "created", "model")}
+        base["object"] = "chat.completion.chunk"
+        reply = answer["choices"][0]["message"]["content"] or ""
+        for piece in reply_pieces(reply):
+            if behaviour.chunk_seconds:
+                await asyncio.sleep(behaviour.chunk_seconds)
+            delta = {"index": 0, "delta": {"content": piece}, "finish_reason": None}
+            yield sse({**base, "choices": [delta]})
+        yield sse({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+        options = body.get("stream_options")
+        if isinstance(options, dict) and options.get("include_usage") and "usage" in answer:
+            yield sse({**base, "choices": [], "usage": answer["usage"]})
+        yield b"data: [DONE]\n\n"
 
     def _models_body(self, _behaviour: Behaviour, _body: Any) -> dict[str, Any]:
         data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]
@@ -309,6 +336,18 @@ class FakeOpenAI:
         if not behaviour.usage:
             del answer["usage"]
         return answer
+
+
+def reply_pieces(reply: str) -> list[str]:
+    """The reply a word at a time (each keeps the space before the next word)."""
+    words = reply.split(" ")
+    return [w if i == len(words) - 1 else w + " " for i, w in enumerate(words) if w or i == 0]
+
+
+def sse(data: Any, event: str | None = None) -> bytes:
+    """One server-sent event of JSON `data`."""
+    head = f"event: {event}\n" if event else ""
+    return (head + "data: " + json.dumps(data) + "\n\n").encode()
 
 
 async def json_or_none(request: Request) -> Any:

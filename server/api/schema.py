@@ -24,6 +24,10 @@ from server.api.http.operation_scope import OperationScope
 from server.api.http.shared_events import SharedEventExecutor
 from server.api.labels.resolvers import LabelMutation, LabelQuery
 from server.api.pairwise.resolvers import PairwiseMutation, PairwiseQuery
+from server.api.playground.resolvers import (
+    PlaygroundMutation,
+    PlaygroundSubscription,
+)
 from server.api.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.api.reports.resolvers import ReportMutation, ReportQuery
 from server.api.runs.resolvers import RunMutation, RunQuery
@@ -66,9 +70,10 @@ Mutation = merge_types(
         ReportMutation,
         LabelMutation,
         WebhookMutation,
+        PlaygroundMutation,
     ),
 )
-Subscription = merge_types("Subscription", (ComparisonSubscription,))
+Subscription = merge_types("Subscription", (ComparisonSubscription, PlaygroundSubscription))
 
 
 class ShipwiseSchema(strawberry.Schema):

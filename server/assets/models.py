@@ -49,6 +49,10 @@ class Asset(Base):
     description: Mapped[str | None] = mapped_column(String(2000))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     created_by_member_id: Mapped[str | None] = mapped_column(String(40))
+    gate_settings: Mapped[dict[str, Any] | None] = mapped_column(
+        PortableJSON,
+        comment="a prompt's gate settings: {datasetId, split, trialsPerCase, checks, shipPolicy}",
+    )
 
 
 class AssetVersion(Base):

@@ -32,6 +32,7 @@ ROUTES = (
     "/settings",
     "/prompts",
     "/prompts/{rest:path}",
+    "/playground",
 )
 """The portal's own paths: each answers `index.html`, and the portal routes in the browser."""
 

@@ -63,6 +63,24 @@ async def add(
     )
 
 
+async def add_connection(
+    session: AsyncSession, *, connection_id: str, micros: int, now: datetime
+) -> None:
+    """Add micro-dollars to one connection's ledger for `now`'s month (a Playground call:
+    no experiment's day to add to)."""
+    if not micros:
+        return
+    stmt = _insert(session, ConnectionSpend).values(
+        connection_id=connection_id, month=month_key(now), spent_micros=micros
+    )
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["connection_id", "month"],
+            set_={"spent_micros": ConnectionSpend.spent_micros + stmt.excluded.spent_micros},
+        )
+    )
+
+
 async def add_run_judging(
     session: AsyncSession,
     *,

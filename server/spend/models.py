@@ -1,4 +1,5 @@
-"""The spend ledgers dispatch writes as it records and the caps read (`ledgers`, `caps`)."""
+"""The spend ledgers dispatch writes as it records and the caps read (`ledgers`, `caps`), and
+the Playground's calls (`PlaygroundCall`)."""
 
 from __future__ import annotations
 
@@ -46,4 +47,25 @@ class RunJudgeSpend(Base):
     connection_id: Mapped[str] = mapped_column(String(40))
     calls: Mapped[int] = mapped_column(Integer)
     spent_micros: Mapped[int] = mapped_column(BigInteger)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PlaygroundCall(Base):
+    """One Playground call (`server.playground`): what it cost one connection, the rows the
+    ledgers are resynced from beside trials and judge calls. No prompt text, no output."""
+
+    __tablename__ = "playground_call"
+    __table_args__ = (
+        Index("ix_playground_call_connection_id_recorded_at", "connection_id", "recorded_at"),
+        Index("ix_playground_call_workspace_id_recorded_at", "workspace_id", "recorded_at"),
+    )
+
+    id: Mapped[int] = mapped_column(AutoIncrementBigInt, primary_key=True, autoincrement=True)
+    workspace_id: Mapped[str] = mapped_column(ForeignKey("workspace.id", ondelete="CASCADE"))
+    run_id: Mapped[str] = mapped_column(String(40), comment="the playgroundRun it belonged to")
+    connection_id: Mapped[str] = mapped_column(String(40))
+    member_id: Mapped[str | None] = mapped_column(String(40))
+    input_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    output_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    cost_micros: Mapped[int] = mapped_column(BigInteger, default=0)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,5 +1,5 @@
-"""Spend summed from the rows: trials, pairwise judge calls and imported runs' judge calls
-(`RunJudgeSpend`), per connection this UTC month
+"""Spend summed from the rows: trials, pairwise judge calls, imported runs' judge calls
+(`RunJudgeSpend`) and the Playground's calls (`PlaygroundCall`), per connection this UTC month
 and per experiment today. The truth the ledgers are resynced from, and what preview and
 connections show."""
 
@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, ComparisonPairJudgment, Trial
 from server.pairwise.models import PairwiseJob
-from server.spend.models import RunJudgeSpend
+from server.spend.models import PlaygroundCall, RunJudgeSpend
 from server.spend.periods import day_start, month_start
 
 
@@ -46,6 +46,16 @@ async def month_to_date_spend(
         .group_by(RunJudgeSpend.connection_id)
     )
     for connection_id, total in judged:
+        spend[connection_id] += int(total)
+    played = await session.execute(
+        select(PlaygroundCall.connection_id, func.coalesce(func.sum(PlaygroundCall.cost_micros), 0))
+        .where(
+            PlaygroundCall.connection_id.in_(ids),
+            PlaygroundCall.recorded_at >= month_start(now or datetime.now(UTC)),
+        )
+        .group_by(PlaygroundCall.connection_id)
+    )
+    for connection_id, total in played:
         spend[connection_id] += int(total)
     return spend
 

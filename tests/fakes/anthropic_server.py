@@ -17,19 +17,24 @@ API refuses (a `system` role among the messages, no `max_tokens`, a tool without
 a `message` with `text` and `tool_use` content blocks and `usage {input_tokens,
 output_tokens}` (characters ÷ 4, rounded up), `stop_reason` `end_turn` or `tool_use`. A
 behaviour's `tool_calls` are answered as `tool_use` blocks only for the tools the request
-offers, as a model can call no other.
+offers, as a model can call no other. A request with `"stream": true` is answered with the
+API's events: `message_start` (input usage), `content_block_start`, a `content_block_delta`
+`text_delta` per word of the reply (`chunk_seconds` apart), `content_block_stop`,
+`message_delta` (output usage), `message_stop`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI
+from bench.kit.openai_server import PROVIDER_TEXT, Behaviour, FakeOpenAI, reply_pieces, sse
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -164,3 +169,37 @@ class FakeAnthropic(FakeOpenAI):
         if not behaviour.usage:
             del answer["usage"]
         return answer
+
+    async def stream_events(
+        self, behaviour: Behaviour, body: dict[str, Any]
+    ) -> AsyncIterator[bytes]:
+        """The message as the Messages API streams it, a word of the text per delta."""
+        answer = self._message_body(behaviour, body)
+        usage = answer.get("usage", {})
+        start = {**answer, "content": [], "stop_reason": None}
+        start["usage"] = {"input_tokens": usage.get("input_tokens", 0), "output_tokens": 1}
+        yield sse({"type": "message_start", "message": start}, "message_start")
+        block = {"type": "text", "text": ""}
+        yield sse(
+            {"type": "content_block_start", "index": 0, "content_block": block},
+            "content_block_start",
+        )
+        text = "".join(b["text"] for b in answer["content"] if b["type"] == "text")
+        for piece in reply_pieces(text):
+            if behaviour.chunk_seconds:
+                await asyncio.sleep(behaviour.chunk_seconds)
+            delta = {"type": "text_delta", "text": piece}
+            yield sse(
+                {"type": "content_block_delta", "index": 0, "delta": delta}, "content_block_delta"
+            )
+        yield sse({"type": "content_block_stop", "index": 0}, "content_block_stop")
+        end = {"stop_reason": answer["stop_reason"], "stop_sequence": None}
+        yield sse(
+            {
+                "type": "message_delta",
+                "delta": end,
+                "usage": {"output_tokens": usage.get("output_tokens", 1)},
+            },
+            "message_delta",
+        )
+        yield sse({"type": "message_stop"}, "message_stop")

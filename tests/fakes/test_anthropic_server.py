@@ -86,3 +86,15 @@ async def test_models_lists_the_configured_models() -> None:
                 headers={"x-api-key": KEY, "anthropic-version": "2023-06-01"},
             )
     assert [m["id"] for m in response.json()["data"]] == ["claude-fake-1"]
+
+
+async def test_a_streamed_message_is_the_apis_events_a_word_per_delta() -> None:
+    with FakeAnthropic(api_key=KEY) as fake:
+        fake.behaviour = Behaviour(reply="Paris is lovely")
+        response = await _post(fake, {**BODY, "stream": True})
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = [line[7:] for line in response.text.splitlines() if line.startswith("event: ")]
+    assert events[:2] == ["message_start", "content_block_start"]
+    assert events[-3:] == ["content_block_stop", "message_delta", "message_stop"]
+    assert events.count("content_block_delta") == 3
+    assert '"text": "Paris "' in response.text

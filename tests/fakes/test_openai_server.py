@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -93,3 +94,16 @@ async def test_a_closed_base_url_refuses_connections() -> None:
     async with httpx.AsyncClient() as client:
         with pytest.raises(httpx.ConnectError):
             await client.get(closed_base_url() + "/models")
+
+
+async def test_a_streamed_completion_is_chunks_then_usage_then_done(fake: FakeOpenAI) -> None:
+    fake.behaviour = Behaviour(reply="one two three")
+    body = {**CHAT, "stream": True, "stream_options": {"include_usage": True}}
+    response = await _post(fake, body)
+    assert response.headers["content-type"].startswith("text/event-stream")
+    data = [line[6:] for line in response.text.splitlines() if line.startswith("data: ")]
+    assert data[-1] == "[DONE]"
+    chunks = [json.loads(d) for d in data[:-1]]
+    pieces = [c["choices"][0]["delta"].get("content") for c in chunks if c["choices"]]
+    assert [p for p in pieces if p] == ["one ", "two ", "three"]
+    assert chunks[-1]["usage"]["completion_tokens"] == 4

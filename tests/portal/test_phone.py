@@ -108,6 +108,7 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
         "/audit",
         "/settings",
         "/prompts",
+        "/playground",
     ]
     assert _route_patterns(routes) == APP_ROUTES, "every route of web/src/App.tsx is measured"
     for path in routes:

@@ -29,6 +29,7 @@ function returnTo(state: unknown): string {
 // The set-up pages load on first visit: the first load stays small (docs/portal.md's bars).
 const SettingsPage = lazy(() => import("./pages/settings/SettingsPage"));
 const PromptsPage = lazy(() => import("./pages/prompts/PromptsPage"));
+const PlaygroundPage = lazy(() => import("./pages/playground/PlaygroundPage"));
 
 function Loading() {
   return <p className="muted">Loading…</p>;
@@ -134,6 +135,14 @@ export function App() {
             element={
               <Suspense fallback={<Loading />}>
                 <PromptsPage />
+              </Suspense>
+            }
+          />
+          <Route
+            path="/playground"
+            element={
+              <Suspense fallback={<Loading />}>
+                <PlaygroundPage />
               </Suspense>
             }
           />

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from server.api.assets.gate_types import PromptGateSettingsInput
 from server.api.assets.types import (
     AddAssetVersionInput,
     Asset,
@@ -16,6 +17,7 @@ from server.api.relay import Connection
 from server.assets import service
 from server.datasets import versions as dataset_versions
 from server.pagination import check_page_size
+from server.playground.gate_settings import set_gate_settings
 from server.workspaces.roles import Role
 
 
@@ -64,3 +66,20 @@ class AssetMutation:
                 session=session, actor=actor, asset_id=input.asset_id, content=input.content
             )
         return AssetVersion.from_row(row)
+
+    @strawberry.mutation(
+        description="Set a prompt template's gate settings: the dataset, split, trials, checks "
+        "and ship policy the compare form starts from (MEMBER, audited)."
+    )
+    async def set_prompt_gate_settings(
+        self,
+        info: strawberry.Info[Context],
+        asset_id: strawberry.ID,
+        settings: PromptGateSettingsInput,
+    ) -> Asset:
+        actor = info.context.require(Role.MEMBER)
+        async with info.context.write() as session:
+            row = await set_gate_settings(
+                session=session, actor=actor, asset_id=str(asset_id), spec=settings.to_spec()
+            )
+        return Asset.from_row(row)

@@ -8,6 +8,7 @@ from typing import cast
 import strawberry
 from strawberry.scalars import JSON
 
+from server.api.assets.gate_types import PromptGateSettings
 from server.api.context import Context
 from server.assets.models import Asset as AssetRow
 from server.assets.models import AssetKind as AssetKindEnum
@@ -63,6 +64,9 @@ class Asset:
     description: str | None
     built_in: bool = strawberry.field(description="Shared by every workspace; never changes.")
     created_at: datetime
+    gate_settings: PromptGateSettings | None = strawberry.field(
+        description="A prompt template's gate settings (`setPromptGateSettings`); null: none."
+    )
 
     @strawberry.field(description="The sealed versions, oldest first.")
     async def versions(self, info: strawberry.Info[Context]) -> list[AssetVersion]:
@@ -78,6 +82,9 @@ class Asset:
             description=row.description,
             built_in=row.workspace_id is None,
             created_at=row.created_at,
+            gate_settings=(
+                PromptGateSettings.from_document(row.gate_settings) if row.gate_settings else None
+            ),
         )
 
 

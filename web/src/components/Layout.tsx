@@ -32,6 +32,7 @@ const LINKS = [
   ["/experiments", "Experiments"],
   ["/audit", "Audit log"],
   ["/prompts", "Prompts and models"],
+  ["/playground", "Playground"],
   ["/settings", "Settings"],
 ] as const;
 

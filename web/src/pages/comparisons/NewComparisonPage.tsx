@@ -11,7 +11,7 @@ import { RunOptions } from "./RunOptions";
 import { runReason } from "./runReason";
 import { StartMutation } from "../comparison/queries";
 import { CreateComparisonMutation, SetupChoicesQuery } from "./setupDocuments";
-import { draftFromLink } from "../prompts/compareLink";
+import { draftFromLink, FIRST_DATASET } from "../prompts/compareLink";
 import { addCohort, missingChoice, toInput, type NumberField, type SetupDraft } from "./setupDraft";
 import { messageAt } from "../../lib/fieldErrors";
 import { ShipPolicyFields } from "../../components/ShipPolicyFields";
@@ -48,8 +48,18 @@ export function NewComparisonPage() {
   const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];
   // The ship policy starts as the workspace's default, once read, until the person changes it.
   const defaultPolicy = choices?.workspace.settings.defaultShipPolicy;
-  const draft: SetupDraft =
+  const withPolicy: SetupDraft =
     typed.shipPolicy || !defaultPolicy ? typed : { ...typed, shipPolicy: policyDraft(defaultPolicy) };
+  // A prompt's link names its gate dataset (or the first one): its latest sealed version, once read.
+  const linked =
+    typed.datasetId && !typed.datasetVersionId
+      ? typed.datasetId === FIRST_DATASET
+        ? datasets.find((d) => d.latestVersion)
+        : datasets.find((d) => d.id === typed.datasetId)
+      : undefined;
+  const draft: SetupDraft = linked?.latestVersion
+    ? { ...withPolicy, datasetId: linked.id, datasetVersionId: linked.latestVersion.id }
+    : withPolicy;
 
   const { input, preview, error: previewError, current } = usePreview(draft);
 

@@ -10,7 +10,8 @@ import { RoleButton } from "../../components/RoleButton";
 import type { AssetsOfKindQuery, BindingRole } from "../../gql/graphql";
 import { enumWords } from "../../lib/words";
 import { contentText, draftOf, type EditableKind } from "./assetContent";
-import { compareVersionsLink } from "./compareLink";
+import { compareVersionsLink, type GateStart } from "./compareLink";
+import { GateSettingsForm } from "./GateSettingsForm";
 import { ConnectionChoicesQuery } from "./promptsDocuments";
 import { VersionDialog } from "./VersionDialog";
 import { VersionDiff } from "./VersionDiff";
@@ -51,6 +52,8 @@ export function AssetPanel({
   const from = versions.find((v) => v.id === fromId);
   const to = versions.find((v) => v.id === toId);
   const role = ROLE_OF_KIND[kind];
+  // A prompt's comparisons start from its gate settings (seed 002); other kinds' as before.
+  const gate: GateStart | null | undefined = kind === "PROMPT_TEMPLATE" ? (asset.gateSettings ?? null) : undefined;
   const versionSelect = (label: string, value: string, set: (id: string) => void) => (
     <label className="field">
       {label}
@@ -91,10 +94,18 @@ export function AssetPanel({
           <RoleButton
             needs="MEMBER"
             disabled={baseReleaseId === undefined}
-            onClick={() => navigate(compareVersionsLink(role, [shown.id], baseReleaseId ?? null))}
+            onClick={() => navigate(compareVersionsLink(role, [shown.id], baseReleaseId ?? null, gate))}
           >
             Compare on a dataset
           </RoleButton>
+          {kind === "PROMPT_TEMPLATE" && (
+            <button
+              type="button"
+              onClick={() => navigate(`/playground?prompt=${encodeURIComponent(asset.id)}&version=${encodeURIComponent(shown.id)}`)}
+            >
+              Open in Playground
+            </button>
+          )}
         </>
       ) : (
         <p className="muted">No versions yet.</p>
@@ -111,12 +122,15 @@ export function AssetPanel({
             <RoleButton
               needs="MEMBER"
               disabled={baseReleaseId === undefined}
-              onClick={() => navigate(compareVersionsLink(role, [to.id, from.id], baseReleaseId ?? null))}
+              onClick={() => navigate(compareVersionsLink(role, [to.id, from.id], baseReleaseId ?? null, gate))}
             >
               Compare these two on a dataset
             </RoleButton>
           )}
         </>
+      )}
+      {kind === "PROMPT_TEMPLATE" && !asset.builtIn && (
+        <GateSettingsForm assetId={asset.id} gate={asset.gateSettings ?? null} />
       )}
       {editing && (
         <VersionDialog

@@ -7,7 +7,30 @@
  * release; with one version, the base release itself is the baseline.
  */
 import type { BindingRole } from "../../gql/graphql";
-import { EMPTY_DRAFT, type CohortDraft, type SetupDraft } from "../comparisons/setupDraft";
+import { EMPTY_DRAFT, type CohortDraft, type OfferedCheck, type SetupDraft } from "../comparisons/setupDraft";
+
+/** `dataset=first`: the form takes the first dataset with a sealed version. */
+export const FIRST_DATASET = "first";
+
+/** What a prompt's comparisons start from: its gate settings (or seed 002's defaults). */
+export interface GateStart {
+  datasetId: string | null;
+  split: string;
+  trialsPerCase: number;
+  checks: unknown;
+}
+
+const OFFERED: OfferedCheck[] = ["CONTAINS", "EXACT_MATCH"];
+
+function gateQuery(q: URLSearchParams, gate: GateStart | null): void {
+  q.set("dataset", gate?.datasetId ?? FIRST_DATASET);
+  q.set("split", gate?.split ?? "DEV");
+  q.set("trials", String(gate?.trialsPerCase ?? 3));
+  const kinds = Array.isArray(gate?.checks)
+    ? (gate.checks as { kind?: unknown }[]).map((c) => c.kind).filter((k): k is OfferedCheck => OFFERED.includes(k as OfferedCheck))
+    : [];
+  for (const kind of kinds.length ? kinds : ["CONTAINS"]) q.append("check", kind);
+}
 
 const ROLES: BindingRole[] = ["PROMPT_TEMPLATE", "MODEL_CONFIG", "RUBRIC", "TOOLS"];
 
@@ -17,10 +40,16 @@ export function compareReleasesLink(releaseIds: string[]): string {
   return `/comparisons/new?${q.toString()}`;
 }
 
-export function compareVersionsLink(role: BindingRole, versionIds: string[], baseReleaseId: string | null): string {
+export function compareVersionsLink(
+  role: BindingRole,
+  versionIds: string[],
+  baseReleaseId: string | null,
+  gate?: GateStart | null,
+): string {
   const q = new URLSearchParams({ role });
   for (const id of versionIds) q.append("version", id);
   if (baseReleaseId) q.set("base", baseReleaseId);
+  if (gate !== undefined) gateQuery(q, gate);
   return `/comparisons/new?${q.toString()}`;
 }
 
@@ -49,5 +78,13 @@ export function draftFromLink(search: string): SetupDraft {
       });
     if (q.getAll("version").length === 1 && base) cohorts.push(releaseCohort(base));
   }
-  return { ...EMPTY_DRAFT, cohorts };
+  const start: SetupDraft = { ...EMPTY_DRAFT, cohorts };
+  const dataset = q.get("dataset");
+  if (dataset) start.datasetId = dataset;
+  if (q.get("split") === "HOLDOUT") start.split = "HOLDOUT";
+  const trials = q.get("trials");
+  if (trials && /^\d+$/.test(trials)) start.trialsPerCase = trials;
+  const checks = q.getAll("check").filter((k): k is OfferedCheck => OFFERED.includes(k as OfferedCheck));
+  if (checks.length) start.checks = checks;
+  return start;
 }

@@ -12,6 +12,12 @@ export const AssetsOfKindQuery = graphql(`
           description
           builtIn
           createdAt
+          gateSettings {
+            datasetId
+            split
+            trialsPerCase
+            checks
+          }
           versions {
             id
             number
@@ -84,6 +90,33 @@ export const CreateRelease = graphql(`
     createRelease(input: $input) {
       id
       name
+    }
+  }
+`);
+
+export const SetPromptGateSettings = graphql(`
+  mutation SetPromptGateSettings($assetId: ID!, $settings: PromptGateSettingsInput!) {
+    setPromptGateSettings(assetId: $assetId, settings: $settings) {
+      id
+      gateSettings {
+        datasetId
+        split
+        trialsPerCase
+        checks
+      }
+    }
+  }
+`);
+
+export const GateDatasetsQuery = graphql(`
+  query GateDatasets {
+    datasets(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
     }
   }
 `);
