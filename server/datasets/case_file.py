@@ -59,7 +59,8 @@ class CaseFileError(ValueError):
 
 
 def what_file(head: bytes) -> str | None:
-    """What a file that is not a dataset is, from its first bytes; None for text."""
+    """What a file that is not a dataset is, from its first `HEAD_BYTES` bytes (all of a shorter
+    file); None for text."""
     if head.startswith(_ZIP):
         if b"xl/" in head:
             return "an Excel workbook: save it as CSV"
@@ -74,7 +75,7 @@ def what_file(head: bytes) -> str | None:
     if b"\x00" in head:
         return "not text: a dataset is a CSV or JSONL file"
     text = head.removeprefix(_UTF8_BOM)
-    if not text.strip():
+    if not text.strip() and len(head) < HEAD_BYTES:  # the whole file, and nothing in it
         return EMPTY
     try:
         text.decode()

@@ -28,6 +28,7 @@ DECISION_FIELDS: Final = """
 """
 STATE = (
     "query($id: ID!) { comparison(id: $id) { id status stopReason verdictState verdictErrorCode"
+    + " cohorts { cohortIndex label }"
     + DECISION_FIELDS
     + "} }"
 )
@@ -62,15 +63,17 @@ def wait_for_decision(
         time.sleep(POLL_SECONDS)
 
 
-def describe(decision: dict[str, Any]) -> str:
+def describe(decision: dict[str, Any], labels: dict[int, str] | None = None) -> str:
     """The decision's sentence (it opens with the outcome in words: "Ship …", "Don't ship …"),
-    then each criterion's status and sentence, in words as the portal says them."""
+    then each criterion's status and sentence, in words as the portal says them; with the
+    cohorts' `labels`, each baseline by its label as the portal names it."""
     lines = [f"decision: {decision['sentence']}"]
     for c in decision.get("criteria", []):
-        lines.append(
-            f"  [{words(c['status'])}] baseline {c['baselineCohortIndex']}, "
-            f"{criterion_name(c['kind'], c['metric'])}: {c['sentence']}"
-        )
+        index = int(c["baselineCohortIndex"])
+        name = criterion_name(c["kind"], c["metric"])
+        label = (labels or {}).get(index)
+        head = f"{name} vs {label}" if label else f"baseline {index}, {name}"
+        lines.append(f"  [{words(c['status'])}] {head}: {c['sentence']}")
     return "\n".join(lines)
 
 
@@ -84,5 +87,6 @@ def gate(client: ApiClient, comparison_id: str, *, timeout: float) -> dict[str, 
     """Wait for the decision and print it; the decision (the caller exits by it)."""
     comparison = wait_for_decision(client, comparison_id, timeout=timeout)
     decision: dict[str, Any] = comparison["decision"]
-    typer.echo(describe(decision))
+    labels = {int(c["cohortIndex"]): str(c["label"]) for c in comparison.get("cohorts") or []}
+    typer.echo(describe(decision, labels))
     return decision

@@ -19,6 +19,7 @@ from tests.server.comparisons.documents import CANCEL
 RAW_ENUM = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]+)*\b")
 """An enum value as the API names it (DONT_SHIP, PASS_RATE, VIOLATED, DEV)."""
 
+LABELS = "query($id: ID!) { comparison(id: $id) { cohorts { cohortIndex label } } }"
 SAME = ["PP", "PF", "FF", "PP"] * 6
 WORSE = ["FF"] * 6 + ["PP"] * 18
 
@@ -39,7 +40,11 @@ async def test_comparison_gate_exits_0_on_ship_and_1_otherwise(backend: Backend)
     passed = await shipwise("comparison", "gate", shipped, env=client_env(backend, member))
     assert passed.code == 0, passed.stderr
     assert passed.stdout.startswith("decision: Ship ")
-    assert "[Met] baseline 1, quality (pass rate): at most 2 points worse" in passed.stdout
+    # Each baseline by its label, as the portal names it (issue 51, 8).
+    label = (await backend.gql(LABELS, {"id": shipped}, token=member)).ok()
+    baseline = label["comparison"]["cohorts"][1]["label"]
+    assert f"[Met] quality (pass rate) vs {baseline}: at most 2 points worse" in passed.stdout
+    assert "baseline 1" not in passed.stdout
 
     member, held = await comparison_of(backend, [WORSE, SAME[:6] + ["PP"] * 18])
     failed = await shipwise("comparison", "gate", held, env=client_env(backend, member))

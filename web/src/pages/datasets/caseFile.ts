@@ -45,6 +45,7 @@ const contains = (bytes: Uint8Array, text: string) => {
   return false;
 };
 const BOM = [0xef, 0xbb, 0xbf];
+const blank = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d);
 const SIGNATURES: [readonly number[], string][] = [
   [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], "an Excel 97–2003 workbook (or another Office file): save it as CSV"],
   [ascii("%PDF-"), "a PDF document: export the cases as CSV or JSONL"],
@@ -71,7 +72,7 @@ export function whatFile(bytes: Uint8Array): string | null {
   for (const [signature, said] of SIGNATURES) if (startsWith(head, signature)) return said;
   if (head.includes(0)) return "not text: a dataset is a CSV or JSONL file";
   const text = withoutBom(head);
-  if (text.every((b) => b === 0x20 || (b >= 0x09 && b <= 0x0d))) return EMPTY;
+  if (bytes.length < HEAD_BYTES && text.every(blank)) return EMPTY; // the server sees as much
   try {
     new TextDecoder("utf-8", { fatal: true }).decode(text, { stream: text.length < bytes.length });
   } catch {
@@ -86,7 +87,7 @@ export function isCsv(name: string, bytes: Uint8Array): boolean {
   if (lowered.endsWith(".csv")) return true;
   if ([".jsonl", ".ndjson", ".json"].some((e) => lowered.endsWith(e))) return false;
   const text = withoutBom(bytes.subarray(0, HEAD_BYTES));
-  const first = text.find((b) => !(b === 0x20 || (b >= 0x09 && b <= 0x0d)));
+  const first = text.find((b) => !blank(b));
   return first !== 0x7b; // "{"
 }
 
