@@ -27,6 +27,7 @@ from server.api.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.api.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.api.reports.resolvers import ReportMutation, ReportQuery
 from server.api.runs.resolvers import RunMutation, RunQuery
+from server.api.traces.resolvers import TraceMutation, TraceQuery
 from server.api.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.api.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 from server.settings import Settings
@@ -47,6 +48,7 @@ Query = merge_types(
         ReportQuery,
         LabelQuery,
         WebhookQuery,
+        TraceQuery,
     ),
 )
 Mutation = merge_types(
@@ -66,6 +68,7 @@ Mutation = merge_types(
         ReportMutation,
         LabelMutation,
         WebhookMutation,
+        TraceMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription,))
