@@ -118,17 +118,24 @@ def _last_assistant_text(llm: Sequence[Step]) -> str | None:
 
 def _tool_call_count(steps: Sequence[Step]) -> int:
     """TOOL steps, plus the calls models asked for that no TOOL step answers (an app that
-    instruments only its model client still shows its tool calls)."""
+    instruments only its model client still shows its tool calls). A TOOL step without a
+    call id (OpenLLMetry's) answers one asked call of its tool's name."""
     tools = [s for s in steps if s.kind == "TOOL"]
-    answered = {s.toolCallId for s in tools if s.toolCallId}
     asked = {
-        call.id or f"{step.id}:{n}"
+        call.id or f"{step.id}:{n}": call.name
         for step in steps
         if step.kind == "LLM"
         for message in step.outputMessages
         for n, call in enumerate(message.toolCalls)
     }
-    return len(tools) + len(asked - answered)
+    for tool in tools:
+        if tool.toolCallId in asked:
+            del asked[tool.toolCallId]
+        elif tool.toolCallId is None:
+            same = next((k for k, name in asked.items() if name == tool.toolName), None)
+            if same is not None:
+                del asked[same]
+    return len(tools) + len(asked)
 
 
 def _span_feedback(spans: Sequence[StoredSpan]) -> list[dict[str, Any]]:
