@@ -57,6 +57,7 @@ class SpanSpec:
     attributes: dict[str, object] = field(default_factory=dict)
     error: bool = False
     base_ns: int = field(default_factory=time.time_ns)
+    events: list[tuple[str, dict[str, object]]] = field(default_factory=list)
 
     def proto(self) -> Span:
         start = self.base_ns + int(self.start_ms * 1e6)
@@ -75,6 +76,11 @@ class SpanSpec:
         span.attributes.extend(
             KeyValue(key=k, value=any_value(v)) for k, v in self.attributes.items()
         )
+        for name, attributes in self.events:
+            event = span.events.add(name=name, time_unix_nano=start)
+            event.attributes.extend(
+                KeyValue(key=k, value=any_value(v)) for k, v in attributes.items()
+            )
         return span
 
 
