@@ -26,7 +26,7 @@ OLD_ATTRIBUTES = {
     "gen_ai.completion.0.tool_calls.0.name": "refund",
     "gen_ai.completion.0.tool_calls.0.arguments": '{"order": 9}',
 }
-EVENTS = [
+EVENTS: list[tuple[str, dict[str, object]]] = [
     ("gen_ai.system.message", {"content": "Be brief."}),
     ("gen_ai.user.message", {"content": "Is it refunded?"}),
     (
