@@ -426,6 +426,8 @@ export type WorkspaceSettingsInput = {
   maxCallsPerComparison?: number | null | undefined;
   maxRunningComparisons?: number | null | undefined;
   requestsPerMinutePerToken?: number | null | undefined;
+  /** 1 to 3,650 days (ADMIN); 30 for a new workspace. */
+  traceRetentionDays?: number | null | undefined;
 };
 
 export type ExportLinkMutationVariables = Exact<{
