@@ -195,3 +195,78 @@ async def read_trace(backend: Backend, trace_id: str, *, token: str) -> dict[str
     )
     found: dict[str, Any] = result.ok()["trace"]
     return found
+
+
+def agent_trace(trace_id: str, question: str, answer: str) -> list[SpanSpec]:
+    """An agent's four spans: invoke_agent, a chat asking for a tool, the tool, the answer."""
+    root = SpanSpec(
+        trace_id,
+        "invoke_agent support",
+        duration_ms=80,
+        attributes={"gen_ai.operation.name": "invoke_agent"},
+    )
+    ask = SpanSpec(
+        trace_id,
+        "chat fake-1",
+        parent_id=root.span_id,
+        start_ms=5,
+        duration_ms=20,
+        base_ns=root.base_ns,
+        attributes={
+            "gen_ai.operation.name": "chat",
+            "gen_ai.request.model": "fake-1",
+            "gen_ai.usage.input_tokens": 20,
+            "gen_ai.usage.output_tokens": 6,
+            "gen_ai.input.messages": json.dumps(
+                [{"role": "user", "parts": [{"type": "text", "content": question}]}]
+            ),
+            "gen_ai.output.messages": json.dumps(
+                [
+                    {
+                        "role": "assistant",
+                        "parts": [
+                            {
+                                "type": "tool_call",
+                                "id": "call_1",
+                                "name": "lookup_order",
+                                "arguments": {"order_id": "7"},
+                            }
+                        ],
+                    }
+                ]
+            ),
+        },
+    )
+    tool = SpanSpec(
+        trace_id,
+        "execute_tool lookup_order",
+        parent_id=root.span_id,
+        start_ms=30,
+        duration_ms=10,
+        base_ns=root.base_ns,
+        attributes={
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": "lookup_order",
+            "gen_ai.tool.call.id": "call_1",
+            "gen_ai.tool.call.arguments": '{"order_id": "7"}',
+            "gen_ai.tool.call.result": '{"status": "shipped"}',
+        },
+    )
+    reply = SpanSpec(
+        trace_id,
+        "chat fake-1",
+        parent_id=root.span_id,
+        start_ms=45,
+        duration_ms=30,
+        base_ns=root.base_ns,
+        attributes={
+            "gen_ai.operation.name": "chat",
+            "gen_ai.request.model": "fake-1",
+            "gen_ai.usage.input_tokens": 40,
+            "gen_ai.usage.output_tokens": 9,
+            "gen_ai.output.messages": json.dumps(
+                [{"role": "assistant", "parts": [{"type": "text", "content": answer}]}]
+            ),
+        },
+    )
+    return [root, ask, tool, reply]
