@@ -44,6 +44,7 @@ from server.security import SecretBox
 from server.settings import Settings
 from server.state import AppState
 from server.token_cache import TokenCache
+from server.traces.receiver import TraceReceiver
 
 logger = logging.getLogger("shipwise.app")
 
@@ -89,6 +90,7 @@ def _tune_gc() -> None:
 
 def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
     graphql = _LazyGraphQL()
+    traces = TraceReceiver()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -129,6 +131,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             providers=providers,
         )
         app.state.shipwise = state
+        traces.bind(state)
         persisted_documents = persisted.load(settings.persisted_documents_file())
         direct = (
             DirectReads(engine, direct_documents.DOCUMENTS, persisted_documents)
@@ -163,6 +166,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),
+            Route("/v1/traces", traces.endpoint, methods=["POST"]),
             Route("/experiments/{experiment_id}/runs/{run_id}/diff", diff_page),
             Route("/reports/{report_id}.html", report_page, methods=["GET"]),
             *export_routes,  # before the portal's `/comparisons/{rest:path}`
@@ -177,7 +181,9 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         ],
         middleware=[
             Middleware(MetricsMiddleware),
-            Middleware(BodyLimitMiddleware, limit=settings.max_body_bytes),
+            Middleware(
+                BodyLimitMiddleware, limit=settings.max_body_bytes, own_limits=("/v1/traces",)
+            ),
         ],
         lifespan=lifespan,
     )

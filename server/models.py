@@ -21,6 +21,7 @@ from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
 from server.spend.models import ConnectionSpend, ExperimentSpend, PlaygroundCall
+from server.traces.models import ModelPrice, Trace, TraceFeedback, TraceSpan
 from server.verdicts.models import ComparisonVerdict, VerdictCase
 from server.webhooks.models import Webhook, WebhookAttempt, WebhookDelivery
 from server.workspaces.models import ApiToken, Member, Workspace
@@ -43,6 +44,7 @@ __all__ = [
     "ExperimentSpend",
     "FollowUp",
     "Member",
+    "ModelPrice",
     "ModelConnection",
     "PairwiseJob",
     "PairwisePair",
@@ -58,6 +60,9 @@ __all__ = [
     "RunVector",
     "SignOff",
     "SignOffFollowUp",
+    "Trace",
+    "TraceFeedback",
+    "TraceSpan",
     "Trial",
     "TrialLabel",
     "VerdictCase",

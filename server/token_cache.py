@@ -32,8 +32,10 @@ class TokenCache:
         ttl: float,
         max_entries: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
+        ingest: bool = False,
     ) -> None:
         self._sessionmaker = sessionmaker
+        self._ingest = ingest  # the trace receiver's cache also takes INGEST tokens
         self._ttl = ttl
         self._max_entries = max_entries
         self._clock = clock
@@ -72,7 +74,7 @@ class TokenCache:
 
     async def _check(self, token: str | None) -> Actor:
         async with self._sessionmaker() as session:
-            return await authenticate(session, token)
+            return await authenticate(session, token, ingest=self._ingest)
 
     def forget(self, matches: Callable[[Actor], bool]) -> None:
         """Drop the entries whose actor `matches`: this process honours its own revocations,

@@ -31,6 +31,7 @@ from server.api.playground.resolvers import (
 from server.api.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.api.reports.resolvers import ReportMutation, ReportQuery
 from server.api.runs.resolvers import RunMutation, RunQuery
+from server.api.traces.resolvers import TraceMutation, TraceQuery
 from server.api.webhooks.resolvers import WebhookMutation, WebhookQuery
 from server.api.workspaces.resolvers import WorkspaceMutation, WorkspaceQuery
 from server.settings import Settings
@@ -51,6 +52,7 @@ Query = merge_types(
         ReportQuery,
         LabelQuery,
         WebhookQuery,
+        TraceQuery,
     ),
 )
 Mutation = merge_types(
@@ -71,6 +73,7 @@ Mutation = merge_types(
         LabelMutation,
         WebhookMutation,
         PlaygroundMutation,
+        TraceMutation,
     ),
 )
 Subscription = merge_types("Subscription", (ComparisonSubscription, PlaygroundSubscription))

@@ -29,6 +29,8 @@ ROUTES = (
     "/experiments/{experiment_id}",
     "/experiments/{experiment_id}/diff",
     "/audit",
+    "/traces",
+    "/traces/{trace_id}",
     "/settings",
     "/prompts",
     "/prompts/{rest:path}",

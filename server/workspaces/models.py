@@ -10,7 +10,7 @@ from sqlalchemy import Boolean, Enum, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from server.db import Base, PortableJSON, UTCDateTime, utcnow
-from server.workspaces.roles import Role
+from server.workspaces.roles import Role, TokenScope
 
 RoleColumn = Enum(Role, name="role", native_enum=False, length=16)
 
@@ -18,6 +18,9 @@ CALL_LIMIT_DEFAULT = 20_000
 """A new workspace's `maxCallsPerComparison` (docs/architecture.md, Limits)."""
 CALL_LIMIT_MOST = 2_000_000
 """The most an ADMIN may raise `maxCallsPerComparison` to."""
+TRACE_RETENTION_DEFAULT = 30
+"""A new workspace's `traceRetentionDays`."""
+TRACE_RETENTION_MOST = 3650
 
 
 class AmbiguousOutcomes(StrEnum):
@@ -54,6 +57,12 @@ class Workspace(Base):
         server_default=str(CALL_LIMIT_DEFAULT),
         comment="model calls one comparison may make (QUOTA_EXCEEDED at create)",
     )
+    trace_retention_days: Mapped[int] = mapped_column(
+        Integer,
+        default=TRACE_RETENTION_DEFAULT,
+        server_default=str(TRACE_RETENTION_DEFAULT),
+        comment="ingested traces older than this are deleted (docs/traces.md)",
+    )
 
 
 class Member(Base):
@@ -79,5 +88,10 @@ class ApiToken(Base):
     name: Mapped[str] = mapped_column(String(200))
     prefix: Mapped[str] = mapped_column(String(16))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    scope: Mapped[TokenScope] = mapped_column(
+        Enum(TokenScope, name="token_scope", native_enum=False, length=16),
+        default=TokenScope.FULL,
+        server_default=TokenScope.FULL.value,
+    )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -23,6 +23,14 @@ class Role(StrEnum):
         return self.rank >= other.rank
 
 
+class TokenScope(StrEnum):
+    """What a token may do: everything its member's role allows, or only write traces."""
+
+    FULL = "FULL"
+    INGEST = "INGEST"
+    """`POST /v1/traces` only (docs/traces.md); refused everywhere else."""
+
+
 _RANKS = {Role.VIEWER: 0, Role.MEMBER: 1, Role.ADMIN: 2, Role.OWNER: 3}
 
 PRIVILEGED_ROLES = frozenset({Role.ADMIN, Role.OWNER})
@@ -38,6 +46,7 @@ class Actor:
     token_id: str
     role: Role
     requests_per_minute: int
+    scope: TokenScope = TokenScope.FULL
 
     def require(self, role: Role) -> None:
         """Raise FORBIDDEN unless the caller's role is at least `role`."""

@@ -18,12 +18,13 @@ from server.security import display_prefix, generate_token, hash_token
 from server.validation import check_range, clean_name
 from server.workspaces.models import (
     CALL_LIMIT_MOST,
+    TRACE_RETENTION_MOST,
     AmbiguousOutcomes,
     ApiToken,
     Member,
     Workspace,
 )
-from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role
+from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role, TokenScope
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +157,9 @@ async def remove_member(*, session: AsyncSession, actor: Actor, member_id: str) 
     return member
 
 
-def _issue_token(*, workspace_id: str, member_id: str, name: str) -> IssuedToken:
+def _issue_token(
+    *, workspace_id: str, member_id: str, name: str, scope: TokenScope = TokenScope.FULL
+) -> IssuedToken:
     secret = generate_token()
     token = ApiToken(
         id=new_id("tok"),
@@ -165,12 +168,18 @@ def _issue_token(*, workspace_id: str, member_id: str, name: str) -> IssuedToken
         name=name,
         prefix=display_prefix(secret),
         token_hash=hash_token(secret),
+        scope=scope,
     )
     return IssuedToken(token=token, secret=secret)
 
 
 async def create_token(
-    *, session: AsyncSession, actor: Actor, name: str, member_id: str | None
+    *,
+    session: AsyncSession,
+    actor: Actor,
+    name: str,
+    member_id: str | None,
+    scope: TokenScope = TokenScope.FULL,
 ) -> IssuedToken:
     """A new token for the caller or another member; the plaintext is returned once."""
     actor.require(Role.ADMIN)
@@ -179,12 +188,16 @@ async def create_token(
     if member.id != actor.member_id:
         _require_owner_for(actor, member.role)
     issued = _issue_token(
-        workspace_id=actor.workspace_id, member_id=member.id, name=clean_name(name)
+        workspace_id=actor.workspace_id, member_id=member.id, name=clean_name(name), scope=scope
     )
     session.add(issued.token)
     await session.flush()
     await _audit(
-        session, actor, "token.create", issued.token.id, {"memberId": member.id, "name": name}
+        session,
+        actor,
+        "token.create",
+        issued.token.id,
+        {"memberId": member.id, "name": name, "scope": scope.value},
     )
     return issued
 
@@ -216,6 +229,7 @@ async def update_settings(
     ambiguous_outcomes: AmbiguousOutcomes | None = None,
     default_ship_policy: ShipPolicySpec | None = None,
     max_calls_per_comparison: int | None = None,
+    trace_retention_days: int | None = None,
 ) -> Workspace:
     actor.require(Role.ADMIN)
     if default_ship_policy is not None:
@@ -248,6 +262,10 @@ async def update_settings(
     if max_calls_per_comparison is not None:
         workspace.max_calls_per_comparison = changes["maxCallsPerComparison"] = check_range(
             max_calls_per_comparison, field="maxCallsPerComparison", low=1, high=CALL_LIMIT_MOST
+        )
+    if trace_retention_days is not None:
+        workspace.trace_retention_days = changes["traceRetentionDays"] = check_range(
+            trace_retention_days, field="traceRetentionDays", low=1, high=TRACE_RETENTION_MOST
         )
     await _audit(session, actor, "workspace.update_settings", workspace.id, changes, "workspace")
     return workspace

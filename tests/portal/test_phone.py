@@ -15,6 +15,7 @@ from server.workspaces.roles import Role
 from tests.portal.harness import axe_violations, screenshot, sign_in
 from tests.server.reports.api import RESOLVE_MANY, finalized_comparison
 from tests.server.runs.api import experiment, import_run, item
+from tests.server.traces.otlp_bodies import agent_trace, new_trace_id, post_spans
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
@@ -82,6 +83,8 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
     items = [item(n % 3 != 0, item_id=f"c-{n:02d}") for n in range(24)]
     baseline = await import_run(sqlite_backend, member, exp, items, key="run-1")
     candidate = await import_run(sqlite_backend, member, exp, items[::-1], key="run-2")
+    trace_id = new_trace_id()
+    await post_spans(sqlite_backend, agent_trace(trace_id, NOTE, NOTE), token=member)
 
     await page.goto(f"{sqlite_backend.base_url}/sign-in")
     await _fits(page, "/sign-in")
@@ -106,6 +109,8 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
         f"/datasets/{done.setup.dataset_id}",
         "/releases",
         "/audit",
+        "/traces",
+        f"/traces/{trace_id}",
         "/settings",
         "/prompts",
         "/playground",

@@ -18,6 +18,7 @@ from server.webhooks.models import DeliveryStatus, Webhook, WebhookDelivery, Web
 from server.workspaces.models import ApiToken
 from server.workspaces.roles import Role
 from tests.server.reports.api import FOLLOW_UPS, finalized_comparison
+from tests.server.traces.otlp_bodies import SpanSpec, new_trace_id, post_spans
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ async def build_world(backend: Backend, ws: WorkspaceFixture) -> World:
         )
         session.add(delivery)
     assert token is not None and experiment is not None and len(runs) >= 2
+    trace_id = new_trace_id()
+    await post_spans(backend, [SpanSpec(trace_id, "agent")], token=ws.owner)
     world = {
         "member": ws.member_ids[Role.VIEWER],
         "token": token,
@@ -93,6 +96,7 @@ async def build_world(backend: Backend, ws: WorkspaceFixture) -> World:
         "prompt_version": f.setup.prompt_version_ids[0],
         "release": f.setup.release_ids[0],
         "asset": rubric.asset_id,
+        "trace": trace_id,
     }
     ids = {kind: [object_id] for kind, object_id in world.items()} | {"run": runs[:2]}
     return World(ids=ids, setup=f.setup)

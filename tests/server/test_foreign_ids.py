@@ -45,6 +45,7 @@ ARGUMENT_KINDS = {
     "deliveryId": "webhook_delivery",
     "ids": "follow_up",
     "targetId": "comparison",
+    "traceId": "trace",
 }
 """What an argument named so takes, whatever its field."""
 
@@ -62,6 +63,7 @@ RETURN_KINDS = {
     "ApiToken": "token",
     "ModelConnection": "connection",
     "FollowUp": "follow_up",
+    "Trace": "trace",
 }
 """What an `id` argument takes: the object its field answers with."""
 

@@ -17,6 +17,8 @@ import { NotFoundPage } from "./pages/NotFoundPage";
 import { ReleasesPage } from "./pages/releases/ReleasesPage";
 import { ReviewPage } from "./pages/review/ReviewPage";
 import { SignInPage, type Refusal } from "./pages/SignInPage";
+import { TracePage } from "./pages/traces/TracePage";
+import { TracesPage } from "./pages/traces/TracesPage";
 
 /** Where to go after signing in: the page that sent the visitor to /sign-in, if any. */
 function returnTo(state: unknown): string {
@@ -122,6 +124,8 @@ export function App() {
           <Route path="/datasets/:id" element={<DatasetPage />} />
           <Route path="/releases" element={<ReleasesPage />} />
           <Route path="/audit" element={<AuditPage />} />
+          <Route path="/traces" element={<TracesPage />} />
+          <Route path="/traces/:id" element={<TracePage />} />
           <Route
             path="/settings"
             element={

@@ -20,12 +20,19 @@ def _too_large_body(limit: int) -> bytes:
 class BodyLimitMiddleware:
     """Buffers at most `limit` bytes of an HTTP body, answering 413 beyond it."""
 
-    def __init__(self, app: ASGIApp, *, limit: int) -> None:
+    def __init__(self, app: ASGIApp, *, limit: int, own_limits: tuple[str, ...] = ()) -> None:
         self.app = app
         self.limit = limit
+        self.own_limits = own_limits
+        """Paths whose endpoint keeps a limit of its own (`POST /v1/traces`: 8 MiB, OTLP's
+        answer)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if (
+            scope["type"] != "http"
+            or scope["method"] in ("GET", "HEAD", "OPTIONS")
+            or scope["path"] in self.own_limits
+        ):
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")

@@ -13,11 +13,13 @@ from server.api.workspaces.types import (
     Me,
     Member,
     Role,
+    TokenScope,
     Workspace,
     WorkspaceSettingsInput,
 )
 from server.workspaces import service
 from server.workspaces.roles import Role as RoleEnum
+from server.workspaces.roles import TokenScope as TokenScopeEnum
 
 
 @strawberry.type
@@ -95,11 +97,12 @@ class WorkspaceMutation:
         info: strawberry.Info[Context],
         name: str,
         member_id: strawberry.ID | None = None,
+        scope: TokenScope = TokenScopeEnum.FULL,  # type: ignore[valid-type]
     ) -> CreatedToken:
         actor = info.context.require(RoleEnum.ADMIN)
         async with info.context.write() as session:
             issued = await service.create_token(
-                session=session, actor=actor, name=name, member_id=member_id
+                session=session, actor=actor, name=name, member_id=member_id, scope=scope
             )
         return CreatedToken(token=ApiToken.from_row(issued.token), secret=issued.secret)
 
@@ -129,6 +132,7 @@ class WorkspaceMutation:
                     input.default_ship_policy.to_spec() if input.default_ship_policy else None
                 ),
                 max_calls_per_comparison=input.max_calls_per_comparison,
+                trace_retention_days=input.trace_retention_days,
             )
         info.context.app.tokens.forget(lambda cached: cached.workspace_id == actor.workspace_id)
         return Workspace.from_row(row)

@@ -18,8 +18,14 @@ from server.workspaces.models import Member as MemberRow
 from server.workspaces.models import Workspace as WorkspaceRow
 from server.workspaces.roles import Actor
 from server.workspaces.roles import Role as RoleEnum
+from server.workspaces.roles import TokenScope as TokenScopeEnum
 
 Role = strawberry.enum(RoleEnum, name="Role")
+TokenScope = strawberry.enum(
+    TokenScopeEnum,
+    name="TokenScope",
+    description="FULL: what the member's role allows; INGEST: only `POST /v1/traces`.",
+)
 AmbiguousOutcomes = strawberry.enum(
     AmbiguousOutcomesEnum,
     name="AmbiguousOutcomes",
@@ -40,6 +46,9 @@ class WorkspaceSettings:
     max_calls_per_comparison: int = strawberry.field(
         description="Model calls one comparison may make, judge calls included: a larger "
         "one is refused at create (QUOTA_EXCEEDED) and the preview shows it as a blocker."
+    )
+    trace_retention_days: int = strawberry.field(
+        default=30, description="Ingested traces are kept this many days (30 by default)."
     )
 
 
@@ -70,6 +79,7 @@ class ApiToken:
     member_id: strawberry.ID
     created_at: datetime
     revoked_at: datetime | None
+    scope: TokenScope = strawberry.field(default=TokenScopeEnum.FULL)  # type: ignore[valid-type]
 
     @classmethod
     def from_row(cls, row: ApiTokenRow) -> ApiToken:
@@ -80,6 +90,7 @@ class ApiToken:
             member_id=strawberry.ID(row.member_id),
             created_at=row.created_at,
             revoked_at=row.revoked_at,
+            scope=row.scope,
         )
 
 
@@ -126,6 +137,7 @@ class Workspace:
                     )
                 ),
                 max_calls_per_comparison=row.max_calls_per_comparison,
+                trace_retention_days=row.trace_retention_days,
             ),
         )
 
@@ -167,4 +179,7 @@ class WorkspaceSettingsInput:
     )
     max_calls_per_comparison: int | None = strawberry.field(
         default=None, description="1 to 2,000,000 (ADMIN); 20,000 for a new workspace."
+    )
+    trace_retention_days: int | None = strawberry.field(
+        default=None, description="1 to 3,650 days (ADMIN); 30 for a new workspace."
     )

@@ -30,6 +30,7 @@ const LINKS = [
   ["/datasets", "Datasets"],
   ["/releases", "Releases"],
   ["/experiments", "Experiments"],
+  ["/traces", "Traces"],
   ["/audit", "Audit log"],
   ["/prompts", "Prompts and models"],
   ["/playground", "Playground"],

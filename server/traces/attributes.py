@@ -1,0 +1,57 @@
+"""Attribute values as stored: secret-named keys redacted, long values cut and marked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+Attributes = dict[str, object]
+
+REDACTED = "[redacted]"
+MAX_VALUE_BYTES = 64 * 1024
+"""An attribute value longer than this (UTF-8) is cut to it and marked (docs/traces.md)."""
+
+_SECRET_WORDS = frozenset({"authorization", "password", "secret", "token"})
+_SECRET_ENDINGS = ("api_key", "api-key", "apikey", "x-api-key")
+_WORD = re.compile(r"[_\-]")
+
+
+def names_a_secret(key: str) -> bool:
+    """Whether a key names a secret: its last segment is, or ends in the word, `token`,
+    `password`, `secret`, `authorization`, or ends in `api_key`/`api-key`. `input_tokens`
+    and `token_count` name counts, not secrets."""
+    last = key.rsplit(".", 1)[-1].lower()
+    if last.endswith(_SECRET_ENDINGS):
+        return True
+    return _WORD.split(last)[-1] in _SECRET_WORDS
+
+
+def cut_text(text: str, limit: int = MAX_VALUE_BYTES) -> str:
+    """`text` itself when it fits in `limit` UTF-8 bytes, else its head and a marker."""
+    if len(text) * 4 <= limit:
+        return text
+    encoded = text.encode("utf-8", "replace")
+    if len(encoded) <= limit:
+        return text
+    head = encoded[:limit].decode("utf-8", "ignore")
+    return f"{head}…[cut: {len(encoded)} bytes, {limit} kept]"
+
+
+def clean_value(key: str, value: object) -> object:
+    """The value as stored under `key`."""
+    if names_a_secret(key):
+        return REDACTED
+    if isinstance(value, str):
+        return cut_text(value)
+    if isinstance(value, list):
+        return [clean_value(key, item) for item in value]
+    if isinstance(value, dict):
+        return {str(k): clean_value(str(k), v) for k, v in value.items()}
+    if isinstance(value, float) and value != value:  # NaN is not JSON
+        return None
+    return value
+
+
+def clean_attributes(pairs: Iterable[tuple[str, object]]) -> Attributes:
+    """Attributes by key, each value cleaned; a repeated key keeps its last value."""
+    return {key: clean_value(key, value) for key, value in pairs}

@@ -1,0 +1,212 @@
+"""OTLP/HTTP trace bodies decoded with `opentelemetry-proto`: protobuf or the OTLP JSON
+encoding, gzip or not, into plain spans (`ReceivedSpan`); unreadable spans counted."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import gzip
+import json
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
+
+from server.traces.attributes import Attributes, clean_attributes
+from server.traces.spans import ReceivedEvent, ReceivedSpan
+
+PROTOBUF = "application/x-protobuf"
+JSON = "application/json"
+
+
+class NotOtlp(ValueError):
+    """The body is not an OTLP trace export (400 with an OTLP `Status`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    spans: list[ReceivedSpan]
+    rejected: int
+    reasons: list[str]
+
+
+def decompress(body: bytes, encoding: str | None) -> bytes:
+    """The body without its `Content-Encoding` (gzip, deflate or none)."""
+    name = (encoding or "identity").strip().lower()
+    try:
+        if name == "gzip":
+            return gzip.decompress(body)
+        if name == "deflate":
+            return zlib.decompress(body)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise NotOtlp(f"the body is not valid {name}") from exc
+    if name not in ("identity", ""):
+        raise NotOtlp(f"Content-Encoding {name} is not supported (gzip is)")
+    return body
+
+
+def decode(body: bytes, media_type: str) -> Decoded:
+    """Every readable span of an export; unreadable ones counted with a reason."""
+    request = ExportTraceServiceRequest()
+    if media_type == PROTOBUF:
+        try:
+            request.ParseFromString(body)
+        except DecodeError as exc:
+            raise NotOtlp("the body is not an OTLP protobuf ExportTraceServiceRequest") from exc
+        if body and not request.resource_spans:  # bytes that parse only as unknown fields
+            raise NotOtlp("the body is not an OTLP protobuf ExportTraceServiceRequest")
+    else:
+        try:
+            document = json.loads(body)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise NotOtlp("the body is not JSON") from exc
+        if not isinstance(document, dict) or (
+            document and not {"resourceSpans", "resource_spans"} & document.keys()
+        ):
+            raise NotOtlp("the body is not an OTLP JSON ExportTraceServiceRequest")
+        try:
+            json_format.ParseDict(_ids_as_base64(document), request, ignore_unknown_fields=True)
+        except (json_format.ParseError, ValueError, TypeError) as exc:
+            raise NotOtlp("the body is not an OTLP JSON ExportTraceServiceRequest") from exc
+    return _spans_of(request)
+
+
+def response_body(rejected: int, reason: str, media_type: str) -> bytes:
+    """The `ExportTraceServiceResponse`, `partial_success` set when spans were rejected."""
+    response = ExportTraceServiceResponse()
+    if rejected:
+        response.partial_success.rejected_spans = rejected
+        response.partial_success.error_message = reason
+    if media_type == PROTOBUF:
+        encoded: bytes = response.SerializeToString()
+        return encoded
+    return json.dumps(json_format.MessageToDict(response)).encode()
+
+
+def status_body(code: int, message: str, media_type: str) -> bytes:
+    """A `google.rpc.Status` (the OTLP error body) with a gRPC code and the reason."""
+    from google.rpc.status_pb2 import Status as RpcStatus
+
+    status = RpcStatus(code=code, message=message)
+    if media_type == PROTOBUF:
+        encoded: bytes = status.SerializeToString()
+        return encoded
+    return json.dumps({"code": code, "message": message}).encode()
+
+
+def _spans_of(request: ExportTraceServiceRequest) -> Decoded:
+    spans: list[ReceivedSpan] = []
+    reasons: list[str] = []
+    rejected = 0
+    for resource_spans in request.resource_spans:
+        resource = clean_attributes(_pairs(resource_spans.resource.attributes))
+        for scope_spans in resource_spans.scope_spans:
+            for span in scope_spans.spans:
+                why = _unreadable(span)
+                if why is not None:
+                    rejected += 1
+                    if why not in reasons:
+                        reasons.append(why)
+                    continue
+                spans.append(_received(span, resource))
+    return Decoded(spans, rejected, reasons)
+
+
+def _unreadable(span: Span) -> str | None:
+    if len(span.trace_id) != 16 or not any(span.trace_id):
+        return "a span's trace id is not 16 bytes"
+    if len(span.span_id) != 8 or not any(span.span_id):
+        return "a span's span id is not 8 bytes"
+    if span.parent_span_id and len(span.parent_span_id) != 8:
+        return "a span's parent span id is not 8 bytes"
+    if span.start_time_unix_nano == 0:
+        return "a span has no start time"
+    return None
+
+
+def _received(span: Span, resource: Attributes) -> ReceivedSpan:
+    end = max(span.end_time_unix_nano, span.start_time_unix_nano)
+    return ReceivedSpan(
+        trace_id=span.trace_id.hex(),
+        span_id=span.span_id.hex(),
+        parent_span_id=span.parent_span_id.hex() if any(span.parent_span_id) else None,
+        name=span.name[:500],
+        start_unix_nano=span.start_time_unix_nano,
+        end_unix_nano=end,
+        error=span.status.code == Status.STATUS_CODE_ERROR,
+        status_message=span.status.message[:2000],
+        attributes=clean_attributes(_pairs(span.attributes)),
+        resource=resource,
+        events=tuple(
+            ReceivedEvent(
+                name=event.name[:500],
+                time_unix_nano=event.time_unix_nano,
+                attributes=clean_attributes(_pairs(event.attributes)),
+            )
+            for event in span.events
+        ),
+    )
+
+
+def _pairs(pairs: Any) -> Iterator[tuple[str, object]]:
+    for pair in pairs:
+        assert isinstance(pair, KeyValue)
+        yield pair.key, value_of(pair.value)
+
+
+def value_of(value: AnyValue) -> object:
+    """An `AnyValue` as a plain value (bytes as base64 text)."""
+    kind = value.WhichOneof("value")
+    if kind is None:
+        return None
+    if kind == "array_value":
+        return [value_of(item) for item in value.array_value.values]
+    if kind == "kvlist_value":
+        return {pair.key: value_of(pair.value) for pair in value.kvlist_value.values}
+    if kind == "bytes_value":
+        return base64.b64encode(value.bytes_value).decode()
+    found: object = getattr(value, kind)
+    return found
+
+
+_ID_KEYS = ("traceId", "trace_id", "spanId", "span_id", "parentSpanId", "parent_span_id")
+
+
+def _ids_as_base64(document: dict[str, Any]) -> dict[str, Any]:
+    """OTLP JSON writes ids as hex where protobuf's JSON mapping reads base64: convert in
+    place; an id that is not hex becomes empty, so its span is rejected, not the export."""
+    for resource_spans in _dicts(document.get("resourceSpans", document.get("resource_spans"))):
+        for scope_spans in _dicts(
+            resource_spans.get("scopeSpans", resource_spans.get("scope_spans"))
+        ):
+            for span in _dicts(scope_spans.get("spans")):
+                _convert_ids(span)
+                for link in _dicts(span.get("links")):
+                    _convert_ids(link)
+    return document
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, dict)]
+
+
+def _convert_ids(holder: dict[str, Any]) -> None:
+    for key in _ID_KEYS:
+        found = holder.get(key)
+        if not isinstance(found, str):
+            continue
+        try:
+            holder[key] = base64.b64encode(bytes.fromhex(found)).decode()
+        except (ValueError, binascii.Error):
+            holder[key] = ""

@@ -1,0 +1,205 @@
+"""`POST /v1/traces`: the OTLP/HTTP trace receiver (docs/traces.md). A MEMBER's or an INGEST
+token; protobuf or OTLP JSON, gzip or not; 8 MiB at most; the token's rate; spans stored once
+by (trace id, span id); the answer an `ExportTraceServiceResponse`, an error a `Status`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+
+from server.auth import bearer_token
+from server.db import transaction
+from server.errors import Forbidden, ShipwiseError, Unauthenticated
+from server.state import AppState
+from server.token_cache import TokenCache
+from server.traces import otlp, store
+from server.workspaces.models import Workspace
+from server.workspaces.roles import Actor, Role, TokenScope
+
+logger = logging.getLogger("shipwise.traces")
+
+MAX_BODY_BYTES = 8 * 1024 * 1024
+"""A larger export is refused with 413 (compressed or not)."""
+MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
+"""A gzip body that inflates past this is refused with 413 too."""
+RETENTION_SWEEP_SECONDS = 600.0
+"""A workspace's expired traces are deleted at most this often per process."""
+
+# gRPC codes the OTLP `Status` carries.
+_INVALID_ARGUMENT = 3
+_PERMISSION_DENIED = 7
+_RESOURCE_EXHAUSTED = 8
+_UNAVAILABLE = 14
+_UNAUTHENTICATED = 16
+
+
+class TraceReceiver:
+    """The endpoint; bound to the app's state at start-up (routes are declared before it)."""
+
+    def __init__(self) -> None:
+        self.state: AppState | None = None
+        self.tokens: TokenCache | None = None
+        self._swept: dict[str, float] = {}
+
+    def bind(self, state: AppState) -> None:
+        self.state = state
+        self.tokens = TokenCache(
+            state.read_sessionmaker, ttl=state.settings.token_cache_seconds, ingest=True
+        )
+
+    async def endpoint(self, request: Request) -> Response:
+        assert self.state is not None and self.tokens is not None, "the lifespan has not started"
+        media = _media_type(request.headers.get("content-type"))
+        answer_as = media or otlp.JSON
+        if media is None:
+            return _status(
+                415,
+                _INVALID_ARGUMENT,
+                "send application/x-protobuf or application/json (OTLP)",
+                answer_as,
+            )
+        try:
+            actor = await self._caller(request)
+        except Unauthenticated as exc:
+            return _status(401, _UNAUTHENTICATED, exc.message, answer_as)
+        except Forbidden as exc:
+            return _status(403, _PERMISSION_DENIED, exc.message, answer_as)
+        if not await self.state.rate_limiter.hit(
+            f"ingest:{actor.token_id}", limit=actor.requests_per_minute
+        ):
+            return _status(
+                429,
+                _RESOURCE_EXHAUSTED,
+                f"over {actor.requests_per_minute} exports per minute for this token",
+                answer_as,
+                headers={"Retry-After": str(_seconds_to_next_minute())},
+            )
+        return await self._receive(request, actor, media)
+
+    async def _caller(self, request: Request) -> Actor:
+        assert self.tokens is not None
+        try:
+            actor = await self.tokens.authenticate(
+                bearer_token(request.headers.get("authorization"))
+            )
+        except ShipwiseError as exc:
+            if isinstance(exc, Forbidden | Unauthenticated):
+                raise
+            raise Unauthenticated("a valid API token is required") from exc
+        if actor.scope != TokenScope.INGEST and not actor.role.at_least(Role.MEMBER):
+            raise Forbidden("writing traces needs a MEMBER's token or an INGEST token")
+        return actor
+
+    async def _receive(self, request: Request, actor: Actor, media: str) -> Response:
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            return _too_large(media)
+        try:
+            body = await _read_body(request)
+        except ClientDisconnect:
+            return Response(status_code=400)
+        if body is None:
+            return _too_large(media)
+        try:
+            raw = otlp.decompress(body, request.headers.get("content-encoding"))
+            if len(raw) > MAX_DECOMPRESSED_BYTES:
+                return _too_large(media)
+            decoded = (
+                await asyncio.to_thread(otlp.decode, raw, media)
+                if len(raw) > 262_144
+                else otlp.decode(raw, media)
+            )
+        except otlp.NotOtlp as exc:
+            return _status(400, _INVALID_ARGUMENT, str(exc), media)
+        try:
+            await self._store(actor, decoded.spans)
+        except SQLAlchemyError as exc:  # exporters retry a 503
+            logger.warning("traces not stored", extra={"error_type": type(exc).__name__})
+            return _status(
+                503,
+                _UNAVAILABLE,
+                "the spans could not be stored; retry",
+                media,
+                headers={"Retry-After": "1"},
+            )
+        reason = "; ".join(decoded.reasons)
+        return Response(
+            otlp.response_body(decoded.rejected, reason, media),
+            media_type=media,
+        )
+
+    async def _store(self, actor: Actor, spans: list[Any]) -> None:
+        assert self.state is not None
+        if spans:
+            async with transaction(self.state.sessionmaker) as session:
+                await store.store_spans(
+                    session=session, workspace_id=actor.workspace_id, spans=spans
+                )
+        await self._sweep(actor.workspace_id)
+
+    async def _sweep(self, workspace_id: str) -> None:
+        """Retention: the workspace's expired traces deleted, at most every 10 minutes."""
+        assert self.state is not None
+        now = time.monotonic()
+        if now - self._swept.get(workspace_id, -math.inf) < RETENTION_SWEEP_SECONDS:
+            return
+        self._swept[workspace_id] = now
+        async with transaction(self.state.sessionmaker) as session:
+            days = await session.scalar(
+                select(Workspace.trace_retention_days).where(Workspace.id == workspace_id)
+            )
+            if days:
+                await store.forget_expired(session=session, workspace_id=workspace_id, days=days)
+
+
+def _media_type(content_type: str | None) -> str | None:
+    value = (content_type or "").split(";", 1)[0].strip().lower()
+    if value in ("application/x-protobuf", "application/protobuf"):
+        return otlp.PROTOBUF
+    if value == "application/json":
+        return otlp.JSON
+    return None
+
+
+async def _read_body(request: Request) -> bytes | None:
+    """The body, or None past `MAX_BODY_BYTES` (read no further)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(media: str) -> Response:
+    return _status(413, _INVALID_ARGUMENT, f"the export is over {MAX_BODY_BYTES} bytes", media)
+
+
+def _status(
+    http_status: int,
+    code: int,
+    message: str,
+    media: str,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    return Response(
+        otlp.status_body(code, message, media),
+        status_code=http_status,
+        media_type=media,
+        headers=headers,
+    )
+
+
+def _seconds_to_next_minute() -> int:
+    """Rate windows are whole minutes (server/runtime): retry when this one ends."""
+    return max(1, math.ceil(60 - time.time() % 60))
