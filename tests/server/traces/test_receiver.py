@@ -299,3 +299,18 @@ async def test_an_unsupported_media_type_is_415(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     posted = await post(backend, b"hello", token=ws.owner, content_type="text/plain")
     assert posted.status == 415
+
+
+async def test_nul_characters_and_infinite_numbers_are_stored_safely(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    trace_id = new_trace_id()
+    span = SpanSpec(
+        trace_id,
+        "odd\x00name",
+        attributes={"note": "a\x00b", "ratio": float("inf"), "nan": float("nan"), "k\x00": 1},
+    )
+    await post_spans(backend, [span], token=ws.owner)
+    trace = await read_trace(backend, trace_id, token=ws.owner)
+    assert trace["rootName"] == "odd\ufffdname"
+    attributes = trace["steps"][0]["attributes"]
+    assert attributes == {"note": "a\ufffdb", "ratio": None, "nan": None, "k\ufffd": 1}
