@@ -1,6 +1,6 @@
 """The API only grows (docs/graphql.md "The API only grows"): no breaking change from the
-schema as last released (`docs/released-schema.graphql`) to the code's, the names SPEC §3
-and seed 001 published answer, and the portal, the CLI and the SDK use no deprecated name."""
+schema as last released (`docs/released-schema.graphql`) to the code's, the names the contract
+published answer, and the portal, the CLI and the SDK use no deprecated name."""
 
 from __future__ import annotations
 

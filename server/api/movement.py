@@ -1,7 +1,7 @@
 """The GraphQL names of how a case or a run moved: one internal vocabulary (`stats.movement`)
 mapped, here and only here, to the names each part of the API published.
 
-The API only grows (docs/graphql.md "The API only grows"): the names of SPEC §3 and seed 001
+The API only grows (docs/graphql.md "The API only grows"): the names the contract published
 stay — `CaseFilter {REGRESSIONS IMPROVEMENTS DIVERGED ALL}` on a comparison's cases,
 `DiffCaseFilter` and `DiffCaseStatus` (with `UNCHANGED`) on a run diff's, `EvaluatorStatus`
 on its evaluators, `VerdictOutcome` on a baseline's verdict — and `Movement`, the shared
@@ -31,7 +31,7 @@ _RENAMED = "The published name is {0}: use it (the API only grows, docs/graphql.
 
 @strawberry.enum(
     name="CaseFilter",
-    description="A comparison's cases by their movement (SPEC §3): REGRESSIONS (the "
+    description="A comparison's cases by their movement: REGRESSIONS (the "
     "default), IMPROVEMENTS, DIVERGED (either), ALL.",
 )
 class CaseFilter(Enum):
@@ -76,7 +76,7 @@ class EvaluatorStatus(StrEnum):
     UNCHANGED = "UNCHANGED"
 
 
-@strawberry.enum(description="A baseline's verdict (SPEC §3); its `movement` is the same reading.")
+@strawberry.enum(description="A baseline's verdict; its `movement` is the same reading.")
 class VerdictOutcome(StrEnum):
     REGRESSED = "REGRESSED"
     IMPROVED = "IMPROVED"

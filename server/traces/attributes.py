@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 
@@ -37,21 +38,26 @@ def cut_text(text: str, limit: int = MAX_VALUE_BYTES) -> str:
     return f"{head}…[cut: {len(encoded)} bytes, {limit} kept]"
 
 
+def clean_text(text: str) -> str:
+    """Text PostgreSQL can store: NUL (which no text or JSONB column takes) as U+FFFD."""
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
 def clean_value(key: str, value: object) -> object:
     """The value as stored under `key`."""
     if names_a_secret(key):
         return REDACTED
     if isinstance(value, str):
-        return cut_text(value)
+        return cut_text(clean_text(value))
     if isinstance(value, list):
         return [clean_value(key, item) for item in value]
     if isinstance(value, dict):
-        return {str(k): clean_value(str(k), v) for k, v in value.items()}
-    if isinstance(value, float) and value != value:  # NaN is not JSON
+        return {clean_text(str(k)): clean_value(str(k), v) for k, v in value.items()}
+    if isinstance(value, float) and not math.isfinite(value):  # NaN and ±inf are not JSON
         return None
     return value
 
 
 def clean_attributes(pairs: Iterable[tuple[str, object]]) -> Attributes:
     """Attributes by key, each value cleaned; a repeated key keeps its last value."""
-    return {key: clean_value(key, value) for key, value in pairs}
+    return {clean_text(key): clean_value(key, value) for key, value in pairs}

@@ -21,7 +21,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 
-from server.traces.attributes import Attributes, clean_attributes
+from server.traces.attributes import Attributes, clean_attributes, clean_text
 from server.traces.spans import ReceivedEvent, ReceivedSpan
 
 PROTOBUF = "application/x-protobuf"
@@ -139,16 +139,16 @@ def _received(span: Span, resource: Attributes) -> ReceivedSpan:
         trace_id=span.trace_id.hex(),
         span_id=span.span_id.hex(),
         parent_span_id=span.parent_span_id.hex() if any(span.parent_span_id) else None,
-        name=span.name[:500],
+        name=clean_text(span.name[:500]),
         start_unix_nano=span.start_time_unix_nano,
         end_unix_nano=end,
         error=span.status.code == Status.STATUS_CODE_ERROR,
-        status_message=span.status.message[:2000],
+        status_message=clean_text(span.status.message[:2000]),
         attributes=clean_attributes(_pairs(span.attributes)),
         resource=resource,
         events=tuple(
             ReceivedEvent(
-                name=event.name[:500],
+                name=clean_text(event.name[:500]),
                 time_unix_nano=event.time_unix_nano,
                 attributes=clean_attributes(_pairs(event.attributes)),
             )

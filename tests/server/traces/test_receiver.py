@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -299,3 +300,44 @@ async def test_an_unsupported_media_type_is_415(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     posted = await post(backend, b"hello", token=ws.owner, content_type="text/plain")
     assert posted.status == 415
+
+
+async def test_nul_characters_and_infinite_numbers_are_stored_safely(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    trace_id = new_trace_id()
+    span = SpanSpec(
+        trace_id,
+        "odd\x00name",
+        attributes={"note": "a\x00b", "ratio": float("inf"), "nan": float("nan"), "k\x00": 1},
+    )
+    await post_spans(backend, [span], token=ws.owner)
+    trace = await read_trace(backend, trace_id, token=ws.owner)
+    assert trace["rootName"] == "odd\ufffdname"
+    attributes = trace["steps"][0]["attributes"]
+    assert attributes == {"note": "a\ufffdb", "ratio": None, "nan": None, "k\ufffd": 1}
+
+
+async def test_spans_of_one_trace_posted_at_once_make_one_whole_summary(backend: Backend) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    trace_id = new_trace_id()
+    root = SpanSpec(
+        trace_id,
+        "invoke_agent support",
+        duration_ms=500,
+        attributes={"gen_ai.operation.name": "invoke_agent"},
+    )
+    calls = [
+        SpanSpec(
+            trace_id,
+            f"chat {n}",
+            parent_id=root.span_id,
+            start_ms=10 + n * 10,
+            base_ns=root.base_ns,
+            attributes={**CHAT, "gen_ai.usage.input_tokens": n + 1},
+        )
+        for n in range(7)
+    ]
+    await asyncio.gather(*(post_spans(backend, [span], token=ws.owner) for span in [root, *calls]))
+    trace = await read_trace(backend, trace_id, token=ws.owner)
+    assert (trace["stepCount"], trace["llmCalls"], trace["inputTokens"]) == (8, 7, 28)
+    assert trace["rootName"] == "invoke_agent support"

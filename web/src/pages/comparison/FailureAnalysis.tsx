@@ -12,10 +12,10 @@ type Counts = NonNullable<
   ComparisonScorecardQuery["comparison"]["scorecard"]
 >["failureAnalysis"];
 
-/** The published filters (SPEC §3), not the deprecated names added beside them. */
+/** The published filters (docs/graphql.md), not the deprecated names added beside them. */
 type TabFilter = Extract<CaseFilter, "REGRESSIONS" | "IMPROVEMENTS" | "DIVERGED" | "ALL">;
 
-/** Seed 000's and SPEC §7's tabs. */
+/** The failure-analysis tabs as docs/portal.md names them. */
 const TABS: readonly Tab<TabFilter>[] = [
   { key: "REGRESSIONS", label: "Regressions" },
   { key: "IMPROVEMENTS", label: "Improvements" },
