@@ -16,7 +16,7 @@ from server.comparisons.models import Trial
 from server.connections.service import Simulation
 from server.runs.models import RunItem
 from server.workspaces.roles import Role
-from tests.server.dispatch.api import create, start
+from tests.server.dispatch.api import start_comparison, wait_terminal
 from tests.server.runs.api import append, experiment
 
 START = """mutation($e: ID!, $k: String!, $c: JSON) {
@@ -372,8 +372,11 @@ async def test_a_hosted_comparison_is_graded_on_its_one_model_call(backend: Back
         {"kind": "MAX_LLM_CALLS", "n": 1},
         {"kind": "MAX_STEPS", "n": 1},
     ]
-    comparison_id = await create(backend, member, setup.input(trialsPerCase=1, checks=checks))
-    assert (await start(backend, member, comparison_id, background=False))["status"] == "DONE"
+    comparison_id = await start_comparison(
+        backend, member, setup.input(trialsPerCase=1, checks=checks)
+    )
+    ended = await wait_terminal(backend, member, comparison_id, timeout=180)
+    assert ended["status"] == "DONE"
     async with backend.sessionmaker() as session:
         trials = list(
             await session.scalars(
