@@ -211,6 +211,10 @@ async def test_gate_settings_start_the_compare_form_and_grade_five_cases(
     await expect(page.get_by_role("heading", name="Pane 1 (Version 1)")).to_be_visible()
     await page.get_by_role("textbox", name="Model").fill("sim-1")
     await page.get_by_role("combobox", name="Cases from").select_option(label="gate-one")
+    fill = page.get_by_role("combobox", name="Fill from case")
+    await expect(fill.get_by_role("option", name="case-0003")).to_be_attached()
+    await fill.select_option(label="case-0003")
+    await expect(page.get_by_role("textbox", name="question")).to_have_value("What is 3 + 3?")
     await page.get_by_role("button", name="Run on 5 cases").click()
     cases = page.get_by_role("table", name="Cases")
     await expect(cases.get_by_role("row")).to_have_count(6)  # the header and 5 cases

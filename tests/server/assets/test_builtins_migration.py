@@ -40,9 +40,7 @@ async def test_builtins_come_with_the_migration_and_go_with_its_downgrade(
     await asyncio.to_thread(upgrade, url, "0003")
     assets, versions = await _builtins(url)
     expected = sorted(BUILTINS, key=lambda b: b.id)
-    assert assets == [
-        (b.id, b.kind, b.name, None) for b in expected
-    ]
+    assert assets == [(b.id, b.kind, b.name, None) for b in expected]
     assert [(v.id, v.number, v.state.value, v.content, v.content_hash) for v in versions] == [
         (b.version_id, 1, "SEALED", b.content, content_hash(b.content)) for b in expected
     ]

@@ -61,7 +61,9 @@ export function PaneCard({
     <section className="pane" aria-labelledby={`${base}-h`}>
       <h2 id={`${base}-h`}>
         {name}{" "}
-        <span className="muted">{version ? `(Version ${version.number})` : "(Draft)"}</span>
+        <span className="muted">
+          {version ? `(Version ${version.number})` : pane.versionId ? "(Saved version)" : "(Draft)"}
+        </span>
       </h2>
       {versions.length > 0 && (
         <label className="field">

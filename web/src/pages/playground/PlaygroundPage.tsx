@@ -15,6 +15,7 @@ import { atLeast } from "../../lib/roles";
 import { useSession } from "../../lib/session";
 import { compareVersionsLink } from "../prompts/compareLink";
 import { AddAssetVersion, ReleasesUsingQuery } from "../prompts/promptsDocuments";
+import { CaseFill } from "./CaseFill";
 import { CaseGrid } from "./CaseGrid";
 import { PaneCard, type VersionChoice } from "./PaneCard";
 import {
@@ -72,7 +73,7 @@ export default function PlaygroundPage() {
   const navigate = useNavigate();
   const { role } = useSession();
   const [params, setParams] = useSearchParams();
-  const [{ data: choices, error: choicesError }] = useQuery({ query: PlaygroundChoicesQuery });
+  const [{ data: choices, error: choicesError }, refetchChoices] = useQuery({ query: PlaygroundChoicesQuery });
   const [{ data: releases }] = useQuery({ query: ReleasesUsingQuery });
   const prompts = useMemo(() => choices?.assets.edges.map((e) => e.node) ?? [], [choices]);
   const connections = choices?.modelConnections.edges.map((e) => e.node) ?? [];
@@ -165,6 +166,7 @@ export default function PlaygroundPage() {
     if (!saved) return setRunError(result.error ?? null);
     setSession({ ...session, panes: session.panes.map((p, i) => (i === index ? { ...p, versionId: saved.id } : p)) });
     setNotice(`Saved as version ${saved.number}.`);
+    refetchChoices({ requestPolicy: "network-only" });
   };
   const compare = () => {
     const step = compareStep(session, versions);
@@ -191,6 +193,13 @@ export default function PlaygroundPage() {
       <section aria-label="Input" className="playground-input">
         <h2>Input</h2>
         {variables.length === 0 && <p className="muted">The messages use no variables.</p>}
+        {variables.length > 0 && (
+          <CaseFill
+            datasetId={gridDataset}
+            variables={variables}
+            onFill={(values) => setSession({ ...session, variables: { ...session.variables, ...values } })}
+          />
+        )}
         {variables.map((v) => (
           <label key={v} className="field">
             {v}

@@ -103,3 +103,22 @@ export const PlaygroundProgressSubscription = graphql(`
     }
   }
 `);
+
+export const PlaygroundCasesQuery = graphql(`
+  query PlaygroundCases($id: ID!) {
+    dataset(id: $id) {
+      id
+      latestVersion {
+        id
+        cases(split: DEV, first: 20) {
+          edges {
+            node {
+              datasetItemId
+              input
+            }
+          }
+        }
+      }
+    }
+  }
+`);
