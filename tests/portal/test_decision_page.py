@@ -204,9 +204,9 @@ async def test_the_tabs_carry_the_counts_they_list_and_the_majority_line_says_wh
         await failures.get_by_role("combobox", name="Baseline").select_option(label=label)
         worse, better = verdicts[index]["worseCount"], verdicts[index]["betterCount"]
         expected = {
-            "Regressed": worse,
-            "Improved": better,
-            "Changed": worse + better,
+            "Regressions": worse,
+            "Improvements": better,
+            "All diverged": worse + better,
             "All": 24,
         }
         assert (worse, better) == ((8, 0) if label == "v3" else (8, 4))

@@ -186,7 +186,7 @@ async def _walk_the_demo(page: Any, base: str, link: str, *, keyboard: bool) -> 
     await _no_violations(page, "finalized comparison")
 
     analysis = page.get_by_role("region", name="Failure analysis")
-    tab = analysis.get_by_role("tab", name="Regressed")
+    tab = analysis.get_by_role("tab", name=re.compile(r"^Regressions \(\d+\)$"))
     assert await tab.get_attribute("aria-selected") == "true"
     await go.click(analysis.get_by_role("button", name="Debug").first)
     dialog = page.get_by_role("dialog", name=re.compile(r"^Case "))
