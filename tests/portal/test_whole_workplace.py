@@ -77,7 +77,7 @@ async def add_connection(page: Any) -> None:
     await dialog.get_by_role("button", name="Add and check").click()
     await expect(dialog).to_be_hidden()
     row = connections.get_by_role("row", name=re.compile(r"^practice-model Simulated"))
-    await expect(row).to_contain_text("Ready: the provider answered the last check")
+    await expect(row).to_contain_text("Ready: a simulated connection answers without a provider")
 
 
 async def upload_dataset(page: Any) -> None:
