@@ -14,8 +14,14 @@ from server.money import dollars
 from server.workspaces.roles import Role
 from tests.portal.harness import sign_in
 
-LINES = """(cell) => { const range = document.createRange(); range.selectNodeContents(cell);
-  return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size; }"""
+LINES = """(cell) => { const tops = new Set();
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = document.createRange(); range.selectNodeContents(node);
+    for (const r of range.getClientRects()) tops.add(Math.round(r.top));
+  }
+  return tops.size; }"""
+"""How many lines a cell's text takes (its text's boxes only, not its elements')."""
 
 
 async def test_the_list_keeps_status_words_whole_and_money_as_everywhere(

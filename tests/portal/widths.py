@@ -116,5 +116,5 @@ async def stacked(table: Any) -> None:
     )
     assert cells, "no labelled cell"
     for label, before, width, table_width in cells:
-        assert before == f'"{label}"', f"{label}: shows {before} beside its value"
+        assert before.startswith(f'"{label}"'), f"{label}: shows {before} beside its value"
         assert width >= table_width - 2, f"{label}: {width} px of the row's {table_width}"
