@@ -201,9 +201,9 @@ def _cpu_s(pid: int) -> float:
 
 
 def _start_worker(
-    env: dict[str, str], profile: str | None = None, worker: Sequence[str] = ("worker",)
+    env: dict[str, str], profile: str | None = None, args: Sequence[str] = ("worker",)
 ) -> subprocess.Popen[bytes]:
-    command = spied([sys.executable, "-m", "server.cli", *worker], profile)
+    command = spied([sys.executable, "-m", "server.cli", *args], profile)
     return subprocess.Popen(
         command, env=child_env(env), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
     )
@@ -279,7 +279,7 @@ async def _run_once(
     workers: int = 1,
     profile: str | None = None,
     api_profile: str | None = None,
-    worker: Sequence[str] = ("worker",),
+    worker_args: Sequence[str] = ("worker",),
 ) -> dict[str, Any]:
     """One comparison at `delay` seconds per call on `workers` worker processes; its wall time
     from start to DONE, and the delivery delays seen by `subscribers` websocket clients."""
@@ -294,7 +294,7 @@ async def _run_once(
     }
     fake, base_url = start_fake(delay)
     worker_processes = [
-        _start_worker(env, profile if i == 0 else None, worker) for i in range(workers)
+        _start_worker(env, profile if i == 0 else None, worker_args) for i in range(workers)
     ]
     api, api_url = await _start_api(env, api_profile) if subscribers else (None, "")
     delays_ms: list[float] = []
@@ -463,7 +463,7 @@ async def main() -> None:
         await asyncio.to_thread(upgrade, database_url)
         if "flat" in phases:
             flat = await _run_once(
-                database_url, key, 0.0, args.cases, profile=args.profile, worker=worker
+                database_url, key, 0.0, args.cases, profile=args.profile, worker_args=worker
             )
             per_s = flat["calls"] / flat["wall_s"]
             emit(
@@ -475,7 +475,7 @@ async def main() -> None:
             )
             emit(_ramp_line(flat))
         if "two" in phases:
-            two = await _run_once(database_url, key, 0.0, args.cases, workers=2, worker=worker)
+            two = await _run_once(database_url, key, 0.0, args.cases, workers=2, worker_args=worker)
             emit(
                 f"0 ms latency, two workers on one comparison: {two['wall_s']:.2f} s → "
                 f"{two['calls'] / two['wall_s']:.0f} calls/s; status {two['status']}, "
@@ -491,7 +491,7 @@ async def main() -> None:
                 subscribers=args.subscribers,
                 profile=None if "flat" in phases else args.profile,
                 api_profile=args.profile_api,
-                worker=worker,
+                worker_args=worker,
             )
             emit(
                 f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}, "
