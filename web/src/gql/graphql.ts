@@ -41,7 +41,7 @@ export type CaseClassification =
   | 'INCOMPLETE'
   | 'REGRESSED';
 
-/** A comparison's cases by their movement (SPEC §3): REGRESSIONS (the default), IMPROVEMENTS, DIVERGED (either), ALL. */
+/** A comparison's cases by their movement: REGRESSIONS (the default), IMPROVEMENTS, DIVERGED (either), ALL. */
 export type CaseFilter =
   | 'ALL'
   | 'CHANGED'
@@ -491,7 +491,7 @@ export type VariableMappingInput = {
   variable: string;
 };
 
-/** A baseline's verdict (SPEC §3); its `movement` is the same reading. */
+/** A baseline's verdict; its `movement` is the same reading. */
 export type VerdictOutcome =
   | 'IMPROVED'
   | 'NO_CHANGE'
