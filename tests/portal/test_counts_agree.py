@@ -70,7 +70,7 @@ async def test_worse_cases_count_the_same_in_the_api_portal_and_report_page(
     panel = failures.get_by_role("tabpanel")
     for index, label in LABELS.items():
         await failures.get_by_role("combobox", name="Baseline").select_option(label=label)
-        for name, count in (("Regressed", worse[index]), ("Improved", better[index])):
+        for name, count in (("Regressions", worse[index]), ("Improvements", better[index])):
             tab = failures.get_by_role("tab", name=f"{name} ({count})", exact=True)
             await tab.click()
             await expect(panel.get_by_role("button", name="Debug")).to_have_count(count)

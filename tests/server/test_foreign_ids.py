@@ -46,6 +46,7 @@ ARGUMENT_KINDS = {
     "ids": "follow_up",
     "targetId": "comparison",
     "traceId": "trace",
+    "assetId": "asset",
 }
 """What an argument named so takes, whatever its field."""
 
@@ -67,9 +68,10 @@ RETURN_KINDS = {
 }
 """What an `id` argument takes: the object its field answers with."""
 
-POLYMORPHIC = {"exportLink"}
-"""Fields whose `id` is what another argument says (`target`): their own tests probe another
-workspace's ids (tests/server/exports/test_exports.py)."""
+POLYMORPHIC = {"exportLink", "stopPlaygroundRun"}
+"""Fields whose `id` is what another argument says (`target`), or an object no world can hold
+(a Playground run lives in its API process): their own tests probe another workspace's ids
+(tests/server/exports/test_exports.py, tests/server/playground/test_run.py)."""
 
 FILTERS = {("auditEvents", "actorId"), ("auditEvents", "targetId")}
 """Arguments that narrow a list: another workspace's id matches nothing (an empty page)."""
@@ -80,6 +82,7 @@ PLACEHOLDERS: dict[str, Any] = {
     "cases": [{"datasetItemId": "q-1", "input": "What is 1 + 1?", "split": "DEV"}],
     "items": [],
     "expiresInHours": 1,
+    "settings": {},
 }
 """Values for required arguments that are not ids, where the type's default would not pass."""
 

@@ -53,7 +53,7 @@ async def test_a_persisted_document_with_a_refused_variable_answers_validation_f
     sent = [
         persisted_body("ComparisonsList", {"first": 5, "status": "NOT_A_STATUS"}),
         persisted_body(
-            "ComparisonCases", {"id": "cmp_missing", "filter": "REGRESSIONS", "first": 5}
+            "ComparisonCases", {"id": "cmp_missing", "filter": "UNCHANGED", "first": 5}
         ),
         persisted_body("ComparisonCases", {"id": "cmp_missing", "filter": 7, "first": "five"}),
     ]

@@ -3,6 +3,9 @@ MEMBER and audited, bad input refused in words with nothing changed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bench.kit.factories import make_dataset, make_prompt_version, make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
@@ -72,3 +75,62 @@ async def test_bad_gate_settings_are_refused_and_change_nothing(backend: Backend
     assert node["gateSettings"] is None
     events = (await backend.gql(EVENTS, token=ws.owner)).ok()["auditEvents"]["edges"]
     assert not [e for e in events if e["node"]["action"] == "prompt.set_gate_settings"]
+
+
+async def test_another_workspaces_ids_answer_as_unknown_ones(backend: Backend) -> None:
+    """Every ID a Playground input takes (tests/server/test_foreign_input_ids.py lists them
+    here): another workspace's answers exactly as an id that does not exist, refused."""
+    from tests.server.playground.api import RUN, connection, pane
+
+    mine = await make_workspace(backend.sessionmaker, name="mine")
+    theirs = await make_workspace(backend.sessionmaker, name="theirs")
+    made_up = "xyz_00000000000000000000000000"
+    my_prompt = await make_prompt_version(backend.sessionmaker, mine)
+    my_conn = await connection(backend, mine.owner, kind="SIMULATED")
+    their_dataset = (await make_dataset(backend.sessionmaker, theirs, cases=3)).asset_id
+    their_version = await make_prompt_version(backend.sessionmaker, theirs)
+    their_conn = await connection(backend, theirs.owner, kind="SIMULATED")
+    asks: dict[str, tuple[Callable[[str], dict[str, Any]], str]] = {
+        "PlaygroundPaneInput.connectionId": (
+            lambda x: {"panes": [pane(x)], "variables": {"name": "Ada"}},
+            their_conn,
+        ),
+        "PlaygroundPaneInput.promptVersionId": (
+            lambda x: {"panes": [pane(my_conn, messages=None, promptVersionId=x)]},
+            their_version.id,
+        ),
+        "PlaygroundPaneInput.assetId": (
+            lambda x: {"panes": [pane(my_conn, assetId=x)], "variables": {"name": "Ada"}},
+            their_version.asset_id,
+        ),
+        "PlaygroundRunInput.datasetId": (
+            lambda x: {"panes": [pane(my_conn)], "datasetId": x},
+            their_dataset,
+        ),
+    }
+    for field, (build, foreign) in asks.items():
+        answers = []
+        for sent in (foreign, made_up):
+            result = await backend.gql(RUN, {"input": build(sent)}, token=mine.owner)
+            answers.append(
+                [
+                    (e["extensions"]["code"], e["message"].replace(sent, "<id>"))
+                    for e in result.errors
+                ]
+            )
+        assert answers[0] == answers[1] and answers[0][0][0] in (
+            "NOT_FOUND",
+            "VALIDATION_FAILED",
+        ), (
+            field,
+            answers,
+        )
+    gate = []
+    for sent in (their_dataset, made_up):
+        result = await backend.gql(
+            SET, {"a": my_prompt.asset_id, "s": {"datasetId": sent}}, token=mine.owner
+        )
+        gate.append(
+            [(e["extensions"]["code"], e["message"].replace(sent, "<id>")) for e in result.errors]
+        )
+    assert gate[0] == gate[1] and gate[0][0][0] in ("NOT_FOUND", "VALIDATION_FAILED"), gate

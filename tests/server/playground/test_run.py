@@ -210,6 +210,11 @@ async def test_stop_cancels_the_calls_in_flight(backend: Backend, fake_openai: F
     await eventually(
         lambda: [r for r in fake_openai.requests if r.method == "POST"], what="the call asked"
     )
+    # Another workspace's member learns nothing of the run and cannot stop it: as unknown.
+    other = await make_workspace(backend.sessionmaker, name="other")
+    for run_id in (started["id"], "plr_00000000000000000000000000"):
+        refused = await backend.gql(STOP, {"id": run_id}, token=other.owner)
+        assert [e["extensions"]["code"] for e in refused.errors] == ["NOT_FOUND"]
     stopped = (await backend.gql(STOP, {"id": started["id"]}, token=ws.owner)).ok()
     assert stopped["stopPlaygroundRun"]["status"] == "STOPPED"
     [cell] = stopped["stopPlaygroundRun"]["cells"]
