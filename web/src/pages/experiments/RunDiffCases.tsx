@@ -74,13 +74,14 @@ export function RunDiffCases(props: Props) {
           <th scope="col">Pass (baseline → candidate)</th>
           <th scope="col">Input</th>
           <th scope="col">Evaluators</th>
+          <th scope="col">Trajectories</th>
         </>
       }
       query={RunDiffCasesPage}
       variables={props}
       pageSize={PAGE}
       select={(data) => data.runDiff.cases}
-      columns={5}
+      columns={6}
       empty="No cases here."
     >
       {({ cursor, node }) => (
@@ -106,18 +107,7 @@ function CaseRows({
   return (
     <Fragment>
       <tr className={node.status === "REGRESSED" ? "tinted" : undefined}>
-        <td>
-          <span className="text">{name}</span>{" "}
-          <button
-            type="button"
-            className="link"
-            aria-expanded={open}
-            aria-label={`${open ? "Hide" : "Show"} trajectories of case ${name}`}
-            onClick={() => setOpen(!open)}
-          >
-            {open ? "Hide trajectories" : "Show trajectories"}
-          </button>
-        </td>
+        <td>{name}</td>
         <td>
           {enumWords(node.status)}
           {node.passFlip && <span className="chip">pass flipped</span>}
@@ -139,10 +129,21 @@ function CaseRows({
             </ul>
           )}
         </td>
+        <td>
+          <button
+            type="button"
+            className="link"
+            aria-expanded={open}
+            aria-label={`${open ? "Hide" : "Show"} trajectories of case ${name}`}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? "Hide trajectories" : "Show trajectories"}
+          </button>
+        </td>
       </tr>
       {open && (
         <tr>
-          <td colSpan={5}>
+          <td colSpan={6}>
             <RunDiffTrajectories
               candidate={candidate}
               baseline={baseline}
