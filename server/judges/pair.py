@@ -33,6 +33,9 @@ class PairInput:
     case_input: Any
     baseline_output: Any
     treatment_output: Any
+    baseline_trajectory: str | None = None
+    """The baseline trial's trajectory as evidence (`pair_evidence.render_trajectory`)."""
+    treatment_trajectory: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +97,11 @@ class PairJudge:
 
     async def judge(self, pair: PairInput) -> PairJudgment:
         """Both orders, concurrently; a failure in either fails the pair."""
+        baseline = (pair.baseline_output, pair.baseline_trajectory)
+        treatment = (pair.treatment_output, pair.treatment_trajectory)
         forward, reverse = await asyncio.gather(
-            self._direction(pair.case_input, pair.baseline_output, pair.treatment_output),
-            self._direction(pair.case_input, pair.treatment_output, pair.baseline_output),
+            self._direction(pair.case_input, baseline, treatment),
+            self._direction(pair.case_input, treatment, baseline),
         )
         failures = [f for f in (forward, reverse) if isinstance(f, DirectionFailure)]
         if not failures:
@@ -117,9 +122,19 @@ class PairJudge:
 
         return list(await asyncio.gather(*(one(pair) for pair in pairs)))
 
-    async def _direction(self, case_input: Any, a: Any, b: Any) -> float | DirectionFailure:
-        """Response A's score in this order, or why it could not be had."""
-        messages = pairwise_messages(rubric=self.rubric, case_input=case_input, a=a, b=b)
+    async def _direction(
+        self, case_input: Any, a: tuple[Any, str | None], b: tuple[Any, str | None]
+    ) -> float | DirectionFailure:
+        """Response A's score in this order (each side: its output and its trajectory's
+        evidence), or why it could not be had."""
+        messages = pairwise_messages(
+            rubric=self.rubric,
+            case_input=case_input,
+            a=a[0],
+            b=b[0],
+            a_trajectory=a[1],
+            b_trajectory=b[1],
+        )
         attempt = 0
         while True:
             attempt += 1

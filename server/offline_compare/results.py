@@ -34,6 +34,8 @@ class Trial:
     output: Any
     evaluators: dict[str, float] = field(default_factory=dict)
     metrics: dict[str, float] = field(default_factory=dict)
+    trajectory: tuple[dict[str, Any], ...] | None = None
+    """The steps the trial's agent took (docs/domain.md), when it carries them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +171,15 @@ def _trial(value: dict[str, Any]) -> Trial:
         output=value.get("output"),
         evaluators=_numbers(value.get("evaluators"), None),
         metrics=_numbers(value.get("metrics"), METRICS),
+        trajectory=_steps(value.get("trajectory")),
     )
+
+
+def _steps(value: object) -> tuple[dict[str, Any], ...] | None:
+    """A checked trajectory's steps; None without one."""
+    if not isinstance(value, list):
+        return None
+    return tuple(step for step in value if isinstance(step, dict))
 
 
 def _numbers(value: object, known: tuple[str, ...] | None) -> dict[str, float]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from server.judges.pair import DEFAULT_CONCURRENCY, PairInput, PairJudge
+from server.judges.pair import DEFAULT_CONCURRENCY, PairJudge
+from server.offline_compare.judge_input import pair_input
 from server.offline_compare.pairing import match
 from server.offline_compare.results import Run
 from server.offline_compare.summary import COMPLETE, NO_SIGNAL, PARTIAL, Summary, summarize
@@ -23,10 +24,7 @@ async def compare_runs(
         matching = match(baseline, treatment)
         judgments = None
         if judge is not None:
-            inputs = [
-                PairInput(p.case_input, p.baseline.output, p.treatment.output)
-                for p in matching.pairs
-            ]
+            inputs = [pair_input(p) for p in matching.pairs]
             judgments = await judge.judge_all(inputs, concurrency=concurrency)
         summaries.append(
             summarize(

@@ -24,7 +24,8 @@ from server.assets.models import AssetVersion
 from server.connections.models import ModelConnection
 from server.db import utcnow
 from server.judges.connections import JudgeUnavailable, OpenJudge, open_judge
-from server.judges.pair import PairFailure, PairInput, PairJudgment, Sleep
+from server.judges.pair import PairFailure, PairJudgment, Sleep
+from server.offline_compare.judge_input import pair_input
 from server.offline_compare.pairing import Matching, match
 from server.offline_compare.results import LoadError, Run, stored_item
 from server.offline_compare.summary import summarize
@@ -198,7 +199,7 @@ async def _judge_slice(
     pairs = [matching.pairs[i] for i in indices]
     spent_before = judge.meter.micros
     judgments = await judge.judge.judge_all(
-        [PairInput(p.case_input, p.baseline.output, p.treatment.output) for p in pairs],
+        [pair_input(p) for p in pairs],
         concurrency=judge.concurrency,
     )
     rows: dict[int, PairwisePair] = {}

@@ -75,6 +75,13 @@ async def get_items_page(
     return await keyset_page(session, stmt, key=RunItem.position, first=first, after=after)
 
 
+async def get_item(*, session: AsyncSession, run_id: str, position: int) -> RunItem | None:
+    """A run's item at `position`, or None (the run is already scoped)."""
+    return await session.scalar(
+        select(RunItem).where(RunItem.run_id == run_id, RunItem.position == position)
+    )
+
+
 async def start_import(
     *,
     session: AsyncSession,

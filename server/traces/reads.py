@@ -253,3 +253,36 @@ def _quantile(ordered: Sequence[float], q: float) -> float:
     low = int(position)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+async def trajectories_of(
+    *, session: AsyncSession, workspace_id: str, trace_ids: Sequence[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """The stored steps (JSON documents, start order) of each of these traces the workspace
+    shows, by the lower-cased id; a trace of another workspace, expired or unknown is left
+    out (a run trial's `traceId`, docs/domain.md "Trajectories in runs")."""
+    wanted = sorted({trace_id.lower() for trace_id in trace_ids})
+    if not wanted:
+        return {}
+    oldest = await _oldest_shown(session, workspace_id)
+    shown = (
+        await session.execute(
+            select(Trace.id).where(
+                Trace.workspace_id == workspace_id,
+                Trace.id.in_(wanted),
+                Trace.started_at >= oldest,
+                Trace.step_count > 0,
+            )
+        )
+    ).scalars()
+    found: dict[str, list[dict[str, Any]]] = {trace_id: [] for trace_id in shown}
+    if not found:
+        return {}
+    rows = await session.execute(
+        select(TraceSpan.trace_id, TraceSpan.step)
+        .where(TraceSpan.workspace_id == workspace_id, TraceSpan.trace_id.in_(list(found)))
+        .order_by(TraceSpan.trace_id, TraceSpan.started_at, TraceSpan.span_id)
+    )
+    for trace_id, document in rows:
+        found[trace_id].append(dict(document))
+    return found

@@ -1,5 +1,6 @@
 """`/prompts` ("Prompts and models"): an asset's versions, the text diff between two, and
-"Compare on a dataset" from one version or two, opening New comparison prefilled."""
+"Compare on a dataset" from one version or two, opening New comparison prefilled; a prompt's
+gate ship policy set in "Gate settings" and the compare form starting from it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from playwright.async_api import Route, expect
 
-from bench.kit.factories import make_asset_version, make_release, make_workspace
+from bench.kit.factories import make_asset_version, make_dataset, make_release, make_workspace
 from bench.kit.harness import Backend
 from server.assets.models import AssetKind
 from server.workspaces.roles import Role
@@ -17,6 +18,9 @@ from tests.portal.harness import (
     axe_violations,
     sign_in,
 )
+
+GATE_POLICY = """query { assets(kind: PROMPT_TEMPLATE, first: 100) { edges { node { id
+  gateSettings { shipPolicy { qualityMarginPoints alpha requireGain } } } } } }"""
 
 
 def _messages(system: str) -> dict[str, Any]:
@@ -117,3 +121,73 @@ async def test_compare_waits_for_the_release_it_would_take_as_its_base(
     await compare.click()
     candidate = page.get_by_role("group", name="Cohort 1 (Candidate)")
     await expect(candidate.get_by_role("combobox", name="Base release")).to_have_value(release.id)
+
+
+async def test_a_gate_ship_policy_set_in_gate_settings_starts_the_compare_form(
+    sqlite_backend: Backend,
+    portal_page: Any,
+) -> None:
+    backend, page = sqlite_backend, portal_page
+    ws = await make_workspace(backend.sessionmaker)
+    await make_dataset(backend.sessionmaker, ws, cases=3, name="gate-one")
+    v1 = await make_asset_version(
+        backend.sessionmaker, ws, kind=AssetKind.PROMPT_TEMPLATE, content=_messages("A"), name="qa"
+    )
+    await sign_in(page, backend.base_url, ws.tokens[Role.MEMBER], f"/prompts?asset={v1.asset_id}")
+    settings = page.get_by_role("region", name="Gate settings")
+    own = settings.get_by_role("checkbox", name="Gate ship policy of its own")
+    await expect(own).not_to_be_checked()
+    await expect(settings.get_by_role("group", name="Ship policy")).to_have_count(0)
+    await own.check()
+    policy = settings.get_by_role("group", name="Ship policy")
+    margin = policy.get_by_role("spinbutton", name="Quality margin (points)")
+    await expect(margin).to_have_value("2")  # a new one starts as the workspace's default
+    await margin.fill("7.5")
+    await policy.get_by_role("combobox", name="Required gain").select_option(label="Lower cost")
+    save = settings.get_by_role("button", name="Save gate settings")
+    await settings.get_by_role("spinbutton", name="Alpha").fill("")
+    await expect(save).to_be_disabled()
+    await settings.get_by_role("spinbutton", name="Alpha").fill("0.1")
+    await save.click()
+    await expect(settings.get_by_role("status")).to_have_text("Gate settings saved.")
+    stored = (await backend.gql(GATE_POLICY, token=ws.owner)).ok()
+    (gate,) = [
+        e["node"]["gateSettings"]
+        for e in stored["assets"]["edges"]
+        if e["node"]["id"] == v1.asset_id
+    ]
+    assert gate["shipPolicy"] == {"qualityMarginPoints": 7.5, "alpha": 0.1, "requireGain": "COST"}
+    assert await axe_violations(page) == []
+
+    await page.reload()
+    await expect(own).to_be_checked()
+    await expect(margin).to_have_value("7.5")
+    await page.get_by_role("button", name="Compare on a dataset", exact=True).click()
+    await page.get_by_role("heading", name="New comparison").wait_for()
+    form_policy = page.get_by_role("group", name="Ship policy")
+    await expect(form_policy).to_contain_text("It starts as the prompt's gate settings' policy.")
+    await expect(
+        form_policy.get_by_role("spinbutton", name="Quality margin (points)")
+    ).to_have_value("7.5")
+    await expect(form_policy.get_by_role("spinbutton", name="Alpha")).to_have_value("0.1")
+    await expect(form_policy.get_by_role("combobox", name="Required gain")).to_have_value("COST")
+    await expect(
+        form_policy.get_by_role("group", name="Guardrail 1").get_by_role(
+            "spinbutton", name="Max increase (points)"
+        )
+    ).to_have_value("5")
+
+    # Without its own policy again, the form starts from the workspace's default, as before.
+    await page.go_back()
+    await own.uncheck()
+    await save.click()
+    await expect(settings.get_by_role("status")).to_have_text("Gate settings saved.")
+    await page.reload()
+    await expect(own).not_to_be_checked()
+    await page.get_by_role("button", name="Compare on a dataset", exact=True).click()
+    await page.get_by_role("heading", name="New comparison").wait_for()
+    await expect(form_policy).to_contain_text("It starts as the workspace's default.")
+    await expect(
+        form_policy.get_by_role("spinbutton", name="Quality margin (points)")
+    ).to_have_value("2")
+    assert page.console_errors == []

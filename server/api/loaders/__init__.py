@@ -53,6 +53,7 @@ class Loaders:
     holdout_looks: DataLoader[str, int]
     run_pass_rates: DataLoader[str, Interval | None]
     trial_labels: DataLoader[tuple[str, int], list[tuple[TrialLabel, str]]]
+    trace_trajectories: DataLoader[str, list[dict[str, Any]] | None]
 
 
 def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
@@ -77,4 +78,5 @@ def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
         holdout_looks=comparison_loaders.holdout_looks(reader),
         run_pass_rates=run_loaders.pass_rate_by_run(reader),
         trial_labels=label_loaders.labels_by_case(reader),
+        trace_trajectories=run_loaders.trajectory_by_trace(reader, workspace_id),
     )

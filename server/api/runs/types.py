@@ -56,14 +56,22 @@ class RunTrial:
     evaluators: list[EvaluatorScore]
     output: JSON | None
     metrics: TrialMetrics | None
-    trajectory: list[TrajectoryStep] | None = strawberry.field(
-        default=None,
-        description="The steps the agent took, in start order as sent (docs/domain.md); null "
-        "without one.",
-    )
+    stored_trajectory: strawberry.Private[list[TrajectoryStep] | None] = None
     trace_id: str | None = strawberry.field(
         default=None, description="The ingested trace this trial names, as sent."
     )
+
+    @strawberry.field(
+        description="The steps the agent took, in start order as sent (docs/domain.md); a "
+        "trial sent with a `traceId` and no trajectory reads the steps of that ingested trace "
+        "of this workspace; null without either (or when the trace is not there)."
+    )
+    async def trajectory(self, info: strawberry.Info[Context]) -> list[TrajectoryStep] | None:
+        if self.stored_trajectory is not None or self.trace_id is None:
+            return self.stored_trajectory
+        info.context.require()
+        steps = await info.context.loaders.trace_trajectories.load(self.trace_id)
+        return None if steps is None else [TrajectoryStep.from_json(step) for step in steps]
 
     @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
     async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
@@ -106,7 +114,7 @@ class RunTrial:
                 cost_usd=metrics.get("costUsd"),
                 output_tokens=metrics.get("outputTokens"),
             ),
-            trajectory=trajectory_of(trial),
+            stored_trajectory=trajectory_of(trial),
             trace_id=trial.get("traceId"),
         )
 
@@ -225,6 +233,16 @@ class Run:
                 session=session, run_id=str(self.id), first=size, after=after
             )
         return Connection.of(page, lambda row: RunItem.from_row(row, self.judge_evaluator))
+
+    @strawberry.field(
+        description="The run's item at this position (a run diff case's `position` or "
+        "`baselinePosition`), with its trials and their trajectories; null when there is none."
+    )
+    async def item(self, info: strawberry.Info[Context], position: int) -> RunItem | None:
+        info.context.require()
+        async with info.context.read() as session:
+            row = await service.get_item(session=session, run_id=str(self.id), position=position)
+        return None if row is None else RunItem.from_row(row, self.judge_evaluator)
 
     @strawberry.field(
         description="The judge evaluator's agreement with human labels on this run's trials "

@@ -37,7 +37,9 @@ export function ComparisonHeader({ comparison }: { comparison: Comparison }) {
   );
 }
 
+/** The dataset by its name; never its raw id (while the name loads: an ellipsis). */
 function DatasetName({ id }: { id: string }) {
-  const [{ data }] = useQuery({ query: DatasetNameQuery, variables: { id } });
-  return <>{data?.dataset.name ?? id}</>;
+  const [{ data, error }] = useQuery({ query: DatasetNameQuery, variables: { id } });
+  if (data?.dataset.name) return <>{data.dataset.name}</>;
+  return <span className="muted">{error ? "a dataset you cannot read" : "…"}</span>;
 }

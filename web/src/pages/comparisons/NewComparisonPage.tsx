@@ -42,11 +42,13 @@ export function NewComparisonPage() {
   const navigate = useNavigate();
   const location = useLocation();
   // "Compare on a dataset" (a release, a prompt version, two versions) arrives prefilled.
-  const [typed, setDraft] = useState<SetupDraft>(() => draftFromLink(location.search));
+  const [fromLink] = useState<SetupDraft>(() => draftFromLink(location.search));
+  const [typed, setDraft] = useState<SetupDraft>(fromLink);
   const [{ data: choices, error: choicesError }] = useQuery({ query: SetupChoicesQuery });
   const releases = choices?.releases.edges.map((e) => e.node) ?? [];
   const datasets = choices?.datasets.edges.map((e) => e.node) ?? [];
-  // The ship policy starts as the workspace's default, once read, until the person changes it.
+  // The ship policy starts as the prompt's gate policy the link names, else as the workspace's
+  // default once read, until the person changes it.
   const defaultPolicy = choices?.workspace.settings.defaultShipPolicy;
   const withPolicy: SetupDraft =
     typed.shipPolicy || !defaultPolicy ? typed : { ...typed, shipPolicy: policyDraft(defaultPolicy) };
@@ -158,7 +160,7 @@ export function NewComparisonPage() {
         >
           <p className="muted">
             Fixed when the comparison is made: the decision at its end follows it. It starts as
-            the workspace&apos;s default.
+            {fromLink.shipPolicy ? " the prompt's gate settings' policy." : " the workspace's default."}
           </p>
         </ShipPolicyFields>
       )}

@@ -14,6 +14,9 @@ export const PlaygroundChoicesQuery = graphql(`
             split
             trialsPerCase
             checks
+            shipPolicy {
+              ...ShipPolicyFormFields
+            }
           }
           versions {
             id

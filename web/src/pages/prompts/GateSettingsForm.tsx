@@ -1,12 +1,21 @@
 /**
- * A prompt's "Gate settings" (`setPromptGateSettings`): the dataset, split, trials and checks
- * its comparisons start from (seed 002). MEMBER saves; everyone reads.
+ * A prompt's "Gate settings" (`setPromptGateSettings`): the dataset, split, trials, checks and,
+ * when it has its own, the ship policy its comparisons start from (seed 002). MEMBER saves;
+ * everyone reads.
  */
 import { useId, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
+import { ShipPolicyFields } from "../../components/ShipPolicyFields";
 import type { Split } from "../../gql/graphql";
+import {
+  policyDraft,
+  policyInput,
+  policyProblems,
+  serverPolicyProblems,
+  type PolicyDraft,
+} from "../../lib/shipPolicyDraft";
 import type { OfferedCheck } from "../comparisons/setupDraft";
 import type { GateStart } from "./compareLink";
 import { GateDatasetsQuery, SetPromptGateSettings } from "./promptsDocuments";
@@ -30,11 +39,26 @@ export function GateSettingsForm({ assetId, gate }: { assetId: string; gate: Gat
     const offered = kinds.filter((k) => CHECKS.some(([kind]) => kind === k));
     return offered.length ? offered : ["CONTAINS"];
   });
+  // Its own ship policy, or (unchecked) the workspace's default; a new one starts as that default.
+  const [ownPolicy, setOwnPolicy] = useState(Boolean(gate?.shipPolicy));
+  const [typedPolicy, setPolicy] = useState<PolicyDraft | null>(() =>
+    gate?.shipPolicy ? policyDraft(gate.shipPolicy) : null,
+  );
+  const defaultPolicy = data?.workspace.settings.defaultShipPolicy;
+  const policy = typedPolicy ?? (defaultPolicy ? policyDraft(defaultPolicy) : null);
+  const policyShown = ownPolicy && policy ? policyProblems(policy) : {};
+  const policyServer = serverPolicyProblems(state.error, "settings.shipPolicy");
   const [saved, setSaved] = useState(false);
   const trialsProblem = /^\d+$/.test(trials) && Number(trials) >= 1 && Number(trials) <= 10
     ? null
     : "Trials per case must be from 1 to 10.";
-  const problem = trialsProblem ?? (checks.length === 0 ? "Choose at least one check." : null);
+  const problem =
+    trialsProblem ??
+    (checks.length === 0
+      ? "Choose at least one check."
+      : Object.keys(policyShown).length > 0
+        ? "Fix the ship policy field marked above."
+        : null);
   const problemId = useId();
   const submit = async () => {
     setSaved(false);
@@ -45,6 +69,7 @@ export function GateSettingsForm({ assetId, gate }: { assetId: string; gate: Gat
         split,
         trialsPerCase: Number(trials),
         checks: checks.map((kind) => ({ kind })),
+        shipPolicy: ownPolicy && policy ? policyInput(policy) : null,
       },
     });
     if (!result.error) setSaved(true);
@@ -54,7 +79,8 @@ export function GateSettingsForm({ assetId, gate }: { assetId: string; gate: Gat
       <h3 id={headingId}>Gate settings</h3>
       <p className="muted">
         The compare form starts from these. Without them it starts from the first dataset, the Dev
-        split, 3 trials and &quot;Contains the expected output&quot;.
+        split, 3 trials, &quot;Contains the expected output&quot; and the workspace&apos;s default
+        ship policy.
       </p>
       <div className="row">
         <label className="field">
@@ -102,18 +128,40 @@ export function GateSettingsForm({ assetId, gate }: { assetId: string; gate: Gat
           </label>
         ))}
       </fieldset>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={ownPolicy}
+          onChange={(e) => {
+            setOwnPolicy(e.target.checked);
+            setSaved(false);
+          }}
+        />
+        Gate ship policy of its own
+      </label>
+      {ownPolicy && policy && (
+        <ShipPolicyFields
+          value={policy}
+          onChange={setPolicy}
+          problems={{ ...policyServer, ...policyShown }}
+        >
+          <p className="muted">
+            The compare form starts from this policy instead of the workspace&apos;s default.
+          </p>
+        </ShipPolicyFields>
+      )}
       {problem && (
         <p id={problemId} className="field-error">
           {problem}
         </p>
       )}
       <div className="row">
-        <RoleButton needs="MEMBER" disabled={problem !== null || state.fetching} onClick={() => void submit()}>
+        <RoleButton needs="MEMBER" disabled={problem !== null || state.fetching || (ownPolicy && !policy)} onClick={() => void submit()}>
           Save gate settings
         </RoleButton>
         {saved && <span role="status">Gate settings saved.</span>}
       </div>
-      {state.error && <ErrorNotice error={state.error} />}
+      {state.error && Object.keys(policyServer).length === 0 && <ErrorNotice error={state.error} />}
     </section>
   );
 }

@@ -4,10 +4,14 @@
  *
  * `?release=A&release=B`: release cohorts, A the candidate. `?role=R&version=V[&version=W]
  * [&base=REL]`: a variant cohort per version (V the candidate) binding role R over the base
- * release; with one version, the base release itself is the baseline.
+ * release; with one version, the base release itself is the baseline. A prompt's link carries
+ * its gate settings: `dataset`, `split`, `trials`, `check`, and its ship policy if it has one
+ * (`policyLink.ts`), which the form then starts from instead of the workspace's default.
  */
 import type { BindingRole } from "../../gql/graphql";
+import type { ShownPolicy } from "../../lib/shipPolicyDraft";
 import { EMPTY_DRAFT, type CohortDraft, type OfferedCheck, type SetupDraft } from "../comparisons/setupDraft";
+import { policyFromLink, policyQuery } from "./policyLink";
 
 /** `dataset=first`: the form takes the first dataset with a sealed version. */
 export const FIRST_DATASET = "first";
@@ -18,6 +22,8 @@ export interface GateStart {
   split: string;
   trialsPerCase: number;
   checks: unknown;
+  /** Null (or not read): the workspace's default. */
+  shipPolicy?: ShownPolicy | null;
 }
 
 const OFFERED: OfferedCheck[] = ["CONTAINS", "EXACT_MATCH"];
@@ -30,6 +36,7 @@ function gateQuery(q: URLSearchParams, gate: GateStart | null): void {
     ? (gate.checks as { kind?: unknown }[]).map((c) => c.kind).filter((k): k is OfferedCheck => OFFERED.includes(k as OfferedCheck))
     : [];
   for (const kind of kinds.length ? kinds : ["CONTAINS"]) q.append("check", kind);
+  if (gate?.shipPolicy) policyQuery(q, gate.shipPolicy);
 }
 
 const ROLES: BindingRole[] = ["PROMPT_TEMPLATE", "MODEL_CONFIG", "RUBRIC", "TOOLS"];
@@ -86,5 +93,6 @@ export function draftFromLink(search: string): SetupDraft {
   if (trials && /^\d+$/.test(trials)) start.trialsPerCase = trials;
   const checks = q.getAll("check").filter((k): k is OfferedCheck => OFFERED.includes(k as OfferedCheck));
   if (checks.length) start.checks = checks;
+  start.shipPolicy = policyFromLink(q);
   return start;
 }

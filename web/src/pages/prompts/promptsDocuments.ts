@@ -17,6 +17,9 @@ export const AssetsOfKindQuery = graphql(`
             split
             trialsPerCase
             checks
+            shipPolicy {
+              ...ShipPolicyFormFields
+            }
           }
           versions {
             id
@@ -103,6 +106,9 @@ export const SetPromptGateSettings = graphql(`
         split
         trialsPerCase
         checks
+        shipPolicy {
+          ...ShipPolicyFormFields
+        }
       }
     }
   }
@@ -110,6 +116,14 @@ export const SetPromptGateSettings = graphql(`
 
 export const GateDatasetsQuery = graphql(`
   query GateDatasets {
+    workspace {
+      id
+      settings {
+        defaultShipPolicy {
+          ...ShipPolicyFormFields
+        }
+      }
+    }
     datasets(first: 100) {
       edges {
         node {
