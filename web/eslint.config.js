@@ -13,6 +13,19 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "urql",
+              importNames: ["useQuery"],
+              message: "Use useQuery from src/lib/query.ts: urql's drops a refetch asked in flight.",
+            },
+          ],
+        },
+      ],
     },
   },
+  { files: ["src/lib/query.ts"], rules: { "no-restricted-imports": "off" } },
 );

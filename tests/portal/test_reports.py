@@ -3,10 +3,11 @@ follow-ups resolved from the table, and sign-off with its rules (docs/portal.md)
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
-from playwright.async_api import expect
+from playwright.async_api import Route, expect
 
 from bench.kit.harness import Backend
 from bench.kit.scenarios import (
@@ -108,6 +109,48 @@ async def test_generate_versions_resolve_follow_ups_and_open_the_report_page(
     assert await page.evaluate("typeof window.__xss") == "undefined"
     assert page.console_errors == []
     assert requests.outside() == []
+
+
+async def test_a_report_generated_while_the_first_read_is_on_its_way_still_shows(
+    sqlite_backend: Backend,
+    portal_page: Any,
+) -> None:
+    """The region's first read answers only after "Generate report" has: that read began
+    before the write and shows no report, and the refetch the page asked for meanwhile must
+    not be lost behind it (web/src/lib/query.ts)."""
+    page = portal_page
+    f = await finalized_comparison(sqlite_backend)
+    first_read_may_answer, generate_may_answer = asyncio.Event(), asyncio.Event()
+    reads = 0
+
+    async def hold(route: Route) -> None:
+        nonlocal reads
+        body = route.request.post_data or ""
+        if '"ReportsRegion"' in body:
+            reads += 1
+            if reads == 1:
+                stale = await route.fetch()
+                await first_read_may_answer.wait()
+                await route.fulfill(response=stale)
+                return
+        if '"GenerateReport"' in body:
+            written = await route.fetch()
+            await generate_may_answer.wait()
+            await route.fulfill(response=written)
+            return
+        await route.continue_()
+
+    await page.route("**/graphql", hold)
+    region = await _open_reports(page, f, Role.MEMBER)
+    generate = region.get_by_role("button", name="Generate report")
+    await generate.click()
+    await expect(generate).to_be_disabled()
+    generate_may_answer.set()
+    await expect(generate).to_be_enabled()  # the mutation answered: the page asked to read again
+    first_read_may_answer.set()
+    versions = region.get_by_role("table", name="Report versions")
+    await versions.get_by_role("row", name=re.compile(r"Version 1 latest .* Not signed")).wait_for()
+    assert reads == 2
 
 
 async def test_sign_off_says_why_it_is_refused_lists_open_items_then_overrides(

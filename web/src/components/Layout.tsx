@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link, NavLink, Outlet } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../lib/query";
 import { graphql } from "../gql";
 import { memberWords } from "../lib/roles";
 import { SessionContext, type Session } from "../lib/session";

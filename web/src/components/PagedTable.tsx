@@ -4,7 +4,8 @@
  * loaded its error shows in a row across the table; an empty list reads `empty`.
  */
 import { Fragment, useEffect, type ReactNode } from "react";
-import { useQuery, type AnyVariables, type CombinedError, type DocumentInput } from "urql";
+import { type AnyVariables, type CombinedError, type DocumentInput } from "urql";
+import { useQuery } from "../lib/query";
 import { usePageWindow, useReportEnd, type LoadedPage, type PageWindow } from "../lib/pageWindow";
 import { ErrorNotice } from "./ErrorNotice";
 import { LoadMore } from "./LoadMore";

@@ -3,7 +3,7 @@
  * applied by "Filter"; 50 events a page with "Load more".
  */
 import { useId, useState, type FormEvent } from "react";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { graphql } from "../../gql";
 import { AuditEvents, type AuditFilters } from "./AuditEvents";
 

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";

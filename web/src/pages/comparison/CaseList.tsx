@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type RefObject } from "react";
-import { useClient, useQuery, type CombinedError } from "urql";
+import { useClient, type CombinedError } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { CaseFilter, ComparisonCasesQuery } from "../../gql/graphql";
 import { count } from "../../lib/format";

@@ -1,4 +1,4 @@
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import type { ComparisonPageQuery as PageData } from "../../gql/graphql";
 import { statusWord } from "../../lib/comparisonWords";
 import { cohortName } from "./cohorts";

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useParams } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { ComparisonHeader } from "./ComparisonHeader";
 import { DecisionQuery } from "./decisionQueries";

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { ExportButtons } from "../../components/ExportButtons";
 import { Tabs, type Tab } from "../../components/Tabs";
 import type { CaseFilter, ComparisonScorecardQuery } from "../../gql/graphql";

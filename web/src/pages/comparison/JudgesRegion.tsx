@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { count, percent } from "../../lib/format";
 import { JudgesQuery } from "./judgeQueries";

@@ -3,7 +3,8 @@
  * versions so far, the latest one's signed page link, its follow-ups and the sign-off.
  */
 import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";

@@ -7,7 +7,8 @@
  * the open follow-ups, or says the decision is not "Ship"; a FORBIDDEN says why in words.
  */
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQuery, type CombinedError } from "urql";
+import { useMutation, type CombinedError } from "urql";
+import { useQuery } from "../../lib/query";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";

@@ -3,7 +3,7 @@
  * over Don't ship, by Ada"), for the page's header and its Decision region. It reads the
  * Reports region's document and the Decision region's (the same requests, not new ones).
  */
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { DecisionQuery } from "./decisionQueries";
 import { memberNames } from "./ReportNames";
 import { ReportsQuery } from "./Reports";

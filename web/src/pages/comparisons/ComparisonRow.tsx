@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
-import { useQuery, useSubscription } from "urql";
+import { useSubscription } from "urql";
+import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { StackedCell } from "../../components/StackedCell";
 import { VerdictChips } from "../../components/VerdictChips";

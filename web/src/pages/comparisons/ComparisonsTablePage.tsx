@@ -1,4 +1,4 @@
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { QueriedPage } from "../../components/PagedTable";
 import type { ComparisonStatus } from "../../gql/graphql";
 import { statusWord } from "../../lib/comparisonWords";

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { useMutation, useQuery, type CombinedError } from "urql";
+import { useMutation, type CombinedError } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import type { CohortKind } from "../../gql/graphql";

@@ -1,4 +1,4 @@
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { BindingRole } from "../../gql/graphql";
 import { AssetVersionsQuery } from "./setupDocuments";

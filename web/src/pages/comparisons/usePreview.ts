@@ -1,5 +1,6 @@
 import { useMemo } from "react";
-import { useQuery, type CombinedError } from "urql";
+import { type CombinedError } from "urql";
+import { useQuery } from "../../lib/query";
 import type { CreateComparisonInput } from "../../gql/graphql";
 import type { Preview } from "./PreviewPanel";
 import { PreviewQuery } from "./setupDocuments";

@@ -5,7 +5,7 @@
  */
 import { useId, useState } from "react";
 import { useParams } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { RoleButton } from "../../components/RoleButton";
 import { enumWords } from "../../lib/words";
 import { DiscardVersionDialog } from "./DiscardVersionDialog";

@@ -2,7 +2,7 @@
  * `/experiments/:id`: the `table` "Runs", the `figure` "Pass rate over runs" (the Monitor
  * view) and the run chooser that opens a run diff.
  */
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { useParams } from "react-router";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";

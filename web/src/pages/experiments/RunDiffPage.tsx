@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { ExportButtons } from "../../components/ExportButtons";
 import { Tabs } from "../../components/Tabs";

@@ -5,7 +5,7 @@
  * texts (messages, arguments, results) are untrusted: shown as text, never as markup.
  */
 import { useState } from "react";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";
 import type { RunDiffTrajectoriesQuery } from "../../gql/graphql";

@@ -1,6 +1,6 @@
 /** `combobox` "Fill from case": a Dev case of the chosen dataset fills the variables (an
  * object input's field per variable, or the whole input), as a comparison maps them. */
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { PlaygroundCasesQuery } from "./playgroundDocuments";
 
 function valueFor(input: unknown, variable: string): string {

@@ -7,7 +7,8 @@
  */
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { useMutation, useQuery, useSubscription, type CombinedError } from "urql";
+import { useMutation, useSubscription, type CombinedError } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import type { PlaygroundCellFieldsFragment, PlaygroundRunInput } from "../../gql/graphql";

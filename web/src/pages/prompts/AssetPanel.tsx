@@ -4,7 +4,7 @@
  */
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { RoleButton } from "../../components/RoleButton";
 import type { AssetsOfKindQuery, BindingRole } from "../../gql/graphql";

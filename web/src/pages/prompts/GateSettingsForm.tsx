@@ -4,7 +4,8 @@
  * everyone reads.
  */
 import { useId, useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";
 import { ShipPolicyFields } from "../../components/ShipPolicyFields";

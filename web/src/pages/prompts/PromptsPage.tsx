@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { RoleButton } from "../../components/RoleButton";

@@ -3,7 +3,7 @@
  * prompt template, the fields of a model config, a rubric's text and scale.
  */
 import { useId } from "react";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { FieldError } from "../../components/FieldError";
 import { enumWords } from "../../lib/words";
 import { variablesIn, type Draft, type EditableKind } from "./assetContent";

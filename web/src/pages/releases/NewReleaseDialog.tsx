@@ -3,7 +3,8 @@
  * required, rubric and tools optional), each offering the asset versions of the role's kind.
  */
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";

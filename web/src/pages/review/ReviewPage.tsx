@@ -1,6 +1,7 @@
 import { useCallback, useLayoutEffect, useState } from "react";
 import { Link, useParams } from "react-router";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import type { ReviewQueueQuery as ReviewQueueData } from "../../gql/graphql";
 import { count } from "../../lib/format";

@@ -4,7 +4,8 @@
  * max concurrency). ADMIN changes them.
  */
 import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { RowAction } from "../../components/RowAction";
 import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
 import type { ModelConnectionsQuery } from "../../gql/graphql";

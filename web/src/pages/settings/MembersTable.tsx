@@ -3,7 +3,8 @@
  * member". ADMIN manages members; changing an admin or owner, or making one, needs OWNER.
  */
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";

@@ -3,7 +3,8 @@
  * this once with a "Copy" button; "Revoke" per live token (ADMIN).
  */
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";

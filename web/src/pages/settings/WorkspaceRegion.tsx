@@ -1,6 +1,7 @@
 /** `region` "Workspace": every workspace setting and "Save" (ADMIN changes, everyone reads). */
 import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
 import { NeedsRole } from "../../components/NeedsRole";

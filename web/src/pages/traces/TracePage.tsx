@@ -4,7 +4,7 @@
  * Model outputs and inputs are untrusted text: shown as text, never as markup.
  */
 import { useParams } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { graphql } from "../../gql";
 import type { TracePageQuery } from "../../gql/graphql";

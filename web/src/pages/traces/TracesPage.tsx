@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { useQuery } from "urql";
+import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
