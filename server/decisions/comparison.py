@@ -1,92 +1,95 @@
-"""A finalized comparison's ship decision (docs/decision.md; docs/decision.md), from the same count
-matrices and seed as its scorecard; every number from `stats.decision`.
+"""A finalized comparison's ship decision (docs/decision.md; docs/labels.md): every number from
+`stats.decision`, the judge's evidence weighed in.
 
-Runs in the finalization executor beside the scorecard. The stored document is camelCase,
-as GraphQL shows it: `{outcome reason sentence casesNeeded usableCases level criteria}`,
-each criterion with its baseline's cohort index and its own sentence.
+The caller reads the comparison (`server/verdicts/ship_inputs.py`: at finalization, and
+again when a human label arrives) and hands its facts here as plain values: each cohort's
+measures over the cases that ran (the scorecard's per-case values), the frozen policy, the
+scorecard's seed, the sequence bounds of a run decided early. The stored document is
+camelCase, as GraphQL shows it: `{outcome reason sentence casesNeeded usableCases level
+criteria}`, each criterion with its baseline's cohort index and its own sentence.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 import stats
-from server.comparisons.look_state import LookState
 from server.decisions import document as decision_document
+from server.decisions import judge_gate
 from server.decisions import policy as ship_policy_option
-from server.verdicts.inputs import FinalizeInput
-from server.verdicts.scorecard import seed_of
-from server.verdicts.tensors import Tensors
 from stats.decision import CohortMeasures, QualityBounds
 
+FloatArray = npt.NDArray[np.float64]
 
-def measures(t: Tensors) -> list[CohortMeasures]:
-    """Each cohort's figures over the cases that ran (the scorecard's per-case values)."""
-    ran = t.ran
-    position = np.cumsum(ran) - 1
-    in_ran = ran[t.trial_case]
-    out = []
-    for c in range(t.cohorts):
-        rows = t.rows[c][ran]
-        done = t.completed[c][ran]
-        mine = in_ran & (t.trial_cohort == c)
-        out.append(
-            CohortMeasures(
-                stats.CohortTrials(t.passed[c][ran], done, t.scheduled),
-                cost=_per_case(t.cost_micros[c][ran], rows),
-                output_tokens=_per_case(t.output_tokens[c][ran], done),
-                latency=t.trial_latency[mine],
-                latency_case=position[t.trial_case[mine]],
+
+@dataclass(frozen=True, slots=True)
+class ComparisonFacts:
+    """What the decision reads of a finalized comparison."""
+
+    cohorts: list[CohortMeasures]
+    """Candidate first, then each baseline, over the cases that ran."""
+    policy: dict[str, Any] | None
+    """The frozen ship policy document (None: the defaults)."""
+    seed: int
+    """The scorecard's seed: the same case resamples."""
+    labels: dict[int, str]
+    """Each cohort's label by cohort index."""
+    sequence: list[QualityBounds | None] | None = None
+    """Each baseline's confidence sequence at the stop, when the run decided early."""
+
+
+def decide(facts: ComparisonFacts, evidence: judge_gate.JudgeEvidence) -> dict[str, Any]:
+    """The decision document under what labels say of the judge: an uncalibrated judge caps
+    quality at UNCERTAIN, and queue labels correct Δ (finalization: no label yet)."""
+    spec = ship_policy_option.from_document(facts.policy)
+    policy = ship_policy_option.to_engine(spec)
+    corrected = _corrected(evidence, facts.cohorts, policy.confidence)
+    decision = stats.ship_decision(
+        facts.cohorts[0],
+        facts.cohorts[1:],
+        policy,
+        seed=facts.seed,
+        sequence=facts.sequence,
+        corrected=corrected,
+        judge_uncalibrated=bool(evidence.uncalibrated),
+    )
+    document = decision_document.to_document(
+        decision, policy=policy, labels=facts.labels, candidate=facts.labels.get(0, "?")
+    )
+    used = any(c.get("corrected") for c in document["criteria"])
+    words = judge_gate.judge_sentence(evidence, corrected=used)
+    if words:
+        document["sentence"] = f"{document['sentence']} {words}"
+    return document
+
+
+def _corrected(
+    evidence: judge_gate.JudgeEvidence, cohorts: list[CohortMeasures], confidence: float
+) -> list[QualityBounds | None] | None:
+    """Each baseline's Δ corrected with the queue's labels (docs/labels.md), in rate units."""
+    if not evidence.judged or not evidence.rectifiers:
+        return None
+    usable = np.all([c.trials.completed > 0 for c in cohorts], axis=0)
+    candidate = _fractions(cohorts[0], usable)
+    found: list[QualityBounds | None] = []
+    for index, baseline in enumerate(cohorts[1:], start=1):
+        interval = evidence.corrected(
+            candidate - _fractions(baseline, usable), index, confidence=confidence
+        )
+        found.append(
+            None
+            if interval is None
+            else QualityBounds(
+                low=interval.low, high=interval.high, estimate=interval.estimate, corrected=True
             )
         )
-    return out
-
-
-def _per_case(sums: np.ndarray[Any, Any], counts: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    return stats.case_means(sums, counts)
-
-
-def decide(
-    data: FinalizeInput,
-    t: Tensors,
-    *,
-    corrected: list[QualityBounds | None] | None = None,
-    judge_uncalibrated: bool = False,
-) -> dict[str, Any]:
-    """The decision document of a DONE comparison under its frozen policy.
-
-    `corrected` (per baseline, rate units at 1 − 2α) and `judge_uncalibrated` are the hooks
-    of human labels (docs/labels.md): a label-corrected Δ replaces the judge's, and an
-    uncalibrated judge caps quality at UNCERTAIN. Finalization passes neither."""
-    spec = ship_policy_option.from_document(data.ship_policy)
-    policy = ship_policy_option.to_engine(spec)
-    cohorts = measures(t)
-    decision = stats.ship_decision(
-        cohorts[0],
-        cohorts[1:],
-        policy,
-        seed=seed_of(data.comparison_id),
-        sequence=_sequence(data, len(cohorts) - 1),
-        corrected=corrected,
-        judge_uncalibrated=judge_uncalibrated,
-    )
-    labels = {c.index: c.label for c in data.cohorts}
-    return decision_document.to_document(
-        decision, policy=policy, labels=labels, candidate=labels.get(0, "?")
-    )
-
-
-def _sequence(data: FinalizeInput, baselines: int) -> list[QualityBounds | None] | None:
-    """Each baseline's confidence sequence at the stop, when the run decided early."""
-    sequential = data.sequential
-    if sequential is None or not sequential["stopping"].get("decidedEarly"):
-        return None
-    state = LookState.from_json(sequential["looks"])
-    by_index = {b.baseline_cohort_index: b for b in state.baselines}
-    found: list[QualityBounds | None] = []
-    for index in range(1, baselines + 1):
-        look = by_index.get(index)
-        found.append(None if look is None else QualityBounds(low=look.low, high=look.high))
     return found
+
+
+def _fractions(cohort: CohortMeasures, usable: npt.NDArray[np.bool_]) -> FloatArray:
+    trials = cohort.trials
+    return np.asarray(trials.passed[usable] / np.maximum(trials.completed[usable], 1), float)

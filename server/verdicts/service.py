@@ -27,7 +27,7 @@ from server.db import utcnow
 from server.errors import Conflict
 from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
-from server.verdicts import gc_pause, inputs, judged_decision, records, scorecard, store, tensors
+from server.verdicts import gc_pause, inputs, records, scorecard, ship_inputs, store, tensors
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Actor, Role
 
@@ -136,7 +136,7 @@ def _score(data: inputs.FinalizeInput, counts: tensors.Tensors) -> scorecard.Sco
     """Off the event loop: the scorecard and, from the same counts and seed, the ship
     decision (docs/decision.md), stored with it."""
     scored = scorecard.score(data, counts)
-    scored.document["decision"] = judged_decision.decide(data, counts)
+    scored.document["decision"] = ship_inputs.decide(data, counts)
     return scored
 
 
