@@ -17,7 +17,7 @@ import stats
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.decisions.judge_gate import CheckCalibration, JudgeEvidence
 from server.labels import agreement
-from server.labels.judges import judge_checks
+from server.labels.judge_checks import judge_checks
 
 
 async def judge_evidence(

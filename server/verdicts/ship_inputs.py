@@ -25,7 +25,7 @@ from server.decisions import judge_gate
 from server.decisions import policy as ship_policy_option
 from server.labels import evidence as label_evidence
 from server.labels import service as labels
-from server.labels.judges import judge_checks
+from server.labels.judge_checks import judge_checks
 from server.verdicts import inputs, tensors
 from server.verdicts.inputs import FinalizeInput
 from server.verdicts.models import ComparisonVerdict, VerdictState

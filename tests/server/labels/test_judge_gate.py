@@ -15,7 +15,7 @@ from bench.kit.openai_server import FakeOpenAI
 from server.comparisons.models import Comparison
 from server.decisions import judge_gate
 from server.labels import evidence as label_evidence
-from server.labels.judges import judge_checks
+from server.labels.judge_checks import judge_checks
 from server.workspaces.roles import Role
 from tests.server.labels.api import QUEUE, label
 from tests.server.labels.judged import judged_comparison
