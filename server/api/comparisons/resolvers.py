@@ -75,7 +75,7 @@ class ComparisonQuery:
         info: strawberry.Info[Context],
         first: int | None = None,
         after: str | None = None,
-        status: ComparisonStatus | None = None,  # type: ignore[valid-type]
+        status: ComparisonStatus | None = None,
     ) -> Connection[Comparison]:
         actor = info.context.require()
         size = check_page_size(first, info.context.settings.max_page_size)

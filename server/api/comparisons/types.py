@@ -80,7 +80,7 @@ def _read_fields(kind: type) -> tuple[str, ...]:
 @strawberry.type
 class ComparisonCohort:
     cohort_index: int
-    kind: CohortKind  # type: ignore[valid-type]
+    kind: CohortKind
     label: str
     release_id: strawberry.ID = strawberry.field(description="The release, or a variant's base.")
     is_candidate: bool
@@ -113,10 +113,10 @@ class ComparisonCohort:
 class Comparison:
     id: strawberry.ID
     label: str | None
-    status: ComparisonStatus  # type: ignore[valid-type]
-    stop_reason: StopReason | None  # type: ignore[valid-type]
+    status: ComparisonStatus
+    stop_reason: StopReason | None
     error_code: str | None = strawberry.field(description="A bounded code (docs/errors.md).")
-    split: Split  # type: ignore[valid-type]
+    split: Split
     trials_per_case: int
     case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
     checks: JSON
@@ -200,7 +200,7 @@ class Comparison:
         return ShipDecision.from_document(decision_document.not_run_to_end(candidate))
 
     @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
-    def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
+    def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:
         read = self.page or self.listed
         if read is not None:
             return read.verdict_state
@@ -217,7 +217,7 @@ class Comparison:
         return later(verdict_fields.verdict_error_code(info.context, self.row.id))
 
     @strawberry.field(description="The sign-off's decision; null until signed off.")
-    def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
+    def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:
         if self.page is not None:
             return self.page.verdict
         if self.verdict_read:

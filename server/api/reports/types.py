@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Final
+from typing import Final, TypeAlias
 
 import strawberry
 from strawberry.types.lazy_type import LazyType
@@ -26,12 +26,14 @@ COMPARISON: Final[LazyType[str, str]] = LazyType("Comparison", "server.api.compa
 """The schema's one loop (Comparison → Report → SignOff → Comparison) closes here by name:
 strawberry finds the type when the schema is built, and no import points back up."""
 
-FollowUpState = strawberry.enum(FollowUpStateEnum, name="FollowUpState")
-SignOffDecision = strawberry.enum(
+strawberry.enum(FollowUpStateEnum, name="FollowUpState")
+FollowUpState: TypeAlias = FollowUpStateEnum
+strawberry.enum(
     DecisionEnum,
     name="SignOffDecision",
     description="APPROVE → PROMOTE, HOLD → HOLD, REQUEST_CHANGES → INCONCLUSIVE.",
 )
+SignOffDecision: TypeAlias = DecisionEnum
 
 
 @strawberry.type(description="A (case, baseline) among that baseline's worse cases.")
@@ -41,7 +43,7 @@ class FollowUp:
     baseline_cohort_index: int
     case_ordinal: int
     dataset_item_id: str
-    state: FollowUpState  # type: ignore[valid-type]
+    state: FollowUpState
     note: str | None
     resolved_by_member_id: strawberry.ID | None
     resolved_at: datetime | None
@@ -68,7 +70,7 @@ class FollowUp:
 @strawberry.type(description="A follow-up's state when the sign-off was made.")
 class FollowUpAtSigning:
     follow_up_id: strawberry.ID
-    state: FollowUpState  # type: ignore[valid-type]
+    state: FollowUpState
     resolved_at: datetime | None
 
     @classmethod
@@ -84,8 +86,8 @@ class SignOff:
     id: strawberry.ID
     report_id: strawberry.ID
     comparison_id: strawberry.ID
-    decision: SignOffDecision  # type: ignore[valid-type]
-    verdict: SignOffVerdict  # type: ignore[valid-type]
+    decision: SignOffDecision
+    verdict: SignOffVerdict
     override: bool
     override_justification: str | None
     open_follow_ups: int = strawberry.field(description="Open when signed.")
@@ -165,7 +167,7 @@ class Report:
     async def follow_ups(
         self,
         info: strawberry.Info[Context],
-        state: FollowUpState | None = None,  # type: ignore[valid-type]
+        state: FollowUpState | None = None,
         baseline_cohort_index: int | None = None,
         first: int | None = None,
         after: str | None = None,
