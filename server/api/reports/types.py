@@ -11,7 +11,7 @@ from strawberry.types.lazy_type import LazyType
 from server.api.context import Context
 from server.api.relay import Connection
 from server.api.verdicts.types import SignOffVerdict
-from server.comparisons import service as comparison_service
+from server.page_reads import comparison_page
 from server.pagination import check_page_size
 from server.reports import followups, links, signoff_reads
 from server.reports.models import Decision as DecisionEnum
@@ -104,12 +104,10 @@ class SignOff:
     async def comparison(self, info: strawberry.Info[Context]) -> object:
         actor = info.context.require()
         async with info.context.read() as session:
-            row = await comparison_service.get(
-                session=session,
-                workspace_id=actor.workspace_id,
-                comparison_id=str(self.comparison_id),
+            found = await comparison_page.read_with_rows(
+                session, workspace_id=actor.workspace_id, comparison_id=str(self.comparison_id)
             )
-        return COMPARISON.resolve_type().from_row(row)
+        return COMPARISON.resolve_type().of_page(found)
 
     @strawberry.field(description="Every follow-up's state when signed.")
     async def follow_up_states(
