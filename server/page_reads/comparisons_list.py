@@ -146,6 +146,15 @@ class ComparisonRowRead(NamedTuple):
     """Once FINALIZED with a scorecard."""
     progress: RowProgress
 
+    @property
+    def may_have_reports(self) -> bool:
+        """The list reads no reports: a comparison's are read when asked for."""
+        return True
+
+    def progress_snapshot(self) -> Progress:
+        """The progress as the live subscription sends it (as `ComparisonPageRead` does)."""
+        return self.progress.snapshot()
+
 
 class EdgeRead(NamedTuple):
     cursor: str

@@ -13,10 +13,11 @@ from strawberry.scalars import JSON
 from server.api.context import Context
 from server.money import micros_to_cents
 from server.traces import reads
+from server.traces.messages import Message, ToolCall
 from server.traces.models import ModelPrice as ModelPriceRow
 from server.traces.models import Trace as TraceRow
 from server.traces.reads import FeedbackRead, TraceRead, TraceStatsRow
-from server.traces.steps import Message, Step, ToolCall
+from server.traces.steps import Step
 
 
 @strawberry.enum(description="What a step did: `OTHER` for a span no convention names.")
