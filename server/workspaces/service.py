@@ -25,6 +25,7 @@ from server.workspaces.models import (
     Workspace,
 )
 from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role, TokenScope
+from server.workspaces.scoped import get_in_workspace
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,9 +205,7 @@ async def create_token(
 
 async def revoke_token(*, session: AsyncSession, actor: Actor, token_id: str) -> ApiToken:
     actor.require(Role.ADMIN)
-    token = await session.get(ApiToken, token_id)
-    if token is None or token.workspace_id != actor.workspace_id:
-        raise NotFound("token not found")
+    token = await get_in_workspace(session, ApiToken, token_id, actor.workspace_id, "token")
     if token.member_id != actor.member_id:
         owner = await session.get(Member, token.member_id)
         if owner is not None:
