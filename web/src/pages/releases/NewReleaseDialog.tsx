@@ -6,8 +6,8 @@ import { useId, useState, type FormEvent } from "react";
 import { useMutation } from "urql";
 import { useQuery } from "../../lib/query";
 import { Dialog } from "../../components/Dialog";
-import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
+import { SubmitRow } from "../../components/SubmitRow";
 import type { BindingRole } from "../../gql/graphql";
 import { bindingRoleWord } from "../../lib/bindingRoles";
 import { messageAt } from "../../lib/fieldErrors";
@@ -68,12 +68,7 @@ export function NewReleaseDialog({ onClose, onMade }: { onClose: () => void; onM
             onChange={(id) => setBound({ ...bound, [role]: id })}
           />
         ))}
-        <div className="row">
-          <button type="submit" className="primary" disabled={fetching}>
-            Make release
-          </button>
-        </div>
-        {error && !nameError && <ErrorNotice error={error} />}
+        <SubmitRow label="Make release" busy={fetching} error={!nameError && error} />
       </form>
     </Dialog>
   );
