@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 from cryptography.fernet import InvalidToken
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.audit import service as audit
@@ -27,11 +26,11 @@ from server.db import utcnow
 from server.errors import ValidationFailed
 from server.ids import new_id
 from server.money import cents_to_micros, optional_cents_to_micros
-from server.pagination import Page, keyset_page
+from server.pagination import Page
 from server.security import SecretBox
 from server.validation import check_range, clean_name
 from server.workspaces.roles import Actor, Role
-from server.workspaces.scoped import get_in_workspace
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 logger = logging.getLogger("shipwise.connections")
 
@@ -261,8 +260,7 @@ async def get(*, session: AsyncSession, workspace_id: str, connection_id: str) -
 async def get_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[ModelConnection]:
-    stmt = select(ModelConnection).where(ModelConnection.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=ModelConnection.id, first=first, after=after)
+    return await page_in_workspace(session, ModelConnection, workspace_id, first=first, after=after)
 
 
 def _facts(row: ModelConnection) -> dict[str, object]:

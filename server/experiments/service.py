@@ -11,10 +11,10 @@ from server.errors import Conflict
 from server.experiments.models import Experiment
 from server.ids import new_id
 from server.money import optional_cents_to_micros, optional_micros_to_cents
-from server.pagination import Page, keyset_page
+from server.pagination import Page
 from server.validation import clean_name
 from server.workspaces.roles import Actor, Role
-from server.workspaces.scoped import get_in_workspace
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 
 async def create(
@@ -66,8 +66,7 @@ async def get(*, session: AsyncSession, workspace_id: str, experiment_id: str) -
 async def get_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[Experiment]:
-    stmt = select(Experiment).where(Experiment.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=Experiment.id, first=first, after=after)
+    return await page_in_workspace(session, Experiment, workspace_id, first=first, after=after)
 
 
 async def _find_by_name(session: AsyncSession, workspace_id: str, name: str) -> Experiment | None:

@@ -29,7 +29,7 @@ from server.webhooks.models import (
     WebhookEvent,
 )
 from server.workspaces.roles import Actor, Role
-from server.workspaces.scoped import get_in_workspace
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 MIN_SECRET_LENGTH = 16
 MAX_SECRET_LENGTH = 1024
@@ -124,8 +124,7 @@ async def get(*, session: AsyncSession, workspace_id: str, webhook_id: str) -> W
 async def get_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[Webhook]:
-    stmt = select(Webhook).where(Webhook.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=Webhook.id, first=first, after=after)
+    return await page_in_workspace(session, Webhook, workspace_id, first=first, after=after)
 
 
 async def get_delivery_page(

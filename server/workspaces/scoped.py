@@ -1,4 +1,4 @@
-"""One row of the caller's workspace by its id, or NOT_FOUND.
+"""One row of the caller's workspace by its id, or NOT_FOUND; a page of its rows.
 
 Every service reads the rows a caller names through `get_in_workspace`, so another
 workspace's row and an unknown id answer alike ("<what> not found", `extensions.code`
@@ -7,11 +7,14 @@ NOT_FOUND): an id never tells a caller that it exists elsewhere.
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
+from typing import ClassVar, Protocol, TypeVar
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from server.errors import NotFound
+from server.pagination import Page, keyset_page
 
 
 class WorkspaceRow(Protocol):
@@ -47,3 +50,21 @@ async def get_in_workspace(
     if row is None or row.workspace_id not in allowed:
         raise NotFound(f"{what} not found", **({} if field is None else {"field": field}))
     return row
+
+
+class OwnedTable(Protocol):
+    """A mapped class whose rows each belong to one workspace, keyed by a string id."""
+
+    id: ClassVar[InstrumentedAttribute[str]]
+    workspace_id: ClassVar[InstrumentedAttribute[str]]
+
+
+TableT = TypeVar("TableT", bound=OwnedTable)
+
+
+async def page_in_workspace(
+    session: AsyncSession, model: type[TableT], workspace_id: str, *, first: int, after: str | None
+) -> Page[TableT]:
+    """A keyset page of the workspace's rows of `model`, oldest id first."""
+    stmt = select(model).where(model.workspace_id == workspace_id)
+    return await keyset_page(session, stmt, key=model.id, first=first, after=after)

@@ -25,7 +25,7 @@ from server.workspaces.models import (
     Workspace,
 )
 from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role, TokenScope
-from server.workspaces.scoped import get_in_workspace
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +86,7 @@ async def get_members_page(
 async def get_tokens_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[ApiToken]:
-    stmt = select(ApiToken).where(ApiToken.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=ApiToken.id, first=first, after=after)
+    return await page_in_workspace(session, ApiToken, workspace_id, first=first, after=after)
 
 
 def _require_owner_for(actor: Actor, *roles: Role) -> None:
