@@ -8,6 +8,7 @@ from stats.bootstrap import bootstrap_mean_interval, delta_interval
 from stats.calibration import Calibration, judge_calibration
 from stats.confidence import CohortConfidence, cohort_confidence
 from stats.decision import CohortMeasures, Criterion, Decision, QualityBounds, ship_decision
+from stats.decision.policy import Guardrail, ShipPolicy
 from stats.descriptive import case_means, percentile
 from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
 from stats.gate import (
@@ -31,12 +32,11 @@ from stats.intervals import (
 from stats.mcnemar import McNemarResult, mcnemar_from_counts, mcnemar_test
 from stats.metric_deltas import MetricDelta, metric_delta
 from stats.multiplicity import holm
-from stats.pairwise import PairwiseResult, combine_orders, pairwise_summary
 from stats.permutation import PermutationResult, sign_flip_test, sign_flip_test_lattice
 from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaired_mde
 from stats.prediction_powered import prediction_powered_delta, prediction_powered_interval
+from stats.preference import PairwiseResult, combine_orders, pairwise_summary
 from stats.proportions import ZTestResult, two_proportion_ztest
-from stats.ship_policy import Guardrail, ShipPolicy
 from stats.trials import (
     CohortTrials,
     TrialSummary,

@@ -183,7 +183,7 @@ class Comparison:
         "cancelled or failed comparison); stored, never recomputed on read."
     )
     def decision(self, info: strawberry.Info[Context]) -> ShipDecision | None:
-        if self.row.status in (ComparisonStatusEnum.CANCELLED, ComparisonStatusEnum.FAILED):
+        if self.row.status in decision_document.ENDED_UNDECIDED:
             return later(self._not_run_to_end(info.context))
         if self.verdict_read:
             return verdict_fields.decision_of(self.verdict_row)
