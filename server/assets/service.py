@@ -20,6 +20,7 @@ from server.ids import new_id
 from server.pagination import Page, keyset_page
 from server.validation import clean_name
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace
 
 
 def visible_to(workspace_id: str) -> ColumnElement[bool]:
@@ -85,10 +86,9 @@ async def create(
 
 async def get(*, session: AsyncSession, workspace_id: str, asset_id: str) -> Asset:
     """The workspace's asset or a built-in; NotFound for anything else."""
-    asset = await session.get(Asset, asset_id)
-    if asset is None or asset.workspace_id not in (workspace_id, None):
-        raise NotFound("asset not found")
-    return asset
+    return await get_in_workspace(
+        session, Asset, asset_id, workspace_id, "asset", built_in_too=True
+    )
 
 
 async def _check_connection(session: AsyncSession, workspace_id: str, connection_id: str) -> None:

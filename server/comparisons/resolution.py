@@ -36,6 +36,7 @@ from server.releases.models import BindingRole, Release
 from server.validation import clean_name
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor
+from server.workspaces.scoped import get_in_workspace
 
 
 async def resolve(*, session: AsyncSession, actor: Actor, spec: ComparisonSpec) -> ResolvedInput:
@@ -149,10 +150,9 @@ async def _dataset_version(
 async def _release(
     session: AsyncSession, workspace_id: str, release_id: str, where: str
 ) -> Release:
-    release = await session.get(Release, release_id)
-    if release is None or release.workspace_id != workspace_id:
-        raise NotFound("release not found", field=where)
-    return release
+    return await get_in_workspace(
+        session, Release, release_id, workspace_id, "release", field=where
+    )
 
 
 async def _cohort(

@@ -36,6 +36,7 @@ from server.ids import new_id
 from server.settings import Settings
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace
 
 CASE_INSERT_BATCH = 5000
 
@@ -244,10 +245,9 @@ def _facts(comparison: Comparison, resolved: ResolvedInput) -> dict[str, Any]:
 
 async def get(*, session: AsyncSession, workspace_id: str, comparison_id: str) -> Comparison:
     """The workspace's comparison; another workspace's or an unknown id is NOT_FOUND."""
-    row = await session.get(Comparison, comparison_id, populate_existing=True)
-    if row is None or row.workspace_id != workspace_id:
-        raise NotFound("comparison not found")
-    return row
+    return await get_in_workspace(
+        session, Comparison, comparison_id, workspace_id, "comparison", fresh=True
+    )
 
 
 async def get_locked(session: AsyncSession, workspace_id: str, comparison_id: str) -> Comparison:

@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 from cryptography.fernet import InvalidToken
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.audit import service as audit
@@ -24,13 +23,14 @@ from server.connections.endpoints import ANTHROPIC_BASE_URL
 from server.connections.headers import clean_headers, decrypt_headers, encrypt_headers
 from server.connections.models import ConnectionKind, ConnectionStatus, ModelConnection
 from server.db import utcnow
-from server.errors import NotFound, ValidationFailed
+from server.errors import ValidationFailed
 from server.ids import new_id
 from server.money import cents_to_micros, optional_cents_to_micros
-from server.pagination import Page, keyset_page
+from server.pagination import Page
 from server.security import SecretBox
 from server.validation import check_range, clean_name
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 logger = logging.getLogger("shipwise.connections")
 
@@ -252,17 +252,15 @@ async def _check_row(row: ModelConnection, secret_box: SecretBox) -> checks.Chec
 
 async def get(*, session: AsyncSession, workspace_id: str, connection_id: str) -> ModelConnection:
     """The workspace's connection; another workspace's or an unknown id is NOT_FOUND."""
-    row = await session.get(ModelConnection, connection_id)
-    if row is None or row.workspace_id != workspace_id:
-        raise NotFound("model connection not found")
-    return row
+    return await get_in_workspace(
+        session, ModelConnection, connection_id, workspace_id, "model connection"
+    )
 
 
 async def get_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[ModelConnection]:
-    stmt = select(ModelConnection).where(ModelConnection.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=ModelConnection.id, first=first, after=after)
+    return await page_in_workspace(session, ModelConnection, workspace_id, first=first, after=after)
 
 
 def _facts(row: ModelConnection) -> dict[str, object]:

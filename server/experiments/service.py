@@ -7,13 +7,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.errors import Conflict, NotFound
+from server.errors import Conflict
 from server.experiments.models import Experiment
 from server.ids import new_id
 from server.money import optional_cents_to_micros, optional_micros_to_cents
-from server.pagination import Page, keyset_page
+from server.pagination import Page
 from server.validation import clean_name
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 
 async def create(
@@ -59,17 +60,13 @@ async def get_or_create_by_name(*, session: AsyncSession, actor: Actor, name: st
 
 async def get(*, session: AsyncSession, workspace_id: str, experiment_id: str) -> Experiment:
     """The workspace's experiment; another workspace's or an unknown id is NOT_FOUND."""
-    experiment = await session.get(Experiment, experiment_id)
-    if experiment is None or experiment.workspace_id != workspace_id:
-        raise NotFound("experiment not found")
-    return experiment
+    return await get_in_workspace(session, Experiment, experiment_id, workspace_id, "experiment")
 
 
 async def get_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[Experiment]:
-    stmt = select(Experiment).where(Experiment.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=Experiment.id, first=first, after=after)
+    return await page_in_workspace(session, Experiment, workspace_id, first=first, after=after)
 
 
 async def _find_by_name(session: AsyncSession, workspace_id: str, name: str) -> Experiment | None:

@@ -27,6 +27,7 @@ from server.reports.models import Report
 from server.state import AppState
 from server.verdicts import wording
 from server.words import metric_name, metric_value, words
+from server.workspaces.scoped import get_in_workspace
 
 logger = logging.getLogger("shipwise.reports")
 
@@ -100,10 +101,7 @@ async def _by_link(session: AsyncSession, request: Request, report_id: str, toke
         raise LinkRefused("This link is not valid.") from None
     if grant.subject != report_id:
         raise NotFound("report not found")
-    report = await session.get(Report, report_id)
-    if report is None or report.workspace_id != grant.workspace_id:
-        raise NotFound("report not found")
-    return report
+    return await get_in_workspace(session, Report, report_id, grant.workspace_id, "report")
 
 
 async def report_page(request: Request) -> HTMLResponse:

@@ -14,12 +14,13 @@ from server.audit.models import AuditEvent
 from server.comparisons import service as comparison_service
 from server.comparisons.models import ComparisonCohort
 from server.db import utcnow
-from server.errors import Conflict, NotFound, ValidationFailed
+from server.errors import Conflict, ValidationFailed
 from server.ids import new_id
 from server.reports import document, followups, links
 from server.reports.models import Report, SignOff
 from server.verdicts import service as verdict_service
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace
 
 RECENT_LINKS = 10
 """How many of a member's latest links to a report are looked at for one to reuse."""
@@ -96,10 +97,7 @@ async def generate(*, session: AsyncSession, actor: Actor, comparison_id: str) -
 
 async def get(*, session: AsyncSession, workspace_id: str, report_id: str) -> Report:
     """The workspace's report; another workspace's or an unknown id is NOT_FOUND."""
-    row = await session.get(Report, report_id)
-    if row is None or row.workspace_id != workspace_id:
-        raise NotFound("report not found")
-    return row
+    return await get_in_workspace(session, Report, report_id, workspace_id, "report")
 
 
 async def get_for_comparisons(

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
 from server.comparisons.resolution import resolve_judge
-from server.errors import NotFound, ValidationFailed
+from server.errors import ValidationFailed
 from server.ids import new_id
 from server.run_pairs import execute
 from server.run_pairs.models import PairwiseJob, PairwiseJobStatus
 from server.runs import diff as run_diff
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace
 
 JOB: Final = execute.JOB
 
@@ -91,11 +91,4 @@ async def create(
 
 async def get(*, session: AsyncSession, workspace_id: str, job_id: str) -> PairwiseJob:
     """The workspace's job; another workspace's or an unknown id is NOT_FOUND."""
-    job = await session.scalar(
-        select(PairwiseJob).where(
-            PairwiseJob.id == job_id, PairwiseJob.workspace_id == workspace_id
-        )
-    )
-    if job is None:
-        raise NotFound("pairwise job not found")
-    return job
+    return await get_in_workspace(session, PairwiseJob, job_id, workspace_id, "pairwise job")

@@ -31,6 +31,7 @@ from server.runs.items import MAX_ITEMS_PER_RUN, MAX_POSITION, check_chunk
 from server.runs.models import Run, RunItem, RunSource, RunStatus
 from server.validation import check_range, clean_name
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace
 
 MAX_METADATA_BYTES = 64_000
 MAX_ERROR_CODE_LENGTH = 64
@@ -41,12 +42,7 @@ async def get(
 ) -> Run:
     """The workspace's run; another workspace's or an unknown id is NOT_FOUND (naming `field`,
     the argument that carried the id, when a call takes more than one run)."""
-    run = await session.scalar(
-        select(Run).where(Run.id == run_id, Run.workspace_id == workspace_id)
-    )
-    if run is None:
-        raise NotFound("run not found", **({} if field is None else {"field": field}))
-    return run
+    return await get_in_workspace(session, Run, run_id, workspace_id, "run", field=field)
 
 
 async def get_page(

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
 from server.db import utcnow
-from server.errors import Conflict, NotFound, ValidationFailed
+from server.errors import Conflict, ValidationFailed
 from server.experiments import service as experiment_service
 from server.ids import new_id
 from server.pagination import Page, keyset_page
@@ -29,6 +29,7 @@ from server.webhooks.models import (
     WebhookEvent,
 )
 from server.workspaces.roles import Actor, Role
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 MIN_SECRET_LENGTH = 16
 MAX_SECRET_LENGTH = 1024
@@ -117,17 +118,13 @@ async def create(
 
 
 async def get(*, session: AsyncSession, workspace_id: str, webhook_id: str) -> Webhook:
-    row = await session.get(Webhook, webhook_id)
-    if row is None or row.workspace_id != workspace_id:
-        raise NotFound("webhook not found")
-    return row
+    return await get_in_workspace(session, Webhook, webhook_id, workspace_id, "webhook")
 
 
 async def get_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[Webhook]:
-    stmt = select(Webhook).where(Webhook.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=Webhook.id, first=first, after=after)
+    return await page_in_workspace(session, Webhook, workspace_id, first=first, after=after)
 
 
 async def get_delivery_page(
@@ -173,22 +170,21 @@ async def get_attempts(
     return found
 
 
-async def redeliver(
-    *, session: AsyncSession, actor: Actor, delivery_id: str
-) -> WebhookDelivery:
+async def redeliver(*, session: AsyncSession, actor: Actor, delivery_id: str) -> WebhookDelivery:
     """Send a finished (DELIVERED or FAILED) delivery again with a fresh round of attempts.
 
     The same event id and body go out again; CONFLICT while a round is still under way.
     The first attempt is queued after the caller's transaction commits: see `enqueue_next`.
     """
     actor.require(Role.ADMIN)
-    row = (
-        await session.execute(
-            select(WebhookDelivery).where(WebhookDelivery.id == delivery_id).with_for_update()
-        )
-    ).scalar_one_or_none()
-    if row is None or row.workspace_id != actor.workspace_id:
-        raise NotFound("webhook delivery not found")
+    row = await get_in_workspace(
+        session,
+        WebhookDelivery,
+        delivery_id,
+        actor.workspace_id,
+        "webhook delivery",
+        for_update=True,
+    )
     if row.status == DeliveryStatus.PENDING:
         raise Conflict(
             "this delivery is still being attempted; redeliver it once it is DELIVERED or FAILED",

@@ -25,6 +25,7 @@ from server.workspaces.models import (
     Workspace,
 )
 from server.workspaces.roles import PRIVILEGED_ROLES, Actor, Role, TokenScope
+from server.workspaces.scoped import get_in_workspace, page_in_workspace
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +86,7 @@ async def get_members_page(
 async def get_tokens_page(
     *, session: AsyncSession, workspace_id: str, first: int, after: str | None
 ) -> Page[ApiToken]:
-    stmt = select(ApiToken).where(ApiToken.workspace_id == workspace_id)
-    return await keyset_page(session, stmt, key=ApiToken.id, first=first, after=after)
+    return await page_in_workspace(session, ApiToken, workspace_id, first=first, after=after)
 
 
 def _require_owner_for(actor: Actor, *roles: Role) -> None:
@@ -204,9 +204,7 @@ async def create_token(
 
 async def revoke_token(*, session: AsyncSession, actor: Actor, token_id: str) -> ApiToken:
     actor.require(Role.ADMIN)
-    token = await session.get(ApiToken, token_id)
-    if token is None or token.workspace_id != actor.workspace_id:
-        raise NotFound("token not found")
+    token = await get_in_workspace(session, ApiToken, token_id, actor.workspace_id, "token")
     if token.member_id != actor.member_id:
         owner = await session.get(Member, token.member_id)
         if owner is not None:

@@ -2,11 +2,10 @@
  * `/datasets`: the workspace's datasets and the built-ins, with their latest sealed version;
  * "Upload dataset" → `dialog` "Upload dataset".
  */
-import { useState } from "react";
 import { Link } from "react-router";
 import { Ago } from "../../components/Ago";
 import type { Column } from "../../components/columns";
-import { ListPage } from "../../components/ListPage";
+import { ListPage, type ListActionProps } from "../../components/ListPage";
 import { graphql } from "../../gql";
 import type { DatasetsPageQuery } from "../../gql/graphql";
 import { UploadDialog } from "./UploadDialog";
@@ -62,29 +61,22 @@ const COLUMNS: Column<Dataset>[] = [
   { name: "Created", cell: (node) => <Ago iso={node.createdAt} /> },
 ];
 
+/** "Upload dataset": an upload that makes a new dataset. */
+function NewDatasetDialog(props: ListActionProps) {
+  return <UploadDialog datasetId={null} title="Upload dataset" {...props} />;
+}
+
 export function DatasetsPage() {
-  const [uploading, setUploading] = useState(false);
-  const [revision, setRevision] = useState(0);
   return (
     <ListPage
       title="Datasets"
       what="datasets"
-      action={{ label: "Upload dataset", needs: "MEMBER", onClick: () => setUploading(true) }}
+      action={{ label: "Upload dataset", needs: "MEMBER", dialog: NewDatasetDialog }}
       columns={COLUMNS}
       query={DatasetsPageQueryDocument}
       variables={{}}
       select={(data) => data.datasets}
-      revision={revision}
       empty="No datasets yet: Upload dataset makes one."
-    >
-      {uploading && (
-        <UploadDialog
-          datasetId={null}
-          title="Upload dataset"
-          onClose={() => setUploading(false)}
-          onChanged={() => setRevision((r) => r + 1)}
-        />
-      )}
-    </ListPage>
+    />
   );
 }

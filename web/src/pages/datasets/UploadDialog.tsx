@@ -10,6 +10,7 @@ import { useClient, type CombinedError } from "urql";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
+import { TextField } from "../../components/TextField";
 import { errorExtension } from "../../lib/errors";
 import { count } from "../../lib/format";
 import { chunks, jsonBytes, readCaseFile, type BadLine, type NumberedCase } from "./caseFile";
@@ -47,7 +48,7 @@ export function UploadDialog({
   onChanged: () => void;
 }) {
   const client = useClient();
-  const ids = { file: useId(), name: useId(), bad: useId() };
+  const ids = { file: useId(), bad: useId() };
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState("");
   const [shown, setShown] = useState(false);
@@ -163,18 +164,12 @@ export function UploadDialog({
             <FieldError id={`${ids.file}-e`} message={shown ? fileError : null} />
           </div>
           {datasetId === null && (
-            <div className="field">
-              <label htmlFor={ids.name}>Name</label>
-              <input
-                id={ids.name}
-                type="text"
-                value={name}
-                aria-invalid={shown && nameError ? true : undefined}
-                aria-describedby={shown && nameError ? `${ids.name}-e` : undefined}
-                onChange={(e) => setName(e.target.value)}
-              />
-              <FieldError id={`${ids.name}-e`} message={shown ? nameError : null} />
-            </div>
+            <TextField
+              label="Name"
+              value={name}
+              onChange={setName}
+              error={shown ? nameError : null}
+            />
           )}
           {bad.length > 0 && (
             <section aria-labelledby={ids.bad} className="bad-lines">

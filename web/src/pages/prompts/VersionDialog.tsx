@@ -5,8 +5,8 @@
 import { useId, useState, type FormEvent } from "react";
 import { useMutation, type CombinedError } from "urql";
 import { Dialog } from "../../components/Dialog";
-import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
+import { SubmitRow } from "../../components/SubmitRow";
 import { draftErrors, toContent, type Draft, type EditableKind } from "./assetContent";
 import { AddAssetVersion, CreateAsset } from "./promptsDocuments";
 import { VersionEditor } from "./VersionEditor";
@@ -71,12 +71,11 @@ export function VersionDialog({
           </div>
         )}
         <VersionEditor kind={kind} draft={draft} errors={shown ? errors : {}} onChange={setDraft} />
-        <div className="row">
-          <button type="submit" className="primary" disabled={createState.fetching || addState.fetching}>
-            Save version
-          </button>
-        </div>
-        {error && <ErrorNotice error={error} />}
+        <SubmitRow
+          label="Save version"
+          busy={createState.fetching || addState.fetching}
+          error={error}
+        />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@
 import { useId } from "react";
 import { useQuery } from "../../lib/query";
 import { FieldError } from "../../components/FieldError";
+import { TextField } from "../../components/TextField";
 import { enumWords } from "../../lib/words";
 import { variablesIn, type Draft, type EditableKind } from "./assetContent";
 import { ConnectionChoicesQuery } from "./promptsDocuments";
@@ -101,25 +102,15 @@ function ModelConfigEditor({ draft, errors, onChange }: EditorProps) {
   const base = useId();
   const [{ data }] = useQuery({ query: ConnectionChoicesQuery });
   const connections = data?.modelConnections.edges.map((e) => e.node) ?? [];
-  const field = (key: "model" | "temperature" | "maxOutputTokens", label: string, type = "text") => {
-    const id = `${base}-${key}`;
-    const error = errors[key] ?? null;
-    return (
-      <div className="field">
-        <label htmlFor={id}>{label}</label>
-        <input
-          id={id}
-          type={type}
-          step={type === "number" ? "any" : undefined}
-          value={draft[key]}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-e` : undefined}
-          onChange={(e) => onChange({ ...draft, [key]: e.target.value })}
-        />
-        <FieldError id={`${id}-e`} message={error} />
-      </div>
-    );
-  };
+  const field = (key: "model" | "temperature" | "maxOutputTokens", label: string, type = "text") => (
+    <TextField
+      label={label}
+      type={type}
+      value={draft[key]}
+      onChange={(value) => onChange({ ...draft, [key]: value })}
+      error={errors[key] ?? null}
+    />
+  );
   const connectionError = errors.connectionId ?? null;
   return (
     <>

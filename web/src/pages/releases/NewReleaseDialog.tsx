@@ -6,8 +6,9 @@ import { useId, useState, type FormEvent } from "react";
 import { useMutation } from "urql";
 import { useQuery } from "../../lib/query";
 import { Dialog } from "../../components/Dialog";
-import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
+import { SubmitRow } from "../../components/SubmitRow";
+import type { ListActionProps } from "../../components/ListPage";
 import type { BindingRole } from "../../gql/graphql";
 import { bindingRoleWord } from "../../lib/bindingRoles";
 import { messageAt } from "../../lib/fieldErrors";
@@ -22,7 +23,8 @@ const ROLES: { role: BindingRole; required: boolean }[] = [
   { role: "TOOLS", required: false },
 ];
 
-export function NewReleaseDialog({ onClose, onMade }: { onClose: () => void; onMade: () => void }) {
+/** Made, it reads the list again and closes. */
+export function NewReleaseDialog({ onClose, onChanged }: ListActionProps) {
   const [name, setName] = useState("");
   const [bound, setBound] = useState<Partial<Record<BindingRole, string>>>({});
   const [shown, setShown] = useState(false);
@@ -40,7 +42,9 @@ export function NewReleaseDialog({ onClose, onMade }: { onClose: () => void; onM
       bound[role] ? [{ role, assetVersionId: bound[role] }] : [],
     );
     const result = await create({ input: { name: name.trim(), bindings } });
-    if (!result.error) onMade();
+    if (result.error) return;
+    onChanged();
+    onClose();
   };
   const nameError = (shown ? errors.name : null) ?? messageAt(error, "name", { name: "Name" });
   return (
@@ -68,12 +72,7 @@ export function NewReleaseDialog({ onClose, onMade }: { onClose: () => void; onM
             onChange={(id) => setBound({ ...bound, [role]: id })}
           />
         ))}
-        <div className="row">
-          <button type="submit" className="primary" disabled={fetching}>
-            Make release
-          </button>
-        </div>
-        {error && !nameError && <ErrorNotice error={error} />}
+        <SubmitRow label="Make release" busy={fetching} error={!nameError && error} />
       </form>
     </Dialog>
   );

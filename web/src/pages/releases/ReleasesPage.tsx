@@ -2,7 +2,6 @@
  * `/releases`: the `table` "Releases", each with its bindings role → asset and version and
  * "Compare on a dataset"; "New release" → `dialog` "New release".
  */
-import { useState } from "react";
 import { useNavigate } from "react-router";
 import { Ago } from "../../components/Ago";
 import { RoleButton } from "../../components/RoleButton";
@@ -50,8 +49,6 @@ type Release = ReleasesPageQuery["releases"]["edges"][number]["node"];
 
 export function ReleasesPage() {
   const navigate = useNavigate();
-  const [making, setMaking] = useState(false);
-  const [revision, setRevision] = useState(0);
   const columns: Column<Release>[] = [
     {
       name: "Release",
@@ -90,23 +87,12 @@ export function ReleasesPage() {
     <ListPage
       title="Releases"
       what="releases"
-      action={{ label: "New release", needs: "MEMBER", onClick: () => setMaking(true) }}
+      action={{ label: "New release", needs: "MEMBER", dialog: NewReleaseDialog }}
       columns={columns}
       query={ReleasesPageQueryDocument}
       variables={{}}
       select={(data) => data.releases}
-      revision={revision}
       empty="No releases yet."
-    >
-      {making && (
-        <NewReleaseDialog
-          onClose={() => setMaking(false)}
-          onMade={() => {
-            setMaking(false);
-            setRevision((r) => r + 1);
-          }}
-        />
-      )}
-    </ListPage>
+    />
   );
 }

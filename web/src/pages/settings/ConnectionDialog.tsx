@@ -2,8 +2,10 @@
 import { useId, useState, type FormEvent } from "react";
 import { useMutation } from "urql";
 import { Dialog } from "../../components/Dialog";
-import { ErrorNotice } from "../../components/ErrorNotice";
+import type { AddDialogProps } from "../../components/SettingsTable";
 import { FieldError } from "../../components/FieldError";
+import { SubmitRow } from "../../components/SubmitRow";
+import { TextField } from "../../components/TextField";
 import type { ConnectionKind, CreateModelConnectionInput } from "../../gql/graphql";
 import { messageAt } from "../../lib/fieldErrors";
 import { enumWords } from "../../lib/words";
@@ -89,7 +91,7 @@ function toInput(d: Draft): CreateModelConnectionInput {
   };
 }
 
-export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
+export function ConnectionDialog({ onClose, onAdded }: AddDialogProps) {
   const [draft, setDraft] = useState<Draft>({
     kind: "OPENAI_COMPATIBLE",
     name: "",
@@ -105,7 +107,6 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
   const [shown, setShown] = useState(false);
   const [{ fetching, error }, create] = useMutation(CreateConnection);
   const errors = connectionErrors(draft);
-  const baseId = useId();
   const at = (key: keyof Draft): string | null =>
     (shown ? errors[key] : undefined) ?? messageAt(error, key, LABELS);
   const placedServerError = Object.keys(LABELS).some((k) => messageAt(error, k, LABELS));
@@ -118,31 +119,17 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
     if (!result.error) onAdded();
   };
 
-  const input = (key: keyof Draft, label: string, type = "text", hint?: string) => {
-    const id = `${baseId}-${key}`;
-    const message = at(key);
-    return (
-      <div className="field">
-        <label htmlFor={id}>{label}</label>
-        <input
-          id={id}
-          type={type}
-          value={draft[key]}
-          step={type === "number" ? "any" : undefined}
-          autoComplete={type === "password" ? "new-password" : undefined}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={message ? `${id}-error` : hint ? `${id}-hint` : undefined}
-          onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-        />
-        {hint && !message && (
-          <span id={`${id}-hint`} className="muted">
-            {hint}
-          </span>
-        )}
-        <FieldError id={`${id}-error`} message={message} />
-      </div>
-    );
-  };
+  const input = (key: keyof Draft, label: string, type = "text", hint?: string) => (
+    <TextField
+      label={label}
+      type={type}
+      value={draft[key]}
+      onChange={(value) => setDraft({ ...draft, [key]: value })}
+      error={at(key) ?? null}
+      hint={hint}
+      autoComplete={type === "password" ? "new-password" : undefined}
+    />
+  );
 
   return (
     <Dialog title="Model connection" onClose={onClose}>
@@ -185,12 +172,7 @@ export function ConnectionDialog({ onClose, onAdded }: { onClose: () => void; on
         {input("outputCentsPerMillionTokens", "Output price (cents per million tokens)", "number")}
         {input("monthlyCapCents", "Monthly cap (cents)", "number", "Optional")}
         {input("maxConcurrency", "Calls at once", "number")}
-        <div className="row">
-          <button type="submit" className="primary" disabled={fetching}>
-            Add and check
-          </button>
-        </div>
-        {error && !placedServerError && <ErrorNotice error={error} />}
+        <SubmitRow label="Add and check" busy={fetching} error={!placedServerError && error} />
       </form>
     </Dialog>
   );

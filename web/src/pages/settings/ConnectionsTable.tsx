@@ -3,9 +3,7 @@
  * `dialog` "Model connection" (kind, name, base URL, write-only key, prices, monthly cap,
  * max concurrency). ADMIN changes them.
  */
-import { useState } from "react";
 import { useMutation } from "urql";
-import { useQuery } from "../../lib/query";
 import { RowAction } from "../../components/RowAction";
 import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
 import type { ModelConnectionsQuery } from "../../gql/graphql";
@@ -17,11 +15,8 @@ import { CheckConnection, ConnectionsQuery } from "./settingsDocuments";
 type Connection = ModelConnectionsQuery["modelConnections"]["edges"][number]["node"];
 
 export function ConnectionsTable() {
-  const [{ data, error }, refetch] = useQuery({ query: ConnectionsQuery });
-  const [adding, setAdding] = useState(false);
   const [, check] = useMutation(CheckConnection);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const columns: SettingsColumn<Connection>[] = [
+  const columns = (reload: () => void): SettingsColumn<Connection>[] => [
     {
       name: "Name",
       cell: (c) => (
@@ -69,21 +64,11 @@ export function ConnectionsTable() {
   return (
     <SettingsTable
       title="Model connections"
+      query={ConnectionsQuery}
+      rows={(data) => data.modelConnections}
       columns={columns}
-      rows={data?.modelConnections.edges.map((e) => e.node) ?? []}
       empty="No model connections yet: add one to run comparisons."
-      error={error}
-      add={{ label: "Add connection", needs: "ADMIN", onClick: () => setAdding(true) }}
-    >
-      {adding && (
-        <ConnectionDialog
-          onClose={() => setAdding(false)}
-          onAdded={() => {
-            setAdding(false);
-            reload();
-          }}
-        />
-      )}
-    </SettingsTable>
+      add={{ label: "Add connection", needs: "ADMIN", dialog: ConnectionDialog }}
+    />
   );
 }

@@ -4,13 +4,17 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { useMutation } from "urql";
-import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
-import { FieldError } from "../../components/FieldError";
 import { RowAction } from "../../components/RowAction";
-import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
+import {
+  SettingsTable,
+  type AddDialogProps,
+  type SettingsColumn,
+} from "../../components/SettingsTable";
+import { TextField } from "../../components/TextField";
+import { SubmitRow } from "../../components/SubmitRow";
 import type { MembersQuery as MembersData, Role } from "../../gql/graphql";
 import { atLeast, roleWord } from "../../lib/roles";
 import { useSession } from "../../lib/session";
@@ -27,14 +31,11 @@ function neededFor(role: Role): Role {
 
 export function MembersTable() {
   const session = useSession();
-  const [{ data, error }, refetch] = useQuery({ query: MembersQuery });
-  const [adding, setAdding] = useState(false);
   const [setRoleState, setRole] = useMutation(SetMemberRole);
   const [, remove] = useMutation(RemoveMember);
-  const reload = () => refetch({ requestPolicy: "network-only" });
   const noteId = useId();
   const allowed = (m: Member) => atLeast(session.role, neededFor(m.role)) && m.id !== session.memberId;
-  const columns: SettingsColumn<Member>[] = [
+  const columns = (reload: () => void): SettingsColumn<Member>[] => [
     {
       name: "Name",
       cell: (m) => (
@@ -87,10 +88,10 @@ export function MembersTable() {
   return (
     <SettingsTable
       title="Members"
+      query={MembersQuery}
+      rows={(data) => data.members}
       columns={columns}
-      rows={data?.members.edges.map((e) => e.node) ?? []}
-      error={error}
-      add={{ label: "Add member", needs: "ADMIN", onClick: () => setAdding(true) }}
+      add={{ label: "Add member", needs: "ADMIN", dialog: AddMemberDialog }}
       between={
         <>
           <p id={noteId} className="muted">
@@ -100,21 +101,11 @@ export function MembersTable() {
           {setRoleState.error && <ErrorNotice error={setRoleState.error} />}
         </>
       }
-    >
-      {adding && (
-        <AddMemberDialog
-          onClose={() => setAdding(false)}
-          onAdded={() => {
-            setAdding(false);
-            reload();
-          }}
-        />
-      )}
-    </SettingsTable>
+    />
   );
 }
 
-function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
+function AddMemberDialog({ onClose, onAdded }: AddDialogProps) {
   const session = useSession();
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
@@ -122,7 +113,6 @@ function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (
   const [shown, setShown] = useState(false);
   const [{ fetching, error }, add] = useMutation(AddMember);
   const nameError = name.trim() ? null : "Give the member a name.";
-  const ids = { name: useId(), nameError: useId() };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setShown(true);
@@ -133,18 +123,7 @@ function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (
   return (
     <Dialog title="Add member" onClose={onClose}>
       <form noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={ids.name}>Name</label>
-          <input
-            id={ids.name}
-            type="text"
-            value={name}
-            aria-invalid={shown && nameError ? true : undefined}
-            aria-describedby={shown && nameError ? ids.nameError : undefined}
-            onChange={(e) => setName(e.target.value)}
-          />
-          <FieldError id={ids.nameError} message={shown ? nameError : null} />
-        </div>
+        <TextField label="Name" value={name} onChange={setName} error={shown ? nameError : null} />
         <label className="field">
           Email
           <input type="email" value={email} placeholder="Optional" onChange={(e) => setEmail(e.target.value)} />
@@ -159,12 +138,7 @@ function AddMemberDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (
             ))}
           </select>
         </label>
-        <div className="row">
-          <button type="submit" className="primary" disabled={fetching}>
-            Add
-          </button>
-        </div>
-        {error && <ErrorNotice error={error} />}
+        <SubmitRow label="Add" busy={fetching} error={error} />
       </form>
     </Dialog>
   );

@@ -2,15 +2,19 @@
  * `table` "API tokens": "Create token" → `dialog` "Create token", whose answer shows the secret
  * this once with a "Copy" button; "Revoke" per live token (ADMIN).
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useMutation } from "urql";
 import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
-import { ErrorNotice } from "../../components/ErrorNotice";
-import { FieldError } from "../../components/FieldError";
 import { RowAction } from "../../components/RowAction";
-import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
+import {
+  SettingsTable,
+  type AddDialogProps,
+  type SettingsColumn,
+} from "../../components/SettingsTable";
+import { TextField } from "../../components/TextField";
+import { SubmitRow } from "../../components/SubmitRow";
 import type { TokensQuery as TokensData } from "../../gql/graphql";
 import { roleWord } from "../../lib/roles";
 import { useSession } from "../../lib/session";
@@ -19,16 +23,12 @@ import { CreateToken, MembersQuery, RevokeToken, TokensQuery } from "./settingsD
 type Token = TokensData["workspace"]["tokens"]["edges"][number]["node"];
 
 export function TokensTable() {
-  const session = useSession();
-  const [{ data, error }, refetch] = useQuery({ query: TokensQuery });
   const [{ data: members }] = useQuery({ query: MembersQuery });
-  const [creating, setCreating] = useState(false);
   const [, revoke] = useMutation(RevokeToken);
-  const reload = () => refetch({ requestPolicy: "network-only" });
   const memberName = new Map(
     (members?.members.edges ?? []).map((e) => [e.node.id, e.node.name] as const),
   );
-  const columns: SettingsColumn<Token>[] = [
+  const columns = (reload: () => void): SettingsColumn<Token>[] => [
     { name: "Name", cell: (t) => t.name },
     { name: "Starts with", cell: (t) => <code>{t.prefix}…</code> },
     { name: "Member", cell: (t) => memberName.get(t.memberId) ?? "—" },
@@ -57,41 +57,25 @@ export function TokensTable() {
   return (
     <SettingsTable
       title="API tokens"
+      query={TokensQuery}
+      rows={(data) => data.workspace.tokens}
       columns={columns}
-      rows={data?.workspace.tokens.edges.map((e) => e.node) ?? []}
-      error={error}
-      add={{ label: "Create token", needs: "ADMIN", onClick: () => setCreating(true) }}
-    >
-      {creating && (
-        <CreateTokenDialog
-          members={(members?.members.edges ?? []).map((e) => e.node)}
-          myId={session.memberId}
-          onClose={() => {
-            setCreating(false);
-            reload();
-          }}
-        />
-      )}
-    </SettingsTable>
+      add={{ label: "Create token", needs: "ADMIN", dialog: CreateTokenDialog }}
+    />
   );
 }
 
-function CreateTokenDialog({
-  members,
-  myId,
-  onClose,
-}: {
-  members: { id: string; name: string; role: Parameters<typeof roleWord>[0] }[];
-  myId: string;
-  onClose: () => void;
-}) {
+/** Shows the new token's secret until it closes; closing it then reads the table again. */
+function CreateTokenDialog({ onClose, onAdded }: AddDialogProps) {
+  const session = useSession();
+  const [{ data: memberList }] = useQuery({ query: MembersQuery });
+  const members = (memberList?.members.edges ?? []).map((e) => e.node);
   const [name, setName] = useState("");
-  const [memberId, setMemberId] = useState(myId);
+  const [memberId, setMemberId] = useState(session.memberId);
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState(false);
   const [{ fetching, error, data }, create] = useMutation(CreateToken);
   const nameError = name.trim() ? null : "Give the token a name, e.g. where it is used.";
-  const ids = { name: useId(), nameError: useId() };
   const secret = data?.createToken.secret;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -105,7 +89,7 @@ function CreateTokenDialog({
     setCopied(true);
   };
   return (
-    <Dialog title="Create token" onClose={onClose}>
+    <Dialog title="Create token" onClose={secret ? onAdded : onClose}>
       {secret ? (
         <>
           <p>
@@ -129,18 +113,12 @@ function CreateTokenDialog({
         </>
       ) : (
         <form noValidate onSubmit={(e) => void submit(e)}>
-          <div className="field">
-            <label htmlFor={ids.name}>Token name</label>
-            <input
-              id={ids.name}
-              type="text"
-              value={name}
-              aria-invalid={shown && nameError ? true : undefined}
-              aria-describedby={shown && nameError ? ids.nameError : undefined}
-              onChange={(e) => setName(e.target.value)}
-            />
-            <FieldError id={ids.nameError} message={shown ? nameError : null} />
-          </div>
+          <TextField
+            label="Token name"
+            value={name}
+            onChange={setName}
+            error={shown ? nameError : null}
+          />
           <label className="field">
             For member
             <select value={memberId} onChange={(e) => setMemberId(e.target.value)}>
@@ -151,12 +129,7 @@ function CreateTokenDialog({
               ))}
             </select>
           </label>
-          <div className="row">
-            <button type="submit" className="primary" disabled={fetching}>
-              Create
-            </button>
-          </div>
-          {error && <ErrorNotice error={error} />}
+          <SubmitRow label="Create" busy={fetching} error={error} />
         </form>
       )}
     </Dialog>

@@ -4,13 +4,17 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { useMutation } from "urql";
-import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { Dialog } from "../../components/Dialog";
-import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
 import { RowAction } from "../../components/RowAction";
-import { SettingsTable, type SettingsColumn } from "../../components/SettingsTable";
+import { TextField } from "../../components/TextField";
+import { SubmitRow } from "../../components/SubmitRow";
+import {
+  SettingsTable,
+  type AddDialogProps,
+  type SettingsColumn,
+} from "../../components/SettingsTable";
 import type { WebhookEvent, WebhooksQuery as WebhooksData } from "../../gql/graphql";
 import { messageAt } from "../../lib/fieldErrors";
 import { enumWords } from "../../lib/words";
@@ -21,11 +25,8 @@ type Webhook = WebhooksData["webhooks"]["edges"][number]["node"];
 const EVENTS: WebhookEvent[] = ["COMPARISON_FINISHED", "COMPARISON_REGRESSED", "RUN_REGRESSED"];
 
 export function WebhooksTable() {
-  const [{ data, error }, refetch] = useQuery({ query: WebhooksQuery });
-  const [adding, setAdding] = useState(false);
   const [, redeliver] = useMutation(RedeliverWebhook);
-  const reload = () => refetch({ requestPolicy: "network-only" });
-  const columns: SettingsColumn<Webhook>[] = [
+  const columns = (reload: () => void): SettingsColumn<Webhook>[] => [
     { name: "URL", className: "url", cell: (h) => h.url },
     { name: "Events", cell: (h) => h.events.map(enumWords).join(", ") },
     {
@@ -61,34 +62,24 @@ export function WebhooksTable() {
   return (
     <SettingsTable
       title="Webhooks"
+      query={WebhooksQuery}
+      rows={(data) => data.webhooks}
       columns={columns}
-      rows={data?.webhooks.edges.map((e) => e.node) ?? []}
       empty="No webhooks yet."
-      error={error}
-      add={{ label: "Add webhook", needs: "ADMIN", onClick: () => setAdding(true) }}
-    >
-      {adding && (
-        <WebhookDialog
-          onClose={() => setAdding(false)}
-          onAdded={() => {
-            setAdding(false);
-            reload();
-          }}
-        />
-      )}
-    </SettingsTable>
+      add={{ label: "Add webhook", needs: "ADMIN", dialog: WebhookDialog }}
+    />
   );
 }
 
 const LABELS = { url: "URL", secret: "Secret", events: "Events" };
 
-function WebhookDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () => void }) {
+function WebhookDialog({ onClose, onAdded }: AddDialogProps) {
   const [url, setUrl] = useState("");
   const [secret, setSecret] = useState("");
   const [events, setEvents] = useState<WebhookEvent[]>(["COMPARISON_FINISHED"]);
   const [shown, setShown] = useState(false);
   const [{ fetching, error }, create] = useMutation(CreateWebhook);
-  const ids = { url: useId(), secret: useId(), events: useId() };
+  const eventsErrorId = useId();
   const errors = {
     url: /^https?:\/\/\S+$/.test(url.trim()) ? null : "Give a URL starting with http:// or https://.",
     secret:
@@ -110,32 +101,16 @@ function WebhookDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () 
   return (
     <Dialog title="Add webhook" onClose={onClose}>
       <form noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={ids.url}>URL</label>
-          <input
-            id={ids.url}
-            type="url"
-            value={url}
-            aria-invalid={at("url") ? true : undefined}
-            aria-describedby={at("url") ? `${ids.url}-e` : undefined}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-          <FieldError id={`${ids.url}-e`} message={at("url")} />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.secret}>Secret</label>
-          <input
-            id={ids.secret}
-            type="password"
-            autoComplete="new-password"
-            value={secret}
-            aria-invalid={at("secret") ? true : undefined}
-            aria-describedby={at("secret") ? `${ids.secret}-e` : undefined}
-            onChange={(e) => setSecret(e.target.value)}
-          />
-          <FieldError id={`${ids.secret}-e`} message={at("secret")} />
-        </div>
-        <fieldset aria-describedby={at("events") ? ids.events : undefined}>
+        <TextField label="URL" type="url" value={url} onChange={setUrl} error={at("url")} />
+        <TextField
+          label="Secret"
+          type="password"
+          autoComplete="new-password"
+          value={secret}
+          onChange={setSecret}
+          error={at("secret")}
+        />
+        <fieldset aria-describedby={at("events") ? eventsErrorId : undefined}>
           <legend>Events</legend>
           {EVENTS.map((ev) => (
             <label key={ev} className="check">
@@ -149,14 +124,9 @@ function WebhookDialog({ onClose, onAdded }: { onClose: () => void; onAdded: () 
               {enumWords(ev)}
             </label>
           ))}
-          <FieldError id={ids.events} message={at("events")} />
+          <FieldError id={eventsErrorId} message={at("events")} />
         </fieldset>
-        <div className="row">
-          <button type="submit" className="primary" disabled={fetching}>
-            Add
-          </button>
-        </div>
-        {error && !placed && <ErrorNotice error={error} />}
+        <SubmitRow label="Add" busy={fetching} error={!placed && error} />
       </form>
     </Dialog>
   );

@@ -1,21 +1,28 @@
 /** The GraphQL operations of `/settings`. */
 import { graphql } from "../../gql";
 
+/** What the workspace region shows and saves, read and answered alike. */
+export const WorkspaceSettingsFields = graphql(`
+  fragment WorkspaceSettingsFields on WorkspaceSettings {
+    allowHostedRuns
+    allowSelfSignOff
+    maxRunningComparisons
+    requestsPerMinutePerToken
+    maxCallsPerComparison
+    ambiguousOutcomes
+    defaultShipPolicy {
+      ...ShipPolicyFormFields
+    }
+  }
+`);
+
 export const WorkspaceSettingsQuery = graphql(`
   query WorkspaceSettings {
     workspace {
       id
       name
       settings {
-        allowHostedRuns
-        allowSelfSignOff
-        maxRunningComparisons
-        requestsPerMinutePerToken
-        maxCallsPerComparison
-        ambiguousOutcomes
-        defaultShipPolicy {
-          ...ShipPolicyFormFields
-        }
+        ...WorkspaceSettingsFields
       }
     }
   }
@@ -26,15 +33,7 @@ export const UpdateWorkspaceSettings = graphql(`
     updateWorkspaceSettings(input: $input) {
       id
       settings {
-        allowHostedRuns
-        allowSelfSignOff
-        maxRunningComparisons
-        requestsPerMinutePerToken
-        maxCallsPerComparison
-        ambiguousOutcomes
-        defaultShipPolicy {
-          ...ShipPolicyFormFields
-        }
+        ...WorkspaceSettingsFields
       }
     }
   }
