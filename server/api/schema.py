@@ -15,7 +15,12 @@ from server.api.comparisons.finalize_mutation import VerdictMutation
 from server.api.comparisons.resolvers import ComparisonMutation, ComparisonQuery
 from server.api.comparisons.subscription import ComparisonSubscription
 from server.api.connections.resolvers import ConnectionMutation, ConnectionQuery
-from server.api.datasets.resolvers import DatasetMutation, DatasetQuery
+from server.api.datasets.resolvers import (
+    DatasetFromTracesMutation,
+    DatasetFromTracesQuery,
+    DatasetMutation,
+    DatasetQuery,
+)
 from server.api.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.api.exports.resolvers import ExportMutation
 from server.api.http.document_cache import DocumentCache, Documents
@@ -46,6 +51,7 @@ Query = merge_types(
         AssetQuery,
         ReleaseQuery,
         DatasetQuery,
+        DatasetFromTracesQuery,
         ComparisonQuery,
         RunQuery,
         PairwiseQuery,
@@ -64,6 +70,7 @@ Mutation = merge_types(
         AssetMutation,
         ReleaseMutation,
         DatasetMutation,
+        DatasetFromTracesMutation,
         ComparisonMutation,
         RunMutation,
         ExportMutation,

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
+from server.datasets.redaction import check_patterns
 from server.db import utcnow
 from server.decisions import policy as ship_policy_option
 from server.decisions.policy import ShipPolicySpec
@@ -230,6 +231,7 @@ async def update_settings(
     default_ship_policy: ShipPolicySpec | None = None,
     max_calls_per_comparison: int | None = None,
     trace_retention_days: int | None = None,
+    redaction_patterns: list[str] | None = None,
 ) -> Workspace:
     actor.require(Role.ADMIN)
     if default_ship_policy is not None:
@@ -267,6 +269,9 @@ async def update_settings(
         workspace.trace_retention_days = changes["traceRetentionDays"] = check_range(
             trace_retention_days, field="traceRetentionDays", low=1, high=TRACE_RETENTION_MOST
         )
+    if redaction_patterns is not None:
+        check_patterns(redaction_patterns, field="redactionPatterns")
+        workspace.redaction_patterns = changes["redactionPatterns"] = list(redaction_patterns)
     await _audit(session, actor, "workspace.update_settings", workspace.id, changes, "workspace")
     return workspace
 

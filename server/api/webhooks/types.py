@@ -118,4 +118,3 @@ class Webhook:
             enabled=row.enabled,
             created_at=row.created_at,
         )
-
