@@ -36,9 +36,7 @@ async def test_a_stratified_deduplicated_sample_sealed_with_its_source_traces(
         before = await session.scalar(select(func.count()).select_from(AssetVersion))
 
     made = (
-        await create(
-            backend, token, name="from prod", filter={"service": "shop"}, sample=sample
-        )
+        await create(backend, token, name="from prod", filter={"service": "shop"}, sample=sample)
     ).ok()["createDatasetFromTraces"]
     assert made["matched"] == 42
     assert made["duplicates"] == 10
@@ -80,15 +78,15 @@ async def test_a_stratified_deduplicated_sample_sealed_with_its_source_traces(
     same = await cases_of(backend, token, repeated["version"]["id"])
     assert [c["datasetItemId"] for c in same] == [c["datasetItemId"] for c in cases]
     reseeded = (
-        await preview(
-            backend, token, filter={"service": "shop"}, sample={**sample, "seed": 8}
-        )
+        await preview(backend, token, filter={"service": "shop"}, sample={**sample, "seed": 8})
     ).ok()["previewDatasetFromTraces"]
     assert reseeded["taken"] == 8
 
     # Without de-duplication the duplicates are candidates like the rest.
     loose = (
-        await preview(backend, token, filter={"service": "shop"}, sample={"size": 100, "dedupe": False})
+        await preview(
+            backend, token, filter={"service": "shop"}, sample={"size": 100, "dedupe": False}
+        )
     ).ok()["previewDatasetFromTraces"]
     assert (loose["taken"], loose["duplicates"]) == (42, 0)
 
@@ -102,15 +100,21 @@ async def test_other_seeds_choose_other_cases(backend: Backend) -> None:
         made = (
             await create(backend, token, name=f"seed {seed}", sample={"size": 5, "seed": seed})
         ).ok()["createDatasetFromTraces"]
-        chosen.append({c["datasetItemId"] for c in await cases_of(backend, token, made["version"]["id"])})
+        chosen.append(
+            {c["datasetItemId"] for c in await cases_of(backend, token, made["version"]["id"])}
+        )
     assert chosen[0] != chosen[1]
 
 
 async def test_strata_by_model_service_and_attribute_each_get_one(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     token = ws.tokens[Role.MEMBER]
-    await post_chats(backend, token, [f"a {n}" for n in range(50)], model="big", extra={"app.tier": "free"})
-    await post_chats(backend, token, ["b 1"], model="small", service="web", extra={"app.tier": "pro"})
+    await post_chats(
+        backend, token, [f"a {n}" for n in range(50)], model="big", extra={"app.tier": "free"}
+    )
+    await post_chats(
+        backend, token, ["b 1"], model="small", service="web", extra={"app.tier": "pro"}
+    )
     await post_chats(backend, token, ["c 1"], model="small", service="web")
     for by, extra, expected in (
         ("MODEL", {}, {"big": 4, "small": 1}),
@@ -135,7 +139,7 @@ async def test_expected_from_an_attribute_or_from_outputs_with_positive_feedback
     for trace_id, value in ((liked, 1.0), (disliked, 0.0)):
         (
             await backend.gql(
-                "mutation($t: ID!, $v: Float!) { scoreTrace(traceId: $t, name: \"thumb\", value: $v) { value } }",
+                'mutation($t: ID!, $v: Float!) { scoreTrace(traceId: $t, name: "thumb", value: $v) { value } }',
                 {"t": trace_id, "v": value},
                 token=token,
             )
@@ -144,7 +148,9 @@ async def test_expected_from_an_attribute_or_from_outputs_with_positive_feedback
         await create(backend, token, name="a", sample={"size": 10}, expectedFrom="ATTRIBUTE")
     ).ok()["createDatasetFromTraces"]
     assert by_attribute["withExpected"] == 1
-    cases = {c["datasetItemId"]: c for c in await cases_of(backend, token, by_attribute["version"]["id"])}
+    cases = {
+        c["datasetItemId"]: c for c in await cases_of(backend, token, by_attribute["version"]["id"])
+    }
     assert cases[labelled[0]]["expected"] == "4"
     named = (
         await preview(
@@ -159,7 +165,9 @@ async def test_expected_from_an_attribute_or_from_outputs_with_positive_feedback
             backend, token, name="b", sample={"size": 10}, expectedFrom="OUTPUT_WITH_FEEDBACK"
         )
     ).ok()["createDatasetFromTraces"]
-    cases = {c["datasetItemId"]: c for c in await cases_of(backend, token, by_feedback["version"]["id"])}
+    cases = {
+        c["datasetItemId"]: c for c in await cases_of(backend, token, by_feedback["version"]["id"])
+    }
     assert cases[liked]["expected"] == "answer to liked"
     assert cases[disliked]["expected"] is None
     assert cases[labelled[0]]["expected"] is None

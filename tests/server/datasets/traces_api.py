@@ -83,7 +83,9 @@ async def post_chats(
 ) -> list[str]:
     """One single-span chat trace per question, in one export; their ids in order."""
     ids = [new_trace_id() for _ in questions]
-    spans = [chat_span(i, q, release=release, **options) for i, q in zip(ids, questions, strict=True)]
+    spans = [
+        chat_span(i, q, release=release, **options) for i, q in zip(ids, questions, strict=True)
+    ]
     await post_spans(backend, spans, token=token, service=service)
     return ids
 
