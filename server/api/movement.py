@@ -39,9 +39,7 @@ class CaseFilter(Enum):
     IMPROVEMENTS = "IMPROVEMENTS"
     DIVERGED = "DIVERGED"
     ALL = "ALL"
-    REGRESSED = strawberry.enum_value(
-        "REGRESSED", deprecation_reason=_RENAMED.format("REGRESSIONS")
-    )  # noqa: E501
+    REGRESSED = strawberry.enum_value("REGRESSED", deprecation_reason=_RENAMED.format("REGRESSIONS"))  # noqa: E501
     IMPROVED = strawberry.enum_value("IMPROVED", deprecation_reason=_RENAMED.format("IMPROVEMENTS"))
     CHANGED = strawberry.enum_value("CHANGED", deprecation_reason=_RENAMED.format("DIVERGED"))
 

@@ -118,3 +118,4 @@ class Webhook:
             enabled=row.enabled,
             created_at=row.created_at,
         )
+

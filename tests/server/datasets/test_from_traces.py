@@ -13,6 +13,10 @@ from server.audit.models import AuditEvent
 from server.workspaces.roles import Role
 from tests.server.datasets.traces_api import cases_of, create, post_chats, preview
 
+SCORE = (
+    'mutation($t: ID!, $v: Float!) { scoreTrace(traceId: $t, name: "thumb", value: $v) { value } }'
+)
+
 
 async def test_a_stratified_deduplicated_sample_sealed_with_its_source_traces(
     backend: Backend,
@@ -32,8 +36,10 @@ async def test_a_stratified_deduplicated_sample_sealed_with_its_source_traces(
     shown = (await preview(backend, token, name="from prod", sample=sample)).ok()
     counts = shown["previewDatasetFromTraces"]
     assert counts["dataset"] is None and counts["version"] is None
+    versions = select(func.count()).where(AssetVersion.workspace_id == ws.id)
     async with backend.sessionmaker() as session:
-        before = await session.scalar(select(func.count()).select_from(AssetVersion))
+        before = await session.scalar(versions)
+    assert before == 0  # the preview wrote nothing
 
     made = (
         await create(backend, token, name="from prod", filter={"service": "shop"}, sample=sample)
@@ -47,9 +53,11 @@ async def test_a_stratified_deduplicated_sample_sealed_with_its_source_traces(
     assert made["version"]["state"] == "SEALED" and made["version"]["caseCount"] == 8
     assert counts["matched"] == 43  # the preview had no service filter
     async with backend.sessionmaker() as session:
-        assert await session.scalar(select(func.count()).select_from(AssetVersion)) == before + 1
+        assert await session.scalar(versions) == 1
         audited = await session.scalar(
-            select(AuditEvent.details).where(AuditEvent.action == "dataset.create_from_traces")
+            select(AuditEvent.details).where(
+                AuditEvent.workspace_id == ws.id, AuditEvent.action == "dataset.create_from_traces"
+            )
         )
     assert audited is not None and audited["taken"] == 8
 
@@ -139,7 +147,7 @@ async def test_expected_from_an_attribute_or_from_outputs_with_positive_feedback
     for trace_id, value in ((liked, 1.0), (disliked, 0.0)):
         (
             await backend.gql(
-                'mutation($t: ID!, $v: Float!) { scoreTrace(traceId: $t, name: "thumb", value: $v) { value } }',
+                SCORE,
                 {"t": trace_id, "v": value},
                 token=token,
             )
