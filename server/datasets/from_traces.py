@@ -16,9 +16,9 @@ from server.assets.models import Asset, AssetVersion, VersionState
 from server.datasets import service as dataset_service
 from server.datasets import trace_cases, versions
 from server.datasets.models import DatasetCase
-from server.datasets.redaction import Redaction, Redactor, check_patterns
 from server.datasets.trace_sample import Sample, Stratum, choose
 from server.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from server.redaction import Redaction, Redactor, check_patterns
 from server.traces import reads
 from server.validation import check_range
 from server.workspaces.models import Workspace

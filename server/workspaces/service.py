@@ -8,13 +8,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
-from server.datasets.redaction import check_patterns
 from server.db import utcnow
 from server.decisions import policy as ship_policy_option
 from server.decisions.policy import ShipPolicySpec
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page
+from server.redaction import check_patterns
 from server.security import display_prefix, generate_token, hash_token
 from server.validation import check_range, clean_name
 from server.workspaces.models import (

@@ -17,8 +17,8 @@ from server.assets.models import AssetVersion as AssetVersionRow
 from server.datasets import from_traces, service
 from server.datasets.models import DatasetCase as DatasetCaseRow
 from server.datasets.models import Split as SplitEnum
-from server.datasets.redaction import Redaction as RedactionValue
 from server.pagination import check_page_size
+from server.redaction import Redaction as RedactionValue
 
 Split = strawberry.enum(
     SplitEnum, name="Split", description="DEV to iterate on; HOLDOUT kept back."
