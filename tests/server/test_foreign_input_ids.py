@@ -28,8 +28,8 @@ ADD_VERSION = "mutation($i: AddAssetVersionInput!) { addAssetVersion(input: $i) 
 CREATE_RELEASE = "mutation($i: CreateReleaseInput!) { createRelease(input: $i) { id } }"
 LABEL = "mutation($i: TrialRefInput!) { labelTrial(trial: $i, passed: true) { passed } }"
 FROM_TRACES = (
-    "mutation($i: DatasetFromTracesInput!) { createDatasetFromTraces(input: $i) { taken } }",
-    "query($i: DatasetFromTracesInput!) { previewDatasetFromTraces(input: $i) { taken } }",
+    "mutation($i: CreateDatasetFromTracesInput!) { createDatasetFromTraces(input: $i) { taken } }",
+    "query($i: CreateDatasetFromTracesInput!) { previewDatasetFromTraces(input: $i) { taken } }",
 )
 MADE_UP = "xyz_00000000000000000000000000"
 RUBRIC = {"text": "The better answer wins.", "scale": "PASS_FAIL"}
@@ -155,7 +155,7 @@ CASES: dict[str, Case] = {
         "NOT_FOUND",
         None,
     ),
-    "DatasetFromTracesInput.datasetId": Case(
+    "CreateDatasetFromTracesInput.datasetId": Case(
         FROM_TRACES,
         lambda _, x: {"filter": {}, "sample": {"size": 1}, "datasetId": x},
         "NOT_FOUND",
@@ -175,7 +175,7 @@ FOREIGN_KIND = {
     "ReleaseBindingInput.assetVersionId": "prompt_version",
     "TrialRefInput.comparisonId": "comparison",
     "TrialRefInput.runId": "run",
-    "DatasetFromTracesInput.datasetId": "dataset",
+    "CreateDatasetFromTracesInput.datasetId": "dataset",
 }
 
 

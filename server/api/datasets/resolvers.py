@@ -10,10 +10,10 @@ from strawberry.scalars import JSON
 from server.api.context import Context
 from server.api.datasets.types import (
     AppendedDatasetCases,
+    CreateDatasetFromTracesInput,
     CreateDatasetInput,
     Dataset,
     DatasetFromTraces,
-    DatasetFromTracesInput,
     DatasetVersion,
     Redaction,
 )
@@ -149,7 +149,7 @@ class DatasetFromTracesQuery:
         description="What `createDatasetFromTraces` would take, counted; nothing is written."
     )
     async def preview_dataset_from_traces(
-        self, info: strawberry.Info[Context], input: DatasetFromTracesInput
+        self, info: strawberry.Info[Context], input: CreateDatasetFromTracesInput
     ) -> DatasetFromTraces:
         actor = info.context.require()
         async with info.context.read() as session:
@@ -164,7 +164,7 @@ class DatasetFromTracesMutation:
         "case a trace with `metadata.sourceTraceId` (MEMBER; audited)."
     )
     async def create_dataset_from_traces(
-        self, info: strawberry.Info[Context], input: DatasetFromTracesInput
+        self, info: strawberry.Info[Context], input: CreateDatasetFromTracesInput
     ) -> DatasetFromTraces:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:

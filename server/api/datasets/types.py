@@ -192,7 +192,7 @@ class TraceSampleInput:
 
 
 @strawberry.input
-class DatasetFromTracesInput:
+class CreateDatasetFromTracesInput:
     filter: TraceFilter
     sample: TraceSampleInput
     dataset_id: strawberry.ID | None = strawberry.field(

@@ -12,11 +12,11 @@ from tests.server.traces.otlp_bodies import SpanSpec, new_trace_id, post_spans
 
 COUNTS = "matched taken duplicates withoutInput redacted withExpected strata { key matched taken }"
 CREATE = (
-    "mutation($i: DatasetFromTracesInput!) { createDatasetFromTraces(input: $i) { "
+    "mutation($i: CreateDatasetFromTracesInput!) { createDatasetFromTraces(input: $i) { "
     f"{COUNTS} dataset {{ id name }} version {{ id number state caseCount contentHash }} }} }}"
 )
 PREVIEW = (
-    "query($i: DatasetFromTracesInput!) { previewDatasetFromTraces(input: $i) { "
+    "query($i: CreateDatasetFromTracesInput!) { previewDatasetFromTraces(input: $i) { "
     f"{COUNTS} dataset {{ id }} version {{ id }} }} }}"
 )
 ADD = (

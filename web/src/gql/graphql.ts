@@ -141,6 +141,21 @@ export type CreateComparisonInput = {
   variables?: Array<VariableMappingInput> | null | undefined;
 };
 
+export type CreateDatasetFromTracesInput = {
+  /** Add a version to this dataset; or give `name`. */
+  datasetId?: string | null | undefined;
+  description?: string | null | undefined;
+  expectedAttribute?: string | null | undefined;
+  expectedFrom?: ExpectedFrom;
+  filter: TraceFilter;
+  /** A new dataset's name. */
+  name?: string | null | undefined;
+  redact?: Array<Redaction>;
+  /** Regular expressions (Python syntax) replaced by `[redacted]`, beside the workspace's `redactionPatterns`. */
+  redactPatterns?: Array<string>;
+  sample: TraceSampleInput;
+};
+
 export type CreateDatasetInput = {
   description?: string | null | undefined;
   name: string;
@@ -184,21 +199,6 @@ export type CriterionStatus =
   | 'MET'
   | 'UNCERTAIN'
   | 'VIOLATED';
-
-export type DatasetFromTracesInput = {
-  /** Add a version to this dataset; or give `name`. */
-  datasetId?: string | null | undefined;
-  description?: string | null | undefined;
-  expectedAttribute?: string | null | undefined;
-  expectedFrom?: ExpectedFrom;
-  filter: TraceFilter;
-  /** A new dataset's name. */
-  name?: string | null | undefined;
-  redact?: Array<Redaction>;
-  /** Regular expressions (Python syntax) replaced by `[redacted]`, beside the workspace's `redactionPatterns`. */
-  redactPatterns?: Array<string>;
-  sample: TraceSampleInput;
-};
 
 /** OPEN while cases are appended; SEALED never changes again. */
 export type DatasetVersionState =
@@ -1221,14 +1221,14 @@ export type AddTraceToDatasetMutationVariables = Exact<{
 export type AddTraceToDatasetMutation = { addTraceToDataset: { id: string, number: number, state: DatasetVersionState, caseCount: number } };
 
 export type PreviewDatasetFromTracesQueryVariables = Exact<{
-  input: DatasetFromTracesInput;
+  input: CreateDatasetFromTracesInput;
 }>;
 
 
 export type PreviewDatasetFromTracesQuery = { previewDatasetFromTraces: { matched: number, taken: number, duplicates: number, withoutInput: number, redacted: number, withExpected: number, strata: Array<{ key: string | null, matched: number, taken: number }> } };
 
 export type CreateDatasetFromTracesMutationVariables = Exact<{
-  input: DatasetFromTracesInput;
+  input: CreateDatasetFromTracesInput;
 }>;
 
 
@@ -1323,5 +1323,5 @@ export const TracesPageDocument = {"__meta__":{"hash":"sha256:3b3c682776a437fead
 export const TraceCountDocument = {"__meta__":{"hash":"sha256:446e973d42161c4b8fda30264eede6ae08062f7319200055e8c0dad4e56b0a11"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TraceCount"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TraceFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"traces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"0"}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}}]} as unknown as DocumentNode<TraceCountQuery, TraceCountQueryVariables>;
 export const WritableDatasetsDocument = {"__meta__":{"hash":"sha256:a760a3bbe193f38904379d5825c9e0f1e3a6bead58f7d79051bca54168857386"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WritableDatasets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"datasets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"builtIn"}}]}}]}}]}}]}}]} as unknown as DocumentNode<WritableDatasetsQuery, WritableDatasetsQueryVariables>;
 export const AddTraceToDatasetDocument = {"__meta__":{"hash":"sha256:2579c96d435c1b27fd4b554c3c0df5554e0ce705d6e5e85dee35595377d7ae83"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddTraceToDataset"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"traceId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"datasetId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expected"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addTraceToDataset"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"traceId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"traceId"}}},{"kind":"Argument","name":{"kind":"Name","value":"datasetId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"datasetId"}}},{"kind":"Argument","name":{"kind":"Name","value":"expected"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expected"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"caseCount"}}]}}]}}]} as unknown as DocumentNode<AddTraceToDatasetMutation, AddTraceToDatasetMutationVariables>;
-export const PreviewDatasetFromTracesDocument = {"__meta__":{"hash":"sha256:d693fbaacca44ed4554bbea08f9513fac5914b84a425739ac59f1906ba1cd34b"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PreviewDatasetFromTraces"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DatasetFromTracesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"previewDatasetFromTraces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"matched"}},{"kind":"Field","name":{"kind":"Name","value":"taken"}},{"kind":"Field","name":{"kind":"Name","value":"duplicates"}},{"kind":"Field","name":{"kind":"Name","value":"withoutInput"}},{"kind":"Field","name":{"kind":"Name","value":"redacted"}},{"kind":"Field","name":{"kind":"Name","value":"withExpected"}},{"kind":"Field","name":{"kind":"Name","value":"strata"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"matched"}},{"kind":"Field","name":{"kind":"Name","value":"taken"}}]}}]}}]}}]} as unknown as DocumentNode<PreviewDatasetFromTracesQuery, PreviewDatasetFromTracesQueryVariables>;
-export const CreateDatasetFromTracesDocument = {"__meta__":{"hash":"sha256:c112dabc69fe5a324dd85b2b10560743ae80fb627b29c840f0a4bf5e99d471b0"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDatasetFromTraces"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DatasetFromTracesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDatasetFromTraces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"taken"}},{"kind":"Field","name":{"kind":"Name","value":"dataset"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"caseCount"}}]}}]}}]}}]} as unknown as DocumentNode<CreateDatasetFromTracesMutation, CreateDatasetFromTracesMutationVariables>;
+export const PreviewDatasetFromTracesDocument = {"__meta__":{"hash":"sha256:07fa912e8b7e6f531be076952c0de341d9f00c750496264427a12759a5f49a0c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PreviewDatasetFromTraces"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDatasetFromTracesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"previewDatasetFromTraces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"matched"}},{"kind":"Field","name":{"kind":"Name","value":"taken"}},{"kind":"Field","name":{"kind":"Name","value":"duplicates"}},{"kind":"Field","name":{"kind":"Name","value":"withoutInput"}},{"kind":"Field","name":{"kind":"Name","value":"redacted"}},{"kind":"Field","name":{"kind":"Name","value":"withExpected"}},{"kind":"Field","name":{"kind":"Name","value":"strata"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"matched"}},{"kind":"Field","name":{"kind":"Name","value":"taken"}}]}}]}}]}}]} as unknown as DocumentNode<PreviewDatasetFromTracesQuery, PreviewDatasetFromTracesQueryVariables>;
+export const CreateDatasetFromTracesDocument = {"__meta__":{"hash":"sha256:8111c6a30c0040cd308ab32ceffe770fd5a993064f801db91aa707cdba9801e1"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDatasetFromTraces"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDatasetFromTracesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDatasetFromTraces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"taken"}},{"kind":"Field","name":{"kind":"Name","value":"dataset"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"caseCount"}}]}}]}}]}}]} as unknown as DocumentNode<CreateDatasetFromTracesMutation, CreateDatasetFromTracesMutationVariables>;

@@ -11,7 +11,7 @@ import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
 import { FieldError } from "../../components/FieldError";
 import type {
-  DatasetFromTracesInput,
+  CreateDatasetFromTracesInput,
   ExpectedFrom,
   PreviewDatasetFromTracesQuery,
   Redaction,
@@ -95,7 +95,7 @@ export function NewDatasetFromTracesDialog({
   const [previewing, setPreviewing] = useState(false);
   const [{ fetching, error, data: made }, create] = useMutation(CreateDatasetFromTraces);
 
-  const input: DatasetFromTracesInput = {
+  const input: CreateDatasetFromTracesInput = {
     filter,
     name: name.trim(),
     sample: {

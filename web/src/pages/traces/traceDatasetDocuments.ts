@@ -27,7 +27,7 @@ export const AddTraceToDataset = graphql(`
 `);
 
 export const PreviewDatasetFromTraces = graphql(`
-  query PreviewDatasetFromTraces($input: DatasetFromTracesInput!) {
+  query PreviewDatasetFromTraces($input: CreateDatasetFromTracesInput!) {
     previewDatasetFromTraces(input: $input) {
       matched
       taken
@@ -45,7 +45,7 @@ export const PreviewDatasetFromTraces = graphql(`
 `);
 
 export const CreateDatasetFromTraces = graphql(`
-  mutation CreateDatasetFromTraces($input: DatasetFromTracesInput!) {
+  mutation CreateDatasetFromTraces($input: CreateDatasetFromTracesInput!) {
     createDatasetFromTraces(input: $input) {
       taken
       dataset {
