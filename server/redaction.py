@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
-from typing import Any
 
 from server.errors import ValidationFailed
 
@@ -161,18 +160,6 @@ class Redactor:
         for rule in self._rules:
             text = rule.pattern.sub(partial(self._replace, rule=rule), text)
         return text
-
-    def value(self, value: Any) -> Any:
-        """Every string in a JSON value redacted (object keys kept)."""
-        if not self._rules:
-            return value
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, list):
-            return [self.value(item) for item in value]
-        if isinstance(value, dict):
-            return {key: self.value(item) for key, item in value.items()}
-        return value
 
     def _replace(self, match: re.Match[str], *, rule: _Rule) -> str:
         if rule.accept is not None and not rule.accept(match.group(0)):

@@ -163,7 +163,10 @@ def case_of(
     """A trace as a dataset case: its id as the item id and as `metadata.sourceTraceId`."""
     return {
         "datasetItemId": source.trace_id,
-        "input": redactor.value(source.turns()),
+        "input": [
+            {"role": turn["role"], "content": redactor.text(turn["content"])}
+            for turn in source.turns()
+        ],
         "expected": None if expected is None else redactor.text(expected),
         "split": "DEV",
         "tags": [],
