@@ -39,9 +39,9 @@ from server.workspaces.models import Workspace
 TARGET_SECONDS = 10.0
 BATCH = 5_000
 RELEASES = ("v1", "v2", "v3", "canary")
-CREATE = """mutation($i: DatasetFromTracesInput!) { createDatasetFromTraces(input: $i) {
+CREATE = """mutation($i: CreateDatasetFromTracesInput!) { createDatasetFromTraces(input: $i) {
   matched taken duplicates redacted strata { key taken } version { id caseCount } } }"""
-PREVIEW = """query($i: DatasetFromTracesInput!) { previewDatasetFromTraces(input: $i) {
+PREVIEW = """query($i: CreateDatasetFromTracesInput!) { previewDatasetFromTraces(input: $i) {
   matched taken duplicates redacted } }"""
 
 
