@@ -61,6 +61,7 @@ BENCHES: dict[str, Bench] = {
         services=("postgres", "redis"),
         tools=("wrk",),
     ),  # fmt: skip
+    "dataset_from_traces": Bench(("create_seconds", "preview_seconds", "matched", "taken")),
     "dataset_import": Bench(("cases_per_s", "peak_rss_mb")),
     "diff": Bench(("import_items_per_s", "first_page_ms", "cached_page_ms", "peak_rss_mb")),
     "dispatch": Bench(

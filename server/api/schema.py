@@ -13,7 +13,12 @@ from server.api.comparisons.finalize_mutation import VerdictMutation
 from server.api.comparisons.resolvers import ComparisonMutation, ComparisonQuery
 from server.api.comparisons.subscription import ComparisonSubscription
 from server.api.connections.resolvers import ConnectionMutation, ConnectionQuery
-from server.api.datasets.resolvers import DatasetMutation, DatasetQuery
+from server.api.datasets.resolvers import (
+    DatasetFromTracesMutation,
+    DatasetFromTracesQuery,
+    DatasetMutation,
+    DatasetQuery,
+)
 from server.api.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.api.exports.resolvers import ExportMutation
 from server.api.http.document_limits import limit_extensions
@@ -44,6 +49,7 @@ Query = merge_types(
         AssetQuery,
         ReleaseQuery,
         DatasetQuery,
+        DatasetFromTracesQuery,
         ComparisonQuery,
         RunQuery,
         PairwiseQuery,
@@ -62,6 +68,7 @@ Mutation = merge_types(
         AssetMutation,
         ReleaseMutation,
         DatasetMutation,
+        DatasetFromTracesMutation,
         ComparisonMutation,
         RunMutation,
         ExportMutation,

@@ -1,8 +1,9 @@
 """The shape of a dataset case (docs/domain.md), checked without I/O by the API and by the importer.
 
-A case is `{datasetItemId, input, expected?, split?, tags?}`. Checking turns it into the
-column values of one `dataset_case` row. Only the standard library and `server.errors`
-are imported, so the command-line importer starts quickly.
+A case is `{datasetItemId, input, expected?, split?, tags?, metadata?}` (`metadata`: an object
+saying where the case came from, e.g. `{sourceTraceId}`; kept beside the case, not hashed).
+Checking turns it into the column values of one `dataset_case` row. Only the standard library
+and `server.errors` are imported, so the command-line importer starts quickly.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ MAX_TAGS = 50
 MAX_TAG_LENGTH = 100
 MAX_JSON_DEPTH = 32
 SPLITS = ("DEV", "HOLDOUT")
-FIELDS = frozenset({"datasetItemId", "input", "expected", "split", "tags"})
+FIELDS = frozenset({"datasetItemId", "input", "expected", "split", "tags", "metadata"})
 _INPUT_SHAPE = "`input` must be a string, an object or a list of turns ({role, content})"
 
 
@@ -31,6 +32,7 @@ class CaseRow(TypedDict):
     expected: Any
     split: str
     tags: list[str]
+    meta: dict[str, Any] | None
 
 
 class CaseError(ValueError):
@@ -67,12 +69,17 @@ def check_case(raw: object) -> CaseRow:
     if split not in SPLITS:
         raise CaseError("`split` must be DEV or HOLDOUT", "split")
     tags = raw.get("tags")
+    meta = raw.get("metadata")
+    if meta is not None and not isinstance(meta, dict):
+        raise CaseError("`metadata` must be an object", "metadata")
+    check_json(meta, "metadata", 0)
     return {
         "dataset_item_id": item_id,
         "input": value,
         "expected": expected,
         "split": split,
         "tags": [] if tags is None else _check_tags(tags),
+        "meta": meta,
     }
 
 

@@ -38,3 +38,6 @@ class DatasetCase(Base):
     expected: Mapped[Any | None] = mapped_column(PortableJSON)
     split: Mapped[Split] = mapped_column(Enum(Split, name="split", native_enum=False, length=8))
     tags: Mapped[list[str]] = mapped_column(PortableJSON, default=list)
+    meta: Mapped[dict[str, Any] | None] = mapped_column(
+        PortableJSON, comment="where the case came from, e.g. {sourceTraceId}; not in the hash"
+    )

@@ -3,6 +3,7 @@
     /comparisons/{id}/cases.csv|.jsonl
     /runs/{id}/items.csv|.jsonl
     /experiments/{e}/runs/{c}/diff.csv|.jsonl?baselineRunId=…
+    /datasets/{dataset or version id}/cases.csv|.jsonl
 
 Opened with a bearer token (any role) or a signed link from `exportLink` (`?token=…`).
 Everything is checked before the first byte: another workspace's id answers 404 as an
@@ -24,7 +25,7 @@ from starlette.routing import Route
 from server import signed_links
 from server.auth import authenticate, bearer_token
 from server.errors import ErrorCode, NotFound, ShipwiseError, ValidationFailed
-from server.exports import comparisons, diffs, runs
+from server.exports import comparisons, datasets, diffs, runs
 from server.exports import links as export_links
 from server.exports.encoding import MEDIA_TYPES, ExportFormat, encode
 from server.exports.links import ExportTarget
@@ -181,6 +182,19 @@ async def _run_diff(request: Request, state: AppState, export_format: ExportForm
     return _stream(rows, diffs.COLUMNS, export_format, f"diff-{candidate_id}-{baseline_id}")
 
 
+async def _dataset_cases(
+    request: Request, state: AppState, export_format: ExportFormat
+) -> Response:
+    target_id = request.path_params["dataset_id"]
+    workspace_id = await _workspace(request, state, f"dataset/{target_id}")
+    async with state.sessionmaker() as session:
+        version_id = await datasets.version_to_export(
+            session=session, workspace_id=workspace_id, target_id=target_id
+        )
+    rows = datasets.case_rows(sessionmaker=state.sessionmaker, version_id=version_id)
+    return _stream(rows, datasets.COLUMNS, export_format, f"dataset-{version_id}-cases")
+
+
 ROUTES = [
     Route(
         "/comparisons/{comparison_id}/cases.{format}",
@@ -188,6 +202,7 @@ ROUTES = [
         methods=["GET"],
     ),
     Route("/runs/{run_id}/items.{format}", _endpoint(_run_items), methods=["GET"]),
+    Route("/datasets/{dataset_id}/cases.{format}", _endpoint(_dataset_cases), methods=["GET"]),
     Route(
         "/experiments/{experiment_id}/runs/{run_id}/diff.{format}",
         _endpoint(_run_diff),

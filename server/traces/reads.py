@@ -108,6 +108,13 @@ def _conditions(workspace_id: str, oldest: datetime, where: TraceFilter) -> list
     return found
 
 
+async def filter_conditions(
+    *, session: AsyncSession, workspace_id: str, where: TraceFilter
+) -> list[Any]:
+    """The WHERE clauses of the traces the list shows under `where` (datasets sample them)."""
+    return _conditions(workspace_id, await _oldest_shown(session, workspace_id), where)
+
+
 def _cursor_key(after: str) -> tuple[datetime, str]:
     key = decode_cursor(after)
     try:

@@ -63,6 +63,9 @@ class Workspace(Base):
         server_default=str(TRACE_RETENTION_DEFAULT),
         comment="ingested traces older than this are deleted (docs/traces.md)",
     )
+    redaction_patterns: Mapped[list[str] | None] = mapped_column(
+        PortableJSON, comment="regular expressions redacted from datasets made from traces"
+    )
 
 
 class Member(Base):

@@ -14,6 +14,7 @@ from server.decisions.policy import ShipPolicySpec
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page
+from server.redaction import check_patterns
 from server.security import display_prefix, generate_token, hash_token
 from server.validation import check_range, clean_name
 from server.workspaces.models import (
@@ -228,6 +229,7 @@ async def update_settings(
     default_ship_policy: ShipPolicySpec | None = None,
     max_calls_per_comparison: int | None = None,
     trace_retention_days: int | None = None,
+    redaction_patterns: list[str] | None = None,
 ) -> Workspace:
     actor.require(Role.ADMIN)
     if default_ship_policy is not None:
@@ -265,6 +267,9 @@ async def update_settings(
         workspace.trace_retention_days = changes["traceRetentionDays"] = check_range(
             trace_retention_days, field="traceRetentionDays", low=1, high=TRACE_RETENTION_MOST
         )
+    if redaction_patterns is not None:
+        check_patterns(redaction_patterns, field="redactionPatterns")
+        workspace.redaction_patterns = changes["redactionPatterns"] = list(redaction_patterns)
     await _audit(session, actor, "workspace.update_settings", workspace.id, changes, "workspace")
     return workspace
 

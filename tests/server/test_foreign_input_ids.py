@@ -27,6 +27,10 @@ PREVIEW = "query($i: CreateComparisonInput!) { comparisonPreview(input: $i) { ca
 ADD_VERSION = "mutation($i: AddAssetVersionInput!) { addAssetVersion(input: $i) { id } }"
 CREATE_RELEASE = "mutation($i: CreateReleaseInput!) { createRelease(input: $i) { id } }"
 LABEL = "mutation($i: TrialRefInput!) { labelTrial(trial: $i, passed: true) { passed } }"
+FROM_TRACES = (
+    "mutation($i: CreateDatasetFromTracesInput!) { createDatasetFromTraces(input: $i) { taken } }",
+    "query($i: CreateDatasetFromTracesInput!) { previewDatasetFromTraces(input: $i) { taken } }",
+)
 MADE_UP = "xyz_00000000000000000000000000"
 RUBRIC = {"text": "The better answer wins.", "scale": "PASS_FAIL"}
 
@@ -151,6 +155,12 @@ CASES: dict[str, Case] = {
         "NOT_FOUND",
         None,
     ),
+    "CreateDatasetFromTracesInput.datasetId": Case(
+        FROM_TRACES,
+        lambda _, x: {"filter": {}, "sample": {"size": 1}, "datasetId": x},
+        "NOT_FOUND",
+        "datasetId",
+    ),
 }
 FOREIGN_KIND = {
     "CreateComparisonInput.datasetId": "dataset",
@@ -165,6 +175,7 @@ FOREIGN_KIND = {
     "ReleaseBindingInput.assetVersionId": "prompt_version",
     "TrialRefInput.comparisonId": "comparison",
     "TrialRefInput.runId": "run",
+    "CreateDatasetFromTracesInput.datasetId": "dataset",
 }
 
 

@@ -10,12 +10,15 @@ from strawberry.scalars import JSON
 from server.api.context import Context
 from server.api.datasets.types import (
     AppendedDatasetCases,
+    CreateDatasetFromTracesInput,
     CreateDatasetInput,
     Dataset,
+    DatasetFromTraces,
     DatasetVersion,
+    Redaction,
 )
 from server.api.relay import Connection
-from server.datasets import service, versions
+from server.datasets import from_traces, service, versions
 from server.datasets.cases import MAX_CASES_PER_CHUNK
 from server.pagination import check_page_size
 from server.workspaces.roles import Role
@@ -136,5 +139,60 @@ class DatasetMutation:
         async with info.context.write() as session:
             row = await versions.discard_version(
                 session=session, actor=actor, version_id=version_id, keep_dataset=keep_dataset
+            )
+        return DatasetVersion.from_row(row)
+
+
+@strawberry.type
+class DatasetFromTracesQuery:
+    @strawberry.field(
+        description="What `createDatasetFromTraces` would take, counted; nothing is written."
+    )
+    async def preview_dataset_from_traces(
+        self, info: strawberry.Info[Context], input: CreateDatasetFromTracesInput
+    ) -> DatasetFromTraces:
+        actor = info.context.require()
+        async with info.context.read() as session:
+            found = await from_traces.preview(session=session, actor=actor, spec=input.to_spec())
+        return DatasetFromTraces.of(found)
+
+
+@strawberry.type
+class DatasetFromTracesMutation:
+    @strawberry.mutation(
+        description="Sample the traces a filter matches into a new sealed dataset version, a "
+        "case a trace with `metadata.sourceTraceId` (MEMBER; audited)."
+    )
+    async def create_dataset_from_traces(
+        self, info: strawberry.Info[Context], input: CreateDatasetFromTracesInput
+    ) -> DatasetFromTraces:
+        actor = info.context.require(Role.MEMBER)
+        async with info.context.write() as session:
+            found = await from_traces.create(session=session, actor=actor, spec=input.to_spec())
+        return DatasetFromTraces.of(found)
+
+    @strawberry.mutation(
+        description="Add one trace as a case of the dataset's OPEN version, opened when there "
+        "is none (MEMBER; audited). The workspace's `redactionPatterns` apply."
+    )
+    async def add_trace_to_dataset(
+        self,
+        info: strawberry.Info[Context],
+        trace_id: strawberry.ID,
+        dataset_id: strawberry.ID,
+        expected: Annotated[
+            str | None, strawberry.argument(description="The answer the case expects.")
+        ] = None,
+        redact: list[Redaction] | None = None,
+    ) -> DatasetVersion:
+        actor = info.context.require(Role.MEMBER)
+        async with info.context.write() as session:
+            row = await from_traces.add_trace(
+                session=session,
+                actor=actor,
+                trace_id=str(trace_id),
+                dataset_id=str(dataset_id),
+                expected=expected,
+                redact=list(redact or []),
             )
         return DatasetVersion.from_row(row)

@@ -133,6 +133,7 @@ class WorkspaceMutation:
                 ),
                 max_calls_per_comparison=input.max_calls_per_comparison,
                 trace_retention_days=input.trace_retention_days,
+                redaction_patterns=input.redaction_patterns,
             )
         info.context.app.tokens.forget(lambda cached: cached.workspace_id == actor.workspace_id)
         return Workspace.from_row(row)

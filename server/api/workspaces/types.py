@@ -54,6 +54,11 @@ class WorkspaceSettings:
     trace_retention_days: int = strawberry.field(
         default=30, description="Ingested traces are kept this many days (30 by default)."
     )
+    redaction_patterns: list[str] = strawberry.field(
+        default_factory=list,
+        description="Regular expressions replaced by `[redacted]` in every dataset case made "
+        "from traces (docs/traces.md).",
+    )
 
 
 @strawberry.type
@@ -142,6 +147,7 @@ class Workspace:
                 ),
                 max_calls_per_comparison=row.max_calls_per_comparison,
                 trace_retention_days=row.trace_retention_days,
+                redaction_patterns=list(row.redaction_patterns or []),
             ),
         )
 
@@ -186,4 +192,9 @@ class WorkspaceSettingsInput:
     )
     trace_retention_days: int | None = strawberry.field(
         default=None, description="1 to 3,650 days (ADMIN); 30 for a new workspace."
+    )
+    redaction_patterns: list[str] | None = strawberry.field(
+        default=None,
+        description="Replaces the list: at most 20 Python regular expressions of at most 200 "
+        "characters, redacted from datasets made from traces.",
     )

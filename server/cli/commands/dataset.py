@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import quote
 
 import typer
 
@@ -12,6 +13,7 @@ from server.cli.client import DEFAULT_URL, TokenOption, UrlOption
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT
 from server.cli.commands.client_setup import InFlightOption, fail, run_import
 from server.cli.commands.dataset_import import import_file
+from server.cli.commands.export import Format, FormatOption, write_export
 from server.cli.groups import command_group
 from server.datasets.cases import MAX_CASES_PER_CHUNK
 
@@ -73,3 +75,26 @@ def import_command(
         f"holdout {imported.holdout_case_count}); sha256 {imported.content_hash}"
     )
     sys.stdout.write(imported.version_id + "\n")
+
+
+@dataset_app.command("export")
+def export_command(
+    dataset_id: Annotated[
+        str,
+        typer.Argument(
+            help="A dataset's id (its latest sealed version) or a version's id (dsv_…)."
+        ),
+    ],
+    token: TokenOption,
+    export_format: FormatOption = Format.csv,
+    output: Annotated[
+        Path | None,
+        typer.Option("--out", "--output", "-o", help="The file to write; stdout if omitted."),
+    ] = None,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """A dataset version's cases, streamed as CSV or JSONL (datasetItemId, input, expected,
+    split, tags, metadata). CSV cells that start with = + - @ get a leading ' so no
+    spreadsheet runs them. An unknown id or an unreachable server exits 2."""
+    path = f"/datasets/{quote(dataset_id, safe='')}/cases.{export_format.value}"
+    write_export(url, token, path, {}, output, diff=False)

@@ -36,7 +36,7 @@ OutputOption = Annotated[
 EXPERIMENT_OF = "query($id: ID!) { run(id: $id) { experiment { id } } }"
 
 
-def _write(
+def write_export(
     url: str, token: str, path: str, params: dict[str, str], output: Path | None, *, diff: bool
 ) -> None:
     try:
@@ -78,7 +78,7 @@ def comparison_export(
 ) -> None:
     """A comparison's trials: one row per (case, cohort, trial)."""
     path = f"/comparisons/{quote(comparison_id, safe='')}/cases.{export_format.value}"
-    _write(url, token, path, {}, output, diff=False)
+    write_export(url, token, path, {}, output, diff=False)
 
 
 @export_app.command("run")
@@ -91,7 +91,7 @@ def run_export(
 ) -> None:
     """A run's items: one row per (item, trial)."""
     path = f"/runs/{quote(run_id, safe='')}/items.{export_format.value}"
-    _write(url, token, path, {}, output, diff=False)
+    write_export(url, token, path, {}, output, diff=False)
 
 
 @export_app.command("diff")
@@ -108,4 +108,4 @@ def diff_export(
         f"/experiments/{{experiment}}/runs/{quote(candidate, safe='')}/diff.{export_format.value}"
     )
     params = {"candidate": candidate, "baselineRunId": baseline}
-    _write(url, token, path, params, output, diff=True)
+    write_export(url, token, path, params, output, diff=True)

@@ -141,6 +141,21 @@ export type CreateComparisonInput = {
   variables?: Array<VariableMappingInput> | null | undefined;
 };
 
+export type CreateDatasetFromTracesInput = {
+  /** Add a version to this dataset; or give `name`. */
+  datasetId?: string | null | undefined;
+  description?: string | null | undefined;
+  expectedAttribute?: string | null | undefined;
+  expectedFrom?: ExpectedFrom;
+  filter: TraceFilter;
+  /** A new dataset's name. */
+  name?: string | null | undefined;
+  redact?: Array<Redaction>;
+  /** Regular expressions (Python syntax) replaced by `[redacted]`, beside the workspace's `redactionPatterns`. */
+  redactPatterns?: Array<string>;
+  sample: TraceSampleInput;
+};
+
 export type CreateDatasetInput = {
   description?: string | null | undefined;
   name: string;
@@ -233,6 +248,12 @@ export type EvaluatorStatus =
   | 'IMPROVED'
   | 'REGRESSED'
   | 'UNCHANGED';
+
+/** NONE; ATTRIBUTE: `expectedAttribute` (default `shipwise.expected`); OUTPUT_WITH_FEEDBACK: the trace's output where every feedback score on it is above 0. */
+export type ExpectedFrom =
+  | 'ATTRIBUTE'
+  | 'NONE'
+  | 'OUTPUT_WITH_FEEDBACK';
 
 export type ExportFormat =
   | 'CSV'
@@ -337,6 +358,14 @@ export type PromptGateSettingsInput = {
   split?: Split;
   trialsPerCase?: number;
 };
+
+/** What is replaced in cases made from traces: EMAIL, PHONE, CARD_NUMBER (13-19 digits passing the Luhn check), API_KEY (OpenAI, Anthropic, AWS, GitHub, Slack, Google, JWT and shipwise shapes) and IP_ADDRESS (v4 and v6). */
+export type Redaction =
+  | 'API_KEY'
+  | 'CARD_NUMBER'
+  | 'EMAIL'
+  | 'IP_ADDRESS'
+  | 'PHONE';
 
 export type ReleaseBindingInput = {
   assetVersionId: string;
@@ -463,6 +492,18 @@ export type TraceFilter = {
   status?: TraceStatus | null | undefined;
 };
 
+export type TraceSampleInput = {
+  /** The span or resource attribute of `stratifyBy: ATTRIBUTE`. */
+  attribute?: string | null | undefined;
+  /** Drop a trace whose input (case and whitespace folded) was taken already. */
+  dedupe?: boolean;
+  /** The same seed gives the same cases. */
+  seed?: number;
+  /** 1 to 100,000 traces. */
+  size: number;
+  stratifyBy?: TraceStratifyBy | null | undefined;
+};
+
 /** A span's or a trace's status (ERROR: any step failed). */
 export type TraceStatus =
   | 'ERROR'
@@ -475,6 +516,13 @@ export type TraceStepKind =
   | 'OTHER'
   | 'RETRIEVAL'
   | 'TOOL';
+
+/** The key a sample is proportional over, at least one trace a stratum. */
+export type TraceStratifyBy =
+  | 'ATTRIBUTE'
+  | 'MODEL'
+  | 'RELEASE'
+  | 'SERVICE';
 
 export type TrajectoryStepKind =
   | 'AGENT'
@@ -533,6 +581,8 @@ export type WorkspaceSettingsInput = {
   /** 1 to 2,000,000 (ADMIN); 20,000 for a new workspace. */
   maxCallsPerComparison?: number | null | undefined;
   maxRunningComparisons?: number | null | undefined;
+  /** Replaces the list: at most 20 Python regular expressions of at most 200 characters, redacted from datasets made from traces. */
+  redactionPatterns?: Array<string> | null | undefined;
   requestsPerMinutePerToken?: number | null | undefined;
   /** 1 to 3,650 days (ADMIN); 30 for a new workspace. */
   traceRetentionDays?: number | null | undefined;
@@ -1158,6 +1208,34 @@ export type TraceCountQueryVariables = Exact<{
 
 export type TraceCountQuery = { traces: { totalCount: number } };
 
+export type WritableDatasetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WritableDatasetsQuery = { datasets: { edges: Array<{ node: { id: string, name: string, builtIn: boolean } }> } };
+
+export type AddTraceToDatasetMutationVariables = Exact<{
+  traceId: string;
+  datasetId: string;
+  expected?: string | null | undefined;
+}>;
+
+
+export type AddTraceToDatasetMutation = { addTraceToDataset: { id: string, number: number, state: DatasetVersionState, caseCount: number } };
+
+export type PreviewDatasetFromTracesQueryVariables = Exact<{
+  input: CreateDatasetFromTracesInput;
+}>;
+
+
+export type PreviewDatasetFromTracesQuery = { previewDatasetFromTraces: { matched: number, taken: number, duplicates: number, withoutInput: number, redacted: number, withExpected: number, strata: Array<{ key: string | null, matched: number, taken: number }> } };
+
+export type CreateDatasetFromTracesMutationVariables = Exact<{
+  input: CreateDatasetFromTracesInput;
+}>;
+
+
+export type CreateDatasetFromTracesMutation = { createDatasetFromTraces: { taken: number, dataset: { id: string, name: string } | null, version: { id: string, number: number, caseCount: number } | null } };
+
 export const ProgressFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ProgressFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ComparisonProgress"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"stopReason"}},{"kind":"Field","name":{"kind":"Name","value":"doneCalls"}},{"kind":"Field","name":{"kind":"Name","value":"totalCalls"}},{"kind":"Field","name":{"kind":"Name","value":"failedCalls"}},{"kind":"Field","name":{"kind":"Name","value":"percent"}},{"kind":"Field","name":{"kind":"Name","value":"etaSeconds"}},{"kind":"Field","name":{"kind":"Name","value":"spentCentsSoFar"}},{"kind":"Field","name":{"kind":"Name","value":"cohorts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cohortIndex"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}}]}}]} as unknown as DocumentNode<ProgressFieldsFragment, unknown>;
 export const VerdictChipFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VerdictChipFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BaselineVerdict"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"baselineCohortIndex"}},{"kind":"Field","name":{"kind":"Name","value":"outcome"}},{"kind":"Field","name":{"kind":"Name","value":"summary"}}]}}]} as unknown as DocumentNode<VerdictChipFieldsFragment, unknown>;
 export const ComparisonRowFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ComparisonRowFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Comparison"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"stopReason"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"spentCentsSoFar"}},{"kind":"Field","name":{"kind":"Name","value":"verdictState"}},{"kind":"Field","name":{"kind":"Name","value":"decision"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"outcome"}}]}},{"kind":"Field","name":{"kind":"Name","value":"cohorts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cohortIndex"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"isCandidate"}},{"kind":"Field","name":{"kind":"Name","value":"passRate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"scorecard"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verdicts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"VerdictChipFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"progress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"doneCalls"}},{"kind":"Field","name":{"kind":"Name","value":"totalCalls"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"VerdictChipFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"BaselineVerdict"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"baselineCohortIndex"}},{"kind":"Field","name":{"kind":"Name","value":"outcome"}},{"kind":"Field","name":{"kind":"Name","value":"summary"}}]}}]} as unknown as DocumentNode<ComparisonRowFieldsFragment, unknown>;
@@ -1246,3 +1324,7 @@ export const RedeliverWebhookDocument = {"__meta__":{"hash":"sha256:3c891a1ffcd0
 export const TracePageDocument = {"__meta__":{"hash":"sha256:36c901c05bf69b5bccf45d3c08c2cba00885ccce76351860a51f7b2efad453a6"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TracePage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"trace"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"release"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"rootName"}},{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"output"}},{"kind":"Field","name":{"kind":"Name","value":"llmCalls"}},{"kind":"Field","name":{"kind":"Name","value":"toolCalls"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"costCents"}},{"kind":"Field","name":{"kind":"Name","value":"caseId"}},{"kind":"Field","name":{"kind":"Name","value":"steps"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"errorType"}},{"kind":"Field","name":{"kind":"Name","value":"model"}},{"kind":"Field","name":{"kind":"Name","value":"inputMessages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"toolCalls"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"arguments"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"outputMessages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"toolCalls"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"arguments"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"costCents"}},{"kind":"Field","name":{"kind":"Name","value":"toolName"}},{"kind":"Field","name":{"kind":"Name","value":"arguments"}},{"kind":"Field","name":{"kind":"Name","value":"result"}},{"kind":"Field","name":{"kind":"Name","value":"parentId"}}]}}]}}]}}]} as unknown as DocumentNode<TracePageQuery, TracePageQueryVariables>;
 export const TracesPageDocument = {"__meta__":{"hash":"sha256:3b3c682776a437fead5a7752d983c38b00d505418490a8298d64861530f864ed"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TracesPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TraceFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"traces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"service"}},{"kind":"Field","name":{"kind":"Name","value":"release"}},{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"output"}},{"kind":"Field","name":{"kind":"Name","value":"stepCount"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"costCents"}},{"kind":"Field","name":{"kind":"Name","value":"durationMs"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]}}]} as unknown as DocumentNode<TracesPageQuery, TracesPageQueryVariables>;
 export const TraceCountDocument = {"__meta__":{"hash":"sha256:446e973d42161c4b8fda30264eede6ae08062f7319200055e8c0dad4e56b0a11"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TraceCount"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"TraceFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"traces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"0"}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}}]} as unknown as DocumentNode<TraceCountQuery, TraceCountQueryVariables>;
+export const WritableDatasetsDocument = {"__meta__":{"hash":"sha256:a760a3bbe193f38904379d5825c9e0f1e3a6bead58f7d79051bca54168857386"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WritableDatasets"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"datasets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"builtIn"}}]}}]}}]}}]}}]} as unknown as DocumentNode<WritableDatasetsQuery, WritableDatasetsQueryVariables>;
+export const AddTraceToDatasetDocument = {"__meta__":{"hash":"sha256:2579c96d435c1b27fd4b554c3c0df5554e0ce705d6e5e85dee35595377d7ae83"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AddTraceToDataset"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"traceId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"datasetId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expected"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"addTraceToDataset"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"traceId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"traceId"}}},{"kind":"Argument","name":{"kind":"Name","value":"datasetId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"datasetId"}}},{"kind":"Argument","name":{"kind":"Name","value":"expected"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expected"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"caseCount"}}]}}]}}]} as unknown as DocumentNode<AddTraceToDatasetMutation, AddTraceToDatasetMutationVariables>;
+export const PreviewDatasetFromTracesDocument = {"__meta__":{"hash":"sha256:07fa912e8b7e6f531be076952c0de341d9f00c750496264427a12759a5f49a0c"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PreviewDatasetFromTraces"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDatasetFromTracesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"previewDatasetFromTraces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"matched"}},{"kind":"Field","name":{"kind":"Name","value":"taken"}},{"kind":"Field","name":{"kind":"Name","value":"duplicates"}},{"kind":"Field","name":{"kind":"Name","value":"withoutInput"}},{"kind":"Field","name":{"kind":"Name","value":"redacted"}},{"kind":"Field","name":{"kind":"Name","value":"withExpected"}},{"kind":"Field","name":{"kind":"Name","value":"strata"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"matched"}},{"kind":"Field","name":{"kind":"Name","value":"taken"}}]}}]}}]}}]} as unknown as DocumentNode<PreviewDatasetFromTracesQuery, PreviewDatasetFromTracesQueryVariables>;
+export const CreateDatasetFromTracesDocument = {"__meta__":{"hash":"sha256:8111c6a30c0040cd308ab32ceffe770fd5a993064f801db91aa707cdba9801e1"},"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDatasetFromTraces"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDatasetFromTracesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDatasetFromTraces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"taken"}},{"kind":"Field","name":{"kind":"Name","value":"dataset"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"version"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"caseCount"}}]}}]}}]}}]} as unknown as DocumentNode<CreateDatasetFromTracesMutation, CreateDatasetFromTracesMutationVariables>;

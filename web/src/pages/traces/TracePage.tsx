@@ -1,15 +1,19 @@
 /**
  * `/traces/:id`: one trace's trajectory as a waterfall of steps (the `list` "Steps"), each
- * step with its messages, tool calls with arguments and results, tokens, cost and time.
+ * step with its messages, tool calls with arguments and results, tokens, cost and time;
+ * "Add to dataset" makes the trace a case.
  * Model outputs and inputs are untrusted text: shown as text, never as markup.
  */
+import { useState } from "react";
 import { useParams } from "react-router";
 import { useQuery } from "../../lib/query";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
 import type { TracePageQuery } from "../../gql/graphql";
 import { count, dollars, exactTime } from "../../lib/format";
 import { jsonText } from "../../lib/jsonText";
+import { AddToDatasetDialog } from "./AddToDatasetDialog";
 
 const TraceQuery = graphql(`
   query TracePage($id: ID!) {
@@ -135,6 +139,7 @@ function StepItem({ step, start, total }: { step: Step; start: number; total: nu
 export function TracePage() {
   const { id = "" } = useParams();
   const [{ data, error, fetching }] = useQuery({ query: TraceQuery, variables: { id } });
+  const [adding, setAdding] = useState(false);
   if (error) return <ErrorNotice error={error} />;
   if (fetching || !data?.trace) return <p>Loading…</p>;
   const trace = data.trace;
@@ -142,6 +147,12 @@ export function TracePage() {
   return (
     <>
       <h1 className="text">{trace.rootName ?? "Trace"}</h1>
+      <div className="row">
+        <RoleButton needs="MEMBER" onClick={() => setAdding(true)}>
+          Add to dataset
+        </RoleButton>
+      </div>
+      {adding && <AddToDatasetDialog traceId={trace.id} onClose={() => setAdding(false)} />}
       <dl className="facts">
         <dt>Trace id</dt>
         <dd>

@@ -1,16 +1,19 @@
 /**
  * `/traces`: the `table` "Traces" (ingested OpenTelemetry traces, newest first) with its
  * filters applied by "Filter"; 50 a page with "Load more"; the count (`status`) polled every
- * 5 s. Inputs and outputs are untrusted text.
+ * 5 s; "New dataset from traces" samples the filtered traces. Inputs and outputs are
+ * untrusted text.
  */
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { useQuery } from "../../lib/query";
 import { Ago } from "../../components/Ago";
 import { PagedTable } from "../../components/PagedTable";
+import { RoleButton } from "../../components/RoleButton";
 import { graphql } from "../../gql";
 import type { TraceFilter, TraceStatus } from "../../gql/graphql";
 import { count, dollars } from "../../lib/format";
+import { NewDatasetFromTracesDialog } from "./NewDatasetFromTracesDialog";
 
 const PAGE = 50;
 const COUNT_EVERY_MS = 5_000;
@@ -87,6 +90,7 @@ export function TracesPage() {
   const [status, setStatus] = useState("");
   const [search, setSearch] = useState("");
   const [filter, setFilter] = useState<TraceFilter>({});
+  const [sampling, setSampling] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFilter({
@@ -131,7 +135,15 @@ export function TracesPage() {
         </div>
         <button type="submit">Filter</button>
       </form>
-      <TraceCount filter={filter} />
+      <div className="row">
+        <TraceCount filter={filter} />
+        <RoleButton needs="MEMBER" onClick={() => setSampling(true)}>
+          New dataset from traces
+        </RoleButton>
+      </div>
+      {sampling && (
+        <NewDatasetFromTracesDialog filter={filter} onClose={() => setSampling(false)} />
+      )}
       <PagedTable
         key={JSON.stringify(filter)}
         label="Traces"
