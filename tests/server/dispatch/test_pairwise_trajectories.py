@@ -20,12 +20,12 @@ START = """mutation($id: ID!) { startComparison(id: $id, background: false) {
   status stopReason
 } }"""
 LONG = "y" * 40_000
-"""An output longer than the evidence's 32 KiB bound."""
+"""Tool-call arguments longer than the evidence's 32 KiB bound."""
 
 
 def script() -> dict[str, Any]:
     """Case q-000: the candidate (model-0) refunds, the baseline looks the order up; case
-    q-001: the candidate answers at length."""
+    q-001: the candidate asks for a tool with long arguments."""
     return {
         "q-000": {
             "models": {
@@ -41,7 +41,10 @@ def script() -> dict[str, Any]:
         },
         "q-001": {
             "models": {
-                "model-0": f"quality=3 {LONG}",
+                "model-0": {
+                    "output": "Uploaded. quality=3",
+                    "toolCalls": [{"name": "upload", "arguments": {"blob": LONG}}],
+                },
                 "model-1": "Short. quality=3",
             }
         },
@@ -81,7 +84,7 @@ async def test_the_hosted_judge_sees_each_sides_trajectory_bounded(
             assert "[1] LLM chat" in side and CUT not in side
         assert "model-0" not in prompt and "model-1" not in prompt  # neutral names only
 
-    long = [p for p in prompts if LONG in p]
+    long = [p for p in prompts if "upload" in p]
     assert len(long) == 2
     for prompt in long:
         cut = next(s for s in (evidence(prompt, "A"), evidence(prompt, "B")) if "yyyy" in s)
