@@ -13,7 +13,8 @@ ERROR, model`), and `trace(id)` with its steps. Targets (issue 46): ≥ 15,000 s
 RSS growth ≤ 150 MB, no 5xx, list p99 ≤ 250 ms, trace p99 ≤ 100 ms.
 
 Phoenix runs when `PHOENIX_BIN` names its executable or `phoenix` is on the PATH (else its
-figures are null and the bench says so), on a database of its own on the same PostgreSQL:
+figures are null and the bench says so; install: `bench/kit/phoenix.py`), on a database of its
+own on the same PostgreSQL:
 `--phoenix-spans` of the same load, its stored rate measured until every trace shows in its
 `traceCount` or `--phoenix-seconds` pass (then what it stored by then, over that time).
 
@@ -32,6 +33,7 @@ import argparse
 import asyncio
 import json
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -176,6 +178,7 @@ def measure_phoenix(binary: str, exports: int, body: Template, bound: float) -> 
     finally:
         phoenix.stop()
         asyncio.run(drop_database(name))
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -185,6 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--phoenix-spans", type=int, default=20_000)
     parser.add_argument("--phoenix-seconds", type=float, default=300.0)
     parser.add_argument("--no-phoenix", action="store_true")
+    parser.add_argument("--profile", help="py-spy the server into this .svg or .json")
     parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args(argv)
     if args.smoke:
@@ -194,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     spans = exports * body.spans
     figures: dict[str, Any] = {"spans": spans, "smoke": args.smoke}
     with site() as bench:
-        server = bench.serve()
+        server = bench.serve(args.profile)
         base, token = bench.env["SHIPWISE_URL"], bench.env["SHIPWISE_TOKEN"]
         auth = {"Authorization": f"Bearer {token}"}
         asyncio.run(_settings(base, token))

@@ -1,7 +1,8 @@
 """Arize Phoenix as bench/trace_ingest.py's peer: `phoenix serve` (from `PHOENIX_BIN`, else
 the PATH) on a free port with a PostgreSQL database of its own, and how many traces it has
 stored (its GraphQL `projects { traceCount }`). Install it outside the repo, e.g.
-`python3 -m venv ~/phoenix-venv && ~/phoenix-venv/bin/pip install arize-phoenix`."""
+`python3 -m venv ~/phoenix-venv && ~/phoenix-venv/bin/pip install arize-phoenix asyncpg`
+(Phoenix reaches PostgreSQL with asyncpg, which it does not install itself)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ class Phoenix:
             "PHOENIX_SQL_DATABASE_URL": database_url.replace("postgresql+asyncpg", "postgresql"),
             "PHOENIX_TELEMETRY_ENABLED": "false",
         }
+        self.workdir = workdir
         self.log = (workdir / "phoenix.log").open("wb")
         self.process = subprocess.Popen(
             [binary, "serve"], env=env, stdout=self.log, stderr=subprocess.STDOUT
@@ -54,7 +56,8 @@ class Phoenix:
             except httpx.HTTPError:
                 pass
             time.sleep(0.5)
-        raise RuntimeError("phoenix serve did not answer")
+        tail = (self.workdir / "phoenix.log").read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"phoenix serve did not answer:\n{tail}")
 
     def traces_stored(self) -> int:
         answer = httpx.post(f"{self.url}/graphql", json={"query": COUNT}, timeout=30).json()
