@@ -1,5 +1,5 @@
 """A hosted comparison's pairwise judge sees each side's trajectory as evidence, as the run
-diff's judge does (server/dispatch/pairwise_stage.py, server/judges/pair_evidence.py): the one
+diff's judge does (server/dispatch/pair_judging.py, server/judges/pair_evidence.py): the one
 model call with the tool calls it asked for and their arguments, tokens and turns, at most
 32 KiB a side with the cut said. The fake judge on 127.0.0.1 records every prompt."""
 
@@ -12,8 +12,8 @@ from bench.kit.harness import Backend
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
 from tests.fakes.judge_server import FakeJudge
-from tests.server.pairwise.api import judge_versions
-from tests.server.pairwise.test_trajectory_evidence import CUT, evidence, user_prompt
+from tests.server.run_pairs.api import judge_versions
+from tests.server.run_pairs.test_trajectory_evidence import CUT, evidence, user_prompt
 
 CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"
 START = """mutation($id: ID!) { startComparison(id: $id, background: false) {
