@@ -8,6 +8,7 @@ from stats.bootstrap import bootstrap_mean_interval, delta_interval
 from stats.calibration import Calibration, judge_calibration
 from stats.confidence import CohortConfidence, cohort_confidence
 from stats.decision import CohortMeasures, Criterion, Decision, QualityBounds, ship_decision
+from stats.decision.policy import Guardrail, ShipPolicy
 from stats.descriptive import case_means, percentile
 from stats.failure_analysis import FailureAnalysis, failure_analysis, regressed_cases
 from stats.gate import (
@@ -36,7 +37,6 @@ from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaire
 from stats.prediction_powered import prediction_powered_delta, prediction_powered_interval
 from stats.preference import PairwiseResult, combine_orders, pairwise_summary
 from stats.proportions import ZTestResult, two_proportion_ztest
-from stats.ship_policy import Guardrail, ShipPolicy
 from stats.trials import (
     CohortTrials,
     TrialSummary,

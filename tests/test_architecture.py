@@ -267,3 +267,113 @@ def test_one_price_computation() -> None:
         if isinstance(node, ast.BinOp) and (priced(node.left) or priced(node.right))
     ]
     assert not found, "price arithmetic outside call_cost:\n" + "\n".join(found)
+
+
+DECISION_HOMES = ("stats/decision/", "server/decisions/")
+"""Everything that decides a ship decision (docs/architecture.md, "The decision path")."""
+OLD_DECISION_MODULES = (
+    "stats/ship_policy.py",
+    "server/verdicts/ship_decision.py",
+    "server/verdicts/judged_decision.py",
+    "server/verdicts/decisions.py",
+    "server/runs/diff_decision.py",
+    "server/labels/judge_gate.py",
+)
+ENGINE_INTERNALS = frozenset(
+    {"ship_decision", "Decision", "Criterion", "cases_needed", "POWER", "outcome", "criteria"}
+    | {"figures", "ship", "sample_size", "vocabulary"}
+)
+"""What of `stats.decision` computes or states an outcome; its inputs (`CohortMeasures`,
+`QualityBounds`) and the policy engine's names (`stats.decision.policy`) may be read."""
+OUTCOMES = frozenset({"SHIP", "DONT_SHIP", "MORE_DATA", "NO_DECISION"})
+
+
+def outside_decision_homes() -> Iterator[Path]:
+    for path in source_files():
+        relative = path.relative_to(ROOT).as_posix()
+        if not relative.startswith(DECISION_HOMES) and relative != "stats/__init__.py":
+            yield path
+
+
+def test_the_decision_has_left_its_old_homes() -> None:
+    assert [p for p in OLD_DECISION_MODULES if (ROOT / p).exists()] == []
+    assert (ROOT / "stats/decision/policy.py").is_file()
+
+
+def engine_reaches(tree: ast.AST) -> Iterator[str]:
+    """Each import of the engine's internals, and each `stats.ship_decision`-like use."""
+    for target, line, names in imports_in(tree):
+        inside = target.removeprefix("stats.decision").lstrip(".")
+        if target.startswith("stats.decision") and (
+            inside.split(".")[0] in ENGINE_INTERNALS or ENGINE_INTERNALS & set(names)
+        ):
+            yield f"{line} imports {target} {names}"
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or node.attr not in ENGINE_INTERNALS:
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id == "stats":
+            yield f"{node.lineno} uses stats.{node.attr}"
+        elif isinstance(node.value, ast.Attribute) and node.value.attr == "decision":
+            yield f"{node.lineno} uses stats.decision.{node.attr}"
+
+
+def outcome_tests(tree: ast.AST) -> Iterator[int]:
+    """The line of each comparison with an outcome: a string (`… == "SHIP"`, `… in
+    ("MORE_DATA",)`) or a name for one (`… != SHIP`, `… == Outcome.DONT_SHIP`)."""
+
+    def outcome(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in OUTCOMES
+        if isinstance(node, ast.Name):
+            return node.id in OUTCOMES
+        if isinstance(node, ast.Attribute):
+            return node.attr in OUTCOMES
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(outcome(element) for element in node.elts)
+        return False
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(map(outcome, [node.left, *node.comparators])):
+            yield node.lineno
+
+
+def test_only_the_decision_packages_reach_the_engine() -> None:
+    """Outside `stats/decision/` and `server/decisions/` nothing imports the engine's
+    outcome rule, criteria or power, nor calls `stats.ship_decision`: every caller goes
+    through `server/decisions/` (the package `stats` only re-exports it)."""
+    found = [
+        f"{path.relative_to(ROOT)}:{where}"
+        for path in outside_decision_homes()
+        for where in engine_reaches(ast.parse(path.read_text(), str(path)))
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_no_module_outside_the_decision_packages_tests_an_outcome() -> None:
+    """A comparison with SHIP, DONT_SHIP, MORE_DATA or NO_DECISION is a decision rule: it is
+    `server/decisions/approval.py`'s (only SHIP passes), not its callers'."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in outside_decision_homes()
+        for line in outcome_tests(ast.parse(path.read_text(), str(path)))
+    ]
+    assert not found, "outcomes tested outside server/decisions:\n" + "\n".join(found)
+
+
+def test_a_decision_made_elsewhere_is_found() -> None:
+    source = (
+        "import stats\n"
+        "from stats.decision import CohortMeasures, ship_decision\n"
+        "from stats.decision.outcome import Decision\n"
+        "def passed(d: dict) -> bool:\n"
+        '    return d["outcome"] == "SHIP"\n'
+        "def held(d: dict) -> bool:\n"
+        '    return d["outcome"] not in ("DONT_SHIP", "MORE_DATA") or d["outcome"] != SHIP\n'
+        "def decide() -> None:\n"
+        "    stats.ship_decision()\n"
+        "    stats.decision.cases_needed()\n"
+    )
+    tree = ast.parse(source)
+    assert sorted(outcome_tests(tree)) == [5, 7, 7]
+    assert [where.split(" ")[0] for where in engine_reaches(tree)] == ["2", "3", "9", "10"]
+    assert list(engine_reaches(ast.parse("from stats.decision import QualityBounds\n"))) == []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import strawberry
 from graphql import GraphQLError
 from strawberry.tools import merge_types
@@ -18,7 +16,7 @@ from server.api.connections.resolvers import ConnectionMutation, ConnectionQuery
 from server.api.datasets.resolvers import DatasetMutation, DatasetQuery
 from server.api.experiments.resolvers import ExperimentMutation, ExperimentQuery
 from server.api.exports.resolvers import ExportMutation
-from server.api.http.document_cache import DocumentCache, Documents
+from server.api.http.document_limits import limit_extensions
 from server.api.http.graphql_errors import CodedErrors
 from server.api.http.operation_scope import OperationScope
 from server.api.http.shared_events import SharedEventExecutor
@@ -89,8 +87,9 @@ class ShipwiseSchema(strawberry.Schema):
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:
-    """The schema with its limits, checked once per document text (`DocumentCache`)."""
-    documents = Documents(
+    """The schema with its limits, each document text parsed and validated once
+    (`server.api.http.document_limits`)."""
+    limits = limit_extensions(
         max_depth=settings.max_query_depth,
         max_aliases=settings.max_aliases,
         max_tokens=settings.max_query_tokens,
@@ -100,11 +99,7 @@ def build_schema(settings: Settings) -> strawberry.Schema:
         mutation=Mutation,
         subscription=Subscription,
         execution_context_class=SharedEventExecutor,
-        extensions=[
-            partial(DocumentCache, documents),
-            CodedErrors,
-            OperationScope,
-        ],
+        extensions=[*limits, CodedErrors, OperationScope],
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeAlias
 
 import strawberry
 
@@ -72,23 +72,31 @@ class _CriterionReason(StrEnum):
     JUDGE_UNCALIBRATED = "JUDGE_UNCALIBRATED"
 
 
-GuardrailMetric = strawberry.enum(
+strawberry.enum(
     _GuardrailMetric,
     name="GuardrailMetric",
     description="Ratios candidate ÷ baseline, or FAILED_OR_MISSING: a difference in points.",
 )
-DecisionMetric = strawberry.enum(_DecisionMetric, name="DecisionMetric")
-RequiredGain = strawberry.enum(
+GuardrailMetric: TypeAlias = _GuardrailMetric
+strawberry.enum(_DecisionMetric, name="DecisionMetric")
+DecisionMetric: TypeAlias = _DecisionMetric
+strawberry.enum(
     _RequiredGain,
     name="RequiredGain",
     description="QUALITY: Δ's low end above 0; COST / LATENCY: the cost / p50 ratio's high "
     "end below 1.",
 )
-DecisionOutcome = strawberry.enum(_DecisionOutcome, name="DecisionOutcome")
-DecisionReason = strawberry.enum(_DecisionReason, name="DecisionReason")
-CriterionKind = strawberry.enum(_CriterionKind, name="CriterionKind")
-CriterionStatus = strawberry.enum(_CriterionStatus, name="CriterionStatus")
-CriterionReason = strawberry.enum(_CriterionReason, name="CriterionReason")
+RequiredGain: TypeAlias = _RequiredGain
+strawberry.enum(_DecisionOutcome, name="DecisionOutcome")
+DecisionOutcome: TypeAlias = _DecisionOutcome
+strawberry.enum(_DecisionReason, name="DecisionReason")
+DecisionReason: TypeAlias = _DecisionReason
+strawberry.enum(_CriterionKind, name="CriterionKind")
+CriterionKind: TypeAlias = _CriterionKind
+strawberry.enum(_CriterionStatus, name="CriterionStatus")
+CriterionStatus: TypeAlias = _CriterionStatus
+strawberry.enum(_CriterionReason, name="CriterionReason")
+CriterionReason: TypeAlias = _CriterionReason
 
 
 @strawberry.input(
@@ -96,7 +104,7 @@ CriterionReason = strawberry.enum(_CriterionReason, name="CriterionReason")
     "for FAILED_OR_MISSING."
 )
 class ShipGuardrailInput:
-    metric: GuardrailMetric  # type: ignore[valid-type]
+    metric: GuardrailMetric
     max_increase_percent: float | None = None
     max_increase_points: float | None = None
 
@@ -117,7 +125,7 @@ class ShipPolicyInput:
         default=None,
         description="Up to 8; default [{metric: FAILED_OR_MISSING, maxIncreasePoints: 5}].",
     )
-    require_gain: RequiredGain = _RequiredGain.NONE  # type: ignore[valid-type]
+    require_gain: RequiredGain = _RequiredGain.NONE
     judge: ShipPolicyJudgeInput | None = None
 
     def to_spec(self) -> ShipPolicySpec:
@@ -144,7 +152,7 @@ class ShipPolicyInput:
 
 @strawberry.type
 class ShipGuardrail:
-    metric: GuardrailMetric  # type: ignore[valid-type]
+    metric: GuardrailMetric
     max_increase_percent: float | None
     max_increase_points: float | None
 
@@ -160,7 +168,7 @@ class ShipPolicy:
     quality_margin_points: float
     alpha: float
     guardrails: list[ShipGuardrail]
-    require_gain: RequiredGain  # type: ignore[valid-type]
+    require_gain: RequiredGain
     judge: ShipPolicyJudge
     registered_at: datetime | None = strawberry.field(
         description="When a comparison froze it (null for a workspace's default)."
@@ -198,10 +206,10 @@ _CRITERION_UNITS = (
 @strawberry.type(description=_CRITERION_UNITS)
 class ShipCriterion:
     baseline_cohort_index: int
-    kind: CriterionKind  # type: ignore[valid-type]
-    metric: DecisionMetric  # type: ignore[valid-type]
-    status: CriterionStatus  # type: ignore[valid-type]
-    reason: CriterionReason | None  # type: ignore[valid-type]
+    kind: CriterionKind
+    metric: DecisionMetric
+    status: CriterionStatus
+    reason: CriterionReason | None
     estimate: float | None
     low: float | None = strawberry.field(description="Null: unbounded or not measured.")
     high: float | None = strawberry.field(description="Null: unbounded or not measured.")
@@ -229,8 +237,8 @@ class ShipCriterion:
 
 @strawberry.type(description="Should the candidate ship, under the registered policy?")
 class ShipDecision:
-    outcome: DecisionOutcome  # type: ignore[valid-type]
-    reason: DecisionReason | None  # type: ignore[valid-type]
+    outcome: DecisionOutcome
+    reason: DecisionReason | None
     sentence: str
     cases_needed: int | None = strawberry.field(
         description="MORE_DATA: usable cases that would decide quality with 80% power."

@@ -3,7 +3,7 @@ shows of it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import strawberry
 
@@ -13,16 +13,17 @@ from server.comparisons.models import StopReason
 from server.comparisons.stopping import StoppingRule as StoppingRuleEnum
 from server.comparisons.stopping import StoppingSpec
 
-StoppingRule = strawberry.enum(
+strawberry.enum(
     StoppingRuleEnum,
     name="StoppingRule",
     description="ANYTIME_VALID: stop once every baseline's confidence sequence decides.",
 )
+StoppingRule: TypeAlias = StoppingRuleEnum
 
 
 @strawberry.input(description="Sequential stopping (docs/statistics.md); NONE runs every case.")
 class StoppingInput:
-    rule: StoppingRule = StoppingRuleEnum.NONE  # type: ignore[valid-type]
+    rule: StoppingRule = StoppingRuleEnum.NONE
     alpha: float = strawberry.field(
         default=0.05, description="Error rate over all looks, split across the baselines."
     )
@@ -46,7 +47,7 @@ class StoppingInput:
 
 @strawberry.type(description="How a sequential comparison looked, and where it stopped.")
 class ComparisonStopping:
-    rule: StoppingRule  # type: ignore[valid-type]
+    rule: StoppingRule
     alpha: float
     min_cases: int
     look_every_cases: int

@@ -9,6 +9,9 @@ import stats
 from server.decisions import wording
 
 NOT_RUN_TO_END: Final = "NOT_RUN_TO_END"
+ENDED_UNDECIDED: Final = frozenset({"CANCELLED", "FAILED"})
+"""The comparison statuses whose decision is at once NO_DECISION (`not_run_to_end`): the run
+never reached its end, so it is never finalized."""
 
 
 def to_document(

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from server.errors import ValidationFailed
-from stats import ship_policy as engine
+from stats.decision import policy as engine
 
 FIELD: Final = "shipPolicy"
 DEFAULT_MIN_LABELS: Final = 30

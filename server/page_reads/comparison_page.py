@@ -96,6 +96,15 @@ class ComparisonPageRead:
     def cohort_count(self) -> int:
         return len(self.cohorts)
 
+    @property
+    def may_have_reports(self) -> bool:
+        """Whether its reports must be read (the page's statement saw whether any exist)."""
+        return self.has_reports
+
+    def progress_snapshot(self) -> Progress:
+        """The progress as the live subscription sends it (as `ComparisonRowRead` does)."""
+        return self.progress
+
 
 @cache
 def statement(dialect: str) -> Select[Any]:

@@ -34,6 +34,7 @@ from server.comparisons.models import (
 )
 from server.comparisons.progress import CohortProgress, Progress, eta_seconds, shown_state
 from server.db import utcnow
+from server.decisions import document as decision_document
 from server.money import micros_to_cents
 from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
 from server.page_reads.comparison_page import Fetch
@@ -68,7 +69,7 @@ class DecisionRead:
 
 
 NOT_RUN_TO_END = DecisionRead("NO_DECISION")
-"""A cancelled or failed comparison's decision (`decisions.document.not_run_to_end`)."""
+"""The decision of a comparison that ended undecided (`decisions.document.ENDED_UNDECIDED`)."""
 
 
 class RowProgress(NamedTuple):
@@ -144,6 +145,15 @@ class ComparisonRowRead(NamedTuple):
     scorecard: ScorecardChipsRead | None
     """Once FINALIZED with a scorecard."""
     progress: RowProgress
+
+    @property
+    def may_have_reports(self) -> bool:
+        """The list reads no reports: a comparison's are read when asked for."""
+        return True
+
+    def progress_snapshot(self) -> Progress:
+        """The progress as the live subscription sends it (as `ComparisonPageRead` does)."""
+        return self.progress.snapshot()
 
 
 class EdgeRead(NamedTuple):
@@ -238,7 +248,7 @@ def row_of(row: Sequence[Any]) -> ComparisonRowRead:
     state = _VERDICT_STATES[state_name] if state_name else VerdictState.NOT_FINALIZED
     finalized = state == VerdictState.FINALIZED and has_scorecard
     cohorts = cohorts_of(cohorts_json, status)
-    if status in _NOT_RUN_TO_END:
+    if status in decision_document.ENDED_UNDECIDED:
         decision: DecisionRead | None = NOT_RUN_TO_END
     else:
         decision = DecisionRead(str(outcome)) if finalized and outcome else None
@@ -278,7 +288,6 @@ _STATUSES = members(ComparisonStatus)
 _STOP_REASONS = members(StopReason)
 _VERDICT_STATES = members(VerdictState)
 _MOVEMENTS = members(Movement)
-_NOT_RUN_TO_END = frozenset({ComparisonStatus.CANCELLED, ComparisonStatus.FAILED})
 
 
 def _chips(verdicts: Any) -> ScorecardChipsRead:

@@ -16,8 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.comparisons.models import Comparison
 from server.decisions import policy as ship_policy
 from server.labels import agreement as label_agreement
-from server.reports import facts, followups
-from server.verdicts import decisions, wording
+from server.reports import facts, followups, verdict_rows
+from server.verdicts import wording
 
 FORMAT: Final = 1
 LISTED_PER_BASELINE: Final = 1000
@@ -58,7 +58,7 @@ async def _baseline(
 ) -> dict[str, Any]:
     baseline = int(verdict["baselineCohortIndex"])
     rows = await followups.listed(session, comparison_id, baseline, LISTED_PER_BASELINE)
-    fractions = await decisions.case_cohorts(
+    fractions = await verdict_rows.case_cohorts(
         session=session, comparison_id=comparison_id, ordinals=[r.case_ordinal for r in rows]
     )
     tally = tallies.get(baseline, followups.Tally(0, 0))

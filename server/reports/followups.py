@@ -20,8 +20,8 @@ from server.db import utcnow
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
 from server.pagination import Page, keyset_page
+from server.reports import verdict_rows
 from server.reports.models import FollowUp, FollowUpState
-from server.verdicts import decisions
 from server.workspaces.roles import Actor, Role
 
 NOTE_MAX = 2000
@@ -42,7 +42,7 @@ async def create_all(
     now = utcnow()
     rows = []
     for baseline in baselines:
-        for ordinal, item in await decisions.worse_case_keys(
+        for ordinal, item in await verdict_rows.worse_case_keys(
             session=session, comparison_id=comparison_id, baseline_cohort_index=baseline
         ):
             rows.append(

@@ -4,8 +4,9 @@ Rules, in the order they are checked: ADMIN and up; the report exists in the wor
 override needs a justification; the latest version only; one sign-off per version; not the
 member who started (or created) the comparison unless `allowSelfSignOff`; APPROVE with open
 follow-ups needs an override; so does APPROVE of a report whose ship decision is not SHIP
-(docs/decision.md; the audit event records the decision overridden). It writes the comparison's
-verdict, the follow-up states at signing and an audit event — and never touches a release.
+(the rule: `server/decisions/approval.py`; docs/decision.md; the audit event records the
+decision overridden). It writes the comparison's verdict (`verdict_rows`), the follow-up
+states at signing and an audit event — and never touches a release.
 """
 
 from __future__ import annotations
@@ -18,19 +19,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.audit import service as audit
 from server.comparisons import service as comparison_service
 from server.db import utcnow
+from server.decisions import approval
 from server.errors import Conflict, Forbidden, ValidationFailed
 from server.ids import new_id
-from server.reports import followups
+from server.reports import followups, verdict_rows
 from server.reports import service as report_service
 from server.reports.models import Decision, FollowUp, FollowUpState, SignOff, SignOffFollowUp
-from server.verdicts import decisions
 from server.verdicts import service as verdict_service
 from server.verdicts.models import SignOffVerdict
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor, Role
 
 JUSTIFICATION_MAX: Final = 2000
-SHIP: Final = "SHIP"
 OPEN_ITEMS_SHOWN: Final = 100
 
 VERDICTS: Final = {
@@ -122,17 +122,10 @@ async def sign_off(
                 for item in items
             ],
         )
-    shipped = await _ship_decision(session, comparison.id)
     overridden = None
-    if decision == Decision.APPROVE and shipped.get("outcome") != SHIP:
-        if not override:
-            raise Conflict(
-                f"the decision is {shipped.get('outcome') or 'missing'}, not SHIP: hold, or "
-                "approve with `override: true` and a justification",
-                reason="DECISION_NOT_SHIP",
-                decision=shipped,
-            )
-        overridden = shipped
+    if decision == Decision.APPROVE:
+        shipped = await _ship_decision(session, comparison.id)
+        overridden = approval.approval_overrides(shipped, override=override)
     verdict = VERDICTS[decision]
     row = SignOff(
         id=new_id("so"),
@@ -159,7 +152,7 @@ async def sign_off(
             ),
         )
     )
-    await decisions.set_verdict(session=session, comparison_id=comparison.id, verdict=verdict)
+    await verdict_rows.set_verdict(session=session, comparison_id=comparison.id, verdict=verdict)
     await audit.record(
         session=session,
         actor=actor,
@@ -185,5 +178,4 @@ async def _ship_decision(session: AsyncSession, comparison_id: str) -> dict[str,
     """The finalized comparison's ship decision, as `extensions` and the audit show it:
     {outcome, reason, sentence, casesNeeded} (empty when it has none)."""
     scorecard = await verdict_service.get_document(session=session, comparison_id=comparison_id)
-    stored = (scorecard or {}).get("decision") or {}
-    return {key: stored.get(key) for key in ("outcome", "reason", "sentence", "casesNeeded")}
+    return approval.shown((scorecard or {}).get("decision"))

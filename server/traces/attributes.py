@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 Attributes = dict[str, object]
 
@@ -61,3 +63,47 @@ def clean_value(key: str, value: object) -> object:
 def clean_attributes(pairs: Iterable[tuple[str, object]]) -> Attributes:
     """Attributes by key, each value cleaned; a repeated key keeps its last value."""
     return {clean_text(key): clean_value(key, value) for key, value in pairs}
+
+
+# Values as the conventions write them ------------------------------------------------
+
+
+def first_value(attrs: Mapping[str, Any], *keys: str) -> Any:
+    for key in keys:
+        value = attrs.get(key)
+        if value is not None and value != "":
+            return value
+    return None
+
+
+def text_value(value: object) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else as_text(value)
+
+
+def as_text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def int_value(value: object) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        return int(float(str(value)))
+    except ValueError:
+        return None
+
+
+def json_value(value: object) -> Any:
+    """JSON text parsed; anything else (or text that is not JSON) as it is."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value

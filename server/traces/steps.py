@@ -11,10 +11,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from server.traces.attributes import Attributes
-from server.traces.messages import Message, input_messages, message_from, output_messages
+from server.traces.attributes import Attributes, first_value, int_value, json_value, text_value
+from server.traces.messages import Message, ToolCall, input_messages, output_messages
 from server.traces.spans import ReceivedSpan
-from server.traces.values import first, int_of, json_value, text_of
 
 KINDS = ("AGENT", "LLM", "TOOL", "RETRIEVAL", "OTHER")
 
@@ -70,7 +69,9 @@ def step_of(span: ReceivedSpan, price_of: PriceOf | None = None) -> Step:
         return Step(**base, **_tool_fields(span))
     if kind == "OTHER":
         return Step(**base, attributes=dict(attrs))
-    return Step(**base, model=text_of(first(attrs, "gen_ai.request.model", "llm.model_name")))
+    return Step(
+        **base, model=text_value(first_value(attrs, "gen_ai.request.model", "llm.model_name"))
+    )
 
 
 def step_document(step: Step) -> dict[str, Any]:
@@ -84,10 +85,15 @@ def step_from_document(document: Mapping[str, Any]) -> Step:
     """A stored step back as a `Step`."""
     values = dict(document)
     values["startedAt"] = datetime.fromisoformat(values["startedAt"])
-    values["inputMessages"] = [message_from(m) for m in values.get("inputMessages") or []]
-    values["outputMessages"] = [message_from(m) for m in values.get("outputMessages") or []]
+    values["inputMessages"] = [_message_from(m) for m in values.get("inputMessages") or []]
+    values["outputMessages"] = [_message_from(m) for m in values.get("outputMessages") or []]
     known = set(Step.__dataclass_fields__)
     return Step(**{k: v for k, v in values.items() if k in known})
+
+
+def _message_from(document: Mapping[str, Any]) -> Message:
+    calls = [ToolCall(**call) for call in document.get("toolCalls") or []]
+    return Message(role=document["role"], content=document.get("content"), toolCalls=calls)
 
 
 _GENAI_OPERATIONS = {
@@ -121,11 +127,13 @@ def kind_of(attrs: Attributes) -> str:
 
 def _llm_fields(span: ReceivedSpan, price_of: PriceOf | None) -> dict[str, Any]:
     attrs = span.attributes
-    model = text_of(first(attrs, "gen_ai.response.model", "gen_ai.request.model", "llm.model_name"))
+    model = text_value(
+        first_value(attrs, "gen_ai.response.model", "gen_ai.request.model", "llm.model_name")
+    )
     inputs = input_messages(attrs, span.events)
     outputs, reasons = output_messages(attrs, span.events)
-    input_tokens = int_of(
-        first(
+    input_tokens = int_value(
+        first_value(
             attrs,
             "gen_ai.usage.input_tokens",
             "gen_ai.usage.prompt_tokens",
@@ -133,8 +141,8 @@ def _llm_fields(span: ReceivedSpan, price_of: PriceOf | None) -> dict[str, Any]:
             "llm.usage.prompt_tokens",
         )
     )
-    output_tokens = int_of(
-        first(
+    output_tokens = int_value(
+        first_value(
             attrs,
             "gen_ai.usage.output_tokens",
             "gen_ai.usage.completion_tokens",
@@ -151,8 +159,10 @@ def _llm_fields(span: ReceivedSpan, price_of: PriceOf | None) -> dict[str, Any]:
         micros = ((input_tokens or 0) * prices[0] + (output_tokens or 0) * prices[1]) / 1e6
         cost = round(micros / 10_000, 6)
     return {
-        "provider": text_of(
-            first(attrs, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system")
+        "provider": text_value(
+            first_value(
+                attrs, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"
+            )
         ),
         "model": model,
         "inputMessages": inputs,
@@ -166,20 +176,24 @@ def _llm_fields(span: ReceivedSpan, price_of: PriceOf | None) -> dict[str, Any]:
 
 def _tool_fields(span: ReceivedSpan) -> dict[str, Any]:
     attrs = span.attributes
-    name = first(attrs, "gen_ai.tool.name", "tool.name")
+    name = first_value(attrs, "gen_ai.tool.name", "tool.name")
     if name is None and "traceloop.span.kind" in attrs:
         name = attrs.get("traceloop.entity.name")
-    arguments = first(
+    arguments = first_value(
         attrs,
         "gen_ai.tool.call.arguments",
         "tool.parameters",
         "input.value",
         "traceloop.entity.input",
     )
-    result = first(attrs, "gen_ai.tool.call.result", "output.value", "traceloop.entity.output")
+    result = first_value(
+        attrs, "gen_ai.tool.call.result", "output.value", "traceloop.entity.output"
+    )
     return {
-        "toolName": text_of(name) or span.name,
-        "toolCallId": text_of(first(attrs, "gen_ai.tool.call.id", "tool_call.id", "tool.id")),
+        "toolName": text_value(name) or span.name,
+        "toolCallId": text_value(
+            first_value(attrs, "gen_ai.tool.call.id", "tool_call.id", "tool.id")
+        ),
         "arguments": json_value(arguments),
         "result": json_value(result),
     }

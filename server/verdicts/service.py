@@ -29,10 +29,10 @@ from server.runtime.interfaces import JobQueue
 from server.verdicts import (
     gc_pause,
     inputs,
-    judged_decision,
     pair_judgments,
     records,
     scorecard,
+    ship_inputs,
     store,
     tensors,
 )
@@ -144,7 +144,7 @@ def _score(data: inputs.FinalizeInput, counts: tensors.Tensors) -> scorecard.Sco
     """Off the event loop: the scorecard and, from the same counts and seed, the ship
     decision (docs/decision.md), stored with it."""
     scored = scorecard.score(data, counts)
-    scored.document["decision"] = judged_decision.decide(data, counts)
+    scored.document["decision"] = ship_inputs.decide(data, counts)
     return scored
 
 

@@ -17,10 +17,12 @@ stays at or below α without adjusting for their number.
   ran (points), percentile interval; MET when high ≤ x, VIOLATED when low > x.
 - Required gain: QUALITY low of Δ > 0; COST / LATENCY high of the cost / p50 ratio < 1.
 
-The modules, one concept each: `vocabulary` (kinds, statuses, reasons, outcomes),
+The modules, one concept each: `policy` (the ship policy: margin, α, guardrails, gain, and
+`validate`), `vocabulary` (kinds, statuses, reasons, outcomes),
 `measures` (what is read of a cohort), `criteria` (a criterion; quality and its gain),
 `figures` (guardrails and the cost or latency gain), `sample_size` (`cases_needed`),
-`outcome` (one outcome by the order) and `ship` (`ship_decision`, every baseline).
+`outcome` (one outcome by the order) and `ship` (`ship_decision`, every baseline). The
+server decides with them only through `server/decisions/` (docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from stats import ship_policy as sp
 from stats._arrays import FloatArray
 from stats.bootstrap import delta_interval
+from stats.decision import policy as sp
 from stats.decision.measures import QualityBounds
+from stats.decision.policy import ShipPolicy
 from stats.decision.vocabulary import (
     GAIN,
     JUDGE_UNCALIBRATED,
@@ -20,7 +21,6 @@ from stats.decision.vocabulary import (
     UNCERTAIN,
     VIOLATED,
 )
-from stats.ship_policy import ShipPolicy
 
 
 @dataclass(frozen=True, slots=True)

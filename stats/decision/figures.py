@@ -13,11 +13,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from stats import ship_policy as sp
 from stats._arrays import FloatArray, IntArray
 from stats.bootstrap import case_resamples, tagged_resamples
+from stats.decision import policy as sp
 from stats.decision.criteria import Criterion
 from stats.decision.measures import CohortMeasures, missing_share
+from stats.decision.policy import Guardrail, ShipPolicy
 from stats.decision.vocabulary import (
     GAIN,
     GUARDRAIL,
@@ -29,7 +30,6 @@ from stats.decision.vocabulary import (
     ZERO_BASELINE,
 )
 from stats.resampled import TrialValues, percentile_interval, ratios, resampled_means
-from stats.ship_policy import Guardrail, ShipPolicy
 
 GAIN_METRIC: Final = {sp.COST: sp.COST_PER_CASE, sp.LATENCY: sp.LATENCY_P50}
 PERCENTILE: Final = {sp.LATENCY_P50: 50.0, sp.LATENCY_P95: 95.0}

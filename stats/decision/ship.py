@@ -10,16 +10,16 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from stats import ship_policy as sp
 from stats.bootstrap import BOOTSTRAP_RESAMPLES
+from stats.decision import policy as sp
 from stats.decision.criteria import Criterion, quality_criterion, quality_gain
 from stats.decision.figures import GAIN_METRIC, Figures
 from stats.decision.measures import CohortMeasures, QualityBounds
 from stats.decision.outcome import Decision, outcome_of
+from stats.decision.policy import ShipPolicy
 from stats.decision.sample_size import cases_needed
 from stats.decision.vocabulary import JUDGE_UNCALIBRATED, POINTS, UNCERTAIN, VIOLATED
 from stats.gate import subset
-from stats.ship_policy import ShipPolicy
 
 
 def ship_decision(

@@ -16,9 +16,9 @@ import pytest
 from scipy import stats as scipy_stats
 
 from stats import decision as d
-from stats import ship_policy as sp
 from stats.decision import CohortMeasures, QualityBounds, cases_needed, ship_decision
-from stats.ship_policy import Guardrail, ShipPolicy
+from stats.decision import policy as sp
+from stats.decision.policy import Guardrail, ShipPolicy
 from stats.trials import CohortTrials
 
 Floats = npt.NDArray[np.float64]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from stats import ship_policy as sp
-from stats.ship_policy import Guardrail, ShipPolicy, validate
+from stats.decision import policy as sp
+from stats.decision.policy import Guardrail, ShipPolicy, validate
 
 
 def test_defaults_are_the_contracts() -> None:

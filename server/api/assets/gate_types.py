@@ -18,7 +18,7 @@ class PromptGateSettings:
     dataset_id: strawberry.ID | None = strawberry.field(
         description="The dataset (an EVALUATION_SUITE asset); null: the first dataset."
     )
-    split: Split  # type: ignore[valid-type]
+    split: Split
     trials_per_case: int
     checks: JSON = strawberry.field(description="Check specs, as a comparison's `checks`.")
     ship_policy: ShipPolicy | None
@@ -39,7 +39,7 @@ class PromptGateSettings:
 @strawberry.input(description="A prompt's gate settings; checks default to CONTAINS.")
 class PromptGateSettingsInput:
     dataset_id: strawberry.ID | None = None
-    split: Split = SplitEnum.DEV  # type: ignore[valid-type]
+    split: Split = SplitEnum.DEV
     trials_per_case: int = 3
     checks: JSON | None = strawberry.field(
         default=None, description='Check specs; default `[{"kind": "CONTAINS"}]`.'

@@ -27,7 +27,7 @@ class AssetQuery:
     async def assets(
         self,
         info: strawberry.Info[Context],
-        kind: AssetKind | None = None,  # type: ignore[valid-type]
+        kind: AssetKind | None = None,
         first: int | None = None,
         after: str | None = None,
     ) -> Connection[Asset]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
+from typing import TypeAlias, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -15,14 +15,15 @@ from server.assets.models import AssetKind as AssetKindEnum
 from server.assets.models import AssetVersion as AssetVersionRow
 from server.errors import NotFound
 
-AssetKind = strawberry.enum(AssetKindEnum, name="AssetKind")
+strawberry.enum(AssetKindEnum, name="AssetKind")
+AssetKind: TypeAlias = AssetKindEnum
 
 
 @strawberry.type
 class AssetVersion:
     id: strawberry.ID
     number: int
-    kind: AssetKind  # type: ignore[valid-type]
+    kind: AssetKind
     content_hash: str | None = strawberry.field(
         description="sha256 of the canonical JSON of the content (of the cases for a dataset)."
     )
@@ -59,7 +60,7 @@ class AssetVersion:
 @strawberry.type
 class Asset:
     id: strawberry.ID
-    kind: AssetKind  # type: ignore[valid-type]
+    kind: AssetKind
     name: str
     description: str | None
     built_in: bool = strawberry.field(description="Shared by every workspace; never changes.")
@@ -90,7 +91,7 @@ class Asset:
 
 @strawberry.input
 class CreateAssetInput:
-    kind: AssetKind  # type: ignore[valid-type]
+    kind: AssetKind
     name: str
     description: str | None = None
 

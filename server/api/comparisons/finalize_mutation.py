@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from server.api.comparisons.resolvers import page_of
 from server.api.comparisons.types import Comparison
 from server.api.context import Context
 from server.verdicts import service
@@ -24,4 +25,4 @@ class VerdictMutation:
         row = await service.retry_finalize(
             sessionmaker=app.sessionmaker, queue=app.queue, actor=actor, comparison_id=str(id)
         )
-        return Comparison.from_row(row)
+        return await page_of(info.context, row.id)

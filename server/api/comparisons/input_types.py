@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import strawberry
 from strawberry.scalars import JSON
 
@@ -14,23 +16,25 @@ from server.comparisons.models import CohortKind as CohortKindEnum
 from server.datasets.models import Split as SplitEnum
 from server.prompting.variables import MissingFieldPolicy as MissingFieldPolicyEnum
 
-CohortKind = strawberry.enum(CohortKindEnum, name="CohortKind")
-MissingFieldPolicy = strawberry.enum(
+strawberry.enum(CohortKindEnum, name="CohortKind")
+CohortKind: TypeAlias = CohortKindEnum
+strawberry.enum(
     MissingFieldPolicyEnum,
     name="MissingFieldPolicy",
     description="LEAVE_OUT runs only cases having every mapped field; REFUSE refuses any gap.",
 )
+MissingFieldPolicy: TypeAlias = MissingFieldPolicyEnum
 
 
 @strawberry.input
 class CohortOverrideInput:
-    role: BindingRole  # type: ignore[valid-type]
+    role: BindingRole
     asset_version_id: strawberry.ID
 
 
 @strawberry.input(description="RELEASE takes `releaseId`; VARIANT `baseReleaseId` + overrides.")
 class ComparisonCohortInput:
-    kind: CohortKind  # type: ignore[valid-type]
+    kind: CohortKind
     release_id: strawberry.ID | None = None
     base_release_id: strawberry.ID | None = None
     overrides: list[CohortOverrideInput] | None = None
@@ -61,14 +65,14 @@ class CreateComparisonInput:
     experiment_id: strawberry.ID | None = None
     dataset_id: strawberry.ID | None = None
     dataset_version_id: strawberry.ID | None = None
-    split: Split = SplitEnum.DEV  # type: ignore[valid-type]
+    split: Split = SplitEnum.DEV
     trials_per_case: int = 3
     checks: JSON | None = strawberry.field(
         default=None, description='Check specs; default `[{"kind": "CONTAINS"}]`.'
     )
     sample: ComparisonSampleInput | None = None
     variables: list[VariableMappingInput] | None = None
-    missing_field_policy: MissingFieldPolicy = MissingFieldPolicyEnum.LEAVE_OUT  # type: ignore[valid-type]
+    missing_field_policy: MissingFieldPolicy = MissingFieldPolicyEnum.LEAVE_OUT
     budget_cap_cents: float | None = None
     pairwise: PairwiseInput | None = None
     label: str | None = None

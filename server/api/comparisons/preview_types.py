@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import strawberry
 
 from server.api.connections.types import ConnectionKind, ConnectionStatus
@@ -11,19 +13,21 @@ from server.comparisons import preview as planning
 from server.decisions import policy as ship_policy_option
 from server.money import micros_to_cents, optional_micros_to_cents
 
-PreviewWarningCode = strawberry.enum(planning.WarningCode, name="PreviewWarningCode")
-PreviewBlockerCode = strawberry.enum(planning.BlockerCode, name="PreviewBlockerCode")
+strawberry.enum(planning.WarningCode, name="PreviewWarningCode")
+PreviewWarningCode: TypeAlias = planning.WarningCode
+strawberry.enum(planning.BlockerCode, name="PreviewBlockerCode")
+PreviewBlockerCode: TypeAlias = planning.BlockerCode
 
 
 @strawberry.type
 class PreviewWarning:
-    code: PreviewWarningCode  # type: ignore[valid-type]
+    code: PreviewWarningCode
     message: str
 
 
 @strawberry.type
 class PreviewBlocker:
-    code: PreviewBlockerCode  # type: ignore[valid-type]
+    code: PreviewBlockerCode
     message: str
 
 
@@ -42,8 +46,8 @@ class CohortPreview:
 class ConnectionSpend:
     connection_id: strawberry.ID
     name: str
-    kind: ConnectionKind  # type: ignore[valid-type]
-    status: ConnectionStatus  # type: ignore[valid-type]
+    kind: ConnectionKind
+    status: ConnectionStatus
     spent_cents_this_month: float
     monthly_cap_cents: float | None
     text: str = strawberry.field(description='E.g. "conn: $3.20 spent of $50.00 this month."')
@@ -64,7 +68,7 @@ class VariableCoverage:
 class ComparisonPreview:
     dataset_version_id: strawberry.ID
     dataset_version_number: int
-    split: Split  # type: ignore[valid-type]
+    split: Split
     split_case_count: int = strawberry.field(description="Cases in the split.")
     case_count: int = strawberry.field(description="Cases the comparison would run.")
     left_out_count: int

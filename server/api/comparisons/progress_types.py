@@ -4,7 +4,7 @@ the subscription sends (`subscription.py`) and `Comparison.progress` answers."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 import strawberry
 
@@ -13,15 +13,18 @@ from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress
 
-ComparisonStatus = strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
-StopReason = strawberry.enum(StopReasonEnum, name="StopReason")
-CohortState = strawberry.enum(CohortStateEnum, name="CohortState")
+strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
+ComparisonStatus: TypeAlias = ComparisonStatusEnum
+strawberry.enum(StopReasonEnum, name="StopReason")
+StopReason: TypeAlias = StopReasonEnum
+strawberry.enum(CohortStateEnum, name="CohortState")
+CohortState: TypeAlias = CohortStateEnum
 
 
 @strawberry.type
 class CohortProgress:
     cohort_index: int
-    state: CohortState  # type: ignore[valid-type]
+    state: CohortState
 
 
 @strawberry.type(description="A snapshot derived from the comparison row; `seq` orders them.")
@@ -30,8 +33,8 @@ class ComparisonProgress:
     """Plain values: one execution serves every subscriber (`server.api.http.shared_events`)."""
 
     seq: int
-    status: ComparisonStatus  # type: ignore[valid-type]
-    stop_reason: StopReason | None  # type: ignore[valid-type]
+    status: ComparisonStatus
+    stop_reason: StopReason | None
     done_calls: int
     total_calls: int
     failed_calls: int

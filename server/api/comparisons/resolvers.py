@@ -75,7 +75,7 @@ class ComparisonQuery:
         info: strawberry.Info[Context],
         first: int | None = None,
         after: str | None = None,
-        status: ComparisonStatus | None = None,  # type: ignore[valid-type]
+        status: ComparisonStatus | None = None,
     ) -> Connection[Comparison]:
         actor = info.context.require()
         size = check_page_size(first, info.context.settings.max_page_size)
@@ -97,8 +97,7 @@ def _listed(context: Context, found: comparisons_list.ListWithRows) -> Connectio
     edges = []
     for edge, (row, verdict) in zip(page.edges, found.rows, strict=True):
         loaders.verdicts.prime(row.id, verdict)
-        node = Comparison.from_row(row).with_verdict(verdict, read=True)
-        edges.append(Edge(node=node.with_listed(edge.node), cursor=edge.cursor))
+        edges.append(Edge(node=Comparison.of_listed(row, verdict, edge.node), cursor=edge.cursor))
     return Connection(
         edges=edges, page_info=copied(PageInfo, page.page_info), total_count=page.total_count
     )
@@ -113,8 +112,18 @@ def _primed(context: Context, found: comparison_page.PageWithRows) -> Comparison
     if found.dataset_version is not None:
         loaders.dataset_versions.prime(row.dataset_version_id, found.dataset_version)
     loaders.verdicts.prime(row.id, found.verdict)
-    comparison = Comparison.from_row(row).with_verdict(found.verdict, read=True)
-    return comparison.with_page(found.page)
+    return Comparison.of_page(found)
+
+
+async def page_of(context: Context, comparison_id: str) -> Comparison:
+    """The comparison a mutation answers, as its page's read shows it once the mutation's
+    write is committed (the one way a `Comparison` is made)."""
+    actor = context.require()
+    async with context.read() as session:
+        found = await comparison_page.read_with_rows(
+            session, workspace_id=actor.workspace_id, comparison_id=comparison_id
+        )
+    return _primed(context, found)
 
 
 @strawberry.type
@@ -129,7 +138,7 @@ class ComparisonMutation:
             row = await service.create(
                 session=session, actor=actor, settings=info.context.settings, spec=spec
             )
-        return Comparison.from_row(row)
+        return await page_of(info.context, row.id)
 
     @strawberry.mutation(
         description="Start a SETUP comparison; with `background: false`, answer once it ends."
@@ -148,7 +157,7 @@ class ComparisonMutation:
             background=background,
             caller_gone=request.is_disconnected if isinstance(request, Request) else None,
         )
-        return Comparison.from_row(row)
+        return await page_of(info.context, row.id)
 
     @strawberry.mutation(description="Stop a SETUP or RUNNING comparison before its next call.")
     async def cancel_comparison(
@@ -163,7 +172,7 @@ class ComparisonMutation:
             actor=actor,
             comparison_id=str(id),
         )
-        return Comparison.from_row(row)
+        return await page_of(info.context, row.id)
 
     @strawberry.mutation(
         description="A new SETUP comparison with the same cases and cohorts; `stopping`, "
@@ -183,4 +192,4 @@ class ComparisonMutation:
                 comparison_id=str(id),
                 stopping=stopping.to_spec() if stopping else None,
             )
-        return Comparison.from_row(row)
+        return await page_of(info.context, row.id)

@@ -8,7 +8,7 @@ from collections.abc import Awaitable
 from dataclasses import fields
 from datetime import datetime
 from functools import cache
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -34,21 +34,16 @@ from server.api.verdicts.types import (
     SignOffVerdict,
     VerdictState,
 )
-from server.comparisons.cohort_rates import pass_rate
 from server.comparisons.models import Comparison as ComparisonRow
-from server.comparisons.models import ComparisonCohort as CohortRow
-from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
-from server.comparisons.progress import snapshot
 from server.datasets.models import Split as SplitEnum
 from server.decisions import document as decision_document
 from server.decisions import policy as ship_policy_option
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead
-from server.page_reads.comparison_page import ComparisonPageRead
+from server.page_reads.comparison_page import ComparisonPageRead, PageWithRows
 from server.page_reads.comparisons_list import ComparisonRowRead
 from server.page_reads.fields import attributes, copied
-from server.reports.models import Report as ReportRow
 from server.spend import caps as spend_caps
 from server.verdicts.models import ComparisonVerdict as VerdictRow
 
@@ -80,7 +75,7 @@ def _read_fields(kind: type) -> tuple[str, ...]:
 @strawberry.type
 class ComparisonCohort:
     cohort_index: int
-    kind: CohortKind  # type: ignore[valid-type]
+    kind: CohortKind
     label: str
     release_id: strawberry.ID = strawberry.field(description="The release, or a variant's base.")
     is_candidate: bool
@@ -89,34 +84,27 @@ class ComparisonCohort:
     )
 
     @classmethod
-    def from_row(cls, row: CohortRow, *, done: bool) -> ComparisonCohort:
-        """`passRate` from the integers stored when the run ended (only once DONE)."""
-        return cls(
-            cohort_index=row.cohort_index,
-            kind=row.kind,
-            label=row.label,
-            release_id=strawberry.ID(row.release_id),
-            is_candidate=row.cohort_index == 0,
-            pass_rate=pass_rate(
-                usable_cases=row.usable_cases, pass_fraction_sum=row.pass_fraction_sum
-            )
-            if done
-            else None,
-        )
-
-    @classmethod
     def from_read(cls, cohort: CohortRead) -> ComparisonCohort:
         return copied(cls, cohort, release_id=strawberry.ID(cohort.release_id))
 
 
+ComparisonRead = ComparisonPageRead | ComparisonRowRead
+"""What a comparison's type is made of: its page's read (`server.page_reads.comparison_page`)
+or its row of the comparisons list (`server.page_reads.comparisons_list`)."""
+
+
 @strawberry.type
 class Comparison:
+    """A comparison as its read shows it: each plain field is the read's value (the stored
+    row's where the read does not carry it), and every other field reads the read, the
+    rows read with it in the same statement, or a loader of its own."""
+
     id: strawberry.ID
     label: str | None
-    status: ComparisonStatus  # type: ignore[valid-type]
-    stop_reason: StopReason | None  # type: ignore[valid-type]
+    status: ComparisonStatus
+    stop_reason: StopReason | None
     error_code: str | None = strawberry.field(description="A bounded code (docs/errors.md).")
-    split: Split  # type: ignore[valid-type]
+    split: Split
     trials_per_case: int
     case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
     checks: JSON
@@ -129,44 +117,30 @@ class Comparison:
     started_at: datetime | None
     ended_at: datetime | None
     row: strawberry.Private[ComparisonRow]
-    verdict_row: strawberry.Private[VerdictRow | None] = None
-    verdict_read: strawberry.Private[bool] = False
-    """Whether `verdict_row` was read with the page (None then means not finalized yet)."""
-    cohort_count: strawberry.Private[int | None] = None
-    """The number of cohorts, when the root resolver read it (a case page's baseline check)."""
-    report_rows: strawberry.Private[list[ReportRow] | None] = None
-    """Its report versions when known beforehand (None: read them when shown)."""
-    page: strawberry.Private[ComparisonPageRead | None] = None
-    """Its page's read (`server.page_reads.comparison_page`) when the root resolver read it:
-    the fields the page shows are its values."""
-    listed: strawberry.Private[ComparisonRowRead | None] = None
-    """Its row of the comparisons list (`server.page_reads.comparisons_list`) when the list
-    read it: the fields the row shows are its values."""
+    verdict_row: strawberry.Private[VerdictRow | None]
+    """Its verdict row, read in the read's statement (None: not finalized yet)."""
+    read: strawberry.Private[ComparisonRead]
 
-    def with_page(self, page: ComparisonPageRead) -> Comparison:
-        """This comparison as its page's read shows it: each field the read carries is the
-        read's value."""
-        for name in _read_fields(ComparisonPageRead):
-            setattr(self, name, getattr(page, name))
-        self.page, self.cohort_count = page, page.cohort_count
-        if not page.has_reports:  # nothing to read: its reports resolve at once, empty
-            self.report_rows = []
-        return self
+    @classmethod
+    def of_page(cls, found: PageWithRows) -> Comparison:
+        """The comparison as its page's read shows it (`read_with_rows`)."""
+        return cls._made(found.comparison, found.verdict, found.page)
 
-    def with_listed(self, row: ComparisonRowRead) -> Comparison:
-        """This comparison as the list's read shows its row: each field the row carries is
-        the row's value (its scorecard and decision beyond the chips and the outcome come
-        from the verdict row read with it: `with_verdict`)."""
-        for name in _read_fields(ComparisonRowRead):
-            setattr(self, name, getattr(row, name))
-        self.listed, self.cohort_count = row, len(row.cohorts)
-        return self
+    @classmethod
+    def of_listed(
+        cls, row: ComparisonRow, verdict: VerdictRow | None, listed: ComparisonRowRead
+    ) -> Comparison:
+        """The comparison as the list's read shows its row."""
+        return cls._made(row, verdict, listed)
 
-    def with_verdict(self, row: VerdictRow | None, *, read: bool) -> Comparison:
-        """This comparison with its verdict row when `read` beforehand (None then means
-        not finalized yet)."""
-        self.verdict_row, self.verdict_read = row, read
-        return self
+    @classmethod
+    def _made(
+        cls, row: ComparisonRow, verdict: VerdictRow | None, read: ComparisonRead
+    ) -> Comparison:
+        values = _row_values(row)
+        kind: type = type(read)
+        values.update((name, getattr(read, name)) for name in _read_fields(kind))
+        return cls(**values, row=row, verdict_row=verdict, read=read)
 
     @strawberry.field(description="Sequential stopping: the rule, the looks and the stop.")
     def stopping(self) -> ComparisonStopping | None:
@@ -182,47 +156,24 @@ class Comparison:
         description="The ship decision: null until FINALIZED (NO_DECISION at once for a "
         "cancelled or failed comparison); stored, never recomputed on read."
     )
-    def decision(self, info: strawberry.Info[Context]) -> ShipDecision | None:
-        if self.row.status in (ComparisonStatusEnum.CANCELLED, ComparisonStatusEnum.FAILED):
-            return later(self._not_run_to_end(info.context))
-        if self.verdict_read:
-            return verdict_fields.decision_of(self.verdict_row)
-        return later(verdict_fields.decision(info.context, self.row.id))
-
-    async def _not_run_to_end(self, context: Context) -> ShipDecision | None:
-        cohorts: list[CohortRow] | tuple[CohortRead, ...]
-        read = self.page or self.listed
-        if read is not None:
-            cohorts = read.cohorts
-        else:
-            cohorts = await context.loaders.comparison_cohorts.load(self.row.id)
-        candidate = next((c.label for c in cohorts if c.cohort_index == 0), "the candidate")
-        return ShipDecision.from_document(decision_document.not_run_to_end(candidate))
+    def decision(self) -> ShipDecision | None:
+        if self.row.status in decision_document.ENDED_UNDECIDED:
+            cohorts = self.read.cohorts
+            candidate = next((c.label for c in cohorts if c.cohort_index == 0), "the candidate")
+            return ShipDecision.from_document(decision_document.not_run_to_end(candidate))
+        return verdict_fields.decision_of(self.verdict_row)
 
     @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
-    def verdict_state(self, info: strawberry.Info[Context]) -> VerdictState:  # type: ignore[valid-type]
-        read = self.page or self.listed
-        if read is not None:
-            return read.verdict_state
-        if self.verdict_read:
-            return verdict_fields.verdict_state_of(self.verdict_row)
-        return later(verdict_fields.verdict_state(info.context, self.row.id))
+    def verdict_state(self) -> VerdictState:
+        return self.read.verdict_state
 
     @strawberry.field(description="Why finalization failed: a bounded code (docs/errors.md).")
-    def verdict_error_code(self, info: strawberry.Info[Context]) -> str | None:
-        if self.page is not None:
-            return self.page.verdict_error_code
-        if self.verdict_read:
-            return verdict_fields.verdict_error_code_of(self.verdict_row)
-        return later(verdict_fields.verdict_error_code(info.context, self.row.id))
+    def verdict_error_code(self) -> str | None:
+        return verdict_fields.verdict_error_code_of(self.verdict_row)
 
     @strawberry.field(description="The sign-off's decision; null until signed off.")
-    def verdict(self, info: strawberry.Info[Context]) -> SignOffVerdict | None:  # type: ignore[valid-type]
-        if self.page is not None:
-            return self.page.verdict
-        if self.verdict_read:
-            return verdict_fields.verdict_of(self.verdict_row)
-        return later(verdict_fields.verdict(info.context, self.row.id))
+    def verdict(self) -> SignOffVerdict | None:
+        return verdict_fields.verdict_of(self.verdict_row)
 
     @strawberry.field(
         description="Per judge check (JUDGE_RUBRIC), its agreement with human labels over "
@@ -237,15 +188,13 @@ class Comparison:
 
     @strawberry.field(description="Its report versions, oldest first.")
     def reports(self, info: strawberry.Info[Context]) -> list[Report]:
-        if self.report_rows is not None:
-            return [Report.from_row(row) for row in self.report_rows]
+        if not self.read.may_have_reports:
+            return []  # the read saw none: nothing to load
         return later(report_fields.reports_of(info.context, self.row.id))
 
     @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
-    def scorecard(self, info: strawberry.Info[Context]) -> Scorecard | None:
-        if self.verdict_read:
-            return verdict_fields.scorecard_of(self.verdict_row)
-        return later(verdict_fields.scorecard(info.context, self.row.id))
+    def scorecard(self) -> Scorecard | None:
+        return verdict_fields.scorecard_of(self.verdict_row)
 
     @strawberry.field(
         description="The case-debug view. With `baselineCohortIndex`, that baseline's worse "
@@ -268,7 +217,7 @@ class Comparison:
             first=first,
             after=after,
             selections=info.selected_fields[0].selections,
-            cohort_count=self.cohort_count,
+            cohort_count=len(self.read.cohorts),
         )
 
     @strawberry.field
@@ -282,18 +231,8 @@ class Comparison:
         return DatasetVersion.from_row(row)
 
     @strawberry.field(description="Cohort 0 is the candidate.")
-    def cohorts(self, info: strawberry.Info[Context]) -> list[ComparisonCohort]:
-        read = self.page or self.listed
-        if read is not None:
-            return [ComparisonCohort.from_read(cohort) for cohort in read.cohorts]
-        return later(self._load_cohorts(info.context))
-
-    def _cohorts(self, rows: list[CohortRow]) -> list[ComparisonCohort]:
-        done = self.row.status == ComparisonStatusEnum.DONE
-        return [ComparisonCohort.from_row(row, done=done) for row in rows]
-
-    async def _load_cohorts(self, context: Context) -> list[ComparisonCohort]:
-        return self._cohorts(await context.loaders.comparison_cohorts.load(self.row.id))
+    def cohorts(self) -> list[ComparisonCohort]:
+        return [ComparisonCohort.from_read(cohort) for cohort in self.read.cohorts]
 
     @strawberry.field(
         description="With stopReason CONNECTION_CAP: the connections whose monthly cap was "
@@ -311,39 +250,29 @@ class Comparison:
         return [ModelConnection.from_row(row) for row in rows]
 
     @strawberry.field
-    def progress(self, info: strawberry.Info[Context]) -> ComparisonProgress:
-        if self.page is not None:
-            return ComparisonProgress.from_progress(self.page.progress)
-        if self.listed is not None:
-            return ComparisonProgress.from_progress(self.listed.progress.snapshot())
-        return later(self._load_progress(info.context))
+    def progress(self) -> ComparisonProgress:
+        return ComparisonProgress.from_progress(self.read.progress_snapshot())
 
-    def _progress(self, rows: list[CohortRow]) -> ComparisonProgress:
-        states = [(row.cohort_index, row.state) for row in rows]
-        return ComparisonProgress.from_progress(snapshot(self.row, states))
 
-    async def _load_progress(self, context: Context) -> ComparisonProgress:
-        return self._progress(await context.loaders.comparison_cohorts.load(self.row.id))
-
-    @classmethod
-    def from_row(cls, row: ComparisonRow) -> Comparison:
-        return cls(
-            id=strawberry.ID(row.id),
-            label=row.label,
-            status=row.status,
-            stop_reason=row.stop_reason,
-            error_code=row.error_code,
-            split=SplitEnum(row.split),
-            trials_per_case=row.trials_per_case,
-            case_count=row.case_count,
-            checks=cast(JSON, row.checks),
-            budget_cap_cents=optional_micros_to_cents(row.budget_cap_micros),
-            epsilon_points=row.epsilon_points,
-            target_effect_points=row.target_effect_points,
-            spent_cents_so_far=micros_to_cents(row.spent_micros),
-            rerun_of_id=strawberry.ID(row.rerun_of_id) if row.rerun_of_id else None,
-            created_at=row.created_at,
-            started_at=row.started_at,
-            ended_at=row.ended_at,
-            row=row,
-        )
+def _row_values(row: ComparisonRow) -> dict[str, Any]:
+    """The plain fields of `Comparison` as the stored row gives them (a read's own values
+    then replace those it carries)."""
+    return {
+        "id": strawberry.ID(row.id),
+        "label": row.label,
+        "status": row.status,
+        "stop_reason": row.stop_reason,
+        "error_code": row.error_code,
+        "split": SplitEnum(row.split),
+        "trials_per_case": row.trials_per_case,
+        "case_count": row.case_count,
+        "checks": cast(JSON, row.checks),
+        "budget_cap_cents": optional_micros_to_cents(row.budget_cap_micros),
+        "epsilon_points": row.epsilon_points,
+        "target_effect_points": row.target_effect_points,
+        "spent_cents_so_far": micros_to_cents(row.spent_micros),
+        "rerun_of_id": strawberry.ID(row.rerun_of_id) if row.rerun_of_id else None,
+        "created_at": row.created_at,
+        "started_at": row.started_at,
+        "ended_at": row.ended_at,
+    }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -16,8 +16,10 @@ from server.connections.models import ModelConnection as ModelConnectionRow
 from server.connections.service import Simulation as SimulationValue
 from server.money import micros_to_cents, optional_micros_to_cents
 
-ConnectionKind = strawberry.enum(ConnectionKindEnum, name="ConnectionKind")
-ConnectionStatus = strawberry.enum(ConnectionStatusEnum, name="ConnectionStatus")
+strawberry.enum(ConnectionKindEnum, name="ConnectionKind")
+ConnectionKind: TypeAlias = ConnectionKindEnum
+strawberry.enum(ConnectionStatusEnum, name="ConnectionStatus")
+ConnectionStatus: TypeAlias = ConnectionStatusEnum
 
 
 @strawberry.type(description="How a SIMULATED connection answers; deterministic by `seed`.")
@@ -45,7 +47,7 @@ class Simulation:
 class ModelConnection:
     id: strawberry.ID
     name: str
-    kind: ConnectionKind  # type: ignore[valid-type]
+    kind: ConnectionKind
     base_url: str | None
     has_api_key: bool = strawberry.field(description="The key itself is write-only.")
     header_names: list[str] = strawberry.field(
@@ -56,7 +58,7 @@ class ModelConnection:
     output_cents_per_million_tokens: float
     monthly_cap_cents: float | None
     max_concurrency: int
-    status: ConnectionStatus  # type: ignore[valid-type]
+    status: ConnectionStatus
     status_message: str = strawberry.field(
         description="The status and why, in words (never the provider's text)."
     )
@@ -120,7 +122,7 @@ class HeaderInput:
 @strawberry.input
 class CreateModelConnectionInput:
     name: str
-    kind: ConnectionKind  # type: ignore[valid-type]
+    kind: ConnectionKind
     base_url: str | None = strawberry.field(
         default=None,
         description="OPENAI_COMPATIBLE: the URL that `/models` and `/chat/completions` hang "

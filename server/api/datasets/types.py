@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import TypeAlias
 
 import strawberry
 from strawberry.scalars import JSON
@@ -17,9 +18,8 @@ from server.datasets.models import DatasetCase as DatasetCaseRow
 from server.datasets.models import Split as SplitEnum
 from server.pagination import check_page_size
 
-Split = strawberry.enum(
-    SplitEnum, name="Split", description="DEV to iterate on; HOLDOUT kept back."
-)
+strawberry.enum(SplitEnum, name="Split", description="DEV to iterate on; HOLDOUT kept back.")
+Split: TypeAlias = SplitEnum
 
 
 @strawberry.enum(description="OPEN while cases are appended; SEALED never changes again.")
@@ -40,7 +40,7 @@ class DatasetCase:
     dataset_item_id: str
     input: JSON = strawberry.field(description="A string, an object or a list of turns.")
     expected: JSON | None
-    split: Split  # type: ignore[valid-type]
+    split: Split
     tags: list[str]
 
     @classmethod
@@ -79,7 +79,7 @@ class DatasetVersion:
     async def cases(
         self,
         info: strawberry.Info[Context],
-        split: Split | None = None,  # type: ignore[valid-type]
+        split: Split | None = None,
         first: int | None = None,
         after: str | None = None,
     ) -> Connection[DatasetCase]:

@@ -10,12 +10,10 @@ from typing import Any, Final
 
 from graphql import (
     DocumentNode,
-    FieldNode,
     FragmentDefinitionNode,
     GraphQLError,
     OperationDefinitionNode,
     parse,
-    print_ast,
 )
 from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -189,47 +187,3 @@ def or_none(check: Check) -> Check:
 def a_name_of(enum: type[Enum]) -> Check:
     names = frozenset(enum.__members__)
     return lambda value: type(value) is str and value in names
-
-
-def written_for(source: str) -> Covers:
-    """The `covers` of an answer written field by field for `source`: a persisted document
-    that is `source` up to the order of its fields and definitions (as the code generator
-    sorts them), else the whole document (the answer does not know it)."""
-    expected = _canonical(parse(source, no_location=True))
-
-    def covers(persisted: Persisted) -> list[str]:
-        definitions = [persisted.operation, *persisted.fragments.values()]
-        same = _canonical(DocumentNode(definitions=tuple(definitions))) == expected
-        return [] if same else ["(the document differs from the one the answer is written for)"]
-
-    return covers
-
-
-def _canonical(node: Any) -> Any:
-    """A node as nested tuples with its selections, arguments, variables and definitions in
-    one order."""
-    if isinstance(node, DocumentNode):
-        return tuple(sorted(repr(_canonical(d)) for d in node.definitions))
-    selection_set = getattr(node, "selection_set", None)
-    inner = (
-        tuple(sorted(repr(_canonical(s)) for s in selection_set.selections))
-        if selection_set
-        else ()
-    )
-    if isinstance(node, OperationDefinitionNode):
-        variables = sorted(print_ast(v) for v in node.variable_definitions or ())
-        return (
-            "operation",
-            node.operation.value,
-            node.name.value if node.name else None,
-            variables,
-            inner,
-        )
-    if isinstance(node, FragmentDefinitionNode):
-        return ("fragment", node.name.value, node.type_condition.name.value, inner)
-    if isinstance(node, FieldNode):
-        arguments = sorted(print_ast(a) for a in node.arguments or ())
-        alias = node.alias.value if node.alias else None
-        directives = [print_ast(d) for d in node.directives or ()]
-        return ("field", alias, node.name.value, arguments, directives, inner)
-    return ("other", print_ast(node))

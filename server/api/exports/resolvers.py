@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeAlias
 
 import strawberry
 
@@ -12,14 +13,16 @@ from server.exports.encoding import ExportFormat as ExportFormatValue
 from server.exports.links import ExportTarget as ExportTargetValue
 from server.workspaces.roles import Role
 
-ExportTarget = strawberry.enum(
+strawberry.enum(
     ExportTargetValue,
     name="ExportTarget",
     description="What an export holds: COMPARISON_CASES (one row per case, cohort and trial), "
     "RUN_ITEMS (one per item and trial), RUN_DIFF (`id` the candidate run, `baselineRunId` the "
     "baseline).",
 )
-ExportFormat = strawberry.enum(ExportFormatValue, name="ExportFormat")
+ExportTarget: TypeAlias = ExportTargetValue
+strawberry.enum(ExportFormatValue, name="ExportFormat")
+ExportFormat: TypeAlias = ExportFormatValue
 
 
 @strawberry.type
@@ -37,9 +40,9 @@ class ExportMutation:
     async def export_link(
         self,
         info: strawberry.Info[Context],
-        target: ExportTarget,  # type: ignore[valid-type]
+        target: ExportTarget,
         id: strawberry.ID,
-        format: ExportFormat,  # type: ignore[valid-type]
+        format: ExportFormat,
         baseline_run_id: strawberry.ID | None = None,
         expires_in_hours: int = links.DEFAULT_HOURS,
     ) -> ExportLink:

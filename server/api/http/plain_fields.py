@@ -19,7 +19,7 @@ are unchanged; that path calls the same resolvers again, so they must only read 
 coroutine one returned is closed first). Selections with directives, deferred fragments
 or `is_type_of` checks are never plain.
 
-The plans are kept across operations of the same parsed document (the document cache
+The plans are kept across operations of the same parsed document (Strawberry's parser cache
 keeps it) when it has no directives, so what a selection completes to does not depend on
 the variables: a polling portal's query is planned once, not on each request.
 """

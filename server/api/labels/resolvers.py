@@ -15,7 +15,7 @@ from server.api.labels.types import (
 from server.comparisons.models import Comparison as ComparisonRow
 from server.labels import agreement, queue
 from server.runs.models import Run as RunRow
-from server.verdicts import judged_decision
+from server.verdicts import ship_inputs
 from server.workspaces.roles import Role
 
 
@@ -94,7 +94,7 @@ class LabelMutation:
     ) -> TrialLabel:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            done = await judged_decision.label_trial(
+            done = await ship_inputs.label_trial(
                 session=session, actor=actor, ref=trial.to_value(), passed=passed, note=note
             )
         return TrialLabel.from_row(done.label, done.labeller_name, done.judge_passed)

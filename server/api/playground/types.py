@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TypeAlias, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -14,8 +14,10 @@ from server.playground.runs import RunStatus as RunStatusEnum
 from server.playground.runs import Snapshot
 from server.playground.service import MAX_CASES, RunSpec
 
-PlaygroundRunStatus = strawberry.enum(RunStatusEnum, name="PlaygroundRunStatus")
-PlaygroundCellStatus = strawberry.enum(CellStatusEnum, name="PlaygroundCellStatus")
+strawberry.enum(RunStatusEnum, name="PlaygroundRunStatus")
+PlaygroundRunStatus: TypeAlias = RunStatusEnum
+strawberry.enum(CellStatusEnum, name="PlaygroundCellStatus")
+PlaygroundCellStatus: TypeAlias = CellStatusEnum
 
 
 @strawberry.input(description="One pane: a saved prompt version, or a draft's messages.")
@@ -81,7 +83,7 @@ class PlaygroundCell:
     case_id: str | None = strawberry.field(description="The dataset case; null: the typed input.")
     case_input: JSON | None
     expected: JSON | None
-    status: PlaygroundCellStatus  # type: ignore[valid-type]
+    status: PlaygroundCellStatus
     output: str
     error_code: str | None
     error: str | None = strawberry.field(description="Why it failed, in words.")
@@ -97,7 +99,7 @@ class PlaygroundCell:
 class PlaygroundRun:
     id: strawberry.ID
     seq: int
-    status: PlaygroundRunStatus  # type: ignore[valid-type]
+    status: PlaygroundRunStatus
     cells: list[PlaygroundCell]
 
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeAlias
 
 import strawberry
 
@@ -11,12 +12,13 @@ from server.api.context import Context
 from server.releases.models import BindingRole as BindingRoleEnum
 from server.releases.models import Release as ReleaseRow
 
-BindingRole = strawberry.enum(BindingRoleEnum, name="BindingRole")
+strawberry.enum(BindingRoleEnum, name="BindingRole")
+BindingRole: TypeAlias = BindingRoleEnum
 
 
 @strawberry.type
 class ReleaseBinding:
-    role: BindingRole  # type: ignore[valid-type]
+    role: BindingRole
     asset_version: AssetVersion
 
 
@@ -47,7 +49,7 @@ class Release:
 
 @strawberry.input
 class ReleaseBindingInput:
-    role: BindingRole  # type: ignore[valid-type]
+    role: BindingRole
     asset_version_id: strawberry.ID
 
 

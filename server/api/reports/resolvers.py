@@ -101,7 +101,7 @@ class ReportMutation:
         self,
         info: strawberry.Info[Context],
         report_id: strawberry.ID,
-        decision: SignOffDecision,  # type: ignore[valid-type]
+        decision: SignOffDecision,
         override: bool = False,
         override_justification: str | None = None,
     ) -> SignOff:

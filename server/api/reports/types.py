@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Final
+from typing import Final, TypeAlias
 
 import strawberry
 from strawberry.types.lazy_type import LazyType
@@ -11,7 +11,7 @@ from strawberry.types.lazy_type import LazyType
 from server.api.context import Context
 from server.api.relay import Connection
 from server.api.verdicts.types import SignOffVerdict
-from server.comparisons import service as comparison_service
+from server.page_reads import comparison_page
 from server.pagination import check_page_size
 from server.reports import followups, links, signoff_reads
 from server.reports.models import Decision as DecisionEnum
@@ -26,12 +26,14 @@ COMPARISON: Final[LazyType[str, str]] = LazyType("Comparison", "server.api.compa
 """The schema's one loop (Comparison → Report → SignOff → Comparison) closes here by name:
 strawberry finds the type when the schema is built, and no import points back up."""
 
-FollowUpState = strawberry.enum(FollowUpStateEnum, name="FollowUpState")
-SignOffDecision = strawberry.enum(
+strawberry.enum(FollowUpStateEnum, name="FollowUpState")
+FollowUpState: TypeAlias = FollowUpStateEnum
+strawberry.enum(
     DecisionEnum,
     name="SignOffDecision",
     description="APPROVE → PROMOTE, HOLD → HOLD, REQUEST_CHANGES → INCONCLUSIVE.",
 )
+SignOffDecision: TypeAlias = DecisionEnum
 
 
 @strawberry.type(description="A (case, baseline) among that baseline's worse cases.")
@@ -41,7 +43,7 @@ class FollowUp:
     baseline_cohort_index: int
     case_ordinal: int
     dataset_item_id: str
-    state: FollowUpState  # type: ignore[valid-type]
+    state: FollowUpState
     note: str | None
     resolved_by_member_id: strawberry.ID | None
     resolved_at: datetime | None
@@ -68,7 +70,7 @@ class FollowUp:
 @strawberry.type(description="A follow-up's state when the sign-off was made.")
 class FollowUpAtSigning:
     follow_up_id: strawberry.ID
-    state: FollowUpState  # type: ignore[valid-type]
+    state: FollowUpState
     resolved_at: datetime | None
 
     @classmethod
@@ -84,8 +86,8 @@ class SignOff:
     id: strawberry.ID
     report_id: strawberry.ID
     comparison_id: strawberry.ID
-    decision: SignOffDecision  # type: ignore[valid-type]
-    verdict: SignOffVerdict  # type: ignore[valid-type]
+    decision: SignOffDecision
+    verdict: SignOffVerdict
     override: bool
     override_justification: str | None
     open_follow_ups: int = strawberry.field(description="Open when signed.")
@@ -102,12 +104,10 @@ class SignOff:
     async def comparison(self, info: strawberry.Info[Context]) -> object:
         actor = info.context.require()
         async with info.context.read() as session:
-            row = await comparison_service.get(
-                session=session,
-                workspace_id=actor.workspace_id,
-                comparison_id=str(self.comparison_id),
+            found = await comparison_page.read_with_rows(
+                session, workspace_id=actor.workspace_id, comparison_id=str(self.comparison_id)
             )
-        return COMPARISON.resolve_type().from_row(row)
+        return COMPARISON.resolve_type().of_page(found)
 
     @strawberry.field(description="Every follow-up's state when signed.")
     async def follow_up_states(
@@ -165,7 +165,7 @@ class Report:
     async def follow_ups(
         self,
         info: strawberry.Info[Context],
-        state: FollowUpState | None = None,  # type: ignore[valid-type]
+        state: FollowUpState | None = None,
         baseline_cohort_index: int | None = None,
         first: int | None = None,
         after: str | None = None,

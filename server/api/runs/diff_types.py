@@ -26,7 +26,7 @@ from server.decisions.policy import ShipPolicySpec
 from server.pagination import check_page_size
 from server.runs import cases as case_list
 from server.runs import diff as diffs
-from server.runs import diff_decision
+from server.runs import diff_items
 
 
 @strawberry.enum
@@ -177,7 +177,7 @@ class RunDiff:
     async def decision(self, info: strawberry.Info[Context]) -> ShipDecision:
         actor = info.context.require()
         async with info.context.read() as session:
-            document = await diff_decision.decide(
+            document = await diff_items.decide(
                 session=session,
                 workspace_id=actor.workspace_id,
                 candidate_run_id=self._summary.candidate_run_id,

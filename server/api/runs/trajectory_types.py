@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeAlias
 
 import strawberry
 from strawberry.scalars import JSON
@@ -31,8 +31,10 @@ class TrajectoryStepStatusEnum(StrEnum):
     ERROR = "ERROR"
 
 
-TrajectoryStepKind = strawberry.enum(TrajectoryStepKindEnum, name="TrajectoryStepKind")
-TrajectoryStepStatus = strawberry.enum(TrajectoryStepStatusEnum, name="TrajectoryStepStatus")
+strawberry.enum(TrajectoryStepKindEnum, name="TrajectoryStepKind")
+TrajectoryStepKind: TypeAlias = TrajectoryStepKindEnum
+strawberry.enum(TrajectoryStepStatusEnum, name="TrajectoryStepStatus")
+TrajectoryStepStatus: TypeAlias = TrajectoryStepStatusEnum
 
 
 @strawberry.type(description="A tool call a model asked for.")
@@ -67,11 +69,11 @@ class TrajectoryMessage:
 )
 class TrajectoryStep:
     id: str | None
-    kind: TrajectoryStepKind  # type: ignore[valid-type]
+    kind: TrajectoryStepKind
     name: str
     started_at: datetime | None
     duration_ms: float | None
-    status: TrajectoryStepStatus  # type: ignore[valid-type]
+    status: TrajectoryStepStatus
     error_type: str | None
     provider: str | None
     model: str | None

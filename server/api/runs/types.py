@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -23,10 +23,10 @@ from server.runs.models import RunItem as RunItemRow
 from server.runs.models import RunSource as RunSourceEnum
 from server.runs.models import RunStatus as RunStatusEnum
 
-RunSource = strawberry.enum(RunSourceEnum, name="RunSource")
-RunStatus = strawberry.enum(
-    RunStatusEnum, name="RunStatus", description="Only COMPLETED runs can be diffed."
-)
+strawberry.enum(RunSourceEnum, name="RunSource")
+RunSource: TypeAlias = RunSourceEnum
+strawberry.enum(RunStatusEnum, name="RunStatus", description="Only COMPLETED runs can be diffed.")
+RunStatus: TypeAlias = RunStatusEnum
 
 
 @strawberry.type
@@ -162,8 +162,8 @@ class RunPassRate:
 @strawberry.type
 class Run:
     id: strawberry.ID
-    source: RunSource  # type: ignore[valid-type]
-    status: RunStatus  # type: ignore[valid-type]
+    source: RunSource
+    status: RunStatus
     item_count: int
     metadata: JSON
     error_code: str | None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -28,18 +28,20 @@ from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
 
-VerdictState = strawberry.enum(
+strawberry.enum(
     VerdictStateEnum, name="VerdictState", description="FINALIZED once the scorecard is made."
 )
-SignOffVerdict = strawberry.enum(
-    SignOffVerdictEnum, name="SignOffVerdict", description="The sign-off's decision."
-)
-CaseClassification = strawberry.enum(
+VerdictState: TypeAlias = VerdictStateEnum
+strawberry.enum(SignOffVerdictEnum, name="SignOffVerdict", description="The sign-off's decision.")
+SignOffVerdict: TypeAlias = SignOffVerdictEnum
+strawberry.enum(
     CaseClassEnum,
     name="CaseClassification",
     description="Failure analysis on majority outcomes (seed 000); INCOMPLETE: not usable.",
 )
-CheckKind = strawberry.enum(CheckKindEnum, name="CheckKind")
+CaseClassification: TypeAlias = CaseClassEnum
+strawberry.enum(CheckKindEnum, name="CheckKind")
+CheckKind: TypeAlias = CheckKindEnum
 
 
 @strawberry.enum
@@ -243,7 +245,7 @@ def baseline_verdict(v: dict[str, Any]) -> BaselineVerdict:
 
 @strawberry.type
 class CaseCheck:
-    kind: CheckKind  # type: ignore[valid-type]
+    kind: CheckKind
     passed: bool
     score: float
 
@@ -311,7 +313,7 @@ class CaseCohort:
 class ComparisonCase:
     ordinal: int
     dataset_item_id: str
-    classification: CaseClassification  # type: ignore[valid-type]
+    classification: CaseClassification
     movement: Movement = strawberry.field(
         description="Against `baselineCohortIndex` when asked for, by pass fraction; else by "
         "the failure analysis (AGREE and BOTH_WRONG: NO_CHANGE, INCOMPLETE: NO_VERDICT). "

@@ -38,7 +38,7 @@ class WebhookMutation:
         info: strawberry.Info[Context],
         url: str,
         secret: str,
-        events: list[WebhookEvent],  # type: ignore[valid-type]
+        events: list[WebhookEvent],
         experiment_id: strawberry.ID | None = None,
     ) -> Webhook:
         actor = info.context.require(Role.ADMIN)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
+from typing import TypeAlias, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -18,8 +18,10 @@ from server.webhooks.models import WebhookAttempt as WebhookAttemptRow
 from server.webhooks.models import WebhookDelivery as WebhookDeliveryRow
 from server.webhooks.models import WebhookEvent as WebhookEventEnum
 
-WebhookEvent = strawberry.enum(WebhookEventEnum, name="WebhookEvent")
-WebhookDeliveryStatus = strawberry.enum(DeliveryStatusEnum, name="WebhookDeliveryStatus")
+strawberry.enum(WebhookEventEnum, name="WebhookEvent")
+WebhookEvent: TypeAlias = WebhookEventEnum
+strawberry.enum(DeliveryStatusEnum, name="WebhookDeliveryStatus")
+WebhookDeliveryStatus: TypeAlias = DeliveryStatusEnum
 
 
 @strawberry.type(description="One POST of a delivery; `errorCode` is null when it succeeded.")
@@ -50,9 +52,9 @@ class WebhookAttempt:
 class WebhookDelivery:
     id: strawberry.ID
     event_id: str = strawberry.field(description="The payload's `id`, for de-duplication.")
-    event: WebhookEvent  # type: ignore[valid-type]
+    event: WebhookEvent
     subject_id: str = strawberry.field(description="The comparison or run.")
-    status: WebhookDeliveryStatus  # type: ignore[valid-type]
+    status: WebhookDeliveryStatus
     attempt_count: int
     next_attempt_at: datetime | None
     created_at: datetime
@@ -83,7 +85,7 @@ class WebhookDelivery:
 class Webhook:
     id: strawberry.ID
     url: str
-    events: list[WebhookEvent]  # type: ignore[valid-type]
+    events: list[WebhookEvent]
     experiment_id: strawberry.ID | None = strawberry.field(
         description="Only this experiment's events; null for the whole workspace."
     )
@@ -96,7 +98,7 @@ class Webhook:
         info: strawberry.Info[Context],
         first: int | None = None,
         after: str | None = None,
-        status: WebhookDeliveryStatus | None = None,  # type: ignore[valid-type]
+        status: WebhookDeliveryStatus | None = None,
     ) -> Connection[WebhookDelivery]:
         return await workspace_connection(
             info.context,
@@ -118,4 +120,3 @@ class Webhook:
             enabled=row.enabled,
             created_at=row.created_at,
         )
-

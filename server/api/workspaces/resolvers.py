@@ -56,7 +56,7 @@ class WorkspaceMutation:
         self,
         info: strawberry.Info[Context],
         name: str,
-        role: Role,  # type: ignore[valid-type]
+        role: Role,
         email: str | None = None,
     ) -> Member:
         actor = info.context.require(RoleEnum.ADMIN)
@@ -71,7 +71,7 @@ class WorkspaceMutation:
         self,
         info: strawberry.Info[Context],
         member_id: strawberry.ID,
-        role: Role,  # type: ignore[valid-type]
+        role: Role,
     ) -> Member:
         actor = info.context.require(RoleEnum.ADMIN)
         async with info.context.write() as session:
@@ -97,7 +97,7 @@ class WorkspaceMutation:
         info: strawberry.Info[Context],
         name: str,
         member_id: strawberry.ID | None = None,
-        scope: TokenScope = TokenScopeEnum.FULL,  # type: ignore[valid-type]
+        scope: TokenScope = TokenScopeEnum.FULL,
     ) -> CreatedToken:
         actor = info.context.require(RoleEnum.ADMIN)
         async with info.context.write() as session:

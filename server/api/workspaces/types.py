@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeAlias
 
 import strawberry
 
@@ -20,17 +21,20 @@ from server.workspaces.roles import Actor
 from server.workspaces.roles import Role as RoleEnum
 from server.workspaces.roles import TokenScope as TokenScopeEnum
 
-Role = strawberry.enum(RoleEnum, name="Role")
-TokenScope = strawberry.enum(
+strawberry.enum(RoleEnum, name="Role")
+Role: TypeAlias = RoleEnum
+strawberry.enum(
     TokenScopeEnum,
     name="TokenScope",
     description="FULL: what the member's role allows; INGEST: only `POST /v1/traces`.",
 )
-AmbiguousOutcomes = strawberry.enum(
+TokenScope: TypeAlias = TokenScopeEnum
+strawberry.enum(
     AmbiguousOutcomesEnum,
     name="AmbiguousOutcomes",
     description="What a crash's admitted calls without a recorded outcome do to their run.",
 )
+AmbiguousOutcomes: TypeAlias = AmbiguousOutcomesEnum
 
 
 @strawberry.type
@@ -39,7 +43,7 @@ class WorkspaceSettings:
     allow_self_sign_off: bool
     max_running_comparisons: int
     requests_per_minute_per_token: int
-    ambiguous_outcomes: AmbiguousOutcomes  # type: ignore[valid-type]
+    ambiguous_outcomes: AmbiguousOutcomes
     default_ship_policy: ShipPolicy = strawberry.field(
         description="The ship policy of comparisons created without one (docs/decision.md)."
     )
@@ -57,7 +61,7 @@ class Member:
     id: strawberry.ID
     name: str
     email: str | None
-    role: Role  # type: ignore[valid-type]
+    role: Role
     created_at: datetime
 
     @classmethod
@@ -79,7 +83,7 @@ class ApiToken:
     member_id: strawberry.ID
     created_at: datetime
     revoked_at: datetime | None
-    scope: TokenScope = strawberry.field(default=TokenScopeEnum.FULL)  # type: ignore[valid-type]
+    scope: TokenScope = strawberry.field(default=TokenScopeEnum.FULL)
 
     @classmethod
     def from_row(cls, row: ApiTokenRow) -> ApiToken:
@@ -146,7 +150,7 @@ class Workspace:
 class Me:
     """The caller: `role` and `tokenId` cost nothing; `member` and `workspace` a read each."""
 
-    role: Role  # type: ignore[valid-type]
+    role: Role
     token_id: strawberry.ID
     actor: strawberry.Private[Actor]
 
@@ -173,7 +177,7 @@ class WorkspaceSettingsInput:
     allow_self_sign_off: bool | None = None
     max_running_comparisons: int | None = None
     requests_per_minute_per_token: int | None = None
-    ambiguous_outcomes: AmbiguousOutcomes | None = None  # type: ignore[valid-type]
+    ambiguous_outcomes: AmbiguousOutcomes | None = None
     default_ship_policy: ShipPolicyInput | None = strawberry.field(
         default=None, description="Replaces the whole default policy."
     )

@@ -1,5 +1,6 @@
 """A comparison's ship decision from the command line (docs/decision.md): waiting for it, printing
-its sentence, and the gate's exit code (0 SHIP, 1 any other decision, 2 operational).
+its sentence, and the gate's exit code (0 SHIP, 1 any other decision, 2 operational); what
+passes is `server/decisions/approval.py`'s rule.
 
 A comparison decides once it is finalized; one that ended CANCELLED or FAILED answers
 NO_DECISION at once. `wait_for_decision` polls the API (a second apart) until then.
@@ -13,9 +14,9 @@ from typing import Any, Final
 import typer
 
 from server.cli.client import ApiClient
+from server.decisions import approval
 from server.words import comparison_status, criterion_name, words
 
-SHIP: Final = "SHIP"
 GATE_PASSED: Final = 0
 GATE_FAILED: Final = 1
 POLL_SECONDS: Final = 1.0
@@ -78,8 +79,8 @@ def describe(decision: dict[str, Any], labels: dict[int, str] | None = None) -> 
 
 
 def gate_exit(decision: dict[str, Any]) -> None:
-    """Exit 0 on SHIP, 1 on any other decision."""
-    if decision["outcome"] != SHIP:
+    """Exit 0 on SHIP, 1 on any other decision (`server/decisions/approval.py`)."""
+    if not approval.passes(decision):
         raise typer.Exit(GATE_FAILED)
 
 

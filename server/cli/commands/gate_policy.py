@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-RATIO_METRICS: Final = ("COST_PER_CASE", "LATENCY_P50", "LATENCY_P95", "OUTPUT_TOKENS")
-FAILED_OR_MISSING: Final = "FAILED_OR_MISSING"
-GAINS: Final = ("NONE", "QUALITY", "COST", "LATENCY")
+from stats.decision.policy import FAILED_OR_MISSING, GAINS, RATIO_METRICS
+
 _GUARDRAIL: Final = re.compile(r"^\s*([A-Za-z_0-9]+)\s*=\s*\+?\s*([0-9]*\.?[0-9]+)\s*(%?)\s*$")
 
 DECISION: Final = """

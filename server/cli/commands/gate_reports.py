@@ -17,6 +17,7 @@ from server.cli.ci_reports import (
     write_markdown,
 )
 from server.cli.client import ApiClient
+from server.decisions import approval
 
 MarkdownOption = Annotated[
     Path | None,
@@ -121,7 +122,7 @@ def write(
     report = GateReport(
         title=f"shipwise gate: {candidate} vs {baseline}",
         outcome=decision["outcome"] if decision else "FAIL" if regression else "PASS",
-        passed=decision["outcome"] == "SHIP" if decision else not regression,
+        passed=approval.passes(decision) if decision else not regression,
         sentence=str(decision.get("sentence") or "") if decision else verdict,
         suite=f"shipwise.{experiment_id}",
         criteria=decision_criteria(
@@ -226,7 +227,7 @@ def write_comparison(
     report = GateReport(
         title=f"shipwise comparison gate: {comparison_id}",
         outcome=str(decision["outcome"]),
-        passed=decision["outcome"] == "SHIP",
+        passed=approval.passes(decision),
         sentence=str(decision.get("sentence") or ""),
         suite=f"shipwise.{comparison_id}",
         criteria=decision_criteria(

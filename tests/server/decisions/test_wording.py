@@ -8,7 +8,7 @@ import numpy as np
 import stats
 from server.decisions.document import to_document
 from stats.decision import CohortMeasures, ship_decision
-from stats.ship_policy import ShipPolicy
+from stats.decision.policy import ShipPolicy
 from stats.trials import CohortTrials
 
 CASES = 40

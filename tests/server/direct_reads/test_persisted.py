@@ -48,3 +48,19 @@ def test_a_page_document_asking_for_a_field_its_read_does_not_hold_goes_to_the_s
     known, refused = known_documents(DOCUMENTS, {**persisted, found: changed})
     assert found not in known
     assert refused["ComparisonsList"] == ["edges.node.checks"]
+
+
+def test_the_case_page_is_known_by_its_structure_not_its_text() -> None:
+    persisted = load(PERSISTED_DOCUMENTS)
+    found, text = next((k, t) for k, t in persisted.items() if "query ComparisonCases(" in t)
+    renamed = text.replace("$baseline", "$b").replace("totalCount", "__typename totalCount", 1)
+    known, refused = known_documents(DOCUMENTS, {found: text.replace("$baseline", "$b")})
+    assert found in known and refused == {}
+    known, refused = known_documents(DOCUMENTS, {found: renamed})
+    assert found not in known and refused["ComparisonCases"] == ["cases.__typename"]
+    changed = text.replace("errorCode", "errorCode checks", 1)
+    known, refused = known_documents(DOCUMENTS, {found: changed})
+    assert refused["ComparisonCases"] == ["cases.edges.node.cohorts.trials.checks"]
+    literal = text.replace("first: $first", "first: 5").replace(", $first: Int!", "")
+    known, refused = known_documents(DOCUMENTS, {found: literal})
+    assert found not in known and refused["ComparisonCases"]

@@ -22,7 +22,8 @@ from server.api.http.response_cache import CachedAnswer, ResponseCache, plan_for
 from server.comparisons.models import Comparison, ComparisonStatus, Trial, TrialState
 from server.db import create_engine, utcnow
 from server.experiments.models import Experiment
-from server.verdicts import decisions, erasure
+from server.reports import verdict_rows
+from server.verdicts import erasure
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict
 from server.workspaces.models import ApiToken
 from server.workspaces.roles import Role
@@ -155,7 +156,7 @@ async def test_whatever_changes_the_comparison_or_its_verdict_changes_the_answer
     before, _ = await _read(backend, viewer, comparison_id)
     assert before["data"]["comparison"]["verdict"] is None
     async with backend.sessionmaker() as session, session.begin():  # what sign-off writes
-        await decisions.set_verdict(
+        await verdict_rows.set_verdict(
             session=session, comparison_id=comparison_id, verdict=SignOffVerdict.PROMOTE
         )
     signed, _ = await _read(backend, viewer, comparison_id)

@@ -13,7 +13,9 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from bench.kit.harness import Backend
 from bench.kit.openai_server import FakeOpenAI
 from server.comparisons.models import Comparison
-from server.labels import judge_gate
+from server.decisions import judge_gate
+from server.labels import evidence as label_evidence
+from server.labels.judge_checks import judge_checks
 from server.workspaces.roles import Role
 from tests.server.labels.api import QUEUE, label
 from tests.server.labels.judged import judged_comparison
@@ -40,10 +42,10 @@ async def test_the_corrected_delta_matches_the_prediction_powered_reference(
     async with backend.sessionmaker() as session:
         comparison = await session.get(Comparison, j.comparison_id)
         assert comparison is not None
-        evidence = await judge_gate.judge_evidence(
+        evidence = await label_evidence.judge_evidence(
             session=session, comparison=comparison, min_labels=30, min_kappa=0.6
         )
-        differences = await judge_gate.judged_differences(session, j.comparison_id, 2)
+        differences = await label_evidence.judged_differences(session, j.comparison_id, 2)
 
     # The reference: Angelopoulos et al. (2023), computed here from the scripted truths.
     judged = np.array(j.judged, dtype=float)
@@ -97,12 +99,14 @@ async def test_no_labels_leave_a_judge_uncalibrated_needing_the_floor(
     async with backend.sessionmaker() as session:
         comparison = await session.get(Comparison, j.comparison_id)
         assert comparison is not None
-        evidence = await judge_gate.judge_evidence(
+        evidence = await label_evidence.judge_evidence(
             session=session, comparison=comparison, min_labels=30, min_kappa=0.6
         )
     assert evidence.judged and evidence.more_labels == 30
-    assert judge_gate.unlabelled(comparison.checks, min_labels=30, min_kappa=0.6) == evidence
-    plain = judge_gate.unlabelled([{"kind": "CONTAINS"}], min_labels=30, min_kappa=0.6)
+    keys = [key for _, key in judge_checks(comparison.checks)]
+    assert judge_gate.unlabelled(keys, min_labels=30, min_kappa=0.6) == evidence
+    plain_keys = [key for _, key in judge_checks([{"kind": "CONTAINS"}])]
+    plain = judge_gate.unlabelled(plain_keys, min_labels=30, min_kappa=0.6)
     assert not plain.judged and judge_gate.judge_sentence(plain, corrected=False) is None
     assert evidence.corrected(np.zeros(20), 1, confidence=0.9) is None
     assert judge_gate.judge_sentence(evidence, corrected=False) == (

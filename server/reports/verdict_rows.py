@@ -1,6 +1,9 @@
-"""Hooks for reports: a baseline's worse-case keys, and the sign-off's verdict on a comparison.
+"""What reports read and write of a finalized comparison's verdict rows: a baseline's
+worse-case keys (follow-ups), each named case's cohorts (the report document), and the
+sign-off's verdict on the comparison.
 
-Reports own sign-off; the verdict row is verdicts', so the one write to it happens here.
+The rows are verdicts' (`server/verdicts/models.py`); reports own sign-off, so the one write
+to the verdict row outside finalization is here.
 """
 
 from __future__ import annotations

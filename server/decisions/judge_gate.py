@@ -7,25 +7,18 @@ many more labels would do), and the queue's labels as rectifiers, from which Δ 
 by prediction-powered inference (`stats.prediction_powered_delta`).
 
 The decision engine takes these as `judge_uncalibrated` and, per baseline, the corrected
-interval at its level 1 − 2α (`JudgeEvidence.corrected`).
+interval at its level 1 − 2α (`JudgeEvidence.corrected`). The labels are read where they
+live (`server/labels/evidence.py`); the gate and its words are here.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-import numpy as np
 import numpy.typing as npt
-from sqlalchemy import case, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 import stats
-from server.comparisons.models import Comparison, Trial, TrialState
-from server.labels import agreement
-from server.labels.judge_checks import judge_checks
 from stats import reasons
 
 MIN_RECTIFIERS = 2
@@ -85,64 +78,17 @@ class JudgeEvidence:
         )
 
 
-async def judge_evidence(
-    *, session: AsyncSession, comparison: Comparison, min_labels: int, min_kappa: float
-) -> JudgeEvidence:
-    """The evidence for `comparison` (already scoped) under `judge {minLabels, minKappa}`."""
-    if not judge_checks(comparison.checks):
-        return JudgeEvidence((), {}, min_labels, min_kappa)
-    checks = tuple(
-        CheckCalibration(
-            found.check_key,
-            found.agreement,
-            stats.judge_calibration(found.agreement, min_labels=min_labels, min_kappa=min_kappa),
-        )
-        for found in await agreement.comparison_agreement(session=session, comparison=comparison)
-    )
-    queued = await agreement.queue_labels(session=session, comparison_id=comparison.id)
-    return JudgeEvidence(checks, queued.rectifiers, min_labels, min_kappa)
-
-
-def unlabelled(
-    checks: Sequence[Mapping[str, Any]], *, min_labels: int, min_kappa: float
-) -> JudgeEvidence:
+def unlabelled(check_keys: Sequence[str], *, min_labels: int, min_kappa: float) -> JudgeEvidence:
     """The evidence before any label (at finalization: only a finalized comparison's trials
-    are labelled), from the comparison's check list alone."""
+    are labelled), from the keys of the comparison's judge checks alone."""
     none = stats.judge_agreement([], [])
     calibration = stats.judge_calibration(none, min_labels=min_labels, min_kappa=min_kappa)
     return JudgeEvidence(
-        tuple(CheckCalibration(key, none, calibration) for _, key in judge_checks(checks)),
+        tuple(CheckCalibration(key, none, calibration) for key in check_keys),
         {},
         min_labels,
         min_kappa,
     )
-
-
-async def judged_differences(
-    session: AsyncSession, comparison_id: str, cohorts: int
-) -> dict[int, npt.NDArray[np.float64]]:
-    """Per baseline, the per-case judged pass-fraction differences (candidate − baseline)
-    over the usable cases (a completed trial in every cohort), as the scorecard's Δ."""
-    completed = Trial.state == TrialState.COMPLETED
-    rows = await session.execute(
-        select(
-            Trial.case_ordinal,
-            Trial.cohort_index,
-            func.sum(case((completed, 1), else_=0)),
-            func.sum(case((completed & Trial.passed.is_(True), 1), else_=0)),
-        )
-        .where(Trial.comparison_id == comparison_id)
-        .group_by(Trial.case_ordinal, Trial.cohort_index)
-    )
-    fractions: dict[int, dict[int, float]] = defaultdict(dict)
-    for ordinal, cohort, done, passed in rows:
-        if int(done) > 0:
-            fractions[int(ordinal)][int(cohort)] = int(passed) / int(done)
-    usable = sorted(o for o, per in fractions.items() if len(per) == cohorts)
-    return {
-        b: np.array([fractions[o][0] - fractions[o][b] for o in usable], dtype=np.float64)
-        for b in range(1, cohorts)
-    }
 
 
 def judge_sentence(evidence: JudgeEvidence, *, corrected: bool) -> str | None:

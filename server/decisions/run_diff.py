@@ -1,5 +1,5 @@
-"""A run diff's ship decision (docs/decision.md; docs/decision.md): the comparison's engine over the
-paired items.
+"""A run diff's ship decision (docs/decision.md): the comparison's engine over the paired
+items, which `server/runs/diff_items.py` reads.
 
 An item is a case: its graded trials are the completed ones, its trials the planned ones.
 Cost, latency and output tokens come from the trials' `metrics.costUsd`, `metrics.wallMs`
@@ -10,22 +10,15 @@ trials' JSON only when a guardrail or gain uses one of those metrics.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from typing import Any, Final
 
 import numpy as np
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 import stats
 from server.decisions import document as decision_document
-from server.decisions import policy as ship_policy_option
-from server.runs import diff_queries as q
-from server.runs.diff import completed_pair, pair_seed
-from server.workspaces.models import Workspace
-from stats import ship_policy as engine
 from stats.decision import CohortMeasures
+from stats.decision import policy as engine
 
 _TRIAL_METRICS: Final = {
     engine.COST_PER_CASE: "costUsd",
@@ -36,83 +29,22 @@ _TRIAL_METRICS: Final = {
 _GAIN_METRICS: Final = {engine.COST: engine.COST_PER_CASE, engine.LATENCY: engine.LATENCY_P50}
 
 
-async def policy_for(
-    session: AsyncSession, workspace_id: str, spec: ship_policy_option.ShipPolicySpec | None
-) -> ship_policy_option.ShipPolicySpec:
-    """The policy given, else the workspace's `defaultShipPolicy`, else docs/decision.md's."""
-    if spec is not None:
-        ship_policy_option.check(spec, where="policy")
-        return spec
-    workspace = await session.get(Workspace, workspace_id)
-    return ship_policy_option.from_document(workspace.default_ship_policy if workspace else None)
-
-
-async def decide(
-    *,
-    session: AsyncSession,
-    workspace_id: str,
-    candidate_run_id: str,
-    baseline_run_id: str,
-    policy: ship_policy_option.ShipPolicySpec | None = None,
-) -> dict[str, Any]:
-    """The decision document for the candidate run against the baseline run."""
-    spec = await policy_for(session, workspace_id, policy)
-    candidate, baseline = await completed_pair(
-        session=session,
-        workspace_id=workspace_id,
-        candidate_run_id=candidate_run_id,
-        baseline_run_id=baseline_run_id,
-    )
-    engine_policy = ship_policy_option.to_engine(spec)
-    pairing = await q.pairing(session, candidate.id, baseline.id)
-    sides = q.Sides(candidate.id, baseline.id, pairing)
-    rows = await _paired_items(session, sides, with_trials=_needs_trials(engine_policy))
-    labels = {0: f"run {candidate.id}", 1: f"run {baseline.id}"}
-    seed = pair_seed(candidate.id, baseline.id)
-    return await asyncio.get_running_loop().run_in_executor(
-        None, _decide, rows, engine_policy, seed, labels
-    )
-
-
-def _needs_trials(policy: engine.ShipPolicy) -> bool:
+def needs_trials(policy: engine.ShipPolicy) -> bool:
+    """Whether a guardrail or the gain reads the trials' metrics (their JSON)."""
     metrics = {g.metric for g in policy.guardrails}
     metrics.add(_GAIN_METRICS.get(policy.require_gain, engine.FAILED_OR_MISSING))
     return any(metric in _TRIAL_METRICS for metric in metrics)
 
 
-async def _paired_items(
-    session: AsyncSession, sides: q.Sides, *, with_trials: bool
-) -> list[tuple[Any, ...]]:
-    """Per pair, by candidate position: each side's trial, graded and passed counts (and
-    trials)."""
-    c, b, on = q._items(sides)
-    columns: list[Any] = [
-        c.position,
-        c.trial_count,
-        c.graded_count,
-        c.passed_count,
-        b.trial_count,
-        b.graded_count,
-        b.passed_count,
-    ]
-    if with_trials:
-        columns += [c.trials, b.trials]
-    stmt = (
-        select(*columns)
-        .select_from(c)
-        .join(b, on)
-        .where(c.run_id == sides.candidate)
-        .order_by(c.position)
-    )
-    return [tuple(row) for row in (await session.execute(stmt)).all()]
-
-
-def _decide(
+def decide(
     rows: list[tuple[Any, ...]],
     policy: engine.ShipPolicy,
     seed: int,
     labels: dict[int, str],
 ) -> dict[str, Any]:
+    """The decision document over the paired items' rows: per pair, by candidate position,
+    each side's trial, graded and passed counts, then (with `needs_trials`) each side's
+    trials."""
     cohorts = [_cohort(rows, side) for side in (0, 1)]
     decision = stats.ship_decision(cohorts[0], cohorts[1:], policy, seed=seed)
     return decision_document.to_document(

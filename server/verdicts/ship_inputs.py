@@ -1,5 +1,6 @@
-"""The ship decision taken again when a human label changes what its judge is worth
-(docs/labels.md; docs/labels.md): the judge's calibration and the queue-corrected Δ.
+"""What the ship decision (`server/decisions/comparison.py`) reads of a finalized comparison,
+from the same count matrices and seed as its scorecard; and the decision taken again when a
+human label changes what its judge is worth (docs/decision.md; docs/labels.md).
 
 Labels come after finalization (only a finalized comparison's trials are labelled), so a
 label on a comparison with a judge check decides again, in the label's transaction, from
@@ -12,24 +13,26 @@ import asyncio
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from sqlalchemy.ext.asyncio import AsyncSession
 
+import stats
 from server.comparisons import service as comparison_service
+from server.comparisons.look_state import LookState
 from server.comparisons.models import Comparison
 from server.db import utcnow
+from server.decisions import comparison as comparison_decision
+from server.decisions import judge_gate
 from server.decisions import policy as ship_policy_option
-from server.labels import judge_gate
+from server.labels import evidence as label_evidence
 from server.labels import service as labels
 from server.labels.judge_checks import judge_checks
-from server.verdicts import inputs, ship_decision, tensors
+from server.verdicts import inputs, tensors
 from server.verdicts.inputs import FinalizeInput
 from server.verdicts.models import ComparisonVerdict, VerdictState
+from server.verdicts.scorecard import seed_of
 from server.verdicts.tensors import Tensors
 from server.workspaces.roles import Actor
 from stats.decision import CohortMeasures, QualityBounds
-
-FloatArray = npt.NDArray[np.float64]
 
 
 async def label_trial(
@@ -62,7 +65,7 @@ async def redecide(*, session: AsyncSession, comparison: Comparison) -> None:
     if data is None:
         return
     spec = ship_policy_option.from_document(data.ship_policy)
-    evidence = await judge_gate.judge_evidence(
+    evidence = await label_evidence.judge_evidence(
         session=session,
         comparison=comparison,
         min_labels=spec.judge.min_labels,
@@ -80,51 +83,61 @@ async def redecide(*, session: AsyncSession, comparison: Comparison) -> None:
 def decide(
     data: FinalizeInput, t: Tensors, evidence: judge_gate.JudgeEvidence | None = None
 ) -> dict[str, Any]:
-    """The decision document under what labels say of the judge: an uncalibrated judge caps
-    quality at UNCERTAIN, and queue labels correct Δ. Without `evidence` (finalization: no
-    label yet) the judge checks are as yet unlabelled."""
-    spec = ship_policy_option.from_document(data.ship_policy)
+    """The decision document of a DONE comparison under its frozen policy. Without
+    `evidence` (finalization: no label yet) the judge checks are as yet unlabelled."""
     if evidence is None:
+        spec = ship_policy_option.from_document(data.ship_policy)
         evidence = judge_gate.unlabelled(
-            data.checks, min_labels=spec.judge.min_labels, min_kappa=spec.judge.min_kappa
+            [key for _, key in judge_checks(data.checks)],
+            min_labels=spec.judge.min_labels,
+            min_kappa=spec.judge.min_kappa,
         )
-    confidence = ship_policy_option.to_engine(spec).confidence
-    document = ship_decision.decide(
-        data,
-        t,
-        corrected=_corrected(evidence, ship_decision.measures(t), confidence),
-        judge_uncalibrated=bool(evidence.uncalibrated),
+    return comparison_decision.decide(facts(data, t), evidence)
+
+
+def facts(data: FinalizeInput, t: Tensors) -> comparison_decision.ComparisonFacts:
+    """The comparison as the decision reads it."""
+    cohorts = measures(t)
+    return comparison_decision.ComparisonFacts(
+        cohorts=cohorts,
+        policy=data.ship_policy,
+        seed=seed_of(data.comparison_id),
+        labels={c.index: c.label for c in data.cohorts},
+        sequence=_sequence(data, len(cohorts) - 1),
     )
-    used = any(c.get("corrected") for c in document["criteria"])
-    words = judge_gate.judge_sentence(evidence, corrected=used)
-    if words:
-        document["sentence"] = f"{document['sentence']} {words}"
-    return document
 
 
-def _corrected(
-    evidence: judge_gate.JudgeEvidence, cohorts: list[CohortMeasures], confidence: float
-) -> list[QualityBounds | None] | None:
-    """Each baseline's Δ corrected with the queue's labels (docs/labels.md), in rate units."""
-    if not evidence.judged or not evidence.rectifiers:
-        return None
-    usable = np.all([c.trials.completed > 0 for c in cohorts], axis=0)
-    candidate = _fractions(cohorts[0], usable)
-    found: list[QualityBounds | None] = []
-    for index, baseline in enumerate(cohorts[1:], start=1):
-        interval = evidence.corrected(
-            candidate - _fractions(baseline, usable), index, confidence=confidence
-        )
-        found.append(
-            None
-            if interval is None
-            else QualityBounds(
-                low=interval.low, high=interval.high, estimate=interval.estimate, corrected=True
+def measures(t: Tensors) -> list[CohortMeasures]:
+    """Each cohort's figures over the cases that ran (the scorecard's per-case values)."""
+    ran = t.ran
+    position = np.cumsum(ran) - 1
+    in_ran = ran[t.trial_case]
+    out = []
+    for c in range(t.cohorts):
+        rows = t.rows[c][ran]
+        done = t.completed[c][ran]
+        mine = in_ran & (t.trial_cohort == c)
+        out.append(
+            CohortMeasures(
+                stats.CohortTrials(t.passed[c][ran], done, t.scheduled),
+                cost=stats.case_means(t.cost_micros[c][ran], rows),
+                output_tokens=stats.case_means(t.output_tokens[c][ran], done),
+                latency=t.trial_latency[mine],
+                latency_case=position[t.trial_case[mine]],
             )
         )
+    return out
+
+
+def _sequence(data: FinalizeInput, baselines: int) -> list[QualityBounds | None] | None:
+    """Each baseline's confidence sequence at the stop, when the run decided early."""
+    sequential = data.sequential
+    if sequential is None or not sequential["stopping"].get("decidedEarly"):
+        return None
+    state = LookState.from_json(sequential["looks"])
+    by_index = {b.baseline_cohort_index: b for b in state.baselines}
+    found: list[QualityBounds | None] = []
+    for index in range(1, baselines + 1):
+        look = by_index.get(index)
+        found.append(None if look is None else QualityBounds(low=look.low, high=look.high))
     return found
-
-
-def _fractions(cohort: CohortMeasures, usable: npt.NDArray[np.bool_]) -> FloatArray:
-    trials = cohort.trials
-    return np.asarray(trials.passed[usable] / np.maximum(trials.completed[usable], 1), float)
