@@ -2,8 +2,10 @@
 
 Dispatch calls `Stage.settle` where a run would end DONE (one marked call site in
 `server/dispatch/ending.py`), under its lease. Every case has all its trials recorded
-by then, so each (baseline, case, trial) pair whose two trials completed is judged in both orders;
-a pair with a failed side is SKIPPED (settled, no call). Each slice is checkpointed
+by then, so each (baseline, case, trial) pair whose two trials completed is judged in both orders,
+each side's output with its trajectory as evidence (its one model call and the tool calls it
+asked for, as `shipwise compare --judge` gives a run's); a pair with a failed side is SKIPPED
+(settled, no call). Each slice is checkpointed
 (`ComparisonPairJudgment` rows ADMITTED, idempotent per (comparison, baseline, case,
 trial, order)) before its calls and recorded after, with its spend; an admitted call
 whose outcome was lost is never re-sent (it fails `outcome_ambiguous`). Caps are checked
@@ -44,10 +46,13 @@ from server.dispatch import store
 from server.experiments.models import Experiment
 from server.judges.connections import JudgeUnavailable, OpenJudge, SpendMeter, open_judge
 from server.judges.pair import PairFailure, PairInput, PairJudgment
+from server.judges.pair_evidence import render_trajectory
 from server.security import SecretBox
 from server.settings import Settings
 from server.spend import ledgers
 from server.spend import service as spend
+from server.trajectories.hosted import one_call
+from server.trajectories.reading import metrics as trajectory_metrics
 
 SLICE: Final = 16
 AMBIGUOUS: Final = "outcome_ambiguous"
@@ -171,8 +176,15 @@ class Stage:
                 other = outputs.get(baseline)
                 if key in recorded or candidate is None or other is None:
                     continue  # settled before, or never dispatched (the run stopped)
-                if candidate[0] and other[0]:
-                    to_judge.append((key, PairInput(inputs.get(case), other[1], candidate[1])))
+                if candidate.completed and other.completed:
+                    pair = PairInput(
+                        inputs.get(case),
+                        other.output,
+                        candidate.output,
+                        baseline_trajectory=other.evidence,
+                        treatment_trajectory=candidate.evidence,
+                    )
+                    to_judge.append((key, pair))
                 else:
                     to_skip.append(key)
         orphans = [k for k, state in recorded.items() if state == JudgmentState.ADMITTED]
@@ -324,18 +336,49 @@ def _rows(
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """A trial as the judge sees it: its output and its trajectory as evidence."""
+
+    completed: bool
+    output: Any
+    evidence: str | None
+
+
 async def _trials(
     session: AsyncSession, comparison_id: str
-) -> dict[tuple[int, int], dict[int, tuple[bool, Any]]]:
-    """(case, trial) → cohort → (completed, output)."""
-    found: dict[tuple[int, int], dict[int, tuple[bool, Any]]] = {}
+) -> dict[tuple[int, int], dict[int, _Side]]:
+    """(case, trial) → cohort → the side; a completed trial's trajectory is its one model
+    call with the tool calls it asked for (`server.trajectories.hosted`), rendered as the
+    run-diff judge renders one (`server.judges.pair_evidence`: bounded, the cut said)."""
+    found: dict[tuple[int, int], dict[int, _Side]] = {}
     rows = await session.execute(
         select(
-            Trial.case_ordinal, Trial.trial_index, Trial.cohort_index, Trial.state, Trial.output
+            Trial.case_ordinal,
+            Trial.trial_index,
+            Trial.cohort_index,
+            Trial.state,
+            Trial.output,
+            Trial.tool_calls,
+            Trial.input_tokens,
+            Trial.output_tokens,
+            Trial.latency_ms,
         ).where(Trial.comparison_id == comparison_id)
     )
-    for case, trial, cohort, state, output in rows:
-        found.setdefault((case, trial), {})[cohort] = (state == TrialState.COMPLETED, output)
+    for case, trial, cohort, state, output, calls, tokens_in, tokens_out, latency in rows:
+        completed = state == TrialState.COMPLETED
+        evidence = None
+        if completed:
+            steps = one_call(
+                model=None,
+                output=output,
+                tool_calls=calls or (),
+                input_tokens=tokens_in,
+                output_tokens=tokens_out,
+                latency_ms=latency,
+            )
+            evidence = render_trajectory(steps, trajectory_metrics(steps))
+        found.setdefault((case, trial), {})[cohort] = _Side(completed, output, evidence)
     return found
 
 

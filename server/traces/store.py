@@ -150,16 +150,15 @@ async def _resummarize(session: AsyncSession, workspace_id: str, trace_ids: list
         ).scalars()
     )
     now = utcnow()
+    summaries = []
     for trace_id, stored in by_trace.items():
         summary = asdict(summarize(stored))
         summary["model_key"] = "|".join(summary["models"])[:500] or None
         summary["has_feedback"] = bool(summary["span_feedback"]) or trace_id in had_feedback
         summary["updated_at"] = now
-        await session.execute(
-            update(Trace)
-            .where(Trace.workspace_id == workspace_id, Trace.id == trace_id)
-            .values(**summary)
-        )
+        summaries.append({"workspace_id": workspace_id, "id": trace_id, **summary})
+    if summaries:  # one executemany by primary key, not a round trip a trace
+        await session.execute(update(Trace), summaries)
 
 
 async def forget_expired(*, session: AsyncSession, workspace_id: str, days: int) -> int:

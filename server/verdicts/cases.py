@@ -175,23 +175,24 @@ class CaseTrialRow(NamedTuple):
     output_tokens: int
     cost_micros: int
     error_code: str | None
+    tool_calls: list[dict[str, Any]] | None
 
 
 _TRIAL_COLUMNS = tuple(getattr(Trial, name) for name in CaseTrialRow._fields)
 
 _BRIEF_COLUMNS = tuple(
-    null().label(column.key) if column.key in {"output", "check_results"} else column
+    null().label(column.key) if column.key in {"output", "check_results", "tool_calls"} else column
     for column in _TRIAL_COLUMNS
 )
-"""The same row without the output and the checks (their text and JSON are most of a
-trial's bytes and decoding), for a page that shows neither."""
+"""The same row without the output, the checks and the tool calls (their text and JSON are
+most of a trial's bytes and decoding), for a page that shows none of them."""
 
 
 async def get_trials(
     *, session: AsyncSession, keys: Sequence[CaseKey], brief: bool = False
 ) -> dict[CaseKey, dict[int, list[CaseTrialRow]]]:
     """The trials of each case, per cohort index in trial order, in one statement; `brief`:
-    without their output and checks (both None)."""
+    without their output, checks and tool calls (all None)."""
     by_comparison: dict[str, list[int]] = defaultdict(list)
     for comparison_id, ordinal in keys:
         by_comparison[comparison_id].append(ordinal)

@@ -7,6 +7,7 @@ the caller's (model output, tool results): untrusted wherever it is shown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeAlias
@@ -14,7 +15,7 @@ from typing import Any, TypeAlias
 import strawberry
 from strawberry.scalars import JSON
 
-from server.trajectories.steps import started_at
+from server.api.step_shape import MessageShape, StepShape, ToolCallShape, step_shape
 
 
 class TrajectoryStepKindEnum(StrEnum):
@@ -43,8 +44,8 @@ class TrajectoryToolCall:
     arguments: JSON | None
 
     @classmethod
-    def from_json(cls, call: dict[str, Any]) -> TrajectoryToolCall:
-        return cls(id=call.get("id"), name=str(call.get("name")), arguments=call.get("arguments"))
+    def of(cls, call: ToolCallShape) -> TrajectoryToolCall:
+        return cls(id=call.id, name=call.name, arguments=call.arguments)
 
 
 @strawberry.type(description="A message a model was given or answered.")
@@ -54,11 +55,11 @@ class TrajectoryMessage:
     tool_calls: list[TrajectoryToolCall]
 
     @classmethod
-    def from_json(cls, message: dict[str, Any]) -> TrajectoryMessage:
+    def of(cls, message: MessageShape) -> TrajectoryMessage:
         return cls(
-            role=str(message.get("role")),
-            content=message.get("content"),
-            tool_calls=[TrajectoryToolCall.from_json(c) for c in message.get("toolCalls") or ()],
+            role=message.role,
+            content=message.content,
+            tool_calls=[TrajectoryToolCall.of(c) for c in message.tool_calls],
         )
 
 
@@ -89,33 +90,34 @@ class TrajectoryStep:
     parent_id: str | None
 
     @classmethod
-    def from_json(cls, step: dict[str, Any]) -> TrajectoryStep:
+    def of(cls, step: StepShape) -> TrajectoryStep:
         return cls(
-            id=step.get("id"),
-            kind=TrajectoryStepKindEnum(step["kind"]),
-            name=str(step["name"]),
-            started_at=started_at(step.get("startedAt")),
-            duration_ms=step.get("durationMs"),
-            status=TrajectoryStepStatusEnum(step.get("status") or "OK"),
-            error_type=step.get("errorType"),
-            provider=step.get("provider"),
-            model=step.get("model"),
-            input_messages=_messages(step.get("inputMessages")),
-            output_messages=_messages(step.get("outputMessages")),
-            finish_reasons=list(step.get("finishReasons") or ()),
-            input_tokens=step.get("inputTokens"),
-            output_tokens=step.get("outputTokens"),
-            cost_cents=step.get("costCents"),
-            tool_name=step.get("toolName"),
-            tool_call_id=step.get("toolCallId"),
-            arguments=step.get("arguments"),
-            result=step.get("result"),
-            parent_id=step.get("parentId"),
+            id=step.id,
+            kind=TrajectoryStepKindEnum(step.kind),
+            name=step.name,
+            started_at=step.started_at,
+            duration_ms=step.duration_ms,
+            status=TrajectoryStepStatusEnum(step.status),
+            error_type=step.error_type,
+            provider=step.provider,
+            model=step.model,
+            input_messages=[TrajectoryMessage.of(m) for m in step.input_messages],
+            output_messages=[TrajectoryMessage.of(m) for m in step.output_messages],
+            finish_reasons=list(step.finish_reasons),
+            input_tokens=step.input_tokens,
+            output_tokens=step.output_tokens,
+            cost_cents=step.cost_cents,
+            tool_name=step.tool_name,
+            tool_call_id=step.tool_call_id,
+            arguments=step.arguments,
+            result=step.result,
+            parent_id=step.parent_id,
         )
 
-
-def _messages(raw: Any) -> list[TrajectoryMessage]:
-    return [TrajectoryMessage.from_json(m) for m in raw or ()]
+    @classmethod
+    def from_json(cls, step: Mapping[str, Any]) -> TrajectoryStep:
+        """A stored step document (`server.api.step_shape`, the one step shape)."""
+        return cls.of(step_shape(step))
 
 
 def trajectory_of(trial: dict[str, Any]) -> list[TrajectoryStep] | None:

@@ -3,7 +3,7 @@ stats and model prices."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import Enum
 from typing import cast
 
@@ -11,13 +11,15 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.api.context import Context
+from server.api.step_shape import MessageShape, StepShape, ToolCallShape, step_shape
 from server.money import micros_to_cents
 from server.traces import reads
-from server.traces.messages import Message, ToolCall
 from server.traces.models import ModelPrice as ModelPriceRow
 from server.traces.models import Trace as TraceRow
 from server.traces.reads import FeedbackRead, TraceRead, TraceStatsRow
-from server.traces.steps import Step
+from server.traces.steps import step_document
+
+_EPOCH = datetime.fromtimestamp(0, tz=UTC)
 
 
 @strawberry.enum(description="What a step did: `OTHER` for a span no convention names.")
@@ -49,7 +51,7 @@ class TraceToolCall:
     arguments: JSON | None = strawberry.field(description="As the model wrote them (parsed).")
 
     @classmethod
-    def of(cls, call: ToolCall) -> TraceToolCall:
+    def of(cls, call: ToolCallShape) -> TraceToolCall:
         return cls(id=call.id, name=call.name, arguments=call.arguments)
 
 
@@ -60,11 +62,11 @@ class TraceMessage:
     tool_calls: list[TraceToolCall]
 
     @classmethod
-    def of(cls, message: Message) -> TraceMessage:
+    def of(cls, message: MessageShape) -> TraceMessage:
         return cls(
             role=message.role,
             content=message.content,
-            tool_calls=[TraceToolCall.of(c) for c in message.toolCalls],
+            tool_calls=[TraceToolCall.of(c) for c in message.tool_calls],
         )
 
 
@@ -93,28 +95,29 @@ class TraceStep:
     attributes: JSON = strawberry.field(description="An OTHER step's span attributes.")
 
     @classmethod
-    def of(cls, step: Step) -> TraceStep:
+    def of(cls, step: StepShape) -> TraceStep:
+        """A stored span's step (its `startedAt` and `durationMs` are always there)."""
         return cls(
-            id=strawberry.ID(step.id),
+            id=strawberry.ID(step.id or ""),
             kind=TraceStepKind(step.kind),
             name=step.name,
-            started_at=step.startedAt,
-            duration_ms=step.durationMs,
+            started_at=step.started_at or _EPOCH,
+            duration_ms=step.duration_ms or 0.0,
             status=TraceStatus(step.status),
-            error_type=step.errorType,
+            error_type=step.error_type,
             provider=step.provider,
             model=step.model,
-            input_messages=[TraceMessage.of(m) for m in step.inputMessages],
-            output_messages=[TraceMessage.of(m) for m in step.outputMessages],
-            finish_reasons=list(step.finishReasons),
-            input_tokens=step.inputTokens,
-            output_tokens=step.outputTokens,
-            cost_cents=step.costCents,
-            tool_name=step.toolName,
-            tool_call_id=step.toolCallId,
+            input_messages=[TraceMessage.of(m) for m in step.input_messages],
+            output_messages=[TraceMessage.of(m) for m in step.output_messages],
+            finish_reasons=list(step.finish_reasons),
+            input_tokens=step.input_tokens,
+            output_tokens=step.output_tokens,
+            cost_cents=step.cost_cents,
+            tool_name=step.tool_name,
+            tool_call_id=step.tool_call_id,
             arguments=step.arguments,
             result=step.result,
-            parent_id=strawberry.ID(step.parentId) if step.parentId else None,
+            parent_id=strawberry.ID(step.parent_id) if step.parent_id else None,
             attributes=cast(JSON, step.attributes),
         )
 
@@ -168,7 +171,7 @@ class Trace:
     @strawberry.field(description="The span tree in start order, each with its `parentId`.")
     async def steps(self, info: strawberry.Info[Context]) -> list[TraceStep]:
         found = await self._read(info)
-        return [TraceStep.of(step) for step in found.steps]
+        return [TraceStep.of(step_shape(step_document(step))) for step in found.steps]
 
     @strawberry.field
     async def feedback(self, info: strawberry.Info[Context]) -> list[TraceFeedback]:

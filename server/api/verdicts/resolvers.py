@@ -155,7 +155,7 @@ async def cases(
     loaders = context.loaders
     trial_loader = (
         loaders.case_trials
-        if selects_anywhere(selections, frozenset({"output", "checks"}))
+        if selects_anywhere(selections, frozenset({"output", "checks", "trajectory"}))
         else loaders.brief_case_trials
     )
     trials, dataset_cases = await asyncio.gather(

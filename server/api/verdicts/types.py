@@ -14,6 +14,7 @@ from server.api.labels import resolvers as label_fields
 from server.api.labels.types import TrialLabel
 from server.api.movement import Movement, VerdictOutcome, verdict_outcome
 from server.api.run_pairs.types import PairwiseResult
+from server.api.runs.trajectory_types import TrajectoryStep
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
 from server.labels import judge_checks
@@ -21,6 +22,7 @@ from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
 from server.page_reads.fields import copied
 from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
+from server.trajectories.hosted import one_call
 from server.verdicts.cases import CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
@@ -263,6 +265,26 @@ class CaseTrial:
     output_tokens: int
     cost_cents: float
     error_code: str | None
+    tool_calls: strawberry.Private[list[dict[str, Any]] | None] = None
+
+    @strawberry.field(
+        description="The trial as a trajectory (docs/domain.md, \"Trajectories in runs\"): its "
+        "one model call, with the tool calls the model asked for (nobody ran them), as "
+        "trajectory checks and the pairwise judge read it; null while it has no answer or "
+        "when it errored."
+    )
+    def trajectory(self) -> list[TrajectoryStep] | None:
+        if self.error_code is not None or (self.output is None and not self.tool_calls):
+            return None
+        steps = one_call(
+            model=None,
+            output=self.output,
+            tool_calls=self.tool_calls or (),
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            latency_ms=self.latency_ms,
+        )
+        return [TrajectoryStep.from_json(step) for step in steps]
 
     @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
     async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
@@ -332,4 +354,5 @@ def case_trial(row: CaseTrialRow) -> CaseTrial:
         output_tokens=row.output_tokens,
         cost_cents=micros_to_cents(row.cost_micros),
         error_code=row.error_code,
+        tool_calls=row.tool_calls,
     )

@@ -3,6 +3,7 @@ import { useMutation } from "urql";
 import { useQuery } from "../../lib/query";
 import { Dialog } from "../../components/Dialog";
 import { ErrorNotice } from "../../components/ErrorNotice";
+import { Trajectories } from "../../components/Trajectories";
 import { RoleButton } from "../../components/RoleButton";
 import type { CaseFilter, ComparisonCaseDebugQuery } from "../../gql/graphql";
 import { count, dollars } from "../../lib/format";
@@ -20,8 +21,10 @@ type Trial = Case["cohorts"][number]["trials"][number];
 /**
  * The case-debug dialog: the case's input and expected answer, then every cohort's trials
  * with their output, checks, latency, tokens, cost and error. "Diff" marks the words of each
- * baseline's output that the candidate's output (same trial) has not. Everything here is
- * untrusted text and renders as text.
+ * baseline's output that the candidate's output (same trial) has not. "Trajectories" shows the
+ * candidate's and the chosen baseline's trials side by side (`components/Trajectories.tsx`, as
+ * the run diff does): each trial is one model call with the tool calls it asked for. Everything
+ * here is untrusted text and renders as text.
  */
 export function CaseDebug({
   id,
@@ -116,10 +119,30 @@ export function CaseDebug({
             );
           })}
           </div>
+          <section aria-label="Trajectories" className="case-trajectories">
+            <h3>
+              Trajectories: {nameOf(cohorts, 0)} against {nameOf(cohorts, baseline)}
+            </h3>
+            <Trajectories trials={trialPairs(item, baseline)} />
+          </section>
         </div>
       )}
     </Dialog>
   );
+}
+
+/** The candidate's (cohort 0) and the baseline's trials, paired by trial index. */
+function trialPairs(item: Case, baseline: number) {
+  const of = (cohort: number) => item.cohorts.find((c) => c.cohortIndex === cohort)?.trials ?? [];
+  const candidate = of(0);
+  const reference = of(baseline);
+  const count = Math.max(candidate.length, reference.length);
+  const at = (trials: readonly Trial[], index: number) =>
+    trials.find((t) => t.trialIndex === index)?.trajectory ?? null;
+  return Array.from({ length: count }, (_, i) => ({
+    baseline: at(reference, i),
+    candidate: at(candidate, i),
+  }));
 }
 
 function TrialView({

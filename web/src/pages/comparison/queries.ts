@@ -223,6 +223,9 @@ export const CaseDebugQuery = graphql(`
                 outputTokens
                 costCents
                 errorCode
+                trajectory {
+                  ...TrajectorySideStep
+                }
                 labels {
                   passed
                   note

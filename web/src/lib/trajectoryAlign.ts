@@ -2,16 +2,30 @@
  * Two trajectories aligned step by step (docs/domain.md, "Trajectories in runs"): steps match
  * by their key (a tool step by its tool name, another by its kind and name) in order, the
  * longest common run of keys kept in place; the rest are a step on one side only, or, where
- * a tool step on each side stands unmatched at the same place, a differing tool.
+ * a tool step on each side stands unmatched at the same place, a differing tool. Two matched
+ * model calls that ask for different tools (by name, in order) are marked too: a hosted
+ * comparison's trial is one model call, its tool calls asked for and never run.
+ * Shared by the run diff and the comparison's case dialog (`components/Trajectories.tsx`).
  */
 
 export interface AlignableStep {
   kind: string;
   name: string;
   toolName?: string | null;
+  outputMessages?: readonly { toolCalls: readonly { name: string }[] }[];
 }
 
-export type RowMark = "SAME" | "BASELINE_ONLY" | "CANDIDATE_ONLY" | "DIFFERENT_TOOL";
+export type RowMark =
+  | "SAME"
+  | "BASELINE_ONLY"
+  | "CANDIDATE_ONLY"
+  | "DIFFERENT_TOOL"
+  | "DIFFERENT_CALLS";
+
+/** The names of the tools a step asks for, in order. */
+export function askedTools(step: AlignableStep): string {
+  return (step.outputMessages ?? []).flatMap((m) => m.toolCalls.map((c) => c.name)).join(",");
+}
 
 export interface AlignedRow<S> {
   baseline: S | null;
@@ -50,7 +64,8 @@ export function alignSteps<S extends AlignableStep>(
     const right = candidate[j];
     if (left === undefined && right === undefined) break;
     if (left !== undefined && right !== undefined && a[i] === b[j]) {
-      rows.push({ baseline: left, candidate: right, mark: "SAME" });
+      const same = askedTools(left) === askedTools(right);
+      rows.push({ baseline: left, candidate: right, mark: same ? "SAME" : "DIFFERENT_CALLS" });
       i++;
       j++;
     } else if (left !== undefined && (right === undefined || at(i + 1, j) >= at(i, j + 1))) {
@@ -92,4 +107,5 @@ export const MARK_WORDS: Record<RowMark, string> = {
   BASELINE_ONLY: "only in the baseline",
   CANDIDATE_ONLY: "only in the candidate",
   DIFFERENT_TOOL: "a different tool",
+  DIFFERENT_CALLS: "asks for different tools",
 };

@@ -25,4 +25,14 @@ describe("trajectory alignment", () => {
     expect(rows.map((r) => r.mark)).toEqual(["SAME", "BASELINE_ONLY", "SAME"]);
     expect(alignSteps([], [])).toEqual([]);
   });
+  it("marks matched model calls that ask for different tools", () => {
+    const asks = (...names: string[]): AlignableStep => ({
+      kind: "LLM",
+      name: "chat",
+      outputMessages: [{ toolCalls: names.map((name) => ({ name })) }],
+    });
+    const rows = alignSteps([asks("lookup"), asks()], [asks("refund"), asks()]);
+    expect(rows.map((r) => r.mark)).toEqual(["DIFFERENT_CALLS", "SAME"]);
+    expect(alignSteps([asks("a", "b")], [asks("a", "b")])[0]?.mark).toBe("SAME");
+  });
 });
