@@ -22,10 +22,12 @@ from typing import Any
 
 import httpx
 import orjson
+from tenacity import AsyncRetrying, RetryCallState, retry_if_result, stop_after_attempt
 
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.pricing import estimate_input_tokens, estimate_output_tokens
 from server.providers.wire import BadAnswer, InvalidTarget, WireClient, header_lines
+from server.retrying import Doubling, doubling_delay
 
 logger = logging.getLogger("shipwise.providers")
 
@@ -102,7 +104,7 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
 
 def backoff_delay(retry_index: int, retry_after: float | None = None) -> float:
     """0.5·2ⁿ s for the n-th retry (n = 0, 1, …), at least `Retry-After`, at most 30 s."""
-    delay = BACKOFF_BASE_SECONDS * 2.0 ** min(retry_index, 16)
+    delay = doubling_delay(retry_index + 1, BACKOFF_BASE_SECONDS, BACKOFF_CAP_SECONDS)
     if retry_after is not None:
         delay = max(delay, retry_after)
     return min(delay, BACKOFF_CAP_SECONDS)
@@ -258,29 +260,38 @@ class HttpProvider(ABC):
         return self._wire
 
     async def call(self, request: ModelCall) -> CallResult:
-        """The answer after at most `max_attempts` attempts; faults become error codes."""
+        """The answer after at most `max_attempts` attempts; faults become error codes.
+
+        The retries are tenacity's, with the service's waits (`server.retrying`). The first
+        attempt is made before tenacity is built: building and running it costs ~60 µs a
+        call, about this client's whole CPU per call (`bench/dispatch.py`), and nearly
+        every call succeeds at once, so only a call that failed pays for it."""
         body = orjson.dumps(self.request_body(request), default=str)
         headers = _trial_lines(request)
-        attempt = 0
-        while True:
-            attempt += 1
-            outcome = await self._attempt(body, headers)
-            if outcome.completion is not None:
-                return _result(request, outcome.completion, outcome.latency_ms, attempt)
-            error = outcome.error or DispatchError.DISPATCH_INTERNAL
-            final = not outcome.retryable or attempt >= self._max_attempts
-            logger.warning(
-                "provider call failed" if final else "provider attempt failed; retrying",
-                extra={
-                    "error_code": error.value,
-                    "http_status": outcome.http_status,
-                    "error_type": outcome.error_type,
-                    "attempt": attempt,
-                },
-            )
-            if final:
-                return CallResult(output=None, attempts=attempt, error=error)
-            await self._sleep(backoff_delay(attempt - 1, outcome.retry_after))
+        first = await self._attempt(body, headers)
+        if first.completion is not None:
+            return _result(request, first.completion, first.latency_ms, 1)
+        pending = [first]  # tenacity's first attempt is the one already made
+        made = 0
+
+        async def attempt() -> _Attempt:
+            nonlocal made
+            made += 1
+            return pending.pop() if pending else await self._attempt(body, headers)
+
+        outcome: _Attempt = await AsyncRetrying(
+            stop=stop_after_attempt(self._max_attempts),
+            retry=retry_if_result(_retryable),
+            wait=Doubling(BACKOFF_BASE_SECONDS, BACKOFF_CAP_SECONDS, asked=_retry_after),
+            sleep=self._sleep,
+            before_sleep=_log_retry,
+            retry_error_callback=_last_outcome,
+        )(attempt)
+        if outcome.completion is not None:
+            return _result(request, outcome.completion, outcome.latency_ms, made)
+        error = outcome.error or DispatchError.DISPATCH_INTERNAL
+        logger.warning("provider call failed", extra=_log_fields(outcome, made))
+        return CallResult(output=None, attempts=made, error=error)
 
     async def _attempt(self, body: bytes, headers: bytes) -> _Attempt:
         started = time.monotonic()
@@ -322,6 +333,38 @@ class HttpProvider(ABC):
 
 def _name(exc: BaseException) -> str:
     return type(exc).__name__
+
+
+def _retryable(outcome: _Attempt) -> bool:
+    return outcome.completion is None and outcome.retryable
+
+
+def _retry_after(state: RetryCallState) -> float | None:
+    outcome: _Attempt | None = state.outcome.result() if state.outcome is not None else None
+    return outcome.retry_after if outcome is not None else None
+
+
+def _last_outcome(state: RetryCallState) -> _Attempt:
+    """The last attempt's outcome when tenacity stops: the call's failure."""
+    assert state.outcome is not None
+    outcome: _Attempt = state.outcome.result()
+    return outcome
+
+
+def _log_fields(outcome: _Attempt, attempt: int) -> dict[str, Any]:
+    return {
+        "error_code": (outcome.error or DispatchError.DISPATCH_INTERNAL).value,
+        "http_status": outcome.http_status,
+        "error_type": outcome.error_type,
+        "attempt": attempt,
+    }
+
+
+def _log_retry(state: RetryCallState) -> None:
+    logger.warning(
+        "provider attempt failed; retrying",
+        extra=_log_fields(_last_outcome(state), state.attempt_number),
+    )
 
 
 def _result(
