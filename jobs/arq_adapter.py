@@ -85,7 +85,7 @@ class ShipwiseWorker(Worker):
                 extra={"error_type": type(failed).__name__},
             )
 
-        pool = await AsyncRetrying(  # the service's one retry policy (server.retrying)
+        pool: Any = await AsyncRetrying(  # the service's one retry policy (server.retrying)
             retry=retry_if_exception_type(BROKER_ERRORS),
             wait=Doubling(FIRST_DELAY_S, MAX_DELAY_S),
             before_sleep=log,

@@ -74,12 +74,15 @@ async def retried(make: Callable[[], Awaitable[T]], *, what: str) -> T:
             extra={"attempt": state.attempt_number, "error_type": type(failed).__name__},
         )
 
+    async def once() -> T:  # tenacity awaits only what an `async def` returns
+        return await make()
+
     return await AsyncRetrying(  # the service's one retry policy (server.retrying)
         retry=retry_if_exception(connection_lost),
         wait=Doubling(FIRST_DELAY_S, MAX_DELAY_S),
         before_sleep=log,
         reraise=True,
-    )(make)
+    )(once)
 
 
 async def unit(

@@ -58,6 +58,9 @@ class BrokerLink:
         """Monotonic time the current outage was noticed; None while connected."""
         self.outages = 0
 
+    async def _ping_once(self) -> None:  # tenacity awaits only what an `async def` returns
+        await self._ping()
+
     @property
     def connected(self) -> bool:
         return self.down_since is None
@@ -89,7 +92,7 @@ class BrokerLink:
             before_sleep=log,
             reraise=True,
         )
-        await retrying(self._ping)
+        await retrying(self._ping_once)
         down = time.monotonic() - (self.down_since or time.monotonic())
         attempt = retrying.statistics.get("attempt_number")
         logger.info("broker reconnected after %.1f s", down, extra={"attempt": attempt})
@@ -117,9 +120,12 @@ class BrokerLink:
             assert state.outcome is not None
             await self.restored(state.outcome.exception() or RedisConnectionError())
 
+        async def once() -> T:  # tenacity awaits only what an `async def` returns
+            return await make()
+
         return await AsyncRetrying(  # no waits of its own: `restored` is the wait
             retry=retry_if_exception_type(BROKER_ERRORS), before_sleep=wait_out, reraise=True
-        )(make)
+        )(once)
 
     def close(self) -> None:
         if self._probe is not None:

@@ -9,10 +9,10 @@ differ between requests: they are checked for bad text on each request (one fast
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from cachetools import LRUCache
 from graphql import DocumentNode, GraphQLError, validate
 from graphql.validation import ASTValidationRule
 from strawberry.extensions import SchemaExtension
@@ -43,21 +43,15 @@ class Documents:
             create_validator(max_aliases),
             text_rule({}),  # strings written in the document; variables are checked apart
         )
-        self._maxsize = maxsize
-        self._entries: OrderedDict[str, _Entry] = OrderedDict()
+        self._entries: LRUCache[str, _Entry] = LRUCache(maxsize=maxsize)
 
     def get(self, text: str | None) -> _Entry | None:
-        entry = self._entries.get(text) if text else None
-        if entry is not None:
-            self._entries.move_to_end(text)  # type: ignore[arg-type]
-        return entry
+        return self._entries.get(text) if text else None
 
     def put(self, text: str | None, document: DocumentNode) -> _Entry | None:
         if not text or len(text) > MAX_CACHED_TEXT:
             return None
         entry = self._entries[text] = _Entry(document)
-        while len(self._entries) > self._maxsize:
-            self._entries.popitem(last=False)
         return entry
 
 
