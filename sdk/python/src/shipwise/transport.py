@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import ssl
 from types import TracebackType
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Generic, TypeVar
 
 import httpx
 from tenacity import (
@@ -31,6 +31,7 @@ TRANSIENT = frozenset({"UNREACHABLE", "RATE_LIMITED"})
 JSON = {"Content-Type": "application/json"}
 
 Verify = ssl.SSLContext | bool
+C = TypeVar("C", httpx.AsyncClient, httpx.Client)
 
 
 def request_body(document: str, variables: dict[str, Any] | None) -> bytes:
@@ -42,13 +43,30 @@ def _transient(exc: BaseException) -> bool:
     return isinstance(exc, ShipwiseError) and exc.code in TRANSIENT
 
 
-class _Core:
-    """What both faces share: the server, its headers and answers, and the retry policy."""
+class _Core(Generic[C]):
+    """What both faces share: the server, its answers and the retry policy; a face opens
+    its own kind of httpx client (`_connect`)."""
 
-    def __init__(self, url: str, token: str, *, retries: int) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        *,
+        timeout: float = 60,
+        retries: int = RETRIES,
+        verify: Verify = True,
+    ) -> None:
         self.url = url.rstrip("/")
-        self.headers = {"Authorization": f"Bearer {token}"}
         self.retries = retries
+        self._http: C = self._connect(
+            base_url=self.url,
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=timeout,
+            verify=verify,
+        )
+
+    def _connect(self, **options: Any) -> C:
+        raise NotImplementedError
 
     def policy(self) -> dict[str, Any]:
         """tenacity's arguments: 0.5 · 2ⁿ s after the n-th transient failure."""
@@ -87,23 +105,11 @@ class _Core:
             return ShipwiseError(f"the server answered HTTP {response.status_code}")
 
 
-class Transport:
+class Transport(_Core[httpx.AsyncClient]):
     """One asynchronous connection pool to a shipwise server."""
 
-    def __init__(
-        self,
-        url: str,
-        token: str,
-        *,
-        timeout: float = 60,
-        retries: int = RETRIES,
-        verify: Verify = True,
-    ) -> None:
-        self._core = _Core(url, token, retries=retries)
-        self.url = self._core.url
-        self._http = httpx.AsyncClient(
-            base_url=self.url, headers=self._core.headers, timeout=timeout, verify=verify
-        )
+    def _connect(self, **options: Any) -> httpx.AsyncClient:
+        return httpx.AsyncClient(**options)
 
     async def execute(self, document: str, variables: dict[str, Any] | None = None) -> Any:
         """The answer's `data`; the first GraphQL error raised as its typed exception."""
@@ -116,10 +122,10 @@ class Transport:
             try:
                 response = await self._http.post("/graphql", content=body, headers=JSON)
             except httpx.HTTPError as exc:
-                raise self._core.unreachable(exc) from None
-            return self._core.data(response)
+                raise self.unreachable(exc) from None
+            return self.data(response)
 
-        return await AsyncRetrying(**self._core.policy())(once)
+        return await AsyncRetrying(**self.policy())(once)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -136,23 +142,11 @@ class Transport:
         await self.aclose()
 
 
-class BlockingTransport:
+class BlockingTransport(_Core[httpx.Client]):
     """`Transport`'s blocking face (one pool, the same answers and policy), plus downloads."""
 
-    def __init__(
-        self,
-        url: str,
-        token: str,
-        *,
-        timeout: float = 60,
-        retries: int = RETRIES,
-        verify: Verify = True,
-    ) -> None:
-        self._core = _Core(url, token, retries=retries)
-        self.url = self._core.url
-        self._http = httpx.Client(
-            base_url=self.url, headers=self._core.headers, timeout=timeout, verify=verify
-        )
+    def _connect(self, **options: Any) -> httpx.Client:
+        return httpx.Client(**options)
 
     def execute(self, document: str, variables: dict[str, Any] | None = None) -> Any:
         """The answer's `data`; the first GraphQL error raised as its typed exception."""
@@ -165,24 +159,24 @@ class BlockingTransport:
             try:
                 response = self._http.post("/graphql", content=body, headers=JSON)
             except httpx.HTTPError as exc:
-                raise self._core.unreachable(exc) from None
-            return self._core.data(response)
+                raise self.unreachable(exc) from None
+            return self.data(response)
 
-        return Retrying(**self._core.policy())(once)
+        return Retrying(**self.policy())(once)
 
     def download(self, path: str, params: dict[str, str], sink: BinaryIO) -> int:
         """Stream `GET path` into `sink`; its size. Raises ShipwiseError on an error answer."""
         try:
             with self._http.stream("GET", path, params=params) as response:
                 if response.status_code != 200:
-                    raise self._core.download_error(response, response.read())
+                    raise self.download_error(response, response.read())
                 size = 0
                 for chunk in response.iter_bytes():
                     sink.write(chunk)
                     size += len(chunk)
                 return size
         except httpx.HTTPError as exc:
-            raise self._core.unreachable(exc) from None
+            raise self.unreachable(exc) from None
 
     def close(self) -> None:
         self._http.close()
