@@ -73,7 +73,10 @@ class Malformed(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class _Attempt:
+class Attempt:
+    """One attempt's outcome: the completion, or the bounded fault (code, HTTP status, whether
+    it may be retried and the `Retry-After` asked, the exception's class name)."""
+
     completion: Completion | None = None
     latency_ms: int = 0
     error: DispatchError | None = None
@@ -147,16 +150,16 @@ def load_json(raw: bytes) -> Any:
         raise Malformed from None
 
 
-def _status_failure(status: int, retry_after: str | None) -> _Attempt:
+def _status_failure(status: int, retry_after: str | None) -> Attempt:
     if status == 429:
-        return _Attempt(
+        return Attempt(
             error=DispatchError.PROVIDER_RATE_LIMITED,
             retryable=True,
             retry_after=parse_retry_after(retry_after),
             http_status=status,
         )
     if status >= 500:  # Anthropic's 529 "overloaded" included
-        return _Attempt(
+        return Attempt(
             error=DispatchError.PROVIDER_SERVER_ERROR,
             retryable=True,
             retry_after=parse_retry_after(retry_after),
@@ -164,7 +167,7 @@ def _status_failure(status: int, retry_after: str | None) -> _Attempt:
         )
     # 4xx (a bad key, an unknown model, a refused request) and unfollowed redirects: the
     # same request would fail again, so it is not retried.
-    return _Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
+    return Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
 
 
 def client_timeout(timeout: ProviderTimeout) -> Timeouts:
@@ -274,12 +277,12 @@ class HttpProvider(ABC):
         pending = [first]  # tenacity's first attempt is the one already made
         made = 0
 
-        async def attempt() -> _Attempt:
+        async def attempt() -> Attempt:
             nonlocal made
             made += 1
             return pending.pop() if pending else await self._attempt(body, headers)
 
-        outcome: _Attempt = await AsyncRetrying(
+        outcome: Attempt = await AsyncRetrying(
             stop=stop_after_attempt(self._max_attempts),
             retry=retry_if_result(_retryable),
             wait=Doubling(BACKOFF_BASE_SECONDS, BACKOFF_CAP_SECONDS, asked=_retry_after),
@@ -293,7 +296,12 @@ class HttpProvider(ABC):
         logger.warning("provider call failed", extra=_log_fields(outcome, made))
         return CallResult(output=None, attempts=made, error=error)
 
-    async def _attempt(self, body: bytes, headers: bytes) -> _Attempt:
+    async def attempt(self, request: ModelCall) -> Attempt:
+        """One attempt and no retries, for a caller with its own rules (the judges')."""
+        body = orjson.dumps(self.request_body(request), default=str)
+        return await self._attempt(body, _trial_lines(request))
+
+    async def _attempt(self, body: bytes, headers: bytes) -> Attempt:
         started = time.monotonic()
         status: int | None = None
         try:
@@ -304,25 +312,25 @@ class HttpProvider(ABC):
                 return _status_failure(status, answer.retry_after)
             completion = self.parse(answer.body)
         except TimeoutError as exc:  # a connect or a read that took too long
-            return _Attempt(
+            return Attempt(
                 error=DispatchError.PROVIDER_TIMEOUT, retryable=True, error_type=_name(exc)
             )
         except InvalidTarget as exc:  # a URL nobody can be asked at
-            return _Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
+            return Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
         except OSError as exc:
             # Refused, reset, DNS, TLS, a server that hung up: nobody answered usefully.
-            return _Attempt(
+            return Attempt(
                 error=DispatchError.PROVIDER_UNREACHABLE, retryable=True, error_type=_name(exc)
             )
         except (Malformed, BadAnswer) as exc:
             # A 2xx that is not an answer: asking again would most likely repeat it.
-            return _Attempt(
+            return Attempt(
                 error=DispatchError.PROVIDER_MALFORMED_RESPONSE,
                 http_status=status,
                 error_type=_name(exc),
             )
         latency_ms = round((time.monotonic() - started) * 1000)
-        return _Attempt(completion=completion, latency_ms=latency_ms)
+        return Attempt(completion=completion, latency_ms=latency_ms)
 
     async def aclose(self) -> None:
         """Close the client and its connections."""
@@ -335,23 +343,23 @@ def _name(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def _retryable(outcome: _Attempt) -> bool:
+def _retryable(outcome: Attempt) -> bool:
     return outcome.completion is None and outcome.retryable
 
 
 def _retry_after(state: RetryCallState) -> float | None:
-    outcome: _Attempt | None = state.outcome.result() if state.outcome is not None else None
+    outcome: Attempt | None = state.outcome.result() if state.outcome is not None else None
     return outcome.retry_after if outcome is not None else None
 
 
-def _last_outcome(state: RetryCallState) -> _Attempt:
+def _last_outcome(state: RetryCallState) -> Attempt:
     """The last attempt's outcome when tenacity stops: the call's failure."""
     assert state.outcome is not None
-    outcome: _Attempt = state.outcome.result()
+    outcome: Attempt = state.outcome.result()
     return outcome
 
 
-def _log_fields(outcome: _Attempt, attempt: int) -> dict[str, Any]:
+def _log_fields(outcome: Attempt, attempt: int) -> dict[str, Any]:
     return {
         "error_code": (outcome.error or DispatchError.DISPATCH_INTERNAL).value,
         "http_status": outcome.http_status,
