@@ -20,7 +20,6 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 from server.retrying import Doubling
-
 from server.runtime.interfaces import JobQueue, JobStats
 
 logger = logging.getLogger("shipwise.broker")
