@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import TracebackType
 from typing import Annotated, Any, BinaryIO
 
 import typer
@@ -39,15 +38,13 @@ def _as_api_errors() -> Iterator[None]:
         raise ApiError(exc.code, exc.message, exc.extensions) from None
 
 
-class ApiClient:
+class ApiClient(BlockingTransport):
     """The command line's face of the SDK's `BlockingTransport` (one GraphQL client for
     both): no retries, since not every command's mutation is idempotent, and the process's
     TLS context (`server.tls`). Errors come as `ApiError`."""
 
     def __init__(self, url: str, token: str, *, timeout: float = 120) -> None:
-        self._transport = BlockingTransport(
-            url, token, timeout=timeout, retries=0, verify=client_tls()
-        )
+        super().__init__(url, token, timeout=timeout, retries=0, verify=client_tls())
 
     def execute(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
         """The `data` of the answer; raises ApiError on the first GraphQL error."""
@@ -56,24 +53,10 @@ class ApiClient:
     def execute_body(self, body: bytes) -> dict[str, Any]:
         """`execute` for a request body already written as JSON (e.g. spliced from a file)."""
         with _as_api_errors():
-            data: dict[str, Any] = self._transport.execute_body(body)
+            data: dict[str, Any] = super().execute_body(body)
         return data
 
     def download(self, path: str, params: dict[str, str], sink: BinaryIO) -> int:
         """Stream `GET path` into `sink`; its size. Raises ApiError on an error answer."""
         with _as_api_errors():
-            return self._transport.download(path, params, sink)
-
-    def close(self) -> None:
-        self._transport.close()
-
-    def __enter__(self) -> ApiClient:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+            return super().download(path, params, sink)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import ssl
 from types import TracebackType
-from typing import Any, BinaryIO, Generic, TypeVar
+from typing import Any, BinaryIO, Generic, Self, TypeVar
 
 import httpx
 from tenacity import (
@@ -181,7 +181,7 @@ class BlockingTransport(_Core[httpx.Client]):
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> BlockingTransport:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
