@@ -102,9 +102,9 @@ def read_alone(path: Path, jsonl: Path) -> float:
 
     import orjson
 
-    from server.imports.checks import streamed
-    from server.imports.detect import read
-    from server.imports.reading import Options
+    from server.result_formats.checks import streamed
+    from server.result_formats.detect import read
+    from server.result_formats.reading import Options
 
     started = time.perf_counter()
     count = 0

@@ -9,8 +9,8 @@ from jobs.erasure import erase_stale_cases
 from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat
 from jobs.hosted_runs import complete_hosted_runs
-from jobs.pairwise import judge_run_pair
 from jobs.run_alerts import announce_run_regression
+from jobs.run_pairs import judge_run_pair
 from jobs.sweeper import sweep_comparisons
 from jobs.verdict_sweep import sweep_verdicts
 from jobs.webhooks import send_webhook, sweep_webhooks

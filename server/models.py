@@ -16,9 +16,9 @@ from server.dispatch.models import ComparisonRange
 from server.experiments.models import Experiment
 from server.labels.models import ReviewQueue, TrialLabel
 from server.ops.models import WorkerHeartbeat
-from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
+from server.run_pairs.models import PairwiseJob, PairwisePair
 from server.runs.models import Run, RunDiffSummary, RunItem, RunItemScore, RunVector
 from server.spend.models import ConnectionSpend, ExperimentSpend, PlaygroundCall
 from server.traces.models import ModelPrice, Trace, TraceFeedback, TraceSpan

@@ -31,10 +31,10 @@ from stats.intervals import (
 from stats.mcnemar import McNemarResult, mcnemar_from_counts, mcnemar_test
 from stats.metric_deltas import MetricDelta, metric_delta
 from stats.multiplicity import holm
-from stats.pairwise import PairwiseResult, combine_orders, pairwise_summary
 from stats.permutation import PermutationResult, sign_flip_test, sign_flip_test_lattice
 from stats.power import Mde, adequacy, paired_mde, two_proportion_power, unpaired_mde
 from stats.prediction_powered import prediction_powered_delta, prediction_powered_interval
+from stats.preference import PairwiseResult, combine_orders, pairwise_summary
 from stats.proportions import ZTestResult, two_proportion_ztest
 from stats.ship_policy import Guardrail, ShipPolicy
 from stats.trials import (

@@ -21,6 +21,7 @@ from bench.kit.portal_documents import persisted_body
 from bench.kit.statements import TagCountedRequests, tag_counted_request
 from bench.kit.waiting import eventually
 from server.app import create_app
+from server.cli.app import UVICORN_OPTIONS
 from server.settings import Settings
 from server.state import AppState
 
@@ -90,7 +91,10 @@ async def start_backend(name: str, settings: Settings) -> AsyncIterator[Backend]
     """Serve the app with a real uvicorn on an ephemeral port inside this event loop."""
     app = create_app(settings)
     served = TagCountedRequests(app)  # bench/kit/statements.py counts a request's own statements
-    config = uvicorn.Config(served, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+    # `shipwise serve`'s own options (server/cli/app.py), its keep-alive above all: at uvicorn's
+    # default of 5 s the server closed connections this client (httpx, 5 s) was reusing at that
+    # moment, and a seeding request failed with `ReadError` on a loaded machine.
+    config = uvicorn.Config(served, host="127.0.0.1", port=0, **UVICORN_OPTIONS)
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
 

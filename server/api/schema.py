@@ -23,13 +23,13 @@ from server.api.http.graphql_errors import CodedErrors
 from server.api.http.operation_scope import OperationScope
 from server.api.http.shared_events import SharedEventExecutor
 from server.api.labels.resolvers import LabelMutation, LabelQuery
-from server.api.pairwise.resolvers import PairwiseMutation, PairwiseQuery
 from server.api.playground.resolvers import (
     PlaygroundMutation,
     PlaygroundSubscription,
 )
 from server.api.releases.resolvers import ReleaseMutation, ReleaseQuery
 from server.api.reports.resolvers import ReportMutation, ReportQuery
+from server.api.run_pairs.resolvers import PairwiseMutation, PairwiseQuery
 from server.api.runs.resolvers import RunMutation, RunQuery
 from server.api.traces.resolvers import TraceMutation, TraceQuery
 from server.api.webhooks.resolvers import WebhookMutation, WebhookQuery

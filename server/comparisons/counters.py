@@ -97,7 +97,7 @@ async def recompute(
     comparison.done_calls = per_trial * sum(c.done_trials for c in cohorts)
     comparison.failed_calls = per_trial * sum(c.failed_trials for c in cohorts)
     comparison.spent_micros = sum(c.spent_micros for c in cohorts)
-    # Pairwise judge calls (server/dispatch/pairwise_stage.py) are calls of the comparison too.
+    # Pairwise judge calls (server/dispatch/pair_judging.py) are calls of the comparison too.
     judged, judge_failed, judge_spent = await pairwise_counters(session, comparison.id)
     comparison.done_calls += judged
     comparison.failed_calls += judge_failed

@@ -19,7 +19,7 @@ from server.dispatch import conclusion, joins, lease, ranges, store
 from server.dispatch.conclusion import Ending
 from server.dispatch.holdings import Holdings
 from server.dispatch.keepalive import Keepalive
-from server.dispatch.pairwise_stage import Stage as PairwiseStage
+from server.dispatch.pair_judging import Stage as PairJudging
 from server.dispatch.pipeline import SliceResult
 from server.dispatch.publisher import Publisher
 from server.runtime.interfaces import JobQueue
@@ -132,9 +132,9 @@ class End:
             return "not leased" if not self.held.claimed else "done here"
         stop_reason = ending.stop_reason
         if ending.status == ComparisonStatus.DONE:
-            # The pairwise stage (server/dispatch/pairwise_stage.py): a run with `pairwise`
+            # The pairwise stage (server/dispatch/pair_judging.py): a run with `pairwise`
             # makes and records its pairwise judge calls before it is DONE; None: hand over.
-            stage = PairwiseStage(self.sessionmaker, self.settings)
+            stage = PairJudging(self.sessionmaker, self.settings)
             settled = await stage.settle(
                 comparison_id=self.comparison_id,
                 token=ending.token,

@@ -1,6 +1,6 @@
 """One output graded with a check list, JUDGE_RUBRIC checks by a judge call: the one code a
 hosted comparison's trial (`server.dispatch.trials`) and an imported run's trial
-(`server.import_judges`) are graded with.
+(`server.judged_imports`) are graded with.
 
 The plain checks run first (`server.checks.evaluate.run_in_order`: the results in the order
 the checks were asked for, a gap for each JUDGE_RUBRIC check), then one judge call fills

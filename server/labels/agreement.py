@@ -21,7 +21,7 @@ from server.checks import CheckKind
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.labels import queue
 from server.labels import service as labels
-from server.labels.judges import judge_checks
+from server.labels.judge_checks import judge_checks
 from server.labels.service import JUDGE_PASS_SCORE
 from server.runs.models import Run, RunItem
 from stats import reasons

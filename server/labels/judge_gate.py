@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 import stats
 from server.comparisons.models import Comparison, Trial, TrialState
 from server.labels import agreement
-from server.labels.judges import judge_checks
+from server.labels.judge_checks import judge_checks
 from stats import reasons
 
 MIN_RECTIFIERS = 2

@@ -21,7 +21,7 @@ from server.comparisons.models import ComparisonCase, Trial, TrialState
 from server.datasets.models import DatasetCase
 from server.db import utcnow
 from server.errors import Conflict, NotFound, ValidationFailed
-from server.labels import judges
+from server.labels import judge_checks
 from server.labels.models import LabelTarget, TrialLabel
 from server.runs import service as run_service
 from server.runs.models import RunItem, RunSource, RunStatus
@@ -177,7 +177,7 @@ async def _comparison_trial(
         int(row.case_ordinal),
         ref.dataset_item_id,
         ref.trial_index,
-        judges.judge_passed(row.check_results),
+        judge_checks.judge_passed(row.check_results),
     )
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.imports.checks import checked
-from server.imports.detect import detect, read
-from server.imports.reading import Options, Refused, describe
 from server.offline_compare.results import Item, LoadError, Run, load_run, parse_item
+from server.result_formats.checks import checked
+from server.result_formats.detect import detect, read
+from server.result_formats.reading import Options, Refused, describe
 
 
 def load_any(path: Path, options: Options) -> Run:

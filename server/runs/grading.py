@@ -1,7 +1,7 @@
 """Checks graded by the server on imported runs: `startRunImport(checks: …)` names them, and
 each appended trial's output is graded with the code hosted comparisons use
 (`server.judges.rubric_grade`), before the item is stored: a JUDGE_RUBRIC check through a
-judge call made before the write (`server.import_judges`), the rest here.
+judge call made before the write (`server.judged_imports`), the rest here.
 
 A graded trial gets `checks` (each result as a comparison's trial stores it), `passed` (all
 checks passed) and one evaluator score per check, named as hosted runs name them
@@ -31,7 +31,7 @@ JUDGE_NOT_CALLED = "judge_not_called"
 
 def validate_import_checks(checks: Any) -> list[dict[str, Any]] | None:
     """The checks an import names (None: the client grades), validated as a comparison's
-    (a JUDGE_RUBRIC check's rubric and judge are resolved by `server.import_judges`)."""
+    (a JUDGE_RUBRIC check's rubric and judge are resolved by `server.judged_imports`)."""
     if checks is None:
         return None
     return validate_check_specs(checks)

@@ -95,7 +95,7 @@ async def start_import(
 ) -> Run:
     """A new RUNNING imported run, or the live run this key already started (a no-op; the
     same `checks` or none must be named again). Named checks are graded by the server
-    (JUDGE_RUBRIC ones resolved first: `server.import_judges.start`), their judge calls
+    (JUDGE_RUBRIC ones resolved first: `server.judged_imports.start`), their judge calls
     capped at `budget_cap_micros`; `judge_evaluator` names the evaluator that is an LLM
     judge's grade."""
     actor.require(Role.MEMBER)
@@ -170,7 +170,7 @@ async def append_items(
 
     Items already stored at those positions are compared: the same is a no-op (a retry),
     different is CONFLICT. A COMPLETED run accepts only such repeats. A run's JUDGE_RUBRIC
-    grades come in `judged`, by (position, trial index) (`server.import_judges` calls the
+    grades come in `judged`, by (position, trial index) (`server.judged_imports` calls the
     judges before this write).
     """
     actor.require(Role.MEMBER)

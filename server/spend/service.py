@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.comparisons.models import Comparison, ComparisonPairJudgment, Trial
-from server.pairwise.models import PairwiseJob
+from server.run_pairs.models import PairwiseJob
 from server.spend.models import PlaygroundCall, RunJudgeSpend
 from server.spend.periods import day_start, month_start
 

@@ -21,7 +21,7 @@ from server.db import utcnow
 from server.decisions import policy as ship_policy_option
 from server.labels import judge_gate
 from server.labels import service as labels
-from server.labels.judges import judge_checks
+from server.labels.judge_checks import judge_checks
 from server.verdicts import inputs, ship_decision, tensors
 from server.verdicts.inputs import FinalizeInput
 from server.verdicts.models import ComparisonVerdict, VerdictState

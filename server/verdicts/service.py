@@ -25,9 +25,17 @@ from server.comparisons import service as comparison_service
 from server.comparisons.models import Comparison, ComparisonCase, ComparisonStatus
 from server.db import utcnow
 from server.errors import Conflict
-from server.pairwise import hosted_result as hosted_pairwise
 from server.runtime.interfaces import JobQueue
-from server.verdicts import gc_pause, inputs, judged_decision, records, scorecard, store, tensors
+from server.verdicts import (
+    gc_pause,
+    inputs,
+    judged_decision,
+    pair_judgments,
+    records,
+    scorecard,
+    store,
+    tensors,
+)
 from server.verdicts.models import ComparisonVerdict, VerdictState
 from server.workspaces.roles import Actor, Role
 
@@ -113,8 +121,8 @@ async def _finalize(
             # As the run's end settled them, from the counts: no second pass over the trials.
             rates = _rates(data, counts)
             await cohort_rates.store(session, comparison_id=comparison_id, rates=rates)
-            # Pairwise judging (server/pairwise/hosted_result.py): a result per baseline.
-            await hosted_pairwise.add_pairwise(session, comparison_id, scored.document)
+            # Pairwise judging (server/verdicts/pair_judgments.py): a result per baseline.
+            await pair_judgments.add_pairwise(session, comparison_id, scored.document)
             for rows in records.case_row_chunks(data, counts, scored):
                 await store.write_cases(session, rows)
             await store.write_verdict(

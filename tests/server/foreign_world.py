@@ -12,7 +12,7 @@ from server.assets.models import AssetKind
 from server.connections.models import ModelConnection
 from server.experiments.models import Experiment
 from server.ids import new_id
-from server.pairwise import service as pairwise_service
+from server.run_pairs import service as pairwise_service
 from server.runs.models import Run
 from server.webhooks.models import DeliveryStatus, Webhook, WebhookDelivery, WebhookEvent
 from server.workspaces.models import ApiToken

@@ -14,8 +14,8 @@ from server.api.runs.diff_types import DiffLink, RunDiff
 from server.api.runs.types import AppendedRunItems, Run
 from server.api.ship_policy_types import ShipPolicyInput
 from server.decisions import policy as ship_policy_option
-from server.import_judges import append as judged_append
-from server.import_judges import start as import_judges
+from server.judged_imports import append as judged_append
+from server.judged_imports import start as judged_start
 from server.runs import alerts, links, service
 from server.runs import diff as diffs
 from server.runs.items import (
@@ -139,7 +139,7 @@ class RunMutation:
     ) -> Run:
         actor = info.context.require(Role.MEMBER)
         async with info.context.write() as session:
-            row = await import_judges.start(
+            row = await judged_start.start(
                 session=session,
                 actor=actor,
                 experiment_id=experiment_id,

@@ -13,10 +13,10 @@ from server.api.context import Context
 from server.api.labels import resolvers as label_fields
 from server.api.labels.types import TrialLabel
 from server.api.movement import Movement, VerdictOutcome, verdict_outcome
-from server.api.pairwise.types import PairwiseResult
+from server.api.run_pairs.types import PairwiseResult
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
-from server.labels import judges as label_judges
+from server.labels import judge_checks
 from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
 from server.page_reads.fields import copied
@@ -315,7 +315,7 @@ def case_trial(row: CaseTrialRow) -> CaseTrial:
         comparison_id=row.comparison_id,
         case_ordinal=row.case_ordinal,
         cohort_index=row.cohort_index,
-        judge_passed=label_judges.judge_passed(row.check_results),
+        judge_passed=judge_checks.judge_passed(row.check_results),
         trial_index=row.trial_index,
         passed=row.passed,
         output=row.output,

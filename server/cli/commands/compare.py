@@ -24,7 +24,7 @@ from typer._click.exceptions import UsageError
 from typer.core import TyperCommand
 
 from server.cli.commands.format_options import FilterOption, ScorerOption, ThresholdOption
-from server.imports.reading import Options
+from server.result_formats.reading import Options
 
 if TYPE_CHECKING:
     from server.offline_compare.results import Run

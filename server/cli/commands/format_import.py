@@ -1,6 +1,6 @@
 """`shipwise run import --format inspect | promptfoo | lm-eval | openai-evals`.
 
-A reader (`server.imports`) turns the tool's file into run items, sent in chunks as a
+A reader (`server.result_formats`) turns the tool's file into run items, sent in chunks as a
 shipwise JSONL is (`run_import`); an item the server refuses is named by the tool's own
 line or zip member, which each chunk remembers. A file with several runs (promptfoo's
 prompt × provider pairs) is read and checked whole before any run starts, so a bad record
@@ -22,8 +22,8 @@ from server.cli.commands import chunk_upload, run_import
 from server.cli.commands.chunk_upload import DEFAULT_IN_FLIGHT, MAX_CHUNK_BYTES, Chunk
 from server.cli.commands.client_setup import OPERATIONAL_ERROR, fail
 from server.cli.commands.client_setup import run_import as run_import_call
-from server.imports.checks import checked, streamed
-from server.imports.reading import Located, Options, Refused, RunToImport, describe
+from server.result_formats.checks import checked, streamed
+from server.result_formats.reading import Located, Options, Refused, RunToImport, describe
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 from server.words import words
 
@@ -180,7 +180,7 @@ def run_command(
     """
     import typer
 
-    from server.imports.detect import read
+    from server.result_formats.detect import read
 
     def call(client: ApiClient) -> list[ImportedRun]:
         readings = read(file, fmt, options)

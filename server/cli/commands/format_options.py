@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from server.cli.commands.client_setup import OPERATIONAL_ERROR, fail
-from server.imports.reading import FORMATS, Options, Refused, describe
+from server.result_formats.reading import FORMATS, Options, Refused, describe
 
 FormatOption = Annotated[
     str,
@@ -33,7 +33,7 @@ FilterOption = Annotated[
 
 def detect_format(file: Path, requested: str) -> str:
     """The file's format: `requested`, or by content for `auto`; Refused when none matches."""
-    from server.imports.detect import detect
+    from server.result_formats.detect import detect
 
     name = requested.strip().lower()
     if name not in ("auto", *FORMATS):

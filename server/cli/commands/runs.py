@@ -34,7 +34,7 @@ from server.cli.commands.format_options import (
 )
 from server.cli.commands.run_import import import_file
 from server.cli.groups import command_group
-from server.imports.reading import Options
+from server.result_formats.reading import Options
 from server.runs import pass_flips
 from server.runs.items import MAX_ITEMS_PER_CHUNK
 from server.words import words

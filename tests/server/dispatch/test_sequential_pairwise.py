@@ -15,8 +15,8 @@ from server.comparisons.models import Trial, TrialState
 from server.connections.service import Simulation
 from server.workspaces.roles import Role
 from tests.fakes.judge_server import FakeJudge
-from tests.server.pairwise.api import judge_versions
-from tests.server.pairwise.test_run_pairs import judge_calls
+from tests.server.run_pairs.api import judge_versions
+from tests.server.run_pairs.test_run_pairs import judge_calls
 
 CASES = 200
 CREATE = "mutation($i: CreateComparisonInput!) { createComparison(input: $i) { id } }"

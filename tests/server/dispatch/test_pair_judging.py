@@ -22,11 +22,11 @@ from server.comparisons.models import (
     StopReason,
 )
 from server.connections.service import Simulation
-from server.dispatch.pairwise_stage import Stage
+from server.dispatch.pair_judging import Stage
 from server.workspaces.roles import Role
 from tests.fakes.judge_server import FakeJudge
-from tests.server.pairwise.api import RESULT_FIELDS, judge_versions
-from tests.server.pairwise.test_run_pairs import SCORES, judge_calls, sign_flip_p, t_interval
+from tests.server.run_pairs.api import RESULT_FIELDS, judge_versions
+from tests.server.run_pairs.test_run_pairs import SCORES, judge_calls, sign_flip_p, t_interval
 
 CASES = 8
 TRIALS = 2

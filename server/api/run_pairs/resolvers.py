@@ -5,8 +5,8 @@ from __future__ import annotations
 import strawberry
 
 from server.api.context import Context
-from server.api.pairwise.types import PairwiseJob
-from server.pairwise import service
+from server.api.run_pairs.types import PairwiseJob
+from server.run_pairs import service
 from server.workspaces.roles import Role
 
 

@@ -1,6 +1,6 @@
 """`pairwiseComparison` and `pairwiseJob`: create a job on two COMPLETED runs, read it back.
 
-The judging itself is the `judge_run_pair` job (`server.pairwise.execute`); creating only
+The judging itself is the `judge_run_pair` job (`server.run_pairs.execute`); creating only
 checks, records and audits, and the caller enqueues once the row is committed.
 """
 
@@ -15,8 +15,8 @@ from server.audit import service as audit
 from server.comparisons.resolution import resolve_judge
 from server.errors import NotFound, ValidationFailed
 from server.ids import new_id
-from server.pairwise import execute
-from server.pairwise.models import PairwiseJob, PairwiseJobStatus
+from server.run_pairs import execute
+from server.run_pairs.models import PairwiseJob, PairwiseJobStatus
 from server.runs import diff as run_diff
 from server.workspaces.roles import Actor, Role
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from server.pairwise import execute
+from server.run_pairs import execute
 from server.security import SecretBox
 
 logger = logging.getLogger("shipwise.pairwise")

@@ -9,14 +9,14 @@ from sqlalchemy import insert
 
 from bench.kit.factories import actor_for
 from bench.kit.harness import Backend
-from jobs.pairwise import judge_run_pair
-from server.pairwise import execute, service
-from server.pairwise.models import PairState, PairwisePair
+from jobs.run_pairs import judge_run_pair
+from server.run_pairs import execute, service
+from server.run_pairs.models import PairState, PairwisePair
 from server.security import SecretBox
 from server.workspaces.roles import Role
 from tests.fakes.judge_server import FakeJudge
-from tests.server.pairwise.api import judge_versions, wait_done
-from tests.server.pairwise.test_run_pairs import (
+from tests.server.run_pairs.api import judge_versions, wait_done
+from tests.server.run_pairs.test_run_pairs import (
     GAP,
     ITEMS,
     SCORES,

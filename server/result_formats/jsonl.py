@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from server.imports.reading import Refused
+from server.result_formats.reading import Refused
 
 
 def records(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:

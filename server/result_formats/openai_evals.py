@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from server.imports import jsonl
-from server.imports.reading import (
+from server.result_formats import jsonl
+from server.result_formats.reading import (
     Located,
     Options,
     Refused,

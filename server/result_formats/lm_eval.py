@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from server.imports import jsonl
-from server.imports.reading import Located, Options, Refused, RunToImport, need, number, obj
+from server.result_formats import jsonl
+from server.result_formats.reading import Located, Options, Refused, RunToImport, need, number, obj
 from server.runs.items import MAX_OUTPUT_CHARS
 
 _NAME = re.compile(r"^samples_(.+)_(\d{4}-\d{2}-\d{2}T[\d\-.:]+)\.jsonl$")

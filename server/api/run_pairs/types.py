@@ -9,7 +9,7 @@ from typing import Any
 import strawberry
 
 from server.money import micros_to_cents
-from server.pairwise.models import PairwiseJob as PairwiseJobRow
+from server.run_pairs.models import PairwiseJob as PairwiseJobRow
 
 NULL_WHEN_UNJUDGED = "Over judged pairs only; null when no pair was judged."
 

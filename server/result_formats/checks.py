@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from server.imports.reading import Located, Refused, RunToImport
+from server.result_formats.reading import Located, Refused, RunToImport
 from server.runs.items import MAX_ITEMS_PER_RUN, CaseError, check_item
 
 

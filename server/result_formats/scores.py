@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.imports.reading import Refused, number
+from server.result_formats.reading import Refused, number
 
 LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 """Inspect's CORRECT, PARTIAL, INCORRECT and NOANSWER."""

@@ -11,7 +11,7 @@ from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from server.workspaces.roles import Role
 from tests.fakes.judge_server import FakeJudge
-from tests.server.pairwise.api import create, judge_versions, wait_done
+from tests.server.run_pairs.api import create, judge_versions, wait_done
 from tests.server.runs.api import experiment, import_run
 
 CUT = "[trajectory cut at 32 KiB]"

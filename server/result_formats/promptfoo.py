@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from server.imports.reading import (
+from server.result_formats.reading import (
     Located,
     Options,
     Refused,

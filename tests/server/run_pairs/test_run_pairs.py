@@ -16,7 +16,7 @@ from bench.kit.harness import Backend
 from server.audit.models import AuditEvent
 from server.workspaces.roles import Role
 from tests.fakes.judge_server import FakeJudge
-from tests.server.pairwise.api import JOB, create, judge_versions, wait_done
+from tests.server.run_pairs.api import JOB, create, judge_versions, wait_done
 from tests.server.runs.api import experiment, import_run
 
 ITEMS = 12

@@ -14,8 +14,8 @@ from typing import Any
 
 import orjson
 
-from server.imports import inspect_log, jsonl, lm_eval, openai_evals, promptfoo
-from server.imports.reading import FORMATS, Options, Refused, RunToImport
+from server.result_formats import inspect_log, jsonl, lm_eval, openai_evals, promptfoo
+from server.result_formats.reading import FORMATS, Options, Refused, RunToImport
 
 ZIP_SIGNATURES = (b"PK\x03\x04", b"PK\x05\x06")
 NO_FORMAT = (

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from stats import reasons
-from stats.pairwise import combine_orders, pairwise_summary
+from stats.preference import combine_orders, pairwise_summary
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,17 @@ from typing import Any
 
 import orjson
 
-from server.imports.reading import Located, Options, Refused, RunToImport, as_object, metrics, obj
-from server.imports.scores import score_number, score_passed
-from server.imports.zip_members import MemberError, ZipMembers
+from server.result_formats.reading import (
+    Located,
+    Options,
+    Refused,
+    RunToImport,
+    as_object,
+    metrics,
+    obj,
+)
+from server.result_formats.scores import score_number, score_passed
+from server.result_formats.zip_members import MemberError, ZipMembers
 from server.runs.items import MAX_OUTPUT_CHARS
 
 HEADER = "header.json"

@@ -29,8 +29,8 @@ from server.offline_compare.judge_input import pair_input
 from server.offline_compare.pairing import Matching, match
 from server.offline_compare.results import LoadError, Run, stored_item
 from server.offline_compare.summary import summarize
-from server.pairwise.models import PairState, PairwiseJob, PairwiseJobStatus, PairwisePair
-from server.pairwise.result import result_json
+from server.run_pairs.models import PairState, PairwiseJob, PairwiseJobStatus, PairwisePair
+from server.run_pairs.result import result_json
 from server.runs.models import RunItem
 from server.runtime.interfaces import JobQueue
 from server.security import SecretBox

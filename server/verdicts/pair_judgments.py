@@ -27,7 +27,7 @@ from server.judges.pair import PairFailure, PairJudgment
 from server.offline_compare.pairing import Matching, Pair
 from server.offline_compare.results import Trial as PairTrial
 from server.offline_compare.summary import summarize
-from server.pairwise.result import result_json
+from server.run_pairs.result import result_json
 
 NOT_RUN: Final = "not_run"
 

@@ -1,1 +1,0 @@
-"""The GraphQL layer of `server.pairwise`."""

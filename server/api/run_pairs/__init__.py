@@ -1,0 +1,1 @@
+"""The GraphQL layer of `server.run_pairs`."""
