@@ -19,9 +19,11 @@ from typing import Any
 from arq.connections import create_pool
 from arq.worker import Worker
 from redis.exceptions import WatchError
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
 from jobs import health
-from server.runtime.broker import BROKER_ERRORS, BrokerLink, backoff
+from server.retrying import Doubling
+from server.runtime.broker import BROKER_ERRORS, FIRST_DELAY_S, MAX_DELAY_S, BrokerLink
 
 logger = logging.getLogger("shipwise.worker")
 
@@ -73,26 +75,31 @@ class ShipwiseWorker(Worker):
 
     async def _first_pool(self) -> Any:
         """arq's pool, waiting out a broker that is away when the worker starts."""
-        for delay in backoff():
-            try:
-                pool = await create_pool(
-                    self.redis_settings,
-                    job_deserializer=self.job_deserializer,
-                    job_serializer=self.job_serializer,
-                    default_queue_name=self.queue_name,
-                    expires_extra_ms=self.expires_extra_ms,
-                )
-            except BROKER_ERRORS as exc:
-                self.broker.down_since = self.broker.down_since or time.monotonic()
-                logger.warning(
-                    "broker unreachable at start; next attempt in %.1f s", delay,
-                    extra={"error_type": type(exc).__name__},
-                )  # fmt: skip
-                await asyncio.sleep(delay)
-                continue
-            self.broker.down_since = None
-            return pool
-        raise AssertionError("unreachable")  # pragma: no cover - backoff() never ends
+
+        def log(state: RetryCallState) -> None:
+            self.broker.down_since = self.broker.down_since or time.monotonic()
+            failed = state.outcome.exception() if state.outcome is not None else None
+            logger.warning(
+                "broker unreachable at start; next attempt in %.1f s",
+                state.next_action.sleep if state.next_action is not None else 0.0,
+                extra={"error_type": type(failed).__name__},
+            )
+
+        pool: Any = await AsyncRetrying(  # the service's one retry policy (server.retrying)
+            retry=retry_if_exception_type(BROKER_ERRORS),
+            wait=Doubling(FIRST_DELAY_S, MAX_DELAY_S),
+            before_sleep=log,
+            reraise=True,
+        )(
+            create_pool,
+            self.redis_settings,
+            job_deserializer=self.job_deserializer,
+            job_serializer=self.job_serializer,
+            default_queue_name=self.queue_name,
+            expires_extra_ms=self.expires_extra_ms,
+        )
+        self.broker.down_since = None
+        return pool
 
     async def _poll_iteration(self) -> None:
         try:

@@ -9,13 +9,15 @@ Any other error is raised at once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Final, TypeVar
 
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
+
+from server.retrying import Doubling
 
 logger = logging.getLogger("shipwise.db")
 
@@ -62,23 +64,25 @@ def connection_lost(exc: BaseException) -> bool:
 
 async def retried(make: Callable[[], Awaitable[T]], *, what: str) -> T:
     """`await make()`, again after each lost connection (0.05 · 2ⁿ s, at most 1 s apart)."""
-    delay = FIRST_DELAY_S
-    attempt = 0
-    while True:
-        try:
-            return await make()
-        except Exception as exc:
-            if not connection_lost(exc):
-                raise
-            attempt += 1
-            logger.warning(
-                "database connection lost; %s runs again in %.2f s",
-                what,
-                delay,
-                extra={"attempt": attempt, "error_type": type(exc).__name__},
-            )
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, MAX_DELAY_S)
+
+    def log(state: RetryCallState) -> None:
+        failed = state.outcome.exception() if state.outcome is not None else None
+        logger.warning(
+            "database connection lost; %s runs again in %.2f s",
+            what,
+            state.next_action.sleep if state.next_action is not None else 0.0,
+            extra={"attempt": state.attempt_number, "error_type": type(failed).__name__},
+        )
+
+    async def once() -> T:  # tenacity awaits only what an `async def` returns
+        return await make()
+
+    return await AsyncRetrying(  # the service's one retry policy (server.retrying)
+        retry=retry_if_exception(connection_lost),
+        wait=Doubling(FIRST_DELAY_S, MAX_DELAY_S),
+        before_sleep=log,
+        reraise=True,
+    )(once)
 
 
 async def unit(

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 
+from cachetools import LRUCache
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.auth import MAX_TOKEN_LENGTH, authenticate
@@ -37,9 +37,8 @@ class TokenCache:
         self._sessionmaker = sessionmaker
         self._ingest = ingest  # the trace receiver's cache also takes INGEST tokens
         self._ttl = ttl
-        self._max_entries = max_entries
         self._clock = clock
-        self._entries: OrderedDict[str, tuple[float, Actor]] = OrderedDict()
+        self._entries: LRUCache[str, tuple[float, Actor]] = LRUCache(maxsize=max_entries)
         self._checking: dict[str, asyncio.Task[Actor]] = {}
 
     async def authenticate(self, token: str | None) -> Actor:
@@ -66,10 +65,7 @@ class TokenCache:
         finally:
             del self._checking[key]
         if self._ttl > 0:
-            self._entries[key] = (now + self._ttl, actor)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max_entries:
-                self._entries.popitem(last=False)
+            self._entries[key] = (now + self._ttl, actor)  # the least recent gives way
         return actor
 
     async def _check(self, token: str | None) -> Actor:

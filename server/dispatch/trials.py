@@ -4,8 +4,9 @@ structured grade of this output)."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
+
+from cachetools import LRUCache
 
 from server.comparisons.models import TrialState
 from server.connections.models import ModelConnection
@@ -57,8 +58,8 @@ class TrialRunner:
         self.providers = providers
         self.slots = slots
         """Workers share Redis slots so maxConcurrency bounds every worker's calls together."""
-        self._rendered: OrderedDict[tuple[int, int], list[dict[str, Any]] | RenderFailed] = (
-            OrderedDict()
+        self._rendered: LRUCache[tuple[int, int], list[dict[str, Any]] | RenderFailed] = LRUCache(
+            maxsize=RENDERS_KEPT
         )
         """Rendered messages by (cohort, case ordinal), the latest RENDERS_KEPT."""
         self._providers: dict[str, tuple[ModelConnection, Provider]] = {}
@@ -81,8 +82,6 @@ class TrialRunner:
             except RenderFailed as failure:
                 rendered = failure
             self._rendered[key] = rendered
-            if len(self._rendered) > RENDERS_KEPT:
-                self._rendered.popitem(last=False)
         if isinstance(rendered, RenderFailed):
             raise rendered
         return rendered

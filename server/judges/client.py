@@ -1,4 +1,5 @@
-"""The pairwise judge client: one OpenAI-compatible chat completion per call, over httpx.
+"""The pairwise judge client: one OpenAI-compatible chat completion per call, through the
+provider path's client and adapter (`server.providers`: one wire client, bounded faults).
 
 One call is one attempt; retries belong to `server.judges.pair`. A failure is a
 `JudgeError` with an error class, whether it is retryable (timeout, 429, connection) and a
@@ -7,14 +8,12 @@ short message of our own: the endpoint's error body is never read or repeated.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-import httpx
-
-from server.providers.openai_compatible import parse_retry_after
-from server.tls import client_tls
+from server.providers.base import DispatchError, ModelCall
+from server.providers.http import Attempt, Timeouts
+from server.providers.openai_compatible import OpenAICompatibleProvider
 
 TIMEOUT: Final = "timeout"
 RATE_LIMITED: Final = "rate_limited"
@@ -38,8 +37,23 @@ class JudgeError(Exception):
         self.retry_after = retry_after
 
 
+class _JudgeProvider(OpenAICompatibleProvider):
+    """The provider path's OpenAI-compatible adapter with the judge's body: the model and
+    the messages only (no `temperature` or `max_tokens`: reasoning models refuse any but
+    their defaults); a base URL may already end in `/chat/completions`."""
+
+    @staticmethod
+    def endpoint(base_url: str) -> str:
+        base = base_url.rstrip("/")
+        return base if base.endswith("/chat/completions") else base + "/chat/completions"
+
+    def request_body(self, call: ModelCall) -> dict[str, Any]:
+        return {"model": call.model, "messages": call.messages}
+
+
 class JudgeClient:
-    """`POST {base_url}/chat/completions` with the judge model; `complete` returns the text."""
+    """`POST {base_url}/chat/completions` with the judge model through the provider path's
+    client (`server.providers`); `complete` returns the text, one attempt a call."""
 
     def __init__(
         self,
@@ -51,60 +65,54 @@ class JudgeClient:
         timeout_seconds: float = 120.0,
         max_connections: int = 16,
     ) -> None:
-        base = base_url.rstrip("/")
-        self._url = base if base.endswith("/chat/completions") else base + "/chat/completions"
+        self._provider = _JudgeProvider(
+            base_url,
+            api_key,
+            headers=headers,
+            timeout=Timeouts(connect=timeout_seconds, read=timeout_seconds),
+            max_connections=max_connections,
+            max_attempts=1,
+        )
+        self._url = _JudgeProvider.endpoint(base_url)
         self._host = urlsplit(self._url).netloc or self._url
         self.model = model
         self._timeout_seconds = timeout_seconds
-        headers = dict(headers or {})
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        limits = httpx.Limits(
-            max_connections=max_connections, max_keepalive_connections=max_connections
-        )
-        # Waiting for a pooled connection is not the judge being slow: no pool timeout.
-        self._client = httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout_seconds, pool=None),
-            limits=limits,
-            headers=headers,
-            follow_redirects=False,
-            verify=client_tls(),
-        )
 
     async def complete(self, messages: list[dict[str, str]]) -> str:
         """The assistant's text for `messages`; JudgeError on any failure."""
-        # No `temperature`: reasoning models refuse any but their default.
-        body = {"model": self.model, "messages": messages}
-        try:
-            async with self._client.stream("POST", self._url, json=body) as response:
-                if not 200 <= response.status_code < 300:
-                    raise self._status_error(response)
-                raw = await _read_capped(response)
-        except httpx.TimeoutException:
-            millis = round(self._timeout_seconds * 1000)
-            raise JudgeError(
-                TIMEOUT, f"Timeout after {millis}ms waiting for the judge", retryable=True
-            ) from None
-        except (httpx.UnsupportedProtocol, httpx.InvalidURL):
-            raise JudgeError(
-                CONNECTION, f"cannot use the judge URL {self._url}", retryable=False
-            ) from None
-        except (httpx.TransportError, OSError) as exc:
-            raise JudgeError(
-                CONNECTION,
-                f"cannot connect to the judge at {self._host} ({type(exc).__name__})",
-                retryable=True,
-            ) from None
-        return _content(raw)
+        call = ModelCall(messages=list(messages), model=self.model, max_output_tokens=0)
+        outcome = await self._provider.attempt(call)
+        if outcome.completion is not None:
+            if len(outcome.completion.output.encode()) > MAX_REPLY_BYTES:
+                raise JudgeError(BAD_REPLY, "the judge's reply is too large", retryable=False)
+            return outcome.completion.output
+        raise self._error(outcome)
 
-    def _status_error(self, response: httpx.Response) -> JudgeError:
-        status = response.status_code
+    def _error(self, outcome: Attempt) -> JudgeError:
+        status = outcome.http_status
+        if outcome.error is DispatchError.PROVIDER_TIMEOUT:
+            millis = round(self._timeout_seconds * 1000)
+            return JudgeError(
+                TIMEOUT, f"Timeout after {millis}ms waiting for the judge", retryable=True
+            )
+        if outcome.error is DispatchError.PROVIDER_UNREACHABLE and not outcome.retryable:
+            return JudgeError(CONNECTION, f"cannot use the judge URL {self._url}", retryable=False)
+        if outcome.error is DispatchError.PROVIDER_UNREACHABLE:
+            return JudgeError(
+                CONNECTION,
+                f"cannot connect to the judge at {self._host} ({outcome.error_type})",
+                retryable=True,
+            )
+        if outcome.error is DispatchError.PROVIDER_MALFORMED_RESPONSE or status is None:
+            return JudgeError(
+                BAD_REPLY, "the judge's reply is not a chat completion", retryable=False
+            )
         if status == 429:
             return JudgeError(
                 RATE_LIMITED,
                 "HTTP 429 from the judge (rate limited)",
                 retryable=True,
-                retry_after=parse_retry_after(response.headers.get("retry-after")),
+                retry_after=outcome.retry_after,
             )
         if status in (401, 403):
             hint = " (check SHIPWISE_JUDGE_API_KEY)"
@@ -116,30 +124,4 @@ class JudgeClient:
 
     async def aclose(self) -> None:
         """Close the pooled connections."""
-        await self._client.aclose()
-
-
-async def _read_capped(response: httpx.Response) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > MAX_REPLY_BYTES:
-            raise JudgeError(BAD_REPLY, "the judge's reply is too large", retryable=False)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _content(raw: bytes) -> str:
-    try:
-        data: Any = json.loads(raw)
-        content = data["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError):
-        raise JudgeError(
-            BAD_REPLY, "the judge's reply is not a chat completion", retryable=False
-        ) from None
-    if isinstance(content, list):  # content parts: keep the text ones
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    if not isinstance(content, str):
-        raise JudgeError(BAD_REPLY, "the judge's reply has no text", retryable=False)
-    return content
+        await self._provider.aclose()

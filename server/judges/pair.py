@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
+
 from server.judges.client import BAD_REPLY, JudgeError
 from server.judges.pair_prompt import pairwise_messages, parse_verdict
 from server.providers.openai_compatible import backoff_delay
@@ -135,20 +137,33 @@ class PairJudge:
             a_trajectory=a[1],
             b_trajectory=b[1],
         )
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                score = parse_verdict(await self.complete(messages))
-                if score is None:
-                    raise JudgeError(
-                        BAD_REPLY, "the judge's reply names no verdict", retryable=False
-                    )
-                return score
-            except JudgeError as exc:
-                if not exc.retryable or attempt >= self.max_attempts:
-                    return DirectionFailure(exc.error_class, exc.retryable, attempt, exc.message)
-                await self.sleep(backoff_delay(attempt - 1, exc.retry_after))
+        made = 0
+
+        async def attempt() -> float:
+            nonlocal made
+            made += 1
+            score = parse_verdict(await self.complete(messages))
+            if score is None:
+                raise JudgeError(BAD_REPLY, "the judge's reply names no verdict", retryable=False)
+            return score
+
+        def wait(state: RetryCallState) -> float:
+            failed = state.outcome.exception() if state.outcome is not None else None
+            asked = failed.retry_after if isinstance(failed, JudgeError) else None
+            return backoff_delay(state.attempt_number - 1, asked)
+
+        try:
+            return float(
+                await AsyncRetrying(  # the service's one retry policy (server.retrying)
+                    stop=stop_after_attempt(self.max_attempts),
+                    retry=retry_if_exception(lambda e: isinstance(e, JudgeError) and e.retryable),
+                    wait=wait,
+                    sleep=self.sleep,
+                    reraise=True,
+                )(attempt)
+            )
+        except JudgeError as exc:
+            return DirectionFailure(exc.error_class, exc.retryable, made, exc.message)
 
     def _failure(self, failures: list[DirectionFailure]) -> PairFailure:
         first = failures[0]

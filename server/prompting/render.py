@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
 from jinja2 import StrictUndefined, Template
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
@@ -148,8 +148,7 @@ class TemplateCache:
     """Compiled templates by asset version id (versions never change), least recent evicted."""
 
     def __init__(self, maxsize: int = 256) -> None:
-        self._maxsize = maxsize
-        self._entries: OrderedDict[str, list[_Compiled]] = OrderedDict()
+        self._entries: LRUCache[str, list[_Compiled]] = LRUCache(maxsize=maxsize)
 
     def get(self, version_id: str, messages: Sequence[Mapping[str, Any]]) -> list[_Compiled]:
         """The compiled messages of `version_id`, compiling them on first use."""
@@ -157,10 +156,6 @@ class TemplateCache:
         if entry is None:
             entry = _compile(messages)
             self._entries[version_id] = entry
-            if len(self._entries) > self._maxsize:
-                self._entries.popitem(last=False)
-        else:
-            self._entries.move_to_end(version_id)
         return entry
 
     def __len__(self) -> int:

@@ -22,10 +22,12 @@ from typing import Any
 
 import httpx
 import orjson
+from tenacity import AsyncRetrying, RetryCallState, retry_if_result, stop_after_attempt
 
 from server.providers.base import CallResult, DispatchError, ModelCall
 from server.providers.pricing import estimate_input_tokens, estimate_output_tokens
 from server.providers.wire import BadAnswer, InvalidTarget, WireClient, header_lines
+from server.retrying import Doubling, doubling_delay
 
 logger = logging.getLogger("shipwise.providers")
 
@@ -71,7 +73,10 @@ class Malformed(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class _Attempt:
+class Attempt:
+    """One attempt's outcome: the completion, or the bounded fault (code, HTTP status, whether
+    it may be retried and the `Retry-After` asked, the exception's class name)."""
+
     completion: Completion | None = None
     latency_ms: int = 0
     error: DispatchError | None = None
@@ -102,7 +107,7 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
 
 def backoff_delay(retry_index: int, retry_after: float | None = None) -> float:
     """0.5·2ⁿ s for the n-th retry (n = 0, 1, …), at least `Retry-After`, at most 30 s."""
-    delay = BACKOFF_BASE_SECONDS * 2.0 ** min(retry_index, 16)
+    delay = doubling_delay(retry_index + 1, BACKOFF_BASE_SECONDS, BACKOFF_CAP_SECONDS)
     if retry_after is not None:
         delay = max(delay, retry_after)
     return min(delay, BACKOFF_CAP_SECONDS)
@@ -145,16 +150,16 @@ def load_json(raw: bytes) -> Any:
         raise Malformed from None
 
 
-def _status_failure(status: int, retry_after: str | None) -> _Attempt:
+def _status_failure(status: int, retry_after: str | None) -> Attempt:
     if status == 429:
-        return _Attempt(
+        return Attempt(
             error=DispatchError.PROVIDER_RATE_LIMITED,
             retryable=True,
             retry_after=parse_retry_after(retry_after),
             http_status=status,
         )
     if status >= 500:  # Anthropic's 529 "overloaded" included
-        return _Attempt(
+        return Attempt(
             error=DispatchError.PROVIDER_SERVER_ERROR,
             retryable=True,
             retry_after=parse_retry_after(retry_after),
@@ -162,7 +167,7 @@ def _status_failure(status: int, retry_after: str | None) -> _Attempt:
         )
     # 4xx (a bad key, an unknown model, a refused request) and unfollowed redirects: the
     # same request would fail again, so it is not retried.
-    return _Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
+    return Attempt(error=DispatchError.PROVIDER_CLIENT_ERROR, http_status=status)
 
 
 def client_timeout(timeout: ProviderTimeout) -> Timeouts:
@@ -258,31 +263,45 @@ class HttpProvider(ABC):
         return self._wire
 
     async def call(self, request: ModelCall) -> CallResult:
-        """The answer after at most `max_attempts` attempts; faults become error codes."""
+        """The answer after at most `max_attempts` attempts; faults become error codes.
+
+        The retries are tenacity's, with the service's waits (`server.retrying`). The first
+        attempt is made before tenacity is built: building and running it costs ~60 µs a
+        call, about this client's whole CPU per call (`bench/dispatch.py`), and nearly
+        every call succeeds at once, so only a call that failed pays for it."""
         body = orjson.dumps(self.request_body(request), default=str)
         headers = _trial_lines(request)
-        attempt = 0
-        while True:
-            attempt += 1
-            outcome = await self._attempt(body, headers)
-            if outcome.completion is not None:
-                return _result(request, outcome.completion, outcome.latency_ms, attempt)
-            error = outcome.error or DispatchError.DISPATCH_INTERNAL
-            final = not outcome.retryable or attempt >= self._max_attempts
-            logger.warning(
-                "provider call failed" if final else "provider attempt failed; retrying",
-                extra={
-                    "error_code": error.value,
-                    "http_status": outcome.http_status,
-                    "error_type": outcome.error_type,
-                    "attempt": attempt,
-                },
-            )
-            if final:
-                return CallResult(output=None, attempts=attempt, error=error)
-            await self._sleep(backoff_delay(attempt - 1, outcome.retry_after))
+        first = await self._attempt(body, headers)
+        if first.completion is not None:
+            return _result(request, first.completion, first.latency_ms, 1)
+        pending = [first]  # tenacity's first attempt is the one already made
+        made = 0
 
-    async def _attempt(self, body: bytes, headers: bytes) -> _Attempt:
+        async def attempt() -> Attempt:
+            nonlocal made
+            made += 1
+            return pending.pop() if pending else await self._attempt(body, headers)
+
+        outcome: Attempt = await AsyncRetrying(
+            stop=stop_after_attempt(self._max_attempts),
+            retry=retry_if_result(_retryable),
+            wait=Doubling(BACKOFF_BASE_SECONDS, BACKOFF_CAP_SECONDS, asked=_retry_after),
+            sleep=self._sleep,
+            before_sleep=_log_retry,
+            retry_error_callback=_last_outcome,
+        )(attempt)
+        if outcome.completion is not None:
+            return _result(request, outcome.completion, outcome.latency_ms, made)
+        error = outcome.error or DispatchError.DISPATCH_INTERNAL
+        logger.warning("provider call failed", extra=_log_fields(outcome, made))
+        return CallResult(output=None, attempts=made, error=error)
+
+    async def attempt(self, request: ModelCall) -> Attempt:
+        """One attempt and no retries, for a caller with its own rules (the judges')."""
+        body = orjson.dumps(self.request_body(request), default=str)
+        return await self._attempt(body, _trial_lines(request))
+
+    async def _attempt(self, body: bytes, headers: bytes) -> Attempt:
         started = time.monotonic()
         status: int | None = None
         try:
@@ -293,25 +312,25 @@ class HttpProvider(ABC):
                 return _status_failure(status, answer.retry_after)
             completion = self.parse(answer.body)
         except TimeoutError as exc:  # a connect or a read that took too long
-            return _Attempt(
+            return Attempt(
                 error=DispatchError.PROVIDER_TIMEOUT, retryable=True, error_type=_name(exc)
             )
         except InvalidTarget as exc:  # a URL nobody can be asked at
-            return _Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
+            return Attempt(error=DispatchError.PROVIDER_UNREACHABLE, error_type=_name(exc))
         except OSError as exc:
             # Refused, reset, DNS, TLS, a server that hung up: nobody answered usefully.
-            return _Attempt(
+            return Attempt(
                 error=DispatchError.PROVIDER_UNREACHABLE, retryable=True, error_type=_name(exc)
             )
         except (Malformed, BadAnswer) as exc:
             # A 2xx that is not an answer: asking again would most likely repeat it.
-            return _Attempt(
+            return Attempt(
                 error=DispatchError.PROVIDER_MALFORMED_RESPONSE,
                 http_status=status,
                 error_type=_name(exc),
             )
         latency_ms = round((time.monotonic() - started) * 1000)
-        return _Attempt(completion=completion, latency_ms=latency_ms)
+        return Attempt(completion=completion, latency_ms=latency_ms)
 
     async def aclose(self) -> None:
         """Close the client and its connections."""
@@ -322,6 +341,38 @@ class HttpProvider(ABC):
 
 def _name(exc: BaseException) -> str:
     return type(exc).__name__
+
+
+def _retryable(outcome: Attempt) -> bool:
+    return outcome.completion is None and outcome.retryable
+
+
+def _retry_after(state: RetryCallState) -> float | None:
+    outcome: Attempt | None = state.outcome.result() if state.outcome is not None else None
+    return outcome.retry_after if outcome is not None else None
+
+
+def _last_outcome(state: RetryCallState) -> Attempt:
+    """The last attempt's outcome when tenacity stops: the call's failure."""
+    assert state.outcome is not None
+    outcome: Attempt = state.outcome.result()
+    return outcome
+
+
+def _log_fields(outcome: Attempt, attempt: int) -> dict[str, Any]:
+    return {
+        "error_code": (outcome.error or DispatchError.DISPATCH_INTERNAL).value,
+        "http_status": outcome.http_status,
+        "error_type": outcome.error_type,
+        "attempt": attempt,
+    }
+
+
+def _log_retry(state: RetryCallState) -> None:
+    logger.warning(
+        "provider attempt failed; retrying",
+        extra=_log_fields(_last_outcome(state), state.attempt_number),
+    )
 
 
 def _result(

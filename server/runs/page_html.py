@@ -1,4 +1,5 @@
-"""The run diff page's HTML: one self-contained document (inline CSS, no script, no assets).
+"""The run diff page's HTML: one self-contained document (inline CSS, no script, no assets),
+rendered from Jinja2 templates (`server/runs/templates/`) with autoescape on, as reports are.
 
 Status tabs and paging are plain links (they keep the signed token); each case is a
 `<details>` element that expands to its evaluators' deltas.
@@ -8,9 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from html import escape
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from server.design import TOKENS_CSS
 from server.runs.cases import DiffCase
@@ -70,6 +74,14 @@ border-radius:var(--radius);margin:var(--space-2) 0;font-family:var(--font-mono)
 )
 
 
+_ENV = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(["html", "j2"], default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
 def _number(value: float | None, digits: int = 3, signed: bool = False) -> str:
     if value is None:
         return "—"
@@ -80,8 +92,23 @@ def _p(value: float | None) -> str:
     return "—" if value is None else f"{value:.4g}"
 
 
-def _card(label: str, value: str, css: str = "") -> str:
-    return f'<div class="card {css}"><b>{escape(value)}</b><span>{escape(label)}</span></div>'
+def _input_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _preview(text: str) -> str:
+    return text if len(text) <= INPUT_PREVIEW else text[:INPUT_PREVIEW] + "…"
+
+
+_ENV.filters.update(
+    number=_number,
+    signed=lambda value: _number(value, signed=True),
+    p=_p,
+    words=words,
+    input_text=_input_text,
+    preview=_preview,
+)
+_ENV.globals["style"] = Markup(STYLE)  # our own CSS, inlined as it is
 
 
 def _gate(summary: DiffSummary) -> tuple[str, str]:
@@ -90,93 +117,6 @@ def _gate(summary: DiffSummary) -> tuple[str, str]:
     if summary.significant:
         return "Significant improvement", "good"
     return f"Not significant ({words(summary.significance_reason).lower()})", "none"
-
-
-def summary_html(summary: DiffSummary) -> str:
-    gate, css = _gate(summary)
-    cards = [
-        _card("baseline pass rate", _number(summary.baseline_pass_rate)),
-        _card("candidate pass rate", _number(summary.candidate_pass_rate)),
-        _card("pass-rate delta", _number(summary.pass_rate_delta, signed=True)),
-        _card(
-            "95% interval",
-            "—"
-            if summary.delta_low is None
-            else f"[{summary.delta_low:+.3f}, {summary.delta_high or 0:+.3f}]",
-        ),
-        _card(f"p ({words(summary.method)})", _p(summary.p_value)),
-        _card(
-            "pass flips",
-            f"{summary.pass_flips_to_fail} pass → fail · {summary.pass_flips_to_pass} fail → pass",
-        ),
-        _card("regressed", str(summary.regressed_count)),
-        _card("improved", str(summary.improved_count)),
-        _card("no change", str(summary.no_change_count)),
-        _card("added", str(summary.added_count)),
-        _card("removed", str(summary.removed_count)),
-    ]
-    rows = "".join(
-        f"<tr><td>{escape(e.name)}</td><td>{e.paired_count}</td>"
-        f"<td>{_number(e.baseline_mean)}</td><td>{_number(e.candidate_mean)}</td>"
-        f"<td>{_number(e.delta, signed=True)}</td>"
-        f"<td>[{e.low:+.3f}, {e.high:+.3f}]</td><td>{_p(e.p_value)}</td>"
-        f"<td>{_p(e.adjusted_p_value)}</td><td>{'yes' if e.significant else 'no'}</td></tr>"
-        for e in summary.evaluators
-    )
-    evaluators = (
-        '<h2>Evaluators</h2><table class="evaluators"><thead><tr><th>evaluator</th>'
-        "<th>pairs</th><th>baseline</th><th>candidate</th><th>delta</th><th>95% interval</th>"
-        "<th>p</th><th>Holm p</th><th>significant</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
-        if rows
-        else ""
-    )
-    return (
-        f'<p class="gate {css}" id="gate">{escape(gate)}</p>'
-        f'<div class="cards" id="summary">{"".join(cards)}</div>'
-        f"<p>{summary.paired_count} pairs by {words(summary.pairing)}, "
-        f"{summary.graded_pair_count} graded on both sides; ε {summary.epsilon:g}.</p>" + evaluators
-    )
-
-
-def _input_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-def case_html(case: DiffCase) -> str:
-    text = _input_text(case.input)
-    preview = text if len(text) <= INPUT_PREVIEW else text[:INPUT_PREVIEW] + "…"
-    rows = "".join(
-        f"<tr><td>{escape(e.name)}</td><td>{_number(e.baseline_mean)}</td>"
-        f"<td>{_number(e.candidate_mean)}</td><td>{_number(e.delta, signed=True)}</td>"
-        f'<td class="{e.status}">{words(e.status)}</td>'
-        f"<td>{'yes' if e.significant else 'no'}</td></tr>"
-        for e in case.evaluators
-    )
-    evaluators = (
-        '<table class="deltas"><thead><tr><th>evaluator</th><th>baseline</th><th>candidate</th>'
-        f"<th>delta</th><th>status</th><th>significant (run)</th></tr></thead><tbody>{rows}"
-        "</tbody></table>"
-        if rows
-        else '<p class="empty">No evaluator scores on this item.</p>'
-    )
-    fractions = (
-        f"pass fraction {_number(case.baseline_pass_fraction)} → "
-        f"{_number(case.candidate_pass_fraction)}"
-    )
-    return (
-        f'<details class="case" data-status="{case.status}">'
-        f'<summary><span class="status {case.status}">{words(case.status)}</span>'
-        f"<span>#{case.position}</span><span>{escape(case.dataset_item_id or '—')}</span>"
-        f"<span>{'flip' if case.pass_flip else ''}</span><span>{escape(preview)}</span></summary>"
-        f'<div class="more"><p>{fractions}'
-        + (
-            f"; baseline position {case.baseline_position}"
-            if case.baseline_position is not None
-            else ""
-        )  # fmt: skip
-        + f"</p><pre>{escape(text)}</pre>{evaluators}</div></details>"
-    )
 
 
 def page_html(
@@ -191,38 +131,36 @@ def page_html(
     next_cursor: str | None,
     has_previous: bool,
 ) -> str:
-    """The whole page: header, summary, the status tabs and one page of cases."""
+    """The whole page (`templates/run_diff.html.j2`): header, summary, the status tabs and
+    one page of cases. Autoescaped: every input, id and name is text, never markup."""
 
     def link(**changes: str | None) -> str:
         query = {k: v for k, v in {**base_query, **changes}.items() if v is not None}
-        return escape(f"{path}?{urlencode(query)}")
+        return f"{path}?{urlencode(query)}"
 
-    tabs = "".join(
-        f'<a href="{link(status=tab, after=None)}" data-tab="{tab}"'
-        + (' aria-current="page"' if tab == status else "")
-        + f">{words(tab)}</a>"
-        for tab in TABS
+    gate, gate_css = _gate(summary)
+    interval = (
+        "—"
+        if summary.delta_low is None
+        else f"[{summary.delta_low:+.3f}, {summary.delta_high or 0:+.3f}]"
     )
-    body = "".join(case_html(case) for case in cases) or '<p class="empty">No cases.</p>'
-    first = f'<a href="{link(after=None)}">First page</a>' if has_previous else "<span></span>"
-    more = f'<a href="{link(after=next_cursor)}" rel="next">Next page</a>' if next_cursor else ""
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"<header><h1>{escape(title)}</h1><p>candidate {escape(summary.candidate_run_id)} · "
-        f"baseline {escape(summary.baseline_run_id)}</p></header><main>"
-        f"{summary_html(summary)}"
-        f'<nav class="tabs" aria-label="case status">{tabs}</nav>'
-        f'<section class="cases" id="cases"><p class="total">{total} {status.lower()} cases'
-        f'</p>{body}<div class="pager">{first}{more}</div></section>'
-        "</main></body></html>"
+    return _ENV.get_template("run_diff.html.j2").render(
+        title=title,
+        summary=summary,
+        gate=gate,
+        gate_css=gate_css,
+        interval=interval,
+        epsilon=f"{summary.epsilon:g}",
+        tabs=TABS,
+        status=status,
+        total=total,
+        cases=cases,
+        link=link,
+        next_cursor=next_cursor,
+        has_previous=has_previous,
     )
 
 
 def error_html(status: int, message: str) -> str:
-    return (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>{status}</title><style>{STYLE}</style></head><body><main>"
-        f"<h1>{status}</h1><p>{escape(message)}</p></main></body></html>"
-    )
+    """A refusal page (`templates/run_diff_error.html.j2`); the message is escaped."""
+    return _ENV.get_template("run_diff_error.html.j2").render(status=status, message=message)

@@ -17,7 +17,9 @@ from typing import Any, Final, TypeVar
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type
 
+from server.retrying import Doubling
 from server.runtime.interfaces import JobQueue, JobStats
 
 logger = logging.getLogger("shipwise.broker")
@@ -36,11 +38,9 @@ HEARTBEAT_TIMEOUT_S: Final = 5.0
 
 
 def backoff(first: float = FIRST_DELAY_S, cap: float = MAX_DELAY_S) -> Iterator[float]:
-    """first · 2ⁿ seconds, capped at `cap`: 0.5, 1, 2, 4, 8, 16, 30, 30, …"""
-    delay = first
-    while True:
-        yield delay
-        delay = min(delay * 2, cap)
+    """first · 2ⁿ seconds, capped at `cap`: 0.5, 1, 2, 4, 8, 16, 30, 30, … (the waits of the
+    service's one retry policy, `server.retrying.Doubling`)."""
+    return Doubling(first, cap).delays()
 
 
 Ping = Callable[[], Awaitable[Any]]
@@ -57,6 +57,9 @@ class BrokerLink:
         """Monotonic time the current outage was noticed; None while connected."""
         self.outages = 0
 
+    async def _ping_once(self) -> None:  # tenacity awaits only what an `async def` returns
+        await self._ping()
+
     @property
     def connected(self) -> bool:
         return self.down_since is None
@@ -71,23 +74,28 @@ class BrokerLink:
         await asyncio.shield(self._probe)
 
     async def _until_answered(self) -> None:
-        attempt = 0
-        for delay in backoff(self._first_delay):
-            await asyncio.sleep(delay)
-            attempt += 1
-            try:
-                await self._ping()
-            except BROKER_ERRORS as exc:
-                logger.warning(
-                    "broker still unreachable; next attempt in %.1f s",
-                    min(delay * 2, MAX_DELAY_S),
-                    extra={"attempt": attempt, "error_type": type(exc).__name__},
-                )
-                continue
-            down = time.monotonic() - (self.down_since or time.monotonic())
-            logger.info("broker reconnected after %.1f s", down, extra={"attempt": attempt})
-            self.down_since = None
-            return
+        """Ping after `first_delay`, then again with doubling waits until one answers."""
+
+        def log(state: RetryCallState) -> None:
+            failed = state.outcome.exception() if state.outcome is not None else None
+            logger.warning(
+                "broker still unreachable; next attempt in %.1f s",
+                state.next_action.sleep if state.next_action is not None else 0.0,
+                extra={"attempt": state.attempt_number, "error_type": type(failed).__name__},
+            )
+
+        await asyncio.sleep(self._first_delay)
+        retrying = AsyncRetrying(  # the service's one retry policy (server.retrying)
+            retry=retry_if_exception_type(BROKER_ERRORS),
+            wait=Doubling(min(self._first_delay * 2, MAX_DELAY_S), MAX_DELAY_S),
+            before_sleep=log,
+            reraise=True,
+        )
+        await retrying(self._ping_once)
+        down = time.monotonic() - (self.down_since or time.monotonic())
+        attempt = retrying.statistics.get("attempt_number")
+        logger.info("broker reconnected after %.1f s", down, extra={"attempt": attempt})
+        self.down_since = None
 
     async def watch(
         self, interval: float = HEARTBEAT_S, timeout: float = HEARTBEAT_TIMEOUT_S
@@ -105,11 +113,18 @@ class BrokerLink:
 
     async def call(self, make: Callable[[], Awaitable[T]]) -> T:
         """`await make()`, again after each outage, until it gets through."""
-        while True:
-            try:
-                return await make()
-            except BROKER_ERRORS as exc:
-                await self.restored(exc)
+
+
+        async def wait_out(state: RetryCallState) -> None:
+            assert state.outcome is not None
+            await self.restored(state.outcome.exception() or RedisConnectionError())
+
+        async def once() -> T:  # tenacity awaits only what an `async def` returns
+            return await make()
+
+        return await AsyncRetrying(  # no waits of its own: `restored` is the wait
+            retry=retry_if_exception_type(BROKER_ERRORS), before_sleep=wait_out, reraise=True
+        )(once)
 
     def close(self) -> None:
         if self._probe is not None:

@@ -10,6 +10,7 @@ FAILED and the webhook stays enabled. Redirects are not followed: a 3xx is a fai
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass
 from datetime import timedelta
@@ -21,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import db_retry
 from server.db import utcnow
+from server.retrying import doubling_delay
 from server.runtime.interfaces import JobQueue
 from server.security import SecretBox
 from server.tls import client_tls
@@ -72,8 +74,10 @@ class Result:
 
 
 def retry_delay(failed_in_round: int, base_seconds: float) -> timedelta:
-    """The wait after the round's `failed_in_round`-th failure: base · 2^(k−1)."""
-    return timedelta(seconds=base_seconds * 2 ** (failed_in_round - 1))
+    """The wait after the round's `failed_in_round`-th failure: base · 2^(k−1), the service's
+    one retry policy (`server.retrying`). The attempts themselves are jobs, not a loop in one
+    process: each is scheduled durably (`enqueue_next`), so a restart loses none."""
+    return timedelta(seconds=doubling_delay(failed_in_round, base_seconds, math.inf))
 
 
 async def _claim(

@@ -146,3 +146,25 @@ async def test_links_and_tokens_open_only_their_own_diff(backend: Backend) -> No
         DIFF_LINK, {"c": candidate, "b": baseline, "h": 1}, token=other.owner
     )
     assert foreign_link.codes == ["NOT_FOUND"]
+
+
+XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=1">'
+
+
+async def test_untrusted_text_on_the_page_is_text(backend: Backend) -> None:
+    """Inputs, item ids and evaluator names are the importer's: the templates escape them."""
+    ws = await make_workspace(backend.sessionmaker)
+    exp = await experiment(backend, ws.owner)
+    items = [
+        item(True, item_id=f"{XSS}-{n}", input={"q": XSS}, scores={XSS: 0.5}) for n in range(3)
+    ]
+    baseline = await import_run(backend, ws.owner, exp, items, key="b")
+    candidate = await import_run(backend, ws.owner, exp, items, key="c")
+    page = await backend.client.get(
+        f"/experiments/{exp}/runs/{candidate}/diff",
+        params={"baselineRunId": baseline},
+        headers={"Authorization": f"Bearer {ws.owner}"},
+    )
+    assert page.status_code == 200 and page.text.count("<details") == 3
+    assert "<script>" not in page.text and "<img" not in page.text
+    assert "&lt;script&gt;window.__xss=1&lt;/script&gt;" in page.text

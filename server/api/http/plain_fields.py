@@ -26,12 +26,12 @@ the variables: a polling portal's query is planned once, not on each request.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from inspect import iscoroutine
 from threading import Lock
 from typing import Any, Final
 
+from cachetools import LRUCache
 from graphql import (
     FieldNode,
     FragmentSpreadNode,
@@ -70,7 +70,7 @@ FieldPlan = tuple[Resolve, str, Read | None, Complete, bool]
 """A plain field: read with (the default resolver, its attribute) or else with a direct
 call of its resolver; its completion; whether either needs the field's path."""
 
-_shared: OrderedDict[tuple[Any, ...], tuple[object, Any]] = OrderedDict()
+_shared: LRUCache[tuple[Any, ...], tuple[object, Any]] = LRUCache(maxsize=MAX_SHARED_PLANS)
 """Plans by (kind, schema, type, is_awaitable, field node ids), least recently used first;
 each entry holds the objects its key names by id, so no id is reused while it is kept."""
 _shared_lock = Lock()
@@ -163,13 +163,10 @@ class PlainFieldExecutor(StrawberryGraphQLCoreExecutionContext):
         with _shared_lock:
             entry = _shared.get(key)
             if entry is not None:
-                _shared.move_to_end(key)
                 return entry[1]
         plan = build(type_, details)  # outside the lock: it plans the fields below
         with _shared_lock:
             _shared[key] = ((self.schema, type_, nodes), plan)
-            while len(_shared) > MAX_SHARED_PLANS:
-                _shared.popitem(last=False)
         return plan
 
     def _plans_shareable(self) -> bool:

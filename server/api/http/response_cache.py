@@ -16,12 +16,12 @@ bounded: least recently used first, by bytes.
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from cachetools import LRUCache
 from graphql import (
     DocumentNode,
     FieldNode,
@@ -180,11 +180,17 @@ class ResponseCache:
         self._rules = tuple(rules)
         self._max_bytes = max_bytes
         self._max_tokens = max_tokens
-        self._max_plans = max_plans
-        self._plans: OrderedDict[tuple[str, str | None], Plan | None] = OrderedDict()
-        self._answers: OrderedDict[Key, CachedAnswer] = OrderedDict()
-        self.size = 0
+        self._plans: LRUCache[tuple[str, str | None], Plan | None] = LRUCache(max_plans)
+        self._answers: LRUCache[Key, tuple[CachedAnswer, int]] = LRUCache(
+            max(max_bytes, 1), getsizeof=lambda kept: kept[1]
+        )
+        """Each answer with the bytes it is counted for (`_size`); the least recent give way
+        past `max_bytes` in all."""
+
+    @property
+    def size(self) -> int:
         """Bytes of the kept answers."""
+        return int(self._answers.currsize)
 
     def __len__(self) -> int:
         return len(self._answers)
@@ -219,9 +225,9 @@ class ResponseCache:
             request.operation_name,
             orjson.dumps(request.variables or {}, option=orjson.OPT_SORT_KEYS),
         )
-        kept = self._answers.get(key)
+        entry = self._answers.get(key)
+        kept = entry[0] if entry is not None else None
         if kept is not None and kept.stamp == stamp:
-            self._answers.move_to_end(key)
             return EncodedResult(data=None, errors=None, body=kept.body)
         result = await execute()
         if result.errors or result.extensions or result.data is None:
@@ -239,30 +245,20 @@ class ResponseCache:
             return None
         key = (text, request.operation_name)
         if key in self._plans:
-            self._plans.move_to_end(key)
-            return self._plans[key]
+            return self._plans[key]  # (a read makes it the most recent)
         try:
             document = parse(text, no_location=True, max_tokens=self._max_tokens)
             plan = plan_for(document, request.operation_name, self._rules)
         except GraphQLError:
             plan = None
         self._plans[key] = plan
-        while len(self._plans) > self._max_plans:
-            self._plans.popitem(last=False)
         return plan
 
     def _keep(self, key: Key, answer: CachedAnswer) -> None:
         size = _size(key, answer)
         if size > self._max_bytes // 4:
             return
-        old = self._answers.pop(key, None)
-        if old is not None:
-            self.size -= _size(key, old)
-        self._answers[key] = answer
-        self.size += size
-        while self.size > self._max_bytes:
-            evicted_key, evicted = self._answers.popitem(last=False)
-            self.size -= _size(evicted_key, evicted)
+        self._answers[key] = (answer, size)
 
 
 def _size(key: Key, answer: CachedAnswer) -> int:

@@ -12,10 +12,10 @@ shared: their fields must be plain values, read the same whoever asks.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Awaitable
 from typing import Any
 
+from cachetools import LRUCache
 from prometheus_client import Counter
 
 from server.api.http.plain_fields import PlainFieldExecutor
@@ -33,7 +33,7 @@ EVENTS = Counter(
 _OWN, _SHARED = EVENTS.labels("own"), EVENTS.labels("shared")
 
 _Key = tuple[int, int, str]
-_results: OrderedDict[_Key, tuple[object, Any]] = OrderedDict()
+_results: LRUCache[_Key, tuple[object, Any]] = LRUCache(maxsize=MAX_SHARED)
 """(payload, its result or the future of it), least recently used first."""
 
 
@@ -60,7 +60,6 @@ class SharedEventExecutor(PlainFieldExecutor):
         entry = _results.get(key)
         # The entry holds its payload, so an id is not reused while it is cached.
         if entry is not None and entry[0] is self.root_value:
-            _results.move_to_end(key)
             _SHARED.inc()
             return _lend(entry[1])
         _OWN.inc()
@@ -68,8 +67,6 @@ class SharedEventExecutor(PlainFieldExecutor):
         if isinstance(result, Awaitable):
             result = asyncio.ensure_future(result)
         _results[key] = (self.root_value, result)
-        while len(_results) > MAX_SHARED:
-            _results.popitem(last=False)
         return _lend(result)
 
 

@@ -3,7 +3,6 @@ and their paths, for plain leaves and for the fields it leaves to graphql-core."
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
@@ -12,6 +11,7 @@ from typing import Any, cast
 
 import pytest
 import strawberry
+from cachetools import LRUCache
 from graphql import execute, parse
 from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.extensions import FieldExtension
@@ -260,9 +260,8 @@ def test_one_parsed_document_answers_each_operation_as_strawberry_does() -> None
 
 
 def test_kept_plans_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past `MAX_SHARED_PLANS` the least recently used plans go; answers stay right."""
-    monkeypatch.setattr(plain_fields, "MAX_SHARED_PLANS", 3)
-    monkeypatch.setattr(plain_fields, "_shared", OrderedDict())
+    """Past `MAX_SHARED_PLANS` (3 here) the least recently used plans go; answers stay right."""
+    monkeypatch.setattr(plain_fields, "_shared", LRUCache(maxsize=3))
     plain, own = _schema(PlainFieldExecutor), _schema(StrawberryGraphQLCoreExecutionContext)
     for at in range(4):
         document = parse(f"{{ one(at: {at}) {{ index doubled tags {{ label }} }} }}")

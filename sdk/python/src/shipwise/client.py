@@ -1,25 +1,25 @@
 """`shipwise.Client` and the module-level `evaluate` / `aevaluate`.
 
-Each call is written once, as a coroutine; its blocking twin is `blocking(coroutine)`: the
-same signature (checked by mypy through the ParamSpec), run to completion on a fresh event
-loop.
+Each call is written once, as a coroutine on a transport (`shipwise.evaluation`); the
+`Client` method opens the transport (`_on_transport`), the module-level function uses a
+default `Client()` (`_on_default_client`) and the blocking twin runs it to completion on a
+fresh event loop (`blocking`): one signature for all four, checked by mypy through the
+ParamSpec.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import os
-from collections.abc import Callable, Coroutine, Iterable, Mapping
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from shipwise.errors import AuthError
-from shipwise.evaluation import CheckLike, in_event_loop
 from shipwise.evaluation import aevaluate as _aevaluate
-from shipwise.policy import ShipPolicy
-from shipwise.result import EvaluationResult
+from shipwise.evaluation import in_event_loop
 from shipwise.transport import Transport
-from shipwise.trial import Scorer, Task
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -38,24 +38,57 @@ bool also decides `passed` when there are no checks). Run it again with the same
 
 
 def blocking(
-    coroutine: Callable[P, Coroutine[Any, Any, R]], doc: str | None = None
+    coroutine: Callable[P, Coroutine[Any, Any, R]], name: str, doc: str | None = None
 ) -> Callable[P, R]:
-    """The blocking twin of `coroutine`: refused inside a running event loop."""
+    """The blocking twin `name` of `coroutine`: refused inside a running event loop."""
 
     @functools.wraps(coroutine)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         if in_event_loop():
-            name = coroutine.__name__.removeprefix("a")
             raise RuntimeError(
                 f"shipwise.{name}() blocks; inside an event loop use "
                 f"`await shipwise.a{name}(...)`"
             )
         return asyncio.run(coroutine(*args, **kwargs))
 
-    run.__name__ = run.__qualname__ = coroutine.__name__.removeprefix("a")
+    run.__name__ = run.__qualname__ = name
     if doc is not None:
         run.__doc__ = doc
     return run
+
+
+def _on_transport(
+    work: Callable[Concatenate[Transport, P], Coroutine[Any, Any, R]], doc: str
+) -> Callable[Concatenate[Client, P], Coroutine[Any, Any, R]]:
+    """A `Client` method: `work` on a transport the call opens and closes."""
+
+    async def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with self.transport() as transport:
+            return await work(transport, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = work.__name__
+    method.__doc__ = doc
+    shown = inspect.signature(work)
+    self_ = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    params = [self_, *list(shown.parameters.values())[1:]]
+    setattr(method, "__signature__", shown.replace(parameters=params))  # for help()  # noqa: B010
+    return method
+
+
+def _on_default_client(
+    method: Callable[Concatenate[Client, P], Coroutine[Any, Any, R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A module-level function: `method` of `Client()` (`SHIPWISE_URL`, `SHIPWISE_TOKEN`)."""
+
+    async def function(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await method(Client(), *args, **kwargs)
+
+    function.__name__ = function.__qualname__ = method.__name__
+    function.__doc__ = method.__doc__
+    shown = inspect.signature(method)
+    params = list(shown.parameters.values())[1:]
+    setattr(function, "__signature__", shown.replace(parameters=params))  # for help()  # noqa: B010
+    return function
 
 
 class Client:
@@ -79,63 +112,13 @@ class Client:
     def transport(self) -> Transport:
         return Transport(self.url, self._token, timeout=self.timeout)
 
-    async def aevaluate(
-        self,
-        task: Task,
-        dataset: str,
-        experiment: str,
-        trials: int = 1,
-        concurrency: int = 8,
-        split: str | None = "DEV",
-        sample: int | None = None,
-        checks: Iterable[CheckLike] | None = None,
-        scorers: Mapping[str, Scorer] | None = None,
-        baseline: str | None = "previous",
-        policy: ShipPolicy | None = None,
-        *,
-        version: str | None = None,
-        sample_seed: int = 0,
-        idempotency_key: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        progress: bool | None = None,
-    ) -> EvaluationResult:
-        """`evaluate` for code already inside an event loop."""
-        async with self.transport() as transport:
-            return await _aevaluate(
-                task, transport, dataset=dataset, experiment=experiment, trials=trials,
-                concurrency=concurrency, split=split, sample=sample, sample_seed=sample_seed,
-                checks=checks, scorers=scorers, baseline=baseline, policy=policy,
-                version=version, idempotency_key=idempotency_key, metadata=metadata,
-                progress=progress,
-            )  # fmt: skip
-
-    evaluate = blocking(aevaluate, EVALUATE_DOC)
+    aevaluate = _on_transport(_aevaluate, "`evaluate` for code already inside an event loop.")
+    evaluate = blocking(aevaluate, "evaluate", EVALUATE_DOC)
 
 
-async def aevaluate(
-    task: Task,
-    dataset: str,
-    experiment: str,
-    trials: int = 1,
-    concurrency: int = 8,
-    split: str | None = "DEV",
-    sample: int | None = None,
-    checks: Iterable[CheckLike] | None = None,
-    scorers: Mapping[str, Scorer] | None = None,
-    baseline: str | None = "previous",
-    policy: ShipPolicy | None = None,
-    *,
-    client: Client | None = None,
-    **options: Any,
-) -> EvaluationResult:
-    """`evaluate` for code already inside an event loop."""
-    return await (client or Client()).aevaluate(
-        task, dataset, experiment, trials, concurrency, split, sample, checks, scorers,
-        baseline, policy, **options,
-    )  # fmt: skip
-
-
+aevaluate = _on_default_client(Client.aevaluate)
 evaluate = blocking(
     aevaluate,
+    "evaluate",
     "`Client().evaluate(…)`: the server and token from `SHIPWISE_URL` and `SHIPWISE_TOKEN`.",
 )

@@ -54,25 +54,26 @@ def _scorers(scorers: Mapping[str, Scorer] | None) -> dict[str, Scorer]:
 
 
 async def aevaluate(
-    task: Task,
     transport: Transport,
-    *,
+    task: Task,
     dataset: str,
     experiment: str,
     trials: int = 1,
     concurrency: int = 8,
     split: str | None = "DEV",
     sample: int | None = None,
-    sample_seed: int = 0,
     checks: Iterable[CheckLike] | None = None,
     scorers: Mapping[str, Scorer] | None = None,
     baseline: str | None = "previous",
     policy: ShipPolicy | None = None,
+    *,
     version: str | None = None,
+    sample_seed: int = 0,
     idempotency_key: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     progress: bool | None = None,
 ) -> EvaluationResult:
+    """`Client.aevaluate`'s work, on an open transport (`shipwise.client` adds the rest)."""
     runner.check_arguments(trials, concurrency, sample, split)
     if not callable(task):
         raise ValidationError("task must be a callable (input) -> str | dict",
