@@ -10,6 +10,7 @@ from server.comparisons.models import (
     Trial,
 )
 from server.connections.models import ModelConnection
+from server.live.models import LiveComparison, LiveGrade
 from server.datasets.models import DatasetCase
 from server.db import Base
 from server.dispatch.models import ComparisonRange
@@ -43,6 +44,8 @@ __all__ = [
     "Experiment",
     "ExperimentSpend",
     "FollowUp",
+    "LiveComparison",
+    "LiveGrade",
     "Member",
     "ModelPrice",
     "ModelConnection",

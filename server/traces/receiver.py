@@ -18,6 +18,8 @@ from starlette.responses import Response
 from server.auth import bearer_token
 from server.db import transaction
 from server.errors import Forbidden, ShipwiseError, Unauthenticated
+from server.live import hooks as live_hooks
+from server.live import service as live_service
 from server.state import AppState
 from server.token_cache import TokenCache
 from server.traces import otlp, store
@@ -143,6 +145,11 @@ class TraceReceiver:
                 await store.store_spans(
                     session=session, workspace_id=actor.workspace_id, spans=spans
                 )
+                watched = await live_service.is_watching(
+                    session=session, workspace_id=actor.workspace_id
+                )
+            if watched:  # live comparisons grade the new traces (docs/live.md)
+                await live_hooks.queue_grading(self.state.queue, actor.workspace_id)
         await self._sweep(actor.workspace_id)
 
     async def _sweep(self, workspace_id: str) -> None:
