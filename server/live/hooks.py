@@ -44,15 +44,19 @@ def topic(live_id: str) -> str:
     return f"live:{live_id}"
 
 
-def _summary(graded: Graded) -> dict[str, Any]:
+def _summary(graded: Graded, event: WebhookEvent) -> dict[str, Any]:
+    """The decision's outcome and sentence, with every criterion when it decided, or the
+    violated guardrails alone for `live_comparison.guardrail_violated`."""
     decision = graded.decision or {}
+    criteria = decision.get("criteria", [])
+    if event == WebhookEvent.LIVE_COMPARISON_GUARDRAIL_VIOLATED:
+        criteria = [c for c in criteria if c["kind"] == "GUARDRAIL" and c["status"] == "VIOLATED"]
     return {
         "outcome": decision.get("outcome"),
         "sentence": decision.get("sentence"),
         "criteria": [
             {k: c.get(k) for k in ("kind", "metric", "status", "estimate", "low", "high")}
-            for c in decision.get("criteria", [])
-            if graded.decided or c.get("status") == "VIOLATED"
+            for c in criteria
         ],
     }
 
@@ -83,5 +87,5 @@ async def announce(
             experiment_id=None,
             event=event,
             subject_id=graded.live_id,
-            summary=_summary(graded),
+            summary=_summary(graded, event),
         )

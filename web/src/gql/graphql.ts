@@ -522,6 +522,8 @@ export type WebhookDeliveryStatus =
 export type WebhookEvent =
   | 'COMPARISON_FINISHED'
   | 'COMPARISON_REGRESSED'
+  | 'LIVE_COMPARISON_DECIDED'
+  | 'LIVE_COMPARISON_GUARDRAIL_VIOLATED'
   | 'RUN_REGRESSED';
 
 export type WorkspaceSettingsInput = {
