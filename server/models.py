@@ -10,12 +10,12 @@ from server.comparisons.models import (
     Trial,
 )
 from server.connections.models import ModelConnection
-from server.live.models import LiveComparison, LiveGrade
 from server.datasets.models import DatasetCase
 from server.db import Base
 from server.dispatch.models import ComparisonRange
 from server.experiments.models import Experiment
 from server.labels.models import ReviewQueue, TrialLabel
+from server.live.models import LiveComparison, LiveGrade
 from server.ops.models import WorkerHeartbeat
 from server.pairwise.models import PairwiseJob, PairwisePair
 from server.releases.models import Release, ReleaseBinding

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, Final
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.live import service
 from server.live.grading import Graded
 from server.runtime.interfaces import EventBus, JobQueue
 from server.webhooks.models import WebhookEvent
@@ -89,3 +91,22 @@ async def announce(
             subject_id=graded.live_id,
             summary=_summary(graded, event),
         )
+
+
+def traces_stored(
+    *, sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue
+) -> Callable[[str], Awaitable[None]]:
+    """What trace ingest calls after storing a workspace's spans: queue grading when a live
+    comparison of the workspace is RUNNING."""
+
+    async def after_store(workspace_id: str) -> None:
+        try:
+            async with sessionmaker() as session:
+                watching = await service.is_watching(session=session, workspace_id=workspace_id)
+        except Exception as exc:  # ingest stands; the next export tries again
+            logger.warning("live comparisons not read", extra={"error_type": type(exc).__name__})
+            return
+        if watching:
+            await queue_grading(queue, workspace_id)
+
+    return after_store

@@ -15,7 +15,7 @@ from bench.kit.harness import Backend
 from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.live.models import LiveGrade
 from server.workspaces.roles import Role
-from tests.server.live.canary import CANCEL, LIST, create, pattern, post_release, read
+from tests.server.live.canary import CANCEL, CREATE, LIST, create, pattern, post_release, read
 
 
 async def decided(backend: Backend, token: str, live_id: str, **kw: Any) -> dict[str, Any]:
@@ -169,9 +169,7 @@ async def test_cancel_list_and_another_workspace(backend: Backend) -> None:
 async def test_bad_input_is_refused_with_the_field(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     token = ws.tokens[Role.MEMBER]
-    from tests.server.live.canary import CREATE
-
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"baselineReleases": []}, "baselineReleases"),
         ({"baselineReleases": ["v2"]}, "baselineReleases"),
         ({"judgeSampleRate": 1.5}, "judgeSampleRate"),
@@ -180,7 +178,12 @@ async def test_bad_input_is_refused_with_the_field(backend: Backend) -> None:
         ({"shipPolicy": {"qualityMarginPoints": -1}}, "shipPolicy.qualityMarginPoints"),
     ]
     for change, field in cases:
-        spec = {"service": "shop", "candidateRelease": "v2", "baselineReleases": ["v1"], **change}
+        spec: dict[str, Any] = {
+            "service": "shop",
+            "candidateRelease": "v2",
+            "baselineReleases": ["v1"],
+            **change,
+        }
         result = await backend.gql(CREATE, {"input": spec}, token=token)
         assert result.codes == ["VALIDATION_FAILED"], (change, result.errors)
         assert result.errors[0]["extensions"].get("field") == field, result.errors
