@@ -79,13 +79,17 @@ def _live_words(document: dict[str, Any]) -> dict[str, Any]:
 def _sequence(seq: DifferenceSequence, times: Sequence[datetime]) -> list[dict[str, Any]]:
     points = []
     for index in thin(seq.pairs, SEQUENCE_POINTS):
+        low, high = float(seq.low[index]), float(seq.high[index])
         points.append(
             {
                 "at": times[index].isoformat() if index < len(times) else None,
                 "traces": index + 1,
-                "estimate": float(seq.estimate[index]) * 100.0,
-                "low": float(seq.low[index]) * 100.0,
-                "high": float(seq.high[index]) * 100.0,
+                # The running mean may sit just outside the sequence (the sequence is
+                # intersected over time and weights the traces by their bets): drawn at
+                # the nearer end.
+                "estimate": min(max(float(seq.estimate[index]), low), high) * 100.0,
+                "low": low * 100.0,
+                "high": high * 100.0,
             }
         )
     return points
