@@ -74,7 +74,8 @@ def export(service: str, release: str, passes: list[bool]) -> bytes:
             _kv("gen_ai.usage.output_tokens", 12), _kv("shipwise.expected", "Paris"),
             _kv("gen_ai.output.messages", json.dumps([{"role": "assistant", "parts": parts}])),
         ])  # fmt: skip
-    return request.SerializeToString()
+    body: bytes = request.SerializeToString()
+    return body
 
 
 def rss_mb() -> float:
