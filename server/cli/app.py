@@ -106,16 +106,20 @@ def serve(
         )
     _ensure_embedded_schema(settings)
     banner = serve_banner
+    agent = None
     if demo:
+        from server.cli.demo_agent import run_agent
+
         seeded = asyncio.run(_seed_demo(settings))
         banner = partial(demo_banner, seeded)
+        agent = partial(run_agent, token=seeded.token)
     if workers > 1:
         _serve_workers(host, port, workers, banner)
         return
     config = uvicorn.Config(
         create_app(settings, tune_gc=True), host=host, port=port, **UVICORN_OPTIONS
     )
-    BannerServer(config, banner).run()
+    BannerServer(config, banner, after_start=agent).run()
 
 
 def _serve_workers(host: str, port: int, workers: int, banner: Callable[[str], str]) -> None:
