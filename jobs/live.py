@@ -21,7 +21,9 @@ async def grade_live_traces(ctx: dict[str, Any], workspace_id: str) -> int:
     total = 0
     for live_id in await grading.running_ids(sessionmaker=sessionmaker, workspace_id=workspace_id):
         for _ in range(MAX_BATCHES):
-            graded = await grading.grade_batch(sessionmaker=sessionmaker, live_id=live_id)
+            graded = await grading.grade_batch(
+                sessionmaker=sessionmaker, live_id=live_id, providers=ctx.get("providers")
+            )
             if graded is None:
                 break
             total += graded.graded

@@ -84,6 +84,8 @@ def upgrade() -> None:
         sa.Column("cost_micros", sa.BigInteger(), nullable=False),
         sa.Column("output_tokens", sa.BigInteger(), nullable=False),
         sa.Column("duration_ms", sa.Float(), nullable=False),
+        sa.Column("judged", sa.Boolean(), nullable=False, comment="in the judge's sample"),
+        sa.Column("judge_cost_micros", sa.BigInteger(), nullable=False),
         sa.Column("trace_started_at", TIME, nullable=False),
         sa.Column("graded_at", TIME, nullable=False),
         sa.ForeignKeyConstraint(

@@ -19,11 +19,14 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.checks.evaluate import run_checks
+from server.checks.evaluate import run_in_order
 from server.checks.spec import TRAJECTORY_KINDS, CheckKind
 from server.db import transaction, utcnow
+from server.judges.rubric_grade import Case, grade_output
 from server.live import figures, service
+from server.live.judging import Judging, open_judging
 from server.live.models import LiveComparison, LiveGrade, LiveStatus
+from server.providers.registry import ProviderPool
 from server.traces.models import Trace
 from server.traces.reads import trajectories_of
 from server.trajectories.reading import tool_calls
@@ -59,17 +62,43 @@ def _watched(row: LiveComparison) -> list[Any]:
     ]
 
 
-def grade_trace(
-    trace: Trace, checks: Sequence[dict[str, Any]], steps: list[dict[str, Any]] | None
+async def grade_trace(
+    trace: Trace,
+    checks: Sequence[dict[str, Any]],
+    steps: list[dict[str, Any]] | None,
+    judging: Judging | None,
 ) -> dict[str, Any]:
-    """One trace's grade: the checks' pass fraction on its output (and steps), or failed
-    or missing when the trace errored or has no output."""
+    """One trace's grade: the pass fraction of its checks on its output (and steps; judge
+    checks only on the judge's sample, within the day's cap), or failed or missing when the
+    trace errored or has no output. Without a judge's grade a trace's quality is read from
+    its other checks, and a trace with judge checks alone has none."""
     failed = trace.status == "ERROR" or trace.output is None
     passed: float | None = None
-    if not failed:
-        calls = tool_calls(steps) if steps is not None else None
-        _, _, results = run_checks(checks, trace.output, calls, trace.expected, steps)
-        passed = sum(1.0 for r in results if r.passed) / len(results) if results else 1.0
+    judged, cost = False, 0
+    if trace.output is not None and not failed:
+        calls = tool_calls(steps) if steps is not None else []
+        results, gaps = run_in_order(list(checks), trace.output, calls, trace.expected, steps)
+        if gaps and judging is not None and judging.takes(trace.id):
+            case = Case(
+                input=trace.input,
+                expected=trace.expected,
+                case_key=trace.id,
+                trial_header=f"{judging.live_id}/{trace.id}",
+                delivery_header=judging.live_id,
+            )
+            graded = await grade_output(
+                list(checks), trace.output, calls, case, trajectory=steps,
+                judges=judging.judges, call=judging.call, may_call=judging.may_call,
+            )  # fmt: skip
+            cost = graded.cost_micros
+            judging.spent_micros += cost
+            if graded.results is not None:
+                results, gaps, judged = list(graded.results), {}, True
+        kept = [r for r in results if r is not None]
+        if kept:
+            passed = sum(1.0 for r in kept if r.passed) / len(kept)
+        elif not gaps:
+            passed = 1.0  # no checks at all
     return {
         "trace_id": trace.id,
         "release": trace.release or "",
@@ -78,6 +107,8 @@ def grade_trace(
         "cost_micros": int(trace.cost_micros or 0),
         "output_tokens": int(trace.output_tokens or 0),
         "duration_ms": float(trace.duration_ms or 0.0),
+        "judged": judged,
+        "judge_cost_micros": cost,
         "trace_started_at": trace.started_at,
     }
 
@@ -107,7 +138,11 @@ async def _all_grades(session: AsyncSession, live_id: str) -> list[figures.Grade
 
 
 async def grade_batch(
-    *, sessionmaker: async_sessionmaker[AsyncSession], live_id: str, batch: int = BATCH
+    *,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    live_id: str,
+    providers: ProviderPool | None = None,
+    batch: int = BATCH,
 ) -> Graded | None:
     """Grade up to `batch` new traces of one RUNNING live comparison and decide again;
     None when there was nothing to grade."""
@@ -133,10 +168,13 @@ async def grade_batch(
             steps = await trajectories_of(
                 session=session, workspace_id=row.workspace_id, trace_ids=[t.id for t in traces]
             )
+        judging = await open_judging(session, row, providers)
         now = utcnow()
         values = []
         for offset, trace in enumerate(traces):
-            grade = grade_trace(trace, row.checks, steps.get(trace.id) if steps else None)
+            grade = await grade_trace(
+                trace, row.checks, steps.get(trace.id) if steps else None, judging
+            )
             grade.update(live_comparison_id=row.id, ordinal=row.graded + offset + 1, graded_at=now)
             values.append(grade)
         await session.execute(_insert(session).values(values).on_conflict_do_nothing())

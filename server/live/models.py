@@ -78,5 +78,7 @@ class LiveGrade(Base):
     cost_micros: Mapped[int] = mapped_column(BigInteger, default=0)
     output_tokens: Mapped[int] = mapped_column(BigInteger, default=0)
     duration_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    judged: Mapped[bool] = mapped_column(Boolean, default=False, comment="in the judge's sample")
+    judge_cost_micros: Mapped[int] = mapped_column(BigInteger, default=0)
     trace_started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     graded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
 from server.checks.spec import CheckKind, validate_check_specs
+from server.comparisons.resolution import resolve_judge
 from server.db import utcnow
 from server.decisions import policy as ship_policy_option
 from server.errors import Conflict, NotFound, ValidationFailed
@@ -56,14 +57,17 @@ def _name(value: str, where: str) -> str:
     return text
 
 
-def _checks(raw: Any) -> list[dict[str, Any]]:
+async def _checks(session: AsyncSession, workspace_id: str, raw: Any) -> list[dict[str, Any]]:
+    """The check specs, each judge's rubric and model config resolved in the workspace."""
     specs = validate_check_specs(list(DEFAULT_CHECKS) if raw is None else raw)
     for index, spec in enumerate(specs):
         if spec["kind"] == CheckKind.JUDGE_RUBRIC.value:
-            raise ValidationFailed(
-                f"`checks[{index}]`: judge checks are not graded on live traffic yet; use "
-                "output or trajectory checks",
-                field=f"checks[{index}].kind",
+            await resolve_judge(
+                session=session,
+                workspace_id=workspace_id,
+                rubric_id=spec["rubricVersionId"],
+                config_id=spec["judgeModelConfigVersionId"],
+                where=f"checks[{index}]",
             )
     return specs
 
@@ -95,7 +99,7 @@ def _validate(spec: LiveSpec) -> tuple[str, str, list[str]]:
 async def create(*, session: AsyncSession, actor: Actor, spec: LiveSpec) -> LiveComparison:
     """A RUNNING live comparison, counting traces that start from now (MEMBER; audited)."""
     service, candidate, baselines = _validate(spec)
-    checks = _checks(spec.checks)
+    checks = await _checks(session, actor.workspace_id, spec.checks)
     now = utcnow()
     cap = spec.judge_daily_cap_cents
     row = LiveComparison(
