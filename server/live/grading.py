@@ -91,7 +91,7 @@ async def grade_trace(
                 judges=judging.judges, call=judging.call, may_call=judging.may_call,
             )  # fmt: skip
             cost = graded.cost_micros
-            judging.spent_micros += cost
+            judging.count(graded.by_connection)
             if graded.results is not None:
                 results, gaps, judged = list(graded.results), {}, True
         kept = [r for r in results if r is not None]
@@ -178,6 +178,8 @@ async def grade_batch(
             grade.update(live_comparison_id=row.id, ordinal=row.graded + offset + 1, graded_at=now)
             values.append(grade)
         await session.execute(_insert(session).values(values).on_conflict_do_nothing())
+        if judging is not None:
+            await judging.record(session)
         row.graded += len(values)
         grades = await _all_grades(session, row.id)
         seen = await _traces_seen(session, row)

@@ -6,7 +6,7 @@ comparisons use (`server.judges.rubric_grade`), while the day's judge spend stay
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -20,6 +20,7 @@ from server.judges.rubric_grade import Call, RubricJudge, load_judges
 from server.live.models import LiveComparison, LiveGrade
 from server.providers.base import CallResult, ModelCall
 from server.providers.registry import ProviderPool
+from server.spend import ledgers
 
 
 def sampled(live_id: str, trace_id: str, rate: float) -> bool:
@@ -38,6 +39,22 @@ class Judging:
     rate: float
     cap_micros: int | None
     spent_micros: int
+    by_connection: dict[str, int] = field(default_factory=dict)
+    """Micro-dollars the batch's judge calls cost, per connection (for the spend ledgers)."""
+
+    def count(self, spent: dict[str, tuple[int, int]]) -> None:
+        """Add one trace's judge calls, `{connection: (calls, micro-dollars)}`."""
+        for connection_id, (_, micros) in spent.items():
+            self.spent_micros += micros
+            self.by_connection[connection_id] = self.by_connection.get(connection_id, 0) + micros
+
+    async def record(self, session: AsyncSession) -> None:
+        """The batch's judge spend in the connections' monthly ledgers (their caps read it)."""
+        now = utcnow()
+        for connection_id, micros in self.by_connection.items():
+            await ledgers.add_connection(
+                session, connection_id=connection_id, micros=micros, now=now
+            )
 
     def may_call(self) -> bool:
         return self.cap_micros is None or self.spent_micros < self.cap_micros

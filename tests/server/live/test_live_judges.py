@@ -13,6 +13,7 @@ from bench.kit.harness import Backend
 from bench.kit.openai_server import Behaviour, FakeOpenAI
 from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.live.models import LiveGrade
+from server.spend.models import ConnectionSpend
 from server.workspaces.roles import Role
 from tests.server.dispatch.test_judge_rubric import graded_by_city
 from tests.server.live.canary import CREATE, create, post_release, read
@@ -59,6 +60,13 @@ async def test_the_judge_grades_sampled_traces_within_the_daily_cap(
     )
     assert [a["passRate"] for a in found["arms"]] == [0.5, 1.0]  # the judge's grades
     assert await judged_rows(backend, live["id"]) > (39, 0)
+    async with backend.sessionmaker() as session:
+        ledger = await session.scalar(
+            select(func.sum(ConnectionSpend.spent_micros)).where(
+                ConnectionSpend.connection_id == judge.connection.id
+            )
+        )
+    assert ledger is not None and ledger > 0  # judge calls count against the connection
     await eventually(
         lambda: read(backend, viewer, capped["id"]),
         until=lambda r: [a["graded"] for a in r["arms"]] == [20, 20],
