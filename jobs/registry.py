@@ -9,6 +9,7 @@ from jobs.erasure import erase_stale_cases
 from jobs.finalize import finalize_comparison
 from jobs.heartbeat import record_heartbeat
 from jobs.hosted_runs import complete_hosted_runs
+from jobs.live import grade_live_traces
 from jobs.run_alerts import announce_run_regression
 from jobs.run_pairs import judge_run_pair
 from jobs.sweeper import sweep_comparisons
@@ -39,6 +40,7 @@ def build_registry(settings: Settings) -> JobRegistry:
             "erase_stale_cases": erase_stale_cases,
             "judge_run_pair": judge_run_pair,
             "announce_run_regression": announce_run_regression,
+            "grade_live_traces": grade_live_traces,
         },
         periodic=(
             PeriodicJob("record_heartbeat", timedelta(minutes=1), run_at_startup=True),

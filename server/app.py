@@ -33,6 +33,7 @@ from server.dispatch import lease, ranges
 from server.exports.endpoints import ROUTES as export_routes
 from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
+from server.live import hooks as live_hooks
 from server.metrics import MetricsMiddleware, metrics_endpoint
 from server.portal import files as portal_files
 from server.providers.openai_compatible import provider_timeout
@@ -132,6 +133,9 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         )
         app.state.shipwise = state
         traces.bind(state)
+        traces.after_store = live_hooks.traces_stored(
+            sessionmaker=state.sessionmaker, queue=state.queue
+        )
         persisted_documents = persisted.load(settings.persisted_documents_file())
         direct = (
             DirectReads(engine, direct_documents.DOCUMENTS, persisted_documents)

@@ -15,6 +15,7 @@ from server.db import Base
 from server.dispatch.models import ComparisonRange
 from server.experiments.models import Experiment
 from server.labels.models import ReviewQueue, TrialLabel
+from server.live.models import LiveComparison, LiveGrade
 from server.ops.models import WorkerHeartbeat
 from server.releases.models import Release, ReleaseBinding
 from server.reports.models import FollowUp, Report, SignOff, SignOffFollowUp
@@ -43,6 +44,8 @@ __all__ = [
     "Experiment",
     "ExperimentSpend",
     "FollowUp",
+    "LiveComparison",
+    "LiveGrade",
     "Member",
     "ModelPrice",
     "ModelConnection",

@@ -79,6 +79,11 @@ BENCHES: dict[str, Bench] = {
     "export": Bench(("csv_seconds", "jsonl_seconds", "peak_rss_mb", "rss_growth_mb")),
     "finalize": Bench(("finalize_s", "hosted_runs_s", "worker_cpu_s")),
     "import_formats": Bench(("inspect_items_per_s", "promptfoo_items_per_s", "client_peak_rss_mb")),
+    "live": Bench(
+        ("read_p99_ms", "decision_visible_ms", "traces_per_s"),
+        services=(),
+        absent=("rss_growth_mb",),  # under a minute: no growth after the first minute
+    ),
     "portal": Bench(("verdict_visible_ms", "js_gzip_kb", "max_rows"), tools=("chromium",)),
     "read_cpu": Bench(
         tuple(
@@ -212,5 +217,7 @@ def test_the_bench_runs_at_smoke_size_and_names_its_figures(name: str) -> None:
     assert named == dict.fromkeys(bench.absent), f"skipped figures not named as null: {figures}"
     if name == "stats_kernels":
         assert figures["scipy_baseline"] == "skipped", figures
+    if name == "live":
+        assert figures["graded_once"] is True, figures  # correctness holds even at smoke size
     if name == "soak":
         assert figures["failures"] == 0, figures  # correctness holds even at smoke size

@@ -26,6 +26,7 @@ from server.api.http.graphql_errors import CodedErrors
 from server.api.http.operation_scope import OperationScope
 from server.api.http.shared_events import SharedEventExecutor
 from server.api.labels.resolvers import LabelMutation, LabelQuery
+from server.api.live.resolvers import LiveMutation, LiveQuery, LiveSubscription
 from server.api.playground.resolvers import (
     PlaygroundMutation,
     PlaygroundSubscription,
@@ -57,6 +58,7 @@ Query = merge_types(
         LabelQuery,
         WebhookQuery,
         TraceQuery,
+        LiveQuery,
     ),
 )
 Mutation = merge_types(
@@ -79,9 +81,12 @@ Mutation = merge_types(
         WebhookMutation,
         PlaygroundMutation,
         TraceMutation,
+        LiveMutation,
     ),
 )
-Subscription = merge_types("Subscription", (ComparisonSubscription, PlaygroundSubscription))
+Subscription = merge_types(
+    "Subscription", (ComparisonSubscription, PlaygroundSubscription, LiveSubscription)
+)
 
 
 class ShipwiseSchema(strawberry.Schema):

@@ -16,6 +16,7 @@ from server.cli.commands.comparison import comparison_app
 from server.cli.commands.dataset import dataset_app
 from server.cli.commands.export import export_app
 from server.cli.commands.gate import gate_command
+from server.cli.commands.live import live_app
 from server.cli.commands.runs import diff_command, run_app
 from server.cli.groups import command_group
 from server.settings import Settings, get_settings
@@ -33,6 +34,7 @@ app.command("gate")(gate_command)
 app.add_typer(comparison_app, name="comparison")
 app.command("compare", cls=ExitOneOnUsageError)(compare_command)
 app.add_typer(export_app, name="export")
+app.add_typer(live_app, name="live")
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -104,16 +106,20 @@ def serve(
         )
     _ensure_embedded_schema(settings)
     banner = serve_banner
+    agent = None
     if demo:
+        from server.cli.demo_agent import run_agent
+
         seeded = asyncio.run(_seed_demo(settings))
         banner = partial(demo_banner, seeded)
+        agent = partial(run_agent, token=seeded.token)
     if workers > 1:
         _serve_workers(host, port, workers, banner)
         return
     config = uvicorn.Config(
         create_app(settings, tune_gc=True), host=host, port=port, **UVICORN_OPTIONS
     )
-    BannerServer(config, banner).run()
+    BannerServer(config, banner, after_start=agent).run()
 
 
 def _serve_workers(host: str, port: int, workers: int, banner: Callable[[str], str]) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import uvicorn
 
@@ -14,15 +15,26 @@ from server.cli.demo import Demo, instructions
 class BannerServer(uvicorn.Server):
     """uvicorn's server, printing `banner(url)` to stdout right after its start-up."""
 
-    def __init__(self, config: uvicorn.Config, banner: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        banner: Callable[[str], str],
+        after_start: Callable[[str], Awaitable[object]] | None = None,
+    ) -> None:
         super().__init__(config)
         self.banner = banner
+        self.after_start = after_start
+        self._background: set[asyncio.Task[object]] = set()
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
         if self.started and not self.should_exit:
             sys.stdout.write(self.banner(self.url()))
             sys.stdout.flush()
+            if self.after_start is not None:  # the demo's traced agent (server/cli/demo_agent.py)
+                task = asyncio.ensure_future(self.after_start(self.url()))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
 
     def url(self) -> str:
         """The address clients use: the bound port, and loopback for a wildcard host."""

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets import service as asset_service
 from server.assets.models import Asset, AssetKind, AssetVersion, VersionState
+from server.cli import demo_agent
 from server.connections import service as connection_service
 from server.connections.models import ConnectionKind, ModelConnection
 from server.datasets import service as dataset_service
@@ -90,6 +91,7 @@ class Demo:
     dataset_id: str
     candidate_release_id: str
     baseline_release_id: str
+    live_comparison_id: str = ""
 
 
 def _cases() -> list[dict[str, object]]:
@@ -150,7 +152,8 @@ async def seed(*, session: AsyncSession, secret_box: SecretBox) -> Demo:
         await _release(session, actor, connection_id, name, text)
         for name, text in (("capitals v1", BASELINE_PROMPT), ("capitals v2", CANDIDATE_PROMPT))
     ]
-    return Demo(token, dataset_id, releases[1], releases[0])
+    live_id = await demo_agent.seed_live(session=session, actor=actor)
+    return Demo(token, dataset_id, releases[1], releases[0], live_id)
 
 
 async def _connection(session: AsyncSession, actor: Actor, secret_box: SecretBox) -> str:
@@ -267,6 +270,8 @@ shipwise demo is ready. Open the portal (this link signs you in):
   Headers:   {headers}    (paste into GraphiQL's Headers pane)
   Clients:   export SHIPWISE_URL={url} SHIPWISE_TOKEN={demo.token}
              (what shipwise's client commands read; or --url and --token)
+  Canary:    {url}/live/{demo.live_comparison_id}
+             (a traced demo agent sends both releases' traffic: watch it decide)
 
 The dataset "Capital cities" (60 cases) and two releases, "capitals v1" (the baseline) and
 "capitals v2" (the candidate: a new prompt and model), run on a SIMULATED connection: no

@@ -31,6 +31,8 @@ ROUTES = (
     "/audit",
     "/traces",
     "/traces/{trace_id}",
+    "/live",
+    "/live/{live_id}",
     "/settings",
     "/prompts",
     "/prompts/{rest:path}",

@@ -8,6 +8,7 @@ import asyncio
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -48,6 +49,8 @@ class TraceReceiver:
         self.state: AppState | None = None
         self.tokens: TokenCache | None = None
         self._swept: dict[str, float] = {}
+        self.after_store: Callable[[str], Awaitable[None]] | None = None
+        """Called with the workspace after its spans are committed (set by `server/app.py`)."""
 
     def bind(self, state: AppState) -> None:
         self.state = state
@@ -143,6 +146,8 @@ class TraceReceiver:
                 await store.store_spans(
                     session=session, workspace_id=actor.workspace_id, spans=spans
                 )
+            if self.after_store is not None:  # e.g. live comparisons grade them (docs/live.md)
+                await self.after_store(actor.workspace_id)
         await self._sweep(actor.workspace_id)
 
     async def _sweep(self, workspace_id: str) -> None:

@@ -21,6 +21,8 @@ class WebhookEvent(StrEnum):
     COMPARISON_FINISHED = "COMPARISON_FINISHED"
     COMPARISON_REGRESSED = "COMPARISON_REGRESSED"
     RUN_REGRESSED = "RUN_REGRESSED"
+    LIVE_COMPARISON_DECIDED = "live_comparison.decided"
+    LIVE_COMPARISON_GUARDRAIL_VIOLATED = "live_comparison.guardrail_violated"
 
 
 class DeliveryStatus(StrEnum):
@@ -62,7 +64,7 @@ class WebhookDelivery(Base):
     webhook_id: Mapped[str] = mapped_column(ForeignKey("webhook.id", ondelete="CASCADE"))
     event_id: Mapped[str] = mapped_column(String(40))
     event: Mapped[WebhookEvent] = mapped_column(
-        Enum(WebhookEvent, name="webhook_event", native_enum=False, length=32)
+        Enum(WebhookEvent, name="webhook_event", native_enum=False, length=64)
     )
     subject_id: Mapped[str] = mapped_column(String(40), comment="the comparison or run")
     payload: Mapped[dict[str, Any]] = mapped_column(PortableJSON)

@@ -29,6 +29,8 @@ _SUBJECT_FIELD = {
     WebhookEvent.COMPARISON_FINISHED: "comparisonId",
     WebhookEvent.COMPARISON_REGRESSED: "comparisonId",
     WebhookEvent.RUN_REGRESSED: "runId",
+    WebhookEvent.LIVE_COMPARISON_DECIDED: "liveComparisonId",
+    WebhookEvent.LIVE_COMPARISON_GUARDRAIL_VIOLATED: "liveComparisonId",
 }
 
 

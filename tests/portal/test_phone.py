@@ -85,6 +85,12 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
     candidate = await import_run(sqlite_backend, member, exp, items[::-1], key="run-2")
     trace_id = new_trace_id()
     await post_spans(sqlite_backend, agent_trace(trace_id, NOTE, NOTE), token=member)
+    live = (
+        await done.gql(
+            "mutation($i: CreateLiveComparisonInput!) { createLiveComparison(input: $i) { id } }",
+            {"i": {"service": "agent-app", "candidateRelease": "v2", "baselineReleases": ["v1"]}},
+        )
+    ).ok()["createLiveComparison"]["id"]
 
     await page.goto(f"{sqlite_backend.base_url}/sign-in")
     await _fits(page, "/sign-in")
@@ -111,6 +117,8 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
         "/audit",
         "/traces",
         f"/traces/{trace_id}",
+        "/live",
+        f"/live/{live}",
         "/settings",
         "/prompts",
         "/playground",

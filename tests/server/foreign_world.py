@@ -12,6 +12,7 @@ from server.assets.models import AssetKind
 from server.connections.models import ModelConnection
 from server.experiments.models import Experiment
 from server.ids import new_id
+from server.live import service as live_service
 from server.run_pairs import service as pairwise_service
 from server.runs.models import Run
 from server.webhooks.models import DeliveryStatus, Webhook, WebhookDelivery, WebhookEvent
@@ -79,6 +80,14 @@ async def build_world(backend: Backend, ws: WorkspaceFixture) -> World:
     assert token is not None and experiment is not None and len(runs) >= 2
     trace_id = new_trace_id()
     await post_spans(backend, [SpanSpec(trace_id, "agent")], token=ws.owner)
+    async with backend.sessionmaker() as session, session.begin():
+        live = await live_service.create(
+            session=session,
+            actor=actor_for(ws, Role.MEMBER),
+            spec=live_service.LiveSpec(
+                service="agent-app", candidate_release="v2", baseline_releases=["v1"]
+            ),
+        )
     world = {
         "member": ws.member_ids[Role.VIEWER],
         "token": token,
@@ -97,6 +106,7 @@ async def build_world(backend: Backend, ws: WorkspaceFixture) -> World:
         "release": f.setup.release_ids[0],
         "asset": rubric.asset_id,
         "trace": trace_id,
+        "live_comparison": live.id,
     }
     ids = {kind: [object_id] for kind, object_id in world.items()} | {"run": runs[:2]}
     return World(ids=ids, setup=f.setup)

@@ -65,6 +65,7 @@ RETURN_KINDS = {
     "ModelConnection": "connection",
     "FollowUp": "follow_up",
     "Trace": "trace",
+    "LiveComparison": "live_comparison",
 }
 """What an `id` argument takes: the object its field answers with."""
 

@@ -19,6 +19,8 @@ import { ReviewPage } from "./pages/review/ReviewPage";
 import { SignInPage, type Refusal } from "./pages/SignInPage";
 import { TracePage } from "./pages/traces/TracePage";
 import { TracesPage } from "./pages/traces/TracesPage";
+import { LivePage } from "./pages/live/LivePage";
+import { LiveComparisonPage } from "./pages/live/LiveComparisonPage";
 
 /** Where to go after signing in: the page that sent the visitor to /sign-in, if any. */
 function returnTo(state: unknown): string {
@@ -126,6 +128,8 @@ export function App() {
           <Route path="/audit" element={<AuditPage />} />
           <Route path="/traces" element={<TracesPage />} />
           <Route path="/traces/:id" element={<TracePage />} />
+          <Route path="/live" element={<LivePage />} />
+          <Route path="/live/:id" element={<LiveComparisonPage />} />
           <Route
             path="/settings"
             element={

@@ -31,6 +31,7 @@ const LINKS = [
   ["/releases", "Releases"],
   ["/experiments", "Experiments"],
   ["/traces", "Traces"],
+  ["/live", "Live"],
   ["/audit", "Audit log"],
   ["/prompts", "Prompts and models"],
   ["/playground", "Playground"],

@@ -1,0 +1,112 @@
+"""After a grading batch commits: the progress event and the webhooks it made true
+(`live_comparison.decided`, `live_comparison.guardrail_violated`). Never raises."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any, Final
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from server.live import service
+from server.live.grading import Graded
+from server.runtime.interfaces import EventBus, JobQueue
+from server.webhooks.models import WebhookEvent
+from server.webhooks.publishing import publish
+
+logger = logging.getLogger("shipwise.live")
+
+SLICE_SECONDS: Final = 0.25
+GRADING_JOB: Final = "grade_live_traces"
+
+
+def grading_job_id(workspace_id: str, *, ahead: int = 0) -> str:
+    """The grading job's id for the workspace in the current (or a later) quarter second:
+    a burst of exports makes one job."""
+    return f"live:{workspace_id}:{int(time.time() / SLICE_SECONDS) + ahead}"
+
+
+async def queue_grading(queue: JobQueue, workspace_id: str, *, ahead: int = 0) -> None:
+    """Queue the grading job (`jobs/live.py`) by name; never raises."""
+    try:
+        await queue.enqueue(
+            GRADING_JOB,
+            workspace_id,
+            job_id=grading_job_id(workspace_id, ahead=ahead),
+            delay=timedelta(seconds=SLICE_SECONDS * ahead) if ahead else None,
+        )
+    except Exception as exc:  # the next export queues it again
+        logger.warning("live grading not queued", extra={"error_type": type(exc).__name__})
+
+
+def topic(live_id: str) -> str:
+    return f"live:{live_id}"
+
+
+def _summary(graded: Graded, event: WebhookEvent) -> dict[str, Any]:
+    """The decision's outcome and sentence, with every criterion when it decided, or the
+    violated guardrails alone for `live_comparison.guardrail_violated`."""
+    decision = graded.decision or {}
+    criteria = decision.get("criteria", [])
+    if event == WebhookEvent.LIVE_COMPARISON_GUARDRAIL_VIOLATED:
+        criteria = [c for c in criteria if c["kind"] == "GUARDRAIL" and c["status"] == "VIOLATED"]
+    return {
+        "outcome": decision.get("outcome"),
+        "sentence": decision.get("sentence"),
+        "criteria": [
+            {k: c.get(k) for k in ("kind", "metric", "status", "estimate", "low", "high")}
+            for c in criteria
+        ],
+    }
+
+
+async def announce(
+    graded: Graded,
+    *,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    queue: JobQueue,
+    events: EventBus | None,
+) -> None:
+    """Publish the progress snapshot's seq and the batch's webhook events."""
+    if events is not None:
+        try:
+            await events.publish(topic(graded.live_id), graded.seq, {"seq": graded.seq})
+        except Exception as exc:  # the row is the truth; subscribers re-read it
+            logger.warning("live progress not published", extra={"error_type": type(exc).__name__})
+    wanted = []
+    if graded.guardrail_violated:
+        wanted.append(WebhookEvent.LIVE_COMPARISON_GUARDRAIL_VIOLATED)
+    if graded.decided:
+        wanted.append(WebhookEvent.LIVE_COMPARISON_DECIDED)
+    for event in wanted:
+        await publish(
+            sessionmaker=sessionmaker,
+            queue=queue,
+            workspace_id=graded.workspace_id,
+            experiment_id=None,
+            event=event,
+            subject_id=graded.live_id,
+            summary=_summary(graded, event),
+        )
+
+
+def traces_stored(
+    *, sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue
+) -> Callable[[str], Awaitable[None]]:
+    """What trace ingest calls after storing a workspace's spans: queue grading when a live
+    comparison of the workspace is RUNNING."""
+
+    async def after_store(workspace_id: str) -> None:
+        try:
+            async with sessionmaker() as session:
+                watching = await service.is_watching(session=session, workspace_id=workspace_id)
+        except Exception as exc:  # ingest stands; the next export tries again
+            logger.warning("live comparisons not read", extra={"error_type": type(exc).__name__})
+            return
+        if watching:
+            await queue_grading(queue, workspace_id)
+
+    return after_store
