@@ -149,6 +149,17 @@ WORKER_NICE = 10
 the API's reads get a core before the workers' dispatch and finalization do."""
 
 
+def _lower_priority(increment: int) -> None:
+    """On Linux a niceness is per thread and a new thread inherits its creator's: this thread
+    is lowered first, so every thread the worker starts runs at it, and then any thread
+    already running (a library's pool started at import) is set to the same."""
+    os.nice(increment)
+    lowered = os.getpriority(os.PRIO_PROCESS, 0)
+    tasks = "/proc/self/task"
+    for tid in os.listdir(tasks) if os.path.isdir(tasks) else ():
+        os.setpriority(os.PRIO_PROCESS, int(tid), lowered)
+
+
 @app.command()
 def worker(
     nice: Annotated[
@@ -163,9 +174,7 @@ def worker(
 ) -> None:
     """Run an arq worker with every job (needs SHIPWISE_REDIS_URL)."""
     if nice:
-        # First, before any thread starts: on Linux a niceness is per thread and new threads
-        # inherit their creator's, so every thread of the worker runs at it.
-        os.nice(nice)
+        _lower_priority(nice)
     from server.logs import configure_logging
 
     settings = get_settings()

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from stats.decision.policy import FAILED_OR_MISSING, GAINS, RATIO_METRICS
-
 _GUARDRAIL: Final = re.compile(r"^\s*([A-Za-z_0-9]+)\s*=\s*\+?\s*([0-9]*\.?[0-9]+)\s*(%?)\s*$")
 
 DECISION: Final = """
@@ -34,6 +32,10 @@ class BadPolicy(ValueError):
 def guardrail_input(text: str) -> dict[str, Any]:
     """`cost_per_case=+10%` → {metric: COST_PER_CASE, maxIncreasePercent: 10};
     `failed_or_missing=+5` → {metric: FAILED_OR_MISSING, maxIncreasePoints: 5}."""
+    # Imported here: `stats` brings numpy and scipy, which every CLI call would load (and whose
+    # thread pools would start before `shipwise worker` lowers its priority).
+    from stats.decision.policy import FAILED_OR_MISSING, RATIO_METRICS
+
     match = _GUARDRAIL.match(text)
     if match is None:
         raise BadPolicy(f"--guardrail {text!r}: write METRIC=+P% (or failed_or_missing=+P)")
@@ -57,6 +59,8 @@ def policy_input(
 ) -> dict[str, Any]:
     """The ShipPolicyInput the flags describe; what they leave out keeps the defaults
     (docs/decision.md)."""
+    from stats.decision.policy import GAINS  # as in guardrail_input
+
     policy: dict[str, Any] = {}
     if margin_points is not None:
         policy["qualityMarginPoints"] = margin_points
