@@ -10,7 +10,6 @@ on any other decision, 2 on an operational error (docs/decision.md). Ctrl-C duri
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from collections.abc import Callable
@@ -21,8 +20,14 @@ import typer
 from server.cli.client import DEFAULT_URL, ApiClient, ApiError, TokenOption, UrlOption
 from server.cli.commands import decision_gate, gate_reports
 from server.cli.commands.client_setup import explain, fail
+from server.cli.commands.comparison_follow import (
+    FIELDS,
+    GET,
+    INTERRUPTED,
+    interrupted,
+    wait_for_decision,
+)
 from server.cli.commands.comparison_input import BadInput, comparison_input
-from server.cli.commands.progress_watch import ProgressBar, follow
 from server.cli.groups import command_group
 from server.money import dollars
 from server.words import comparison_status, words
@@ -30,20 +35,7 @@ from server.words import comparison_status, words
 comparison_app = command_group("Comparisons (API client: --url, --token).")
 
 NOT_SUCCESSFUL = 1
-INTERRUPTED = 130
-"""Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)."""
-INTERRUPTED_READ_SECONDS = 5.0
 
-FIELDS = """
-    id label status stopReason errorCode split trialsPerCase caseCount budgetCapCents
-    spentCentsSoFar createdAt startedAt endedAt verdictState
-    experiment { id name }
-    datasetVersion { id number }
-    cohorts { cohortIndex kind label releaseId isCandidate passRate }
-    progress { doneCalls totalCalls failedCalls percent etaSeconds }
-    verdictErrorCode
-    decision { outcome reason sentence casesNeeded }
-"""
 CREATE = (
     "mutation($input: CreateComparisonInput!) { createComparison(input: $input) {" + FIELDS + "} }"
 )
@@ -59,7 +51,6 @@ query($input: CreateComparisonInput!) {
 }
 """
 START = "mutation($id: ID!) { startComparison(id: $id, background: true) {" + FIELDS + "} }"
-GET = "query($id: ID!) { comparison(id: $id) {" + FIELDS + "} }"
 CANCEL = "mutation($id: ID!) { cancelComparison(id: $id) {" + FIELDS + "} }"
 EXPERIMENTS = (
     "query($after: String) { experiments(first: 100, after: $after) "
@@ -306,7 +297,7 @@ def start_command(
             return started
         typer.echo(f"comparison {comparison_id}: started", err=True)
         try:
-            return _wait(
+            return wait_for_decision(
                 client, url=url, token=token, comparison_id=comparison_id, timeout=wait_seconds
             )
         except KeyboardInterrupt:
@@ -320,48 +311,6 @@ def start_command(
         decision_gate.gate_exit(comparison.get("decision") or {"outcome": None})
     if wait and comparison["status"] != "DONE":
         raise typer.Exit(NOT_SUCCESSFUL)
-
-
-def _wait(
-    client: ApiClient, *, url: str, token: str, comparison_id: str, timeout: float
-) -> dict[str, Any]:
-    """Follow the comparison to its end, then wait for its decision; the comparison."""
-    bar = ProgressBar(sys.stderr)
-    asyncio.run(follow(url=url, token=token, client=client, comparison_id=comparison_id, bar=bar))
-    ended: dict[str, Any] = client.execute(GET, {"id": comparison_id})["comparison"]
-    if ended["status"] == "DONE" and ended.get("decision") is None:
-        typer.echo(f"comparison {comparison_id}: deciding…", err=True)
-        decision_gate.wait_for_decision(client, comparison_id, timeout=timeout)
-        ended = client.execute(GET, {"id": comparison_id})["comparison"]
-    return ended
-
-
-def interrupted(url: str, token: str, comparison_id: str) -> str:
-    """What Ctrl-C during `start --wait` left behind: only the waiting stopped, the comparison
-    goes on calling (and spending) on the server until it ends or is cancelled."""
-    cancel = f"shipwise comparison cancel {comparison_id}"
-    try:
-        with ApiClient(url, token, timeout=INTERRUPTED_READ_SECONDS) as client:
-            found = client.execute(GET, {"id": comparison_id})["comparison"]
-    except (ApiError, OSError, KeyboardInterrupt):
-        return (
-            f"Stopped waiting. Comparison {comparison_id} may still be running on the server; "
-            f"to stop it: {cancel}"
-        )
-    if found["status"] not in ("SETUP", "RUNNING"):
-        status = comparison_status(found["status"], found.get("stopReason")).lower()
-        return (
-            f"Stopped waiting. Comparison {comparison_id} has ended ({status}); "
-            f"see it with: shipwise comparison status {comparison_id}"
-        )
-    progress = found["progress"]
-    return (
-        f"Stopped waiting. Comparison {comparison_id} is still running on the server "
-        f"({progress['doneCalls']:,} of {progress['totalCalls']:,} calls done, "
-        f"{dollars(found['spentCentsSoFar'])} spent) and goes on spending until it ends.\n"
-        f"To stop it: {cancel}\n"
-        f"To see where it is: shipwise comparison status {comparison_id}"
-    )
 
 
 @comparison_app.command("gate")
