@@ -33,6 +33,7 @@ COLUMNS = (
     "attributes",
     "received_at",
 )
+_JSON_COLUMNS = frozenset({"step", "attributes"})
 
 
 def insert_of(session: AsyncSession, table: Any) -> Any:
@@ -71,10 +72,20 @@ async def write_unstored(session: AsyncSession, rows: Sequence[dict[str, Any]]) 
     """Rows none of which can be stored yet (their traces were created in this transaction)."""
     if not rows:
         return
-    for start in range(0, len(rows), SPANS_PER_STATEMENT):
-        await session.execute(
-            insert_of(session, TraceSpan).values(rows[start : start + SPANS_PER_STATEMENT])
-        )
+    if session.get_bind().dialect.name != "postgresql":
+        for start in range(0, len(rows), SPANS_PER_STATEMENT):
+            await session.execute(
+                insert_of(session, TraceSpan).values(rows[start : start + SPANS_PER_STATEMENT])
+            )
+        return
+    connection = await session.connection()
+    driver = (await connection.get_raw_connection()).driver_connection
+    assert driver is not None, "an open connection has its asyncpg connection"
+    records = [
+        tuple(_json_text(row[c]) if c in _JSON_COLUMNS else row[c] for c in COLUMNS) for row in rows
+    ]
+    # the session's own connection: the copy commits or rolls back with its transaction
+    await driver.copy_records_to_table(TraceSpan.__tablename__, records=records, columns=COLUMNS)
 
 
 async def insert_new(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> set[tuple[str, str]]:
