@@ -19,8 +19,8 @@ from server.traces.models import TraceSpan
 from server.traces.spans import ReceivedSpan
 from server.traces.steps import Step, step_document
 
-SPANS_PER_STATEMENT = 500
-"""Rows per multi-row insert (PostgreSQL binds at most 32,767 parameters a statement)."""
+_TABLE = TraceSpan.__table__
+"""Rows go in through the table, not the ORM entity: no per-value ORM coercion."""
 
 COLUMNS = (
     "workspace_id",
@@ -73,10 +73,7 @@ async def write_unstored(session: AsyncSession, rows: Sequence[dict[str, Any]]) 
     if not rows:
         return
     if session.get_bind().dialect.name != "postgresql":
-        for start in range(0, len(rows), SPANS_PER_STATEMENT):
-            await session.execute(
-                insert_of(session, TraceSpan).values(rows[start : start + SPANS_PER_STATEMENT])
-            )
+        await session.execute(insert_of(session, _TABLE), list(rows))
         return
     connection = await session.connection()
     driver = (await connection.get_raw_connection()).driver_connection
@@ -90,16 +87,15 @@ async def write_unstored(session: AsyncSession, rows: Sequence[dict[str, Any]]) 
 
 async def insert_new(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> set[tuple[str, str]]:
     """Insert the rows not stored yet; the (trace id, span id) of those inserted."""
-    inserted: set[tuple[str, str]] = set()
-    for start in range(0, len(rows), SPANS_PER_STATEMENT):
-        result = await session.execute(
-            insert_of(session, TraceSpan)
-            .values(rows[start : start + SPANS_PER_STATEMENT])
-            .on_conflict_do_nothing()
-            .returning(TraceSpan.trace_id, TraceSpan.span_id)
-        )
-        inserted.update((trace_id, span_id) for trace_id, span_id in result.all())
-    return inserted
+    if not rows:
+        return set()
+    result = await session.execute(  # executemany: SQLAlchemy pages it into multi-row VALUES
+        insert_of(session, _TABLE)
+        .on_conflict_do_nothing()
+        .returning(_TABLE.c.trace_id, _TABLE.c.span_id),
+        list(rows),
+    )
+    return {(trace_id, span_id) for trace_id, span_id in result.all()}
 
 
 def _json_text(document: object) -> str:

@@ -21,9 +21,6 @@ from server.traces.spans import ReceivedSpan
 from server.traces.steps import Step, step_from_document, step_of
 from server.traces.summary import StoredSpan, summarize
 
-TRACES_PER_STATEMENT = 1_000
-"""Summary rows per multi-row insert (21 columns: under PostgreSQL's 32,767 parameters)."""
-
 
 async def prices_of(*, session: AsyncSession, workspace_id: str) -> dict[str, tuple[int, int]]:
     """The workspace's model prices: model → (input, output) micro-dollars per million."""
@@ -59,7 +56,7 @@ async def store_spans(
         row = span_row(workspace_id, span, steps[key], now)
         (fresh if span.trace_id in created else others).append(row)
     await write_unstored(session, fresh)
-    inserted = await insert_new(session, others) if others else set()
+    inserted = await insert_new(session, others)
     if inserted:
         await _resummarize(session, workspace_id, inserted, by_trace)
     return len(fresh) + len(inserted)
@@ -86,15 +83,11 @@ async def _create_traces(
     (in id order, as `_lock` locks); the ids inserted. A row inserted here is this
     transaction's until it commits, so no other request stores spans of it meanwhile."""
     rows = [_summary_row(workspace_id, t, by_trace[t]) for t in sorted(by_trace)]
-    created: set[str] = set()
-    for start in range(0, len(rows), TRACES_PER_STATEMENT):
-        result = await session.execute(
-            insert_of(session, Trace)
-            .values(rows[start : start + TRACES_PER_STATEMENT])
-            .on_conflict_do_nothing()
-            .returning(Trace.id)
-        )
-        created.update(result.scalars())
+    table = Trace.__table__
+    result = await session.execute(  # executemany: SQLAlchemy pages it into multi-row VALUES
+        insert_of(session, table).on_conflict_do_nothing().returning(table.c.id), rows
+    )
+    created = set(result.scalars())
     return created
 
 
