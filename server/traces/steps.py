@@ -7,7 +7,7 @@ Pure: no I/O; the field names are the API's."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -74,11 +74,30 @@ def step_of(span: ReceivedSpan, price_of: PriceOf | None = None) -> Step:
     )
 
 
+_STEP_FIELDS = tuple(Step.__dataclass_fields__)
+
+
 def step_document(step: Step) -> dict[str, Any]:
-    """The step as stored (JSON): its fields, `startedAt` in ISO 8601."""
-    document = asdict(step)
+    """The step as stored (JSON): its fields, `startedAt` in ISO 8601. Built field by field,
+    not by `asdict`, which deep-copies every attribute and argument (the document is only
+    serialized, so sharing them is safe)."""
+    document = {name: getattr(step, name) for name in _STEP_FIELDS}
     document["startedAt"] = step.startedAt.isoformat()
+    document["inputMessages"] = [_message_document(m) for m in step.inputMessages]
+    document["outputMessages"] = [_message_document(m) for m in step.outputMessages]
+    document["finishReasons"] = list(step.finishReasons)
     return document
+
+
+def _message_document(message: Message) -> dict[str, Any]:
+    return {
+        "role": message.role,
+        "content": message.content,
+        "toolCalls": [
+            {"id": call.id, "name": call.name, "arguments": call.arguments}
+            for call in message.toolCalls
+        ],
+    }
 
 
 def step_from_document(document: Mapping[str, Any]) -> Step:

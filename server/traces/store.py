@@ -1,32 +1,25 @@
-"""Spans stored once by (trace id, span id) in one multi-row insert, and the summary of each
-trace they belong to recomputed from all of its stored spans, under the trace's row lock:
-spans of one trace arriving in any order over several requests make one trace."""
+"""Spans stored once by (trace id, span id), and one summary row a trace they belong to,
+under the trace's row lock: spans of one trace arriving in any order over several requests
+make one trace. A trace this request creates is summarized from the request's own spans (no
+span of it can be stored yet) and inserted whole; a trace stored before is resummarized from
+its stored spans plus the request's new ones, each read once."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, tuple_, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db import utcnow
 from server.traces.models import ModelPrice, Trace, TraceSpan
+from server.traces.span_rows import insert_new, insert_of, service_of, span_row, write_unstored
 from server.traces.spans import ReceivedSpan
-from server.traces.steps import step_document, step_from_document, step_of
+from server.traces.steps import Step, step_from_document, step_of
 from server.traces.summary import StoredSpan, summarize
-
-SPANS_PER_STATEMENT = 500
-"""Rows per multi-row insert (PostgreSQL binds at most 32,767 parameters a statement)."""
-
-
-def _insert(session: AsyncSession, table: Any) -> Any:
-    dialect = session.get_bind().dialect.name
-    return (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
 
 
 async def prices_of(*, session: AsyncSession, workspace_id: str) -> dict[str, tuple[int, int]]:
@@ -44,52 +37,64 @@ async def prices_of(*, session: AsyncSession, workspace_id: str) -> dict[str, tu
 async def store_spans(
     *, session: AsyncSession, workspace_id: str, spans: Sequence[ReceivedSpan]
 ) -> int:
-    """Store the spans not stored yet and resummarize their traces; the spans new here."""
+    """Store the spans not stored yet and summarize their traces; the spans new here."""
     unique = {(s.trace_id, s.span_id): s for s in spans}
     if not unique:
         return 0
-    prices = await prices_of(session=session, workspace_id=workspace_id)
-    trace_ids = sorted({trace_id for trace_id, _ in unique})
-    await _lock_traces(session, workspace_id, trace_ids, list(unique.values()))
-    rows = [_span_row(workspace_id, span, prices.get) for span in unique.values()]
-    new = 0
-    for start in range(0, len(rows), SPANS_PER_STATEMENT):
-        chunk = rows[start : start + SPANS_PER_STATEMENT]
-        result = await session.execute(
-            _insert(session, TraceSpan)
-            .values(chunk)
-            .on_conflict_do_nothing()
-            .returning(TraceSpan.span_id)
-        )
-        new += len(result.all())
-    if new:
-        await _resummarize(session, workspace_id, trace_ids)
-    return new
+    price_of = (await prices_of(session=session, workspace_id=workspace_id)).get
+    steps = {key: step_of(span, price_of) for key, span in unique.items()}
+    by_trace: dict[str, list[StoredSpan]] = {}
+    for key, span in unique.items():
+        by_trace.setdefault(span.trace_id, []).append(_stored(span, steps[key]))
+    created = await _create_traces(session, workspace_id, by_trace)
+    known = sorted(set(by_trace) - created)
+    await _lock(session, workspace_id, known)
+    now = utcnow()
+    fresh: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    for key, span in unique.items():
+        row = span_row(workspace_id, span, steps[key], now)
+        (fresh if span.trace_id in created else others).append(row)
+    await write_unstored(session, fresh)
+    inserted = await insert_new(session, others)
+    if inserted:
+        await _resummarize(session, workspace_id, inserted, by_trace)
+    return len(fresh) + len(inserted)
 
 
-async def _lock_traces(
-    session: AsyncSession, workspace_id: str, trace_ids: list[str], spans: list[ReceivedSpan]
-) -> None:
-    """Each trace's row made if missing, then locked in id order (no deadlock between two
+def _stored(span: ReceivedSpan, step: Step) -> StoredSpan:
+    return StoredSpan(
+        step=step, service=service_of(span), attributes=span.attributes, resource=span.resource
+    )
+
+
+def _summary_row(workspace_id: str, trace_id: str, spans: list[StoredSpan]) -> dict[str, Any]:
+    summary = asdict(summarize(spans))
+    summary["model_key"] = "|".join(summary["models"])[:500] or None
+    summary["has_feedback"] = bool(summary["span_feedback"])
+    summary["updated_at"] = utcnow()
+    return {"workspace_id": workspace_id, "id": trace_id, **summary}
+
+
+async def _create_traces(
+    session: AsyncSession, workspace_id: str, by_trace: dict[str, list[StoredSpan]]
+) -> set[str]:
+    """Each trace's row inserted, summarized from the request's spans, where it is missing
+    (in id order, as `_lock` locks); the ids inserted. A row inserted here is this
+    transaction's until it commits, so no other request stores spans of it meanwhile."""
+    rows = [_summary_row(workspace_id, t, by_trace[t]) for t in sorted(by_trace)]
+    table = Trace.__table__
+    result = await session.execute(  # executemany: SQLAlchemy pages it into multi-row VALUES
+        insert_of(session, table).on_conflict_do_nothing().returning(table.c.id), rows
+    )
+    created = set(result.scalars())
+    return created
+
+
+async def _lock(session: AsyncSession, workspace_id: str, trace_ids: list[str]) -> None:
+    """The rows of traces stored before locked in id order (no deadlock between two
     requests), so the summary written last saw every span committed before it."""
-    earliest: dict[str, int] = {}
-    for span in spans:
-        earliest[span.trace_id] = min(
-            earliest.get(span.trace_id, span.start_unix_nano), span.start_unix_nano
-        )
-    stubs = [
-        {
-            "workspace_id": workspace_id,
-            "id": trace_id,
-            "started_at": datetime.fromtimestamp(earliest[trace_id] / 1e9, tz=UTC),
-            "models": [],
-            "span_feedback": [],
-            "updated_at": utcnow(),
-        }
-        for trace_id in trace_ids
-    ]
-    await session.execute(_insert(session, Trace).values(stubs).on_conflict_do_nothing())
-    if session.get_bind().dialect.name == "postgresql":
+    if trace_ids and session.get_bind().dialect.name == "postgresql":
         await session.execute(
             select(Trace.id)
             .where(Trace.workspace_id == workspace_id, Trace.id.in_(trace_ids))
@@ -98,39 +103,29 @@ async def _lock_traces(
         )
 
 
-def _span_row(workspace_id: str, span: ReceivedSpan, price_of: Any) -> dict[str, Any]:
-    step = step_of(span, price_of)
-    events = [
-        {"name": e.name, "timeUnixNano": e.time_unix_nano, "attributes": e.attributes}
-        for e in span.events
-    ]
-    return {
-        "workspace_id": workspace_id,
-        "trace_id": span.trace_id,
-        "span_id": span.span_id,
-        "parent_span_id": span.parent_span_id,
-        "started_at": step.startedAt,
-        "service": _service(span),
-        "step": step_document(step),
-        "attributes": {"span": span.attributes, "resource": span.resource, "events": events},
-        "received_at": utcnow(),
-    }
-
-
-def _service(span: ReceivedSpan) -> str | None:
-    name = span.resource.get("service.name")
-    return str(name)[:200] if name is not None else None
-
-
-async def _resummarize(session: AsyncSession, workspace_id: str, trace_ids: list[str]) -> None:
+async def _resummarize(
+    session: AsyncSession,
+    workspace_id: str,
+    inserted: set[tuple[str, str]],
+    received: dict[str, list[StoredSpan]],
+) -> None:
+    """The traces stored before that got new spans, summarized from their stored spans (the
+    new ones taken from the request, not read back) and the request's new spans."""
+    trace_ids = sorted({trace_id for trace_id, _ in inserted})
+    by_trace = {t: [s for s in received[t] if (t, s.step.id) in inserted] for t in trace_ids}
     rows = await session.execute(
-        select(TraceSpan.trace_id, TraceSpan.service, TraceSpan.step, TraceSpan.attributes).where(
-            TraceSpan.workspace_id == workspace_id, TraceSpan.trace_id.in_(trace_ids)
-        )
+        select(
+            TraceSpan.trace_id,
+            TraceSpan.span_id,
+            TraceSpan.service,
+            TraceSpan.step,
+            TraceSpan.attributes,
+        ).where(TraceSpan.workspace_id == workspace_id, TraceSpan.trace_id.in_(trace_ids))
     )
-    by_trace: dict[str, list[StoredSpan]] = {}
-    for trace_id, service, step, attributes in rows.all():
-        by_trace.setdefault(trace_id, []).append(
+    for trace_id, span_id, service, step, attributes in rows.all():
+        if (trace_id, span_id) in inserted:
+            continue
+        by_trace[trace_id].append(
             StoredSpan(
                 step=step_from_document(step),
                 service=service,
@@ -149,16 +144,12 @@ async def _resummarize(session: AsyncSession, workspace_id: str, trace_ids: list
             )
         ).scalars()
     )
-    now = utcnow()
     summaries = []
     for trace_id, stored in by_trace.items():
-        summary = asdict(summarize(stored))
-        summary["model_key"] = "|".join(summary["models"])[:500] or None
-        summary["has_feedback"] = bool(summary["span_feedback"]) or trace_id in had_feedback
-        summary["updated_at"] = now
-        summaries.append({"workspace_id": workspace_id, "id": trace_id, **summary})
-    if summaries:  # one executemany by primary key, not a round trip a trace
-        await session.execute(update(Trace), summaries)
+        row = _summary_row(workspace_id, trace_id, stored)
+        row["has_feedback"] = row["has_feedback"] or trace_id in had_feedback
+        summaries.append(row)
+    await session.execute(update(Trace), summaries)  # one executemany by primary key
 
 
 async def forget_expired(*, session: AsyncSession, workspace_id: str, days: int) -> int:
