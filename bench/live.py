@@ -104,6 +104,21 @@ async def run(
                 await drop_database(name)
 
 
+def _visible_ms(
+    seen: dict[str, float], returned: dict[str, list[tuple[float, int]]], live_id: str
+) -> float | None:
+    """From the moment the traces that decided it were stored to a reader seeing DECIDED:
+    the decision was made from the arms' first `graded` traces, stored by the later of the
+    returns of the two exports holding each arm's last one."""
+    if live_id not in seen:
+        return None
+    deciding = max(
+        next(at for at, upto in returned[release] if upto >= seen[f"{live_id}:{release}"])
+        for release in ("v2", "v1")
+    )
+    return (seen[live_id] - deciding) * 1000
+
+
 async def _drive(
     backend: Backend, comparisons: int, rate: int, seconds: float, readers: int
 ) -> dict[str, Any]:
@@ -119,7 +134,9 @@ async def _drive(
                 "id"
             ]
         )
-    posted: list[tuple[float, int]] = []  # (return time, candidate traces of svc0 so far)
+    posted: list[tuple[float, int]] = []  # (tick's end, traces an arm so far)
+    returned: dict[str, list[tuple[float, int]]] = {"v2": [], "v1": []}
+    """svc0's exports an arm: (when it returned, that arm's traces up to it)."""
     latencies: list[float] = []
     seen_decided: dict[str, float] = {}
     stop = asyncio.Event()
@@ -128,7 +145,7 @@ async def _drive(
 
     exports: list[float] = []
 
-    async def post(service: str, release: str, passes: list[bool]) -> None:
+    async def post(service: str, release: str, passes: list[bool], upto: int) -> None:
         began = time.monotonic()
         answer = await backend.client.post(
             "/v1/traces", content=export(service, release, passes),
@@ -136,6 +153,8 @@ async def _drive(
         )  # fmt: skip
         exports.append((time.monotonic() - began) * 1000)
         assert answer.status_code == 200, answer.text
+        if service == "svc0":
+            returned[release].append((time.monotonic(), upto))
 
     async def feed() -> None:
         """A tick's exports go out together, as independent services' exporters would."""
@@ -152,7 +171,7 @@ async def _drive(
                         int((sent + i + 1) * share) > int((sent + i) * share)
                         for i in range(per_tick)
                     ]
-                    sends.append(post(f"svc{n}", release, passes))
+                    sends.append(post(f"svc{n}", release, passes, sent + per_tick))
             await asyncio.gather(*sends)
             sent += per_tick
             posted.append((time.monotonic(), sent))
@@ -169,16 +188,13 @@ async def _drive(
             latencies.append((time.monotonic() - began) * 1000)
             if found["status"] == "DECIDED" and live_id not in seen_decided:
                 seen_decided[live_id] = time.monotonic()
-                seen_decided[live_id + ":graded"] = found["arms"][0]["graded"]
+                for arm in found["arms"]:
+                    seen_decided[f"{live_id}:{arm['release']}"] = arm["graded"]
             await asyncio.sleep(READ_PAUSE_SECONDS)
 
     await asyncio.gather(feed(), *(read(i) for i in range(readers)))
     achieved = posted[-1][1] * 2 * comparisons / (time.monotonic() - start) if posted else 0.0
-    visible = None
-    if ids[0] in seen_decided:
-        graded = seen_decided[ids[0] + ":graded"]
-        deciding = next((at for at, count in posted if count >= graded), posted[-1][0])
-        visible = max(0.0, (seen_decided[ids[0]] - deciding) * 1000)
+    visible = _visible_ms(seen_decided, returned, ids[0])
     async with backend.sessionmaker() as session:
         rows = await session.scalar(select(func.count()).select_from(LiveGrade))
         distinct = await session.scalar(

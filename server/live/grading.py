@@ -32,6 +32,9 @@ from server.traces.reads import trajectories_of
 from server.trajectories.reading import tool_calls
 
 BATCH: Final = 500
+YIELD_EVERY: Final = 50
+"""Traces graded between yields to the event loop: in the embedded runtime the API answers
+on the same loop, and a 500-trace batch graded in one go held its readers up."""
 FINAL_OUTCOMES: Final = frozenset({"SHIP", "DONT_SHIP"})
 
 
@@ -196,6 +199,8 @@ async def grade_batch(
             )
             grade.update(live_comparison_id=row.id, ordinal=row.graded + offset + 1, graded_at=now)
             values.append(grade)
+            if offset % YIELD_EVERY == YIELD_EVERY - 1:
+                await asyncio.sleep(0)
         inserted = await session.execute(_insert(session).values(values).on_conflict_do_nothing())
         if judging is not None:
             await judging.record(session)
