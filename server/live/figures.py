@@ -1,35 +1,26 @@
-"""What a live comparison shows, from its grade rows: each arm's figures, the decision (the
-ship policy over `stats.live`'s sequences, docs/live.md) and the first baseline's quality
-sequence. Pure: rows in, documents out (camelCase, as GraphQL shows them)."""
+"""What a live comparison shows, from its grades: each arm's figures, the decision (the ship
+policy over `stats.live`'s sequences, docs/live.md) and the first baseline's quality
+sequence, thinned to at most 500 drawn points. Pure: columns in (`server/live/history.py`),
+documents out (camelCase, as GraphQL shows them)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
 from server.decisions import live as live_decision
+from server.live.history import Grade, History
+from stats._arrays import FloatArray
 from stats.decision.live import LiveArm
 from stats.live.means import DifferenceSequence, thin
 
 SEQUENCE_POINTS = 500
-MICROS_PER_CENT = 10_000
 
-
-@dataclass(frozen=True, slots=True)
-class Grade:
-    """One graded trace, in arrival order."""
-
-    release: str
-    passed: float | None
-    failed_or_missing: bool
-    cost_micros: int
-    output_tokens: int
-    duration_ms: float
-    graded_at: datetime
+__all__ = ["Figures", "Grade", "History", "compute"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +30,16 @@ class Figures:
     sequence: list[dict[str, Any]]
 
 
-def _arm(release: str, grades: Sequence[Grade]) -> LiveArm:
-    mine = [g for g in grades if g.release == release]
+def _arm(index: int, history: History) -> LiveArm:
+    mine = history.arm == index
+    passed = history.passed[mine]
     return LiveArm(
-        release=release,
-        quality=np.array([g.passed for g in mine if g.passed is not None], dtype=np.float64),
-        errors=np.array([1.0 if g.failed_or_missing else 0.0 for g in mine]),
-        costs=np.array([g.cost_micros / MICROS_PER_CENT for g in mine], dtype=np.float64),
-        output_tokens=np.array([float(g.output_tokens) for g in mine], dtype=np.float64),
-        latencies=np.array([g.duration_ms for g in mine], dtype=np.float64),
+        release=history.releases[index],
+        quality=passed[~np.isnan(passed)],
+        errors=history.failed[mine],
+        costs=history.cost_cents[mine],
+        output_tokens=history.output_tokens[mine],
+        latencies=history.duration_ms[mine],
     )
 
 
@@ -64,13 +56,20 @@ def _arm_document(arm: LiveArm, traces: int) -> dict[str, Any]:
     }
 
 
-def _sequence(seq: DifferenceSequence, times: Sequence[datetime]) -> list[dict[str, Any]]:
+def _quality_times(history: History, index: int) -> FloatArray:
+    """When each quality value of an arm was graded (epoch seconds), in arrival order."""
+    times: FloatArray = history.graded_at[(history.arm == index) & ~np.isnan(history.passed)]
+    return times
+
+
+def _sequence(seq: DifferenceSequence, times: FloatArray) -> list[dict[str, Any]]:
     points = []
     for index in thin(seq.pairs, SEQUENCE_POINTS):
         low, high = float(seq.low[index]), float(seq.high[index])
+        at = datetime.fromtimestamp(float(times[index]), UTC) if index < times.size else None
         points.append(
             {
-                "at": times[index].isoformat() if index < len(times) else None,
+                "at": at.isoformat() if at is not None else None,
                 "traces": index + 1,
                 # The running mean may sit just outside the sequence (the sequence is
                 # intersected over time and weights the traces by their bets): drawn at
@@ -88,23 +87,24 @@ def compute(
     candidate: str,
     baselines: Sequence[str],
     policy_document: dict[str, Any],
-    grades: Sequence[Grade],
+    history: History,
     traces: dict[str, int],
 ) -> Figures:
-    """The arms, the decision document and the sequence from every grade so far."""
-    cand = _arm(candidate, grades)
-    bases = [_arm(b, grades) for b in baselines]
+    """The arms, the decision document and the sequence from every grade so far (the
+    history's arms are (candidate, *baselines), in that order)."""
+    if history.releases != (candidate, *baselines):
+        raise ValueError("the history's arms are not the comparison's")
+    cand = _arm(0, history)
+    bases = [_arm(n + 1, history) for n in range(len(baselines))]
     document, sequences = live_decision.decide(
         candidate=cand, baselines=bases, policy_document=policy_document
     )
     arms = [_arm_document(arm, traces.get(arm.release, 0)) for arm in (cand, *bases)]
     # The pair count t is reached when the later of the two arms' t-th quality value is in.
-    cand_times = [g.graded_at for g in grades if g.release == candidate and g.passed is not None]
-    base_times = [
-        g.graded_at
-        for g in grades
-        if baselines and g.release == baselines[0] and g.passed is not None
-    ]
-    times = [max(a, b) for a, b in zip(cand_times, base_times, strict=False)]
-    sequence = _sequence(sequences[0], times) if sequences else []
+    sequence: list[dict[str, Any]] = []
+    if sequences:
+        cand_times, base_times = _quality_times(history, 0), _quality_times(history, 1)
+        pairs = min(cand_times.size, base_times.size)
+        times = np.maximum(cand_times[:pairs], base_times[:pairs])
+        sequence = _sequence(sequences[0], times)
     return Figures(arms, document, sequence)

@@ -23,7 +23,7 @@ from server.checks.evaluate import run_in_order
 from server.checks.spec import TRAJECTORY_KINDS, CheckKind
 from server.db import transaction, utcnow
 from server.judges.rubric_grade import Case, grade_output
-from server.live import figures, service
+from server.live import figures, history, service
 from server.live.judging import Judging, open_judging
 from server.live.models import LiveComparison, LiveGrade, LiveStatus
 from server.providers.registry import ProviderPool
@@ -32,6 +32,9 @@ from server.traces.reads import trajectories_of
 from server.trajectories.reading import tool_calls
 
 BATCH: Final = 500
+YIELD_EVERY: Final = 50
+"""Traces graded between yields to the event loop: in the embedded runtime the API answers
+on the same loop, and a 500-trace batch graded in one go held its readers up."""
 FINAL_OUTCOMES: Final = frozenset({"SHIP", "DONT_SHIP"})
 
 
@@ -113,14 +116,32 @@ async def grade_trace(
     }
 
 
-async def _traces_seen(session: AsyncSession, row: LiveComparison) -> dict[str, int]:
+async def _traces_seen(
+    session: AsyncSession, row: LiveComparison, *, backlog: bool
+) -> dict[str, int]:
+    """Traces seen an arm. With no backlog (the batch took fewer than it could) every
+    watched trace is graded, so the arms' graded counts say it and no count is run."""
+    if not backlog:
+        return {}
     counts = await session.execute(
         select(Trace.release, func.count()).where(*_watched(row)).group_by(Trace.release)
     )
     return {str(release): int(n) for release, n in counts.all()}
 
 
-async def _all_grades(session: AsyncSession, live_id: str) -> list[figures.Grade]:
+async def _history(
+    session: AsyncSession, row: LiveComparison, graded_before: int, new: list[history.Grade]
+) -> history.History:
+    """Every grade so far: the kept columns plus this batch's, or all read again when the
+    kept ones do not hold exactly the rows the comparison counted before this batch."""
+    releases = (row.candidate_release, *row.baseline_releases)
+    found = history.kept(row.id, graded=graded_before, releases=releases)
+    if found is not None:
+        return found.extended(new)
+    return history.History.empty(releases).extended(await _all_grades(session, row.id))
+
+
+async def _all_grades(session: AsyncSession, live_id: str) -> list[history.Grade]:
     rows = await session.execute(
         select(
             LiveGrade.release,
@@ -134,7 +155,7 @@ async def _all_grades(session: AsyncSession, live_id: str) -> list[figures.Grade
         .where(LiveGrade.live_comparison_id == live_id)
         .order_by(LiveGrade.ordinal)
     )
-    return [figures.Grade(*r) for r in rows.all()]
+    return [history.Grade(*r) for r in rows.all()]
 
 
 async def grade_batch(
@@ -149,6 +170,7 @@ async def grade_batch(
     async with transaction(sessionmaker) as session:
         row = await session.get(LiveComparison, live_id, with_for_update=True)
         if row is None or row.status != LiveStatus.RUNNING.value:
+            history.forget(live_id)
             return None
         graded_already = exists().where(
             LiveGrade.live_comparison_id == row.id, LiveGrade.trace_id == Trace.id
@@ -177,21 +199,47 @@ async def grade_batch(
             )
             grade.update(live_comparison_id=row.id, ordinal=row.graded + offset + 1, graded_at=now)
             values.append(grade)
-        await session.execute(_insert(session).values(values).on_conflict_do_nothing())
+            if offset % YIELD_EVERY == YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+        inserted = await session.execute(_insert(session).values(values).on_conflict_do_nothing())
         if judging is not None:
             await judging.record(session)
+        graded_before = row.graded
         row.graded += len(values)
-        grades = await _all_grades(session, row.id)
-        seen = await _traces_seen(session, row)
+        if getattr(inserted, "rowcount", len(values)) == len(values):
+            grades = await _history(session, row, graded_before, [_as_grade(v) for v in values])
+        else:  # a grade row was there already: the stored rows are the truth
+            grades = history.History.empty((row.candidate_release, *row.baseline_releases))
+            grades = grades.extended(await _all_grades(session, row.id))
+        seen = await _traces_seen(session, row, backlog=len(traces) >= batch)
         shown = await asyncio.to_thread(
             figures.compute,
             candidate=row.candidate_release,
             baselines=row.baseline_releases,
             policy_document=row.ship_policy,
-            grades=grades,
+            history=grades,
             traces=seen,
         )
-        return _record(row, shown, len(values))
+        done = _record(row, shown, len(values))
+        counted = row.graded
+    # Kept only once the batch committed, and only as many rows as the row now counts.
+    if done.decided or grades.graded != counted:
+        history.forget(live_id)
+    else:
+        history.keep(live_id, grades)
+    return done
+
+
+def _as_grade(value: dict[str, Any]) -> history.Grade:
+    return history.Grade(
+        release=value["release"],
+        passed=value["passed"],
+        failed_or_missing=value["failed_or_missing"],
+        cost_micros=value["cost_micros"],
+        output_tokens=value["output_tokens"],
+        duration_ms=value["duration_ms"],
+        graded_at=value["graded_at"],
+    )
 
 
 def _record(row: LiveComparison, shown: figures.Figures, count: int) -> Graded:
