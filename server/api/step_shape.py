@@ -56,6 +56,29 @@ class StepShape:
     """An OTHER span's attributes (a trace's steps only)."""
 
 
+AS_THEY_ARE = (
+    "name",
+    "error_type",
+    "provider",
+    "model",
+    "input_tokens",
+    "output_tokens",
+    "cost_cents",
+    "tool_name",
+    "tool_call_id",
+    "arguments",
+    "result",
+)
+"""The fields both published step types show as the shape holds them."""
+
+
+def shown_as_they_are(step: StepShape) -> dict[str, Any]:
+    """`AS_THEY_ARE` of `step`, and its finish reasons as a list, by field name."""
+    return {name: getattr(step, name) for name in AS_THEY_ARE} | {
+        "finish_reasons": list(step.finish_reasons)
+    }
+
+
 def step_shape(document: Mapping[str, Any]) -> StepShape:
     """The step of a stored (or checked) JSON document."""
     duration = document.get("durationMs")

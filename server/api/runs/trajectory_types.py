@@ -15,7 +15,13 @@ from typing import Any, TypeAlias
 import strawberry
 from strawberry.scalars import JSON
 
-from server.api.step_shape import MessageShape, StepShape, ToolCallShape, step_shape
+from server.api.step_shape import (
+    MessageShape,
+    StepShape,
+    ToolCallShape,
+    shown_as_they_are,
+    step_shape,
+)
 
 
 class TrajectoryStepKindEnum(StrEnum):
@@ -94,24 +100,13 @@ class TrajectoryStep:
         return cls(
             id=step.id,
             kind=TrajectoryStepKindEnum(step.kind),
-            name=step.name,
             started_at=step.started_at,
             duration_ms=step.duration_ms,
             status=TrajectoryStepStatusEnum(step.status),
-            error_type=step.error_type,
-            provider=step.provider,
-            model=step.model,
             input_messages=[TrajectoryMessage.of(m) for m in step.input_messages],
             output_messages=[TrajectoryMessage.of(m) for m in step.output_messages],
-            finish_reasons=list(step.finish_reasons),
-            input_tokens=step.input_tokens,
-            output_tokens=step.output_tokens,
-            cost_cents=step.cost_cents,
-            tool_name=step.tool_name,
-            tool_call_id=step.tool_call_id,
-            arguments=step.arguments,
-            result=step.result,
             parent_id=step.parent_id,
+            **shown_as_they_are(step),
         )
 
     @classmethod

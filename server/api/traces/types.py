@@ -11,7 +11,13 @@ import strawberry
 from strawberry.scalars import JSON
 
 from server.api.context import Context
-from server.api.step_shape import MessageShape, StepShape, ToolCallShape, step_shape
+from server.api.step_shape import (
+    MessageShape,
+    StepShape,
+    ToolCallShape,
+    shown_as_they_are,
+    step_shape,
+)
 from server.money import micros_to_cents
 from server.traces import reads
 from server.traces.models import ModelPrice as ModelPriceRow
@@ -100,23 +106,12 @@ class TraceStep:
         return cls(
             id=strawberry.ID(step.id or ""),
             kind=TraceStepKind(step.kind),
-            name=step.name,
             started_at=step.started_at or _EPOCH,
             duration_ms=step.duration_ms or 0.0,
             status=TraceStatus(step.status),
-            error_type=step.error_type,
-            provider=step.provider,
-            model=step.model,
             input_messages=[TraceMessage.of(m) for m in step.input_messages],
             output_messages=[TraceMessage.of(m) for m in step.output_messages],
-            finish_reasons=list(step.finish_reasons),
-            input_tokens=step.input_tokens,
-            output_tokens=step.output_tokens,
-            cost_cents=step.cost_cents,
-            tool_name=step.tool_name,
-            tool_call_id=step.tool_call_id,
-            arguments=step.arguments,
-            result=step.result,
+            **shown_as_they_are(step),
             parent_id=strawberry.ID(step.parent_id) if step.parent_id else None,
             attributes=cast(JSON, step.attributes),
         )
