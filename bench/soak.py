@@ -414,7 +414,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.minutes, args.cases, args.trials = 0.25, 20, 1
-        args.subscribers, args.readers, args.down, args.grace, args.drain = 5, 5, 0.5, 3.0, 120
+        # The drain outlasts a job's timeout (300 s + 5): a finalization the worker kill cut
+        # short is run again only once arq gives its job up (CI once saw one not FINALIZED
+        # after a 120 s drain). It is a bound: a smoke run that settles waits no longer.
+        args.subscribers, args.readers, args.down, args.grace, args.drain = 5, 5, 0.5, 3.0, 360
     figures = asyncio.run(run(args))
     emit(json.dumps(figures | {"smoke": args.smoke}))
     if figures["failures"]:
