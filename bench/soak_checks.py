@@ -176,15 +176,22 @@ def read_figures(
 def rss_growth(
     rss: dict[str, list[tuple[float, float]]], started: dict[str, float]
 ) -> tuple[dict[str, float], list[str]]:
-    """Per process: its largest RSS after its first minute less its RSS at that minute."""
+    """Per process: its largest RSS after its first minute less its RSS at that minute. A
+    failure names the samples it was read from (the reference, the lowest and the largest
+    later, seconds after the process started), so a dip in the reference shows as one."""
     growth, failures = {}, []
     for label, samples in rss.items():
-        later = [(at, mb) for at, mb in samples if at >= started[label] + 60]
+        later = [(at - started[label], mb) for at, mb in samples if at >= started[label] + 60]
         if not later:
             continue
         growth[label] = max(mb for _, mb in later) - later[0][1]
         if growth[label] > RSS_GROWTH_MB:
-            failures.append(f"{label} grew {growth[label]:.0f} MB after its first minute")
+            low, high = min(later, key=lambda s: s[1]), max(later, key=lambda s: s[1])
+            failures.append(
+                f"{label} grew {growth[label]:.0f} MB after its first minute "
+                f"({later[0][1]:.0f} MB at {later[0][0]:.0f} s, lowest {low[1]:.0f} MB at "
+                f"{low[0]:.0f} s, largest {high[1]:.0f} MB at {high[0]:.0f} s)"
+            )
     return growth, failures
 
 

@@ -1,11 +1,11 @@
-"""The soak's server-side read figure (bench/soak_checks.py): the API's `/graphql` p99 from
-its `/metrics` histogram, counted only between scrapes that no fault window touches."""
+"""The soak's figures (bench/soak_checks.py): the API's `/graphql` p99 from its `/metrics`
+histogram, counted only between scrapes that no fault window touches, and RSS growth."""
 
 from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Histogram, generate_latest
 
-from bench.soak_checks import Buckets, Window, graphql_buckets, server_read_p99
+from bench.soak_checks import Buckets, Window, graphql_buckets, rss_growth, server_read_p99
 
 
 def _scrape(durations: list[float]) -> Buckets:
@@ -33,3 +33,16 @@ def test_the_p99_is_the_bucket_that_holds_it_outside_the_windows() -> None:
     assert server_read_p99(scrapes, [window]) == 0.25
     assert server_read_p99(scrapes, []) == 5.0  # the slow requests count without the window
     assert server_read_p99(scrapes[:1], []) is None
+
+
+def test_rss_growth_is_read_after_the_first_minute_and_a_failure_names_its_samples() -> None:
+    rss = {
+        "steady": [(100.0, 300.0), (165.0, 200.0), (300.0, 240.0)],
+        "dipped": [(100.0, 210.0), (161.0, 80.0), (200.0, 70.0), (400.0, 216.0)],
+    }
+    growth, failures = rss_growth(rss, {"steady": 100.0, "dipped": 100.0})
+    assert growth == {"steady": 40.0, "dipped": 136.0}  # the start-up's 300 MB is not counted
+    assert failures == [
+        "dipped grew 136 MB after its first minute (80 MB at 61 s, lowest 70 MB at 100 s, "
+        "largest 216 MB at 300 s)"
+    ]
