@@ -18,11 +18,11 @@ import strawberry
 from prometheus_client import Gauge
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.api.comparisons.progress_reads import progress_reads
 from server.api.comparisons.progress_types import ComparisonProgress
 from server.api.context import Context
-from server.comparisons import service
 from server.comparisons.mailbox import Mailbox
-from server.comparisons.progress import Progress, snapshot
+from server.comparisons.progress import Progress
 from server.comparisons.progress_hub import hub_for
 from server.errors import ValidationFailed
 from server.metrics import REGISTRY
@@ -36,19 +36,6 @@ IDLE_SECONDS = 2.0
 SUBSCRIPTIONS = Gauge(
     "shipwise_progress_subscriptions", "Open comparisonProgress subscriptions", registry=REGISTRY
 )
-
-
-async def read_progress(
-    sessionmaker: async_sessionmaker[AsyncSession], *, workspace_id: str, comparison_id: str
-) -> Progress:
-    """The comparison's snapshot from its row, in a short session; NOT_FOUND outside the
-    workspace."""
-    async with sessionmaker() as session:
-        row = await service.get(
-            session=session, workspace_id=workspace_id, comparison_id=comparison_id
-        )
-        cohorts = await service.get_cohorts(session=session, comparison_ids=[row.id])
-    return snapshot(row, [(c.cohort_index, c.state) for c in cohorts.get(row.id, [])])
 
 
 async def progress_stream(
@@ -65,10 +52,10 @@ async def progress_stream(
     if after_seq is not None and after_seq < 0:
         raise ValidationFailed("`afterSeq` must be 0 or more", field="afterSeq")
 
+    reads = progress_reads(sessionmaker)
+
     async def read() -> Progress:
-        return await read_progress(
-            sessionmaker, workspace_id=workspace_id, comparison_id=comparison_id
-        )
+        return await reads.read(workspace_id=workspace_id, comparison_id=comparison_id)
 
     current = await read()
     sent = -1 if after_seq is None else after_seq
