@@ -48,10 +48,11 @@ def to_coded_error(error: GraphQLError) -> GraphQLError:
     original = error.original_error
     if isinstance(original, ShipwiseError):
         return _coded(error, original.message, original.code, **original.extensions)
-    if error.path is None and not isinstance(original, Exception | None):
-        return _coded(error, INTERNAL_MESSAGE, ErrorCode.INTERNAL)
-    if error.path is None:
-        # Parse, validation and variable-coercion errors: about the document, safe to show.
+    if error.path is None and isinstance(original, GraphQLError | None):
+        # Parse, validation and variable-coercion errors (graphql-core wraps a coercion's
+        # cause in a GraphQLError): about the document, safe to show. Any other exception
+        # without a path was raised by our code, as a subscription's stream raises a
+        # database error mid-stream: its text is not for the caller.
         return _coded(error, error.message, ErrorCode.VALIDATION_FAILED)
     _log_unexpected(error)
     return _coded(error, INTERNAL_MESSAGE, ErrorCode.INTERNAL)
