@@ -6,7 +6,10 @@ import json
 import math
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
+
+import orjson
 
 Attributes = dict[str, object]
 
@@ -19,6 +22,7 @@ _SECRET_ENDINGS = ("api_key", "api-key", "apikey", "x-api-key")
 _WORD = re.compile(r"[_\-]")
 
 
+@lru_cache(maxsize=4096)  # exporters repeat a handful of keys on every span
 def names_a_secret(key: str) -> bool:
     """Whether a key names a secret: its last segment is, or ends in the word, `token`,
     `password`, `secret`, `authorization`, or ends in `api_key`/`api-key`. `input_tokens`
@@ -100,8 +104,14 @@ def int_value(value: object) -> int | None:
 
 
 def json_value(value: object) -> Any:
-    """JSON text parsed; anything else (or text that is not JSON) as it is."""
+    """JSON text parsed; anything else (or text that is not JSON) as it is. `orjson` first
+    (several times faster on the messages every model call carries), `json` for what only it
+    reads (NaN, integers past 64 bits, lone surrogates)."""
     if isinstance(value, str):
+        try:
+            return orjson.loads(value)
+        except ValueError:
+            pass
         try:
             return json.loads(value)
         except ValueError:
