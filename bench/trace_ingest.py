@@ -24,6 +24,7 @@ own on the same PostgreSQL:
 
 Ends with one JSON line: {"spans", "spans_per_s_stored", "acked_seconds", "stored_seconds",
 "phoenix_spans", "phoenix_spans_per_s_stored", "ratio_to_phoenix", "api_rss_growth_mb",
+"api_cpu_us_per_span", "api_cpu_us_per_span_in_workers",
 "server_errors", "list_p99_ms", "filtered_p99_ms", "trace_p99_ms", "smoke"}.
 """
 
@@ -146,6 +147,18 @@ async def read_p99(
     return round(p99, 1), len(latencies), failures
 
 
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User + system CPU so far of the API process and of its children (the prepare workers):
+    per span, a cost the machine's load changes less than it changes spans/s."""
+    process = psutil.Process(pid)
+    own = process.cpu_times()
+    children = 0.0
+    for child in process.children(recursive=True):
+        times = child.cpu_times()
+        children += times.user + times.system
+    return own.user + own.system, children
+
+
 def rss_mb(pid: int) -> float:
     process = psutil.Process(pid)
     total = int(process.memory_info().rss) + sum(
@@ -202,16 +215,19 @@ def main(argv: list[str] | None = None) -> None:
         base, token = bench.env["SHIPWISE_URL"], bench.env["SHIPWISE_TOKEN"]
         auth = {"Authorization": f"Bearer {token}"}
         asyncio.run(_settings(base, token))
-        warm = template(1)
-        asyncio.run(ingest(f"{base}/v1/traces", auth | PROTOBUF, warm, 1))  # code and pools warm
-        base_mb = rss_mb(server.pid)
+        # code, connections and the prepare workers warm (a large export starts them)
+        asyncio.run(ingest(f"{base}/v1/traces", auth | PROTOBUF, body, 1))
+        base_mb, base_cpu = rss_mb(server.pid), cpu_seconds(server.pid)
         emit(f"posting {spans:,} spans ({exports:,} exports) from {INGEST_CLIENTS} clients")
         with PeakRss(server.pid) as peak:
             acked, statuses, sample = asyncio.run(
                 ingest(f"{base}/v1/traces", auth | PROTOBUF, body, exports)
             )
-            asyncio.run(wait_stored(base, token, exports * body.traces + 1, 600))
+            asyncio.run(wait_stored(base, token, (exports + 1) * body.traces, 600))
             stored = time.perf_counter()
+            api_cpu = [
+                now - then for now, then in zip(cpu_seconds(server.pid), base_cpu, strict=True)
+            ]
         stored_seconds = acked + (time.perf_counter() - stored)
         server_errors = sum(n for status, n in statuses.items() if status >= 500)
         figures |= {
@@ -219,13 +235,17 @@ def main(argv: list[str] | None = None) -> None:
             "stored_seconds": round(stored_seconds, 2),
             "spans_per_s_stored": round(spans / stored_seconds, 1),
             "api_rss_growth_mb": round(peak.peak_mb - base_mb, 1),
+            "api_cpu_us_per_span": round(sum(api_cpu) / spans * 1e6, 1),
+            "api_cpu_us_per_span_in_workers": round(api_cpu[1] / spans * 1e6, 1),
             "server_errors": server_errors,
             "statuses": {str(k): v for k, v in sorted(statuses.items())},
         }
         emit(
             f"stored {spans:,} spans in {stored_seconds:.1f} s: "
             f"{figures['spans_per_s_stored']:,.0f} spans/s (target ≥ 15,000); RSS growth "
-            f"{figures['api_rss_growth_mb']} MB (≤ 150); statuses {statuses}"
+            f"{figures['api_rss_growth_mb']} MB (≤ 150); API CPU "
+            f"{figures['api_cpu_us_per_span']} µs a span "
+            f"({figures['api_cpu_us_per_span_in_workers']} in its workers); statuses {statuses}"
         )
         error_filter = {"status": "ERROR", "model": MODEL}
         for name, bodies in (

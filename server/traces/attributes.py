@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -62,11 +62,6 @@ def clean_value(key: str, value: object) -> object:
     if isinstance(value, float) and not math.isfinite(value):  # NaN and ±inf are not JSON
         return None
     return value
-
-
-def clean_attributes(pairs: Iterable[tuple[str, object]]) -> Attributes:
-    """Attributes by key, each value cleaned; a repeated key keeps its last value."""
-    return {clean_text(key): clean_value(key, value) for key, value in pairs}
 
 
 # Values as the conventions write them ------------------------------------------------
