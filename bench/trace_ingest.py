@@ -138,6 +138,8 @@ async def read_p99(
             latencies.append((time.perf_counter() - started) * 1000)
             if answer.status != 200 or found.get("errors"):
                 failures += 1
+                if failures < 3:
+                    emit(f"a failed read: {answer.status} {json.dumps(found)[:600]}")
 
     connector = aiohttp.TCPConnector(limit=READ_CLIENTS)
     async with aiohttp.ClientSession(headers=headers, connector=connector) as session:
