@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -30,7 +33,12 @@ class Preparer:
             if self._pool is None:
                 # spawned, not forked: a fork of a running event loop and its threads is unsafe
                 context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=context,
+                    initializer=_exit_with,
+                    initargs=(os.getpid(),),
+                )
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(self._pool, prepare, body, media_type, prices)
@@ -43,3 +51,15 @@ class Preparer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _exit_with(parent: int) -> None:
+    """A worker's start: it ends when the API process does, even one killed outright, which
+    would otherwise leave it waiting for work forever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-the-api", daemon=True).start()
