@@ -6,8 +6,10 @@ Arize Phoenix on the same load on the same machine, for the ratio (docs/benchmar
 The load is the four-span agent shape with ~1.5 KB of messages a span
 (`bench/kit/agent_traces.py`), 50 traces (200 spans) an export, protobuf. A span counts as
 stored when `traces { totalCount }` shows its trace: the rate is spans over the time from the
-first export to every trace queryable. The API's RSS (with its children) is sampled every
-50 ms from a warm start. Then, with everything stored, 20 clients read in turn for
+first export to every trace queryable. The API's RSS (with its children, the prepare workers)
+is sampled every 50 ms from a warm start (one export first: code, connections and workers
+warm), and its CPU (with its children) counted over the ingest, per span: a figure the
+machine's load moves less than spans/s. Then, with everything stored, 20 clients read in turn for
 `--read-seconds` each: the first page of `/traces` (50 rows), a filtered page (`status:
 ERROR, model`), and `trace(id)` with its steps. Targets (issue 46): ≥ 15,000 spans/s stored,
 RSS growth ≤ 150 MB, no 5xx, list p99 ≤ 250 ms, trace p99 ≤ 100 ms.
