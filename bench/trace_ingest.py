@@ -6,8 +6,12 @@ Arize Phoenix on the same load on the same machine, for the ratio (docs/benchmar
 The load is the four-span agent shape with ~1.5 KB of messages a span
 (`bench/kit/agent_traces.py`), 50 traces (200 spans) an export, protobuf. A span counts as
 stored when `traces { totalCount }` shows its trace: the rate is spans over the time from the
-first export to every trace queryable. The API's RSS (with its children) is sampled every
-50 ms from a warm start. Then, with everything stored, 20 clients read in turn for
+first export to every trace queryable. The API's RSS (with its children, the prepare workers)
+is sampled every 50 ms from a warm start (one export first: code, connections and workers
+warm), and its CPU (with its children) counted over the ingest, per span: a figure the
+machine's load moves less than spans/s. Then, with everything stored (and the trace tables
+vacuumed and analyzed when the server's autovacuum is off, as autovacuum would soon have
+done), 20 clients read in turn for
 `--read-seconds` each: the first page of `/traces` (50 rows), a filtered page (`status:
 ERROR, model`), and `trace(id)` with its steps. Targets (issue 46): ≥ 15,000 spans/s stored,
 RSS growth ≤ 150 MB, no 5xx, list p99 ≤ 250 ms, trace p99 ≤ 100 ms.
@@ -24,6 +28,7 @@ own on the same PostgreSQL:
 
 Ends with one JSON line: {"spans", "spans_per_s_stored", "acked_seconds", "stored_seconds",
 "phoenix_spans", "phoenix_spans_per_s_stored", "ratio_to_phoenix", "api_rss_growth_mb",
+"api_cpu_us_per_span", "api_cpu_us_per_span_in_workers", "vacuumed_before_reads",
 "server_errors", "list_p99_ms", "filtered_p99_ms", "trace_p99_ms", "smoke"}.
 """
 
@@ -137,6 +142,8 @@ async def read_p99(
             latencies.append((time.perf_counter() - started) * 1000)
             if answer.status != 200 or found.get("errors"):
                 failures += 1
+                if failures < 3:
+                    emit(f"a failed read: {answer.status} {json.dumps(found)[:600]}")
 
     connector = aiohttp.TCPConnector(limit=READ_CLIENTS)
     async with aiohttp.ClientSession(headers=headers, connector=connector) as session:
@@ -144,6 +151,35 @@ async def read_p99(
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
     return round(p99, 1), len(latencies), failures
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User + system CPU so far of the API process and of its children (the prepare workers):
+    per span, a cost the machine's load changes less than it changes spans/s."""
+    process = psutil.Process(pid)
+    own = process.cpu_times()
+    children = 0.0
+    for child in process.children(recursive=True):
+        times = child.cpu_times()
+        children += times.user + times.system
+    return own.user + own.system, children
+
+
+async def vacuum_if_no_autovacuum(database_url: str) -> bool:
+    """`VACUUM (ANALYZE)` the trace tables when the server's autovacuum is off (as on the
+    shared development machine), so the reads meet what a server with autovacuum, PostgreSQL's
+    default, reaches by itself soon after a burst: pages all-visible for the list's index-only
+    count, and the tables' sizes known to the planner. Whether it ran."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    connection = await asyncpg.connect(database_url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        if await connection.fetchval("SHOW autovacuum") == "on":
+            return False
+        await connection.execute("VACUUM (ANALYZE) trace, trace_span")
+        return True
+    finally:
+        await connection.close()
 
 
 def rss_mb(pid: int) -> float:
@@ -202,16 +238,19 @@ def main(argv: list[str] | None = None) -> None:
         base, token = bench.env["SHIPWISE_URL"], bench.env["SHIPWISE_TOKEN"]
         auth = {"Authorization": f"Bearer {token}"}
         asyncio.run(_settings(base, token))
-        warm = template(1)
-        asyncio.run(ingest(f"{base}/v1/traces", auth | PROTOBUF, warm, 1))  # code and pools warm
-        base_mb = rss_mb(server.pid)
+        # code, connections and the prepare workers warm (a large export starts them)
+        asyncio.run(ingest(f"{base}/v1/traces", auth | PROTOBUF, body, 1))
+        base_mb, base_cpu = rss_mb(server.pid), cpu_seconds(server.pid)
         emit(f"posting {spans:,} spans ({exports:,} exports) from {INGEST_CLIENTS} clients")
         with PeakRss(server.pid) as peak:
             acked, statuses, sample = asyncio.run(
                 ingest(f"{base}/v1/traces", auth | PROTOBUF, body, exports)
             )
-            asyncio.run(wait_stored(base, token, exports * body.traces + 1, 600))
+            asyncio.run(wait_stored(base, token, (exports + 1) * body.traces, 600))
             stored = time.perf_counter()
+            api_cpu = [
+                now - then for now, then in zip(cpu_seconds(server.pid), base_cpu, strict=True)
+            ]
         stored_seconds = acked + (time.perf_counter() - stored)
         server_errors = sum(n for status, n in statuses.items() if status >= 500)
         figures |= {
@@ -219,14 +258,21 @@ def main(argv: list[str] | None = None) -> None:
             "stored_seconds": round(stored_seconds, 2),
             "spans_per_s_stored": round(spans / stored_seconds, 1),
             "api_rss_growth_mb": round(peak.peak_mb - base_mb, 1),
+            "api_cpu_us_per_span": round(sum(api_cpu) / spans * 1e6, 1),
+            "api_cpu_us_per_span_in_workers": round(api_cpu[1] / spans * 1e6, 1),
             "server_errors": server_errors,
             "statuses": {str(k): v for k, v in sorted(statuses.items())},
         }
         emit(
             f"stored {spans:,} spans in {stored_seconds:.1f} s: "
             f"{figures['spans_per_s_stored']:,.0f} spans/s (target ≥ 15,000); RSS growth "
-            f"{figures['api_rss_growth_mb']} MB (≤ 150); statuses {statuses}"
+            f"{figures['api_rss_growth_mb']} MB (≤ 150); API CPU "
+            f"{figures['api_cpu_us_per_span']} µs a span "
+            f"({figures['api_cpu_us_per_span_in_workers']} in its workers); statuses {statuses}"
         )
+        figures["vacuumed_before_reads"] = asyncio.run(vacuum_if_no_autovacuum(bench.database_url))
+        if figures["vacuumed_before_reads"]:
+            emit("autovacuum is off: VACUUM (ANALYZE) trace, trace_span before the reads")
         error_filter = {"status": "ERROR", "model": MODEL}
         for name, bodies in (
             ("list", [{"query": LIST}]),

@@ -154,6 +154,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             # The queue returns once its jobs have ended (a cancelled delivery first finishes
             # and records its calls in flight): only then are the providers closed.
             await runtime.close()
+            traces.close()
             await providers.aclose()
             if direct is not None:
                 await direct.close()

@@ -97,6 +97,14 @@ class Settings(BaseSettings):
         "(server/api/http/response_cache.py); 0 turns the cache off.",
     )
 
+    trace_prepare_processes: int = Field(
+        2,
+        ge=0,
+        le=32,
+        description="Worker processes per API process that decode OTLP exports over 256 KiB "
+        "and read their spans as steps (server/traces/preparer.py); 0: a thread of the API's.",
+    )
+
     direct_reads: bool = Field(
         True,
         description="Answer the portal's comparison pages straight from SQL rows on "

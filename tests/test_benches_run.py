@@ -112,7 +112,13 @@ BENCHES: dict[str, Bench] = {
         absent=("speedup_vs_scipy",),  # no scipy baseline
     ),
     "trace_ingest": Bench(
-        ("spans_per_s_stored", "api_rss_growth_mb", "list_p99_ms", "trace_p99_ms"),
+        (
+            "spans_per_s_stored",
+            "api_rss_growth_mb",
+            "api_cpu_us_per_span",
+            "list_p99_ms",
+            "trace_p99_ms",
+        ),
         absent=("phoenix_spans_per_s_stored", "ratio_to_phoenix"),  # no Phoenix at smoke size
     ),
 }

@@ -47,7 +47,14 @@ class Trace(Base):
 
     __tablename__ = "trace"
     __table_args__ = (
-        Index("ix_trace_workspace_id_started_at_id", "workspace_id", "started_at", "id"),
+        Index(
+            "ix_trace_workspace_id_started_at_id",
+            "workspace_id",
+            "started_at",
+            "id",
+            # the list's count filters on these: an index-only scan (migrations/versions/0025)
+            postgresql_include=["step_count", "status", "model_key"],
+        ),
     )
 
     workspace_id: Mapped[str] = mapped_column(

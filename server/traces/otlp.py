@@ -8,7 +8,6 @@ import binascii
 import gzip
 import json
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +17,16 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
 )
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
+from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 
-from server.traces.attributes import Attributes, clean_attributes, clean_text
+from server.traces.attributes import (
+    Attributes,
+    clean_text,
+    clean_value,
+    cut_text,
+    names_a_secret,
+)
 from server.traces.spans import ReceivedEvent, ReceivedSpan
 
 PROTOBUF = "application/x-protobuf"
@@ -108,7 +113,7 @@ def _spans_of(request: ExportTraceServiceRequest) -> Decoded:
     reasons: list[str] = []
     rejected = 0
     for resource_spans in request.resource_spans:
-        resource = clean_attributes(_pairs(resource_spans.resource.attributes))
+        resource = _attributes(resource_spans.resource.attributes)
         for scope_spans in resource_spans.scope_spans:
             for span in scope_spans.spans:
                 why = _unreadable(span)
@@ -144,23 +149,31 @@ def _received(span: Span, resource: Attributes) -> ReceivedSpan:
         end_unix_nano=end,
         error=span.status.code == Status.STATUS_CODE_ERROR,
         status_message=clean_text(span.status.message[:2000]),
-        attributes=clean_attributes(_pairs(span.attributes)),
+        attributes=_attributes(span.attributes),
         resource=resource,
         events=tuple(
             ReceivedEvent(
                 name=clean_text(event.name[:500]),
                 time_unix_nano=event.time_unix_nano,
-                attributes=clean_attributes(_pairs(event.attributes)),
+                attributes=_attributes(event.attributes),
             )
             for event in span.events
         ),
     )
 
 
-def _pairs(pairs: Any) -> Iterator[tuple[str, object]]:
+def _attributes(pairs: Any) -> Attributes:
+    """OTLP key-values by key, each value cleaned (`clean_value`), a repeated key keeping its
+    last value; a string (most values) read the short way."""
+    found: Attributes = {}
     for pair in pairs:
-        assert isinstance(pair, KeyValue)
-        yield pair.key, value_of(pair.value)
+        key: str = pair.key
+        value: AnyValue = pair.value
+        if value.WhichOneof("value") == "string_value" and not names_a_secret(key):
+            found[clean_text(key)] = cut_text(clean_text(value.string_value))
+        else:
+            found[clean_text(key)] = clean_value(key, value_of(value))
+    return found
 
 
 def value_of(value: AnyValue) -> object:

@@ -4,12 +4,10 @@ by (trace id, span id); the answer an `ExportTraceServiceResponse`, an error a `
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
@@ -22,6 +20,8 @@ from server.errors import Forbidden, ShipwiseError, Unauthenticated
 from server.state import AppState
 from server.token_cache import TokenCache
 from server.traces import otlp, store
+from server.traces.prepare import Prepared, Prices
+from server.traces.preparer import Preparer
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor, Role, TokenScope
 
@@ -51,9 +51,11 @@ class TraceReceiver:
         self._swept: dict[str, float] = {}
         self.after_store: Callable[[str], Awaitable[None]] | None = None
         """Called with the workspace after its spans are committed (set by `server/app.py`)."""
+        self.preparer = Preparer(0)
 
     def bind(self, state: AppState) -> None:
         self.state = state
+        self.preparer = Preparer(state.settings.trace_prepare_processes)
         self.tokens = TokenCache(
             state.read_sessionmaker, ttl=state.settings.token_cache_seconds, ingest=True
         )
@@ -115,15 +117,11 @@ class TraceReceiver:
             raw = otlp.decompress(body, request.headers.get("content-encoding"))
             if len(raw) > MAX_DECOMPRESSED_BYTES:
                 return _too_large(media)
-            decoded = (
-                await asyncio.to_thread(otlp.decode, raw, media)
-                if len(raw) > 262_144
-                else otlp.decode(raw, media)
-            )
+            prices = await self._prices(actor.workspace_id)
+            prepared = await self.preparer.prepare(raw, media, prices)
+            await self._store(actor, prepared)
         except otlp.NotOtlp as exc:
             return _status(400, _INVALID_ARGUMENT, str(exc), media)
-        try:
-            await self._store(actor, decoded.spans)
         except SQLAlchemyError as exc:  # exporters retry a 503
             logger.warning("traces not stored", extra={"error_type": type(exc).__name__})
             return _status(
@@ -133,22 +131,30 @@ class TraceReceiver:
                 media,
                 headers={"Retry-After": "1"},
             )
-        reason = "; ".join(decoded.reasons)
+        reason = "; ".join(prepared.reasons)
         return Response(
-            otlp.response_body(decoded.rejected, reason, media),
+            otlp.response_body(prepared.rejected, reason, media),
             media_type=media,
         )
 
-    async def _store(self, actor: Actor, spans: list[Any]) -> None:
+    async def _prices(self, workspace_id: str) -> Prices:
         assert self.state is not None
-        if spans:
+        async with self.state.read_sessionmaker() as session:
+            return await store.prices_of(session=session, workspace_id=workspace_id)
+
+    async def _store(self, actor: Actor, prepared: Prepared) -> None:
+        assert self.state is not None
+        if prepared.rows:
             async with transaction(self.state.sessionmaker) as session:
-                await store.store_spans(
-                    session=session, workspace_id=actor.workspace_id, spans=spans
+                await store.store_prepared(
+                    session=session, workspace_id=actor.workspace_id, prepared=prepared
                 )
             if self.after_store is not None:  # e.g. live comparisons grade them (docs/live.md)
                 await self.after_store(actor.workspace_id)
         await self._sweep(actor.workspace_id)
+
+    def close(self) -> None:
+        self.preparer.close()
 
     async def _sweep(self, workspace_id: str) -> None:
         """Retention: the workspace's expired traces deleted, at most every 10 minutes."""

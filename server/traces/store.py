@@ -6,8 +6,6 @@ its stored spans plus the request's new ones, each read once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict
 from datetime import timedelta
 from typing import Any
 
@@ -16,13 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db import utcnow
 from server.traces.models import ModelPrice, Trace, TraceSpan
-from server.traces.span_rows import insert_new, insert_of, service_of, span_row, write_unstored
-from server.traces.spans import ReceivedSpan
-from server.traces.steps import Step, step_from_document, step_of
-from server.traces.summary import StoredSpan, summarize
+from server.traces.prepare import Prepared, Prices, stored_span
+from server.traces.span_rows import insert_new, insert_of, write_unstored
+from server.traces.steps import step_from_document
+from server.traces.summary import StoredSpan, summary_columns
 
 
-async def prices_of(*, session: AsyncSession, workspace_id: str) -> dict[str, tuple[int, int]]:
+async def prices_of(*, session: AsyncSession, workspace_id: str) -> Prices:
     """The workspace's model prices: model → (input, output) micro-dollars per million."""
     rows = await session.execute(
         select(
@@ -34,55 +32,38 @@ async def prices_of(*, session: AsyncSession, workspace_id: str) -> dict[str, tu
     return {model: (inp, out) for model, inp, out in rows.all()}
 
 
-async def store_spans(
-    *, session: AsyncSession, workspace_id: str, spans: Sequence[ReceivedSpan]
-) -> int:
-    """Store the spans not stored yet and summarize their traces; the spans new here."""
-    unique = {(s.trace_id, s.span_id): s for s in spans}
-    if not unique:
+async def store_prepared(*, session: AsyncSession, workspace_id: str, prepared: Prepared) -> int:
+    """Store the export's spans not stored yet and summarize their traces; the spans new here."""
+    if not prepared.rows:
         return 0
-    price_of = (await prices_of(session=session, workspace_id=workspace_id)).get
-    steps = {key: step_of(span, price_of) for key, span in unique.items()}
-    by_trace: dict[str, list[StoredSpan]] = {}
-    for key, span in unique.items():
-        by_trace.setdefault(span.trace_id, []).append(_stored(span, steps[key]))
-    created = await _create_traces(session, workspace_id, by_trace)
-    known = sorted(set(by_trace) - created)
+    created = await _create_traces(session, workspace_id, prepared.summaries)
+    known = sorted(set(prepared.summaries) - created)
     await _lock(session, workspace_id, known)
     now = utcnow()
-    fresh: list[dict[str, Any]] = []
-    others: list[dict[str, Any]] = []
-    for key, span in unique.items():
-        row = span_row(workspace_id, span, steps[key], now)
-        (fresh if span.trace_id in created else others).append(row)
-    await write_unstored(session, fresh)
-    inserted = await insert_new(session, others)
+    fresh = [row for row in prepared.rows if row.trace_id in created]
+    others = [row for row in prepared.rows if row.trace_id not in created]
+    await write_unstored(session, workspace_id, fresh, now)
+    inserted = await insert_new(session, workspace_id, others, now)
     if inserted:
-        await _resummarize(session, workspace_id, inserted, by_trace)
+        new_spans: dict[str, list[StoredSpan]] = {}
+        for row in others:
+            if (row.trace_id, row.span_id) in inserted:
+                new_spans.setdefault(row.trace_id, []).append(stored_span(row))
+        await _resummarize(session, workspace_id, inserted, new_spans)
     return len(fresh) + len(inserted)
 
 
-def _stored(span: ReceivedSpan, step: Step) -> StoredSpan:
-    return StoredSpan(
-        step=step, service=service_of(span), attributes=span.attributes, resource=span.resource
-    )
-
-
-def _summary_row(workspace_id: str, trace_id: str, spans: list[StoredSpan]) -> dict[str, Any]:
-    summary = asdict(summarize(spans))
-    summary["model_key"] = "|".join(summary["models"])[:500] or None
-    summary["has_feedback"] = bool(summary["span_feedback"])
-    summary["updated_at"] = utcnow()
-    return {"workspace_id": workspace_id, "id": trace_id, **summary}
+def _summary_row(workspace_id: str, trace_id: str, columns: dict[str, Any]) -> dict[str, Any]:
+    return {"workspace_id": workspace_id, "id": trace_id, **columns, "updated_at": utcnow()}
 
 
 async def _create_traces(
-    session: AsyncSession, workspace_id: str, by_trace: dict[str, list[StoredSpan]]
+    session: AsyncSession, workspace_id: str, summaries: dict[str, dict[str, Any]]
 ) -> set[str]:
     """Each trace's row inserted, summarized from the request's spans, where it is missing
     (in id order, as `_lock` locks); the ids inserted. A row inserted here is this
     transaction's until it commits, so no other request stores spans of it meanwhile."""
-    rows = [_summary_row(workspace_id, t, by_trace[t]) for t in sorted(by_trace)]
+    rows = [_summary_row(workspace_id, t, summaries[t]) for t in sorted(summaries)]
     table = Trace.__table__
     result = await session.execute(  # executemany: SQLAlchemy pages it into multi-row VALUES
         insert_of(session, table).on_conflict_do_nothing().returning(table.c.id), rows
@@ -107,12 +88,11 @@ async def _resummarize(
     session: AsyncSession,
     workspace_id: str,
     inserted: set[tuple[str, str]],
-    received: dict[str, list[StoredSpan]],
+    by_trace: dict[str, list[StoredSpan]],
 ) -> None:
-    """The traces stored before that got new spans, summarized from their stored spans (the
-    new ones taken from the request, not read back) and the request's new spans."""
-    trace_ids = sorted({trace_id for trace_id, _ in inserted})
-    by_trace = {t: [s for s in received[t] if (t, s.step.id) in inserted] for t in trace_ids}
+    """The traces stored before that got new spans (`by_trace`: the request's new spans of
+    each, not read back), summarized from their other stored spans and those."""
+    trace_ids = sorted(by_trace)
     rows = await session.execute(
         select(
             TraceSpan.trace_id,
@@ -146,7 +126,7 @@ async def _resummarize(
     )
     summaries = []
     for trace_id, stored in by_trace.items():
-        row = _summary_row(workspace_id, trace_id, stored)
+        row = _summary_row(workspace_id, trace_id, summary_columns(stored))
         row["has_feedback"] = row["has_feedback"] or trace_id in had_feedback
         summaries.append(row)
     await session.execute(update(Trace), summaries)  # one executemany by primary key

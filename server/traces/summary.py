@@ -79,6 +79,19 @@ def summarize(spans: Sequence[StoredSpan]) -> TraceSummary:
     )
 
 
+SUMMARY_FIELDS = tuple(TraceSummary.__dataclass_fields__)
+
+
+def summary_columns(spans: Sequence[StoredSpan]) -> dict[str, Any]:
+    """The `trace` row's summary columns of these spans: the summary's fields (taken as they
+    are, not through `asdict`'s deep copy), the models as one key and whether any span scored."""
+    summary = summarize(spans)
+    columns = {name: getattr(summary, name) for name in SUMMARY_FIELDS}
+    columns["model_key"] = "|".join(summary.models)[:500] or None
+    columns["has_feedback"] = bool(summary.span_feedback)
+    return columns
+
+
 def _release(first: StoredSpan, ordered: Sequence[StoredSpan]) -> str | None:
     return _attr_of_any([first, *ordered], "shipwise.release") or _text_attr(
         first.resource, "service.version"
