@@ -48,6 +48,14 @@ class Trace(Base):
     __tablename__ = "trace"
     __table_args__ = (
         Index("ix_trace_workspace_id_started_at_id", "workspace_id", "started_at", "id"),
+        # live comparisons' grading cursor (server/live/cursor.py)
+        Index(
+            "ix_trace_workspace_id_service_updated_at_id",
+            "workspace_id",
+            "service",
+            "updated_at",
+            "id",
+        ),
     )
 
     workspace_id: Mapped[str] = mapped_column(
