@@ -164,7 +164,8 @@ async def test_the_embedded_server_killed_mid_batch_on_sqlite(
         await api.post("v2", pattern(0.9, CANDIDATE))
         await _mid_batch(fake)
         assert await server.stop(signal.SIGKILL) == -signal.SIGKILL
-        await server.start()
+        await server.start()  # on a new port
+        api.base_url = server.base_url
         assert await api.graded(live_id) == [0, 0]  # the killed batch left nothing
         await _graded_once(api, maker, live_id, fake)
     finally:
