@@ -40,7 +40,7 @@ import httpx
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select, update
 
-from bench.harness import SMOKE_HELP, create_database, drop_database, emit, free_port
+from bench.harness import SMOKE_HELP, create_database, drop_database, emit, free_port, py_spy
 from bench.kit import services
 from bench.kit.factories import make_workspace
 from bench.soak import Processes
@@ -182,6 +182,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             f"load {_load()}"
         )
         feed_out, reads_out = workdir / "feed.json", workdir / "reads.json"
+        spies = _spies(processes, args.profile, args.seconds)
         clients = [
             _client("feed", api, member, str(args.comparisons), str(args.rate), str(until),
                     str(feed_out)),
@@ -193,6 +194,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if time.time() < until:
                 emit(f"  {time.time() - start:5.0f} s: RSS {processes.latest_mb()}; load {_load()}")
         fed = time.time()
+        for spy in spies:
+            await asyncio.to_thread(spy.wait, 60)
         feed, reads = json.loads(feed_out.read_text()), json.loads(reads_out.read_text())
         await _until("every trace graded", lambda: _drained(maker, ids), DRAIN_SECONDS)
         drain = time.time() - fed
@@ -238,6 +241,32 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await drop_database(name)
 
 
+def _spies(processes: Processes, profile: str | None, seconds: float) -> list[Any]:
+    """`py-spy record` of the API and the worker for the run, collapsed stacks into
+    `<profile>-api.txt` and `<profile>-worker.txt`."""
+    if not profile:
+        return []
+    return [
+        subprocess.Popen(
+            [
+                py_spy(),
+                "record",
+                "--format",
+                "raw",
+                "--duration",
+                str(int(seconds)),
+                "--pid",
+                str(process.pid),
+                "-o",
+                f"{profile}-{label}.txt",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        for label, process in processes.running.items()
+    ]
+
+
 def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
 
@@ -261,6 +290,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, help="override the duration")
     parser.add_argument("--readers", type=int, help="override the readers")
     parser.add_argument("--pause", type=float, default=0.1, help="a reader's pause, seconds")
+    parser.add_argument(
+        "--profile", metavar="PREFIX",
+        help="py-spy the API and the worker: PREFIX-api.txt, PREFIX-worker.txt (collapsed)",
+    )  # fmt: skip
     args = parser.parse_args()
     size = (2, 400, 8.0, 4) if args.smoke else (4, 2000, 300.0, 20)
     for key, default in zip(("comparisons", "rate", "seconds", "readers"), size, strict=True):

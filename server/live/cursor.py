@@ -6,18 +6,19 @@ Every ingest write of a trace (its first spans, and any that arrive later) sets 
 `updated_at`; the order is (updated_at, trace id), read by the index
 `ix_trace_workspace_id_service_updated_at_id`. A comparison keeps two positions in it:
 
-- `scanned`: every trace of the service written up to here was looked at. A batch reads the
-  rows after it, graded or not, watched or not, moves it over each, and grades the watched
-  ones with no grade row: a trace whose late spans write it again is seen again and found
-  graded, so it is graded once.
-- `settled`: traces written up to here were checked once more for a missing grade. An
-  ingest transaction stamps `updated_at` before it commits, so a trace may become visible
-  after a later-stamped one moved `scanned` past it. Each batch checks the traces between
-  `settled` and min(`scanned`, now − `SETTLE`) that have no grade row; each trace crosses
-  that window once, so this too is O(rows written), not O(rows so far).
+- `scanned`: a batch takes the watched traces after it with no grade row, in that order (a
+  trace whose late spans write it again comes after it once more and is found graded). An
+  ingest transaction stamps `updated_at` before it commits, so concurrent exports commit
+  out of stamp order: the cursor stays `LAG` behind the clock, and each batch reads the
+  traces of the last `LAG` again. A batch costs O(batch + traces written in `LAG`).
+- `settled`: a trace committed more than `LAG` after its stamp is behind the cursor when it
+  becomes visible. Each batch checks the traces between `settled` and min(`scanned`, now −
+  `SETTLE`) for a missing grade, each trace once; after traffic stops, the grading job's
+  settle check (server/live/hooks.py) runs that batch.
 
 Both move in the batch's transaction, with its grade rows: a worker killed mid-batch moves
-neither, and the next batch grades the same traces.
+neither, and the next batch grades the same traces. The clock is the worker's, the stamps
+the API's: their hosts' clocks must agree within `LAG` (NTP does).
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ from server.db import UTCDateTime
 from server.live.models import LiveComparison, LiveGrade
 from server.traces.models import Trace
 
+LAG: Final = timedelta(seconds=2)
+"""How far behind the clock the cursor stays: longer than an ingest transaction takes, as a
+rule, from stamping a trace to committing it (each batch reads this much again)."""
 SETTLE: Final = timedelta(seconds=60)
-"""Longer than an ingest transaction takes from stamping a trace to committing it."""
+"""When a trace whose ingest committed more than `LAG` after its stamp is looked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,10 @@ class Key:
 
 def _earlier(a: Key, b: Key) -> Key:
     return a if a.sort_key() <= b.sort_key() else b
+
+
+def _later(a: Key, b: Key) -> Key:
+    return b if a.sort_key() <= b.sort_key() else a
 
 
 def _order() -> Any:
@@ -98,8 +106,8 @@ def _graded(row: LiveComparison) -> ColumnElement[bool]:
     return exists().where(LiveGrade.live_comparison_id == row.id, LiveGrade.trace_id == Trace.id)
 
 
-def _watched(row: LiveComparison, trace: Trace) -> bool:
-    return trace.release in _releases(row) and trace.started_at >= row.started_at
+def _watched(row: LiveComparison) -> list[ColumnElement[bool]]:
+    return [Trace.release.in_(_releases(row)), Trace.started_at >= row.started_at]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,30 +120,28 @@ class Picked:
 
 async def pick(session: AsyncSession, row: LiveComparison, *, batch: int, now: datetime) -> Picked:
     """Up to `batch` traces to grade, the late commits first, with both positions moved on
-    the (locked) row past what was read."""
+    the (locked) row."""
     late = await _late(session, row, batch=batch, now=now)
-    fresh: list[Trace] = []
-    full = False
+    room = batch - len(late)
     position = scanned(row)
-    while len(late) + len(fresh) < batch:
-        want = batch - len(late) - len(fresh)
-        found = (
-            await session.execute(
-                select(Trace, _graded(row))
-                .where(*_service(row), _after(position))
+    fresh: list[Trace] = []
+    if room:
+        fresh = list(
+            await session.scalars(
+                select(Trace)
+                .where(*_service(row), _after(position), *_watched(row), ~_graded(row))
                 .order_by(Trace.updated_at, Trace.id)
-                .limit(want)
+                .limit(room)
             )
-        ).all()
-        for trace, graded in found:
-            position = Key(trace.updated_at, trace.id)
-            if not graded and _watched(row, trace):
-                fresh.append(trace)
-        full = len(found) == want
-        if not full:
-            break
-    row.scanned_at, row.scanned_trace_id = position.at, position.trace_id
-    return Picked(late + fresh, backlog=full or len(late) == batch)
+        )
+    # Every trace after `position` was read (up to the last one taken when the batch is
+    # full), but the cursor stays `LAG` behind the clock: a trace stamped meanwhile and
+    # committed after this read is still after it.
+    read_to = Key(fresh[-1].updated_at, fresh[-1].id) if room and len(fresh) == room else None
+    lagging = Key(now - LAG, None)
+    moved = _later(position, lagging if read_to is None else _earlier(read_to, lagging))
+    row.scanned_at, row.scanned_trace_id = moved.at, moved.trace_id
+    return Picked(late + fresh, backlog=not room or len(fresh) == room)
 
 
 async def _late(
@@ -153,8 +159,7 @@ async def _late(
                 *_service(row),
                 _after(start),
                 _up_to(end),
-                Trace.release.in_(_releases(row)),
-                Trace.started_at >= row.started_at,
+                *_watched(row),
                 ~_graded(row),
             )
             .order_by(Trace.updated_at, Trace.id)
@@ -174,8 +179,7 @@ async def waiting(session: AsyncSession, row: LiveComparison) -> dict[str, int]:
         .where(
             *_service(row),
             _after(scanned(row)),
-            Trace.release.in_(_releases(row)),
-            Trace.started_at >= row.started_at,
+            *_watched(row),
             ~_graded(row),
         )
         .group_by(Trace.release)

@@ -7,7 +7,7 @@ the same."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from bench.kit.factories import WorkspaceFixture, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.waiting import API_POLL_SECONDS, eventually
-from server.db import transaction
+from server.db import transaction, utcnow
 from server.live import cursor, grading
 from server.live.models import LiveComparison, LiveGrade
 from server.traces import store
@@ -101,19 +101,14 @@ async def test_late_spans_do_not_grade_a_trace_twice(backend: Backend) -> None:
     assert await _grade_rows(backend, live["id"]) == (60, 60)
     late = await read_trace(backend, first["v2"][0].trace_id, token=ws.tokens[Role.VIEWER])
     assert len(late["steps"]) == 2  # the late span was stored: the trace was written again
-    # The cursor read past the rewritten traces; another batch finds nothing to grade.
-    async with backend.sessionmaker() as session:
-        row = await session.get(LiveComparison, live["id"])
-        assert row is not None and row.scanned_at is not None
-    assert await _grade_rows(backend, live["id"]) == (60, 60)
 
 
 async def test_a_trace_committed_behind_the_cursor_is_graded_once(
     postgres_backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An ingest transaction stamps its trace, then other exports' later-stamped traces are
-    graded (the cursor moves past the stamp) before it commits: the settle check of a later
-    batch grades it. The worker's batches wait `SETTLE` (60 s) for such a trace; this test's
+    """An ingest transaction stamps its trace and commits only after the cursor, `LAG`
+    behind the clock, passed the stamp: a later batch's settle check grades it, once. The
+    worker's batches look for such a trace `SETTLE` (60 s) after its stamp; this test's
     own batch (the job's call) waits none."""
     backend = postgres_backend
     ws = await make_workspace(backend.sessionmaker)
@@ -124,18 +119,26 @@ async def test_a_trace_committed_behind_the_cursor_is_graded_once(
         await store.store_spans(
             session=session, workspace_id=ws.id, spans=decode(body, PROTOBUF).spans
         )
+        stamp = await session.scalar(select(Trace.updated_at).where(Trace.id == held[0].trace_id))
+        assert stamp is not None
         await _post(backend, ws, "v2", _traces(5, [True] * 5))
         await _post(backend, ws, "v1", _traces(5, [True] * 5))
         await _graded(backend, ws, live["id"], [5, 5])
-    async with backend.sessionmaker() as session:
-        row = await session.get(LiveComparison, live["id"])
-        stamp = await session.scalar(select(Trace.updated_at).where(Trace.id == held[0].trace_id))
-        assert row is not None and row.scanned_at is not None and stamp is not None
-        assert stamp < row.scanned_at  # committed behind the cursor
+        await eventually(utcnow, until=lambda now: now > stamp + cursor.LAG, what="LAG past")
+        await _post(backend, ws, "v1", _traces(1, [True]))  # its batch moves the cursor on
+        await _graded(backend, ws, live["id"], [5, 6])
+        assert await _scanned(backend, live["id"]) > stamp  # committed behind the cursor
     monkeypatch.setattr(cursor, "SETTLE", timedelta(0))
     graded = await grading.grade_batch(sessionmaker=backend.sessionmaker, live_id=live["id"])
     assert graded is not None and graded.graded == 1
     shown = await read(backend, ws.tokens[Role.VIEWER], live["id"])
-    assert [a["graded"] for a in shown["arms"]] == [6, 5]
-    assert await _grade_rows(backend, live["id"]) == (11, 11)
+    assert [a["graded"] for a in shown["arms"]] == [6, 6]
+    assert await _grade_rows(backend, live["id"]) == (12, 12)
     assert await grading.grade_batch(sessionmaker=backend.sessionmaker, live_id=live["id"]) is None
+
+
+async def _scanned(backend: Backend, live_id: str) -> datetime:
+    async with backend.sessionmaker() as session:
+        row = await session.get(LiveComparison, live_id)
+        assert row is not None and row.scanned_at is not None
+        return row.scanned_at
