@@ -188,11 +188,15 @@ async def grade_batch(
             values.append(grade)
             if offset % YIELD_EVERY == YIELD_EVERY - 1:
                 await asyncio.sleep(0)
-        inserted = await session.execute(_insert(session).values(values).on_conflict_do_nothing())
+        # executemany of one cached statement: a 500-row VALUES compiled anew each batch cost
+        # the worker more than grading the traces
+        inserted = await session.execute(
+            _insert(session).on_conflict_do_nothing().returning(LiveGrade.trace_id), values
+        )
         if judging is not None:
             await judging.record(session)
         graded_before = row.graded
-        stored = getattr(inserted, "rowcount", len(values))
+        stored = len(inserted.all())
         if stored == len(values):
             row.graded += stored
             grades = await _history(session, row, graded_before, [_as_grade(v) for v in values])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 from strawberry.types.base import get_object_definition
 
@@ -29,7 +29,11 @@ SHAPE: Final[Shape] = dict.fromkeys(
     WHOLE,
 )
 
-_STAMP: Final = select(LiveComparison.seq, LiveComparison.status)
+_STAMP: Final = select(LiveComparison.seq, LiveComparison.status).where(
+    LiveComparison.id == bindparam("live_id"),
+    LiveComparison.workspace_id == bindparam("workspace_id"),
+)
+"""Built once: a statement made on each read cost more CPU than the read itself."""
 
 
 async def read_stamp(
@@ -44,11 +48,8 @@ async def read_stamp(
     live_id = arguments.get("id")
     if not isinstance(live_id, str):
         return None
-    found = (
-        await connection.execute(
-            _STAMP.where(LiveComparison.id == live_id, LiveComparison.workspace_id == workspace_id)
-        )
-    ).first()
+    params = {"live_id": live_id, "workspace_id": workspace_id}
+    found = (await connection.execute(_STAMP, params)).first()
     return None if found is None else (live_id, found.seq, found.status)
 
 
