@@ -13,9 +13,9 @@ are equal under a 0.1-point margin, so they stay RUNNING and every one of their 
 graded for the whole run.
 
 Last line, JSON: `read_p99_ms` (the readers' clients), `decision_visible_ms` (from the
-return of the later of the two exports holding the traces that decided comparison 0 to a
-reader seeing DECIDED), `graded_once` (no trace graded twice, and once the feed stopped
-every trace of each comparison still RUNNING graded: `drain_s` says how long that took),
+ingest stamp of the last trace comparison 0's decision counted to a reader seeing DECIDED),
+`graded_once` (no trace graded twice, and once the feed stopped every trace of each
+comparison still RUNNING graded: `drain_s` says how long that took),
 `rss_growth_mb` (the largest of the API's and the worker's growth after their first minute;
 null under a minute), `traces_per_s` (stored), `export_p99_ms`.
 """
@@ -43,6 +43,8 @@ from sqlalchemy import func, select, update
 from bench.harness import SMOKE_HELP, create_database, drop_database, emit, free_port, py_spy
 from bench.kit import services
 from bench.kit.factories import make_workspace
+from bench.kit.harness import api_healthy
+from bench.kit.waiting import eventually
 from bench.soak import Processes
 from bench.soak_checks import rss_growth
 from server.db import create_engine, create_sessionmaker
@@ -68,34 +70,18 @@ def _client(*args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(command, cwd=ROOT)
 
 
-async def _until(what: str, check: Any, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not await check():
-        if time.monotonic() > deadline:
-            raise SystemExit(f"not {what} within {seconds:.0f} s")
-        await asyncio.sleep(0.2)
-
-
-async def _healthy(api: str) -> bool:
-    try:
-        async with httpx.AsyncClient() as client:
-            return (await client.get(f"{api}/healthz")).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
-def _visible_ms(decided: dict[str, Any], returned: dict[str, list[list[float]]]) -> float | None:
-    """From the moment the traces that decided it were stored to a reader seeing DECIDED:
-    the decision was made from each arm's first `graded` traces, stored by the later of the
-    returns of the two exports holding each arm's last one."""
-    if not decided:
+async def _visible_ms(maker: Any, live_id: str, seen: float | None) -> float | None:
+    """From the moment the last trace the decision counted was stored (its ingest stamp,
+    `trace.updated_at`, on this host's clock) to a reader seeing DECIDED."""
+    if seen is None:
         return None
-    seen = decided["at"]
-    deciding = max(
-        next((at for at, upto in returned[release] if upto >= graded), seen)
-        for release, graded in decided["graded"].items()
-    )
-    return (seen - deciding) * 1000
+    async with maker() as session:
+        stored = await session.scalar(
+            select(func.max(Trace.updated_at))
+            .join(LiveGrade, LiveGrade.trace_id == Trace.id)
+            .where(LiveGrade.live_comparison_id == live_id)
+        )
+    return None if stored is None else (seen - stored.timestamp()) * 1000
 
 
 def _p99(values: list[float]) -> float | None:
@@ -159,7 +145,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # At the API's priority: here it shares the cores with the feed, the readers and
             # the host's other work, not with the API alone (bench/harness.py worker_command).
             processes.start("worker", "worker", "--nice", "0")
-        await _until("healthy", lambda: _healthy(api), 300)  # a loaded host's start
+        await eventually(lambda: api_healthy(api), timeout=300, what="the API")  # a loaded start
         member = ws.tokens[Role.MEMBER]
         ids = []
         async with httpx.AsyncClient(base_url=api, timeout=60) as client:
@@ -197,7 +183,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for spy in spies:
             await asyncio.to_thread(spy.wait, 60)
         feed, reads = json.loads(feed_out.read_text()), json.loads(reads_out.read_text())
-        await _until("every trace graded", lambda: _drained(maker, ids), DRAIN_SECONDS)
+        await eventually(
+            lambda: _ungraded(maker, ids), until=lambda n: n == 0, timeout=DRAIN_SECONDS,
+            interval=0.2, what="every trace graded",
+        )  # fmt: skip
         drain = time.time() - fed
         async with maker() as session:
             rows = int(await session.scalar(select(func.count()).select_from(LiveGrade)) or 0)
@@ -220,7 +209,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return {
             "read_p99_ms": _p99([ms for _, ms in reads["reads"]]),
             "decision_visible_ms": _rounded(
-                _visible_ms(reads["decided"].get(ids[0], {}), feed["returned"])
+                await _visible_ms(maker, ids[0], reads["decided"].get(ids[0]))
             ),
             "graded_once": rows > 0 and rows == distinct,
             "rss_growth_mb": round(max(growth.values()), 1) if growth else None,
@@ -269,10 +258,6 @@ def _spies(processes: Processes, profile: str | None, seconds: float) -> list[An
 
 def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
-
-
-async def _drained(maker: Any, ids: list[str]) -> bool:
-    return await _ungraded(maker, ids) == 0
 
 
 def main() -> None:

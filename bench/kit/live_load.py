@@ -3,12 +3,11 @@ server, not each other): the feed of OTLP exports and the readers of `/live/:id`
 
 - `feed`: every tick (10 a second) posts one export per comparison and arm at once, as
   independent services' exporters would; comparison 0's candidate passes 60% against 90%,
-  the others' arms both 90%. It writes each export's time and latency, and for comparison 0
-  when each arm's export returned and that arm's traces up to it.
+  the others' arms both 90%. It writes each export's time and latency.
 - `readers`: each reader polls one comparison's page as the portal's `/live/:id` does (its
   persisted document, `LiveComparisonPage`), pausing `pause` seconds between reads; it
-  writes each read's time and latency, and when a reader first saw comparison 0 DECIDED
-  with the arms' graded counts then.
+  writes each read's time and latency, and when a reader first saw each comparison
+  DECIDED.
 
     python bench/kit/live_load.py feed BASE TOKEN COMPARISONS RATE UNTIL OUT
     python bench/kit/live_load.py readers BASE TOKEN IDS COUNT UNTIL OUT [--pause S]
@@ -76,13 +75,12 @@ def pattern(share: float, start: int, n: int) -> list[bool]:
 async def feed(base_url: str, token: str, comparisons: int, rate: int, until: float) -> Any:
     per_tick = max(2, round(rate * TICK_SECONDS / (2 * comparisons)))
     exports: list[list[float]] = []  # [time, ms]
-    returned: dict[str, list[list[float]]] = {CANDIDATE: [], BASELINE: []}
     headers = {"Content-Type": "application/x-protobuf", "Authorization": f"Bearer {token}"}
     limits = httpx.Limits(max_connections=4 * comparisons)
     failed: list[str] = []
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as client:
 
-        async def post(n: int, release: str, passes: list[bool], upto: int) -> None:
+        async def post(n: int, release: str, passes: list[bool]) -> None:
             began = time.time()
             body = export(f"svc{n}", release, passes)
             try:
@@ -94,8 +92,6 @@ async def feed(base_url: str, token: str, comparisons: int, rate: int, until: fl
                 failed.append(code)
                 return
             exports.append([began, (time.time() - began) * 1000])
-            if n == 0:
-                returned[release].append([time.time(), upto])
 
         sent = 0
         while time.time() < until:
@@ -105,11 +101,11 @@ async def feed(base_url: str, token: str, comparisons: int, rate: int, until: fl
                 worse = n == 0
                 for release, share in ((CANDIDATE, 0.6 if worse else 0.9), (BASELINE, 0.9)):
                     passes = pattern(share, sent, per_tick)
-                    sends.append(post(n, release, passes, sent + per_tick))
+                    sends.append(post(n, release, passes))
             await asyncio.gather(*sends)
             sent += per_tick
             await asyncio.sleep(max(0.0, TICK_SECONDS - (time.monotonic() - tick)))
-    return {"exports": exports, "returned": returned, "per_arm": sent, "failed": failed}
+    return {"exports": exports, "per_arm": sent, "failed": failed}
 
 
 async def readers(
@@ -143,10 +139,7 @@ async def readers(
                     reads.append([began, ms])
                     page = found["data"]["liveComparison"]
                     if page["status"] == "DECIDED" and live_id not in decided:
-                        decided[live_id] = {
-                            "at": time.time(),
-                            "graded": {a["release"]: a["graded"] for a in page["arms"]},
-                        }
+                        decided[live_id] = time.time()
                 await asyncio.sleep(pause)
 
         await asyncio.gather(*(reader(i) for i in range(count)))

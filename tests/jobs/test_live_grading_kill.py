@@ -31,8 +31,8 @@ from tests.conftest import PROVIDER_KEY, require_services
 from tests.jobs.crash_stack import WORKER_PROCESS_TESTS, crash_stack, workers_polling
 from tests.jobs.test_embedded_crashes import EmbeddedServer
 from tests.server.dispatch.test_judge_rubric import graded_by_city
-from tests.server.live.canary import CREATE, READ, pattern
-from tests.server.live.test_live_cursor import UNDECIDED, _traces
+from tests.server.live.canary import CREATE, READ, chat_traces, pattern
+from tests.server.live.test_live_cursor import UNDECIDED
 from tests.server.runs.test_judged_imports import judge_requests
 from tests.server.traces.otlp_bodies import PROTOBUF, export
 
@@ -67,7 +67,7 @@ class Api:
         return body["data"]
 
     async def post(self, release: str, passes: list[bool]) -> None:
-        spans = _traces(len(passes), passes)
+        spans = chat_traces(len(passes), passes)
         body = export(spans, service="shop", **{"shipwise.release": release}).SerializeToString()
         async with httpx.AsyncClient(base_url=self.base_url, timeout=120) as client:
             answer = await client.post(

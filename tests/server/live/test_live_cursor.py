@@ -6,7 +6,6 @@ the same."""
 
 from __future__ import annotations
 
-import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,25 +22,11 @@ from server.traces import store
 from server.traces.models import Trace
 from server.traces.otlp import decode
 from server.workspaces.roles import Role
-from tests.server.live.canary import chat_span, create, pattern, read
+from tests.server.live.canary import chat_traces, create, pattern, read
 from tests.server.traces.otlp_bodies import PROTOBUF, SpanSpec, export, post_spans, read_trace
 
 UNDECIDED = {"qualityMarginPoints": 0.1}
 """Equal arms stay RUNNING under this margin for far more traces than a test posts."""
-
-
-def _traces(n: int, passes: list[bool]) -> list[SpanSpec]:
-    now = time.time_ns()
-    return [
-        chat_span(
-            release_answer="It is Paris." if ok else "It is Lyon.",
-            model="m",
-            tokens=(10, 10),
-            duration_ms=50.0,
-            at_ns=now + i * 1000,
-        )  # fmt: skip
-        for i, ok in zip(range(n), passes, strict=True)
-    ]
 
 
 async def _post(
@@ -86,7 +71,7 @@ def _tool_span(parent: SpanSpec) -> SpanSpec:
 async def test_late_spans_do_not_grade_a_trace_twice(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     live = await create(backend, ws, shipPolicy=UNDECIDED)
-    first = {"v2": _traces(20, pattern(0.9, 20)), "v1": _traces(20, pattern(0.9, 20))}
+    first = {"v2": chat_traces(20, pattern(0.9, 20)), "v1": chat_traces(20, pattern(0.9, 20))}
     for release, spans in first.items():
         await _post(backend, ws, release, spans)
     await _graded(backend, ws, live["id"], [20, 20])
@@ -94,7 +79,7 @@ async def test_late_spans_do_not_grade_a_trace_twice(backend: Backend) -> None:
     for release, spans in first.items():
         await _post(backend, ws, release, [_tool_span(s) for s in spans])
     for release in ("v2", "v1"):
-        await _post(backend, ws, release, _traces(10, [True] * 10))
+        await _post(backend, ws, release, chat_traces(10, [True] * 10))
     shown = await _graded(backend, ws, live["id"], [30, 30])
     assert shown["status"] == "RUNNING"
     assert [a["traces"] for a in shown["arms"]] == [30, 30]
@@ -113,7 +98,7 @@ async def test_a_trace_committed_behind_the_cursor_is_graded_once(
     backend = postgres_backend
     ws = await make_workspace(backend.sessionmaker)
     live = await create(backend, ws, shipPolicy=UNDECIDED)
-    held = _traces(1, [True])
+    held = chat_traces(1, [True])
     body = export(held, service="shop", **{"shipwise.release": "v2"}).SerializeToString()
     async with transaction(backend.sessionmaker) as session:
         await store.store_spans(
@@ -121,11 +106,11 @@ async def test_a_trace_committed_behind_the_cursor_is_graded_once(
         )
         stamp = await session.scalar(select(Trace.updated_at).where(Trace.id == held[0].trace_id))
         assert stamp is not None
-        await _post(backend, ws, "v2", _traces(5, [True] * 5))
-        await _post(backend, ws, "v1", _traces(5, [True] * 5))
+        await _post(backend, ws, "v2", chat_traces(5, [True] * 5))
+        await _post(backend, ws, "v1", chat_traces(5, [True] * 5))
         await _graded(backend, ws, live["id"], [5, 5])
         await eventually(utcnow, until=lambda now: now > stamp + cursor.LAG, what="LAG past")
-        await _post(backend, ws, "v1", _traces(1, [True]))  # its batch moves the cursor on
+        await _post(backend, ws, "v1", chat_traces(1, [True]))  # its batch moves the cursor on
         await _graded(backend, ws, live["id"], [5, 6])
         assert await _scanned(backend, live["id"]) > stamp  # committed behind the cursor
     monkeypatch.setattr(cursor, "SETTLE", timedelta(0))
