@@ -137,9 +137,13 @@ async def pick(session: AsyncSession, row: LiveComparison, *, batch: int, now: d
     # Every trace after `position` was read (up to the last one taken when the batch is
     # full), but the cursor stays `LAG` behind the clock: a trace stamped meanwhile and
     # committed after this read is still after it.
-    read_to = Key(fresh[-1].updated_at, fresh[-1].id) if room and len(fresh) == room else None
     lagging = Key(now - LAG, None)
-    moved = _later(position, lagging if read_to is None else _earlier(read_to, lagging))
+    if not room:  # the late ones filled the batch: nothing after `position` was read
+        moved = position
+    elif len(fresh) == room:  # read up to the last one taken
+        moved = _later(position, _earlier(Key(fresh[-1].updated_at, fresh[-1].id), lagging))
+    else:
+        moved = _later(position, lagging)
     row.scanned_at, row.scanned_trace_id = moved.at, moved.trace_id
     return Picked(late + fresh, backlog=not room or len(fresh) == room)
 
