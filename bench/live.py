@@ -1,20 +1,23 @@
-"""Live comparisons under load (docs/live.md, docs/benchmarks.md): live comparisons fed
-traces over OTLP at a steady rate while readers poll `liveComparison(id)` as the portal's
-`/live/:id` does. The embedded runtime (in-process grading jobs) served by uvicorn, on
-SQLite, or with `--postgres` on a PostgreSQL database of its own; the load clients run in the
-same process. Each tick (10 a second) posts every arm's export at once; the run lifts the
-workspace's per-token limit, which 20 readers and 80 exports a second pass.
+"""Live comparisons under load, as deployed (docs/live.md, docs/benchmarks.md): live
+comparisons fed traces over OTLP at a steady rate while readers poll the portal's
+`/live/:id` page. `shipwise serve` on SQLite (its embedded queue grades), or with
+`--postgres` `shipwise serve` and `shipwise worker` as separate processes on a PostgreSQL
+database of their own and a queue of their own on the shared Redis; the feed and the
+readers each run in a process of their own (bench/kit/live_load.py).
 
-Full size: 4 live comparisons, 2,000 traces/s for 5 minutes, 20 readers. `--smoke`: 2
-comparisons, 400 traces/s for 8 s, 4 readers; `--comparisons`, `--rate`, `--seconds`,
-`--readers` override either. One comparison's candidate passes 30 points less than its
-baseline, so it decides (DONT_SHIP) while traffic flows; the others are equal.
+Full size: 4 live comparisons, 2,000 traces/s for 5 minutes, 20 readers (each polling every
+0.1 s). `--smoke`: 2 comparisons, 400 traces/s for 8 s, 4 readers; `--comparisons`,
+`--rate`, `--seconds`, `--readers` override either. Comparison 0's candidate passes 30
+points less than its baseline, so it decides (DONT_SHIP) while traffic flows; the others
+are equal under a 0.1-point margin, so they stay RUNNING and every one of their traces is
+graded for the whole run.
 
-Last line, JSON: `read_p99_ms`, `decision_visible_ms` (from the return of the later of the
-two exports holding the traces that decided it to a reader seeing DECIDED), `graded_once`
-(every grade row's trace is distinct and no trace was graded twice), `rss_growth_mb` (this
-process after its first minute to the end; null under a minute), `traces_per_s` (achieved),
-`export_p99_ms`.
+Last line, JSON: `read_p99_ms` (the readers' clients), `decision_visible_ms` (from the
+ingest stamp of the last trace comparison 0's decision counted to a reader seeing DECIDED),
+`graded_once` (no trace graded twice, and once the feed stopped every trace of each
+comparison still RUNNING graded: `drain_s` says how long that took),
+`rss_growth_mb` (the largest of the API's and the worker's growth after their first minute;
+null under a minute), `traces_per_s` (stored), `export_p99_ms`.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import argparse
 import asyncio
 import json
 import os
-import resource
+import secrets
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,223 +36,261 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import httpx
 from cryptography.fernet import Fernet
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
-from bench.harness import create_database, drop_database
+from bench.harness import SMOKE_HELP, create_database, drop_database, emit, free_port, py_spy
+from bench.kit import services
 from bench.kit.factories import make_workspace
-from bench.kit.harness import Backend, start_backend
-from server.live.models import LiveGrade
+from bench.kit.harness import api_healthy
+from bench.kit.waiting import eventually
+from bench.soak import Processes
+from bench.soak_checks import rss_growth
+from server.db import create_engine, create_sessionmaker
+from server.live.models import LiveComparison, LiveGrade, LiveStatus
 from server.migrate import upgrade
-from server.settings import Settings
+from server.traces.models import Trace
+from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
 
+ROOT = Path(__file__).resolve().parents[1]
 CREATE = """mutation($i: CreateLiveComparisonInput!) { createLiveComparison(input: $i) { id } }"""
-SETTINGS = """mutation($i: WorkspaceSettingsInput!) { updateWorkspaceSettings(input: $i) { id } }"""
-REQUESTS_PER_MINUTE = 100_000
-"""The tokens' limit for the run: 20 readers and 80 exports a second pass the default 600."""
-READ_PAUSE_SECONDS = 0.1
-"""Between one reader's reads: 20 readers make 200 reads a second at most."""
-HEADERS = {"Content-Type": "application/x-protobuf"}
-READ = """query($id: ID!) { liveComparison(id: $id) {
-  status arms { release graded passRate } decision { outcome } sequence { traces low high } } }"""
+DRAIN_SECONDS = 300
+"""A bound on grading what the feed left, once it stopped (not a delay)."""
 
 
-def _kv(key: str, value: str | int) -> KeyValue:
-    any_value = (
-        AnyValue(int_value=value) if isinstance(value, int) else AnyValue(string_value=value)
-    )
-    return KeyValue(key=key, value=any_value)
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
 
 
-def export(service: str, release: str, passes: list[bool]) -> bytes:
-    """One OTLP export: a single-span chat trace per entry, answering right or wrong."""
-    request = ExportTraceServiceRequest()
-    spans = request.resource_spans.add()
-    spans.resource.attributes.extend(
-        [_kv("service.name", service), _kv("shipwise.release", release)]
-    )
-    scope = spans.scope_spans.add()
-    now = time.time_ns()
-    for index, ok in enumerate(passes):
-        span = scope.spans.add(
-            trace_id=os.urandom(16), span_id=os.urandom(8), name="chat",
-            start_time_unix_nano=now + index, end_time_unix_nano=now + index + 80_000_000,
-        )  # fmt: skip
-        parts = [{"type": "text", "content": "It is Paris." if ok else "It is Lyon."}]
-        span.attributes.extend([
-            _kv("gen_ai.operation.name", "chat"), _kv("gen_ai.request.model", "m"),
-            _kv("gen_ai.usage.output_tokens", 12), _kv("shipwise.expected", "Paris"),
-            _kv("gen_ai.output.messages", json.dumps([{"role": "assistant", "parts": parts}])),
-        ])  # fmt: skip
-    body: bytes = request.SerializeToString()
-    return body
+def _client(*args: str) -> subprocess.Popen[bytes]:
+    """bench/kit/live_load.py in a process of its own."""
+    command = [sys.executable, str(ROOT / "bench" / "kit" / "live_load.py"), *args]
+    return subprocess.Popen(command, cwd=ROOT)
 
 
-def rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-async def run(
-    comparisons: int, rate: int, seconds: float, readers: int, *, postgres: bool = False
-) -> dict[str, Any]:
-    """One run on embedded SQLite, or on a fresh PostgreSQL database of its own."""
-    with tempfile.TemporaryDirectory() as tmp:
-        database, name = (await create_database()) if postgres else ("", "")
-        settings = Settings(
-            data_dir=Path(tmp), secret_key=Fernet.generate_key().decode(), database_url=database
-        )
-        try:
-            await asyncio.to_thread(upgrade, settings.database_url)
-            async with start_backend("postgres" if postgres else "sqlite", settings) as backend:
-                return await _drive(backend, comparisons, rate, seconds, readers)
-        finally:
-            if name:
-                await drop_database(name)
-
-
-def _visible_ms(
-    seen: dict[str, float], returned: dict[str, list[tuple[float, int]]], live_id: str
-) -> float | None:
-    """From the moment the traces that decided it were stored to a reader seeing DECIDED:
-    the decision was made from the arms' first `graded` traces, stored by the later of the
-    returns of the two exports holding each arm's last one."""
-    if live_id not in seen:
+async def _visible_ms(maker: Any, live_id: str, seen: float | None) -> float | None:
+    """From the moment the last trace the decision counted was stored (its ingest stamp,
+    `trace.updated_at`, on this host's clock) to a reader seeing DECIDED."""
+    if seen is None:
         return None
-    deciding = max(
-        next(
-            (at for at, upto in returned[release] if upto >= seen[f"{live_id}:{release}"]),
-            seen[live_id],
+    async with maker() as session:
+        stored = await session.scalar(
+            select(func.max(Trace.updated_at))
+            .join(LiveGrade, LiveGrade.trace_id == Trace.id)
+            .where(LiveGrade.live_comparison_id == live_id)
         )
-        for release in ("v2", "v1")
-    )
-    return (seen[live_id] - deciding) * 1000
+    return None if stored is None else (seen - stored.timestamp()) * 1000
 
 
-async def _drive(
-    backend: Backend, comparisons: int, rate: int, seconds: float, readers: int
-) -> dict[str, Any]:
-    ws = await make_workspace(backend.sessionmaker)
-    member, viewer = ws.tokens[Role.MEMBER], ws.tokens[Role.VIEWER]
-    limit = {"i": {"requestsPerMinutePerToken": REQUESTS_PER_MINUTE}}
-    (await backend.gql(SETTINGS, limit, token=ws.owner)).ok()
-    ids = []
-    for n in range(comparisons):
-        spec = {"service": f"svc{n}", "candidateRelease": "v2", "baselineReleases": ["v1"]}
-        ids.append(
-            (await backend.gql(CREATE, {"i": spec}, token=member)).ok()["createLiveComparison"][
-                "id"
-            ]
-        )
-    posted: list[tuple[float, int]] = []  # (tick's end, traces an arm so far)
-    returned: dict[str, list[tuple[float, int]]] = {"v2": [], "v1": []}
-    """svc0's exports an arm: (when it returned, that arm's traces up to it)."""
-    latencies: list[float] = []
-    seen_decided: dict[str, float] = {}
-    stop = asyncio.Event()
-    start = time.monotonic()
-    rss_at_minute: float | None = None
+def _p99(values: list[float]) -> float | None:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 1) if ordered else None
 
-    exports: list[float] = []
 
-    async def post(service: str, release: str, passes: list[bool], upto: int) -> None:
-        began = time.monotonic()
-        answer = await backend.client.post(
-            "/v1/traces", content=export(service, release, passes),
-            headers={**HEADERS, "Authorization": f"Bearer {member}"},
-        )  # fmt: skip
-        exports.append((time.monotonic() - began) * 1000)
-        assert answer.status_code == 200, answer.text
-        if service == "svc0":
-            returned[release].append((time.monotonic(), upto))
-
-    async def feed() -> None:
-        """A tick's exports go out together, as independent services' exporters would."""
-        nonlocal rss_at_minute
-        per_tick = max(2, rate // 10 // (2 * comparisons))  # 10 exports a second per arm
-        sent = 0
-        while time.monotonic() - start < seconds:
-            tick = time.monotonic()
-            sends = []
-            for n in range(comparisons):
-                worse = n == 0
-                for release, share in (("v2", 0.6 if worse else 0.9), ("v1", 0.9)):
-                    passes = [
-                        int((sent + i + 1) * share) > int((sent + i) * share)
-                        for i in range(per_tick)
-                    ]
-                    sends.append(post(f"svc{n}", release, passes, sent + per_tick))
-            await asyncio.gather(*sends)
-            sent += per_tick
-            posted.append((time.monotonic(), sent))
-            if rss_at_minute is None and time.monotonic() - start >= 60:
-                rss_at_minute = rss_mb()
-            await asyncio.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
-        stop.set()
-
-    async def read(index: int) -> None:
-        live_id = ids[index % len(ids)]
-        while not stop.is_set():
-            began = time.monotonic()
-            found = (await backend.gql(READ, {"id": live_id}, token=viewer)).ok()["liveComparison"]
-            latencies.append((time.monotonic() - began) * 1000)
-            if found["status"] == "DECIDED" and live_id not in seen_decided:
-                seen_decided[live_id] = time.monotonic()
-                for arm in found["arms"]:
-                    seen_decided[f"{live_id}:{arm['release']}"] = arm["graded"]
-            await asyncio.sleep(READ_PAUSE_SECONDS)
-
-    await asyncio.gather(feed(), *(read(i) for i in range(readers)))
-    achieved = posted[-1][1] * 2 * comparisons / (time.monotonic() - start) if posted else 0.0
-    visible = _visible_ms(seen_decided, returned, ids[0])
-    async with backend.sessionmaker() as session:
-        rows = await session.scalar(select(func.count()).select_from(LiveGrade))
-        distinct = await session.scalar(
-            select(func.count()).select_from(
-                select(LiveGrade.live_comparison_id, LiveGrade.trace_id).distinct().subquery()
+async def _ungraded(maker: Any, ids: list[str]) -> int:
+    """Watched traces of the RUNNING comparisons with no grade row."""
+    missing = 0
+    async with maker() as session:
+        for row in await session.scalars(
+            select(LiveComparison).where(
+                LiveComparison.id.in_(ids), LiveComparison.status == LiveStatus.RUNNING.value
             )
+        ):
+            graded = select(LiveGrade.trace_id).where(LiveGrade.live_comparison_id == row.id)
+            missing += int(
+                await session.scalar(
+                    select(func.count()).where(
+                        Trace.workspace_id == row.workspace_id,
+                        Trace.service == row.service,
+                        Trace.release.in_([row.candidate_release, *row.baseline_releases]),
+                        Trace.started_at >= row.started_at,
+                        Trace.id.not_in(graded),
+                    )
+                )
+                or 0
+            )
+    return missing
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    workdir = Path(tempfile.mkdtemp(prefix="shipwise-live-"))
+    database_url, name = (await create_database()) if args.postgres else ("", "")
+    database_url = database_url or f"sqlite+aiosqlite:///{workdir / 'data' / 'shipwise.db'}"
+    (workdir / "data").mkdir()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("SHIPWISE_")},
+        "SHIPWISE_DATABASE_URL": database_url, "SHIPWISE_DATA_DIR": str(workdir / "data"),
+        "SHIPWISE_SECRET_KEY": Fernet.generate_key().decode(), "SHIPWISE_LOG_LEVEL": "WARNING",
+    }  # fmt: skip
+    if args.postgres:
+        env["SHIPWISE_REDIS_URL"] = services.redis_url()
+        env["SHIPWISE_QUEUE_NAME"] = f"shipwise-live-{secrets.token_hex(4)}"
+    processes = Processes(env, workdir)
+    engine = create_engine(database_url)
+    maker = create_sessionmaker(engine)
+    try:
+        await asyncio.to_thread(upgrade, database_url)
+        ws = await make_workspace(maker)
+        async with maker() as session, session.begin():  # 20 readers outrun 600 a minute
+            await session.execute(
+                update(Workspace).where(Workspace.id == ws.id)
+                .values(requests_per_minute_per_token=10**9)
+            )  # fmt: skip
+        port = free_port()
+        api = f"http://127.0.0.1:{port}"
+        processes.start("api", "serve", "--port", str(port))
+        if args.postgres:
+            # At the API's priority: here it shares the cores with the feed, the readers and
+            # the host's other work, not with the API alone (bench/harness.py worker_command).
+            processes.start("worker", "worker", "--nice", "0")
+        await eventually(lambda: api_healthy(api), timeout=300, what="the API")  # a loaded start
+        member = ws.tokens[Role.MEMBER]
+        ids = []
+        async with httpx.AsyncClient(base_url=api, timeout=60) as client:
+            for n in range(args.comparisons):
+                spec: dict[str, Any] = {
+                    "service": f"svc{n}", "candidateRelease": "v2", "baselineReleases": ["v1"],
+                }  # fmt: skip
+                if n:  # equal arms: undecided for the whole run under a tiny margin
+                    spec["shipPolicy"] = {"qualityMarginPoints": 0.1}
+                answer = await client.post(
+                    "/graphql", json={"query": CREATE, "variables": {"i": spec}},
+                    headers={"Authorization": f"Bearer {member}"},
+                )  # fmt: skip
+                ids.append(answer.json()["data"]["createLiveComparison"]["id"])
+        start = time.time()
+        until = start + args.seconds
+        emit(
+            f"live for {args.seconds:g} s: {args.comparisons} comparisons, {args.rate:,} traces/s "
+            f"asked, {args.readers} readers; {'PostgreSQL' if args.postgres else 'SQLite'}; "
+            f"load {_load()}"
         )
-    latencies.sort()
-    exports.sort()
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else None
-    return {
-        "read_p99_ms": round(p99, 1) if p99 is not None else None,
-        "decision_visible_ms": round(visible, 1) if visible is not None else None,
-        "graded_once": bool(rows) and rows == distinct,
-        "rss_growth_mb": None if rss_at_minute is None else round(rss_mb() - rss_at_minute, 1),
-        "traces_per_s": round(achieved, 1),
-        "export_p99_ms": round(exports[int(len(exports) * 0.99)], 1) if exports else None,
-        "graded": rows,
-        "reads": len(latencies),
-    }
+        feed_out, reads_out = workdir / "feed.json", workdir / "reads.json"
+        spies = _spies(processes, args.profile, args.seconds)
+        clients = [
+            _client("feed", api, member, str(args.comparisons), str(args.rate), str(until),
+                    str(feed_out)),
+            _client("readers", api, ws.tokens[Role.VIEWER], ",".join(ids), str(args.readers),
+                    str(until), str(reads_out), "--pause", str(args.pause)),
+        ]  # fmt: skip
+        while any(c.poll() is None for c in clients):
+            await asyncio.sleep(min(30.0, max(1.0, until - time.time())))
+            if time.time() < until:
+                emit(f"  {time.time() - start:5.0f} s: RSS {processes.latest_mb()}; load {_load()}")
+        fed = time.time()
+        for spy in spies:
+            await asyncio.to_thread(spy.wait, 60)
+        feed, reads = json.loads(feed_out.read_text()), json.loads(reads_out.read_text())
+        await eventually(
+            lambda: _ungraded(maker, ids), until=lambda n: n == 0, timeout=DRAIN_SECONDS,
+            interval=0.2, what="every trace graded",
+        )  # fmt: skip
+        drain = time.time() - fed
+        async with maker() as session:
+            rows = int(await session.scalar(select(func.count()).select_from(LiveGrade)) or 0)
+            distinct = int(
+                await session.scalar(
+                    select(func.count()).select_from(
+                        select(LiveGrade.live_comparison_id, LiveGrade.trace_id)
+                        .distinct()
+                        .subquery()
+                    )
+                )
+                or 0
+            )
+            traces = int(await session.scalar(select(func.count()).select_from(Trace)) or 0)
+        growth, _ = rss_growth(processes.rss, processes.started)
+        for label, mb in growth.items():
+            emit(f"RSS growth after the first minute, {label}: {mb:+.1f} MB (target ≤ 50)")
+        if feed["failed"] or reads["failed"]:
+            emit(f"failed: exports {feed['failed'][:5]}, reads {reads['failed'][:5]}")
+        return {
+            "read_p99_ms": _p99([ms for _, ms in reads["reads"]]),
+            "decision_visible_ms": _rounded(
+                await _visible_ms(maker, ids[0], reads["decided"].get(ids[0]))
+            ),
+            "graded_once": rows > 0 and rows == distinct,
+            "rss_growth_mb": round(max(growth.values()), 1) if growth else None,
+            "traces_per_s": round(traces / args.seconds, 1),
+            "export_p99_ms": _p99([ms for _, ms in feed["exports"]]),
+            "graded": rows,
+            "traces": traces,
+            "drain_s": round(drain, 1),
+            "reads": len(reads["reads"]),
+            "failed_exports": len(feed["failed"]),
+            "failed_reads": len(reads["failed"]),
+            "load": _load(),
+        }
+    finally:
+        processes.stop()
+        await engine.dispose()
+        if name:
+            await drop_database(name)
+
+
+def _spies(processes: Processes, profile: str | None, seconds: float) -> list[Any]:
+    """`py-spy record` of the API and the worker for the run, collapsed stacks into
+    `<profile>-api.txt` and `<profile>-worker.txt`."""
+    if not profile:
+        return []
+    return [
+        subprocess.Popen(
+            [
+                py_spy(),
+                "record",
+                "--format",
+                "raw",
+                "--duration",
+                str(int(seconds)),
+                "--pid",
+                str(process.pid),
+                "-o",
+                f"{profile}-{label}.txt",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        for label, process in processes.running.items()
+    ]
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--smoke", action="store_true", help="2 comparisons, 400/s, 8 s, 4 readers")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--postgres", action="store_true", help="PostgreSQL (a database of its own), not SQLite"
-    )
+        "--smoke", action="store_true",
+        help=SMOKE_HELP + " 2 comparisons, 400 traces/s, 8 s, 4 readers.",
+    )  # fmt: skip
+    parser.add_argument(
+        "--postgres", action="store_true",
+        help="PostgreSQL (a database of its own) and a `shipwise worker`, not SQLite",
+    )  # fmt: skip
     parser.add_argument("--comparisons", type=int, help="override the size's comparisons")
     parser.add_argument("--rate", type=int, help="override the traces a second asked")
     parser.add_argument("--seconds", type=float, help="override the duration")
     parser.add_argument("--readers", type=int, help="override the readers")
+    parser.add_argument("--pause", type=float, default=0.1, help="a reader's pause, seconds")
+    parser.add_argument(
+        "--profile", metavar="PREFIX",
+        help="py-spy the API and the worker: PREFIX-api.txt, PREFIX-worker.txt (collapsed)",
+    )  # fmt: skip
     args = parser.parse_args()
-    size = [2, 400, 8.0, 4] if args.smoke else [4, 2000, 300.0, 20]
-    for index, given in enumerate((args.comparisons, args.rate, args.seconds, args.readers)):
-        if given is not None:
-            size[index] = given
-    comparisons, rate, seconds, readers = size
-    figures = asyncio.run(
-        run(int(comparisons), int(rate), float(seconds), int(readers), postgres=args.postgres)
-    )
-    figures["smoke"] = args.smoke
-    figures["backend"] = "postgresql" if args.postgres else "sqlite"
-    figures["size"] = {"comparisons": comparisons, "rate": rate, "seconds": seconds,
-                       "readers": readers}  # fmt: skip
-    print(json.dumps(figures))  # noqa: T201
+    size = (2, 400, 8.0, 4) if args.smoke else (4, 2000, 300.0, 20)
+    for key, default in zip(("comparisons", "rate", "seconds", "readers"), size, strict=True):
+        if getattr(args, key) is None:
+            setattr(args, key, default)
+    figures = asyncio.run(run(args))
+    figures |= {
+        "smoke": args.smoke,
+        "backend": "postgresql" if args.postgres else "sqlite",
+        "size": {key: getattr(args, key) for key in ("comparisons", "rate", "seconds", "readers")},
+    }
+    emit(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ from bench.harness import (
     worker_command,
 )
 from bench.kit.factories import make_comparison_setup, make_workspace
+from bench.kit.harness import api_healthy
 from bench.kit.private_redis import PrivateRedis
 from bench.soak_checks import (
     Buckets,
@@ -262,7 +263,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         processes.start("api", "serve", "--port", str(port))
         processes.start("worker 1", *worker_command(smoke=args.smoke))
         processes.start("worker 2", *worker_command(smoke=args.smoke))
-        await _until("healthy", lambda: _healthy(api), 300)  # bounds for a loaded host's start
+        await _until("healthy", lambda: api_healthy(api), 300)  # bounds for a loaded host's start
         await _until("polling", lambda: _polling(redis.url, queue_name), 300)
         start = time.time()
         until = start + args.minutes * 60
@@ -347,14 +348,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         fake.wait(timeout=30)
         redis.stop()
         await drop_database(name, ADMIN_URL)
-
-
-async def _healthy(api: str) -> bool:
-    try:
-        async with httpx.AsyncClient() as client:
-            return (await client.get(f"{api}/healthz")).status_code == 200
-    except httpx.HTTPError:
-        return False
 
 
 async def _progress(maker: Any, starter: Starter, processes: Processes, start: float) -> None:

@@ -2,7 +2,8 @@
 
 Queued by trace ingest (`server/traces/receiver.py`) with a job id per workspace and
 quarter second, so a burst of exports makes one job; a job that graded something queues
-the next quarter's, so traces stored while it ran are not left waiting for more traffic.
+the next quarter's, so traces stored while it ran are not left waiting for more traffic,
+and a settle check two minutes on (`hooks.queue_settle_check`, server/live/cursor.py).
 """
 
 from __future__ import annotations
@@ -34,4 +35,5 @@ async def grade_live_traces(ctx: dict[str, Any], workspace_id: str) -> int:
                 break
     if total:
         await hooks.queue_grading(ctx["queue"], workspace_id, ahead=1)
+        await hooks.queue_settle_check(ctx["queue"], workspace_id)
     return total

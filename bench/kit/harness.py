@@ -138,3 +138,12 @@ def stop_worker_process(process: subprocess.Popen[bytes], timeout: float = 20) -
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+async def api_healthy(api: str) -> bool:
+    """Whether a served API at `api` answers `/healthz`."""
+    try:
+        async with httpx.AsyncClient() as client:
+            return (await client.get(f"{api}/healthz")).status_code == 200
+    except httpx.HTTPError:
+        return False

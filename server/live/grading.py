@@ -1,10 +1,12 @@
 """Grading a live comparison's new traces in batches, then deciding again (docs/live.md).
 
 One batch runs under the live comparison's row lock, so concurrent workers take turns and
-arrival order (`ordinal`) is the order of grading. A grade row's key is (live comparison,
-trace): a trace is graded once, even when a worker dies mid-batch (its uncommitted grades
-vanish with it and the next batch grades those traces again). Only traces of the watched
-service and releases that started at or after the comparison's start count.
+arrival order (`ordinal`) is the order of grading. Which traces a batch takes is
+`server.live.cursor`: the rows written since the last batch, read by a cursor that moves
+with the batch's grade rows. A grade row's key is (live comparison, trace): a trace is
+graded once, even when a worker dies mid-batch (its uncommitted grades and cursor vanish
+with it and the next batch grades those traces again). Only traces of the watched service
+and releases that started at or after the comparison's start count.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import exists, func, select
+import numpy as np
+from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -23,7 +26,7 @@ from server.checks.evaluate import run_in_order
 from server.checks.spec import TRAJECTORY_KINDS, CheckKind
 from server.db import transaction, utcnow
 from server.judges.rubric_grade import Case, grade_output
-from server.live import figures, history, service
+from server.live import cursor, figures, history, service
 from server.live.judging import Judging, open_judging
 from server.live.models import LiveComparison, LiveGrade, LiveStatus
 from server.providers.registry import ProviderPool
@@ -54,15 +57,6 @@ class Graded:
 def _insert(session: AsyncSession) -> Any:
     dialect = session.get_bind().dialect.name
     return (pg_insert if dialect == "postgresql" else sqlite_insert)(LiveGrade)
-
-
-def _watched(row: LiveComparison) -> list[Any]:
-    return [
-        Trace.workspace_id == row.workspace_id,
-        Trace.service == row.service,
-        Trace.release.in_([row.candidate_release, *row.baseline_releases]),
-        Trace.started_at >= row.started_at,
-    ]
 
 
 async def grade_trace(
@@ -117,16 +111,18 @@ async def grade_trace(
 
 
 async def _traces_seen(
-    session: AsyncSession, row: LiveComparison, *, backlog: bool
+    session: AsyncSession, row: LiveComparison, grades: history.History, *, backlog: bool
 ) -> dict[str, int]:
-    """Traces seen an arm. With no backlog (the batch took fewer than it could) every
-    watched trace is graded, so the arms' graded counts say it and no count is run."""
+    """Traces seen an arm: the graded ones and, under a backlog, those waiting after the
+    cursor. With no backlog the batch took every watched trace, so no count is run."""
     if not backlog:
         return {}
-    counts = await session.execute(
-        select(Trace.release, func.count()).where(*_watched(row)).group_by(Trace.release)
-    )
-    return {str(release): int(n) for release, n in counts.all()}
+    waiting = await cursor.waiting(session, row)
+    graded = np.bincount(grades.arm[grades.arm >= 0], minlength=len(grades.releases))
+    return {
+        release: int(graded[index]) + waiting.get(release, 0)
+        for index, release in enumerate(grades.releases)
+    }
 
 
 async def _history(
@@ -172,19 +168,10 @@ async def grade_batch(
         if row is None or row.status != LiveStatus.RUNNING.value:
             history.forget(live_id)
             return None
-        graded_already = exists().where(
-            LiveGrade.live_comparison_id == row.id, LiveGrade.trace_id == Trace.id
-        )
-        traces = list(
-            await session.scalars(
-                select(Trace)
-                .where(*_watched(row), ~graded_already)
-                .order_by(Trace.started_at, Trace.id)
-                .limit(batch)
-            )
-        )
+        picked = await cursor.pick(session, row, batch=batch, now=utcnow())
+        traces = picked.traces
         if not traces:
-            return None
+            return None  # the cursor's move over traces seen and skipped still commits
         steps: dict[str, list[dict[str, Any]]] = {}
         if any(CheckKind(c["kind"]) in TRAJECTORY_KINDS for c in row.checks):
             steps = await trajectories_of(
@@ -201,17 +188,23 @@ async def grade_batch(
             values.append(grade)
             if offset % YIELD_EVERY == YIELD_EVERY - 1:
                 await asyncio.sleep(0)
-        inserted = await session.execute(_insert(session).values(values).on_conflict_do_nothing())
+        # executemany of one cached statement: a 500-row VALUES compiled anew each batch cost
+        # the worker more than grading the traces
+        inserted = await session.execute(
+            _insert(session).on_conflict_do_nothing().returning(LiveGrade.trace_id), values
+        )
         if judging is not None:
             await judging.record(session)
         graded_before = row.graded
-        row.graded += len(values)
-        if getattr(inserted, "rowcount", len(values)) == len(values):
+        stored = len(inserted.all())
+        if stored == len(values):
+            row.graded += stored
             grades = await _history(session, row, graded_before, [_as_grade(v) for v in values])
         else:  # a grade row was there already: the stored rows are the truth
             grades = history.History.empty((row.candidate_release, *row.baseline_releases))
             grades = grades.extended(await _all_grades(session, row.id))
-        seen = await _traces_seen(session, row, backlog=len(traces) >= batch)
+            row.graded = grades.graded
+        seen = await _traces_seen(session, row, grades, backlog=picked.backlog)
         shown = await asyncio.to_thread(
             figures.compute,
             candidate=row.candidate_release,

@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.live import service
+from server.live import cursor, service
 from server.live.grading import Graded
 from server.runtime.interfaces import EventBus, JobQueue
 from server.webhooks.models import WebhookEvent
@@ -31,13 +31,25 @@ def grading_job_id(workspace_id: str, *, ahead: int = 0) -> str:
 
 async def queue_grading(queue: JobQueue, workspace_id: str, *, ahead: int = 0) -> None:
     """Queue the grading job (`jobs/live.py`) by name; never raises."""
+    delay = timedelta(seconds=SLICE_SECONDS * ahead) if ahead else None
+    await _enqueue(queue, workspace_id, grading_job_id(workspace_id, ahead=ahead), delay)
+
+
+async def queue_settle_check(queue: JobQueue, workspace_id: str) -> None:
+    """The grading job once more two `SETTLE`s after the current `SETTLE`-long slot began
+    (one a slot), so a trace that committed behind the cursor (server/live/cursor.py) is
+    graded after the traffic stopped too; never raises."""
+    settle = cursor.SETTLE.total_seconds()
+    slot = int(time.time() / settle)
+    job_id = f"live-settle:{workspace_id}:{slot}"
+    await _enqueue(queue, workspace_id, job_id, timedelta(seconds=2 * settle))
+
+
+async def _enqueue(
+    queue: JobQueue, workspace_id: str, job_id: str, delay: timedelta | None
+) -> None:
     try:
-        await queue.enqueue(
-            GRADING_JOB,
-            workspace_id,
-            job_id=grading_job_id(workspace_id, ahead=ahead),
-            delay=timedelta(seconds=SLICE_SECONDS * ahead) if ahead else None,
-        )
+        await queue.enqueue(GRADING_JOB, workspace_id, job_id=job_id, delay=delay)
     except Exception as exc:  # the next export queues it again
         logger.warning("live grading not queued", extra={"error_type": type(exc).__name__})
 

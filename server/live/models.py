@@ -54,6 +54,14 @@ class LiveComparison(Base):
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    scanned_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime, comment="grading's cursor: traces written up to here were looked at"
+    )
+    scanned_trace_id: Mapped[str | None] = mapped_column(String(32))
+    settled_at: Mapped[datetime | None] = mapped_column(
+        UTCDateTime, comment="traces written up to here were checked again for a late commit"
+    )
+    settled_trace_id: Mapped[str | None] = mapped_column(String(32))
 
 
 class LiveGrade(Base):

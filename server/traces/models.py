@@ -55,6 +55,14 @@ class Trace(Base):
             # the list's count filters on these: an index-only scan (migrations/versions/0025)
             postgresql_include=["step_count", "status", "model_key"],
         ),
+        # live comparisons' grading cursor (server/live/cursor.py)
+        Index(
+            "ix_trace_workspace_id_service_updated_at_id",
+            "workspace_id",
+            "service",
+            "updated_at",
+            "id",
+        ),
     )
 
     workspace_id: Mapped[str] = mapped_column(

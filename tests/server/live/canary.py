@@ -110,3 +110,18 @@ async def read(backend: Backend, token: str, live_id: str) -> dict[str, Any]:
         "liveComparison"
     ]
     return found
+
+
+def chat_traces(n: int, passes: list[bool]) -> list[SpanSpec]:
+    """`n` single-span chat traces starting now, passing as `passes` says."""
+    now = time.time_ns()
+    return [
+        chat_span(
+            release_answer="It is Paris." if ok else "It is Lyon.",
+            model="m",
+            tokens=(10, 10),
+            duration_ms=50.0,
+            at_ns=now + i * 1000,
+        )  # fmt: skip
+        for i, ok in zip(range(n), passes, strict=True)
+    ]

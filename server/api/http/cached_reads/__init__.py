@@ -3,7 +3,7 @@ column its allowed fields show, read fresh on each request."""
 
 from __future__ import annotations
 
-from server.api.http.cached_reads import comparison, comparisons
+from server.api.http.cached_reads import comparison, comparisons, live
 from server.api.http.cached_reads.shape import Rule
 
-RULES: tuple[Rule, ...] = (comparison.RULE, comparisons.RULE)
+RULES: tuple[Rule, ...] = (comparison.RULE, comparisons.RULE, live.RULE)
