@@ -17,8 +17,6 @@ from starlette.routing import Route, WebSocketRoute
 
 from jobs.main import run as run_jobs
 from jobs.registry import build_registry
-from server.api.direct_reads import known as direct_documents
-from server.api.direct_reads.documents import DirectReads
 from server.api.http import persisted
 from server.api.http.body_limit import BodyLimitMiddleware
 from server.api.http.graphql_view import ShipwiseGraphQL
@@ -35,6 +33,7 @@ from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
 from server.live import hooks as live_hooks
 from server.metrics import MetricsMiddleware, metrics_endpoint
+from server.page_reads.driver import DriverConnections
 from server.portal import files as portal_files
 from server.providers.openai_compatible import provider_timeout
 from server.providers.registry import ProviderPool
@@ -130,6 +129,9 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             secret_box=secret_box,
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
             providers=providers,
+            page_connections=DriverConnections(engine)
+            if engine.dialect.name == "postgresql"
+            else None,
         )
         app.state.shipwise = state
         traces.bind(state)
@@ -137,12 +139,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             sessionmaker=state.sessionmaker, queue=state.queue
         )
         persisted_documents = persisted.load(settings.persisted_documents_file())
-        direct = (
-            DirectReads(engine, direct_documents.DOCUMENTS, persisted_documents)
-            if settings.direct_reads
-            else None
-        )
-        graphql.view = ShipwiseGraphQL(build_schema(settings), state, direct, persisted_documents)
+        graphql.view = ShipwiseGraphQL(build_schema(settings), state, persisted_documents)
         if runtime.embedded:
             await _free_stale_leases(sessionmaker)
         await runtime.start()
@@ -155,8 +152,8 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             # and records its calls in flight): only then are the providers closed.
             await runtime.close()
             await providers.aclose()
-            if direct is not None:
-                await direct.close()
+            if state.page_connections is not None:
+                await state.page_connections.close()
             await engine.dispose()
 
     return Starlette(

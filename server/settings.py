@@ -97,11 +97,6 @@ class Settings(BaseSettings):
         "(server/api/http/response_cache.py); 0 turns the cache off.",
     )
 
-    direct_reads: bool = Field(
-        True,
-        description="Answer the portal's comparison pages straight from SQL rows on "
-        "PostgreSQL (server/api/direct_reads); off: the schema answers every document.",
-    )
     persisted_documents: Path | None = Field(
         None,
         description="The portal's persisted documents, hash to text; unset: the built "

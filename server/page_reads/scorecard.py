@@ -3,12 +3,10 @@ verdict row's state, stored scorecard document and finalization time, in one sta
 one frozen value.
 
 The value's attributes are the `Scorecard` type's GraphQL fields in snake case: the
-`Comparison.scorecard` field builds its type from `card_of` (the verdict row the page's read
-holds), the direct answer shows the statement's value as the document selects it
-(`server/api/direct_reads/scorecards.py`). A new field of the scorecard is one attribute
-here (read from the stored document in `card_of`) and one field of the type. Sub-documents
-the type reads as its own objects (a baseline's `pairwise`, the `stopping`) are carried as
-stored; the direct answer leaves a document selecting them to the schema.
+`Comparison.scorecard` field builds its type from `card_of` (the verdict row its loader
+reads). A new field of the scorecard is one attribute here (read from the stored document
+in `card_of`) and one field of the type. Sub-documents the type reads as its own objects (a
+baseline's `pairwise`, the `stopping`) are carried as stored.
 """
 
 from __future__ import annotations

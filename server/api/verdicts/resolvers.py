@@ -1,4 +1,4 @@
-"""Thin resolvers: the verdict fields of `Comparison`, and `finalizeComparison`."""
+"""Thin resolvers: the case page of `Comparison` (its cases, their trials and dataset cases)."""
 
 from __future__ import annotations
 
@@ -9,75 +9,17 @@ from typing import Any, TypeVar
 from server.api.context import Context
 from server.api.relay import Connection
 from server.api.selected import selects_anywhere
-from server.api.ship_policy_types import ShipDecision
 from server.api.verdicts.types import (
     CaseCohort,
     ComparisonCase,
-    Scorecard,
     case_trial,
 )
-from server.comparisons.models import Comparison as ComparisonRow
 from server.page_reads import case_page
-from server.page_reads import scorecard as scorecard_read
 from server.pagination import Page, check_page_size
 from server.verdicts import cases as case_view
-from server.verdicts.models import ComparisonVerdict
-from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
-from server.verdicts.models import VerdictState as VerdictStateEnum
 from stats.movement import CaseFilter
 
 T = TypeVar("T")
-
-
-# Each field has a plain function of the verdict row (a page's rows are read beforehand, so
-# the field resolves at once) and an async one that loads the row first.
-
-
-def verdict_state_of(row: ComparisonVerdict | None) -> VerdictStateEnum:
-    return row.state if row is not None else VerdictStateEnum.NOT_FINALIZED
-
-
-def verdict_error_code_of(row: ComparisonVerdict | None) -> str | None:
-    return row.error_code if row is not None else None
-
-
-def verdict_of(row: ComparisonVerdict | None) -> SignOffVerdictEnum | None:
-    return row.verdict if row is not None else None
-
-
-def scorecard_of(row: ComparisonVerdict | None) -> Scorecard | None:
-    """The scorecard's read model's value of the verdict row (`server.page_reads.scorecard`)."""
-    if row is None:
-        return None
-    card = scorecard_read.scorecard_of(row.state, row.scorecard, row.finalized_at)
-    return Scorecard.from_read(card) if card is not None else None
-
-
-def decision_of(row: ComparisonVerdict | None) -> ShipDecision | None:
-    """The stored ship decision of a FINALIZED comparison (docs/decision.md)."""
-    if row is None or row.state != VerdictStateEnum.FINALIZED or row.scorecard is None:
-        return None
-    return ShipDecision.from_document(row.scorecard.get("decision"))
-
-
-async def decision(context: Context, comparison_id: str) -> ShipDecision | None:
-    return decision_of(await context.loaders.verdicts.load(comparison_id))
-
-
-async def verdict_state(context: Context, comparison_id: str) -> VerdictStateEnum:
-    return verdict_state_of(await context.loaders.verdicts.load(comparison_id))
-
-
-async def verdict_error_code(context: Context, comparison_id: str) -> str | None:
-    return verdict_error_code_of(await context.loaders.verdicts.load(comparison_id))
-
-
-async def verdict(context: Context, comparison_id: str) -> SignOffVerdictEnum | None:
-    return verdict_of(await context.loaders.verdicts.load(comparison_id))
-
-
-async def scorecard(context: Context, comparison_id: str) -> Scorecard | None:
-    return scorecard_of(await context.loaders.verdicts.load(comparison_id))
 
 
 TrialsByCohort = dict[int, list[case_view.CaseTrialRow]]
@@ -127,7 +69,7 @@ def _case(
 
 async def cases(
     context: Context,
-    comparison: ComparisonRow,
+    comparison_id: str,
     *,
     case_filter: CaseFilter,
     baseline_cohort_index: int | None,
@@ -142,7 +84,7 @@ async def cases(
     async with context.read() as session:
         page = await case_view.get_case_page(
             session=session,
-            comparison_id=comparison.id,
+            comparison_id=comparison_id,
             case_filter=case_filter,
             baseline_cohort_index=baseline_cohort_index,
             first=size,

@@ -1,6 +1,7 @@
-"""A Core statement compiled once per dialect and run on the driver's own connection.
+"""A page's read on PostgreSQL: its Core statement compiled once per dialect and run on the
+driver's own connection (`server.api.context.Context.fetch` reads through it).
 
-Through `exec_driver_sql` a direct read still paid SQLAlchemy's per-execution work (its
+Through `exec_driver_sql` a page's read still paid SQLAlchemy's per-execution work (its
 cursor adapter, the result's metadata, a `Row` per row): 0.41 ms a page against 0.27 on
 the asyncpg connection it wraps. So the statement runs on that connection, checked out of
 the engine's pool (and kept out between reads: `DriverConnections`); listeners of
@@ -32,9 +33,9 @@ DATABASE_ERRORS = (
     asyncpg.InternalClientError,
     OSError,
 )
-"""What a direct read raises when the database is away or refuses: the schema answers
-then, as it answers any other database failure. (A connection the server dropped while it
-sat idle raises asyncpg's `InternalClientError` at its next statement.)"""
+"""What a read on the driver raises when the database is away or refuses. (A connection
+the server dropped while it sat idle raises asyncpg's `InternalClientError` at its next
+statement.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,7 @@ class _Kept:
 
 
 class DriverConnections:
-    """The driver connections direct reads run on: at most `size` at once, kept checked out
+    """The driver connections page reads run on: at most `size` at once, kept checked out
     of the engine's pool between reads.
 
     A checkout and return per read (SQLAlchemy's connection, its pool's fairy and events)
