@@ -101,7 +101,11 @@ async def servers(uncached: Backend, workspace: tuple[WorkspaceFixture, dict[str
 
 
 def _steady(body: dict[str, Any]) -> str:
-    text = json.dumps(body, sort_keys=True)  # the order of keys is the document's
+    """The body to compare: errors without their locations (the text sent is printed apart
+    from the persisted one, so its lines differ), a running page's ETA as "now"."""
+    errors = [{k: v for k, v in e.items() if k != "locations"} for e in body.get("errors", [])]
+    body = {**body, "errors": errors} if errors else body
+    text = json.dumps(body, sort_keys=True)
     progress = (body.get("data") or {}).get("comparison", {}) or {}
     eta = (progress.get("progress") or {}).get("etaSeconds")
     return text.replace(f'"etaSeconds": {json.dumps(eta)}', '"etaSeconds": "now"')
@@ -154,7 +158,7 @@ async def test_what_the_list_refuses_is_refused_as_the_schema_refuses_it(
 ) -> None:
     ws = servers.ws
     body, statements, by_plan = await servers.both(LIST, variables, ws.tokens[Role.VIEWER])
-    assert not by_plan
+    assert by_plan == ("unknown" in variables)  # a variable nothing declares is ignored
     if "unknown" not in variables:
         assert body["errors"][0]["extensions"]["code"] == "VALIDATION_FAILED", body
 
