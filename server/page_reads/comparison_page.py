@@ -19,15 +19,16 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Select, String, and_, bindparam, select
 
 from server.assets.models import AssetVersion, VersionState
 from server.assets.service import version_visible_to
-from server.comparisons.models import Comparison, ComparisonStatus, StopReason
-from server.comparisons.progress import Progress, snapshot
+from server.comparisons.models import CohortState, Comparison, ComparisonStatus, StopReason
+from server.comparisons.progress import eta_seconds, shown_state
 from server.datasets.models import Split
+from server.db import utcnow
 from server.experiments.models import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
@@ -65,6 +66,45 @@ class ExperimentRef:
     created_at: datetime
 
 
+class RowProgress(NamedTuple):
+    """A comparison's progress columns (what `progress.snapshot` reads:
+    `progress.Counted`), with the snapshot's other fields computed when shown."""
+
+    seq: int
+    status: ComparisonStatus
+    stop_reason: StopReason | None
+    done_calls: int
+    total_calls: int
+    failed_calls: int
+    spent_micros: int
+    started_at: datetime | None
+    progress_at: datetime | None
+    cohort_reads: tuple[CohortRead, ...]
+    """The row's cohorts (their states, as the snapshot shows them: `cohorts`)."""
+
+    @property
+    def percent(self) -> float:
+        total = self.total_calls
+        return round(100.0 * self.done_calls / total, 2) if total else 0.0
+
+    @property
+    def eta_seconds(self) -> float | None:
+        return eta_seconds(self, utcnow())
+
+    @property
+    def spent_cents_so_far(self) -> float:
+        return micros_to_cents(self.spent_micros)
+
+    @property
+    def updated_at(self) -> datetime | None:
+        return self.progress_at
+
+    @property
+    def cohorts(self) -> tuple[tuple[int, CohortState], ...]:
+        """Each cohort's index and state as the progress shows it (`progress.shown_state`)."""
+        return tuple((c.cohort_index, shown_state(self, c.state)) for c in self.cohort_reads)
+
+
 @dataclass(frozen=True, slots=True)
 class ComparisonPageRead:
     """What a comparison's page shows. Plain values: equal values show equal pages."""
@@ -92,18 +132,7 @@ class ComparisonPageRead:
     scorecard_document: dict[str, Any] | None
     """The verdict's stored scorecard (its type shows it once FINALIZED)."""
     verdict_finalized_at: datetime | None
-    # The progress columns (`progress.Counted`), for `progress`:
-    seq: int
-    done_calls: int
-    total_calls: int
-    failed_calls: int
-    spent_micros: int
-    progress_at: datetime | None
-
-    @property
-    def progress(self) -> Progress:
-        """The progress snapshot, as the live subscription sends it (its ETA from now)."""
-        return snapshot(self, [(c.cohort_index, c.state) for c in self.cohorts])
+    progress: RowProgress
 
     @property
     def cohort_count(self) -> int:
@@ -113,10 +142,6 @@ class ComparisonPageRead:
     def may_have_reports(self) -> bool:
         """Whether its reports must be read (the page's statement saw whether any exist)."""
         return self.has_reports
-
-    def progress_snapshot(self) -> Progress:
-        """The progress as the live subscription sends it (as `ComparisonRowRead` does)."""
-        return self.progress
 
 
 @cache
@@ -187,12 +212,14 @@ def statement(dialect: str) -> Select[Any]:
 def page_of(row: Any) -> ComparisonPageRead:
     """The value of one row of `statement` (read by column name)."""
     status = ComparisonStatus(row["status"])
+    stop_reason = StopReason(row["stop_reason"]) if row["stop_reason"] else None
+    cohorts = cohorts_of(row["cohorts"], status)
     version, experiment = row["version_id"], row["experiment_id"]
     return ComparisonPageRead(
         id=row["id"],
         label=row["label"],
         status=status,
-        stop_reason=StopReason(row["stop_reason"]) if row["stop_reason"] else None,
+        stop_reason=stop_reason,
         error_code=row["error_code"],
         split=Split(row["split"]),
         trials_per_case=row["trials_per_case"],
@@ -227,16 +254,22 @@ def page_of(row: Any) -> ComparisonPageRead:
         )
         if experiment is not None
         else None,
-        cohorts=cohorts_of(row["cohorts"], status),
+        cohorts=cohorts,
         has_reports=bool(row["has_reports"]),
         scorecard_document=row["scorecard_document"],
         verdict_finalized_at=row["verdict_finalized_at"],
-        seq=row["seq"],
-        done_calls=row["done_calls"],
-        total_calls=row["total_calls"],
-        failed_calls=row["failed_calls"],
-        spent_micros=row["spent_micros"],
-        progress_at=row["progress_at"],
+        progress=RowProgress(
+            row["seq"],
+            status,
+            stop_reason,
+            row["done_calls"],
+            row["total_calls"],
+            row["failed_calls"],
+            row["spent_micros"],
+            row["started_at"],
+            row["progress_at"],
+            cohorts,
+        ),
     )
 
 

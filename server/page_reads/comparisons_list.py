@@ -33,74 +33,15 @@ from server.comparisons.models import (
     ComparisonStatus,
     StopReason,
 )
-from server.comparisons.progress import CohortProgress, Progress, eta_seconds, shown_state
 from server.datasets.models import Split
-from server.db import utcnow
 from server.experiments.models import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
-from server.page_reads.comparison_page import DatasetVersionRef, ExperimentRef, Fetch
+from server.page_reads.comparison_page import DatasetVersionRef, ExperimentRef, Fetch, RowProgress
 from server.page_reads.fields import made, members
 from server.page_reads.pages import PageInfoRead, page_info
 from server.pagination import cursor_key, encode_cursor, keyset_statements
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict, VerdictState
-
-
-class RowProgress(NamedTuple):
-    """A row's progress columns (what `progress.snapshot` reads: `progress.Counted`), with
-    the snapshot's other fields computed when shown."""
-
-    seq: int
-    status: ComparisonStatus
-    stop_reason: StopReason | None
-    done_calls: int
-    total_calls: int
-    failed_calls: int
-    spent_micros: int
-    started_at: datetime | None
-    progress_at: datetime | None
-    cohort_reads: tuple[CohortRead, ...]
-    """The row's cohorts (their states, as the snapshot shows them: `cohorts`)."""
-
-    @property
-    def percent(self) -> float:
-        total = self.total_calls
-        return round(100.0 * self.done_calls / total, 2) if total else 0.0
-
-    @property
-    def eta_seconds(self) -> float | None:
-        return eta_seconds(self, utcnow())
-
-    @property
-    def spent_cents_so_far(self) -> float:
-        return micros_to_cents(self.spent_micros)
-
-    @property
-    def updated_at(self) -> datetime | None:
-        return self.progress_at
-
-    @property
-    def cohorts(self) -> tuple[CohortProgress, ...]:
-        return tuple(
-            CohortProgress(c.cohort_index, shown_state(self, c.state).value)
-            for c in self.cohort_reads
-        )
-
-    def snapshot(self) -> Progress:
-        """The progress as the live subscription sends it (`progress.snapshot`)."""
-        return Progress(
-            self.seq,
-            self.status.value,
-            self.stop_reason.value if self.stop_reason else None,
-            self.done_calls,
-            self.total_calls,
-            self.failed_calls,
-            self.percent,
-            self.eta_seconds,
-            self.spent_cents_so_far,
-            self.cohorts,
-            self.progress_at.isoformat() if self.progress_at else None,
-        )
 
 
 class ComparisonRowRead(NamedTuple):
@@ -139,10 +80,6 @@ class ComparisonRowRead(NamedTuple):
     def may_have_reports(self) -> bool:
         """The list reads no reports: a comparison's are read when asked for."""
         return True
-
-    def progress_snapshot(self) -> Progress:
-        """The progress as the live subscription sends it (as `ComparisonPageRead` does)."""
-        return self.progress.snapshot()
 
 
 class EdgeRead(NamedTuple):

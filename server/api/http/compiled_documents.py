@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from graphql import (
     DocumentNode,
@@ -155,7 +155,7 @@ async def execute(
         context,
         variables,
         compiled.name,
-        is_awaitable=optimized_is_awaitable,
+        is_awaitable=cast(Any, optimized_is_awaitable),  # Strawberry passes it so too
     )
     if isinstance(executor, list):  # variables the schema refuses, with its errors
         return None

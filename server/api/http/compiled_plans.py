@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine, Generator, Sequence
 from inspect import iscoroutine
 from math import isfinite
-from typing import Any, Final
+from typing import Any, Final, TypeAlias, cast
 
 from graphql import (
     FieldNode,
@@ -49,7 +49,7 @@ from graphql import (
     get_argument_values,
     is_leaf_type,
 )
-from graphql.execution import Executor as ExecutionContext
+from graphql.execution import Executor
 from graphql.pyutils import Path, Undefined, gather_with_cancel
 from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.schema.schema_converter import GraphQLCoreConverter
@@ -59,6 +59,8 @@ DEFINITION: Final = GraphQLCoreConverter.DEFINITION_BACKREF
 """Where a graphql-core field keeps its Strawberry definition."""
 INT_RANGE: Final = range(-(2**31), 2**31)
 
+ExecutionContext: TypeAlias = Executor[Any]
+"""The request's executor: its coerced variables, and the `Info` it builds for a resolver."""
 Run = Callable[[Any, Path | None, ExecutionContext], Any]
 """A value from its source (or a resolved value), its path and the request's executor:
 the completed value, or an awaitable of it."""
@@ -198,7 +200,7 @@ class Planner:
         def call(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
             kwargs = dict.fromkeys(source_names, source)
             if info_name is not None:
-                raw = executor.build_resolve_info(field_def, nodes, parent, path)  # type: ignore[arg-type]
+                raw = _info(executor, field_def, nodes, parent, path)
                 kwargs[info_name] = info_class(_raw_info=raw, _field=field)
             return function(source, **kwargs) if takes_self else function(**kwargs)
 
@@ -206,6 +208,18 @@ class Planner:
 
 
 # --- runs -----------------------------------------------------------------------------------
+
+
+def _info(
+    executor: ExecutionContext,
+    field_def: GraphQLField,
+    nodes: list[FieldNode],
+    parent: GraphQLObjectType,
+    path: Path | None,
+) -> Any:
+    """The resolve info graphql-core would give the field (a field taking it has a path)."""
+    assert path is not None
+    return executor.build_resolve_info(field_def, nodes, parent, path)
 
 
 def _constant(value: Any) -> Run:
@@ -270,7 +284,7 @@ def _resolved(
     with_arguments = bool(field_def.args or node.arguments)
 
     def run(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        info = executor.build_resolve_info(field_def, nodes, parent, path)  # type: ignore[arg-type]
+        info = _info(executor, field_def, nodes, parent, path)
         arguments = (
             get_argument_values(field_def, node, executor.variable_values) if with_arguments else {}
         )
@@ -374,7 +388,7 @@ def _object(type_: GraphQLObjectType, fields: tuple[tuple[str, Run, bool], ...])
     name = type_.name
 
     def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if is_type_of is not None and not is_type_of(value, None):  # type: ignore[arg-type]
+        if is_type_of is not None and not is_type_of(value, cast(Any, None)):  # info unread
             raise GiveUp
         result: dict[str, Any] = {}
         pending: list[str] | None = None
