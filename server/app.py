@@ -28,12 +28,12 @@ from server.db import (
     transaction,
 )
 from server.dispatch import lease, ranges
+from server.driver_reads import DriverConnections
 from server.exports.endpoints import ROUTES as export_routes
 from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
 from server.live import hooks as live_hooks
 from server.metrics import MetricsMiddleware, metrics_endpoint
-from server.page_reads.driver import DriverConnections
 from server.portal import files as portal_files
 from server.providers.openai_compatible import provider_timeout
 from server.providers.registry import ProviderPool

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from server.page_reads.driver import DriverConnections
+from server.driver_reads import DriverConnections
 from server.providers.registry import ProviderPool
 from server.runtime.interfaces import EventBus, JobQueue, RateLimiter
 from server.security import SecretBox

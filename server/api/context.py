@@ -74,7 +74,7 @@ class Context:
     async def fetch(self, statement: Select[Any], values: Mapping[str, Any]) -> Sequence[Any]:
         """A page's read (`server.page_reads`): its statement's rows, each read by column name
         or position. On PostgreSQL on a kept driver connection, with no transaction to begin
-        or end (`server.page_reads.driver`); else in the operation's read session."""
+        or end (`server.driver_reads`); else in the operation's read session."""
         connections = self.app.page_connections
         if connections is not None:
             return await connections.fetch(statement, values)

@@ -1,4 +1,4 @@
-"""Page reads on PostgreSQL (`server.page_reads.driver`) share a few driver connections,
+"""Page reads on PostgreSQL (`server.driver_reads`) share a few driver connections,
 kept checked out between reads: not one per read, nor one per client; a kept connection the
 database dropped fails one read (the request is answered all the same: the schema's try
 reads again on a fresh one), and one idle too long goes back to the pool to be pinged
@@ -19,7 +19,7 @@ from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend, start_backend
 from bench.kit.statements import counting_statements, is_token_check
 from server.db import create_engine
-from server.page_reads.driver import DATABASE_ERRORS, DriverConnections
+from server.driver_reads import DATABASE_ERRORS, DriverConnections
 from server.workspaces.roles import Role
 from tests.server.running_comparisons import running_comparison
 

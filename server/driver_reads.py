@@ -1,5 +1,6 @@
-"""A page's read on PostgreSQL: its Core statement compiled once per dialect and run on the
-driver's own connection (`server.api.context.Context.fetch` reads through it).
+"""A page's read on PostgreSQL (`server.page_reads`): its Core statement compiled once per
+dialect and run on the driver's own connection (`server.api.context.Context.fetch` reads
+through it).
 
 Through `exec_driver_sql` a page's read still paid SQLAlchemy's per-execution work (its
 cursor adapter, the result's metadata, a `Row` per row): 0.41 ms a page against 0.27 on
