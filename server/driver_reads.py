@@ -39,6 +39,16 @@ the server dropped while it sat idle raises asyncpg's `InternalClientError` at i
 statement.)"""
 
 
+LOST = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.exceptions.AdminShutdownError,
+    OSError,
+)
+"""What a connection the server dropped raises at its next statement."""
+
+
 @dataclass(frozen=True, slots=True)
 class Compiled:
     sql: str
@@ -92,19 +102,40 @@ class DriverConnections:
         bound = {**kept.defaults, **values}
         parameters = tuple(bound[name] for name in kept.names)
         async with self._turns:
-            held = await self._checkout()
-            told = held.connection.sync_connection
-            if told is not None and told.dispatch.before_cursor_execute:
-                told.dispatch.before_cursor_execute(told, None, kept.sql, parameters, None, False)
+            held, kept_before = await self._checkout()
             try:
-                rows: Sequence[Any] = await held.driver.fetch(kept.sql, *parameters)
-            except BaseException:  # a lost connection, a cancel mid-protocol: not kept
-                await held.connection.invalidate()
-                await held.connection.close()
-                raise
+                rows = await self._run(held, kept.sql, parameters)
+            except LOST:
+                if not kept_before:
+                    raise
+                # A kept connection the server dropped (a restart drops them all): the
+                # others are let go, and the read runs again on a fresh one.
+                await self._let_go()
+                held, _ = await self._checkout()
+                rows = await self._run(held, kept.sql, parameters)
             held.used_at = time.monotonic()
             self._idle.append(held)  # at most `size`: one per turn
         return rows
+
+    @staticmethod
+    async def _run(held: _Kept, sql: str, parameters: tuple[Any, ...]) -> Sequence[Any]:
+        told = held.connection.sync_connection
+        if told is not None and told.dispatch.before_cursor_execute:
+            told.dispatch.before_cursor_execute(told, None, sql, parameters, None, False)
+        try:
+            rows: Sequence[Any] = await held.driver.fetch(sql, *parameters)
+        except BaseException:  # a lost connection, a cancel mid-protocol: not kept
+            await held.connection.invalidate()
+            await held.connection.close()
+            raise
+        return rows
+
+    async def _let_go(self) -> None:
+        """Every kept connection invalidated: none goes back to the pool unchecked."""
+        idle, self._idle = self._idle, []
+        for held in idle:
+            await held.connection.invalidate()
+            await held.connection.close()
 
     async def close(self) -> None:
         """Every kept connection back to the engine's pool."""
@@ -112,12 +143,13 @@ class DriverConnections:
         for held in idle:
             await held.connection.close()
 
-    async def _checkout(self) -> _Kept:
+    async def _checkout(self) -> tuple[_Kept, bool]:
+        """A connection, and whether it was kept from an earlier read."""
         now = time.monotonic()
         while self._idle:
             held = self._idle.pop()
             if now - held.used_at < self._idle_seconds:
-                return held
+                return held, True
             await held.connection.close()
         connection = await self._engine.connect()
         try:
@@ -125,4 +157,4 @@ class DriverConnections:
         except BaseException:
             await connection.close()
             raise
-        return _Kept(connection, driver, now)
+        return _Kept(connection, driver, now), False

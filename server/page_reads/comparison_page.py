@@ -66,6 +66,11 @@ class ExperimentRef:
     created_at: datetime
 
 
+class CohortProgressRead(NamedTuple):
+    cohort_index: int
+    state: CohortState
+
+
 class RowProgress(NamedTuple):
     """A comparison's progress columns (what `progress.snapshot` reads:
     `progress.Counted`), with the snapshot's other fields computed when shown."""
@@ -100,9 +105,12 @@ class RowProgress(NamedTuple):
         return self.progress_at
 
     @property
-    def cohorts(self) -> tuple[tuple[int, CohortState], ...]:
-        """Each cohort's index and state as the progress shows it (`progress.shown_state`)."""
-        return tuple((c.cohort_index, shown_state(self, c.state)) for c in self.cohort_reads)
+    def cohorts(self) -> tuple[CohortProgressRead, ...]:
+        """Each cohort's state as the progress shows it (`progress.shown_state`)."""
+        return tuple(
+            CohortProgressRead(c.cohort_index, shown_state(self, c.state))
+            for c in self.cohort_reads
+        )
 
 
 @dataclass(frozen=True, slots=True)

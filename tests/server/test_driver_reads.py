@@ -90,21 +90,26 @@ async def test_many_reads_at_once_share_a_few_connections_not_the_pool(
     assert pool.checkedout() <= 8, pool.status()  # type: ignore[attr-defined]
 
 
-async def test_a_kept_connection_the_database_dropped_fails_one_read_only(
+async def test_a_kept_connection_the_database_dropped_costs_no_read(
     postgres_database: str,
 ) -> None:
     engine = create_engine(postgres_database)
-    connections = DriverConnections(engine, size=1)
+    connections = DriverConnections(engine, size=2)
     pid = select(func.pg_backend_pid().label("pid"))
     try:
-        (first,) = await connections.fetch(pid, {})
-        assert (await connections.fetch(pid, {}))[0]["pid"] == first["pid"], "kept"
-        async with engine.connect() as other:
-            await other.execute(select(func.pg_terminate_backend(first["pid"])))
-        with pytest.raises(DATABASE_ERRORS):
-            await connections.fetch(pid, {})
-        (fresh,) = await connections.fetch(pid, {})  # the dropped one was not kept
-        assert fresh["pid"] != first["pid"]
+        first, second = await asyncio.gather(*(connections.fetch(pid, {}) for _ in range(2)))
+        kept = {first[0]["pid"], second[0]["pid"]}
+        assert len(kept) == 2 and (await connections.fetch(pid, {}))[0]["pid"] in kept
+        async with engine.connect() as other:  # a restart: both dropped
+            for dropped in kept:
+                await other.execute(select(func.pg_terminate_backend(dropped)))
+        (fresh,) = await connections.fetch(pid, {})  # read again on a fresh one
+        assert fresh["pid"] not in kept
+        (again,) = await connections.fetch(pid, {})  # the other dropped one was let go too
+        assert again["pid"] == fresh["pid"]
+        broken = select(func.pg_terminate_backend(func.pg_backend_pid()).label("gone"))
+        with pytest.raises(DATABASE_ERRORS):  # a fresh connection that fails: the read fails
+            await connections.fetch(broken, {})
     finally:
         await connections.close()
         await engine.dispose()

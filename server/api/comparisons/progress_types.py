@@ -60,7 +60,9 @@ class ComparisonProgress:
             percent=progress.percent,
             eta_seconds=progress.eta_seconds,
             spent_cents_so_far=progress.spent_cents_so_far,
-            cohorts=[CohortProgress(cohort_index=i, state=s) for i, s in progress.cohorts],
+            cohorts=[
+                CohortProgress(cohort_index=c.cohort_index, state=c.state) for c in progress.cohorts
+            ],
             updated_at=progress.updated_at,
         )
 

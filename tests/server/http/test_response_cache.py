@@ -248,7 +248,7 @@ async def test_an_unfinalized_comparison_is_never_kept_and_shows_its_erasure(
         ("{ comparisons { edges { node { decision { outcome } } } } }", None),  # the portal's
         ('{ comparison(id: "c") { cohorts { passRate } } }', "comparison"),  # the page's read
         ('{ comparison(id: "c") { experiment { name } } }', "comparison"),
-        ('{ comparison(id: "c") { experiment { createdAt } } }', None),
+        ('{ comparison(id: "c") { experiment { createdAt } } }', "comparison"),
         ('{ comparison(id: "c") { reports { id } } }', None),
         ('{ comparison(id: "c") { stopping { alpha } } }', None),
         ("{ comparisons { edges { node { scorecard { usableCases } } } } }", None),
