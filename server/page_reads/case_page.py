@@ -3,12 +3,13 @@ its cohort count, one keyset page of its case rows with each case's trials aggre
 the total, in one statement, as one frozen value.
 
 The value's attributes are the GraphQL fields in snake case (`cases { totalCount pageInfo
-edges { cursor node { … } } }`). A case is made by `case_of` from its row's columns for both
-consumers: the direct answer (`server/api/direct_reads/cases.py`) from this statement, the
-`cases` field's resolver (`server/api/verdicts/resolvers.py`) from the rows it pages with
-SQLAlchemy, adding the trials' columns the page does not show (checks, tokens, labels)
-from its loaders. A new field of a case is one attribute here (made in `case_of`) and one
-field of the type.
+edges { cursor node { … } } }`). A case is made by `case_of` from its row's columns: the
+`cases` field's resolver (`server/api/verdicts/resolvers.py`) makes each case with it from
+the rows it pages with SQLAlchemy, adding the trials' columns from its loaders. The page's
+one statement on PostgreSQL (`read`) is not the resolver's yet: reading it, with the case
+types made from its value, is what would bring the case page to the cost of one statement
+(docs/benchmarks.md, "One general mechanism"). A new field of a case is one attribute here
+(made in `case_of`) and one field of the type.
 """
 
 from __future__ import annotations
