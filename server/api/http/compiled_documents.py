@@ -37,7 +37,8 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext, vali
 from strawberry.types import ExecutionResult
 
 from server.api.context import Context
-from server.api.http.compiled_plans import NotPlannable, Planner, Run
+from server.api.http.compiled_plans import NotPlannable, Planner
+from server.api.http.compiled_values import Run
 from server.api.http.document_limits import limit_rules
 from server.api.http.input_text import problem_in_value
 from server.api.http.persisted import persisted_hash

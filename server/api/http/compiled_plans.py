@@ -24,50 +24,40 @@ abstract type, a directive, introspection, fragment variables) is not compiled a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Generator, Sequence
-from inspect import iscoroutine
-from math import isfinite
-from typing import Any, Final, TypeAlias, cast
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
 from graphql import (
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
-    GraphQLBoolean,
-    GraphQLEnumType,
     GraphQLField,
-    GraphQLFloat,
-    GraphQLID,
-    GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLOutputType,
-    GraphQLString,
     InlineFragmentNode,
     SelectionSetNode,
     get_argument_values,
     is_leaf_type,
 )
-from graphql.execution import Executor
-from graphql.pyutils import Path, Undefined, gather_with_cancel
-from strawberry.execution.is_awaitable import optimized_is_awaitable
+from graphql.pyutils import Path
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
+from server.api.http.compiled_values import (
+    ExecutionContext,
+    Run,
+    leaf,
+    list_of,
+    nullable,
+    object_of,
+    required,
+    settled,
+)
+
 DEFINITION: Final = GraphQLCoreConverter.DEFINITION_BACKREF
 """Where a graphql-core field keeps its Strawberry definition."""
-INT_RANGE: Final = range(-(2**31), 2**31)
-
-ExecutionContext: TypeAlias = Executor[Any]
-"""The request's executor: its coerced variables, and the `Info` it builds for a resolver."""
-Run = Callable[[Any, Path | None, ExecutionContext], Any]
-"""A value from its source (or a resolved value), its path and the request's executor:
-the completed value, or an awaitable of it."""
-
-
-class GiveUp(Exception):
-    """The plan cannot answer this request as graphql-core would: the schema answers."""
 
 
 class NotPlannable(Exception):
@@ -100,7 +90,7 @@ class Planner:
             self._collect(type_, selection_set, grouped)
         fields = [self._field(type_, key, found) for key, found in grouped.items()]
         pathed = any(field[2] for field in fields)
-        return _object(type_, tuple(fields)), pathed
+        return object_of(type_, tuple(fields)), pathed
 
     def _collect(
         self,
@@ -159,13 +149,13 @@ class Planner:
         inner = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
         if isinstance(inner, GraphQLList):
             item, pathed = self.value(inner.of_type, nodes)
-            return _list(item, non_null, pathed), pathed
+            return list_of(item, non_null, pathed), pathed
         if is_leaf_type(inner):
-            return _leaf(inner, non_null), False
+            return leaf(inner, non_null), False
         if not isinstance(inner, GraphQLObjectType):
             raise NotPlannable("an abstract type")
         run, pathed = self.selection(inner, [n.selection_set for n in nodes if n.selection_set])
-        return _nullable(run) if not non_null else _non_null(run), pathed
+        return (required(run) if non_null else nullable(run)), pathed
 
     def _direct_call(
         self,
@@ -237,38 +227,9 @@ def _read(resolve: Callable[[Any, str], Any], attribute: str, complete: Run) -> 
     return lambda source, path, executor: complete(resolve(source, attribute), path, executor)
 
 
-class _Pending:
-    """A value still to come: awaited once, or closed with its unstarted parts (a resolver's
-    coroutine under it never runs, and never warns that it was not awaited)."""
-
-    __slots__ = ("_parts", "_start")
-
-    def __init__(self, start: Callable[[], Coroutine[Any, Any, Any]], parts: list[Any]) -> None:
-        self._start = start
-        self._parts = parts
-
-    def __await__(self) -> Generator[Any, None, Any]:
-        return self._start().__await__()
-
-    def close(self) -> None:
-        _close(self._parts)
-
-
-def _settled(complete: Run, value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-    """`value` completed, awaited first when a resolver returned an awaitable."""
-    if optimized_is_awaitable(value):
-
-        async def later() -> Any:
-            done = complete(await value, path, executor)
-            return await done if optimized_is_awaitable(done) else done
-
-        return _Pending(later, [value])
-    return complete(value, path, executor)
-
-
 def _called(call: Run, complete: Run) -> Run:
     def run(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        return _settled(complete, call(source, path, executor), path, executor)
+        return settled(complete, call(source, path, executor), path, executor)
 
     return run
 
@@ -288,153 +249,6 @@ def _resolved(
         arguments = (
             get_argument_values(field_def, node, executor.variable_values) if with_arguments else {}
         )
-        return _settled(complete, resolve(source, info, **arguments), path, executor)
+        return settled(complete, resolve(source, info, **arguments), path, executor)
 
     return run
-
-
-_EXACT: Final[dict[Any, type]] = {
-    GraphQLString: str,
-    GraphQLID: str,
-    GraphQLBoolean: bool,
-    GraphQLInt: int,
-    GraphQLFloat: float,
-}
-"""Built-in scalars whose value of this exact type is its own serialization (an Int in
-range, a finite Float): anything else goes through the type's own coercion."""
-
-
-def _leaf(leaf_type: Any, non_null: bool) -> Run:
-    coerce = leaf_type.coerce_output_value
-    exact = _EXACT.get(leaf_type)
-    # An enum's serialization is a function of the value alone, and its values are few:
-    # each one is coerced once and then looked up.
-    memo: dict[Any, Any] | None = {} if isinstance(leaf_type, GraphQLEnumType) else None
-
-    def complete(value: Any, _path: Path | None, _executor: ExecutionContext) -> Any:
-        if value is None or value is Undefined:
-            if non_null:
-                raise GiveUp
-            return None
-        kind = type(value)
-        if kind is exact and (
-            (kind is not int or value in INT_RANGE) and (kind is not float or isfinite(value))
-        ):
-            return value
-        if memo is not None:
-            try:
-                return memo[value]
-            except (KeyError, TypeError):
-                pass
-        coerced = coerce(value)
-        if coerced is None or coerced is Undefined:
-            raise GiveUp
-        if memo is not None and len(memo) < _MEMO:
-            try:
-                memo[value] = coerced
-            except TypeError:  # unhashable: coerced each time
-                pass
-        return coerced
-
-    return complete
-
-
-_MEMO: Final = 1024
-"""Enum values kept serialized per type (an enum has a few dozen at most)."""
-
-
-def _list(item: Run, non_null: bool, pathed: bool) -> Run:
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if value is None or value is Undefined:
-            if non_null:
-                raise GiveUp
-            return None
-        if type(value) not in (list, tuple):
-            raise GiveUp  # another iterable: graphql-core's to judge
-        items: list[Any] = []
-        try:
-            if pathed:
-                items.extend(item(v, Path(path, i, None), executor) for i, v in enumerate(value))
-            else:
-                items.extend(item(v, None, executor) for v in value)
-        except BaseException:
-            _close(items)
-            raise
-        return _gathered_list(items)
-
-    return complete
-
-
-def _nullable(run: Run) -> Run:
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if value is None or value is Undefined:
-            return None
-        return run(value, path, executor)
-
-    return complete
-
-
-def _non_null(run: Run) -> Run:
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if value is None or value is Undefined:
-            raise GiveUp
-        return run(value, path, executor)
-
-    return complete
-
-
-def _object(type_: GraphQLObjectType, fields: tuple[tuple[str, Run, bool], ...]) -> Run:
-    is_type_of = type_.is_type_of
-    name = type_.name
-
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if is_type_of is not None and not is_type_of(value, cast(Any, None)):  # info unread
-            raise GiveUp
-        result: dict[str, Any] = {}
-        pending: list[str] | None = None
-        try:
-            for key, run, pathed in fields:
-                done = run(value, Path(path, key, name) if pathed else None, executor)
-                result[key] = done
-                if optimized_is_awaitable(done):
-                    if pending is None:
-                        pending = []
-                    pending.append(key)
-        except BaseException:
-            _close(result[key] for key in pending or ())
-            raise
-        if pending is None:
-            return result
-        return _Pending(lambda: _gathered_object(result, pending), [result[key] for key in pending])
-
-    return complete
-
-
-async def _gathered_object(result: dict[str, Any], pending: list[str]) -> dict[str, Any]:
-    if len(pending) == 1:
-        result[pending[0]] = await result[pending[0]]
-        return result
-    done = await gather_with_cancel(*(result[key] for key in pending))
-    result.update(zip(pending, done, strict=True))
-    return result
-
-
-def _gathered_list(items: list[Any]) -> Any:
-    waiting = [i for i, item in enumerate(items) if optimized_is_awaitable(item)]
-    if not waiting:
-        return items
-
-    async def later() -> list[Any]:
-        done = await gather_with_cancel(*(items[i] for i in waiting))
-        for i, value in zip(waiting, done, strict=True):
-            items[i] = value
-        return items
-
-    return _Pending(later, [items[i] for i in waiting])
-
-
-def _close(awaitables: Any) -> None:
-    """Coroutines never to be awaited, closed (no warning, nothing left running)."""
-    for awaitable in awaitables:
-        if iscoroutine(awaitable) or isinstance(awaitable, _Pending):
-            awaitable.close()

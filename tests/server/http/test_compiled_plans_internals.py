@@ -1,9 +1,8 @@
-"""What `server/api/http/compiled_plans.py` and `compiled_documents.py` rely on inside
-Strawberry and graphql-core, pinned: the releases (exact in pyproject.toml), the executor
-methods they call and their signatures, and the private members they read, each exercised
-on a real schema.
-An upgrade of either library fails here first, naming what moved (as
-tests/jobs/test_arq_adapter.py does for arq)."""
+"""What `server/api/http/compiled_plans.py`, `compiled_values.py` and
+`compiled_documents.py` rely on inside Strawberry and graphql-core, pinned: the releases
+(exact in pyproject.toml), the executor methods they call and their signatures, and the
+private members they read, each exercised on a real schema. An upgrade of either library
+fails here first, naming what moved (as tests/jobs/test_arq_adapter.py does for arq)."""
 
 from __future__ import annotations
 
