@@ -20,6 +20,7 @@ from server.checks import CheckKind as CheckKindEnum
 from server.labels import judge_checks
 from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
+from server.page_reads.case_page import CaseRead
 from server.page_reads.fields import copied
 from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
 from server.trajectories.hosted import one_call
@@ -381,8 +382,40 @@ class ComparisonCase:
         description="Candidate − baseline mean cost per trial."
     )
     cohorts: list[CaseCohort]
-    input: JSON
-    expected: JSON | None
+    dataset_case_id: strawberry.Private[int]
+
+    @strawberry.field
+    async def input(self, info: strawberry.Info[Context]) -> JSON:
+        return cast(JSON, (await info.context.loaders.dataset_cases.load(self.dataset_case_id))[0])
+
+    @strawberry.field
+    async def expected(self, info: strawberry.Info[Context]) -> JSON | None:
+        found = await info.context.loaders.dataset_cases.load(self.dataset_case_id)
+        return cast(JSON | None, found[1])
+
+    @classmethod
+    def from_read(cls, read: CaseRead) -> ComparisonCase:
+        """A case as the case page's read makes it (`server.page_reads.case_page`)."""
+        return cls(
+            ordinal=read.ordinal,
+            dataset_item_id=read.dataset_item_id,
+            classification=read.classification,
+            movement=read.movement,
+            baseline_cohort_index=read.baseline_cohort_index,
+            latency_delta_ms=read.latency_delta_ms,
+            cost_delta_cents=read.cost_delta_cents,
+            cohorts=[
+                CaseCohort(
+                    cohort_index=c.cohort_index,
+                    passed=c.passed,
+                    pass_fraction=c.pass_fraction,
+                    score=c.score,
+                    trials=[CaseTrial(row=t) for t in c.trials],
+                )
+                for c in read.cohorts
+            ],
+            dataset_case_id=read.dataset_case_id,
+        )
 
 
 def case_trial(row: CaseTrialRow) -> CaseTrial:
