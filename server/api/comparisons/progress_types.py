@@ -12,6 +12,7 @@ from server.comparisons.models import CohortState as CohortStateEnum
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress
+from server.page_reads.comparison_page import RowProgress
 
 strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
 ComparisonStatus: TypeAlias = ComparisonStatusEnum
@@ -45,6 +46,25 @@ class ComparisonProgress:
     updated_at: datetime | None = strawberry.field(
         description="When the comparison reached this `seq`."
     )
+
+    @classmethod
+    def from_read(cls, progress: RowProgress) -> ComparisonProgress:
+        """As a comparison's read holds it (`server.page_reads.comparison_page`)."""
+        return cls(
+            seq=progress.seq,
+            status=progress.status,
+            stop_reason=progress.stop_reason,
+            done_calls=progress.done_calls,
+            total_calls=progress.total_calls,
+            failed_calls=progress.failed_calls,
+            percent=progress.percent,
+            eta_seconds=progress.eta_seconds,
+            spent_cents_so_far=progress.spent_cents_so_far,
+            cohorts=[
+                CohortProgress(cohort_index=c.cohort_index, state=c.state) for c in progress.cohorts
+            ],
+            updated_at=progress.updated_at,
+        )
 
     @classmethod
     def from_progress(cls, progress: Progress) -> ComparisonProgress:
