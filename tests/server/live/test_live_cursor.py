@@ -20,7 +20,7 @@ from server.live import cursor, grading
 from server.live.models import LiveComparison, LiveGrade
 from server.traces import store
 from server.traces.models import Trace
-from server.traces.otlp import decode
+from server.traces.prepare import prepare
 from server.workspaces.roles import Role
 from tests.server.live.canary import chat_traces, create, pattern, read
 from tests.server.traces.otlp_bodies import PROTOBUF, SpanSpec, export, post_spans, read_trace
@@ -101,8 +101,8 @@ async def test_a_trace_committed_behind_the_cursor_is_graded_once(
     held = chat_traces(1, [True])
     body = export(held, service="shop", **{"shipwise.release": "v2"}).SerializeToString()
     async with transaction(backend.sessionmaker) as session:
-        await store.store_spans(
-            session=session, workspace_id=ws.id, spans=decode(body, PROTOBUF).spans
+        await store.store_prepared(
+            session=session, workspace_id=ws.id, prepared=prepare(body, PROTOBUF, {})
         )
         stamp = await session.scalar(select(Trace.updated_at).where(Trace.id == held[0].trace_id))
         assert stamp is not None
