@@ -48,26 +48,10 @@ class ComparisonProgress:
     )
 
     @classmethod
-    def from_read(cls, progress: RowProgress) -> ComparisonProgress:
-        """As a comparison's read holds it (`server.page_reads.comparison_page`)."""
-        return cls(
-            seq=progress.seq,
-            status=progress.status,
-            stop_reason=progress.stop_reason,
-            done_calls=progress.done_calls,
-            total_calls=progress.total_calls,
-            failed_calls=progress.failed_calls,
-            percent=progress.percent,
-            eta_seconds=progress.eta_seconds,
-            spent_cents_so_far=progress.spent_cents_so_far,
-            cohorts=[
-                CohortProgress(cohort_index=c.cohort_index, state=c.state) for c in progress.cohorts
-            ],
-            updated_at=progress.updated_at,
-        )
-
-    @classmethod
-    def from_progress(cls, progress: Progress) -> ComparisonProgress:
+    def of(cls, progress: RowProgress | Progress) -> ComparisonProgress:
+        """As a comparison's read holds it (`server.page_reads.comparison_page`) or as a
+        snapshot carries it off the event bus (its enums as values, its time as text)."""
+        updated = progress.updated_at
         return cls(
             seq=progress.seq,
             status=ComparisonStatusEnum(progress.status),
@@ -82,5 +66,5 @@ class ComparisonProgress:
                 CohortProgress(cohort_index=c.cohort_index, state=CohortStateEnum(c.state))
                 for c in progress.cohorts
             ],
-            updated_at=datetime.fromisoformat(progress.updated_at) if progress.updated_at else None,
+            updated_at=datetime.fromisoformat(updated) if isinstance(updated, str) else updated,
         )

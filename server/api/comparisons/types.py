@@ -293,4 +293,4 @@ class Comparison:
 
     @strawberry.field
     def progress(self) -> ComparisonProgress:
-        return ComparisonProgress.from_read(self.read.progress)
+        return ComparisonProgress.of(self.read.progress)
