@@ -418,6 +418,9 @@ async def main() -> None:
     parser.add_argument("--profile", help="py-spy the 0 ms worker into this file")
     parser.add_argument("--profile-api", help="py-spy the API serving the subscribers")
     parser.add_argument(
+        "--nice", type=int, help="the workers' `--nice` (default: as deployed, or 0 at --smoke)"
+    )
+    parser.add_argument(
         "--phases", default="flat,two,paced", help="which runs (a partial run prints nan)"
     )
     parser.add_argument(
@@ -428,6 +431,8 @@ async def main() -> None:
         args.cases, args.subscribers, args.phases = 40, 5, "flat,paced"
     key = Fernet.generate_key().decode()
     worker = worker_command(smoke=args.smoke)
+    if args.nice is not None:
+        worker = ("worker", "--nice", str(args.nice))
     calls = args.cases * TRIALS * 2
     emit(f"calls: {calls} ({args.cases} cases × {TRIALS} trials × 2 cohorts); load {_load()}")
     fake, base_url = start_fake(0.0)
