@@ -371,6 +371,7 @@ async def _run_once(
                 )
             )
         assert row.started_at is not None and row.ended_at is not None
+        assert first is not None and last is not None  # every trial was admitted and recorded
         steady = (last - first).total_seconds()
         ramp = (first - row.started_at).total_seconds(), (row.ended_at - last).total_seconds()
         await asyncio.wait_for(asyncio.gather(*watchers, return_exceptions=True), 30)
