@@ -58,6 +58,8 @@ class Backend:
     state: AppState
     client: httpx.AsyncClient
     extra: dict[str, Any] = field(default_factory=dict)
+    server_config: uvicorn.Config | None = None
+    """The uvicorn config serving it: what a new connection is made with."""
 
     @property
     def sessionmaker(self) -> async_sessionmaker[AsyncSession]:
@@ -109,7 +111,9 @@ async def start_backend(name: str, settings: Settings) -> AsyncIterator[Backend]
     hooks = {"request": [tag_counted_request]}
     async with httpx.AsyncClient(base_url=base_url, timeout=30, event_hooks=hooks) as client:
         try:
-            yield Backend(name, settings, base_url, app.state.shipwise, client)
+            yield Backend(
+                name, settings, base_url, app.state.shipwise, client, server_config=config
+            )
         finally:
             server.should_exit = True
             await task

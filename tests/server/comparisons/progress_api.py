@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import socket as sockets
-from collections.abc import AsyncGenerator, AsyncIterator
-from contextlib import aclosing, asynccontextmanager
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from contextlib import AsyncExitStack, aclosing, asynccontextmanager, contextmanager
 from typing import Any
 
 import websockets
@@ -126,6 +126,21 @@ def gauge(name: str) -> float:
     return REGISTRY.get_sample_value(name) or 0.0
 
 
+@contextmanager
+def server_pings_off(backend: Backend) -> Iterator[None]:
+    """Connections the server accepts meanwhile get no keep-alive pings from it. The server
+    closes a connection that answers no ping for `ws_ping_interval` + `ws_ping_timeout`
+    (40 s); a client that reads nothing reads no ping either, and the slow-subscriber test
+    runs longer than that on a loaded host."""
+    config = backend.server_config
+    assert config is not None, "a backend from bench.kit.harness.start_backend"
+    pings, config.ws_ping_interval = config.ws_ping_interval, None
+    try:
+        yield
+    finally:
+        config.ws_ping_interval = pings
+
+
 @asynccontextmanager
 async def stalled_client(backend: Backend, token: str) -> AsyncIterator[ClientConnection]:
     """A graphql-transport-ws client whose socket buffers barely anything: once it stops
@@ -135,17 +150,21 @@ async def stalled_client(backend: Backend, token: str) -> AsyncIterator[ClientCo
     raw.setsockopt(sockets.IPPROTO_TCP, sockets.TCP_MAXSEG, 536)  # shrinks the server's send buffer
     raw.setblocking(False)
     host, _, port = backend.base_url.removeprefix("http://").partition(":")
-    await asyncio.get_running_loop().sock_connect(raw, (host, int(port)))
-    async with websockets.connect(
-        backend.ws_url,
-        subprotocols=[PROTOCOL],  # type: ignore[list-item]
-        compression=None,  # compressed snapshots would take far longer to fill the buffers
-        max_queue=1,
-        sock=raw,
-        # A client that reads nothing reads no pong either: its own keep-alive pings would
-        # close the connection (1011) once the test runs past their timeout on a slow host.
-        ping_interval=None,
-    ) as client:
+    async with AsyncExitStack() as stack:
+        with server_pings_off(backend):  # until the handshake: the server has made its side
+            await asyncio.get_running_loop().sock_connect(raw, (host, int(port)))
+            client = await stack.enter_async_context(
+                websockets.connect(
+                    backend.ws_url,
+                    subprotocols=[PROTOCOL],  # type: ignore[list-item]
+                    compression=None,  # compressed snapshots would take far longer to fill
+                    max_queue=1,
+                    sock=raw,
+                    # A client that reads nothing reads no pong either: its own keep-alive
+                    # pings would close the connection (1011) past their timeout.
+                    ping_interval=None,
+                )
+            )
         init = {"Authorization": f"Bearer {token}"}
         await client.send(json.dumps({"type": "connection_init", "payload": init}))
         assert json.loads(await client.recv())["type"] == "connection_ack"
