@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.assets.models import AssetVersion
+from server.checks.spec import TRAJECTORY_KINDS
 from server.comparisons.models import Comparison, ComparisonCase, ComparisonCohort
 from server.connections.models import ModelConnection
 from server.datasets.models import DatasetCase
@@ -60,6 +61,8 @@ class DispatchPlan:
     cases: Mapping[int, CasePlan]
     """By ordinal, in case-major order."""
     judges: Mapping[tuple[str, str], RubricJudge] = field(default_factory=dict)
+    reads_trajectory: bool = False
+    """Whether a check grades a trial's trajectory (only then is one built per trial)."""
 
     def pending(
         self, first: int, end: int, recorded: frozenset[tuple[int, int, int]]
@@ -103,7 +106,13 @@ async def load_plan(session: AsyncSession, comparison_id: str) -> DispatchPlan:
     )
     cases = {int(row[0]): CasePlan(*row) for row in case_rows}
     judges = await load_judges(session, comparison.checks)
-    return DispatchPlan(comparison=comparison, cohorts=cohorts, cases=cases, judges=judges)
+    return DispatchPlan(
+        comparison=comparison,
+        cohorts=cohorts,
+        cases=cases,
+        judges=judges,
+        reads_trajectory=any(spec.get("kind") in TRAJECTORY_KINDS for spec in comparison.checks),
+    )
 
 
 async def _cohort_plan(session: AsyncSession, cohort: ComparisonCohort) -> CohortPlan:

@@ -8,7 +8,6 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from server.checks.spec import TRAJECTORY_KINDS
 from server.comparisons.models import TrialState
 from server.connections.models import ModelConnection
 from server.dispatch.outcomes import TrialOutcome
@@ -31,11 +30,6 @@ def _cost(connection: ModelConnection, result: CallResult) -> int:
     return call_cost(
         connection, input_tokens=result.input_tokens, output_tokens=result.output_tokens
     )
-
-
-def _reads_trajectory(checks: list[dict[str, Any]]) -> bool:
-    """Whether a check grades the trial's trajectory (only then is it built)."""
-    return any(spec.get("kind") in TRAJECTORY_KINDS for spec in checks)
 
 
 def _errored(trial_id: int, code: str, result: CallResult, cost: int) -> TrialOutcome:
@@ -175,7 +169,7 @@ class TrialRunner:
                 output_tokens=result.output_tokens,
                 latency_ms=result.latency_ms,
             )
-            if _reads_trajectory(comparison.checks)
+            if plan.reads_trajectory
             else None,
             judges=plan.judges,
             call=self._judge_call,
