@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -133,22 +133,22 @@ def _text(value: Any, path: str, *, max_length: int) -> str:
     return value
 
 
-def validate_check_spec(spec: Any, *, field: str = "checks[0]") -> dict[str, Any]:
+OtherKinds = Mapping[str, Callable[[dict[str, Any], str], dict[str, Any]]]
+"""Kinds a caller takes besides CheckKind, each with its validator (spec, field) → spec: the
+live comparisons' FEEDBACK (server/live/feedback_checks.py)."""
+
+
+def validate_check_spec(
+    spec: Any, *, field: str = "checks[0]", also: OtherKinds | None = None
+) -> dict[str, Any]:
     """One check spec, checked against its kind's shape; returns it unchanged."""
     if not isinstance(spec, dict):
         raise _fail(field, "must be an object with a `kind`")
-    kinds = ", ".join(k.value for k in CheckKind)
-    try:
-        kind = CheckKind(str(spec.get("kind")))
-    except (ValueError, TypeError):
-        raise _fail(f"{field}.kind", f"must be one of {kinds}") from None
-    allowed = {"kind", *FIELDS[kind], *OPTIONAL_FIELDS.get(kind, ())}
-    for key in spec:
-        if key not in allowed:
-            raise _fail(f"{field}.{key}", f"is not a field of a {kind.value} check")
-    for key in FIELDS[kind]:
-        if key not in spec:
-            raise _fail(f"{field}.{key}", f"is required by a {kind.value} check")
+    named = spec.get("kind")
+    if also and isinstance(named, str) and named in also:
+        return also[named](spec, field)
+    kind = _kind(spec, field, also)
+    _check_fields(kind, spec, field)
     if kind == CheckKind.JSON_SCHEMA:
         _check_schema(spec["schema"], f"{field}.schema")
     elif kind == CheckKind.TOOL_CALL:
@@ -161,6 +161,25 @@ def validate_check_spec(spec: Any, *, field: str = "checks[0]") -> dict[str, Any
     elif kind in TRAJECTORY_KINDS:
         _check_trajectory_options(kind, spec, field)
     return spec
+
+
+def _kind(spec: dict[str, Any], field: str, also: OtherKinds | None) -> CheckKind:
+    try:
+        return CheckKind(str(spec.get("kind")))
+    except (ValueError, TypeError):
+        kinds = ", ".join([*(k.value for k in CheckKind), *(also or ())])
+        raise _fail(f"{field}.kind", f"must be one of {kinds}") from None
+
+
+def _check_fields(kind: CheckKind, spec: dict[str, Any], field: str) -> None:
+    """No field the kind does not know, and every one it requires."""
+    allowed = {"kind", *FIELDS[kind], *OPTIONAL_FIELDS.get(kind, ())}
+    for key in spec:
+        if key not in allowed:
+            raise _fail(f"{field}.{key}", f"is not a field of a {kind.value} check")
+    for key in FIELDS[kind]:
+        if key not in spec:
+            raise _fail(f"{field}.{key}", f"is required by a {kind.value} check")
 
 
 def _check_trajectory_options(kind: CheckKind, spec: dict[str, Any], field: str) -> None:
@@ -187,8 +206,10 @@ def _check_trajectory_options(kind: CheckKind, spec: dict[str, Any], field: str)
             raise _fail(f"{field}.n", f"must be a whole number from 0 to {MAX_COUNT_LIMIT:,}")
 
 
-def validate_check_specs(specs: Any, *, field: str = "checks") -> list[dict[str, Any]]:
+def validate_check_specs(
+    specs: Any, *, field: str = "checks", also: OtherKinds | None = None
+) -> list[dict[str, Any]]:
     """A comparison's checks: 1 to MAX_CHECKS specs, each valid."""
     if not isinstance(specs, list) or not 1 <= len(specs) <= MAX_CHECKS:
         raise _fail(field, f"must be a list of 1 to {MAX_CHECKS} checks")
-    return [validate_check_spec(s, field=f"{field}[{i}]") for i, s in enumerate(specs)]
+    return [validate_check_spec(s, field=f"{field}[{i}]", also=also) for i, s in enumerate(specs)]

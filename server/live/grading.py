@@ -12,7 +12,7 @@ and releases that started at or after the comparison's start count.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -26,7 +26,7 @@ from server.checks.evaluate import run_in_order
 from server.checks.spec import TRAJECTORY_KINDS, CheckKind
 from server.db import transaction, utcnow
 from server.judges.rubric_grade import Case, grade_output
-from server.live import cursor, figures, history, service
+from server.live import cursor, feedback_checks, figures, history, service
 from server.live.judging import Judging, open_judging
 from server.live.models import LiveComparison, LiveGrade, LiveStatus
 from server.providers.registry import ProviderPool
@@ -64,11 +64,13 @@ async def grade_trace(
     checks: Sequence[dict[str, Any]],
     steps: list[dict[str, Any]] | None,
     judging: Judging | None,
+    feedback: Sequence[bool | None] = (),
 ) -> dict[str, Any]:
     """One trace's grade: the pass fraction of its checks on its output (and steps; judge
-    checks only on the judge's sample, within the day's cap), or failed or missing when the
-    trace errored or has no output. Without a judge's grade a trace's quality is read from
-    its other checks, and a trace with judge checks alone has none."""
+    checks only on the judge's sample, within the day's cap; its FEEDBACK checks' results in
+    `feedback`), or failed or missing when the trace errored or has no output. Without a
+    judge's grade or a feedback score a trace's quality is read from its other checks, and a
+    trace with only such checks has none."""
     failed = trace.status == "ERROR" or trace.output is None
     passed: float | None = None
     judged, cost = False, 0
@@ -91,10 +93,11 @@ async def grade_trace(
             judging.count(graded.by_connection)
             if graded.results is not None:
                 results, gaps, judged = list(graded.results), {}, True
-        kept = [r for r in results if r is not None]
+        kept = [r.passed for r in results if r is not None]
+        kept += [f for f in feedback if f is not None]
         if kept:
-            passed = sum(1.0 for r in kept if r.passed) / len(kept)
-        elif not gaps:
+            passed = sum(1.0 for r in kept if r) / len(kept)
+        elif not gaps and not feedback:
             passed = 1.0  # no checks at all
     return {
         "trace_id": trace.id,
@@ -172,8 +175,12 @@ async def grade_batch(
         traces = picked.traces
         if not traces:
             return None  # the cursor's move over traces seen and skipped still commits
+        on_feedback, checks = feedback_checks.split(row.checks)
+        scores: Mapping[str, feedback_checks.Scores] = {}
+        if on_feedback:
+            scores = await feedback_checks.scores_of(session, row.workspace_id, traces, on_feedback)
         steps: dict[str, list[dict[str, Any]]] = {}
-        if any(CheckKind(c["kind"]) in TRAJECTORY_KINDS for c in row.checks):
+        if any(CheckKind(c["kind"]) in TRAJECTORY_KINDS for c in checks):
             steps = await trajectories_of(
                 session=session, workspace_id=row.workspace_id, trace_ids=[t.id for t in traces]
             )
@@ -182,7 +189,11 @@ async def grade_batch(
         values = []
         for offset, trace in enumerate(traces):
             grade = await grade_trace(
-                trace, row.checks, steps.get(trace.id) if steps else None, judging
+                trace,
+                checks,
+                steps.get(trace.id) if steps else None,
+                judging,
+                feedback_checks.results(on_feedback, scores.get(trace.id, {})),
             )
             grade.update(live_comparison_id=row.id, ordinal=row.graded + offset + 1, graded_at=now)
             values.append(grade)

@@ -23,6 +23,7 @@ from server.db import utcnow
 from server.decisions import policy as ship_policy_option
 from server.errors import Conflict, NotFound, ValidationFailed
 from server.ids import new_id
+from server.live import feedback_checks
 from server.live.models import TERMINAL, LiveComparison, LiveStatus
 from server.pagination import Page, keyset_page
 from server.workspaces.roles import Actor
@@ -59,7 +60,10 @@ def _name(value: str, where: str) -> str:
 
 async def _checks(session: AsyncSession, workspace_id: str, raw: Any) -> list[dict[str, Any]]:
     """The check specs, each judge's rubric and model config resolved in the workspace."""
-    specs = validate_check_specs(list(DEFAULT_CHECKS) if raw is None else raw)
+    specs = validate_check_specs(
+        list(DEFAULT_CHECKS) if raw is None else raw,
+        also={feedback_checks.KIND: feedback_checks.validate},
+    )
     for index, spec in enumerate(specs):
         if spec["kind"] == CheckKind.JUDGE_RUBRIC.value:
             await resolve_judge(
