@@ -15,24 +15,8 @@ const DatasetsPageQueryDocument = graphql(`
   query DatasetsPage($first: Int!, $after: String) {
     datasets(first: $first, after: $after) {
       totalCount
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-      edges {
-        node {
-          id
-          name
-          builtIn
-          createdAt
-          latestVersion {
-            id
-            number
-            caseCount
-            sealedAt
-          }
-        }
-      }
+      pageInfo { ...PageInfoFields }
+      edges { node { id name builtIn createdAt latestVersion { id number caseCount sealedAt } } }
     }
   }
 `);

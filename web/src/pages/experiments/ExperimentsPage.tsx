@@ -11,18 +11,8 @@ const ExperimentsPageQueryDocument = graphql(`
   query ExperimentsPage($first: Int!, $after: String) {
     experiments(first: $first, after: $after) {
       totalCount
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-      edges {
-        node {
-          id
-          name
-          dailyBudgetCents
-          createdAt
-        }
-      }
+      pageInfo { ...PageInfoFields }
+      edges { node { id name dailyBudgetCents createdAt } }
     }
   }
 `);

@@ -17,28 +17,11 @@ const ReleasesPageQueryDocument = graphql(`
   query ReleasesPage($first: Int!, $after: String) {
     releases(first: $first, after: $after) {
       totalCount
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      pageInfo { ...PageInfoFields }
       edges {
         node {
-          id
-          name
-          description
-          createdAt
-          bindings {
-            role
-            assetVersion {
-              id
-              number
-              asset {
-                id
-                name
-                builtIn
-              }
-            }
-          }
+          id name description createdAt
+          bindings { role assetVersion { id number asset { id name builtIn } } }
         }
       }
     }
