@@ -119,6 +119,7 @@ async def test_no_route_scrolls_sideways_and_the_navigation_collapses(
         f"/traces/{trace_id}",
         "/live",
         f"/live/{live}",
+        "/live/new",
         "/settings",
         "/prompts",
         "/playground",

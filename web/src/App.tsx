@@ -21,6 +21,7 @@ import { TracePage } from "./pages/traces/TracePage";
 import { TracesPage } from "./pages/traces/TracesPage";
 import { LivePage } from "./pages/live/LivePage";
 import { LiveComparisonPage } from "./pages/live/LiveComparisonPage";
+import { NewLivePage } from "./pages/live/NewLivePage";
 
 /** Where to go after signing in: the page that sent the visitor to /sign-in, if any. */
 function returnTo(state: unknown): string {
@@ -129,6 +130,7 @@ export function App() {
           <Route path="/traces" element={<TracesPage />} />
           <Route path="/traces/:id" element={<TracePage />} />
           <Route path="/live" element={<LivePage />} />
+          <Route path="/live/new" element={<NewLivePage />} />
           <Route path="/live/:id" element={<LiveComparisonPage />} />
           <Route
             path="/settings"

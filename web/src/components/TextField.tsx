@@ -14,6 +14,7 @@ export function TextField({
   hint,
   type = "text",
   autoComplete,
+  suggestions,
 }: {
   label: string;
   value: string;
@@ -24,6 +25,8 @@ export function TextField({
   hint?: string;
   type?: HTMLInputTypeAttribute;
   autoComplete?: string;
+  /** Values offered as the person types (a `datalist`): free text is still taken. */
+  suggestions?: readonly string[];
 }) {
   const id = useId();
   const errorId = `${id}-e`;
@@ -37,10 +40,18 @@ export function TextField({
         value={value}
         step={type === "number" ? "any" : undefined}
         autoComplete={autoComplete}
+        list={suggestions?.length ? `${id}-list` : undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : hint ? hintId : undefined}
         onChange={(e) => onChange(e.target.value)}
       />
+      {suggestions?.length ? (
+        <datalist id={`${id}-list`}>
+          {suggestions.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      ) : null}
       {hint && !error && (
         <span id={hintId} className="muted">
           {hint}

@@ -2,7 +2,8 @@
  * `/live`: the `table` "Live comparisons" (canaries decided while they run, newest first):
  * label, service, candidate and baselines, status, the decision in words, started; 50 a page.
  */
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
+import { RoleButton } from "../../components/RoleButton";
 import { Ago } from "../../components/Ago";
 import { PagedTable } from "../../components/PagedTable";
 import { graphql } from "../../gql";
@@ -36,9 +37,15 @@ const LiveListQuery = graphql(`
 `);
 
 export function LivePage() {
+  const navigate = useNavigate();
   return (
     <>
-      <h1>Live comparisons</h1>
+      <div className="row page-head">
+        <h1>Live comparisons</h1>
+        <RoleButton needs="MEMBER" className="primary" onClick={() => navigate("/live/new")}>
+          New live comparison
+        </RoleButton>
+      </div>
       <p className="muted">
         Canaries decided while they run: each release's production traces graded as they
         arrive, and the ship policy read off anytime-valid sequences.
@@ -61,7 +68,7 @@ export function LivePage() {
         pageSize={50}
         select={(data) => data.liveComparisons}
         columns={6}
-        empty="No live comparison yet: create one with createLiveComparison."
+        empty="No live comparison yet: New live comparison starts one."
       >
         {({ node }) => (
           <tr key={node.id}>
