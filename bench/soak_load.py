@@ -5,10 +5,10 @@ Both find the comparisons as the portal does, from the comparisons list, and wri
 they saw to a JSON file when `until` (a `time.time()`) has passed:
 
 - a reader loads the list, picks one of its comparisons, loads that comparison's page, its
-  scorecard and its "Regressions" case list (the portal's own documents,
-  bench/kit/portal_documents.py), pausing `think` seconds after each; every request is a
-  row `[time, ms, code]`, the code None for a clean answer, else the first
-  `extensions.code`, `HTTP_<status>` or the client's exception class;
+  scorecard and its "Regressions" case list (the portal's own documents sent as the portal
+  sends them, by their persisted hash: bench/kit/portal_documents.py), pausing `think`
+  seconds after each; every request is a row `[time, ms, code]`, the code None for a clean
+  answer, else the first `extensions.code`, `HTTP_<status>` or the client's exception class;
 - a subscriber follows one RUNNING comparison's `comparisonProgress` over
   graphql-transport-ws to its end, then another; it records the messages it got and every
   error (`[time, code]`: an error message's code, a closed socket, a refused connect).
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
 
-from bench.kit.portal_documents import document
+from bench.kit.portal_documents import persisted_body
 
 TERMINAL = {"DONE", "CANCELLED", "FAILED"}
 SUBSCRIPTION = (
@@ -51,9 +51,7 @@ async def _reader(client: httpx.AsyncClient, until: float, think: float, rows: l
         started = time.perf_counter()
         at = time.time()
         try:
-            response = await client.post(
-                "/graphql", json={"query": document(name), "variables": variables}
-            )
+            response = await client.post("/graphql", json=persisted_body(name, variables))
             code = _code(response)
             data = response.json().get("data") if code is None else None
         except (httpx.HTTPError, ValueError) as exc:
@@ -70,7 +68,7 @@ async def _reader(client: httpx.AsyncClient, until: float, think: float, rows: l
         comparison_id = random.choice(edges)["node"]["id"]
         await read("ComparisonPage", {"id": comparison_id})
         await read("ComparisonScorecard", {"id": comparison_id})
-        cases = {"filter": "REGRESSED", "baseline": 1, "first": 50, "after": None}
+        cases = {"filter": "REGRESSIONS", "baseline": 1, "first": 50, "after": None}
         await read("ComparisonCases", {"id": comparison_id, **cases})
 
 
@@ -99,10 +97,7 @@ class _Running:
 
     async def poll(self, until: float) -> None:
         headers = {"Authorization": f"Bearer {self.token}"}
-        body = {
-            "query": document("ComparisonsList"),
-            "variables": {"first": 20, "status": "RUNNING"},
-        }
+        body = persisted_body("ComparisonsList", {"first": 20, "status": "RUNNING"})
         async with httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=30) as client:
             while time.time() < until:
                 try:
