@@ -57,7 +57,7 @@ from bench.harness import (
     worker_command,
 )
 from bench.kit.factories import actor_for, make_comparison, make_comparison_setup, make_workspace
-from bench.kit.portal_documents import document
+from bench.kit.portal_documents import persisted_body
 from bench.wrk import CLIENTS, require_wrk, run_wrk, write_lua
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison
@@ -124,15 +124,15 @@ async def _healthy(port: int) -> None:
 def _case_page(
     port: int, token: str, comparison_id: str, seconds: int, workdir: Path, warm: bool = True
 ) -> dict[str, tuple[float, float, float, int, int]]:
-    """wrk at 50 connections on the portal's own documents (bench/kit/portal_documents.py):
-    the case list alone, then a page load's three reads in turn; each (req/s, p50, p99,
-    errors, requests)."""
+    """wrk at 50 connections on the portal's own documents sent as the portal sends them, by
+    their persisted hash (bench/kit/portal_documents.py): the case list alone, then a page
+    load's three reads in turn; each (req/s, p50, p99, errors, requests)."""
     url = f"http://127.0.0.1:{port}/graphql"
     variables = {"id": comparison_id, **CASE_PAGE_VARIABLES}
-    cases = {"query": document("ComparisonCases"), "variables": variables}
+    cases = persisted_body("ComparisonCases", variables)
     page = [
-        {"query": document("ComparisonPage"), "variables": {"id": comparison_id}},
-        {"query": document("ComparisonScorecard"), "variables": {"id": comparison_id}},
+        persisted_body("ComparisonPage", {"id": comparison_id}),
+        persisted_body("ComparisonScorecard", {"id": comparison_id}),
         cases,
     ]
     for body in page:
