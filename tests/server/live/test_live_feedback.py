@@ -70,6 +70,18 @@ async def _late_spans(
     )
 
 
+async def graded(
+    backend: Backend, ws: WorkspaceFixture, live_id: str, counts: list[int]
+) -> dict[str, Any]:
+    """The live comparison once its arms have graded `counts` traces."""
+    return await eventually(
+        lambda: read(backend, ws.tokens[Role.VIEWER], live_id),
+        until=lambda r: [a["graded"] for a in r["arms"]] == counts,
+        interval=API_POLL_SECONDS,
+        what=f"{counts} traces graded an arm",
+    )
+
+
 async def test_feedback_scores_are_the_quality_and_the_latest_score_wins(backend: Backend) -> None:
     ws = await make_workspace(backend.sessionmaker)
     # Every answer passes CONTAINS; only the feedback tells the releases apart.
@@ -84,12 +96,7 @@ async def test_feedback_scores_are_the_quality_and_the_latest_score_wins(backend
     assert live["status"] == "RUNNING"
     await _late_spans(backend, ws, "v2", candidate)
     await _late_spans(backend, ws, "v1", baseline)
-    found = await eventually(
-        lambda: read(backend, ws.tokens[Role.VIEWER], live["id"]),
-        until=lambda r: [a["graded"] for a in r["arms"]] == [50, 40],
-        interval=API_POLL_SECONDS,
-        what="every trace graded",
-    )
+    found = await graded(backend, ws, live["id"], [50, 40])
     mine, theirs = found["arms"]
     # 20 of the 40 scored candidate traces pass (the other 20 scored 0 by scoreTrace); the 10
     # without feedback have no quality: 20 / 40, not 30 / 50 nor 40 / 50.
@@ -117,12 +124,7 @@ async def test_a_feedback_threshold_and_bad_feedback_checks(backend: Backend) ->
     ]
     await _late_spans(backend, ws, "v2", candidate)
     await _late_spans(backend, ws, "v1", baseline)
-    found = await eventually(
-        lambda: read(backend, ws.tokens[Role.VIEWER], live["id"]),
-        until=lambda r: [a["graded"] for a in r["arms"]] == [20, 20],
-        interval=API_POLL_SECONDS,
-        what="every trace graded",
-    )
+    found = await graded(backend, ws, live["id"], [20, 20])
     assert [a["passRate"] for a in found["arms"]] == [0.5, 1.0]
 
     bad: list[tuple[Any, str]] = [
