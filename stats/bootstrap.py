@@ -19,8 +19,11 @@ BOOTSTRAP_RESAMPLES: Final = 9_999
 BOOTSTRAP_MIN_CASES: Final = 20
 # Up to this many distinct values, resampling cases is drawing multinomial counts per value.
 COMPRESS_MAX_UNIQUE: Final = 256
-# Per-cell draw counts are handed out in blocks of about this many (512 KB of int64).
-CELL_BLOCK_ELEMENTS: Final = 1 << 16
+# Draw counts (per case or per cell) and case indices are handed out in blocks of about this
+# many (512 KB of int64). A block's working copies (the draws, their bincount, a consumer's
+# float copy or its per-trial weights) are several times that: at 2²² elements, finalizing
+# 1,000 cases of which a few were not usable peaked at ~139 MB (docs/benchmarks.md).
+BLOCK_ELEMENTS: Final = 1 << 16
 
 
 def bootstrap_mean_interval(
@@ -104,7 +107,7 @@ def case_resamples(
     *,
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = 0,
-    block_elements: int = 1 << 22,
+    block_elements: int = BLOCK_ELEMENTS,
 ) -> Iterator[IntArray]:
     """The case resamples `bootstrap_mean_interval` draws for `values` with this seed, as
     per-case draw counts (rows: resamples, columns: cases), a block of rows at a time.
@@ -126,7 +129,7 @@ def case_resamples(
     rows = max(1, block_elements // n)
     compressed = _value_draws(data, resamples, rng) if all_finite(data) else None
     if compressed is None:
-        for picks in _index_blocks(n, resamples, rng):
+        for picks in _index_blocks(n, resamples, rng, block_elements):
             yield _counts_of(picks, n)
         return
     draws, groups = compressed
@@ -178,7 +181,7 @@ def _cell_blocks(
     draws: IntArray, cells: list[tuple[FloatArray, IntArray]], width: int, seed: int
 ) -> Iterator[IntArray]:
     split = np.random.default_rng([seed, 2])
-    rows = max(1, CELL_BLOCK_ELEMENTS // max(1, width))
+    rows = max(1, BLOCK_ELEMENTS // max(1, width))
     for start in range(0, len(draws), rows):
         stop = min(len(draws), start + rows)
         parts = []
@@ -211,9 +214,12 @@ def _value_draws(
     return np.asarray(draws, dtype=np.int64), groups
 
 
-def _index_blocks(n: int, resamples: int, rng: np.random.Generator) -> Iterator[IntArray]:
-    """Case indices of `resamples` draws of n cases with replacement, in row blocks."""
-    rows = max(1, (1 << 22) // n)
+def _index_blocks(
+    n: int, resamples: int, rng: np.random.Generator, block_elements: int = BLOCK_ELEMENTS
+) -> Iterator[IntArray]:
+    """Case indices of `resamples` draws of n cases with replacement, in row blocks (the
+    generator's stream is the same whatever the blocks, so the draws are too)."""
+    rows = max(1, block_elements // n)
     for start in range(0, resamples, rows):
         stop = min(resamples, start + rows)
         yield np.asarray(rng.integers(0, n, size=(stop - start, n)), dtype=np.int64)
