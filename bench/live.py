@@ -49,6 +49,7 @@ from bench.harness import (
     py_spy,
 )
 from bench.kit import services
+from bench.kit.databases import create_migrated_sqlite
 from bench.kit.factories import make_workspace
 from bench.kit.harness import api_healthy
 from bench.kit.waiting import eventually
@@ -56,7 +57,6 @@ from bench.soak import Processes
 from bench.soak_checks import rss_growth
 from server.db import create_engine, create_sessionmaker
 from server.live.models import LiveComparison, LiveGrade, LiveStatus
-from server.migrate import upgrade
 from server.traces.models import Trace
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
@@ -139,7 +139,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     maker = create_sessionmaker(engine)
     try:
         if not args.postgres:  # a PostgreSQL database of its own is made migrated
-            await asyncio.to_thread(upgrade, database_url)
+            await asyncio.to_thread(create_migrated_sqlite, database_url)
         ws = await make_workspace(maker)
         async with maker() as session, session.begin():  # 20 readers outrun 600 a minute
             await session.execute(

@@ -15,7 +15,7 @@ from cryptography.fernet import Fernet
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.kit import services
-from bench.kit.databases import create_migrated_database, drop_database
+from bench.kit.databases import create_migrated_database, create_migrated_sqlite, drop_database
 from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from bench.kit.openai_server import FakeOpenAI
 from bench.kit.private_redis import PrivateRedis
@@ -150,7 +150,6 @@ def queue_name() -> str:
 
 @pytest.fixture(scope="session")
 async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Backend]:
-    from server.migrate import upgrade
     from server.settings import Settings
 
     data_dir = session_tmp / "embedded"
@@ -160,7 +159,7 @@ async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Ba
         provider_timeout_seconds=PROVIDER_TIMEOUT_SECONDS,
         **WEBHOOK_SETTINGS,
     )
-    await asyncio.to_thread(upgrade, settings.database_url)
+    await asyncio.to_thread(create_migrated_sqlite, settings.database_url)
     async with start_backend("sqlite", settings) as backend:
         yield backend
 
