@@ -21,7 +21,7 @@ from bench.kit.databases import create_migrated_database, drop_database
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from bench.kit.openai_server import FakeOpenAI
-from bench.kit.waiting import eventually
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.comparisons.models import Trial, TrialState
 from server.settings import Settings
 from server.workspaces.roles import Role
@@ -166,7 +166,9 @@ async def poll_status(
         data = (await backend.gql(STATUS, {"id": comparison_id}, token=token)).ok()
         return cast(dict[str, Any], data["comparison"])
 
-    return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
+    return await eventually(
+        comparison, until=until, timeout=timeout, interval=API_POLL_SECONDS, what="the comparison"
+    )
 
 
 async def workers_polling(*logs: Path, timeout: float = 240) -> None:

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bench.kit.databases import create_migrated_sqlite
 from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
 from bench.kit.openai_server import Behaviour, FakeOpenAI
-from bench.kit.waiting import eventually
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.comparisons.models import Comparison, ComparisonStatus, Trial
 from server.comparisons.stopping import StoppingRule, StoppingSpec
 from server.db import create_engine, create_sessionmaker
@@ -144,7 +144,10 @@ class EmbeddedServer:
             found = await self.gql(token, STATUS, {"id": comparison_id})
             return cast(dict[str, Any], found["comparison"])
 
-        return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
+        return await eventually(
+            comparison, until=until, timeout=timeout, interval=API_POLL_SECONDS,
+            what="the comparison",
+        )  # fmt: skip
 
 
 @dataclass
