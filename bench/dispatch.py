@@ -43,7 +43,7 @@ from sqlalchemy import func, select
 from bench.harness import (
     ADMIN_URL,
     SMOKE_HELP,
-    create_database,
+    create_migrated_database,
     drop_database,
     emit,
     free_port,
@@ -59,7 +59,6 @@ from bench.kit.factories import (
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison, Trial
 from server.db import create_engine, create_sessionmaker
-from server.migrate import upgrade
 from server.runtime.redis import ArqQueue, RedisStreamEventBus
 from server.security import SecretBox
 from server.workspaces.roles import Role
@@ -179,9 +178,14 @@ async def _all_watching(watchers: list[asyncio.Task[None]], ready: list[asyncio.
                 raise SystemExit("a subscriber ended before the run began")
 
 
-async def wait_until_polling(queue_name: str) -> None:
+SETTLE_SECONDS = 2.0
+"""After the first worker polls: the others, and the start-up cron jobs (sweeps, heartbeat),
+before a timed run. A smoke run times nothing and goes without (0)."""
+
+
+async def wait_until_polling(queue_name: str, settle: float = SETTLE_SECONDS) -> None:
     """The workers poll their queue: arq's health-check key is written by a polling worker
-    (a fixed pause measured a loaded host's worker start-up as the run's)."""
+    (a fixed pause measured a loaded host's worker start-up as the run's); then `settle`."""
     from redis.asyncio import Redis
 
     redis = Redis.from_url(REDIS_URL)
@@ -193,7 +197,7 @@ async def wait_until_polling(queue_name: str) -> None:
             await asyncio.sleep(0.05)
     finally:
         await redis.aclose()
-    await asyncio.sleep(2.0)  # the others, and the start-up cron jobs (sweeps, heartbeat)
+    await asyncio.sleep(settle)
 
 
 def _cpu_s(pid: int) -> float:
@@ -285,6 +289,7 @@ async def _run_once(
     profile: str | None = None,
     api_profile: str | None = None,
     worker_args: Sequence[str] = ("worker",),
+    settle: float = SETTLE_SECONDS,
 ) -> dict[str, Any]:
     """One comparison at `delay` seconds per call on `workers` worker processes; its wall time
     from start to DONE, and the delivery delays seen by `subscribers` websocket clients."""
@@ -328,7 +333,7 @@ async def _run_once(
             for event in ready
         ]
         await _all_watching(watchers, ready)
-        await wait_until_polling(queue_name)
+        await wait_until_polling(queue_name, settle)
         cpu_before = sum(_cpu_s(w.pid) for w in worker_processes)
         # The API's own CPU (under --profile-api, py-spy's: not the figure then).
         api_cpu_before = _cpu_s(api.pid) if api is not None else 0.0
@@ -439,6 +444,7 @@ async def main() -> None:
     if args.smoke:
         args.cases, args.subscribers, args.phases = 40, 5, "flat,paced"
     key = Fernet.generate_key().decode()
+    settle = 0.0 if args.smoke else SETTLE_SECONDS
     worker = worker_command(smoke=args.smoke)
     beside_api = worker if args.nice is None else ("worker", "--nice", str(args.nice))
     alone = ("worker", "--nice", str(args.nice or 0))
@@ -472,13 +478,13 @@ async def main() -> None:
     flat, two, paced = skipped, skipped, skipped
     phases = set(args.phases.split(","))
     ideal = calls * args.latency / CONCURRENCY
-    database_url, name = await create_database(ADMIN_URL)
+    database_url, name = await create_migrated_database(ADMIN_URL)
     try:
-        await asyncio.to_thread(upgrade, database_url)
         if "flat" in phases:
             flat = await _run_once(
-                database_url, key, 0.0, args.cases, profile=args.profile, worker_args=alone
-            )
+                database_url, key, 0.0, args.cases, profile=args.profile, worker_args=alone,
+                settle=settle,
+            )  # fmt: skip
             per_s = flat["calls"] / flat["wall_s"]
             emit(
                 f"0 ms latency, one worker: {flat['wall_s']:.2f} s → {per_s:.0f} calls/s "
@@ -489,7 +495,9 @@ async def main() -> None:
             )
             emit(_ramp_line(flat))
         if "two" in phases:
-            two = await _run_once(database_url, key, 0.0, args.cases, workers=2, worker_args=alone)
+            two = await _run_once(
+                database_url, key, 0.0, args.cases, workers=2, worker_args=alone, settle=settle
+            )
             emit(
                 f"0 ms latency, two workers on one comparison: {two['wall_s']:.2f} s → "
                 f"{two['calls'] / two['wall_s']:.0f} calls/s; status {two['status']}, "
@@ -506,6 +514,7 @@ async def main() -> None:
                 profile=None if "flat" in phases else args.profile,
                 api_profile=args.profile_api,
                 worker_args=beside_api,
+                settle=settle,
             )
             emit(
                 f"{args.latency * 1000:.0f} ms latency, concurrency {CONCURRENCY}, "

@@ -34,11 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bench.harness import SMOKE_HELP, create_database, drop_database
+from bench.harness import SMOKE_HELP, create_migrated_database, drop_database
 from bench.kit.done_comparison import CHECKS, COHORTS, TRIALS, seed_done_comparison
 from server.comparisons.models import Comparison
 from server.db import create_engine, create_sessionmaker
-from server.migrate import upgrade
 from server.runs.models import Run, RunItem, RunItemScore, RunStatus
 from server.verdicts import hosted_runs, service
 from server.verdicts.models import ComparisonVerdict, VerdictCase
@@ -123,9 +122,8 @@ def _print_profile(title: str, profiler: cProfile.Profile) -> None:
 
 
 async def main(cases: int, repetitions: int, profile: bool) -> dict[str, Any]:
-    url, name = await create_database()
+    url, name = await create_migrated_database()
     try:
-        await asyncio.to_thread(upgrade, url)
         engine = create_engine(url)
         sessionmaker = create_sessionmaker(engine)
         seeding = time.perf_counter()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import shutil
 import signal
 import socket
@@ -33,7 +32,9 @@ import httpx
 import psutil
 from cryptography.fernet import Fernet
 
-from server.migrate import upgrade
+from bench.kit import databases as kit_databases
+from bench.kit.databases import create_empty_database
+from server.tls import client_tls
 
 DEFAULT_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 ADMIN_URL = os.environ.get("SHIPWISE_BENCH_DATABASE_URL", DEFAULT_ADMIN_URL)
@@ -53,25 +54,17 @@ def emit(line: str) -> None:
 
 async def create_database(admin_url: str = ADMIN_URL) -> tuple[str, str]:
     """(URL, name) of a new, empty database `shipwise_bench_<hex>`."""
-    import asyncpg  # type: ignore[import-untyped]
+    return await create_empty_database(admin_url, "shipwise_bench")
 
-    name = f"shipwise_bench_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    return f"{admin_url.rpartition('/')[0]}/{name}", name
+
+async def create_migrated_database(admin_url: str = ADMIN_URL) -> tuple[str, str]:
+    """(URL, name) of a new database `shipwise_bench_<hex>` at the newest schema: a copy of
+    the migrated template (bench/kit/databases.py), not a migration from nothing."""
+    return await kit_databases.create_migrated_database(admin_url, "shipwise_bench")
 
 
 async def drop_database(name: str, admin_url: str = ADMIN_URL) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
+    await kit_databases.drop_database(admin_url, name)
 
 
 def free_port() -> int:
@@ -119,14 +112,19 @@ def server_env(database_url: str, workdir: Path) -> dict[str, str]:
     }
 
 
-def workspace_token(env: dict[str, str], name: str = "bench") -> str:
-    """The owner token of a new workspace, from `shipwise workspace create`."""
-    created = subprocess.run(
-        shipwise("workspace", "create", name), env=env, capture_output=True, text=True
-    )
-    if created.returncode != 0:
-        raise SystemExit(f"workspace create failed: {created.stderr}")
-    return created.stdout.strip().splitlines()[-1]
+async def workspace_token(database_url: str, name: str = "bench") -> str:
+    """The owner token of a new workspace: what `shipwise workspace create` does, in this
+    process (not an interpreter's start and the CLI's imports: 2–5 s on a loaded host)."""
+    from server.db import create_engine, create_sessionmaker, transaction
+    from server.workspaces import service
+
+    engine = create_engine(database_url)
+    try:
+        async with transaction(create_sessionmaker(engine)) as session:
+            _, issued = await service.create_workspace(session=session, name=name)
+        return issued.secret
+    finally:
+        await engine.dispose()
 
 
 def start_server(
@@ -142,11 +140,13 @@ def start_server(
     with log.open("wb") as output:
         server = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + ready_seconds
-    while time.monotonic() < deadline and server.poll() is None:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return server
-        except httpx.HTTPError:
+    with httpx.Client(timeout=1, verify=client_tls()) as client:  # not a TLS context a poll
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                if client.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                    return server
+            except httpx.HTTPError:
+                pass
             time.sleep(0.1)
     server.kill()
     raise SystemExit(f"the server did not start:\n{log.read_text()[-2000:]}")
@@ -247,14 +247,14 @@ class Site:
 def site(*, keep_database: bool = False) -> Iterator[Site]:
     """A Site for the benchmark's body; afterwards the server is stopped, the work directory
     removed and the database dropped (or kept, and named, with `keep_database`)."""
-    database_url, name = asyncio.run(create_database())
+    database_url, name = asyncio.run(create_migrated_database())
     workdir = Path(tempfile.mkdtemp(prefix="shipwise-bench-"))
     bench: Site | None = None
     try:
-        upgrade(database_url)
         port = free_port()
         env = server_env(database_url, workdir)
-        env |= {"SHIPWISE_TOKEN": workspace_token(env), "SHIPWISE_URL": f"http://127.0.0.1:{port}"}
+        token = asyncio.run(workspace_token(database_url))
+        env |= {"SHIPWISE_TOKEN": token, "SHIPWISE_URL": f"http://127.0.0.1:{port}"}
         bench = Site(database_url, workdir, port, env)
         yield bench
     finally:

@@ -40,8 +40,16 @@ import httpx
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select, update
 
-from bench.harness import SMOKE_HELP, create_database, drop_database, emit, free_port, py_spy
+from bench.harness import (
+    SMOKE_HELP,
+    create_migrated_database,
+    drop_database,
+    emit,
+    free_port,
+    py_spy,
+)
 from bench.kit import services
+from bench.kit.databases import create_migrated_sqlite
 from bench.kit.factories import make_workspace
 from bench.kit.harness import api_healthy
 from bench.kit.waiting import eventually
@@ -49,7 +57,6 @@ from bench.soak import Processes
 from bench.soak_checks import rss_growth
 from server.db import create_engine, create_sessionmaker
 from server.live.models import LiveComparison, LiveGrade, LiveStatus
-from server.migrate import upgrade
 from server.traces.models import Trace
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Role
@@ -116,7 +123,7 @@ async def _ungraded(maker: Any, ids: list[str]) -> int:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="shipwise-live-"))
-    database_url, name = (await create_database()) if args.postgres else ("", "")
+    database_url, name = (await create_migrated_database()) if args.postgres else ("", "")
     database_url = database_url or f"sqlite+aiosqlite:///{workdir / 'data' / 'shipwise.db'}"
     (workdir / "data").mkdir()
     env = {
@@ -131,7 +138,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     engine = create_engine(database_url)
     maker = create_sessionmaker(engine)
     try:
-        await asyncio.to_thread(upgrade, database_url)
+        if not args.postgres:  # a PostgreSQL database of its own is made migrated
+            await asyncio.to_thread(create_migrated_sqlite, database_url)
         ws = await make_workspace(maker)
         async with maker() as session, session.begin():  # 20 readers outrun 600 a minute
             await session.execute(

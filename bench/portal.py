@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.harness import (
     SMOKE_HELP,
-    create_database,
+    create_migrated_database,
     drop_database,
     emit,
     free_port,
@@ -42,7 +42,6 @@ from bench.harness import (
 from bench.kit.browser import CHROMIUM_ARGS, chromium_path
 from bench.kit.done_comparison import seed_done_comparison
 from server.db import create_engine, create_sessionmaker
-from server.migrate import upgrade
 from server.portal.files import DEFAULT_DIR
 from server.verdicts import hosted_runs, service
 
@@ -55,8 +54,7 @@ MOST_ROWS = """() => Math.max(0,
 
 async def _prepare(cases: int) -> tuple[str, str, str, str]:
     """(database URL, its name, comparison id, owner token) of a finalized comparison."""
-    url, name = await create_database()
-    await asyncio.to_thread(upgrade, url)
+    url, name = await create_migrated_database()
     engine = create_engine(url)
     sessionmaker = create_sessionmaker(engine)
     comparison_id, ws = await seed_done_comparison(sessionmaker, cases)

@@ -26,11 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, select
 
-from bench.harness import SMOKE_HELP, create_database, drop_database
+from bench.harness import SMOKE_HELP, create_migrated_database, drop_database
 from bench.kit.done_comparison import seed_done_comparison
 from server.comparisons.models import Comparison
 from server.db import create_engine, create_sessionmaker, utcnow
-from server.migrate import upgrade
 from server.reports import followups, page, page_view, signoff
 from server.reports import service as report_service
 from server.reports.models import Decision, FollowUp, FollowUpState
@@ -49,10 +48,9 @@ async def _actor(session: Any, comparison_id: str, role: Role) -> Actor:
 
 
 async def main(cases: int) -> dict[str, Any]:
-    url, name = await create_database()
+    url, name = await create_migrated_database()
     timings: dict[str, float] = {}
     try:
-        await asyncio.to_thread(upgrade, url)
         engine = create_engine(url)
         sessionmaker = create_sessionmaker(engine)
         comparison_id, _ = await seed_done_comparison(sessionmaker, cases)

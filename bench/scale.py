@@ -44,12 +44,12 @@ import httpx
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select, text, update
 
-from bench.dispatch import REDIS_URL, child_env, start_fake, wait_until_polling
+from bench.dispatch import REDIS_URL, SETTLE_SECONDS, child_env, start_fake, wait_until_polling
 from bench.harness import (
     ADMIN_URL,
     SMOKE_HELP,
     PeakRss,
-    create_database,
+    create_migrated_database,
     drop_database,
     emit,
     free_port,
@@ -62,7 +62,6 @@ from bench.wrk import CLIENTS, require_wrk, run_wrk, write_lua
 from server.comparisons import lifecycle
 from server.comparisons.models import TERMINAL_STATUSES, Comparison
 from server.db import create_engine, create_sessionmaker
-from server.migrate import upgrade
 from server.runs.models import Run, RunSource, RunStatus
 from server.runtime.redis import ArqQueue, RedisStreamEventBus
 from server.security import SecretBox
@@ -272,7 +271,7 @@ async def _settled(sessionmaker: Any, comparison_id: str) -> None:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     key = Fernet.generate_key().decode()
     queue_name = f"shipwise-scale-{secrets.token_hex(4)}"
-    database_url, name = await create_database(ADMIN_URL)
+    database_url, name = await create_migrated_database(ADMIN_URL)
     workdir = Path(tempfile.mkdtemp(prefix="shipwise-scale-"))
     env = _env(database_url, key, queue_name, workdir)
     fake, base_url = start_fake(0.0)
@@ -283,7 +282,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     queue = ArqQueue(REDIS_URL, queue_name=queue_name)
     events = RedisStreamEventBus(REDIS_URL)
     try:
-        await asyncio.to_thread(upgrade, database_url)
         ws = await make_workspace(sessionmaker, max_calls_per_comparison=2_000_000)
         async with sessionmaker() as session, session.begin():  # 50 readers outrun 600 a minute
             await session.execute(
@@ -322,7 +320,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for label, process in processes.items():
             samplers[label] = PeakRss(process.pid).__enter__()
         await _healthy(port)
-        await wait_until_polling(queue_name)
+        await wait_until_polling(queue_name, 0.0 if args.smoke else SETTLE_SECONDS)
 
         started = time.perf_counter()
         await lifecycle.start(
@@ -462,11 +460,11 @@ def main() -> None:
     parser.add_argument(
         "--smoke",
         action="store_true",
-        help=SMOKE_HELP + " 200 cases × 2 cohorts × 1 trial, 2 s of wrk, one cold load.",
+        help=SMOKE_HELP + " 200 cases × 2 cohorts × 1 trial, 1 s of wrk, one cold load.",
     )
     args = parser.parse_args()
     if args.smoke:
-        args.cases, args.cohorts, args.trials, args.page_seconds, args.loads = 200, 2, 1, 2, 1
+        args.cases, args.cohorts, args.trials, args.page_seconds, args.loads = 200, 2, 1, 1, 1
         args.timeout = min(args.timeout, 300)
     require_wrk()
     figures = asyncio.run(run(args))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet
 
+from bench.kit.databases import create_migrated_sqlite
 from bench.kit.factories import make_workspace
 from bench.kit.harness import start_backend
 from bench.kit.scenarios import run_comparison, scripted_setup, wait_finalized
-from server.migrate import upgrade
 from server.settings import Settings
 from server.workspaces.roles import Role
 
@@ -43,7 +43,7 @@ async def run_service_comparison(case_order_seed: int = 1) -> tuple[float, str]:
     cases run in the order `case_order_seed` draws."""
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(data_dir=Path(tmp), secret_key=Fernet.generate_key().decode())
-        await asyncio.to_thread(upgrade, settings.database_url)
+        await asyncio.to_thread(create_migrated_sqlite, settings.database_url)
         async with start_backend("sqlite", settings) as backend:
             ws = await make_workspace(backend.sessionmaker)
             setup = await scripted_setup(backend.sessionmaker, ws, regression_tensor())

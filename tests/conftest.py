@@ -15,6 +15,7 @@ from cryptography.fernet import Fernet
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.kit import services
+from bench.kit.databases import create_migrated_database, create_migrated_sqlite, drop_database
 from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from bench.kit.openai_server import FakeOpenAI
 from bench.kit.private_redis import PrivateRedis
@@ -111,42 +112,15 @@ def fernet_key() -> str:
     return Fernet.generate_key().decode()
 
 
-async def _create_database(admin_url: str) -> tuple[str, str]:
-    """A fresh PostgreSQL database for this run: its URL and name."""
-    import asyncpg  # type: ignore[import-untyped]
-
-    name = f"shipwise_test_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    base, _, _ = admin_url.rpartition("/")
-    return f"{base}/{name}", name
-
-
-async def _drop_database(admin_url: str, name: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(admin_url.replace("postgresql+asyncpg", "postgresql"))
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await conn.close()
-
-
 @pytest.fixture(scope="session")
 async def postgres_database() -> AsyncIterator[str]:
     """A migrated, empty PostgreSQL database that lives for the test session."""
     require_services("postgres")
-    url, name = await _create_database(services.postgres_url())
-    from server.migrate import upgrade
-
-    await asyncio.to_thread(upgrade, url)
+    url, name = await create_migrated_database(services.postgres_url(), "shipwise_test")
     try:
         yield url
     finally:
-        await _drop_database(services.postgres_url(), name)
+        await drop_database(services.postgres_url(), name)
 
 
 @pytest.fixture
@@ -176,7 +150,6 @@ def queue_name() -> str:
 
 @pytest.fixture(scope="session")
 async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Backend]:
-    from server.migrate import upgrade
     from server.settings import Settings
 
     data_dir = session_tmp / "embedded"
@@ -186,7 +159,7 @@ async def sqlite_backend(session_tmp: Path, fernet_key: str) -> AsyncIterator[Ba
         provider_timeout_seconds=PROVIDER_TIMEOUT_SECONDS,
         **WEBHOOK_SETTINGS,
     )
-    await asyncio.to_thread(upgrade, settings.database_url)
+    await asyncio.to_thread(create_migrated_sqlite, settings.database_url)
     async with start_backend("sqlite", settings) as backend:
         yield backend
 

@@ -113,8 +113,8 @@ def assert_a_whole_run(snapshots: list[dict[str, Any]]) -> None:
 async def test_a_client_follows_a_run_from_the_worker_process(
     deployment: Deployment, postgres_sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
+    deployment.start_worker()  # its start overlaps the API's
     api = await deployment.start_api()
-    deployment.start_worker()
     ws, comparison_id = await a_comparison(postgres_sessionmaker)
     snapshots = await watch_while_starting(
         subscribe_url=api, start_url=api, ws=ws, comparison_id=comparison_id
@@ -127,8 +127,8 @@ async def test_a_client_follows_a_run_from_the_worker_process(
 async def test_a_subscriber_on_another_api_process_sees_the_run(
     deployment: Deployment, postgres_sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
+    deployment.start_worker()  # its start overlaps the APIs'
     starter, watcher = await asyncio.gather(deployment.start_api(), deployment.start_api())
-    deployment.start_worker()
     ws, comparison_id = await a_comparison(postgres_sessionmaker)
     snapshots = await watch_while_starting(
         subscribe_url=watcher, start_url=starter, ws=ws, comparison_id=comparison_id
@@ -142,6 +142,7 @@ async def test_a_subscriber_on_another_api_process_sees_the_run(
 async def test_serve_with_two_workers_relays_a_run_from_either_process(
     deployment: Deployment, postgres_sessionmaker: async_sessionmaker[AsyncSession]
 ) -> None:
+    deployment.start_worker()  # its start overlaps the API's
     api = await deployment.start_api(workers=2)
     served = psutil.Process(deployment.processes[-1].pid)
 
@@ -150,7 +151,6 @@ async def test_serve_with_two_workers_relays_a_run_from_either_process(
 
     await eventually(api_processes, until=lambda n: n >= 2, timeout=30, what="two API processes")
     assert api_processes() == 2  # two API processes accept on the one port
-    deployment.start_worker()
     ws, comparison_id = await a_comparison(postgres_sessionmaker)
     # The subscription and the start may land on either process: events go through Redis.
     snapshots = await watch_while_starting(

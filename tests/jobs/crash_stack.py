@@ -3,7 +3,6 @@ database, in-process API, and `shipwise worker` processes the test starts and ki
 
 from __future__ import annotations
 
-import asyncio
 import math
 import os
 import secrets
@@ -18,12 +17,12 @@ import pytest
 from sqlalchemy import select
 
 from bench.kit import services
+from bench.kit.databases import create_migrated_database, drop_database
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend, start_backend, start_worker_process, stop_worker_process
 from bench.kit.openai_server import FakeOpenAI
-from bench.kit.waiting import eventually
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.comparisons.models import Trial, TrialState
-from server.migrate import upgrade
 from server.settings import Settings
 from server.workspaces.roles import Role
 from tests.server.dispatch.api import start_comparison
@@ -126,15 +125,7 @@ async def crash_stack(
 ) -> AsyncIterator[CrashStack]:
     """`redis_url`: a Redis of the test's own instead of the shared test database; `env`:
     more settings for the workers."""
-    import asyncpg  # type: ignore[import-untyped]
-
-    name = f"shipwise_crash_{secrets.token_hex(4)}"
-    plain = admin_url.replace("postgresql+asyncpg", "postgresql")
-    conn = await asyncpg.connect(plain)
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    url = f"{admin_url.rpartition('/')[0]}/{name}"
-    await asyncio.to_thread(upgrade, url)
+    url, name = await create_migrated_database(admin_url, "shipwise_crash")
     redis_url = redis_url or crash_redis_url()
     env = {
         **os.environ,
@@ -163,9 +154,7 @@ async def crash_stack(
     finally:
         if stack is not None:
             stack.stop_all()
-        conn = await asyncpg.connect(plain)
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await conn.close()
+        await drop_database(admin_url, name)
 
 
 async def poll_status(
@@ -177,7 +166,9 @@ async def poll_status(
         data = (await backend.gql(STATUS, {"id": comparison_id}, token=token)).ok()
         return cast(dict[str, Any], data["comparison"])
 
-    return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
+    return await eventually(
+        comparison, until=until, timeout=timeout, interval=API_POLL_SECONDS, what="the comparison"
+    )
 
 
 async def workers_polling(*logs: Path, timeout: float = 240) -> None:

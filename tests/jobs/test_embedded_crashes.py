@@ -21,13 +21,13 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.kit.databases import create_migrated_sqlite
 from bench.kit.factories import make_comparison, make_comparison_setup, make_workspace
 from bench.kit.openai_server import Behaviour, FakeOpenAI
-from bench.kit.waiting import eventually
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.comparisons.models import Comparison, ComparisonStatus, Trial
 from server.comparisons.stopping import StoppingRule, StoppingSpec
 from server.db import create_engine, create_sessionmaker
-from server.migrate import upgrade
 from server.settings import Settings
 from server.tls import client_tls
 from server.workspaces.roles import Role
@@ -144,7 +144,10 @@ class EmbeddedServer:
             found = await self.gql(token, STATUS, {"id": comparison_id})
             return cast(dict[str, Any], found["comparison"])
 
-        return await eventually(comparison, until=until, timeout=timeout, what="the comparison")
+        return await eventually(
+            comparison, until=until, timeout=timeout, interval=API_POLL_SECONDS,
+            what="the comparison",
+        )  # fmt: skip
 
 
 @dataclass
@@ -165,7 +168,7 @@ async def stack(tmp_path: Path, fake: FakeOpenAI) -> AsyncIterator[Stack]:
     """A migrated SQLite data directory, a test-side engine on it, and no server yet."""
     data_dir = tmp_path / "data"
     settings = Settings(data_dir=data_dir)
-    await asyncio.to_thread(upgrade, settings.database_url)
+    await asyncio.to_thread(create_migrated_sqlite, settings.database_url)
     engine = create_engine(settings.database_url)
     server = EmbeddedServer(data_dir)
     try:

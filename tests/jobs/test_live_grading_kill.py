@@ -18,12 +18,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.kit import services
+from bench.kit.databases import create_migrated_sqlite
 from bench.kit.factories import WorkspaceFixture, make_judge, make_workspace
 from bench.kit.openai_server import Behaviour, FakeOpenAI
 from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.db import create_engine, create_sessionmaker
 from server.live.models import LiveGrade
-from server.migrate import upgrade
 from server.security import SecretBox
 from server.settings import Settings
 from server.workspaces.roles import Role
@@ -147,7 +147,7 @@ async def test_the_embedded_server_killed_mid_batch_on_sqlite(
 ) -> None:
     data_dir = tmp_path / "data"
     settings = Settings(data_dir=data_dir)
-    await asyncio.to_thread(upgrade, settings.database_url)
+    await asyncio.to_thread(create_migrated_sqlite, settings.database_url)
     engine = create_engine(settings.database_url)
     maker = create_sessionmaker(engine)
     server = EmbeddedServer(data_dir)

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bench.kit import services
+from bench.kit.databases import create_migrated_sqlite
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend, start_backend
 from server.graphiql.assets import ASSETS, integrity_of, missing
@@ -92,12 +93,10 @@ async def test_the_files_are_served_with_their_digest(sqlite_backend: Backend) -
 async def test_without_the_files_the_page_says_how_to_get_them(
     tmp_path: Path, fernet_key: str
 ) -> None:
-    from server.migrate import upgrade
-
     settings = Settings(
         data_dir=tmp_path / "data", secret_key=fernet_key, graphiql_assets_dir=tmp_path / "none"
     )
-    await asyncio.to_thread(upgrade, settings.database_url)
+    await asyncio.to_thread(create_migrated_sqlite, settings.database_url)
     async with start_backend("sqlite", settings) as backend:
         page = await backend.client.get("/graphql", headers={"Accept": "text/html"})
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 
+from bench.kit.databases import create_migrated_sqlite
 from server.app import create_app
 from server.settings import Settings
 
@@ -15,9 +16,7 @@ async def test_the_root_page_says_how_to_build_the_portal(tmp_path: Path, fernet
     settings = Settings(
         data_dir=tmp_path / "data", secret_key=fernet_key, portal_dir=tmp_path / "nothing"
     )
-    from server.migrate import upgrade
-
-    await asyncio.to_thread(upgrade, settings.database_url)
+    await asyncio.to_thread(create_migrated_sqlite, settings.database_url)
     app = create_app(settings)
     transport = httpx.ASGITransport(app=app)
     async with app.router.lifespan_context(app):

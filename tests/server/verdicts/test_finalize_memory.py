@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from server.migrate import upgrade
+from bench.kit.databases import create_migrated_sqlite
 
 ROOT = Path(__file__).resolve().parents[3]
 SMALL, LARGE, CHUNK = 500, 2000, 250
@@ -64,7 +64,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         url: str = request.getfixturevalue("postgres_database")
         return url
     url = f"sqlite+aiosqlite:///{tmp_path / 'memory.db'}"
-    upgrade(url)
+    create_migrated_sqlite(url)
     return url
 
 

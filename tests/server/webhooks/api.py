@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.kit.harness import Backend, GraphQLResult
-from bench.kit.waiting import eventually
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 
 SECRET = "whsec-test-0123456789abcdef"
 
@@ -68,5 +68,6 @@ async def wait_for(
         lambda: deliveries(backend, token, webhook_id),
         until=done,
         timeout=timeout,
+        interval=API_POLL_SECONDS,
         what="deliveries settled",
     )
