@@ -61,9 +61,12 @@ async def wait_for(
     webhook_id: str,
     done: Callable[[list[dict[str, Any]]], bool],
     *,
-    timeout: float = 20.0,
+    timeout: float = 60.0,
 ) -> list[dict[str, Any]]:
-    """The webhook's deliveries once `done(deliveries)` holds; fails after `timeout`."""
+    """The webhook's deliveries once `done(deliveries)` holds; fails after `timeout`, a bound
+    for a slow host: on PostgreSQL the session's `shipwise worker` sends them, and the first
+    test of an xdist worker may run while that process is still starting (20 s was too short
+    at load 12)."""
     return await eventually(
         lambda: deliveries(backend, token, webhook_id),
         until=done,
