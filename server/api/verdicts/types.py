@@ -20,6 +20,7 @@ from server.checks import CheckKind as CheckKindEnum
 from server.labels import judge_checks
 from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
+from server.page_reads.case_page import CaseRead
 from server.page_reads.fields import copied
 from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
 from server.trajectories.hosted import one_call
@@ -252,37 +253,89 @@ class CaseCheck:
 
 @strawberry.type
 class CaseTrial:
-    comparison_id: strawberry.Private[str]
-    case_ordinal: strawberry.Private[int]
-    cohort_index: strawberry.Private[int]
-    judge_passed: strawberry.Private[bool | None]
-    trial_index: int
-    passed: bool | None = strawberry.field(description="Null when the trial errored.")
-    output: str | None
-    checks: list[CaseCheck]
-    latency_ms: int
-    input_tokens: int
-    output_tokens: int
-    cost_cents: float
-    error_code: str | None
-    tool_calls: strawberry.Private[list[dict[str, Any]] | None] = None
+    """A trial as the case view shows it: each field read from its row when asked for (a
+    page of 50 cases holds 450 trials, and the portal shows four of their fields)."""
+
+    row: strawberry.Private[CaseTrialRow]
+
+    @property
+    def comparison_id(self) -> str:
+        return self.row.comparison_id
+
+    @property
+    def case_ordinal(self) -> int:
+        return self.row.case_ordinal
+
+    @property
+    def cohort_index(self) -> int:
+        return self.row.cohort_index
+
+    @property
+    def judge_passed(self) -> bool | None:
+        return judge_checks.judge_passed(self.row.check_results)
+
+    @property
+    def tool_calls(self) -> list[dict[str, Any]] | None:
+        return self.row.tool_calls
+
+    @strawberry.field
+    def trial_index(self) -> int:
+        return self.row.trial_index
+
+    @strawberry.field(description="Null when the trial errored.")
+    def passed(self) -> bool | None:
+        return self.row.passed
+
+    @strawberry.field
+    def output(self) -> str | None:
+        return self.row.output
+
+    @strawberry.field
+    def checks(self) -> list[CaseCheck]:
+        return [
+            CaseCheck(
+                kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
+            )
+            for c in self.row.check_results or []
+        ]
+
+    @strawberry.field
+    def latency_ms(self) -> int:
+        return self.row.latency_ms
+
+    @strawberry.field
+    def input_tokens(self) -> int:
+        return self.row.input_tokens
+
+    @strawberry.field
+    def output_tokens(self) -> int:
+        return self.row.output_tokens
+
+    @strawberry.field
+    def cost_cents(self) -> float:
+        return micros_to_cents(self.row.cost_micros)
+
+    @strawberry.field
+    def error_code(self) -> str | None:
+        return self.row.error_code
 
     @strawberry.field(
-        description="The trial as a trajectory (docs/domain.md, \"Trajectories in runs\"): its "
+        description='The trial as a trajectory (docs/domain.md, "Trajectories in runs"): its '
         "one model call, with the tool calls the model asked for (nobody ran them), as "
         "trajectory checks and the pairwise judge read it; null while it has no answer or "
         "when it errored."
     )
     def trajectory(self) -> list[TrajectoryStep] | None:
-        if self.error_code is not None or (self.output is None and not self.tool_calls):
+        row = self.row
+        if row.error_code is not None or (row.output is None and not row.tool_calls):
             return None
         steps = one_call(
             model=None,
-            output=self.output,
-            tool_calls=self.tool_calls or (),
-            input_tokens=self.input_tokens,
-            output_tokens=self.output_tokens,
-            latency_ms=self.latency_ms,
+            output=row.output,
+            tool_calls=row.tool_calls or (),
+            input_tokens=row.input_tokens,
+            output_tokens=row.output_tokens,
+            latency_ms=row.latency_ms,
         )
         return [TrajectoryStep.from_json(step) for step in steps]
 
@@ -293,7 +346,7 @@ class CaseTrial:
             target_id=self.comparison_id,
             position=self.case_ordinal,
             cohort_index=self.cohort_index,
-            trial_index=self.trial_index,
+            trial_index=self.row.trial_index,
             judge_passed=self.judge_passed,
         )
 
@@ -329,30 +382,42 @@ class ComparisonCase:
         description="Candidate − baseline mean cost per trial."
     )
     cohorts: list[CaseCohort]
-    input: JSON
-    expected: JSON | None
+    dataset_case_id: strawberry.Private[int]
+
+    @strawberry.field
+    async def input(self, info: strawberry.Info[Context]) -> JSON:
+        return cast(JSON, (await info.context.loaders.dataset_cases.load(self.dataset_case_id))[0])
+
+    @strawberry.field
+    async def expected(self, info: strawberry.Info[Context]) -> JSON | None:
+        found = await info.context.loaders.dataset_cases.load(self.dataset_case_id)
+        return cast(JSON | None, found[1])
+
+    @classmethod
+    def from_read(cls, read: CaseRead) -> ComparisonCase:
+        """A case as the case page's read makes it (`server.page_reads.case_page`)."""
+        return cls(
+            ordinal=read.ordinal,
+            dataset_item_id=read.dataset_item_id,
+            classification=read.classification,
+            movement=read.movement,
+            baseline_cohort_index=read.baseline_cohort_index,
+            latency_delta_ms=read.latency_delta_ms,
+            cost_delta_cents=read.cost_delta_cents,
+            cohorts=[
+                CaseCohort(
+                    cohort_index=c.cohort_index,
+                    passed=c.passed,
+                    pass_fraction=c.pass_fraction,
+                    score=c.score,
+                    trials=[CaseTrial(row=t) for t in c.trials],
+                )
+                for c in read.cohorts
+            ],
+            dataset_case_id=read.dataset_case_id,
+        )
 
 
 def case_trial(row: CaseTrialRow) -> CaseTrial:
     """A `trial` row as the case view shows it."""
-    return CaseTrial(
-        comparison_id=row.comparison_id,
-        case_ordinal=row.case_ordinal,
-        cohort_index=row.cohort_index,
-        judge_passed=judge_checks.judge_passed(row.check_results),
-        trial_index=row.trial_index,
-        passed=row.passed,
-        output=row.output,
-        checks=[
-            CaseCheck(
-                kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
-            )
-            for c in row.check_results or []
-        ],
-        latency_ms=row.latency_ms,
-        input_tokens=row.input_tokens,
-        output_tokens=row.output_tokens,
-        cost_cents=micros_to_cents(row.cost_micros),
-        error_code=row.error_code,
-        tool_calls=row.tool_calls,
-    )
+    return CaseTrial(row=row)

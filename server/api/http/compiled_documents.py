@@ -1,0 +1,169 @@
+"""The portal's persisted documents, each compiled once per hash and answered from its plan.
+
+A persisted document (`server.api.http.persisted`) is known before any request names it,
+so its work is done once: parsed, validated against the schema with every limit's rule
+(`document_limits.limit_rules`), and its query's selection planned from the schema's own
+types (`compiled_plans`). A request naming the hash then costs its variables' coercion, the
+resolvers, and the plan's completion of their values: no parse, no validation, no
+extension hooks, none of graphql-core's per-field machinery.
+
+Only a query is compiled; a mutation, a subscription, a document that fails validation or
+holds what a plan does not cover is left to the schema (`None` kept for its hash). A
+request is answered here only when everything goes as planned: variables the schema would
+refuse (or text a column cannot store), an error raised by any resolver, a null where the
+type says never — each leaves the whole request to the schema, which answers it with its
+errors as ever. Nothing here knows a page: any persisted query is compiled the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from graphql import (
+    DocumentNode,
+    FragmentDefinitionNode,
+    GraphQLError,
+    OperationDefinitionNode,
+    OperationType,
+    parse,
+    specified_rules,
+)
+from prometheus_client import Counter
+from strawberry.execution.is_awaitable import optimized_is_awaitable
+from strawberry.http import GraphQLRequestData
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext, validate_document
+from strawberry.types import ExecutionResult
+
+from server.api.context import Context
+from server.api.http.compiled_plans import NotPlannable, Planner
+from server.api.http.compiled_values import Run
+from server.api.http.document_limits import limit_rules
+from server.api.http.input_text import problem_in_value
+from server.api.http.persisted import persisted_hash
+from server.metrics import REGISTRY
+from server.settings import Settings
+
+ANSWERS = Counter(
+    "shipwise_compiled_answers",
+    "Requests naming a persisted query, by whether its compiled plan answered (`plan`) or "
+    "left it to the schema (`schema`)",
+    ["by"],
+    registry=REGISTRY,
+)
+_PLAN, _SCHEMA = ANSWERS.labels("plan"), ANSWERS.labels("schema")
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledDocument:
+    """A persisted query, parsed, validated and planned."""
+
+    document: DocumentNode
+    operation: OperationDefinitionNode
+    run: Run
+    """The operation's root selection, from the root value (None)."""
+
+    @property
+    def name(self) -> str | None:
+        return self.operation.name.value if self.operation.name else None
+
+
+def compile_document(
+    strawberry_schema: Any, text: str, settings: Settings
+) -> CompiledDocument | None:
+    """The document's plan; None when the schema must answer it (not one query, refused by
+    a rule, or holding what a plan does not cover)."""
+    try:
+        document = parse(text, no_location=False, max_tokens=settings.max_query_tokens)
+    except GraphQLError:
+        return None
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if len(operations) != 1 or operations[0].operation != OperationType.QUERY:
+        return None
+    rules = (
+        *specified_rules,
+        *limit_rules(max_depth=settings.max_query_depth, max_aliases=settings.max_aliases),
+    )
+    if validate_document(strawberry_schema._schema, document, rules):
+        return None
+    fragments = {
+        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+    }
+    operation = operations[0]
+    root = strawberry_schema._schema.query_type
+    try:
+        run, _ = Planner(strawberry_schema, fragments).selection(root, [operation.selection_set])
+    except NotPlannable:
+        return None
+    return CompiledDocument(document, operation, run)
+
+
+class CompiledDocuments:
+    """The persisted documents by hash, each compiled on its first request."""
+
+    def __init__(
+        self, strawberry_schema: Any, documents: Mapping[str, str], settings: Settings
+    ) -> None:
+        self._schema = strawberry_schema
+        self._documents = documents
+        self._settings = settings
+        self._compiled: dict[str, CompiledDocument | None] = {}
+
+    def compiled(self, found: str) -> CompiledDocument | None:
+        """The compiled document of a hash (None: unknown, or the schema's to answer)."""
+        if found not in self._compiled:
+            text = self._documents.get(found)
+            self._compiled[found] = (
+                compile_document(self._schema, text, self._settings) if text is not None else None
+            )
+        return self._compiled[found]
+
+    async def answer(self, context: Context, request: GraphQLRequestData) -> ExecutionResult | None:
+        """The answer to a request naming a compiled document by its hash, when its plan
+        answers it as the schema would; else None (the schema answers)."""
+        found = persisted_hash(request.extensions)
+        compiled = self.compiled(found) if found is not None else None
+        if compiled is None or request.operation_name not in (None, compiled.name):
+            return None
+        variables = request.variables or {}
+        if variables and problem_in_value(variables) is not None:
+            _SCHEMA.inc()
+            return None
+        context.operations += 1  # as `OperationScope` does for the schema's operations
+        try:
+            answered = await execute(self._schema, compiled, context, variables)
+            (_SCHEMA if answered is None else _PLAN).inc()
+            return answered
+        finally:
+            context.operations -= 1
+            if context.operations == 0:
+                await context.end_operation()
+
+
+async def execute(
+    strawberry_schema: Any,
+    compiled: CompiledDocument,
+    context: object,
+    variables: dict[str, Any],
+) -> ExecutionResult | None:
+    """The compiled document's answer with these variables and context; None when the
+    schema must answer instead (a variable it refuses, an error, a value off the plan)."""
+    executor = StrawberryGraphQLCoreExecutionContext.build(
+        strawberry_schema._schema,
+        compiled.document,
+        None,
+        context,
+        variables,
+        compiled.name,
+        is_awaitable=cast(Any, optimized_is_awaitable),  # Strawberry passes it so too
+    )
+    if isinstance(executor, list):  # variables the schema refuses, with its errors
+        return None
+    try:
+        data = compiled.run(None, None, executor)
+        if optimized_is_awaitable(data):
+            data = await data
+    except Exception:  # the schema answers it again, errors and all
+        return None
+    return ExecutionResult(data=data, errors=None)
