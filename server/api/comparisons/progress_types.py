@@ -4,7 +4,7 @@ the subscription sends (`subscription.py`) and `Comparison.progress` answers."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar, TypeAlias
+from typing import ClassVar, TypeAlias, cast
 
 import strawberry
 
@@ -46,6 +46,14 @@ class ComparisonProgress:
     updated_at: datetime | None = strawberry.field(
         description="When the comparison reached this `seq`."
     )
+
+    @staticmethod
+    def of_read(progress: RowProgress) -> ComparisonProgress:
+        """As a comparison's read holds it (`server.page_reads.comparison_page`): a
+        `RowProgress` carries each field under its name (its enums as members, its cohorts
+        as `CohortProgressRead`s), so it is shown as it is; what is computed
+        (`percent`, `etaSeconds`) only when selected."""
+        return cast(ComparisonProgress, progress)
 
     @classmethod
     def of(cls, progress: RowProgress | Progress) -> ComparisonProgress:

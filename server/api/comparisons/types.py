@@ -4,7 +4,7 @@ The preview's output types live in `server.api.comparisons.preview_types`."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from datetime import datetime
 from typing import TypeVar, cast
 
@@ -39,7 +39,6 @@ from server.decisions import policy as ship_policy_option
 from server.page_reads.cohorts import CohortRead
 from server.page_reads.comparison_page import ComparisonPageRead
 from server.page_reads.comparisons_list import ComparisonRowRead
-from server.page_reads.fields import copied
 from server.page_reads.scorecard import scorecard_of
 from server.spend import caps as spend_caps
 from server.verdicts.models import VerdictState as VerdictStateEnum
@@ -68,9 +67,11 @@ class ComparisonCohort:
         description="Mean over cases of passed ÷ completed trials; null until DONE."
     )
 
-    @classmethod
-    def from_read(cls, cohort: CohortRead) -> ComparisonCohort:
-        return copied(cls, cohort, release_id=strawberry.ID(cohort.release_id))
+    @staticmethod
+    def of_reads(cohorts: Sequence[CohortRead]) -> list[ComparisonCohort]:
+        """The cohorts as their read holds them: a `CohortRead` carries each field under
+        its name (`release_id` a string, as an ID is), so it is shown as it is."""
+        return cast(list[ComparisonCohort], cohorts)
 
 
 ComparisonRead = ComparisonPageRead | ComparisonRowRead
@@ -273,7 +274,7 @@ class Comparison:
 
     @strawberry.field(description="Cohort 0 is the candidate.")
     def cohorts(self) -> list[ComparisonCohort]:
-        return [ComparisonCohort.from_read(cohort) for cohort in self.read.cohorts]
+        return ComparisonCohort.of_reads(self.read.cohorts)
 
     @strawberry.field(
         description="With stopReason CONNECTION_CAP: the connections whose monthly cap was "
@@ -293,4 +294,4 @@ class Comparison:
 
     @strawberry.field
     def progress(self) -> ComparisonProgress:
-        return ComparisonProgress.of(self.read.progress)
+        return ComparisonProgress.of_read(self.read.progress)

@@ -38,7 +38,7 @@ from strawberry.types import ExecutionResult
 
 from server.api.context import Context
 from server.api.http.compiled_plans import NotPlannable, Planner
-from server.api.http.compiled_values import Run
+from server.api.http.compiled_values import Complete, Later, close_all, finish
 from server.api.http.document_limits import limit_rules
 from server.api.http.input_text import problem_in_value
 from server.api.http.persisted import persisted_hash
@@ -61,8 +61,9 @@ class CompiledDocument:
 
     document: DocumentNode
     operation: OperationDefinitionNode
-    run: Run
-    """The operation's root selection, from the root value (None)."""
+    run: Complete
+    """The operation's root selection, from the root value (None): its generated
+    function (`compiled_plans`)."""
 
     @property
     def name(self) -> str | None:
@@ -93,7 +94,7 @@ def compile_document(
     operation = operations[0]
     root = strawberry_schema._schema.query_type
     try:
-        run, _ = Planner(strawberry_schema, fragments).selection(root, [operation.selection_set])
+        run = Planner(strawberry_schema, fragments).root(root, operation.selection_set)
     except NotPlannable:
         return None
     return CompiledDocument(document, operation, run)
@@ -160,10 +161,12 @@ async def execute(
     )
     if isinstance(executor, list):  # variables the schema refuses, with its errors
         return None
+    waiting: list[Later] = []
     try:
-        data = compiled.run(None, None, executor)
-        if optimized_is_awaitable(data):
-            data = await data
+        data = compiled.run(None, None, executor, waiting)
+        if waiting:
+            await finish(executor, waiting)
     except Exception:  # the schema answers it again, errors and all
+        close_all(waiting)
         return None
     return ExecutionResult(data=data, errors=None)

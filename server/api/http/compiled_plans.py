@@ -1,25 +1,35 @@
-"""A query's selection compiled from the schema into one function per field and value.
+"""A query's selection compiled from the schema into generated Python: one function per
+selection set, written once per persisted document.
 
 graphql-core executes a document by walking it on every request: for each field it looks
 the field up, builds a path-bound `GraphQLResolveInfo`, calls the resolver through
 Strawberry's wrapper, checks for awaitables twice and walks `complete_value`, and each object
-of a list walks five more methods. A case page completes ~2,000 fields that way. Here a
-document's selection is planned once, from the schema's own types and Strawberry's field
-definitions, into closures that do only what the field needs:
+of a list walks five more methods; calling a closure per field and per completion (this
+module's first form) still cost 2–2.8× an answer written by hand. Here each object's
+selection set becomes the source of one function (`compile` of generated text, names from
+the schema and the document only) that reads each field straight off its source and
+returns the dict display of the selected keys:
 
-- a field Strawberry resolves with `getattr` (no resolver) is read with `getattr`;
-- a sync resolver of no arguments, field extensions or exception handlers is called as
-  Strawberry's wrapper would call it (its `Info` built only when it asks for one);
-- any other field goes through the schema's own resolver (`field_def.resolve`), with its
-  arguments coerced by graphql-core and its `Info` built by the executor;
-- a leaf is serialized by its type (the built-in scalars' exact values at once), a list
-  item by item and an object field by field, awaiting what its fields return together.
+- a field Strawberry resolves with `getattr` (no resolver) is `v.<python name>`;
+- a sync resolver of `self` alone (no arguments, field extensions or exception handlers)
+  is called as Strawberry's wrapper would call it, `resolver(v)`; one taking `Info`,
+  `strawberry.Parent` or the root through a closure that builds them; any other field
+  through the schema's own resolver (`field_def.resolve`), its arguments coerced by
+  graphql-core and its `Info` built by the executor;
+- a leaf whose value is of its type's exact class (a `str` for String and ID, an `int` in
+  range, a finite `float`, a `bool`) is itself; an enum member is looked up in its type's
+  names; anything else goes to `compiled_values.leaf` (null, the type's coercion, an
+  awaitable);
+- a list of objects is a comprehension calling the item's function; any other list goes
+  to `compiled_values.list_of`; an object is its function's call.
 
-Anything the plan would not answer exactly as graphql-core does — an exception, None for a
-non-null field, a value its type refuses, an object `is_type_of` denies — raises
-`GiveUp`: the caller then leaves the whole operation to the schema, which calls the same
-resolvers again (queries only read) and answers errors as ever. What cannot be planned (an
-abstract type, a directive, introspection, fragment variables) is not compiled at all.
+What a resolver returns that must be awaited becomes a `Later` whose slot the request fills
+once awaited (`compiled_values.finish`). Anything the plan would not answer exactly as
+graphql-core does — an exception, None for a non-null field, a value its type refuses, an
+object `is_type_of` denies — raises, and the caller leaves the whole operation to the
+schema, which calls the same resolvers again (queries only read) and answers errors as ever.
+What cannot be planned (an abstract type, a directive, introspection, fragment variables)
+is not compiled at all.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from graphql import (
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
+    GraphQLEnumType,
     GraphQLField,
     GraphQLList,
     GraphQLNonNull,
@@ -42,26 +53,68 @@ from graphql import (
     is_leaf_type,
 )
 from graphql.pyutils import Path
+from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
 from server.api.http.compiled_values import (
+    EXACT,
+    Complete,
     ExecutionContext,
-    Run,
+    Later,
+    give_up,
     leaf,
     list_of,
-    nullable,
-    object_of,
-    required,
-    settled,
+    object_or_later,
+    pending,
 )
 
 DEFINITION: Final = GraphQLCoreConverter.DEFINITION_BACKREF
 """Where a graphql-core field keeps its Strawberry definition."""
 
+Resolve = Callable[[Any, Path | None, ExecutionContext], Any]
+"""A field's resolved value from its source, its path and the request's executor."""
+
+_CHECKS: Final[dict[type, str]] = {
+    str: "{x}.__class__ is not str",
+    bool: "{x}.__class__ is not bool",
+    int: "({x}.__class__ is not int or not -2147483648 <= {x} <= 2147483647)",
+    float: "({x}.__class__ is not float or {x} - {x} != 0.0)",  # inf and nan: not 0.0
+}
+"""When a built-in scalar's value is not its own serialization (then `leaf` completes it)."""
+
+_HELPERS: Final[dict[str, Any]] = {
+    "_Path": Path,
+    "_Later": Later,
+    "_pending": pending,
+    "_give_up": give_up,
+    "_awaitable": optimized_is_awaitable,
+}
+
 
 class NotPlannable(Exception):
     """The document holds something a plan does not cover."""
+
+
+class _Code:
+    """The generated functions of one document: their shared namespace, each compiled as
+    soon as written (so a list's completion can hold its item's function)."""
+
+    def __init__(self) -> None:
+        self.namespace: dict[str, Any] = dict(_HELPERS)
+
+    def constant(self, prefix: str, value: Any) -> str:
+        """A name in the generated code for `value` (a function, a dict, a type)."""
+        name = f"{prefix}{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def function(self, name: str, lines: list[str]) -> Complete:
+        # Generated from the schema's Python names and the document's response keys
+        # (written as string literals), nothing of any request.
+        exec(compile("\n".join(lines) + "\n", f"<plan {name}>", "exec"), self.namespace)
+        made: Complete = self.namespace[name]
+        return made
 
 
 class Planner:
@@ -78,19 +131,50 @@ class Planner:
         converter = strawberry_schema.schema_converter
         self._handlers: Callable[[StrawberryField], Any] = converter._get_field_exception_handlers
         self._info_class: Any = strawberry_schema.config.info_class
+        self._code = _Code()
 
-    def selection(
-        self, type_: GraphQLObjectType, selections: Sequence[SelectionSetNode]
-    ) -> tuple[Run, bool]:
-        """The run of an object's selection (the selection sets that select it: a field's
-        nodes', or an operation's), and whether it needs its path (a resolver below takes
-        `Info`)."""
+    def root(self, type_: GraphQLObjectType, selection_set: SelectionSetNode) -> Complete:
+        """The operation's root selection, completed from the root value (None)."""
+        return self._object(type_, [selection_set], non_null=True, root=True)[0]
+
+    def _object(
+        self,
+        type_: GraphQLObjectType,
+        selections: Sequence[SelectionSetNode],
+        *,
+        non_null: bool,
+        root: bool = False,
+    ) -> tuple[Complete, bool]:
+        """The generated function completing an object of `type_` with the selection sets
+        that select it, and whether it needs its path (a resolver below takes `Info`)."""
         grouped: dict[str, list[FieldNode]] = {}
         for selection_set in selections:
             self._collect(type_, selection_set, grouped)
-        fields = [self._field(type_, key, found) for key, found in grouped.items()]
-        pathed = any(field[2] for field in fields)
-        return object_of(type_, tuple(fields)), pathed
+        name = self._code.constant("_o", None)
+        body: list[str] = []
+        entries: list[str] = []
+        pathed = False
+        for n, (key, nodes) in enumerate(grouped.items()):
+            if nodes[0].name.value == "__typename":
+                entries.append(f"{key!r}: {type_.name!r}")
+                continue
+            lines, field_pathed = self._field(type_, key, nodes, f"x{n}")
+            body.extend(lines)
+            entries.append(f"{key!r}: x{n}")
+            pathed |= field_pathed
+        head = [f"def {name}(v, p, ex, w):"]
+        if not root:
+            head += ["    if v is None:", f"        return {'_give_up()' if non_null else 'None'}"]
+        if type_.is_type_of is not None:
+            is_type_of = self._code.constant("_is", type_.is_type_of)
+            head.append(f"    if not {is_type_of}(v, None): return _give_up()")  # info unread
+        tail = [
+            f"    r = {{{', '.join(entries)}}}",
+            "    if pend is not None:",
+            "        for q in pend: q.into = r",
+            "    return r",
+        ]
+        return self._code.function(name, [*head, "    pend = None", *body, *tail]), pathed
 
     def _collect(
         self,
@@ -123,39 +207,136 @@ class Planner:
             raise NotPlannable("a fragment on another type")
 
     def _field(
-        self, parent: GraphQLObjectType, key: str, nodes: list[FieldNode]
-    ) -> tuple[str, Run, bool]:
-        """(response key, the field's run from its parent, whether it needs its path)."""
+        self, parent: GraphQLObjectType, key: str, nodes: list[FieldNode], x: str
+    ) -> tuple[list[str], bool]:
+        """The lines setting `x` to the field's completed value from the source `v`, and
+        whether they need the object's path."""
+        code = self._code
         name = nodes[0].name.value
-        if name == "__typename":
-            return key, _constant(parent.name), False
         field_def = parent.fields.get(name)
         if field_def is None:
             raise NotPlannable("introspection")
-        complete, pathed = self.value(field_def.type, nodes)
+        here = f"_Path(p, {key!r}, {parent.name!r})"
         field = field_def.extensions.get(DEFINITION)
         plain = type(field) is StrawberryField and not field_def.args
-        if plain and getattr(field_def.resolve, "_is_default", False) and field.is_basic_field:
-            return key, _read(field.default_resolver, field.python_name, complete), pathed
+        resolved = True  # by a resolver, which may return an awaitable
+        with_info = False
         call = self._direct_call(parent, field_def, field, nodes) if plain else None
-        if call is not None:
+        if plain and getattr(field_def.resolve, "_is_default", False) and field.is_basic_field:
+            attribute, read = field.python_name, field.default_resolver
+            if read is getattr and attribute.isidentifier():
+                got = f"v.{attribute}"
+            else:
+                got = f"{code.constant('_r', read)}(v, {attribute!r})"
+            resolved = False
+        elif isinstance(call, tuple):
             run, with_info = call
-            return key, _called(run, complete), with_info or pathed
-        return key, _resolved(parent, field_def, nodes, complete), True
+            got = f"{code.constant('_c', run)}(v, {here if with_info else 'None'}, ex)"
+        elif call is not None:
+            got = f"{code.constant('_f', call)}(v)"
+        else:
+            got = f"{code.constant('_g', _resolved(parent, field_def, nodes))}(v, {here}, ex)"
+            with_info = True
+        lines, below = self._complete(field_def.type, nodes, x, key, resolved)
+        if not below:
+            return [f"    {x} = {got}", *lines], with_info
+        got = got.replace(here, f"p{x}")
+        return [f"    p{x} = {here}", f"    {x} = {got}", *lines], True
 
-    def value(self, type_: GraphQLOutputType, nodes: Sequence[FieldNode]) -> tuple[Run, bool]:
-        """The completion of a resolved value of `type_`, and whether it needs a path."""
+    def _complete(
+        self, type_: GraphQLOutputType, nodes: Sequence[FieldNode], x: str, key: str, resolved: bool
+    ) -> tuple[list[str], bool]:
+        """The lines completing the resolved value in `x` in place (its path in `p<x>`
+        when the second value says it is needed)."""
+        code = self._code
+        non_null = isinstance(type_, GraphQLNonNull)
+        inner = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
+        path = f"p{x}"
+
+        def slow(complete: Any, at: str, indent: str = "        ") -> list[str]:
+            """`x` completed by `complete` (a constant's value), kept if still to come."""
+            name = code.constant("_k", complete)
+            return [
+                f"{indent}{x} = {name}({x}, {at}, ex, w)",
+                f"{indent}if {x}.__class__ is _Later: pend = _pending(pend, {x}, {key!r})",
+            ]
+
+        if isinstance(inner, GraphQLList):
+            item, pathed = self.value(inner.of_type, nodes)
+            whole = slow(list_of(item, non_null, pathed), path if pathed else "None")
+            item_type = inner.of_type
+            item_inner = item_type.of_type if isinstance(item_type, GraphQLNonNull) else item_type
+            if not isinstance(item_inner, GraphQLObjectType):
+                return [line[4:] for line in whole], pathed
+            each = code.constant("_i", item)
+            items = (
+                f"[{each}(i, _Path({path}, n, None), ex, w) for n, i in enumerate({x})]"
+                if pathed
+                else f"[{each}(i, None, ex, w) for i in {x}]"
+            )
+            return [
+                f"    if {x}.__class__ is list or {x}.__class__ is tuple:",
+                f"        {x} = {items}",
+                "    else:",
+                *whole,
+            ], pathed
+        if is_leaf_type(inner):
+            memo = _names(inner) if isinstance(inner, GraphQLEnumType) else None
+            complete = leaf(inner, non_null, memo)
+            exact = EXACT.get(inner)
+            if memo is not None:
+                names = code.constant("_e", memo)
+                lines = [
+                    f"    y = {names}.get({x})",
+                    "    if y is not None:",
+                    f"        {x} = y",
+                    "    else:",
+                    *slow(complete, "None"),
+                ]
+                if not non_null:
+                    lines = [f"    if {x} is not None:", *("    " + line for line in lines)]
+                return lines, False
+            if exact is not None:
+                check = _CHECKS[exact].format(x=x)
+                if not non_null:
+                    check = f"{check} and {x} is not None"
+                return [f"    if {check}:", *slow(complete, "None")], False
+            if not non_null:
+                return [f"    if {x} is not None:", *slow(complete, "None")], False
+            return slow(complete, "None", "    "), False
+        if not isinstance(inner, GraphQLObjectType):
+            raise NotPlannable("an abstract type")
+        run, pathed = self._object(
+            inner, [n.selection_set for n in nodes if n.selection_set], non_null=non_null
+        )
+        call = code.constant("_o", run)
+        at = path if pathed else "None"
+        if not resolved:
+            return [f"    {x} = {call}({x}, {at}, ex, w)"], pathed
+        return [
+            f"    if {x} is not None and _awaitable({x}):",
+            *slow(object_or_later(run), at),
+            "    else:",
+            f"        {x} = {call}({x}, {at}, ex, w)",
+        ], pathed
+
+    def value(self, type_: GraphQLOutputType, nodes: Sequence[FieldNode]) -> tuple[Complete, bool]:
+        """The completion of a resolved value of `type_` (a list's item), and whether it
+        needs a path."""
         non_null = isinstance(type_, GraphQLNonNull)
         inner = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
         if isinstance(inner, GraphQLList):
             item, pathed = self.value(inner.of_type, nodes)
             return list_of(item, non_null, pathed), pathed
         if is_leaf_type(inner):
-            return leaf(inner, non_null), False
+            memo = _names(inner) if isinstance(inner, GraphQLEnumType) else None
+            return leaf(inner, non_null, memo), False
         if not isinstance(inner, GraphQLObjectType):
             raise NotPlannable("an abstract type")
-        run, pathed = self.selection(inner, [n.selection_set for n in nodes if n.selection_set])
-        return (required(run) if non_null else nullable(run)), pathed
+        run, pathed = self._object(
+            inner, [n.selection_set for n in nodes if n.selection_set], non_null=non_null
+        )
+        return object_or_later(run), pathed
 
     def _direct_call(
         self,
@@ -163,10 +344,11 @@ class Planner:
         field_def: GraphQLField,
         field: StrawberryField,
         nodes: list[FieldNode],
-    ) -> tuple[Run, bool] | None:
+    ) -> Callable[[Any], Any] | tuple[Resolve, bool] | None:
         """A sync resolver called as Strawberry's wrapper would call it, when that wrapper
-        would add nothing: no arguments, field extensions or exception handlers; and
-        whether it takes `Info` (so needs its path)."""
+        would add nothing: no arguments, field extensions or exception handlers. Of `self`
+        alone: the function; else a call building what it takes, and whether it takes
+        `Info` (so needs its path)."""
         resolver = field.base_resolver
         if resolver is None or resolver.is_async or field.extensions or field.arguments:
             return None
@@ -185,7 +367,7 @@ class Planner:
         if not callable(function):
             return None
         if takes_self and info_name is None and not source_names:  # most: `self` alone
-            return (lambda source, _path, _executor: function(source)), False
+            return function
 
         def call(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
             kwargs = dict.fromkeys(source_names, source)
@@ -197,7 +379,18 @@ class Planner:
         return call, info_name is not None
 
 
-# --- runs -----------------------------------------------------------------------------------
+def _names(enum: GraphQLEnumType) -> dict[Any, Any]:
+    """An enum type's names by the Python values it serializes (Strawberry's enum members,
+    and the values graphql-core looks up), each as its type's own coercion gives it."""
+    names: dict[Any, Any] = {}
+    wrapped = getattr(enum, "wrapped_cls", None)
+    candidates = [*(wrapped or ()), *(value.value for value in enum.values.values())]
+    for candidate in candidates:
+        try:
+            names[candidate] = enum.coerce_output_value(candidate)
+        except Exception:  # not one it serializes: left to the coercion on a request
+            continue
+    return {value: name for value, name in names.items() if isinstance(name, str)}
 
 
 def _info(
@@ -212,31 +405,9 @@ def _info(
     return executor.build_resolve_info(field_def, nodes, parent, path)
 
 
-def _constant(value: Any) -> Run:
-    return lambda _source, _path, _executor: value
-
-
-def _read(resolve: Callable[[Any, str], Any], attribute: str, complete: Run) -> Run:
-    """A field Strawberry reads with its default resolver (`getattr` unless configured)."""
-    if resolve is getattr:
-
-        def run(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
-            return complete(getattr(source, attribute), path, executor)
-
-        return run
-    return lambda source, path, executor: complete(resolve(source, attribute), path, executor)
-
-
-def _called(call: Run, complete: Run) -> Run:
-    def run(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        return settled(complete, call(source, path, executor), path, executor)
-
-    return run
-
-
 def _resolved(
-    parent: GraphQLObjectType, field_def: GraphQLField, nodes: list[FieldNode], complete: Run
-) -> Run:
+    parent: GraphQLObjectType, field_def: GraphQLField, nodes: list[FieldNode]
+) -> Resolve:
     """Through the schema's resolver, as graphql-core calls it."""
     resolve = field_def.resolve
     if resolve is None:
@@ -249,6 +420,6 @@ def _resolved(
         arguments = (
             get_argument_values(field_def, node, executor.variable_values) if with_arguments else {}
         )
-        return settled(complete, resolve(source, info, **arguments), path, executor)
+        return resolve(source, info, **arguments)
 
     return run

@@ -1,16 +1,22 @@
-"""The completion of a resolved value as a compiled plan runs it (`compiled_plans`): a leaf
-serialized by its type (the built-in scalars' exact values at once, an enum's values looked
-up once coerced), a list item by item and an object field by field, what its fields return
-awaited together; anything graphql-core would refuse or answer with an error raises
-`GiveUp`. An awaitable never awaited is closed with what it holds, so a resolver's coroutine
-under it never warns."""
+"""What the code a plan generates (`compiled_plans`) calls off its fast path, and the request's
+awaited values.
+
+The generated functions complete the values that are as the types say inline (a `str` for a
+String, an enum member known to its type, a list of objects); whatever else a leaf or a list
+holds comes here: null for a nullable field, a coercion graphql-core would make, an
+awaitable a resolver returned. An awaitable is not awaited where it is found: it becomes a
+`Later`, kept in the request's list, and its slot in the answer is filled once
+`finish` has awaited it (every one found in a pass awaited together, as graphql-core
+gathers an object's fields). Anything graphql-core would refuse or answer with an error
+raises `GiveUp`, and every awaitable not yet awaited is closed (a resolver's coroutine
+under it never runs, and never warns)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable
 from inspect import iscoroutine
 from math import isfinite
-from typing import Any, Final, TypeAlias, cast
+from typing import Any, Final, TypeAlias
 
 from graphql import (
     GraphQLBoolean,
@@ -18,7 +24,6 @@ from graphql import (
     GraphQLFloat,
     GraphQLID,
     GraphQLInt,
-    GraphQLObjectType,
     GraphQLString,
 )
 from graphql.execution import Executor
@@ -29,45 +34,76 @@ INT_RANGE: Final = range(-(2**31), 2**31)
 
 ExecutionContext: TypeAlias = Executor[Any]
 """The request's executor: its coerced variables, and the `Info` it builds for a resolver."""
-Run = Callable[[Any, Path | None, ExecutionContext], Any]
-"""A value from its source (or a resolved value), its path and the request's executor:
-the completed value, or an awaitable of it."""
+Complete = Callable[[Any, Path | None, ExecutionContext, list["Later"]], Any]
+"""A resolved value completed (its path, the request's executor, its list of `Later`s): the
+answer's value, or a `Later` when it must still be awaited."""
 
 
 class GiveUp(Exception):
     """The plan cannot answer this request as graphql-core would: the schema answers."""
 
 
-class Pending:
-    """A value still to come: awaited once, or closed with its unstarted parts (a resolver's
-    coroutine under it never runs, and never warns that it was not awaited)."""
+class Later:
+    """An awaitable a resolver returned, its completion once awaited, and the slot of the
+    answer (`into[key]`: a dict's key or a list's index) the completed value fills."""
 
-    __slots__ = ("_parts", "_start")
+    __slots__ = ("awaitable", "complete", "path", "into", "key")
 
-    def __init__(self, start: Callable[[], Coroutine[Any, Any, Any]], parts: list[Any]) -> None:
-        self._start = start
-        self._parts = parts
-
-    def __await__(self) -> Generator[Any, None, Any]:
-        return self._start().__await__()
-
-    def close(self) -> None:
-        close_all(self._parts)
+    def __init__(self, awaitable: Any, complete: Complete, path: Path | None) -> None:
+        self.awaitable = awaitable
+        self.complete = complete
+        self.path = path
+        self.into: Any = None
+        self.key: Any = None
 
 
-def settled(complete: Run, value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-    """`value` completed, awaited first when a resolver returned an awaitable."""
-    if optimized_is_awaitable(value):
-
-        async def later() -> Any:
-            done = complete(await value, path, executor)
-            return await done if optimized_is_awaitable(done) else done
-
-        return Pending(later, [value])
-    return complete(value, path, executor)
+def later(value: Any, complete: Complete, path: Path | None, waiting: list[Later]) -> Later:
+    """`value` (an awaitable) kept to be awaited and completed by `finish`."""
+    found = Later(value, complete, path)
+    waiting.append(found)
+    return found
 
 
-_EXACT: Final[dict[Any, type]] = {
+def pending(found: list[Later] | None, one: Later, key: str) -> list[Later]:
+    """`one` kept for the object being built, its slot the field's `key` (the generated
+    code sets `into` once the object's dict exists)."""
+    one.key = key
+    if found is None:
+        return [one]
+    found.append(one)
+    return found
+
+
+async def finish(executor: ExecutionContext, waiting: list[Later]) -> None:
+    """Every kept awaitable awaited (each pass's together) and its slot filled with its
+    completed value, which may keep more (an object's own awaited fields)."""
+    try:
+        while waiting:
+            batch = waiting.copy()
+            waiting.clear()
+            if len(batch) == 1:
+                values = [await batch[0].awaitable]
+            else:
+                values = await gather_with_cancel(*(one.awaitable for one in batch))
+            for one, value in zip(batch, values, strict=True):
+                done = one.complete(value, one.path, executor, waiting)
+                if done.__class__ is Later:
+                    done.into, done.key = one.into, one.key
+                one.into[one.key] = done
+    except BaseException:
+        close_all(waiting)
+        raise
+
+
+def close_all(waiting: list[Later]) -> None:
+    """The coroutines never to be awaited, closed (no warning, nothing left running)."""
+    for one in waiting:
+        if iscoroutine(one.awaitable):
+            one.awaitable.close()
+    waiting.clear()
+
+
+EXACT: Final[dict[Any, type]] = {
     GraphQLString: str,
     GraphQLID: str,
     GraphQLBoolean: bool,
@@ -77,15 +113,19 @@ _EXACT: Final[dict[Any, type]] = {
 """Built-in scalars whose value of this exact type is its own serialization (an Int in
 range, a finite Float): anything else goes through the type's own coercion."""
 
+MEMO: Final = 1024
+"""Enum values kept serialized per type (an enum has a few dozen at most)."""
 
-def leaf(leaf_type: Any, non_null: bool) -> Run:
+
+def leaf(leaf_type: Any, non_null: bool, memo: dict[Any, Any] | None) -> Complete:
+    """A leaf's completion by its type's own coercion (an enum's results kept in `memo`,
+    which the generated code looks its values up in first)."""
     coerce = leaf_type.coerce_output_value
-    exact = _EXACT.get(leaf_type)
-    # An enum's serialization is a function of the value alone, and its values are few:
-    # each one is coerced once and then looked up.
-    memo: dict[Any, Any] | None = {} if isinstance(leaf_type, GraphQLEnumType) else None
+    exact = EXACT.get(leaf_type)
+    if memo is None and isinstance(leaf_type, GraphQLEnumType):
+        memo = {}
 
-    def complete(value: Any, _path: Path | None, _executor: ExecutionContext) -> Any:
+    def complete(value: Any, path: Path | None, _executor: ExecutionContext, w: list[Later]) -> Any:
         if value is None or value is Undefined:
             if non_null:
                 raise GiveUp
@@ -95,15 +135,12 @@ def leaf(leaf_type: Any, non_null: bool) -> Run:
             (kind is not int or value in INT_RANGE) and (kind is not float or isfinite(value))
         ):
             return value
-        if memo is not None:
-            try:
-                return memo[value]
-            except (KeyError, TypeError):
-                pass
+        if optimized_is_awaitable(value):
+            return later(value, _awaited(complete), path, w)
         coerced = coerce(value)
         if coerced is None or coerced is Undefined:
             raise GiveUp
-        if memo is not None and len(memo) < _MEMO:
+        if memo is not None and len(memo) < MEMO:
             try:
                 memo[value] = coerced
             except TypeError:  # unhashable: coerced each time
@@ -113,102 +150,55 @@ def leaf(leaf_type: Any, non_null: bool) -> Run:
     return complete
 
 
-_MEMO: Final = 1024
-"""Enum values kept serialized per type (an enum has a few dozen at most)."""
+def _awaited(complete: Complete) -> Complete:
+    """`complete` of an awaited value: one that is awaitable again is graphql-core's."""
+
+    def run(value: Any, path: Path | None, executor: ExecutionContext, w: list[Later]) -> Any:
+        if optimized_is_awaitable(value):
+            if iscoroutine(value):
+                value.close()
+            raise GiveUp
+        return complete(value, path, executor, w)
+
+    return run
 
 
-def list_of(item: Run, non_null: bool, pathed: bool) -> Run:
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
+def list_of(item: Complete, non_null: bool, pathed: bool) -> Complete:
+    """A list's completion, item by item (its items' paths when something below needs
+    them); a slot an item must still await is the list's index."""
+
+    def complete(value: Any, path: Path | None, executor: ExecutionContext, w: list[Later]) -> Any:
         if value is None or value is Undefined:
             if non_null:
                 raise GiveUp
             return None
         if type(value) not in (list, tuple):
+            if optimized_is_awaitable(value):
+                return later(value, _awaited(complete), path, w)
             raise GiveUp  # another iterable: graphql-core's to judge
-        items: list[Any] = []
-        try:
-            if pathed:
-                items.extend(item(v, Path(path, i, None), executor) for i, v in enumerate(value))
-            else:
-                items.extend(item(v, None, executor) for v in value)
-        except BaseException:
-            close_all(items)
-            raise
-        return _gathered_list(items)
-
-    return complete
-
-
-def nullable(run: Run) -> Run:
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if value is None or value is Undefined:
-            return None
-        return run(value, path, executor)
-
-    return complete
-
-
-def required(run: Run) -> Run:
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if value is None or value is Undefined:
-            raise GiveUp
-        return run(value, path, executor)
-
-    return complete
-
-
-def object_of(type_: GraphQLObjectType, fields: tuple[tuple[str, Run, bool], ...]) -> Run:
-    is_type_of = type_.is_type_of
-    name = type_.name
-
-    def complete(value: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        if is_type_of is not None and not is_type_of(value, cast(Any, None)):  # info unread
-            raise GiveUp
-        result: dict[str, Any] = {}
-        pending: list[str] | None = None
-        try:
-            for key, run, pathed in fields:
-                done = run(value, Path(path, key, name) if pathed else None, executor)
-                result[key] = done
-                if optimized_is_awaitable(done):
-                    if pending is None:
-                        pending = []
-                    pending.append(key)
-        except BaseException:
-            close_all(result[key] for key in pending or ())
-            raise
-        if pending is None:
-            return result
-        return Pending(lambda: _gathered_object(result, pending), [result[key] for key in pending])
-
-    return complete
-
-
-async def _gathered_object(result: dict[str, Any], pending: list[str]) -> dict[str, Any]:
-    if len(pending) == 1:
-        result[pending[0]] = await result[pending[0]]
-        return result
-    done = await gather_with_cancel(*(result[key] for key in pending))
-    result.update(zip(pending, done, strict=True))
-    return result
-
-
-def _gathered_list(items: list[Any]) -> Any:
-    waiting = [i for i, item in enumerate(items) if optimized_is_awaitable(item)]
-    if not waiting:
+        if pathed:
+            items = [item(v, Path(path, i, None), executor, w) for i, v in enumerate(value)]
+        else:
+            items = [item(v, None, executor, w) for v in value]
+        for index, done in enumerate(items):
+            if done.__class__ is Later:
+                done.into, done.key = items, index
         return items
 
-    async def later() -> list[Any]:
-        done = await gather_with_cancel(*(items[i] for i in waiting))
-        for i, value in zip(waiting, done, strict=True):
-            items[i] = value
-        return items
-
-    return Pending(later, [items[i] for i in waiting])
+    return complete
 
 
-def close_all(awaitables: Any) -> None:
-    """Coroutines never to be awaited, closed (no warning, nothing left running)."""
-    for awaitable in awaitables:
-        if iscoroutine(awaitable) or isinstance(awaitable, Pending):
-            awaitable.close()
+def object_or_later(run: Complete) -> Complete:
+    """An object's completion (`run`, generated), or a `Later` when a resolver returned an
+    awaitable of it."""
+
+    def complete(value: Any, path: Path | None, executor: ExecutionContext, w: list[Later]) -> Any:
+        if value is not None and optimized_is_awaitable(value):
+            return later(value, _awaited(run), path, w)
+        return run(value, path, executor, w)
+
+    return complete
+
+
+def give_up() -> Any:
+    raise GiveUp

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from server.api.context import Context
-from server.api.relay import Connection, Edge, PageInfo
+from server.api.relay import Connection
 from server.api.selected import selects_anywhere
 from server.api.verdicts.types import (
     ComparisonCase,
 )
 from server.errors import NotFound
 from server.page_reads import case_page
-from server.page_reads.fields import copied
 from server.pagination import Page, check_page_size
 from server.verdicts import cases as case_view
 from stats.movement import CaseFilter
@@ -69,14 +68,9 @@ async def cases(
         )
         if found is None:  # the comparison was read in the caller's workspace just before
             raise NotFound("comparison not found")
-        read = found.cases
-        return Connection(
-            edges=[
-                Edge(node=ComparisonCase.from_read(e.node), cursor=e.cursor) for e in read.edges
-            ],
-            page_info=copied(PageInfo, read.page_info),
-            total_count=read.total_count,
-        )
+        # The page's read carries the connection's fields under their names (its edges'
+        # nodes are `CaseRead`s, which `ComparisonCase` shows as they are).
+        return cast(Connection[ComparisonCase], found.cases)
     async with context.read() as session:
         page = await case_view.get_case_page(
             session=session,

@@ -253,71 +253,30 @@ class CaseCheck:
 
 @strawberry.type
 class CaseTrial:
-    """A trial as the case view shows it: each field read from its row when asked for (a
-    page of 50 cases holds 450 trials, and the portal shows four of their fields)."""
+    """A trial as the case view shows it: its row (`CaseTrialRow`) itself, each field read
+    off it when asked for (a page of 50 cases holds 450 trials, and the portal shows four
+    of their fields); what is computed, from the row as its parent."""
 
-    row: strawberry.Private[CaseTrialRow]
-
-    @property
-    def comparison_id(self) -> str:
-        return self.row.comparison_id
-
-    @property
-    def case_ordinal(self) -> int:
-        return self.row.case_ordinal
-
-    @property
-    def cohort_index(self) -> int:
-        return self.row.cohort_index
-
-    @property
-    def judge_passed(self) -> bool | None:
-        return judge_checks.judge_passed(self.row.check_results)
-
-    @property
-    def tool_calls(self) -> list[dict[str, Any]] | None:
-        return self.row.tool_calls
+    trial_index: int
+    passed: bool | None = strawberry.field(description="Null when the trial errored.")
+    output: str | None
+    latency_ms: int
+    input_tokens: int
+    output_tokens: int
+    error_code: str | None
 
     @strawberry.field
-    def trial_index(self) -> int:
-        return self.row.trial_index
-
-    @strawberry.field(description="Null when the trial errored.")
-    def passed(self) -> bool | None:
-        return self.row.passed
-
-    @strawberry.field
-    def output(self) -> str | None:
-        return self.row.output
-
-    @strawberry.field
-    def checks(self) -> list[CaseCheck]:
+    def checks(self, row: strawberry.Parent[CaseTrialRow]) -> list[CaseCheck]:
         return [
             CaseCheck(
                 kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
             )
-            for c in self.row.check_results or []
+            for c in row.check_results or []
         ]
 
     @strawberry.field
-    def latency_ms(self) -> int:
-        return self.row.latency_ms
-
-    @strawberry.field
-    def input_tokens(self) -> int:
-        return self.row.input_tokens
-
-    @strawberry.field
-    def output_tokens(self) -> int:
-        return self.row.output_tokens
-
-    @strawberry.field
-    def cost_cents(self) -> float:
-        return micros_to_cents(self.row.cost_micros)
-
-    @strawberry.field
-    def error_code(self) -> str | None:
-        return self.row.error_code
+    def cost_cents(self, row: strawberry.Parent[CaseTrialRow]) -> float:
+        return micros_to_cents(row.cost_micros)
 
     @strawberry.field(
         description='The trial as a trajectory (docs/domain.md, "Trajectories in runs"): its '
@@ -325,8 +284,7 @@ class CaseTrial:
         "trajectory checks and the pairwise judge read it; null while it has no answer or "
         "when it errored."
     )
-    def trajectory(self) -> list[TrajectoryStep] | None:
-        row = self.row
+    def trajectory(self, row: strawberry.Parent[CaseTrialRow]) -> list[TrajectoryStep] | None:
         if row.error_code is not None or (row.output is None and not row.tool_calls):
             return None
         steps = one_call(
@@ -340,14 +298,16 @@ class CaseTrial:
         return [TrajectoryStep.from_json(step) for step in steps]
 
     @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
-    async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
+    async def labels(
+        self, info: strawberry.Info[Context], row: strawberry.Parent[CaseTrialRow]
+    ) -> list[TrialLabel]:
         return await label_fields.trial_labels(
             info.context,
-            target_id=self.comparison_id,
-            position=self.case_ordinal,
-            cohort_index=self.cohort_index,
-            trial_index=self.row.trial_index,
-            judge_passed=self.judge_passed,
+            target_id=row.comparison_id,
+            position=row.case_ordinal,
+            cohort_index=row.cohort_index,
+            trial_index=row.trial_index,
+            judge_passed=judge_checks.judge_passed(row.check_results),
         )
 
 
@@ -382,42 +342,23 @@ class ComparisonCase:
         description="Candidate − baseline mean cost per trial."
     )
     cohorts: list[CaseCohort]
-    dataset_case_id: strawberry.Private[int]
 
     @strawberry.field
-    async def input(self, info: strawberry.Info[Context]) -> JSON:
-        return cast(JSON, (await info.context.loaders.dataset_cases.load(self.dataset_case_id))[0])
+    async def input(
+        self, info: strawberry.Info[Context], case: strawberry.Parent[CaseRead]
+    ) -> JSON:
+        return cast(JSON, (await info.context.loaders.dataset_cases.load(case.dataset_case_id))[0])
 
     @strawberry.field
-    async def expected(self, info: strawberry.Info[Context]) -> JSON | None:
-        found = await info.context.loaders.dataset_cases.load(self.dataset_case_id)
+    async def expected(
+        self, info: strawberry.Info[Context], case: strawberry.Parent[CaseRead]
+    ) -> JSON | None:
+        found = await info.context.loaders.dataset_cases.load(case.dataset_case_id)
         return cast(JSON | None, found[1])
 
-    @classmethod
-    def from_read(cls, read: CaseRead) -> ComparisonCase:
-        """A case as the case page's read makes it (`server.page_reads.case_page`)."""
-        return cls(
-            ordinal=read.ordinal,
-            dataset_item_id=read.dataset_item_id,
-            classification=read.classification,
-            movement=read.movement,
-            baseline_cohort_index=read.baseline_cohort_index,
-            latency_delta_ms=read.latency_delta_ms,
-            cost_delta_cents=read.cost_delta_cents,
-            cohorts=[
-                CaseCohort(
-                    cohort_index=c.cohort_index,
-                    passed=c.passed,
-                    pass_fraction=c.pass_fraction,
-                    score=c.score,
-                    trials=[CaseTrial(row=t) for t in c.trials],
-                )
-                for c in read.cohorts
-            ],
-            dataset_case_id=read.dataset_case_id,
-        )
-
-
-def case_trial(row: CaseTrialRow) -> CaseTrial:
-    """A `trial` row as the case view shows it."""
-    return CaseTrial(row=row)
+    @staticmethod
+    def from_read(read: CaseRead) -> ComparisonCase:
+        """A case as the case page's read makes it (`server.page_reads.case_page`): the
+        `CaseRead` itself, which carries each field under its name (its cohorts as
+        `CaseCohortRead`s, their trials as `CaseTrialRow`s)."""
+        return cast(ComparisonCase, read)
