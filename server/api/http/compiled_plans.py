@@ -52,16 +52,17 @@ from graphql import (
     get_argument_values,
     is_leaf_type,
 )
-from graphql.pyutils import Path
-from strawberry.execution.is_awaitable import optimized_is_awaitable
+from graphql.pyutils import Path, Undefined
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
 from server.api.http.compiled_values import (
     EXACT,
+    PLAIN,
     Complete,
     ExecutionContext,
     Later,
+    awaitable,
     give_up,
     leaf,
     list_of,
@@ -83,12 +84,22 @@ _CHECKS: Final[dict[type, str]] = {
 }
 """When a built-in scalar's value is not its own serialization (then `leaf` completes it)."""
 
+_INLINE_CHECKS: Final[dict[type, str]] = {
+    str: "{x}.__class__ is str",
+    bool: "{x}.__class__ is bool",
+    int: "{x}.__class__ is int and -2147483648 <= {x} <= 2147483647",
+    float: "{x}.__class__ is float and {x} - {x} == 0.0",
+}
+"""When a built-in scalar's value is its own serialization (`_CHECKS` the other way)."""
+
 _HELPERS: Final[dict[str, Any]] = {
     "_Path": Path,
     "_Later": Later,
+    "_Undefined": Undefined,
     "_pending": pending,
     "_give_up": give_up,
-    "_awaitable": optimized_is_awaitable,
+    "_awaitable": awaitable,
+    "_plain": PLAIN,
 }
 
 
@@ -132,6 +143,7 @@ class Planner:
         self._handlers: Callable[[StrawberryField], Any] = converter._get_field_exception_handlers
         self._info_class: Any = strawberry_schema.config.info_class
         self._code = _Code()
+        self._locals = 0
 
     def root(self, type_: GraphQLObjectType, selection_set: SelectionSetNode) -> Complete:
         """The operation's root selection, completed from the root value (None)."""
@@ -268,12 +280,19 @@ class Planner:
             item_inner = item_type.of_type if isinstance(item_type, GraphQLNonNull) else item_type
             if not isinstance(item_inner, GraphQLObjectType):
                 return [line[4:] for line in whole], pathed
-            each = code.constant("_i", item)
-            items = (
-                f"[{each}(i, _Path({path}, n, None), ex, w) for n, i in enumerate({x})]"
-                if pathed
-                else f"[{each}(i, None, ex, w) for i in {x}]"
-            )
+            selections = [n.selection_set for n in nodes if n.selection_set]
+            item_non_null = isinstance(item_type, GraphQLNonNull)
+            shown = None if pathed else self._inline(item_inner, selections, item_non_null)
+            if shown is not None:
+                items = f"[{shown[1]} for {shown[0]} in {x}]"
+            else:
+                made = self._object(item_inner, selections, non_null=item_non_null)[0]
+                each = code.constant("_i", made)
+                items = (
+                    f"[{each}(i, _Path({path}, n, None), ex, w) for n, i in enumerate({x})]"
+                    if pathed
+                    else f"[{each}(i, None, ex, w) for i in {x}]"
+                )
             return [
                 f"    if {x}.__class__ is list or {x}.__class__ is tuple:",
                 f"        {x} = {items}",
@@ -301,9 +320,17 @@ class Planner:
                 if not non_null:
                     check = f"{check} and {x} is not None"
                 return [f"    if {check}:", *slow(complete, "None")], False
+            serialize = code.constant("_s", inner.coerce_output_value)
+            lines = [
+                f"    if {x}.__class__ in _plain:",
+                f"        {x} = {serialize}({x})",
+                f"        if {x} is None or {x} is _Undefined: {x} = _give_up()",
+                "    else:",
+                *slow(complete, "None"),
+            ]
             if not non_null:
-                return [f"    if {x} is not None:", *slow(complete, "None")], False
-            return slow(complete, "None", "    "), False
+                return [f"    if {x} is not None:", *("    " + line for line in lines)], False
+            return lines, False
         if not isinstance(inner, GraphQLObjectType):
             raise NotPlannable("an abstract type")
         run, pathed = self._object(
@@ -314,11 +341,92 @@ class Planner:
         if not resolved:
             return [f"    {x} = {call}({x}, {at}, ex, w)"], pathed
         return [
-            f"    if {x} is not None and _awaitable({x}):",
+            f"    if {x}.__class__ not in _plain and {x} is not None and _awaitable({x}):",
             *slow(object_or_later(run), at),
             "    else:",
             f"        {x} = {call}({x}, {at}, ex, w)",
         ], pathed
+
+    def _inline(
+        self, type_: GraphQLObjectType, selections: Sequence[SelectionSetNode], non_null: bool
+    ) -> tuple[str, str] | None:
+        """(the item's name, the expression of its dict display) for an object completed
+        inside its list's comprehension, not by a call each (a case page holds 450 trials):
+        when each selected field is read off it with `getattr` and is a leaf or a list of
+        such objects; else None. Nothing there can be kept to await: a value that must be
+        is the schema's to answer (`compiled_values.later`)."""
+        if type_.is_type_of is not None:
+            return None
+        grouped: dict[str, list[FieldNode]] = {}
+        for selection_set in selections:
+            self._collect(type_, selection_set, grouped)
+        item = self._local("i")
+        entries: list[str] = []
+        for key, nodes in grouped.items():
+            name = nodes[0].name.value
+            if name == "__typename":
+                entries.append(f"{key!r}: {type_.name!r}")
+                continue
+            field_def = type_.fields.get(name)
+            if field_def is None:
+                raise NotPlannable("introspection")
+            field = field_def.extensions.get(DEFINITION)
+            if not (_read_by_getattr(field_def, field) and field.python_name.isidentifier()):
+                return None
+            shown = self._inline_value(field_def.type, nodes, f"{item}.{field.python_name}")
+            if shown is None:
+                return None
+            entries.append(f"{key!r}: {shown}")
+        display = f"{{{', '.join(entries)}}}"
+        if not non_null:  # a null item's attributes are not read (a non-null one's raise)
+            display = f"(None if {item} is None else {display})"
+        return item, display
+
+    def _inline_value(
+        self, type_: GraphQLOutputType, nodes: Sequence[FieldNode], got: str
+    ) -> str | None:
+        """The expression of the completed value that `got` reads (None: not inline)."""
+        code = self._code
+        non_null = isinstance(type_, GraphQLNonNull)
+        inner = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
+        t = self._local("t")
+        if isinstance(inner, GraphQLList):
+            item_type = inner.of_type
+            item_inner = item_type.of_type if isinstance(item_type, GraphQLNonNull) else item_type
+            if not isinstance(item_inner, GraphQLObjectType):
+                return None
+            selections = [n.selection_set for n in nodes if n.selection_set]
+            shown = self._inline(item_inner, selections, isinstance(item_type, GraphQLNonNull))
+            if shown is None:
+                return None
+            item, pathed = self.value(item_type, nodes)
+            whole = code.constant("_k", list_of(item, non_null, pathed))
+            return (
+                f"([{shown[1]} for {shown[0]} in {t}] if ({t} := {got}).__class__ is list "
+                f"or {t}.__class__ is tuple else {whole}({t}, None, ex, None))"
+            )
+        if not is_leaf_type(inner):
+            return None
+        memo = _names(inner) if isinstance(inner, GraphQLEnumType) else None
+        complete = code.constant("_k", leaf(inner, non_null, memo))
+        slow = f"{complete}({t}, None, ex, None)"
+        if memo is not None:
+            names = code.constant("_e", memo)
+            if non_null:
+                return f"({names}.get({t} := {got}) or {slow})"
+            return f"(None if ({t} := {got}) is None else ({names}.get({t}) or {slow}))"
+        exact = EXACT.get(inner)
+        if exact is None:
+            return f"{complete}({got}, None, ex, None)"
+        check = _INLINE_CHECKS[exact].format(x=t)
+        if not non_null:
+            check = f"{t} is None or {check}"
+        return f"({t} if ({t} := {got}) is {t} and ({check}) else {slow})"
+
+    def _local(self, prefix: str) -> str:
+        """A fresh name for a value in a generated expression."""
+        self._locals += 1
+        return f"{prefix}{self._locals}"
 
     def value(self, type_: GraphQLOutputType, nodes: Sequence[FieldNode]) -> tuple[Complete, bool]:
         """The completion of a resolved value of `type_` (a list's item), and whether it
@@ -377,6 +485,18 @@ class Planner:
             return function(source, **kwargs) if takes_self else function(**kwargs)
 
         return call, info_name is not None
+
+
+def _read_by_getattr(field_def: GraphQLField, field: Any) -> bool:
+    """Whether Strawberry resolves the field by reading its source's attribute (no resolver,
+    arguments or extensions: its default resolver, `getattr` unless configured)."""
+    return (
+        type(field) is StrawberryField
+        and not field_def.args
+        and getattr(field_def.resolve, "_is_default", False)
+        and field.is_basic_field
+        and field.default_resolver is getattr
+    )
 
 
 def _names(enum: GraphQLEnumType) -> dict[Any, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from inspect import iscoroutine
 from math import isfinite
+from types import GeneratorType
 from typing import Any, Final, TypeAlias
 
 from graphql import (
@@ -57,8 +58,13 @@ class Later:
         self.key: Any = None
 
 
-def later(value: Any, complete: Complete, path: Path | None, waiting: list[Later]) -> Later:
-    """`value` (an awaitable) kept to be awaited and completed by `finish`."""
+def later(value: Any, complete: Complete, path: Path | None, waiting: list[Later] | None) -> Later:
+    """`value` (an awaitable) kept to be awaited and completed by `finish`; where nothing can
+    wait (`waiting` None: a value completed inline, `compiled_plans`), the schema answers."""
+    if waiting is None:
+        if iscoroutine(value):
+            value.close()
+        raise GiveUp
     found = Later(value, complete, path)
     waiting.append(found)
     return found
@@ -135,7 +141,7 @@ def leaf(leaf_type: Any, non_null: bool, memo: dict[Any, Any] | None) -> Complet
             (kind is not int or value in INT_RANGE) and (kind is not float or isfinite(value))
         ):
             return value
-        if optimized_is_awaitable(value):
+        if awaitable(value):
             return later(value, _awaited(complete), path, w)
         coerced = coerce(value)
         if coerced is None or coerced is Undefined:
@@ -202,3 +208,19 @@ def object_or_later(run: Complete) -> Complete:
 
 def give_up() -> Any:
     raise GiveUp
+
+
+PLAIN: Final[set[type]] = set()
+"""Classes seen whose values are never awaitable (not a generator's, which may be): a field
+of one is completed without asking again."""
+
+
+def awaitable(value: Any) -> bool:
+    """Whether `value` must be awaited (graphql-core's test); its class kept in `PLAIN`
+    when no value of it can be."""
+    if optimized_is_awaitable(value):
+        return True
+    kind = value.__class__
+    if kind is not GeneratorType and len(PLAIN) < MEMO:
+        PLAIN.add(kind)
+    return False
