@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Select, String, and_, bindparam, select
 
@@ -32,6 +32,7 @@ from server.db import utcnow
 from server.experiments.models import Experiment
 from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
+from server.page_reads.stored_json import StoredJson, json_text, stored, value_of
 from server.reports.service import exists_for
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict, VerdictState
 
@@ -137,10 +138,15 @@ class ComparisonPageRead:
     experiment: ExperimentRef | None
     cohorts: tuple[CohortRead, ...]
     has_reports: bool
-    scorecard_document: dict[str, Any] | None
-    """The verdict's stored scorecard (its type shows it once FINALIZED)."""
+    scorecard_json: StoredJson | None
+    """The verdict's stored scorecard, as its text (`scorecard_document` reads it)."""
     verdict_finalized_at: datetime | None
     progress: RowProgress
+
+    @property
+    def scorecard_document(self) -> dict[str, Any] | None:
+        """The verdict's stored scorecard (its type shows it once FINALIZED)."""
+        return cast("dict[str, Any] | None", value_of(self.scorecard_json))
 
     @property
     def cohort_count(self) -> int:
@@ -202,7 +208,7 @@ def statement(dialect: str) -> Select[Any]:
         Experiment.created_at.label("experiment_created_at"),
         exists_for(Comparison.id).label("has_reports"),
         cohorts_column(dialect),
-        verdict.scorecard.label("scorecard_document"),
+        json_text(verdict.scorecard).label("scorecard_json"),
         verdict.finalized_at.label("verdict_finalized_at"),
     )
     return (
@@ -264,7 +270,7 @@ def page_of(row: Any) -> ComparisonPageRead:
         else None,
         cohorts=cohorts,
         has_reports=bool(row["has_reports"]),
-        scorecard_document=row["scorecard_document"],
+        scorecard_json=stored(row["scorecard_json"]),
         verdict_finalized_at=row["verdict_finalized_at"],
         progress=RowProgress(
             row["seq"],

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Select, String, and_, bindparam, func, select
 
@@ -40,6 +40,7 @@ from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
 from server.page_reads.comparison_page import DatasetVersionRef, ExperimentRef, Fetch, RowProgress
 from server.page_reads.fields import made, members
 from server.page_reads.pages import PageInfoRead, page_info
+from server.page_reads.stored_json import StoredJson, json_text, stored, value_of
 from server.pagination import cursor_key, encode_cursor, keyset_statements
 from server.verdicts.models import ComparisonVerdict, SignOffVerdict, VerdictState
 
@@ -64,8 +65,8 @@ class ComparisonRowRead(NamedTuple):
     verdict_state: VerdictState
     verdict_error_code: str | None
     verdict: SignOffVerdict | None
-    scorecard_document: dict[str, Any] | None
-    """The verdict's stored scorecard (its type shows it once FINALIZED)."""
+    scorecard_json: StoredJson | None
+    """The verdict's stored scorecard, as its text (`scorecard_document` reads it)."""
     verdict_finalized_at: datetime | None
     cohorts: tuple[CohortRead, ...]
     experiment: ExperimentRef | None
@@ -75,6 +76,11 @@ class ComparisonRowRead(NamedTuple):
     @property
     def started_at(self) -> datetime | None:
         return self.progress.started_at
+
+    @property
+    def scorecard_document(self) -> dict[str, Any] | None:
+        """The verdict's stored scorecard (its type shows it once FINALIZED)."""
+        return cast("dict[str, Any] | None", value_of(self.scorecard_json))
 
     @property
     def may_have_reports(self) -> bool:
@@ -115,7 +121,7 @@ def _columns(dialect: str) -> tuple[Any, ...]:
         verdict.state.label("verdict_state"),
         verdict.error_code.label("verdict_error_code"),
         verdict.verdict.label("verdict"),
-        verdict.scorecard.label("scorecard_document"),
+        json_text(verdict.scorecard).label("scorecard_json"),
         verdict.finalized_at.label("verdict_finalized_at"),
         cohorts_column(dialect),
         Experiment.id.label("experiment_id"),
@@ -192,7 +198,7 @@ def row_of(row: Sequence[Any]) -> ComparisonRowRead:
         state_name,
         verdict_error_code,
         verdict,
-        scorecard_document,
+        scorecard_json,
         verdict_finalized_at,
         cohorts_json,
         experiment_id,
@@ -250,7 +256,7 @@ def row_of(row: Sequence[Any]) -> ComparisonRowRead:
         state,
         verdict_error_code,
         _SIGN_OFFS[verdict] if verdict else None,
-        scorecard_document,
+        stored(scorecard_json),
         verdict_finalized_at,
         cohorts,
         experiment,

@@ -18,8 +18,9 @@ errors as ever. Nothing here knows a page: any persisted query is compiled the s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from copy import copy
+from dataclasses import dataclass, field
+from typing import Any, Final, cast
 
 from graphql import (
     DocumentNode,
@@ -30,6 +31,7 @@ from graphql import (
     parse,
     specified_rules,
 )
+from graphql.execution.values import get_variable_values
 from prometheus_client import Counter
 from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.http import GraphQLRequestData
@@ -38,7 +40,13 @@ from strawberry.types import ExecutionResult
 
 from server.api.context import Context
 from server.api.http.compiled_plans import NotPlannable, Planner
-from server.api.http.compiled_values import Complete, Later, close_all, finish
+from server.api.http.compiled_values import (
+    Complete,
+    ExecutionContext,
+    Later,
+    close_all,
+    finish,
+)
 from server.api.http.document_limits import limit_rules
 from server.api.http.input_text import problem_in_value
 from server.api.http.persisted import persisted_hash
@@ -54,6 +62,9 @@ ANSWERS = Counter(
 )
 _PLAN, _SCHEMA = ANSWERS.labels("plan"), ANSWERS.labels("schema")
 
+MAX_COERCION_ERRORS: Final = 50
+"""As graphql-core's `Executor.build` coerces variables (its default)."""
+
 
 @dataclass(frozen=True, slots=True)
 class CompiledDocument:
@@ -64,6 +75,8 @@ class CompiledDocument:
     run: Complete
     """The operation's root selection, from the root value (None): its generated
     function (`compiled_plans`)."""
+    executor: list[ExecutionContext] = field(default_factory=list)
+    """Its first request's executor, without a context (`_executor` copies it)."""
 
     @property
     def name(self) -> str | None:
@@ -150,16 +163,8 @@ async def execute(
 ) -> ExecutionResult | None:
     """The compiled document's answer with these variables and context; None when the
     schema must answer instead (a variable it refuses, an error, a value off the plan)."""
-    executor = StrawberryGraphQLCoreExecutionContext.build(
-        strawberry_schema._schema,
-        compiled.document,
-        None,
-        context,
-        variables,
-        compiled.name,
-        is_awaitable=cast(Any, optimized_is_awaitable),  # Strawberry passes it so too
-    )
-    if isinstance(executor, list):  # variables the schema refuses, with its errors
+    executor = _executor(strawberry_schema, compiled, context, variables)
+    if executor is None:  # variables the schema refuses: it answers with its errors
         return None
     waiting: list[Later] = []
     try:
@@ -170,3 +175,39 @@ async def execute(
         close_all(waiting)
         return None
     return ExecutionResult(data=data, errors=None)
+
+
+def _executor(
+    strawberry_schema: Any, compiled: CompiledDocument, context: object, variables: dict[str, Any]
+) -> ExecutionContext | None:
+    """The request's executor (what a resolver's `Info` is built from): the document's
+    first one as Strawberry builds it, kept without a context; after it, a copy of that one
+    with the request's context and variables, coerced as `build` coerces them (its other
+    work, finding the operation and its fragments, is the document's). None: variables the
+    schema refuses."""
+    template = compiled.executor
+    if not template:
+        built = StrawberryGraphQLCoreExecutionContext.build(
+            strawberry_schema._schema,
+            compiled.document,
+            None,
+            None,
+            variables,
+            compiled.name,
+            is_awaitable=cast(Any, optimized_is_awaitable),  # Strawberry passes it so too
+        )
+        if isinstance(built, list):
+            return None
+        template.append(built)
+    coerced = get_variable_values(
+        strawberry_schema._schema,
+        compiled.operation.variable_definitions or (),
+        variables,
+        max_errors=MAX_COERCION_ERRORS,
+    )
+    if isinstance(coerced, list):
+        return None
+    executor = copy(template[0])
+    executor.variable_values = coerced
+    executor.context_value = context
+    return executor

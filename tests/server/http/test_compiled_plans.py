@@ -236,3 +236,18 @@ def test_a_document_past_the_limits_is_not_compiled() -> None:
     assert compile_document(SCHEMA, deep, Settings()) is not None
     assert compile_document(SCHEMA, deep, Settings(max_query_depth=1)) is None
     assert compile_document(SCHEMA, deep, Settings(max_query_tokens=5)) is None
+
+
+async def test_a_document_answers_each_request_with_its_own_variables_and_context() -> None:
+    """The executor kept from a document's first request serves the next ones with theirs
+    (`compiled_documents._executor`): paths, context and arguments are each request's."""
+    query = "query($at: Int!) { one(at: $at) { index where tags { label } } }"
+    compiled = compile_document(SCHEMA, query, Settings())
+    assert compiled is not None
+    for at, who in ((0, "first"), (1, "second"), (0, "third")):
+        context = {"who": who}
+        mine = await execute(SCHEMA, compiled, context, {"at": at})
+        theirs = await SCHEMA.execute(query, variable_values={"at": at}, context_value=context)
+        assert mine is not None and theirs.errors is None
+        assert json.dumps(mine.data) == json.dumps(theirs.data) and who in json.dumps(mine.data)
+    assert await execute(SCHEMA, compiled, {"who": "x"}, {"at": "0"}) is None  # refused

@@ -21,13 +21,14 @@ from graphql import (
     get_argument_values,
     get_named_type,
 )
+from graphql.execution.values import get_variable_values
 from graphql.pyutils import Path as ResponsePath
 from graphql.pyutils import Undefined
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext, validate_document
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
-from server.api.http import compiled_plans
+from server.api.http import compiled_documents, compiled_plans
 
 STRAWBERRY = "0.341.3"
 GRAPHQL_CORE = "3.3.2"
@@ -62,6 +63,9 @@ def test_the_executor_methods_keep_their_signatures() -> None:
     assert list(validate) == ["schema", "document", "validation_rules"]
     arguments = inspect.signature(get_argument_values).parameters
     assert list(arguments)[:3] == ["type_def", "node", "variable_values"]
+    coercion = inspect.signature(get_variable_values).parameters  # as `build` coerces
+    assert list(coercion)[:3] == ["schema", "var_def_nodes", "inputs"] and "max_errors" in coercion
+    assert build["max_coercion_errors"].default == compiled_documents.MAX_COERCION_ERRORS
     assert compiled_plans.DEFINITION == GraphQLCoreConverter.DEFINITION_BACKREF
 
 
