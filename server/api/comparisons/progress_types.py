@@ -4,7 +4,7 @@ the subscription sends (`subscription.py`) and `Comparison.progress` answers."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar, TypeAlias, cast
+from typing import ClassVar, TypeAlias
 
 import strawberry
 
@@ -47,18 +47,10 @@ class ComparisonProgress:
         description="When the comparison reached this `seq`."
     )
 
-    @staticmethod
-    def of_read(progress: RowProgress) -> ComparisonProgress:
-        """As a comparison's read holds it (`server.page_reads.comparison_page`): a
-        `RowProgress` carries each field under its name (its enums as members, its cohorts
-        as `CohortProgressRead`s), so it is shown as it is; what is computed
-        (`percent`, `etaSeconds`) only when selected."""
-        return cast(ComparisonProgress, progress)
-
     @classmethod
     def of(cls, progress: RowProgress | Progress) -> ComparisonProgress:
-        """As a comparison's read holds it (`server.page_reads.comparison_page`) or as a
-        snapshot carries it off the event bus (its enums as values, its time as text)."""
+        """As a snapshot carries it off the event bus (its enums as values, its time as
+        text); a comparison's read shows its `RowProgress` as it is (the same attributes)."""
         updated = progress.updated_at
         return cls(
             seq=progress.seq,

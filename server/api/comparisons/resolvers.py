@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import strawberry
 from starlette.requests import Request
 
@@ -10,13 +12,12 @@ from server.api.comparisons.preview_types import ComparisonPreview
 from server.api.comparisons.progress_types import ComparisonStatus
 from server.api.comparisons.types import Comparison
 from server.api.context import Context
-from server.api.relay import Connection, Edge, PageInfo
+from server.api.relay import Connection
 from server.api.stopping_types import StoppingInput
 from server.comparisons import lifecycle, rerun, rerun_preview, service
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.errors import NotFound
 from server.page_reads import comparison_page, comparisons_list
-from server.page_reads.fields import copied
 from server.pagination import check_page_size
 from server.spend import service as spend_service
 from server.workspaces.roles import Role
@@ -84,11 +85,9 @@ class ComparisonQuery:
             after=after,
             status=ComparisonStatusEnum(status) if status is not None else None,
         )
-        return Connection(
-            edges=[Edge(node=Comparison.of(e.node), cursor=e.cursor) for e in page.edges],
-            page_info=copied(PageInfo, page.page_info),
-            total_count=page.total_count,
-        )
+        # The list's read carries the connection's fields under their names, its edges'
+        # nodes the rows each `Comparison` is (`Comparison.of`).
+        return cast(Connection[Comparison], page)
 
 
 async def page_of(context: Context, comparison_id: str) -> Comparison:

@@ -4,7 +4,7 @@ The preview's output types live in `server.api.comparisons.preview_types`."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from datetime import datetime
 from typing import TypeVar, cast
 
@@ -36,7 +36,6 @@ from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.decisions import document as decision_document
 from server.decisions import policy as ship_policy_option
-from server.page_reads.cohorts import CohortRead
 from server.page_reads.comparison_page import ComparisonPageRead
 from server.page_reads.comparisons_list import ComparisonRowRead
 from server.page_reads.scorecard import scorecard_of
@@ -67,12 +66,6 @@ class ComparisonCohort:
         description="Mean over cases of passed ÷ completed trials; null until DONE."
     )
 
-    @staticmethod
-    def of_reads(cohorts: Sequence[CohortRead]) -> list[ComparisonCohort]:
-        """The cohorts as their read holds them: a `CohortRead` carries each field under
-        its name (`release_id` a string, as an ID is), so it is shown as it is."""
-        return cast(list[ComparisonCohort], cohorts)
-
 
 ComparisonRead = ComparisonPageRead | ComparisonRowRead
 """What a comparison's type is made of: its page's read (`server.page_reads.comparison_page`)
@@ -82,105 +75,85 @@ same attributes (the page's read besides knows whether it has reports)."""
 
 @strawberry.type
 class Comparison:
-    """A comparison as its read shows it: each field reads the read's attribute of its name,
-    or a loader of its own for what no page shows (the stored row's settings, its cases and
-    reports)."""
+    """A comparison as its read shows it: the read itself (`of`), each plain field its
+    attribute of that name, read off it; the others computed from it as their parent, or
+    from a loader of their own for what no page shows (the stored row's settings, its cases
+    and reports)."""
 
-    read: strawberry.Private[ComparisonRead]
+    id: strawberry.ID
+    label: str | None
+    status: ComparisonStatus
+    stop_reason: StopReason | None
+    error_code: str | None = strawberry.field(description="A bounded code (docs/errors.md).")
+    split: Split
+    trials_per_case: int
+    case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
+    budget_cap_cents: float | None
+    spent_cents_so_far: float
+    created_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+    verdict_state: VerdictState = strawberry.field(
+        description="FINALIZED once the scorecard and hosted runs are made."
+    )
+    verdict_error_code: str | None = strawberry.field(
+        description="Why finalization failed: a bounded code (docs/errors.md)."
+    )
+    verdict: SignOffVerdict | None = strawberry.field(
+        description="The sign-off's decision; null until signed off."
+    )
+    cohorts: list[ComparisonCohort] = strawberry.field(description="Cohort 0 is the candidate.")
+    progress: ComparisonProgress
 
-    @strawberry.field
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(self.read.id)
-
-    @strawberry.field
-    def label(self) -> str | None:
-        return self.read.label
-
-    @strawberry.field
-    def status(self) -> ComparisonStatus:
-        return self.read.status
-
-    @strawberry.field
-    def stop_reason(self) -> StopReason | None:
-        return self.read.stop_reason
-
-    @strawberry.field(description="A bounded code (docs/errors.md).")
-    def error_code(self) -> str | None:
-        return self.read.error_code
-
-    @strawberry.field
-    def split(self) -> Split:
-        return self.read.split
-
-    @strawberry.field
-    def trials_per_case(self) -> int:
-        return self.read.trials_per_case
-
-    @strawberry.field(description="The frozen cases the comparison runs.")
-    def case_count(self) -> int:
-        return self.read.case_count
+    @staticmethod
+    def of(read: ComparisonRead) -> Comparison:
+        """The comparison its read shows (a page's, or a row of the list): the read itself,
+        which carries each plain field under its name."""
+        return cast(Comparison, read)
 
     @strawberry.field
-    async def checks(self, info: strawberry.Info[Context]) -> JSON:
-        return cast(JSON, (await self._row(info.context)).checks)
+    async def checks(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> JSON:
+        return cast(JSON, (await _row(info.context, read)).checks)
 
     @strawberry.field
-    def budget_cap_cents(self) -> float | None:
-        return self.read.budget_cap_cents
+    async def epsilon_points(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> float:
+        return (await _row(info.context, read)).epsilon_points
 
     @strawberry.field
-    async def epsilon_points(self, info: strawberry.Info[Context]) -> float:
-        return (await self._row(info.context)).epsilon_points
+    async def target_effect_points(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> float:
+        return (await _row(info.context, read)).target_effect_points
 
     @strawberry.field
-    async def target_effect_points(self, info: strawberry.Info[Context]) -> float:
-        return (await self._row(info.context)).target_effect_points
-
-    @strawberry.field
-    def spent_cents_so_far(self) -> float:
-        return self.read.spent_cents_so_far
-
-    @strawberry.field
-    async def rerun_of_id(self, info: strawberry.Info[Context]) -> strawberry.ID | None:
-        rerun_of = (await self._row(info.context)).rerun_of_id
+    async def rerun_of_id(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> strawberry.ID | None:
+        rerun_of = (await _row(info.context, read)).rerun_of_id
         return strawberry.ID(rerun_of) if rerun_of else None
 
-    @strawberry.field
-    def created_at(self) -> datetime:
-        return self.read.created_at
-
-    @strawberry.field
-    def started_at(self) -> datetime | None:
-        return self.read.started_at
-
-    @strawberry.field
-    def ended_at(self) -> datetime | None:
-        return self.read.ended_at
-
-    @classmethod
-    def of(cls, read: ComparisonRead) -> Comparison:
-        """The comparison its read shows (a page's, or a row of the list)."""
-        return cls(read=read)
-
-    async def _row(self, context: Context) -> ComparisonRow:
-        """The stored row, for the fields no page shows."""
-        return await context.loaders.comparisons.load(self.read.id)
-
     @strawberry.field(description="Sequential stopping: the rule, the looks and the stop.")
-    async def stopping(self, info: strawberry.Info[Context]) -> ComparisonStopping | None:
-        return ComparisonStopping.from_row(await self._row(info.context))
+    async def stopping(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> ComparisonStopping | None:
+        return ComparisonStopping.from_row(await _row(info.context, read))
 
     @strawberry.field(description="The ship policy registered at creation (docs/decision.md).")
-    async def ship_policy(self, info: strawberry.Info[Context]) -> ShipPolicy:
-        row = await self._row(info.context)
+    async def ship_policy(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> ShipPolicy:
+        row = await _row(info.context, read)
         return ShipPolicy.from_document(ship_policy_option.frozen(row.ship_policy, row.created_at))
 
     @strawberry.field(
         description="The ship decision: null until FINALIZED (NO_DECISION at once for a "
         "cancelled or failed comparison); stored, never recomputed on read."
     )
-    def decision(self) -> ShipDecision | None:
-        read = self.read
+    def decision(self, read: strawberry.Parent[ComparisonRead]) -> ShipDecision | None:
         if read.status in decision_document.ENDED_UNDECIDED:
             cohorts = read.cohorts
             candidate = next((c.label for c in cohorts if c.cohort_index == 0), "the candidate")
@@ -190,39 +163,32 @@ class Comparison:
             return None
         return ShipDecision.from_document(document.get("decision"))
 
-    @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
-    def verdict_state(self) -> VerdictState:
-        return self.read.verdict_state
-
-    @strawberry.field(description="Why finalization failed: a bounded code (docs/errors.md).")
-    def verdict_error_code(self) -> str | None:
-        return self.read.verdict_error_code
-
-    @strawberry.field(description="The sign-off's decision; null until signed off.")
-    def verdict(self) -> SignOffVerdict | None:
-        return self.read.verdict
-
     @strawberry.field(
         description="Per judge check (JUDGE_RUBRIC), its agreement with human labels over "
         "the labelled trials it graded; empty without judge checks (docs/labels.md)."
     )
-    async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
-        row = await self._row(info.context)
+    async def judge_agreement(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> list[JudgeAgreement]:
+        row = await _row(info.context, read)
         return await label_fields.comparison_agreement(info.context, row)
 
     @strawberry.field(description="Trials labelled of the graded ones (the review page's N of M).")
-    async def review_progress(self, info: strawberry.Info[Context]) -> ReviewProgress:
-        return await label_fields.review_progress(info.context, self.read.id)
+    async def review_progress(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> ReviewProgress:
+        return await label_fields.review_progress(info.context, read.id)
 
     @strawberry.field(description="Its report versions, oldest first.")
-    def reports(self, info: strawberry.Info[Context]) -> list[Report]:
-        if not self.read.may_have_reports:
+    def reports(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> list[Report]:
+        if not read.may_have_reports:
             return []  # the read saw none: nothing to load
-        return later(report_fields.reports_of(info.context, self.read.id))
+        return later(report_fields.reports_of(info.context, read.id))
 
     @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
-    def scorecard(self) -> Scorecard | None:
-        read = self.read
+    def scorecard(self, read: strawberry.Parent[ComparisonRead]) -> Scorecard | None:
         card = scorecard_of(read.verdict_state, read.scorecard_document, read.verdict_finalized_at)
         return Scorecard.from_read(card) if card is not None else None
 
@@ -234,6 +200,7 @@ class Comparison:
     async def cases(
         self,
         info: strawberry.Info[Context],
+        read: strawberry.Parent[ComparisonRead],
         filter: CaseFilter = CaseFilter.REGRESSIONS,
         baseline_cohort_index: int | None = None,
         first: int | None = None,
@@ -241,57 +208,63 @@ class Comparison:
     ) -> Connection[ComparisonCase]:
         return await verdict_fields.cases(
             info.context,
-            self.read.id,
+            read.id,
             case_filter=kept_cases(filter),
             baseline_cohort_index=baseline_cohort_index,
             first=first,
             after=after,
             selections=info.selected_fields[0].selections,
-            cohort_count=len(self.read.cohorts),
+            cohort_count=len(read.cohorts),
         )
 
     @strawberry.field
-    def experiment(self, info: strawberry.Info[Context]) -> Experiment:
-        found = self.read.experiment
+    def experiment(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> Experiment:
+        found = read.experiment
         if found is None:  # not the workspace's: its loader says so
-            return later(self._experiment(info.context))
+            return later(_experiment(info.context, read))
         return Experiment.from_read(found)
 
-    async def _experiment(self, context: Context) -> Experiment:
-        row = await context.loaders.experiments.load((await self._row(context)).experiment_id)
-        return Experiment.from_row(row)
-
     @strawberry.field(description="The dataset version frozen at creation.")
-    def dataset_version(self, info: strawberry.Info[Context]) -> DatasetVersion:
-        found = self.read.dataset_version
+    def dataset_version(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> DatasetVersion:
+        found = read.dataset_version
         if found is None:  # not visible to the workspace: its loader says so
-            return later(self._dataset_version(info.context))
+            return later(_dataset_version(info.context, read))
         return DatasetVersion.from_read(found)
-
-    async def _dataset_version(self, context: Context) -> DatasetVersion:
-        version_id = (await self._row(context)).dataset_version_id
-        return DatasetVersion.from_row(await context.loaders.dataset_versions.load(version_id))
-
-    @strawberry.field(description="Cohort 0 is the candidate.")
-    def cohorts(self) -> list[ComparisonCohort]:
-        return ComparisonCohort.of_reads(self.read.cohorts)
 
     @strawberry.field(
         description="With stopReason CONNECTION_CAP: the connections whose monthly cap was "
         "reached in the month the run ended (the stop's words name them); else empty."
     )
-    def capped_connections(self, info: strawberry.Info[Context]) -> list[ModelConnection]:
-        if self.read.stop_reason != StopReasonEnum.CONNECTION_CAP:
+    def capped_connections(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> list[ModelConnection]:
+        if read.stop_reason != StopReasonEnum.CONNECTION_CAP:
             return []
-        return later(self._capped_connections(info.context))
+        return later(_capped_connections(info.context, read))
 
-    async def _capped_connections(self, context: Context) -> list[ModelConnection]:
-        row = await self._row(context)
-        cohorts = await context.loaders.comparison_cohorts.load(row.id)
-        async with context.read() as session:
-            rows = await spend_caps.capped_connections(session, row, cohorts)
-        return [ModelConnection.from_row(row) for row in rows]
 
-    @strawberry.field
-    def progress(self) -> ComparisonProgress:
-        return ComparisonProgress.of_read(self.read.progress)
+async def _row(context: Context, read: ComparisonRead) -> ComparisonRow:
+    """The stored row, for the fields no page shows."""
+    return await context.loaders.comparisons.load(read.id)
+
+
+async def _experiment(context: Context, read: ComparisonRead) -> Experiment:
+    row = await context.loaders.experiments.load((await _row(context, read)).experiment_id)
+    return Experiment.from_row(row)
+
+
+async def _dataset_version(context: Context, read: ComparisonRead) -> DatasetVersion:
+    version_id = (await _row(context, read)).dataset_version_id
+    return DatasetVersion.from_row(await context.loaders.dataset_versions.load(version_id))
+
+
+async def _capped_connections(context: Context, read: ComparisonRead) -> list[ModelConnection]:
+    row = await _row(context, read)
+    cohorts = await context.loaders.comparison_cohorts.load(row.id)
+    async with context.read() as session:
+        rows = await spend_caps.capped_connections(session, row, cohorts)
+    return [ModelConnection.from_row(row) for row in rows]

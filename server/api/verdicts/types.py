@@ -203,33 +203,20 @@ class Scorecard:
 
     @classmethod
     def from_read(cls, card: ScorecardRead) -> Scorecard:
-        """The scorecard's read model's value (`server.page_reads.scorecard`) as its type."""
-        return copied(
-            cls,
-            card,
-            metrics=[
-                copied(
-                    MetricRow,
-                    m,
-                    direction=MetricDirection(m.direction),
-                    values=[copied(MetricValue, v) for v in m.values],
-                    winners=list(m.winners),
-                )
-                for m in card.metrics
-            ],
-            overall_winner=copied(
-                OverallWinner, card.overall_winner, votes=list(card.overall_winner.votes)
-            ),
-            staleness=copied(Staleness, card.staleness) if card.staleness is not None else None,
-            significance=[
-                copied(SignificanceRow, s, method=SignificanceMethod(s.method))
-                for s in card.significance
-            ],
-            confidence=[
-                copied(CohortConfidence, c, adequacy=Adequacy(c.adequacy)) for c in card.confidence
-            ],
-            trials=[copied(TrialSummary, t) for t in card.trials],
-            failure_analysis=copied(FailureAnalysis, card.failure_analysis),
+        """The scorecard's read model's value (`server.page_reads.scorecard`) as its type:
+        its rows are shown as read (each carries its type's fields under their names, an
+        enum by its name); a baseline's verdict and the stopping are made from theirs."""
+        return cls(
+            usable_cases=card.usable_cases,
+            cases_not_run=card.cases_not_run,
+            finalized_at=card.finalized_at,
+            metrics=cast(list[MetricRow], card.metrics),
+            overall_winner=cast(OverallWinner, card.overall_winner),
+            staleness=cast(Staleness | None, card.staleness),
+            significance=cast(list[SignificanceRow], card.significance),
+            confidence=cast(list[CohortConfidence], card.confidence),
+            trials=cast(list[TrialSummary], card.trials),
+            failure_analysis=cast(FailureAnalysis, card.failure_analysis),
             verdicts=[BaselineVerdict.from_read(v) for v in card.verdicts],
             stopping=ComparisonStopping.from_document(card.stopping),
             document=cast(JSON, card.document),
