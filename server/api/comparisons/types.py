@@ -213,7 +213,7 @@ class Comparison:
             baseline_cohort_index=baseline_cohort_index,
             first=first,
             after=after,
-            selections=info.selected_fields[0].selections,
+            selected=lambda: info.selected_fields[0].selections,
             cohort_count=len(read.cohorts),
         )
 

@@ -87,10 +87,11 @@ _CHECKS: Final[dict[type, str]] = {
 _INLINE_CHECKS: Final[dict[type, str]] = {
     str: "{x}.__class__ is str",
     bool: "{x}.__class__ is bool",
-    int: "{x}.__class__ is int and -2147483648 <= {x} <= 2147483647",
-    float: "{x}.__class__ is float and {x} - {x} == 0.0",
+    int: "{x}.__class__ is int and -2147483648 <= {y} <= 2147483647",
+    float: "{x}.__class__ is float and {y} - {y} == 0.0",
 }
-"""When a built-in scalar's value is its own serialization (`_CHECKS` the other way)."""
+"""When a built-in scalar's value is its own serialization (`_CHECKS` the other way): `{x}`
+the value's first use (which may name it), `{y}` the later ones."""
 
 _HELPERS: Final[dict[str, Any]] = {
     "_Path": Path,
@@ -352,9 +353,9 @@ class Planner:
     ) -> tuple[str, str] | None:
         """(the item's name, the expression of its dict display) for an object completed
         inside its list's comprehension, not by a call each (a case page holds 450 trials):
-        when each selected field is read off it with `getattr` and is a leaf or a list of
-        such objects; else None. Nothing there can be kept to await: a value that must be
-        is the schema's to answer (`compiled_values.later`)."""
+        when each selected field is read off it with `getattr` and is a leaf, such an
+        object or a list of them; else None. Nothing there can be kept to await: a value
+        that must be is the schema's to answer (`compiled_values.later`)."""
         if type_.is_type_of is not None:
             return None
         grouped: dict[str, list[FieldNode]] = {}
@@ -405,6 +406,13 @@ class Planner:
                 f"([{shown[1]} for {shown[0]} in {t}] if ({t} := {got}).__class__ is list "
                 f"or {t}.__class__ is tuple else {whole}({t}, None, ex, None))"
             )
+        if isinstance(inner, GraphQLObjectType):
+            selections = [n.selection_set for n in nodes if n.selection_set]
+            shown = self._inline(inner, selections, True)
+            if shown is None:
+                return None
+            absent = "_give_up()" if non_null else "None"
+            return f"({shown[1]} if ({shown[0]} := {got}) is not None else {absent})"
         if not is_leaf_type(inner):
             return None
         memo = _names(inner) if isinstance(inner, GraphQLEnumType) else None
@@ -418,10 +426,10 @@ class Planner:
         exact = EXACT.get(inner)
         if exact is None:
             return f"{complete}({got}, None, ex, None)"
-        check = _INLINE_CHECKS[exact].format(x=t)
+        check = _INLINE_CHECKS[exact].format(x=f"({t} := {got})", y=t)
         if not non_null:
-            check = f"{t} is None or {check}"
-        return f"({t} if ({t} := {got}) is {t} and ({check}) else {slow})"
+            check = f"({t} := {got}) is None or {_INLINE_CHECKS[exact].format(x=t, y=t)}"
+        return f"({t} if {check} else {slow})"
 
     def _local(self, prefix: str) -> str:
         """A fresh name for a value in a generated expression."""

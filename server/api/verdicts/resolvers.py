@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from server.api.context import Context
@@ -48,7 +48,7 @@ async def cases(
     baseline_cohort_index: int | None,
     first: int | None,
     after: str | None,
-    selections: Sequence[Any],
+    selected: Callable[[], Sequence[Any]],
     cohort_count: int | None = None,
 ) -> Connection[ComparisonCase]:
     """A page of cases, each made from the case page's read (`page_reads.case_page`). On
@@ -83,6 +83,7 @@ async def cases(
         )
     rows = [view.case for view in page.items]
     trials: list[TrialsByCohort] = [{} for _ in rows]
+    selections = selected()  # read only here: Strawberry builds them on each ask
     if selects_anywhere(selections, frozenset({"trials"})):
         loader = (
             context.loaders.case_trials
