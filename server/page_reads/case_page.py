@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
+import orjson
 from sqlalchemy import Select, String, bindparam, func, select, true
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 
@@ -26,10 +27,47 @@ from server.errors import ValidationFailed
 from server.page_reads.comparison_page import Fetch
 from server.page_reads.fields import made, members
 from server.page_reads.pages import PageInfoRead, page_info
+from server.page_reads.stored_json import json_text
 from server.pagination import cursor_key, encode_cursor
 from server.verdicts.cases import CaseTrialRow, case_condition, movement_of
 from server.verdicts.models import CaseClass, VerdictCase
 from stats.movement import CaseFilter, Movement
+
+
+class CaseTrialRead(NamedTuple):
+    """A trial as the case page reads it: `CaseTrialRow`'s attributes, its check results
+    and tool calls kept as their JSON text and decoded only when a field reads them (the
+    portal's case page shows neither, and they were most of the page's decoding)."""
+
+    comparison_id: str
+    case_ordinal: int
+    cohort_index: int
+    trial_index: int
+    passed: bool | None
+    output: str | None
+    check_results_json: str | None
+    latency_ms: int
+    input_tokens: int
+    output_tokens: int
+    cost_micros: int
+    error_code: str | None
+    tool_calls_json: str | None
+
+    @property
+    def check_results(self) -> list[dict[str, Any]] | None:
+        return _decoded(self.check_results_json)
+
+    @property
+    def tool_calls(self) -> list[dict[str, Any]] | None:
+        return _decoded(self.tool_calls_json)
+
+
+def _decoded(text: str | None) -> list[dict[str, Any]] | None:
+    return cast("list[dict[str, Any]]", orjson.loads(text)) if text is not None else None
+
+
+TrialRead = CaseTrialRow | CaseTrialRead
+"""A case's trial: from its loader's rows (SQLite) or this page's statement."""
 
 
 class CaseCohortRead(NamedTuple):
@@ -38,7 +76,7 @@ class CaseCohortRead(NamedTuple):
     """More than half of the completed trials passed; None with none completed."""
     pass_fraction: float | None
     score: float | None
-    trials: tuple[CaseTrialRow, ...]
+    trials: tuple[TrialRead, ...]
 
 
 class CaseRead(NamedTuple):
@@ -74,7 +112,7 @@ class CasePageRead:
     cases: CasesRead
 
 
-_NO_TRIALS: tuple[CaseTrialRow, ...] = ()
+_NO_TRIALS: tuple[TrialRead, ...] = ()
 
 
 def case_of(
@@ -86,7 +124,7 @@ def case_of(
     worse_mask: int,
     better_mask: int,
     baseline: int | None,
-    trials: Mapping[int, Sequence[CaseTrialRow]],
+    trials: Mapping[int, Sequence[TrialRead]],
 ) -> CaseRead:
     """A case from its row's columns (`summaries`: its stored per-cohort summaries) against
     `baseline` (None: its class, the deltas against cohort 1), with `trials` by cohort."""
@@ -127,7 +165,7 @@ def case_of(
     return _new_case(case)
 
 
-_new_trial = made(CaseTrialRow)
+_new_trial = made(CaseTrialRead)
 _new_cohort = made(CaseCohortRead)
 _new_case = made(CaseRead)
 
@@ -145,11 +183,23 @@ def _delta(
     return (float(ours) - float(theirs)) / scale
 
 
+_PER_CASE = ("comparison_id", "case_ordinal", "cohort_index")
+"""A trial's columns its case and cohort give (not aggregated: `_trials_of` adds them)."""
+_AGGREGATED = tuple(
+    json_text(getattr(Trial, name[: -len("_json")]))
+    if name.endswith("_json")
+    else getattr(Trial, name)
+    for name in CaseTrialRead._fields
+    if name not in _PER_CASE
+)
+"""Each trial's other columns in `CaseTrialRead`'s order, its JSON ones as their text."""
+
+
 def _trials_column() -> Any:
     """A case's trials by cohort, in cohort and trial order, as [[cohort index, [[each of
-    `CaseTrialRow`'s columns], …]], …] (PostgreSQL): grouped in the statement, so each
+    `CaseTrialRead`'s other columns], …]], …] (PostgreSQL): grouped in the statement, so each
     cohort's trials become its tuple at once."""
-    trial = func.json_build_array(*(getattr(Trial, name) for name in CaseTrialRow._fields))
+    trial = func.json_build_array(*_AGGREGATED)
     per_cohort = (
         select(
             Trial.cohort_index.label("cohort_index"),
@@ -216,9 +266,14 @@ def statement(case_filter: CaseFilter, baseline: bool, after: bool) -> Select[An
     )
 
 
-def _trials_of(aggregated: Any) -> dict[int, tuple[CaseTrialRow, ...]]:
+def _trials_of(
+    comparison_id: str, ordinal: int, aggregated: Any
+) -> dict[int, tuple[TrialRead, ...]]:
     """A case's aggregated trials by cohort."""
-    return {index: tuple(map(_new_trial, trials)) for index, trials in aggregated or ()}
+    return {
+        index: tuple(_new_trial((comparison_id, ordinal, index, *trial)) for trial in trials)
+        for index, trials in aggregated or ()
+    }
 
 
 async def read(
@@ -266,7 +321,7 @@ async def read(
                 row["worse_mask"],
                 row["better_mask"],
                 baseline,
-                _trials_of(row["trials"]),
+                _trials_of(head["id"], row["ordinal"], row["trials"]),
             ),
         )
         for cursor, row in zip(cursors, shown, strict=True)

@@ -20,11 +20,10 @@ from server.checks import CheckKind as CheckKindEnum
 from server.labels import judge_checks
 from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
-from server.page_reads.case_page import CaseRead
+from server.page_reads.case_page import CaseRead, TrialRead
 from server.page_reads.fields import copied
 from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
 from server.trajectories.hosted import one_call
-from server.verdicts.cases import CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
@@ -240,7 +239,7 @@ class CaseCheck:
 
 @strawberry.type
 class CaseTrial:
-    """A trial as the case view shows it: its row (`CaseTrialRow`) itself, each field read
+    """A trial as the case view shows it: its row (`TrialRead`) itself, each field read
     off it when asked for (a page of 50 cases holds 450 trials, and the portal shows four
     of their fields); what is computed, from the row as its parent."""
 
@@ -253,7 +252,7 @@ class CaseTrial:
     error_code: str | None
 
     @strawberry.field
-    def checks(self, row: strawberry.Parent[CaseTrialRow]) -> list[CaseCheck]:
+    def checks(self, row: strawberry.Parent[TrialRead]) -> list[CaseCheck]:
         return [
             CaseCheck(
                 kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
@@ -262,7 +261,7 @@ class CaseTrial:
         ]
 
     @strawberry.field
-    def cost_cents(self, row: strawberry.Parent[CaseTrialRow]) -> float:
+    def cost_cents(self, row: strawberry.Parent[TrialRead]) -> float:
         return micros_to_cents(row.cost_micros)
 
     @strawberry.field(
@@ -271,7 +270,7 @@ class CaseTrial:
         "trajectory checks and the pairwise judge read it; null while it has no answer or "
         "when it errored."
     )
-    def trajectory(self, row: strawberry.Parent[CaseTrialRow]) -> list[TrajectoryStep] | None:
+    def trajectory(self, row: strawberry.Parent[TrialRead]) -> list[TrajectoryStep] | None:
         if row.error_code is not None or (row.output is None and not row.tool_calls):
             return None
         steps = one_call(
@@ -286,7 +285,7 @@ class CaseTrial:
 
     @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
     async def labels(
-        self, info: strawberry.Info[Context], row: strawberry.Parent[CaseTrialRow]
+        self, info: strawberry.Info[Context], row: strawberry.Parent[TrialRead]
     ) -> list[TrialLabel]:
         return await label_fields.trial_labels(
             info.context,
@@ -347,5 +346,5 @@ class ComparisonCase:
     def from_read(read: CaseRead) -> ComparisonCase:
         """A case as the case page's read makes it (`server.page_reads.case_page`): the
         `CaseRead` itself, which carries each field under its name (its cohorts as
-        `CaseCohortRead`s, their trials as `CaseTrialRow`s)."""
+        `CaseCohortRead`s, their trials as `TrialRead`s)."""
         return cast(ComparisonCase, read)
