@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
-import orjson
 from sqlalchemy import Select, String, bindparam, func, select, true
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 
@@ -27,7 +26,6 @@ from server.errors import ValidationFailed
 from server.page_reads.comparison_page import Fetch
 from server.page_reads.fields import made, members
 from server.page_reads.pages import PageInfoRead, page_info
-from server.page_reads.stored_json import json_text
 from server.pagination import cursor_key, encode_cursor
 from server.verdicts.cases import CaseTrialRow, case_condition, movement_of
 from server.verdicts.models import CaseClass, VerdictCase
@@ -35,9 +33,10 @@ from stats.movement import CaseFilter, Movement
 
 
 class CaseTrialRead(NamedTuple):
-    """A trial as the case page reads it: `CaseTrialRow`'s attributes, its check results
-    and tool calls kept as their JSON text and decoded only when a field reads them (the
-    portal's case page shows neither, and they were most of the page's decoding)."""
+    """A trial as the case page shows it: the fields the page selects, and the keys of its
+    row (`comparison_id`, `case_ordinal`, `cohort_index`, `trial_index`), by which the
+    `CaseTrial` type loads what no page shows (its checks, tokens, cost, tool calls: most
+    of a trial's bytes and decoding) when asked for."""
 
     comparison_id: str
     case_ordinal: int
@@ -45,29 +44,22 @@ class CaseTrialRead(NamedTuple):
     trial_index: int
     passed: bool | None
     output: str | None
-    check_results_json: str | None
-    latency_ms: int
-    input_tokens: int
-    output_tokens: int
-    cost_micros: int
     error_code: str | None
-    tool_calls_json: str | None
-
-    @property
-    def check_results(self) -> list[dict[str, Any]] | None:
-        return _decoded(self.check_results_json)
-
-    @property
-    def tool_calls(self) -> list[dict[str, Any]] | None:
-        return _decoded(self.tool_calls_json)
 
 
-def _decoded(text: str | None) -> list[dict[str, Any]] | None:
-    return cast("list[dict[str, Any]]", orjson.loads(text)) if text is not None else None
-
-
-TrialRead = CaseTrialRow | CaseTrialRead
-"""A case's trial: from its loader's rows (SQLite) or this page's statement."""
+def trial_read(row: CaseTrialRow) -> CaseTrialRead:
+    """A trial's loaded row as the case page shows it (SQLite's case pages)."""
+    return _new_trial(
+        (
+            row.comparison_id,
+            row.case_ordinal,
+            row.cohort_index,
+            row.trial_index,
+            row.passed,
+            row.output,
+            row.error_code,
+        )
+    )
 
 
 class CaseCohortRead(NamedTuple):
@@ -76,7 +68,7 @@ class CaseCohortRead(NamedTuple):
     """More than half of the completed trials passed; None with none completed."""
     pass_fraction: float | None
     score: float | None
-    trials: tuple[TrialRead, ...]
+    trials: tuple[CaseTrialRead, ...]
 
 
 class CaseRead(NamedTuple):
@@ -112,7 +104,7 @@ class CasePageRead:
     cases: CasesRead
 
 
-_NO_TRIALS: tuple[TrialRead, ...] = ()
+_NO_TRIALS: tuple[CaseTrialRead, ...] = ()
 
 
 def case_of(
@@ -124,7 +116,7 @@ def case_of(
     worse_mask: int,
     better_mask: int,
     baseline: int | None,
-    trials: Mapping[int, Sequence[TrialRead]],
+    trials: Mapping[int, Sequence[CaseTrialRead]],
 ) -> CaseRead:
     """A case from its row's columns (`summaries`: its stored per-cohort summaries) against
     `baseline` (None: its class, the deltas against cohort 1), with `trials` by cohort."""
@@ -185,14 +177,8 @@ def _delta(
 
 _PER_CASE = ("comparison_id", "case_ordinal", "cohort_index")
 """A trial's columns its case and cohort give (not aggregated: `_trials_of` adds them)."""
-_AGGREGATED = tuple(
-    json_text(getattr(Trial, name[: -len("_json")]))
-    if name.endswith("_json")
-    else getattr(Trial, name)
-    for name in CaseTrialRead._fields
-    if name not in _PER_CASE
-)
-"""Each trial's other columns in `CaseTrialRead`'s order, its JSON ones as their text."""
+_AGGREGATED = tuple(getattr(Trial, name) for name in CaseTrialRead._fields if name not in _PER_CASE)
+"""Each trial's other columns, in `CaseTrialRead`'s order."""
 
 
 def _trials_column() -> Any:
@@ -268,7 +254,7 @@ def statement(case_filter: CaseFilter, baseline: bool, after: bool) -> Select[An
 
 def _trials_of(
     comparison_id: str, ordinal: int, aggregated: Any
-) -> dict[int, tuple[TrialRead, ...]]:
+) -> dict[int, tuple[CaseTrialRead, ...]]:
     """A case's aggregated trials by cohort."""
     return {
         index: tuple(_new_trial((comparison_id, ordinal, index, *trial)) for trial in trials)

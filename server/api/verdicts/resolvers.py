@@ -35,7 +35,7 @@ def _case(
         row.worse_mask,
         row.better_mask,
         baseline_cohort_index,
-        trials,
+        {index: [case_page.trial_read(t) for t in rows] for index, rows in trials.items()},
     )
     return ComparisonCase.from_read(read)
 

@@ -17,13 +17,15 @@ from server.api.run_pairs.types import PairwiseResult
 from server.api.runs.trajectory_types import TrajectoryStep
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
+from server.errors import NotFound
 from server.labels import judge_checks
 from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
-from server.page_reads.case_page import CaseRead, TrialRead
+from server.page_reads.case_page import CaseRead, CaseTrialRead
 from server.page_reads.fields import copied
 from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
 from server.trajectories.hosted import one_call
+from server.verdicts.cases import CaseTrialRow
 from server.verdicts.models import CaseClass as CaseClassEnum
 from server.verdicts.models import SignOffVerdict as SignOffVerdictEnum
 from server.verdicts.models import VerdictState as VerdictStateEnum
@@ -239,20 +241,21 @@ class CaseCheck:
 
 @strawberry.type
 class CaseTrial:
-    """A trial as the case view shows it: its row (`TrialRead`) itself, each field read
-    off it when asked for (a page of 50 cases holds 450 trials, and the portal shows four
-    of their fields); what is computed, from the row as its parent."""
+    """A trial as the case view shows it: the case page's read of it (`CaseTrialRead`)
+    itself, the fields the page shows read off it; what no page shows (its checks,
+    latency, tokens, cost, trajectory, labels) from its row, loaded by its keys when asked
+    for (one statement for the page's trials: `loaders.case_trials`)."""
 
     trial_index: int
     passed: bool | None = strawberry.field(description="Null when the trial errored.")
     output: str | None
-    latency_ms: int
-    input_tokens: int
-    output_tokens: int
     error_code: str | None
 
     @strawberry.field
-    def checks(self, row: strawberry.Parent[TrialRead]) -> list[CaseCheck]:
+    async def checks(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> list[CaseCheck]:
+        row = await _trial_row(info.context, read)
         return [
             CaseCheck(
                 kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
@@ -261,8 +264,28 @@ class CaseTrial:
         ]
 
     @strawberry.field
-    def cost_cents(self, row: strawberry.Parent[TrialRead]) -> float:
-        return micros_to_cents(row.cost_micros)
+    async def latency_ms(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> int:
+        return (await _trial_row(info.context, read)).latency_ms
+
+    @strawberry.field
+    async def input_tokens(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> int:
+        return (await _trial_row(info.context, read)).input_tokens
+
+    @strawberry.field
+    async def output_tokens(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> int:
+        return (await _trial_row(info.context, read)).output_tokens
+
+    @strawberry.field
+    async def cost_cents(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> float:
+        return micros_to_cents((await _trial_row(info.context, read)).cost_micros)
 
     @strawberry.field(
         description='The trial as a trajectory (docs/domain.md, "Trajectories in runs"): its '
@@ -270,7 +293,10 @@ class CaseTrial:
         "trajectory checks and the pairwise judge read it; null while it has no answer or "
         "when it errored."
     )
-    def trajectory(self, row: strawberry.Parent[TrialRead]) -> list[TrajectoryStep] | None:
+    async def trajectory(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> list[TrajectoryStep] | None:
+        row = await _trial_row(info.context, read)
         if row.error_code is not None or (row.output is None and not row.tool_calls):
             return None
         steps = one_call(
@@ -285,8 +311,9 @@ class CaseTrial:
 
     @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
     async def labels(
-        self, info: strawberry.Info[Context], row: strawberry.Parent[TrialRead]
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
     ) -> list[TrialLabel]:
+        row = await _trial_row(info.context, read)
         return await label_fields.trial_labels(
             info.context,
             target_id=row.comparison_id,
@@ -295,6 +322,15 @@ class CaseTrial:
             trial_index=row.trial_index,
             judge_passed=judge_checks.judge_passed(row.check_results),
         )
+
+
+async def _trial_row(context: Context, read: CaseTrialRead) -> CaseTrialRow:
+    """The trial's stored row: its case's trials, loaded with the page's others."""
+    by_cohort = await context.loaders.case_trials.load((read.comparison_id, read.case_ordinal))
+    for row in by_cohort.get(read.cohort_index, ()):
+        if row.trial_index == read.trial_index:
+            return row
+    raise NotFound("trial not found")  # erased since the page was read
 
 
 @strawberry.type
@@ -346,5 +382,5 @@ class ComparisonCase:
     def from_read(read: CaseRead) -> ComparisonCase:
         """A case as the case page's read makes it (`server.page_reads.case_page`): the
         `CaseRead` itself, which carries each field under its name (its cohorts as
-        `CaseCohortRead`s, their trials as `TrialRead`s)."""
+        `CaseCohortRead`s, their trials as `CaseTrialRead`s)."""
         return cast(ComparisonCase, read)
