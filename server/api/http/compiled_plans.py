@@ -242,11 +242,15 @@ class Planner:
             else:
                 got = f"{code.constant('_r', read)}(v, {attribute!r})"
             resolved = False
-        elif isinstance(call, tuple):
+        elif call is not None and isinstance(call[1], tuple):
+            function, names = call  # called with the source as `self` and each name
+            if not all(name.isidentifier() for name in names):
+                raise NotPlannable("a parameter name that is not an identifier")
+            given = "".join(f", {name}=v" for name in names)
+            got = f"{code.constant('_f', function)}(v{given})"
+        elif call is not None:
             run, with_info = call
             got = f"{code.constant('_c', run)}(v, {here if with_info else 'None'}, ex)"
-        elif call is not None:
-            got = f"{code.constant('_f', call)}(v)"
         else:
             got = f"{code.constant('_g', _resolved(parent, field_def, nodes))}(v, {here}, ex)"
             with_info = True
@@ -460,11 +464,12 @@ class Planner:
         field_def: GraphQLField,
         field: StrawberryField,
         nodes: list[FieldNode],
-    ) -> Callable[[Any], Any] | tuple[Resolve, bool] | None:
+    ) -> tuple[Callable[..., Any], tuple[str, ...]] | tuple[Resolve, bool] | None:
         """A sync resolver called as Strawberry's wrapper would call it, when that wrapper
         would add nothing: no arguments, field extensions or exception handlers. Of `self`
-        alone: the function; else a call building what it takes, and whether it takes
-        `Info` (so needs its path)."""
+        (and its parent or root) alone: the function and the names its source is passed by;
+        else a call building what it takes, and whether it takes `Info` (so needs its
+        path)."""
         resolver = field.base_resolver
         if resolver is None or resolver.is_async or field.extensions or field.arguments:
             return None
@@ -482,8 +487,8 @@ class Planner:
         function = resolver.wrapped_func  # what the resolver's `__call__` calls
         if not callable(function):
             return None
-        if takes_self and info_name is None and not source_names:  # most: `self` alone
-            return function
+        if takes_self and info_name is None:  # most: `self` alone, or with its parent
+            return function, source_names
 
         def call(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
             kwargs = dict.fromkeys(source_names, source)
