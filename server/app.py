@@ -17,8 +17,6 @@ from starlette.routing import Route, WebSocketRoute
 
 from jobs.main import run as run_jobs
 from jobs.registry import build_registry
-from server.api.direct_reads import known as direct_documents
-from server.api.direct_reads.documents import DirectReads
 from server.api.http import persisted
 from server.api.http.body_limit import BodyLimitMiddleware
 from server.api.http.graphql_view import ShipwiseGraphQL
@@ -30,6 +28,7 @@ from server.db import (
     transaction,
 )
 from server.dispatch import lease, ranges
+from server.driver_reads import DriverConnections
 from server.exports.endpoints import ROUTES as export_routes
 from server.graphiql import page as graphiql_page
 from server.health import healthz, readyz
@@ -130,6 +129,9 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             secret_box=secret_box,
             tokens=TokenCache(read_sessionmaker, ttl=settings.token_cache_seconds),
             providers=providers,
+            page_connections=DriverConnections(engine)
+            if engine.dialect.name == "postgresql"
+            else None,
         )
         app.state.shipwise = state
         traces.bind(state)
@@ -137,12 +139,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             sessionmaker=state.sessionmaker, queue=state.queue
         )
         persisted_documents = persisted.load(settings.persisted_documents_file())
-        direct = (
-            DirectReads(engine, direct_documents.DOCUMENTS, persisted_documents)
-            if settings.direct_reads
-            else None
-        )
-        graphql.view = ShipwiseGraphQL(build_schema(settings), state, direct, persisted_documents)
+        graphql.view = ShipwiseGraphQL(build_schema(settings), state, persisted_documents)
         if runtime.embedded:
             await _free_stale_leases(sessionmaker)
         await runtime.start()
@@ -156,8 +153,8 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
             await runtime.close()
             traces.close()
             await providers.aclose()
-            if direct is not None:
-                await direct.close()
+            if state.page_connections is not None:
+                await state.page_connections.close()
             await engine.dispose()
 
     return Starlette(

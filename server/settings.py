@@ -105,11 +105,6 @@ class Settings(BaseSettings):
         "and read their spans as steps (server/traces/preparer.py); 0: a thread of the API's.",
     )
 
-    direct_reads: bool = Field(
-        True,
-        description="Answer the portal's comparison pages straight from SQL rows on "
-        "PostgreSQL (server/api/direct_reads); off: the schema answers every document.",
-    )
     persisted_documents: Path | None = Field(
         None,
         description="The portal's persisted documents, hash to text; unset: the built "

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from server.driver_reads import DriverConnections
 from server.providers.registry import ProviderPool
 from server.runtime.interfaces import EventBus, JobQueue, RateLimiter
 from server.security import SecretBox
@@ -28,3 +29,5 @@ class AppState:
     tokens: TokenCache
     providers: ProviderPool
     """Model providers of this process: an imported run's judge calls (`appendRunItems`)."""
+    page_connections: DriverConnections | None = None
+    """On PostgreSQL, the kept driver connections pages are read on (`Context.fetch`)."""

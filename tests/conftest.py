@@ -127,7 +127,7 @@ async def postgres_database() -> AsyncIterator[str]:
 async def postgres_sessionmaker(
     postgres_database: str,
 ) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    """Sessions on the session's PostgreSQL database, for the factories and direct reads."""
+    """Sessions on the session's PostgreSQL database, for the factories and the tests' own reads."""
     engine = create_engine(postgres_database)
     try:
         yield create_sessionmaker(engine)

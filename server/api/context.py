@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.websockets import WebSocket
@@ -70,6 +71,18 @@ class Context:
             self._loaders = build_loaders(self.reader, workspace_id=self.require().workspace_id)
         return self._loaders
 
+    async def fetch(self, statement: Select[Any], values: Mapping[str, Any]) -> Sequence[Any]:
+        """A page's read (`server.page_reads`): its statement's rows, each read by column name
+        or position. On PostgreSQL on a kept driver connection, with no transaction to begin
+        or end (`server.driver_reads`); else in the operation's read session."""
+        connections = self.app.page_connections
+        if connections is not None:
+            return await connections.fetch(statement, values)
+        async with self.read() as session:
+            result = await session.execute(statement, values)
+            names = {name: index for index, name in enumerate(result.keys())}
+            return [_Record(tuple(row), names) for row in result]
+
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
         """The operation's read session, for this block only: sibling resolvers take turns
@@ -88,3 +101,19 @@ class Context:
         """A session in one transaction, committed when the block succeeds."""
         async with self.app.sessionmaker() as session, session.begin():
             yield session
+
+
+class _Record(tuple[Any, ...]):
+    """A session's row read as the driver's records are: by position, or by column name."""
+
+    _names: dict[str, int]
+
+    def __new__(cls, values: tuple[Any, ...], names: dict[str, int]) -> _Record:
+        record = super().__new__(cls, values)
+        record._names = names
+        return record
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return super().__getitem__(self._names[key])
+        return super().__getitem__(key)

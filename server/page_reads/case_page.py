@@ -1,15 +1,15 @@
 """A finalized comparison's page of cases (the portal's `ComparisonCases`): the comparison,
 its cohort count, one keyset page of its case rows with each case's trials aggregated, and
-the total, in one statement, as one frozen value.
+the total, in one statement, as one frozen value (PostgreSQL).
 
 The value's attributes are the GraphQL fields in snake case (`cases { totalCount pageInfo
-edges { cursor node { … } } }`). A case is made by `case_of` from its row's columns for both
-consumers: the direct answer (`server/api/direct_reads/cases.py`) from this statement, the
-`cases` field's resolver (`server/api/verdicts/resolvers.py`) from the rows it pages with
-SQLAlchemy, adding the trials' columns the page does not show (checks, tokens, labels)
-from its loaders. A new field of a case is one attribute here (made in `case_of`) and one
-field of the type.
-"""
+edges { cursor node { … } } }`), and the `ComparisonCase` type is made from a case's value
+alone (`ComparisonCase.from_read`; its dataset case's `input` and `expected` from a loader
+when asked for). A case is made by `case_of` from its row's columns, here from this
+statement on the driver, and on SQLite by the `cases` resolver
+(`server/api/verdicts/resolvers.py`) from the rows it pages and the trials its loader
+reads. A new field of a case is one attribute here (made in `case_of`) and one field of the
+type."""
 
 from __future__ import annotations
 
@@ -27,23 +27,39 @@ from server.page_reads.comparison_page import Fetch
 from server.page_reads.fields import made, members
 from server.page_reads.pages import PageInfoRead, page_info
 from server.pagination import cursor_key, encode_cursor
-from server.verdicts.cases import case_condition, movement_of
+from server.verdicts.cases import CaseTrialRow, case_condition, movement_of
 from server.verdicts.models import CaseClass, VerdictCase
 from stats.movement import CaseFilter, Movement
 
 
 class CaseTrialRead(NamedTuple):
-    """A trial as the case page shows it: a named tuple of its aggregated array (the
-    cohort's index is its cohort's).
+    """A trial as the case page shows it: the fields the page selects, and the keys of its
+    row (`comparison_id`, `case_ordinal`, `cohort_index`, `trial_index`), by which the
+    `CaseTrial` type loads what no page shows (its checks, tokens, cost, tool calls: most
+    of a trial's bytes and decoding) when asked for."""
 
-    A page of 50 cases holds 50 cases, 150 cohorts and 450 trials: its values are named
-    tuples, built at a third of a frozen dataclass's cost (whose `__init__` sets each field
-    through `object.__setattr__`)."""
-
+    comparison_id: str
+    case_ordinal: int
+    cohort_index: int
     trial_index: int
     passed: bool | None
     output: str | None
     error_code: str | None
+
+
+def trial_read(row: CaseTrialRow) -> CaseTrialRead:
+    """A trial's loaded row as the case page shows it (SQLite's case pages)."""
+    return _new_trial(
+        (
+            row.comparison_id,
+            row.case_ordinal,
+            row.cohort_index,
+            row.trial_index,
+            row.passed,
+            row.output,
+            row.error_code,
+        )
+    )
 
 
 class CaseCohortRead(NamedTuple):
@@ -58,6 +74,8 @@ class CaseCohortRead(NamedTuple):
 class CaseRead(NamedTuple):
     ordinal: int
     dataset_item_id: str
+    dataset_case_id: int
+    """Its dataset case (`input`, `expected`: read when asked for)."""
     classification: CaseClass
     movement: Movement
     baseline_cohort_index: int
@@ -92,12 +110,13 @@ _NO_TRIALS: tuple[CaseTrialRead, ...] = ()
 def case_of(
     ordinal: int,
     dataset_item_id: str,
+    dataset_case_id: int,
     classification: CaseClass | str,
     summaries: Sequence[Mapping[str, Any]],
     worse_mask: int,
     better_mask: int,
     baseline: int | None,
-    trials: Mapping[int, tuple[CaseTrialRead, ...]],
+    trials: Mapping[int, Sequence[CaseTrialRead]],
 ) -> CaseRead:
     """A case from its row's columns (`summaries`: its stored per-cohort summaries) against
     `baseline` (None: its class, the deltas against cohort 1), with `trials` by cohort."""
@@ -121,12 +140,13 @@ def case_of(
             None if not completed else 2 * c["passed"] > completed,
             None if fraction is None else float(fraction),
             None if score is None else float(score),
-            trials.get(index, _NO_TRIALS),
+            tuple(trials.get(index, _NO_TRIALS)),
         )
         cohorts.append(_new_cohort(cohort))
     case = (
         ordinal,
         dataset_item_id,
+        dataset_case_id,
         kind,
         movement_of(kind, worse_mask, better_mask, baseline),
         against,
@@ -155,11 +175,17 @@ def _delta(
     return (float(ours) - float(theirs)) / scale
 
 
+_PER_CASE = ("comparison_id", "case_ordinal", "cohort_index")
+"""A trial's columns its case and cohort give (not aggregated: `_trials_of` adds them)."""
+_AGGREGATED = tuple(getattr(Trial, name) for name in CaseTrialRead._fields if name not in _PER_CASE)
+"""Each trial's other columns, in `CaseTrialRead`'s order."""
+
+
 def _trials_column() -> Any:
-    """A case's trials by cohort, in cohort and trial order, as [[cohort index, [[trial
-    index, passed, output, error code], …]], …] (PostgreSQL): grouped in the statement, so
-    each cohort's trials become its tuple at once."""
-    trial = func.json_build_array(Trial.trial_index, Trial.passed, Trial.output, Trial.error_code)
+    """A case's trials by cohort, in cohort and trial order, as [[cohort index, [[each of
+    `CaseTrialRead`'s other columns], …]], …] (PostgreSQL): grouped in the statement, so each
+    cohort's trials become its tuple at once."""
+    trial = func.json_build_array(*_AGGREGATED)
     per_cohort = (
         select(
             Trial.cohort_index.label("cohort_index"),
@@ -191,6 +217,7 @@ def statement(case_filter: CaseFilter, baseline: bool, after: bool) -> Select[An
     page = select(
         VerdictCase.ordinal,
         VerdictCase.dataset_item_id,
+        VerdictCase.dataset_case_id,
         VerdictCase.classification,
         VerdictCase.cohorts,
         VerdictCase.worse_mask,
@@ -225,9 +252,14 @@ def statement(case_filter: CaseFilter, baseline: bool, after: bool) -> Select[An
     )
 
 
-def _trials_of(aggregated: Any) -> dict[int, tuple[CaseTrialRead, ...]]:
+def _trials_of(
+    comparison_id: str, ordinal: int, aggregated: Any
+) -> dict[int, tuple[CaseTrialRead, ...]]:
     """A case's aggregated trials by cohort."""
-    return {index: tuple(map(_new_trial, trials)) for index, trials in aggregated or ()}
+    return {
+        index: tuple(_new_trial((comparison_id, ordinal, index, *trial)) for trial in trials)
+        for index, trials in aggregated or ()
+    }
 
 
 async def read(
@@ -269,12 +301,13 @@ async def read(
             case_of(
                 row["ordinal"],
                 row["dataset_item_id"],
+                row["dataset_case_id"],
                 row["classification"],
                 row["cohorts"],
                 row["worse_mask"],
                 row["better_mask"],
                 baseline,
-                _trials_of(row["trials"]),
+                _trials_of(head["id"], row["ordinal"], row["trials"]),
             ),
         )
         for cursor, row in zip(cursors, shown, strict=True)

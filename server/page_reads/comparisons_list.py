@@ -1,13 +1,13 @@
 """The comparisons list (the portal's `ComparisonsList`): one keyset page of the workspace's
-comparisons, newest first, each with its verdict row's state, chips and decision and its
-cohorts, and the total, in one statement, as one frozen value.
+comparisons, newest first, each with its verdict row (state, sign-off, stored scorecard), its
+cohorts, its experiment and dataset version, and the total, in one statement, as one frozen value.
 
 The value's attributes are the connection's GraphQL fields in snake case (`total_count`,
 `edges`, `page_info`; a node's `id`, `status`, `verdict_state`, `cohorts`, …): the resolver
-builds its connection from it (`server/api/comparisons/resolvers.py`), and the direct answer
-shows it as the persisted document selects it (`server/api/direct_reads/comparisons_list.py`).
+builds its connection from it and each node's `Comparison` from its row alone
+(`server/api/comparisons/resolvers.py`), the attributes a comparison's page read has too.
 A new field of a row is one attribute of `ComparisonRowRead` (its column in `_columns`) and
-one field of the type.
+the same attribute of the page's read.
 
 A page holds 20 rows and is polled: a row's values are named tuples made in C from its
 columns in the statement's order (`fields.made`; a row built through keyword arguments into
@@ -22,138 +22,70 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Select, String, bindparam, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Select, String, and_, bindparam, func, select
 
+from server.assets.models import AssetVersion, VersionState
+from server.assets.service import version_visible_to
 from server.comparisons.models import (
     Comparison,
     ComparisonStatus,
     StopReason,
 )
-from server.comparisons.progress import CohortProgress, Progress, eta_seconds, shown_state
-from server.db import utcnow
-from server.decisions import document as decision_document
-from server.money import micros_to_cents
+from server.datasets.models import Split
+from server.experiments.models import Experiment
+from server.money import micros_to_cents, optional_micros_to_cents
 from server.page_reads.cohorts import CohortRead, cohorts_column, cohorts_of
-from server.page_reads.comparison_page import Fetch
+from server.page_reads.comparison_page import DatasetVersionRef, ExperimentRef, Fetch, RowProgress
 from server.page_reads.fields import made, members
 from server.page_reads.pages import PageInfoRead, page_info
+from server.page_reads.stored_json import StoredJson, json_text, stored, value_of
 from server.pagination import cursor_key, encode_cursor, keyset_statements
-from server.verdicts import wording
-from server.verdicts.models import ComparisonVerdict, VerdictState
-from stats.movement import Movement
-
-
-class VerdictChipRead(NamedTuple):
-    """A baseline's verdict as its chip shows it (the stored scorecard's `verdicts` entry)."""
-
-    baseline_cohort_index: int
-    outcome: Movement
-    summary: str
-
-
-@dataclass(frozen=True, slots=True)
-class ScorecardChipsRead:
-    """What the list shows of a finalized comparison's scorecard: its chips."""
-
-    verdicts: tuple[VerdictChipRead, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionRead:
-    """What the list shows of the ship decision: its outcome's name."""
-
-    outcome: str
-
-
-NOT_RUN_TO_END = DecisionRead("NO_DECISION")
-"""The decision of a comparison that ended undecided (`decisions.document.ENDED_UNDECIDED`)."""
-
-
-class RowProgress(NamedTuple):
-    """A row's progress columns (what `progress.snapshot` reads: `progress.Counted`), with
-    the snapshot's other fields computed when shown."""
-
-    seq: int
-    status: ComparisonStatus
-    stop_reason: StopReason | None
-    done_calls: int
-    total_calls: int
-    failed_calls: int
-    spent_micros: int
-    started_at: datetime | None
-    progress_at: datetime | None
-    cohort_reads: tuple[CohortRead, ...]
-    """The row's cohorts (their states, as the snapshot shows them: `cohorts`)."""
-
-    @property
-    def percent(self) -> float:
-        total = self.total_calls
-        return round(100.0 * self.done_calls / total, 2) if total else 0.0
-
-    @property
-    def eta_seconds(self) -> float | None:
-        return eta_seconds(self, utcnow())
-
-    @property
-    def spent_cents_so_far(self) -> float:
-        return micros_to_cents(self.spent_micros)
-
-    @property
-    def updated_at(self) -> datetime | None:
-        return self.progress_at
-
-    @property
-    def cohorts(self) -> tuple[CohortProgress, ...]:
-        return tuple(
-            CohortProgress(c.cohort_index, shown_state(self, c.state).value)
-            for c in self.cohort_reads
-        )
-
-    def snapshot(self) -> Progress:
-        """The progress as the live subscription sends it (`progress.snapshot`)."""
-        return Progress(
-            self.seq,
-            self.status.value,
-            self.stop_reason.value if self.stop_reason else None,
-            self.done_calls,
-            self.total_calls,
-            self.failed_calls,
-            self.percent,
-            self.eta_seconds,
-            self.spent_cents_so_far,
-            self.cohorts,
-            self.progress_at.isoformat() if self.progress_at else None,
-        )
+from server.verdicts.models import ComparisonVerdict, SignOffVerdict, VerdictState
 
 
 class ComparisonRowRead(NamedTuple):
-    """One comparison as the list shows it. Plain values: equal values show equal rows."""
+    """One comparison as the list shows it: the attributes its type reads that a
+    comparison's page read (`comparison_page.ComparisonPageRead`) has too, but whether it
+    has reports. Plain values: equal values show equal rows."""
 
     id: str
     label: str | None
     status: ComparisonStatus
     stop_reason: StopReason | None
-    created_at: datetime
+    error_code: str | None
+    split: Split
+    trials_per_case: int
+    case_count: int
+    budget_cap_cents: float | None
     spent_cents_so_far: float
+    created_at: datetime
+    ended_at: datetime | None
     verdict_state: VerdictState
-    decision: DecisionRead | None
-    """NO_DECISION for a run that did not end, the stored outcome once FINALIZED, else None."""
+    verdict_error_code: str | None
+    verdict: SignOffVerdict | None
+    scorecard_json: StoredJson | None
+    """The verdict's stored scorecard, as its text (`scorecard_document` reads it)."""
+    verdict_finalized_at: datetime | None
     cohorts: tuple[CohortRead, ...]
-    scorecard: ScorecardChipsRead | None
-    """Once FINALIZED with a scorecard."""
+    experiment: ExperimentRef | None
+    dataset_version: DatasetVersionRef | None
     progress: RowProgress
+
+    @property
+    def started_at(self) -> datetime | None:
+        return self.progress.started_at
+
+    @property
+    def scorecard_document(self) -> dict[str, Any] | None:
+        """The verdict's stored scorecard (its type shows it once FINALIZED)."""
+        return cast("dict[str, Any] | None", value_of(self.scorecard_json))
 
     @property
     def may_have_reports(self) -> bool:
         """The list reads no reports: a comparison's are read when asked for."""
         return True
-
-    def progress_snapshot(self) -> Progress:
-        """The progress as the live subscription sends it (as `ComparisonPageRead` does)."""
-        return self.progress.snapshot()
 
 
 class EdgeRead(NamedTuple):
@@ -172,19 +104,40 @@ class ComparisonsListRead:
 
 def _columns(dialect: str) -> tuple[Any, ...]:
     """A row's columns, in the order `row_of` reads them by position (the total last)."""
-    verdict = ComparisonVerdict
+    verdict, version = ComparisonVerdict, AssetVersion
     return (
         Comparison.id,
         Comparison.label,
         Comparison.status,
         Comparison.stop_reason,
-        Comparison.created_at,
+        Comparison.error_code,
+        Comparison.split,
+        Comparison.trials_per_case,
+        Comparison.case_count,
+        Comparison.budget_cap_micros,
         Comparison.spent_micros,
+        Comparison.created_at,
+        Comparison.ended_at,
         verdict.state.label("verdict_state"),
-        verdict.scorecard.is_not(None).label("has_scorecard"),
-        verdict.scorecard["verdicts"].label("verdicts"),
-        verdict.scorecard[("decision", "outcome")].label("decision_outcome"),
+        verdict.error_code.label("verdict_error_code"),
+        verdict.verdict.label("verdict"),
+        json_text(verdict.scorecard).label("scorecard_json"),
+        verdict.finalized_at.label("verdict_finalized_at"),
         cohorts_column(dialect),
+        Experiment.id.label("experiment_id"),
+        Experiment.name.label("experiment_name"),
+        Experiment.daily_budget_micros.label("experiment_daily_budget_micros"),
+        Experiment.created_at.label("experiment_created_at"),
+        version.id.label("version_id"),
+        version.asset_id.label("version_dataset_id"),
+        version.number.label("version_number"),
+        version.state.label("version_state"),
+        version.case_count.label("version_case_count"),
+        version.dev_case_count.label("version_dev_case_count"),
+        version.holdout_case_count.label("version_holdout_case_count"),
+        version.content_hash.label("version_content_hash"),
+        version.created_at.label("version_created_at"),
+        version.sealed_at.label("version_sealed_at"),
         Comparison.seq,
         Comparison.done_calls,
         Comparison.total_calls,
@@ -194,48 +147,66 @@ def _columns(dialect: str) -> tuple[Any, ...]:
     )
 
 
-_WIDTH = 17
-"""How many of a row's columns `row_of` reads (`_columns`): the ORM rows and the total follow."""
+_WIDTH = 38
+"""How many of a row's columns `row_of` reads (`_columns`): the total follows."""
 
 
 @cache
-def statements(dialect: str, *, with_status: bool, after: bool, rows: bool = False) -> Select[Any]:
+def statements(dialect: str, *, with_status: bool, after: bool) -> Select[Any]:
     """The page's statement, built once per shape (bound: `workspace_id`, `page_limit`; with
-    a status `status`, after a cursor `after_key`); `rows`: with the comparison and verdict
-    rows the schema's types are made of. The total rides last on each row."""
-    stmt = select(Comparison.id).where(
-        Comparison.workspace_id == bindparam("workspace_id", type_=String)
-    )
+    a status `status`, after a cursor `after_key`). The total rides last on each row."""
+    workspace_id = bindparam("workspace_id", type_=String)
+    stmt = select(Comparison.id).where(Comparison.workspace_id == workspace_id)
     if with_status:
         stmt = stmt.where(Comparison.status == bindparam("status", type_=String))
-    on = ComparisonVerdict.comparison_id == Comparison.id
+    # The joins keep the loaders' scoping, as the comparison's page does.
+    experiment_on = and_(
+        Experiment.id == Comparison.experiment_id, Experiment.workspace_id == workspace_id
+    )
+    version_on = and_(
+        AssetVersion.id == Comparison.dataset_version_id, version_visible_to(workspace_id)
+    )
 
     def joined(page: Select[Any]) -> Select[Any]:
-        columns = _columns(dialect)
-        if rows:
-            columns = (*columns, Comparison, ComparisonVerdict)
-        return page.with_only_columns(*columns).outerjoin(ComparisonVerdict, on)
+        return (
+            page.with_only_columns(*_columns(dialect))
+            .outerjoin(ComparisonVerdict, ComparisonVerdict.comparison_id == Comparison.id)
+            .outerjoin(Experiment, experiment_on)
+            .outerjoin(AssetVersion, version_on)
+        )
 
     kept = keyset_statements(stmt, key=Comparison.id, descending=True, joined=joined)
-    page = kept.after_page if after else kept.first_page
-    return page.execution_options(populate_existing=True) if rows else page
+    return kept.after_page if after else kept.first_page
 
 
 def row_of(row: Sequence[Any]) -> ComparisonRowRead:
     """The value of one row of `statements` (read by position: a driver's record or a
-    SQLAlchemy row)."""
+    session's row)."""
     (
         id_,
         label,
         status_name,
         stop_name,
-        created_at,
+        error_code,
+        split,
+        trials_per_case,
+        case_count,
+        budget_cap_micros,
         spent_micros,
+        created_at,
+        ended_at,
         state_name,
-        has_scorecard,
-        verdicts,
-        outcome,
+        verdict_error_code,
+        verdict,
+        scorecard_json,
+        verdict_finalized_at,
         cohorts_json,
+        experiment_id,
+        experiment_name,
+        daily_budget_micros,
+        experiment_created_at,
+        version_id,
+        *version,
         seq,
         done_calls,
         total_calls,
@@ -246,12 +217,7 @@ def row_of(row: Sequence[Any]) -> ComparisonRowRead:
     status = _STATUSES[status_name]
     stop_reason = _STOP_REASONS[stop_name] if stop_name else None
     state = _VERDICT_STATES[state_name] if state_name else VerdictState.NOT_FINALIZED
-    finalized = state == VerdictState.FINALIZED and has_scorecard
     cohorts = cohorts_of(cohorts_json, status)
-    if status in decision_document.ENDED_UNDECIDED:
-        decision: DecisionRead | None = NOT_RUN_TO_END
-    else:
-        decision = DecisionRead(str(outcome)) if finalized and outcome else None
     progress = (
         seq,
         status,
@@ -264,42 +230,58 @@ def row_of(row: Sequence[Any]) -> ComparisonRowRead:
         progress_at,
         cohorts,
     )
+    experiment = (
+        ExperimentRef(
+            experiment_id,
+            experiment_name,
+            optional_micros_to_cents(daily_budget_micros),
+            experiment_created_at,
+        )
+        if experiment_id is not None
+        else None
+    )
     node = (
         id_,
         label,
         status,
         stop_reason,
-        created_at,
+        error_code,
+        _SPLITS[split],
+        trials_per_case,
+        case_count,
+        optional_micros_to_cents(budget_cap_micros),
         micros_to_cents(spent_micros),
+        created_at,
+        ended_at,
         state,
-        decision,
+        verdict_error_code,
+        _SIGN_OFFS[verdict] if verdict else None,
+        stored(scorecard_json),
+        verdict_finalized_at,
         cohorts,
-        _chips(verdicts) if finalized else None,
+        experiment,
+        _version(version_id, version) if version_id is not None else None,
         _new_progress(progress),
     )
     return _new_row(node)
 
 
+def _version(version_id: str, columns: Sequence[Any]) -> DatasetVersionRef:
+    dataset_id, number, state, *counts_and_times = columns
+    return DatasetVersionRef(
+        version_id, dataset_id, number, _VERSION_STATES[state], *counts_and_times
+    )
+
+
 _new_progress = made(RowProgress)
 _new_row = made(ComparisonRowRead)
-_new_chip = made(VerdictChipRead)
 _new_edge = made(EdgeRead)
 _STATUSES = members(ComparisonStatus)
 _STOP_REASONS = members(StopReason)
 _VERDICT_STATES = members(VerdictState)
-_MOVEMENTS = members(Movement)
-
-
-def _chips(verdicts: Any) -> ScorecardChipsRead:
-    """The chips of a stored scorecard's `verdicts` (`api.verdicts.types.baseline_verdict`)."""
-    if not isinstance(verdicts, list):
-        raise ValueError("a stored scorecard without its verdicts")
-    return ScorecardChipsRead(
-        tuple(
-            _new_chip((v["baselineCohortIndex"], _MOVEMENTS[v["outcome"]], wording.chip(v)))
-            for v in verdicts
-        )
-    )
+_SPLITS = members(Split)
+_SIGN_OFFS = members(SignOffVerdict)
+_VERSION_STATES = members(VersionState)
 
 
 def list_of(
@@ -358,33 +340,3 @@ async def read(
     if not rows and after is not None:
         total = (await fetch(counted(with_status=with_status), values))[0][0]
     return list_of(rows, first=first, after=after, total=total)
-
-
-@dataclass(frozen=True, slots=True)
-class ListWithRows:
-    """The page, with each node's comparison and verdict rows (read in the same statement)."""
-
-    page: ComparisonsListRead
-    rows: tuple[tuple[Comparison, ComparisonVerdict | None], ...]
-    """In the order of `page.edges`."""
-
-
-async def read_with_rows(
-    session: AsyncSession,
-    *,
-    workspace_id: str,
-    first: int,
-    after: str | None,
-    status: ComparisonStatus | None,
-) -> ListWithRows:
-    """The page and its rows in one statement (a page past the end counts apart)."""
-    dialect = session.get_bind().dialect.name
-    values = bound_values(workspace_id, first, after, status)
-    with_status = status is not None
-    stmt = statements(dialect, with_status=with_status, after=after is not None, rows=True)
-    found = (await session.execute(stmt, values)).all()
-    total = None
-    if not found and after is not None:
-        total = (await session.execute(counted(with_status=with_status), values)).scalar()
-    entities = tuple((row[_WIDTH], row[_WIDTH + 1]) for row in found[:first])
-    return ListWithRows(list_of(found, first=first, after=after, total=total), entities)

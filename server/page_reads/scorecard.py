@@ -1,30 +1,23 @@
-"""A comparison's scorecard (the portal's `ComparisonScorecard`): the comparison with its
-verdict row's state, stored scorecard document and finalization time, in one statement, as
-one frozen value.
+"""A comparison's scorecard (the portal's `ComparisonScorecard`): the verdict row's stored
+scorecard document, as one frozen value.
 
 The value's attributes are the `Scorecard` type's GraphQL fields in snake case: the
-`Comparison.scorecard` field builds its type from `card_of` (the verdict row the page's read
-holds), the direct answer shows the statement's value as the document selects it
-(`server/api/direct_reads/scorecards.py`). A new field of the scorecard is one attribute
-here (read from the stored document in `card_of`) and one field of the type. Sub-documents
-the type reads as its own objects (a baseline's `pairwise`, the `stopping`) are carried as
-stored; the direct answer leaves a document selecting them to the schema.
+`Comparison.scorecard` field builds its type from `card_of` of the document its read holds
+(`server.page_reads.comparison_page`). A new field of the scorecard is one attribute here
+(read from the stored document in `card_of`) and one field of the type. Sub-documents the
+type reads as its own objects (a baseline's `pairwise`, the `stopping`) are carried as
+stored.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, String, bindparam, select
-
-from server.comparisons.models import Comparison
 from server.db import utcnow
-from server.page_reads.comparison_page import Fetch
 from server.verdicts import wording
-from server.verdicts.models import ComparisonVerdict, VerdictState
+from server.verdicts.models import VerdictState
 from stats.movement import Movement
 
 
@@ -141,15 +134,6 @@ class ScorecardRead:
     """The stored document, as is."""
 
 
-@dataclass(frozen=True, slots=True)
-class ScorecardPageRead:
-    """What the scorecard page shows: the comparison's id and its scorecard (None until
-    FINALIZED)."""
-
-    id: str
-    scorecard: ScorecardRead | None
-
-
 def _float(value: Any) -> float | None:
     return None if value is None else float(value)
 
@@ -251,29 +235,3 @@ def scorecard_of(
     if finalized_at is None:
         raise ValueError("a FINALIZED verdict without its time")
     return card_of(document, finalized_at)
-
-
-@cache
-def statement() -> Select[Any]:
-    """The workspace's comparison with its verdict row's state, document and time (bound:
-    `comparison_id`, `workspace_id`)."""
-    verdict = ComparisonVerdict
-    columns = (Comparison.id, verdict.state, verdict.scorecard, verdict.finalized_at)
-    return (
-        select(*columns)
-        .outerjoin(verdict, verdict.comparison_id == Comparison.id)
-        .where(
-            Comparison.id == bindparam("comparison_id", type_=String),
-            Comparison.workspace_id == bindparam("workspace_id", type_=String),
-        )
-    )
-
-
-async def read(fetch: Fetch, *, workspace_id: str, comparison_id: str) -> ScorecardPageRead | None:
-    """The workspace's comparison's scorecard page; None when it has no such comparison."""
-    values = {"comparison_id": comparison_id, "workspace_id": workspace_id}
-    rows = await fetch(statement(), values)
-    if not rows:
-        return None
-    comparison_id, state, document, finalized_at = tuple(rows[0])
-    return ScorecardPageRead(comparison_id, scorecard_of(state, document, finalized_at))

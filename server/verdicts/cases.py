@@ -91,7 +91,7 @@ def case_condition(case_filter: CaseFilter, baseline: bool) -> ColumnElement[boo
         CaseFilter.CHANGED: [CaseClass.REGRESSED, CaseClass.IMPROVED],
     }[case_filter]
     # Equalities, not IN: no expanding parameter, so the statement compiles once for good
-    # (`server.api.direct_reads` runs it compiled).
+    # (`server.driver_reads` runs it compiled).
     return or_(*(VerdictCase.classification == c for c in classes))
 
 

@@ -1,7 +1,7 @@
 """The comparisons list says each comparison's ship decision in words (docs/decision.md): "Ship",
-"Don't ship", "No decision" for a cancelled run, nothing before the decision exists. On
-PostgreSQL the list is answered directly (server/api/direct_reads), so this also proves the
-direct answer carries the decision."""
+"Don't ship", "No decision" for a cancelled run, nothing before the decision exists. The
+portal sends the list by its persisted hash, so this also proves its compiled plan
+(server/api/http/compiled_documents.py) answers the decision from the list's read."""
 
 from __future__ import annotations
 

@@ -42,8 +42,9 @@ async def test_the_comparisons_page_costs_the_same_statements_for_5_or_20_runnin
     five = await _list_statements(backend, rows=5)
     twenty = await _list_statements(backend, rows=20)
     assert len(five) == len(twenty), (five, twenty)
-    # The token, the page with its total and verdict rows, the cohorts; on PostgreSQL the
-    # page with all of them in one statement, answered directly (server/api/direct_reads).
+    # The token, then the list's read: the page with its total, verdict rows and cohorts in
+    # one statement (server/page_reads/comparisons_list.py); on PostgreSQL on the driver,
+    # with no BEGIN to count either.
     assert len(_reads(twenty)) <= (1 if backend.name == "postgres" else 3), twenty
 
 
@@ -70,8 +71,7 @@ async def test_a_running_comparisons_page_costs_the_same_statements_for_a_small_
     assert len(small) == len(large), (small, large)
     # The token, the comparison's page read (`server.page_reads.comparison_page`: its
     # verdict, cohorts, experiment, dataset version and whether it has reports): it has
-    # none. On PostgreSQL the same one statement is answered directly
-    # (server/api/direct_reads).
+    # none. On PostgreSQL the same one statement on the driver.
     assert len(_reads(large)) <= (1 if backend.name == "postgres" else 2), large
 
 

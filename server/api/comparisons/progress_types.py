@@ -12,6 +12,7 @@ from server.comparisons.models import CohortState as CohortStateEnum
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
 from server.comparisons.models import StopReason as StopReasonEnum
 from server.comparisons.progress import Progress
+from server.page_reads.comparison_page import RowProgress
 
 strawberry.enum(ComparisonStatusEnum, name="ComparisonStatus")
 ComparisonStatus: TypeAlias = ComparisonStatusEnum
@@ -47,7 +48,10 @@ class ComparisonProgress:
     )
 
     @classmethod
-    def from_progress(cls, progress: Progress) -> ComparisonProgress:
+    def of(cls, progress: RowProgress | Progress) -> ComparisonProgress:
+        """As a snapshot carries it off the event bus (its enums as values, its time as
+        text); a comparison's read shows its `RowProgress` as it is (the same attributes)."""
+        updated = progress.updated_at
         return cls(
             seq=progress.seq,
             status=ComparisonStatusEnum(progress.status),
@@ -62,5 +66,5 @@ class ComparisonProgress:
                 CohortProgress(cohort_index=c.cohort_index, state=CohortStateEnum(c.state))
                 for c in progress.cohorts
             ],
-            updated_at=datetime.fromisoformat(progress.updated_at) if progress.updated_at else None,
+            updated_at=datetime.fromisoformat(updated) if isinstance(updated, str) else updated,
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import strawberry
 from starlette.requests import Request
 
@@ -10,12 +12,12 @@ from server.api.comparisons.preview_types import ComparisonPreview
 from server.api.comparisons.progress_types import ComparisonStatus
 from server.api.comparisons.types import Comparison
 from server.api.context import Context
-from server.api.relay import Connection, Edge, PageInfo
+from server.api.relay import Connection
 from server.api.stopping_types import StoppingInput
 from server.comparisons import lifecycle, rerun, rerun_preview, service
 from server.comparisons.models import ComparisonStatus as ComparisonStatusEnum
+from server.errors import NotFound
 from server.page_reads import comparison_page, comparisons_list
-from server.page_reads.fields import copied
 from server.pagination import check_page_size
 from server.spend import service as spend_service
 from server.workspaces.roles import Role
@@ -62,12 +64,7 @@ class ComparisonQuery:
 
     @strawberry.field
     async def comparison(self, info: strawberry.Info[Context], id: strawberry.ID) -> Comparison:
-        actor = info.context.require()
-        async with info.context.read() as session:
-            found = await comparison_page.read_with_rows(
-                session, workspace_id=actor.workspace_id, comparison_id=str(id)
-            )
-        return _primed(info.context, found)
+        return await page_of(info.context, str(id))
 
     @strawberry.field(description="The workspace's comparisons, newest first.")
     async def comparisons(
@@ -77,53 +74,35 @@ class ComparisonQuery:
         after: str | None = None,
         status: ComparisonStatus | None = None,
     ) -> Connection[Comparison]:
-        actor = info.context.require()
-        size = check_page_size(first, info.context.settings.max_page_size)
-        async with info.context.read() as session:
-            found = await comparisons_list.read_with_rows(
-                session,
-                workspace_id=actor.workspace_id,
-                first=size,
-                after=after,
-                status=ComparisonStatusEnum(status) if status is not None else None,
-            )
-        return _listed(info.context, found)
-
-
-def _listed(context: Context, found: comparisons_list.ListWithRows) -> Connection[Comparison]:
-    """The connection as the list's read shows it, each node with the rows read with it
-    (its verdict row, which its loader then holds)."""
-    page, loaders = found.page, context.loaders
-    edges = []
-    for edge, (row, verdict) in zip(page.edges, found.rows, strict=True):
-        loaders.verdicts.prime(row.id, verdict)
-        edges.append(Edge(node=Comparison.of_listed(row, verdict, edge.node), cursor=edge.cursor))
-    return Connection(
-        edges=edges, page_info=copied(PageInfo, page.page_info), total_count=page.total_count
-    )
-
-
-def _primed(context: Context, found: comparison_page.PageWithRows) -> Comparison:
-    """The comparison as its page's read shows it, with the rows read with it, which its
-    fields' loaders then hold (a field reading them through a loader reads no more)."""
-    row, loaders = found.comparison, context.loaders
-    if found.experiment is not None:
-        loaders.experiments.prime(row.experiment_id, found.experiment)
-    if found.dataset_version is not None:
-        loaders.dataset_versions.prime(row.dataset_version_id, found.dataset_version)
-    loaders.verdicts.prime(row.id, found.verdict)
-    return Comparison.of_page(found)
+        context = info.context
+        actor = context.require()
+        size = check_page_size(first, context.settings.max_page_size)
+        page = await comparisons_list.read(
+            context.fetch,
+            dialect=context.app.engine.dialect.name,
+            workspace_id=actor.workspace_id,
+            first=size,
+            after=after,
+            status=ComparisonStatusEnum(status) if status is not None else None,
+        )
+        # The list's read carries the connection's fields under their names, its edges'
+        # nodes the rows each `Comparison` is (`Comparison.of`).
+        return cast(Connection[Comparison], page)
 
 
 async def page_of(context: Context, comparison_id: str) -> Comparison:
-    """The comparison a mutation answers, as its page's read shows it once the mutation's
-    write is committed (the one way a `Comparison` is made)."""
+    """The workspace's comparison as its page's read shows it (the one way a `Comparison`
+    is made but for the list's rows); another workspace's or an unknown id is NOT_FOUND."""
     actor = context.require()
-    async with context.read() as session:
-        found = await comparison_page.read_with_rows(
-            session, workspace_id=actor.workspace_id, comparison_id=comparison_id
-        )
-    return _primed(context, found)
+    page = await comparison_page.read(
+        context.fetch,
+        dialect=context.app.engine.dialect.name,
+        workspace_id=actor.workspace_id,
+        comparison_id=comparison_id,
+    )
+    if page is None:
+        raise NotFound("comparison not found")
+    return Comparison.of(page)
 
 
 @strawberry.type

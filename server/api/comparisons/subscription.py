@@ -111,7 +111,7 @@ async def comparison_progress(
 def _view(progress: Progress) -> ComparisonProgress:
     """One view object per snapshot, so its execution is shared
     (`server.api.http.shared_events`)."""
-    return ComparisonProgress.from_progress(progress)
+    return ComparisonProgress.of(progress)
 
 
 @strawberry.type

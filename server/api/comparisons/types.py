@@ -5,10 +5,8 @@ The preview's output types live in `server.api.comparisons.preview_types`."""
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from dataclasses import fields
 from datetime import datetime
-from functools import cache
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -36,16 +34,13 @@ from server.api.verdicts.types import (
 )
 from server.comparisons.models import Comparison as ComparisonRow
 from server.comparisons.models import StopReason as StopReasonEnum
-from server.datasets.models import Split as SplitEnum
 from server.decisions import document as decision_document
 from server.decisions import policy as ship_policy_option
-from server.money import micros_to_cents, optional_micros_to_cents
-from server.page_reads.cohorts import CohortRead
-from server.page_reads.comparison_page import ComparisonPageRead, PageWithRows
+from server.page_reads.comparison_page import ComparisonPageRead
 from server.page_reads.comparisons_list import ComparisonRowRead
-from server.page_reads.fields import attributes, copied
+from server.page_reads.scorecard import scorecard_of
 from server.spend import caps as spend_caps
-from server.verdicts.models import ComparisonVerdict as VerdictRow
+from server.verdicts.models import VerdictState as VerdictStateEnum
 
 T = TypeVar("T")
 
@@ -60,18 +55,6 @@ def later(value: Awaitable[T]) -> T:
 # --- comparison ----------------------------------------------------------------------------
 
 
-@cache
-def _read_fields(kind: type) -> tuple[str, ...]:
-    """The plain fields of `Comparison` (no resolver) that a read model's value of `kind`
-    carries too (its page's, or a row of the comparisons list)."""
-    carried = attributes(kind)
-    return tuple(
-        f.name
-        for f in fields(Comparison)
-        if f.name in carried and getattr(f, "base_resolver", None) is None
-    )
-
-
 @strawberry.type
 class ComparisonCohort:
     cohort_index: int
@@ -83,21 +66,19 @@ class ComparisonCohort:
         description="Mean over cases of passed ÷ completed trials; null until DONE."
     )
 
-    @classmethod
-    def from_read(cls, cohort: CohortRead) -> ComparisonCohort:
-        return copied(cls, cohort, release_id=strawberry.ID(cohort.release_id))
-
 
 ComparisonRead = ComparisonPageRead | ComparisonRowRead
 """What a comparison's type is made of: its page's read (`server.page_reads.comparison_page`)
-or its row of the comparisons list (`server.page_reads.comparisons_list`)."""
+or its row of the comparisons list (`server.page_reads.comparisons_list`), which carry the
+same attributes (the page's read besides knows whether it has reports)."""
 
 
 @strawberry.type
 class Comparison:
-    """A comparison as its read shows it: each plain field is the read's value (the stored
-    row's where the read does not carry it), and every other field reads the read, the
-    rows read with it in the same statement, or a loader of its own."""
+    """A comparison as its read shows it: the read itself (`of`), each plain field its
+    attribute of that name, read off it; the others computed from it as their parent, or
+    from a loader of their own for what no page shows (the stored row's settings, its cases
+    and reports)."""
 
     id: strawberry.ID
     label: str | None
@@ -107,94 +88,109 @@ class Comparison:
     split: Split
     trials_per_case: int
     case_count: int = strawberry.field(description="The frozen cases the comparison runs.")
-    checks: JSON
     budget_cap_cents: float | None
-    epsilon_points: float
-    target_effect_points: float
     spent_cents_so_far: float
-    rerun_of_id: strawberry.ID | None
     created_at: datetime
     started_at: datetime | None
     ended_at: datetime | None
-    row: strawberry.Private[ComparisonRow]
-    verdict_row: strawberry.Private[VerdictRow | None]
-    """Its verdict row, read in the read's statement (None: not finalized yet)."""
-    read: strawberry.Private[ComparisonRead]
+    verdict_state: VerdictState = strawberry.field(
+        description="FINALIZED once the scorecard and hosted runs are made."
+    )
+    verdict_error_code: str | None = strawberry.field(
+        description="Why finalization failed: a bounded code (docs/errors.md)."
+    )
+    verdict: SignOffVerdict | None = strawberry.field(
+        description="The sign-off's decision; null until signed off."
+    )
+    cohorts: list[ComparisonCohort] = strawberry.field(description="Cohort 0 is the candidate.")
+    progress: ComparisonProgress
 
-    @classmethod
-    def of_page(cls, found: PageWithRows) -> Comparison:
-        """The comparison as its page's read shows it (`read_with_rows`)."""
-        return cls._made(found.comparison, found.verdict, found.page)
+    @staticmethod
+    def of(read: ComparisonRead) -> Comparison:
+        """The comparison its read shows (a page's, or a row of the list): the read itself,
+        which carries each plain field under its name."""
+        return cast(Comparison, read)
 
-    @classmethod
-    def of_listed(
-        cls, row: ComparisonRow, verdict: VerdictRow | None, listed: ComparisonRowRead
-    ) -> Comparison:
-        """The comparison as the list's read shows its row."""
-        return cls._made(row, verdict, listed)
+    @strawberry.field
+    async def checks(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> JSON:
+        return cast(JSON, (await _row(info.context, read)).checks)
 
-    @classmethod
-    def _made(
-        cls, row: ComparisonRow, verdict: VerdictRow | None, read: ComparisonRead
-    ) -> Comparison:
-        values = _row_values(row)
-        kind: type = type(read)
-        values.update((name, getattr(read, name)) for name in _read_fields(kind))
-        return cls(**values, row=row, verdict_row=verdict, read=read)
+    @strawberry.field
+    async def epsilon_points(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> float:
+        return (await _row(info.context, read)).epsilon_points
+
+    @strawberry.field
+    async def target_effect_points(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> float:
+        return (await _row(info.context, read)).target_effect_points
+
+    @strawberry.field
+    async def rerun_of_id(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> strawberry.ID | None:
+        rerun_of = (await _row(info.context, read)).rerun_of_id
+        return strawberry.ID(rerun_of) if rerun_of else None
 
     @strawberry.field(description="Sequential stopping: the rule, the looks and the stop.")
-    def stopping(self) -> ComparisonStopping | None:
-        return ComparisonStopping.from_row(self.row)
+    async def stopping(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> ComparisonStopping | None:
+        return ComparisonStopping.from_row(await _row(info.context, read))
 
     @strawberry.field(description="The ship policy registered at creation (docs/decision.md).")
-    def ship_policy(self) -> ShipPolicy:
-        return ShipPolicy.from_document(
-            ship_policy_option.frozen(self.row.ship_policy, self.row.created_at)
-        )
+    async def ship_policy(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> ShipPolicy:
+        row = await _row(info.context, read)
+        return ShipPolicy.from_document(ship_policy_option.frozen(row.ship_policy, row.created_at))
 
     @strawberry.field(
         description="The ship decision: null until FINALIZED (NO_DECISION at once for a "
         "cancelled or failed comparison); stored, never recomputed on read."
     )
-    def decision(self) -> ShipDecision | None:
-        if self.row.status in decision_document.ENDED_UNDECIDED:
-            cohorts = self.read.cohorts
+    def decision(self, read: strawberry.Parent[ComparisonRead]) -> ShipDecision | None:
+        if read.status in decision_document.ENDED_UNDECIDED:
+            cohorts = read.cohorts
             candidate = next((c.label for c in cohorts if c.cohort_index == 0), "the candidate")
             return ShipDecision.from_document(decision_document.not_run_to_end(candidate))
-        return verdict_fields.decision_of(self.verdict_row)
-
-    @strawberry.field(description="FINALIZED once the scorecard and hosted runs are made.")
-    def verdict_state(self) -> VerdictState:
-        return self.read.verdict_state
-
-    @strawberry.field(description="Why finalization failed: a bounded code (docs/errors.md).")
-    def verdict_error_code(self) -> str | None:
-        return verdict_fields.verdict_error_code_of(self.verdict_row)
-
-    @strawberry.field(description="The sign-off's decision; null until signed off.")
-    def verdict(self) -> SignOffVerdict | None:
-        return verdict_fields.verdict_of(self.verdict_row)
+        document = read.scorecard_document
+        if read.verdict_state != VerdictStateEnum.FINALIZED or document is None:
+            return None
+        return ShipDecision.from_document(document.get("decision"))
 
     @strawberry.field(
         description="Per judge check (JUDGE_RUBRIC), its agreement with human labels over "
         "the labelled trials it graded; empty without judge checks (docs/labels.md)."
     )
-    async def judge_agreement(self, info: strawberry.Info[Context]) -> list[JudgeAgreement]:
-        return await label_fields.comparison_agreement(info.context, self.row)
+    async def judge_agreement(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> list[JudgeAgreement]:
+        row = await _row(info.context, read)
+        return await label_fields.comparison_agreement(info.context, row)
 
     @strawberry.field(description="Trials labelled of the graded ones (the review page's N of M).")
-    async def review_progress(self, info: strawberry.Info[Context]) -> ReviewProgress:
-        return await label_fields.review_progress(info.context, self.row.id)
+    async def review_progress(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> ReviewProgress:
+        return await label_fields.review_progress(info.context, read.id)
 
     @strawberry.field(description="Its report versions, oldest first.")
-    def reports(self, info: strawberry.Info[Context]) -> list[Report]:
-        if not self.read.may_have_reports:
+    def reports(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> list[Report]:
+        if not read.may_have_reports:
             return []  # the read saw none: nothing to load
-        return later(report_fields.reports_of(info.context, self.row.id))
+        return later(report_fields.reports_of(info.context, read.id))
 
     @strawberry.field(description="Null until FINALIZED; stored, never recomputed on read.")
-    def scorecard(self) -> Scorecard | None:
-        return verdict_fields.scorecard_of(self.verdict_row)
+    def scorecard(self, read: strawberry.Parent[ComparisonRead]) -> Scorecard | None:
+        card = scorecard_of(read.verdict_state, read.scorecard_document, read.verdict_finalized_at)
+        return Scorecard.from_read(card) if card is not None else None
 
     @strawberry.field(
         description="The case-debug view. With `baselineCohortIndex`, that baseline's worse "
@@ -204,6 +200,7 @@ class Comparison:
     async def cases(
         self,
         info: strawberry.Info[Context],
+        read: strawberry.Parent[ComparisonRead],
         filter: CaseFilter = CaseFilter.REGRESSIONS,
         baseline_cohort_index: int | None = None,
         first: int | None = None,
@@ -211,68 +208,63 @@ class Comparison:
     ) -> Connection[ComparisonCase]:
         return await verdict_fields.cases(
             info.context,
-            self.row,
+            read.id,
             case_filter=kept_cases(filter),
             baseline_cohort_index=baseline_cohort_index,
             first=first,
             after=after,
-            selections=info.selected_fields[0].selections,
-            cohort_count=len(self.read.cohorts),
+            selected=lambda: info.selected_fields[0].selections,
+            cohort_count=len(read.cohorts),
         )
 
     @strawberry.field
-    async def experiment(self, info: strawberry.Info[Context]) -> Experiment:
-        row = await info.context.loaders.experiments.load(self.row.experiment_id)
-        return Experiment.from_row(row)
+    def experiment(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> Experiment:
+        found = read.experiment
+        if found is None:  # not the workspace's: its loader says so
+            return later(_experiment(info.context, read))
+        return Experiment.from_read(found)
 
     @strawberry.field(description="The dataset version frozen at creation.")
-    async def dataset_version(self, info: strawberry.Info[Context]) -> DatasetVersion:
-        row = await info.context.loaders.dataset_versions.load(self.row.dataset_version_id)
-        return DatasetVersion.from_row(row)
-
-    @strawberry.field(description="Cohort 0 is the candidate.")
-    def cohorts(self) -> list[ComparisonCohort]:
-        return [ComparisonCohort.from_read(cohort) for cohort in self.read.cohorts]
+    def dataset_version(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> DatasetVersion:
+        found = read.dataset_version
+        if found is None:  # not visible to the workspace: its loader says so
+            return later(_dataset_version(info.context, read))
+        return DatasetVersion.from_read(found)
 
     @strawberry.field(
         description="With stopReason CONNECTION_CAP: the connections whose monthly cap was "
         "reached in the month the run ended (the stop's words name them); else empty."
     )
-    def capped_connections(self, info: strawberry.Info[Context]) -> list[ModelConnection]:
-        if self.row.stop_reason != StopReasonEnum.CONNECTION_CAP:
+    def capped_connections(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[ComparisonRead]
+    ) -> list[ModelConnection]:
+        if read.stop_reason != StopReasonEnum.CONNECTION_CAP:
             return []
-        return later(self._capped_connections(info.context))
-
-    async def _capped_connections(self, context: Context) -> list[ModelConnection]:
-        cohorts = await context.loaders.comparison_cohorts.load(self.row.id)
-        async with context.read() as session:
-            rows = await spend_caps.capped_connections(session, self.row, cohorts)
-        return [ModelConnection.from_row(row) for row in rows]
-
-    @strawberry.field
-    def progress(self) -> ComparisonProgress:
-        return ComparisonProgress.from_progress(self.read.progress_snapshot())
+        return later(_capped_connections(info.context, read))
 
 
-def _row_values(row: ComparisonRow) -> dict[str, Any]:
-    """The plain fields of `Comparison` as the stored row gives them (a read's own values
-    then replace those it carries)."""
-    return {
-        "id": strawberry.ID(row.id),
-        "label": row.label,
-        "status": row.status,
-        "stop_reason": row.stop_reason,
-        "error_code": row.error_code,
-        "split": SplitEnum(row.split),
-        "trials_per_case": row.trials_per_case,
-        "case_count": row.case_count,
-        "checks": cast(JSON, row.checks),
-        "budget_cap_cents": optional_micros_to_cents(row.budget_cap_micros),
-        "epsilon_points": row.epsilon_points,
-        "target_effect_points": row.target_effect_points,
-        "spent_cents_so_far": micros_to_cents(row.spent_micros),
-        "rerun_of_id": strawberry.ID(row.rerun_of_id) if row.rerun_of_id else None,
-        "created_at": row.created_at,
-        "started_at": row.started_at,
-        "ended_at": row.ended_at,
-    }
+async def _row(context: Context, read: ComparisonRead) -> ComparisonRow:
+    """The stored row, for the fields no page shows."""
+    return await context.loaders.comparisons.load(read.id)
+
+
+async def _experiment(context: Context, read: ComparisonRead) -> Experiment:
+    row = await context.loaders.experiments.load((await _row(context, read)).experiment_id)
+    return Experiment.from_row(row)
+
+
+async def _dataset_version(context: Context, read: ComparisonRead) -> DatasetVersion:
+    version_id = (await _row(context, read)).dataset_version_id
+    return DatasetVersion.from_row(await context.loaders.dataset_versions.load(version_id))
+
+
+async def _capped_connections(context: Context, read: ComparisonRead) -> list[ModelConnection]:
+    row = await _row(context, read)
+    cohorts = await context.loaders.comparison_cohorts.load(row.id)
+    async with context.read() as session:
+        rows = await spend_caps.capped_connections(session, row, cohorts)
+    return [ModelConnection.from_row(row) for row in rows]

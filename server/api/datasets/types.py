@@ -17,6 +17,7 @@ from server.assets.models import AssetVersion as AssetVersionRow
 from server.datasets import from_traces, service
 from server.datasets.models import DatasetCase as DatasetCaseRow
 from server.datasets.models import Split as SplitEnum
+from server.page_reads.comparison_page import DatasetVersionRef
 from server.pagination import check_page_size
 from server.redaction import Redaction as RedactionValue
 
@@ -96,6 +97,21 @@ class DatasetVersion:
                 session=session, version_id=str(self.id), split=split, first=size, after=after
             )
         return Connection.of(page, DatasetCase.from_row)
+
+    @classmethod
+    def from_read(cls, read: DatasetVersionRef) -> DatasetVersion:
+        """As a comparison's read shows it (`server.page_reads.comparison_page`)."""
+        return cls(
+            id=strawberry.ID(read.id),
+            dataset_id=strawberry.ID(read.dataset_id),
+            number=read.number,
+            state=DatasetVersionState(read.state.value),
+            case_count=read.case_count,
+            case_counts=CaseCounts(dev=read.dev_case_count, holdout=read.holdout_case_count),
+            content_hash=read.content_hash,
+            created_at=read.created_at,
+            sealed_at=read.sealed_at,
+        )
 
     @classmethod
     def from_row(cls, row: AssetVersionRow) -> DatasetVersion:

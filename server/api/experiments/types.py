@@ -8,6 +8,7 @@ import strawberry
 
 from server.experiments.models import Experiment as ExperimentRow
 from server.money import optional_micros_to_cents
+from server.page_reads.comparison_page import ExperimentRef
 
 
 @strawberry.type
@@ -18,6 +19,16 @@ class Experiment:
         description="Spend allowed per day across the experiment's comparisons, if capped."
     )
     created_at: datetime
+
+    @classmethod
+    def from_read(cls, read: ExperimentRef) -> Experiment:
+        """As a comparison's read shows it (`server.page_reads.comparison_page`)."""
+        return cls(
+            id=strawberry.ID(read.id),
+            name=read.name,
+            daily_budget_cents=read.daily_budget_cents,
+            created_at=read.created_at,
+        )
 
     @classmethod
     def from_row(cls, row: ExperimentRow) -> Experiment:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from graphql import validate
+from graphql import ASTValidationRule, validate
 from strawberry.extensions import (
     AddValidationRules,
     MaxTokensLimiter,
@@ -46,16 +46,21 @@ class VariableText(SchemaExtension):
         yield
 
 
+def limit_rules(*, max_depth: int, max_aliases: int) -> list[type[ASTValidationRule]]:
+    """The validation rules of the limits (built once per schema: see above)."""
+    return [
+        depth_rule(max_depth),
+        create_validator(max_aliases),
+        text_rule({}),  # strings written in the document; variables are checked apart
+    ]
+
+
 def limit_extensions(
     *, max_depth: int, max_aliases: int, max_tokens: int
 ) -> list[Callable[[], SchemaExtension]]:
     """The extensions of the limits, in the order they must run: the token limit before
     parsing, the rules added before the cached validation, the variables checked after it."""
-    rules = [
-        depth_rule(max_depth),
-        create_validator(max_aliases),
-        text_rule({}),  # strings written in the document; variables are checked apart
-    ]
+    rules = limit_rules(max_depth=max_depth, max_aliases=max_aliases)
     return [
         lambda: MaxTokensLimiter(max_token_count=max_tokens),
         lambda: AddValidationRules(rules),

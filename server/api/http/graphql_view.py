@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from functools import partial
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 import orjson
 from cross_web import AsyncHTTPRequestAdapter, HTTPException, parse_content_type
@@ -32,6 +32,7 @@ from server.api.context import Context
 from server.api.http import persisted
 from server.api.http.body import decode_json, operation_from_body
 from server.api.http.cached_reads import RULES
+from server.api.http.compiled_documents import CompiledDocuments
 from server.api.http.graphql_errors import INTERNAL_MESSAGE, to_coded_error
 from server.api.http.media_type import (
     CONTENT_TYPES,
@@ -63,20 +64,11 @@ def error_response(message: str, code: ErrorCode, status: int, media_type: str =
     )
 
 
-class DirectAnswers(Protocol):
-    """Documents answered without the schema (`server.api.direct_reads`); None: not this one."""
-
-    async def answer(
-        self, context: Context, request: GraphQLRequestData
-    ) -> ExecutionResult | None: ...
-
-
 class ShipwiseGraphQL(GraphQL[Context, None]):
     def __init__(
         self,
         schema: BaseSchema,
         state: AppState,
-        direct: DirectAnswers | None = None,
         persisted_documents: dict[str, str] | None = None,
     ) -> None:
         super().__init__(
@@ -86,9 +78,10 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
             keep_alive_interval=15,
         )
         self.state = state
-        self.direct = direct
         self.persisted = persisted_documents or {}
         """The portal's documents by hash (`server.api.http.persisted`)."""
+        self.compiled = CompiledDocuments(schema, self.persisted, state.settings)
+        """The same documents compiled, answered from their plans."""
         self.responses = ResponseCache(
             state.engine,
             rules=RULES,
@@ -182,8 +175,8 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         sub_response: Response,
     ) -> ExecutionResult | list[ExecutionResult] | SubscriptionExecutionResult:
         """One plain HTTP operation may be answered from `ResponseCache` (reads of frozen
-        data, checked per request) or directly (`direct`); batches and streams always run
-        through the schema."""
+        data, checked per request) or from its compiled document (`compiled`, when it names
+        a persisted one); batches and streams always run through the schema."""
         through_schema = partial(
             super().execute_operation,
             request=request,
@@ -195,10 +188,10 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
         )
         if not isinstance(request_data, GraphQLRequestData) or request_data.protocol != "http":
             return await through_schema()
-        direct, operation = self.direct, request_data
+        compiled, operation = self.compiled, request_data
 
         async def execute() -> ExecutionResult:
-            answered = await direct.answer(context, operation) if direct is not None else None
+            answered = await compiled.answer(context, operation)
             return answered if answered is not None else await through_schema()  # type: ignore[return-value]
 
         return await self.responses.answer(context, request_data, execute)

@@ -4,8 +4,8 @@ loaded at start.
 
 The portal sends a query as `extensions.persistedQuery.sha256Hash` and no text (urql leaves
 the text out when the hash is there); a body naming a known hash runs that hash's document,
-whatever text it also sends. The hash is also what the direct reads are found by
-(`server.api.direct_reads.documents`), never the text. A hash not in the map with no text
+whatever text it also sends. The hash is also what a document's compiled plan is found by
+(`server.api.http.compiled_documents`), never the text. A hash not in the map with no text
 is refused (400, VALIDATION_FAILED): a portal from another build must be reloaded.
 docs/graphql.md, "Persisted documents".
 """

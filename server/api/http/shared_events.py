@@ -17,8 +17,8 @@ from typing import Any
 
 from cachetools import LRUCache
 from prometheus_client import Counter
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
-from server.api.http.plain_fields import PlainFieldExecutor
 from server.metrics import REGISTRY
 
 MAX_SHARED = 256
@@ -37,9 +37,8 @@ _results: LRUCache[_Key, tuple[object, Any]] = LRUCache(maxsize=MAX_SHARED)
 """(payload, its result or the future of it), least recently used first."""
 
 
-class SharedEventExecutor(PlainFieldExecutor):
-    """Strawberry's executor (plain leaves at once); a subscription event with a shareable
-    payload runs once."""
+class SharedEventExecutor(StrawberryGraphQLCoreExecutionContext):
+    """Strawberry's executor; a subscription event with a shareable payload runs once."""
 
     _event_key: _Key | None = None
     _variables_key: str | None = None

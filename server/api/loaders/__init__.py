@@ -23,22 +23,21 @@ from server.api.loaders import spend as spend_loaders
 from server.api.loaders import verdicts as verdict_loaders
 from server.api.loaders.releases import LoadedBinding
 from server.assets.models import Asset, AssetVersion
-from server.comparisons.models import ComparisonCohort
+from server.comparisons.models import Comparison, ComparisonCohort
 from server.experiments.models import Experiment
 from server.labels.models import TrialLabel
 from server.reading import SharedReader
 from server.reports.models import Report, SignOff
 from server.verdicts.cases import CaseKey, CaseTrialRow
-from server.verdicts.models import ComparisonVerdict
 from stats.intervals import Interval
 
 
 @dataclass(frozen=True, slots=True)
 class Loaders:
+    comparisons: DataLoader[str, Comparison]
     comparison_cohorts: DataLoader[str, list[ComparisonCohort]]
     experiments: DataLoader[str, Experiment]
     dataset_versions: DataLoader[str, AssetVersion]
-    verdicts: DataLoader[str, ComparisonVerdict | None]
     case_trials: DataLoader[CaseKey, dict[int, list[CaseTrialRow]]]
     brief_case_trials: DataLoader[CaseKey, dict[int, list[CaseTrialRow]]]
     dataset_cases: DataLoader[int, tuple[Any, Any]]
@@ -60,10 +59,10 @@ def build_loaders(reader: SharedReader, *, workspace_id: str) -> Loaders:
     """The caller's loaders; those keyed by ids a client could name are workspace-scoped."""
     assets = asset_loaders.asset_by_id(reader, workspace_id)
     return Loaders(
+        comparisons=comparison_loaders.comparison_by_id(reader, workspace_id),
         comparison_cohorts=comparison_loaders.cohorts_by_comparison(reader),
         experiments=comparison_loaders.experiment_by_id(reader, workspace_id),
         dataset_versions=comparison_loaders.dataset_version_by_id(reader, workspace_id),
-        verdicts=verdict_loaders.verdict_by_comparison(reader),
         case_trials=verdict_loaders.trials_by_case(reader),
         brief_case_trials=verdict_loaders.trials_by_case(reader, brief=True),
         dataset_cases=verdict_loaders.dataset_case_by_id(reader),

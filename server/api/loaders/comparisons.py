@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from sqlalchemy import select
 from strawberry.dataloader import DataLoader
 
 from server.assets import service as asset_service
 from server.assets.models import AssetVersion
 from server.comparisons import service
-from server.comparisons.models import ComparisonCohort
+from server.comparisons.models import Comparison, ComparisonCohort
 from server.errors import NotFound
 from server.experiments.models import Experiment
 from server.reading import SharedReader
@@ -25,6 +26,20 @@ def cohorts_by_comparison(reader: SharedReader) -> DataLoader[str, list[Comparis
         async with reader.session() as session:
             found = await service.get_cohorts(session=session, comparison_ids=keys)
         return [found.get(key, []) for key in keys]
+
+    return DataLoader(load_fn=load)
+
+
+def comparison_by_id(reader: SharedReader, workspace_id: str) -> DataLoader[str, Comparison]:
+    """The workspace's comparisons' stored rows by id (what no page's read carries)."""
+
+    async def load(keys: list[str]) -> list[Comparison]:
+        stmt = select(Comparison).where(
+            Comparison.id.in_(keys), Comparison.workspace_id == workspace_id
+        )
+        async with reader.session() as session:
+            found = {row.id: row for row in (await session.execute(stmt)).scalars()}
+        return [_found(found, key, "comparison") for key in keys]
 
     return DataLoader(load_fn=load)
 

@@ -1,5 +1,5 @@
-"""DataLoaders of verdicts and the case view, built per request into `server.api.loaders.Loaders`:
-every comparison's verdict row, and the trials and dataset case of each case on a page."""
+"""DataLoaders of the case view, built per request into `server.api.loaders.Loaders`: the
+trials and dataset case of each case on a page."""
 
 from __future__ import annotations
 
@@ -8,19 +8,7 @@ from typing import Any
 from strawberry.dataloader import DataLoader
 
 from server.reading import SharedReader
-from server.verdicts import cases, service
-from server.verdicts.models import ComparisonVerdict
-
-
-def verdict_by_comparison(reader: SharedReader) -> DataLoader[str, ComparisonVerdict | None]:
-    """Each comparison's verdict row, or None before any finalization (ids are scoped)."""
-
-    async def load(keys: list[str]) -> list[ComparisonVerdict | None]:
-        async with reader.session() as session:
-            found = await service.get_verdicts(session=session, comparison_ids=keys)
-        return [found.get(key) for key in keys]
-
-    return DataLoader(load_fn=load)
+from server.verdicts import cases
 
 
 def trials_by_case(

@@ -11,6 +11,7 @@ from strawberry.types.lazy_type import LazyType
 from server.api.context import Context
 from server.api.relay import Connection
 from server.api.verdicts.types import SignOffVerdict
+from server.errors import NotFound
 from server.page_reads import comparison_page
 from server.pagination import check_page_size
 from server.reports import followups, links, signoff_reads
@@ -102,12 +103,16 @@ class SignOff:
         graphql_type=COMPARISON,
     )
     async def comparison(self, info: strawberry.Info[Context]) -> object:
-        actor = info.context.require()
-        async with info.context.read() as session:
-            found = await comparison_page.read_with_rows(
-                session, workspace_id=actor.workspace_id, comparison_id=str(self.comparison_id)
-            )
-        return COMPARISON.resolve_type().of_page(found)
+        context = info.context
+        page = await comparison_page.read(
+            context.fetch,
+            dialect=context.app.engine.dialect.name,
+            workspace_id=context.require().workspace_id,
+            comparison_id=str(self.comparison_id),
+        )
+        if page is None:
+            raise NotFound("comparison not found")
+        return COMPARISON.resolve_type().of(page)
 
     @strawberry.field(description="Every follow-up's state when signed.")
     async def follow_up_states(

@@ -17,9 +17,11 @@ from server.api.run_pairs.types import PairwiseResult
 from server.api.runs.trajectory_types import TrajectoryStep
 from server.api.stopping_types import ComparisonStopping
 from server.checks import CheckKind as CheckKindEnum
+from server.errors import NotFound
 from server.labels import judge_checks
 from server.money import micros_to_cents
 from server.page_reads import scorecard as scorecard_read
+from server.page_reads.case_page import CaseRead, CaseTrialRead
 from server.page_reads.fields import copied
 from server.page_reads.scorecard import BaselineVerdictRead, ScorecardRead
 from server.trajectories.hosted import one_call
@@ -202,33 +204,20 @@ class Scorecard:
 
     @classmethod
     def from_read(cls, card: ScorecardRead) -> Scorecard:
-        """The scorecard's read model's value (`server.page_reads.scorecard`) as its type."""
-        return copied(
-            cls,
-            card,
-            metrics=[
-                copied(
-                    MetricRow,
-                    m,
-                    direction=MetricDirection(m.direction),
-                    values=[copied(MetricValue, v) for v in m.values],
-                    winners=list(m.winners),
-                )
-                for m in card.metrics
-            ],
-            overall_winner=copied(
-                OverallWinner, card.overall_winner, votes=list(card.overall_winner.votes)
-            ),
-            staleness=copied(Staleness, card.staleness) if card.staleness is not None else None,
-            significance=[
-                copied(SignificanceRow, s, method=SignificanceMethod(s.method))
-                for s in card.significance
-            ],
-            confidence=[
-                copied(CohortConfidence, c, adequacy=Adequacy(c.adequacy)) for c in card.confidence
-            ],
-            trials=[copied(TrialSummary, t) for t in card.trials],
-            failure_analysis=copied(FailureAnalysis, card.failure_analysis),
+        """The scorecard's read model's value (`server.page_reads.scorecard`) as its type:
+        its rows are shown as read (each carries its type's fields under their names, an
+        enum by its name); a baseline's verdict and the stopping are made from theirs."""
+        return cls(
+            usable_cases=card.usable_cases,
+            cases_not_run=card.cases_not_run,
+            finalized_at=card.finalized_at,
+            metrics=cast(list[MetricRow], card.metrics),
+            overall_winner=cast(OverallWinner, card.overall_winner),
+            staleness=cast(Staleness | None, card.staleness),
+            significance=cast(list[SignificanceRow], card.significance),
+            confidence=cast(list[CohortConfidence], card.confidence),
+            trials=cast(list[TrialSummary], card.trials),
+            failure_analysis=cast(FailureAnalysis, card.failure_analysis),
             verdicts=[BaselineVerdict.from_read(v) for v in card.verdicts],
             stopping=ComparisonStopping.from_document(card.stopping),
             document=cast(JSON, card.document),
@@ -252,50 +241,96 @@ class CaseCheck:
 
 @strawberry.type
 class CaseTrial:
-    comparison_id: strawberry.Private[str]
-    case_ordinal: strawberry.Private[int]
-    cohort_index: strawberry.Private[int]
-    judge_passed: strawberry.Private[bool | None]
+    """A trial as the case view shows it: the case page's read of it (`CaseTrialRead`)
+    itself, the fields the page shows read off it; what no page shows (its checks,
+    latency, tokens, cost, trajectory, labels) from its row, loaded by its keys when asked
+    for (one statement for the page's trials: `loaders.case_trials`)."""
+
     trial_index: int
     passed: bool | None = strawberry.field(description="Null when the trial errored.")
     output: str | None
-    checks: list[CaseCheck]
-    latency_ms: int
-    input_tokens: int
-    output_tokens: int
-    cost_cents: float
     error_code: str | None
-    tool_calls: strawberry.Private[list[dict[str, Any]] | None] = None
+
+    @strawberry.field
+    async def checks(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> list[CaseCheck]:
+        row = await _trial_row(info.context, read)
+        return [
+            CaseCheck(
+                kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
+            )
+            for c in row.check_results or []
+        ]
+
+    @strawberry.field
+    async def latency_ms(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> int:
+        return (await _trial_row(info.context, read)).latency_ms
+
+    @strawberry.field
+    async def input_tokens(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> int:
+        return (await _trial_row(info.context, read)).input_tokens
+
+    @strawberry.field
+    async def output_tokens(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> int:
+        return (await _trial_row(info.context, read)).output_tokens
+
+    @strawberry.field
+    async def cost_cents(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> float:
+        return micros_to_cents((await _trial_row(info.context, read)).cost_micros)
 
     @strawberry.field(
-        description="The trial as a trajectory (docs/domain.md, \"Trajectories in runs\"): its "
+        description='The trial as a trajectory (docs/domain.md, "Trajectories in runs"): its '
         "one model call, with the tool calls the model asked for (nobody ran them), as "
         "trajectory checks and the pairwise judge read it; null while it has no answer or "
         "when it errored."
     )
-    def trajectory(self) -> list[TrajectoryStep] | None:
-        if self.error_code is not None or (self.output is None and not self.tool_calls):
+    async def trajectory(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> list[TrajectoryStep] | None:
+        row = await _trial_row(info.context, read)
+        if row.error_code is not None or (row.output is None and not row.tool_calls):
             return None
         steps = one_call(
             model=None,
-            output=self.output,
-            tool_calls=self.tool_calls or (),
-            input_tokens=self.input_tokens,
-            output_tokens=self.output_tokens,
-            latency_ms=self.latency_ms,
+            output=row.output,
+            tool_calls=row.tool_calls or (),
+            input_tokens=row.input_tokens,
+            output_tokens=row.output_tokens,
+            latency_ms=row.latency_ms,
         )
         return [TrajectoryStep.from_json(step) for step in steps]
 
     @strawberry.field(description="Human labels on this trial, newest first (docs/labels.md).")
-    async def labels(self, info: strawberry.Info[Context]) -> list[TrialLabel]:
+    async def labels(
+        self, info: strawberry.Info[Context], read: strawberry.Parent[CaseTrialRead]
+    ) -> list[TrialLabel]:
+        row = await _trial_row(info.context, read)
         return await label_fields.trial_labels(
             info.context,
-            target_id=self.comparison_id,
-            position=self.case_ordinal,
-            cohort_index=self.cohort_index,
-            trial_index=self.trial_index,
-            judge_passed=self.judge_passed,
+            target_id=row.comparison_id,
+            position=row.case_ordinal,
+            cohort_index=row.cohort_index,
+            trial_index=row.trial_index,
+            judge_passed=judge_checks.judge_passed(row.check_results),
         )
+
+
+async def _trial_row(context: Context, read: CaseTrialRead) -> CaseTrialRow:
+    """The trial's stored row: its case's trials, loaded with the page's others."""
+    by_cohort = await context.loaders.case_trials.load((read.comparison_id, read.case_ordinal))
+    for row in by_cohort.get(read.cohort_index, ()):
+        if row.trial_index == read.trial_index:
+            return row
+    raise NotFound("trial not found")  # erased since the page was read
 
 
 @strawberry.type
@@ -329,30 +364,23 @@ class ComparisonCase:
         description="Candidate − baseline mean cost per trial."
     )
     cohorts: list[CaseCohort]
-    input: JSON
-    expected: JSON | None
 
+    @strawberry.field
+    async def input(
+        self, info: strawberry.Info[Context], case: strawberry.Parent[CaseRead]
+    ) -> JSON:
+        return cast(JSON, (await info.context.loaders.dataset_cases.load(case.dataset_case_id))[0])
 
-def case_trial(row: CaseTrialRow) -> CaseTrial:
-    """A `trial` row as the case view shows it."""
-    return CaseTrial(
-        comparison_id=row.comparison_id,
-        case_ordinal=row.case_ordinal,
-        cohort_index=row.cohort_index,
-        judge_passed=judge_checks.judge_passed(row.check_results),
-        trial_index=row.trial_index,
-        passed=row.passed,
-        output=row.output,
-        checks=[
-            CaseCheck(
-                kind=CheckKindEnum(c["kind"]), passed=bool(c["passed"]), score=float(c["score"])
-            )
-            for c in row.check_results or []
-        ],
-        latency_ms=row.latency_ms,
-        input_tokens=row.input_tokens,
-        output_tokens=row.output_tokens,
-        cost_cents=micros_to_cents(row.cost_micros),
-        error_code=row.error_code,
-        tool_calls=row.tool_calls,
-    )
+    @strawberry.field
+    async def expected(
+        self, info: strawberry.Info[Context], case: strawberry.Parent[CaseRead]
+    ) -> JSON | None:
+        found = await info.context.loaders.dataset_cases.load(case.dataset_case_id)
+        return cast(JSON | None, found[1])
+
+    @staticmethod
+    def from_read(read: CaseRead) -> ComparisonCase:
+        """A case as the case page's read makes it (`server.page_reads.case_page`): the
+        `CaseRead` itself, which carries each field under its name (its cohorts as
+        `CaseCohortRead`s, their trials as `CaseTrialRead`s)."""
+        return cast(ComparisonCase, read)

@@ -75,7 +75,8 @@ async def test_a_repeated_read_costs_one_statement_and_equals_the_uncached_answe
     )
     reads = [s for s in kept if not s.startswith("BEGIN")]  # SQLite begins every session
     assert len(reads) == 1 and "comparison_verdict" in reads[0], kept  # the stamp alone
-    assert len(ran) > 3 and len(ran_again) > 3, (ran, ran_again)
+    # Run: the stamp, the page's read and its case page's (on PostgreSQL one statement each).
+    assert len(ran) >= 3 and len(ran_again) >= 3, (ran, ran_again)
 
 
 async def test_a_field_outside_the_frozen_set_runs_every_time(backend: Backend) -> None:
@@ -248,7 +249,7 @@ async def test_an_unfinalized_comparison_is_never_kept_and_shows_its_erasure(
         ("{ comparisons { edges { node { decision { outcome } } } } }", None),  # the portal's
         ('{ comparison(id: "c") { cohorts { passRate } } }', "comparison"),  # the page's read
         ('{ comparison(id: "c") { experiment { name } } }', "comparison"),
-        ('{ comparison(id: "c") { experiment { createdAt } } }', None),
+        ('{ comparison(id: "c") { experiment { createdAt } } }', "comparison"),
         ('{ comparison(id: "c") { reports { id } } }', None),
         ('{ comparison(id: "c") { stopping { alpha } } }', None),
         ("{ comparisons { edges { node { scorecard { usableCases } } } } }", None),

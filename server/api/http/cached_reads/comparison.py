@@ -45,7 +45,6 @@ _ROW: Final = (
     ComparisonVerdict.attempts,
     ComparisonVerdict.cases_erased_at,
     ComparisonVerdict.updated_at,
-    ComparisonVerdict.finalized_at.label("verdict_finalized_at"),
 )
 
 SHAPE: Final[Shape] = {
@@ -95,18 +94,13 @@ async def read_stamp(
     page = comparison_page.page_of(found)
     if page.verdict_state != VerdictState.FINALIZED:
         return None
-    finalized_at: datetime | None = found["verdict_finalized_at"]
+    finalized_at: datetime | None = page.verdict_finalized_at
     age_days = (utcnow() - finalized_at).days if finalized_at is not None else None
     extra = tuple(found[name] for name in _EXTRA_NAMES)
     return (page, *extra, age_days)
 
 
-_EXTRA_NAMES: Final = (
-    *(column.key for column in _ROW[:-1]),
-    "verdict_finalized_at",
-    "label_count",
-    "label_latest",
-)
+_EXTRA_NAMES: Final = (*(column.key for column in _ROW), "label_count", "label_latest")
 
 RULE: Final = Rule(
     root="comparison",

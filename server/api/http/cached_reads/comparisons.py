@@ -1,16 +1,14 @@
 """`comparisons(first, after, status)`: the page a dashboard polls.
 
 The stamp is the list's read model (`server.page_reads.comparisons_list`), the value the
-portal's list and the schema's resolver show, read in its own statement with the columns
-only other documents select added to it: a comparison's other row fields, its experiment
-and its dataset version. Anything an answer may show is in it, so any change (a recorded
-batch moves `seq` and the counters, a cohort's state, a finalization, a new comparison, a
-renamed experiment) changes the stamp. `etaSeconds` of a running comparison moves with the
-clock: while some row's does, the stamp holds the time too, and such a page is never kept
-for long. The fields it may answer are the read model's (`shape_of` its value's class) but
-the portal's own (`PORTALS_OWN`), and those columns' fields: a new field of the list's read
-is a field the cache covers, with nothing to add here.
-"""
+schema's resolver shows, read in its own statement with the columns only other documents
+select added to it: a comparison's other row fields. Anything an answer may show is in it,
+so any change (a recorded batch moves `seq` and the counters, a cohort's state, a
+finalization, a new comparison, a renamed experiment) changes the stamp. `etaSeconds` of a
+running comparison moves with the clock: while some row's does, the stamp holds the time
+too, and such a page is never kept for long. The fields it may answer are the read model's
+(`shape_of` its value's class) and those columns' fields: a new field of the list's read is
+a field the cache covers, with nothing to add here."""
 
 from __future__ import annotations
 
@@ -22,11 +20,9 @@ from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.api.http.cached_reads.shape import Rule, Shape, Stamp, shape_of
-from server.assets.models import AssetVersion
 from server.comparisons.models import TERMINAL_STATUSES, Comparison, ComparisonStatus
 from server.db import utcnow
 from server.errors import ValidationFailed
-from server.experiments.models import Experiment
 from server.page_reads import comparisons_list
 from server.page_reads.comparisons_list import ComparisonsListRead
 from server.pagination import DEFAULT_PAGE_SIZE
@@ -37,74 +33,26 @@ def _leaves(*names: str) -> Shape:
     return dict.fromkeys(names)
 
 
-ROW_FIELDS: Final[Shape] = {
-    **_leaves(
-        "errorCode",
-        "split",
-        "trialsPerCase",
-        "caseCount",
-        "checks",
-        "budgetCapCents",
-        "epsilonPoints",
-        "targetEffectPoints",
-        "rerunOfId",
-        "startedAt",
-        "endedAt",
-        "verdictErrorCode",
-        "verdict",
-    ),
-    "experiment": _leaves("id", "name", "dailyBudgetCents", "createdAt"),
-    "datasetVersion": _leaves(
-        "id", "datasetId", "number", "state", "caseCount", "contentHash", "createdAt", "sealedAt"
-    ),
-}
+ROW_FIELDS: Final[Shape] = _leaves("checks", "epsilonPoints", "targetEffectPoints", "rerunOfId")
 """`Comparison` fields beside the list's read, made from the columns of `_EXTRA` below."""
 
 _EXTRA: Final = (
-    Comparison.error_code,
-    Comparison.split,
-    Comparison.trials_per_case,
-    Comparison.case_count,
     Comparison.checks,
-    Comparison.budget_cap_micros,
     Comparison.epsilon_points,
     Comparison.target_effect_points,
     Comparison.rerun_of_id,
-    Comparison.ended_at,
     Comparison.finalized_at,
-    ComparisonVerdict.error_code.label("verdict_error_code"),
-    ComparisonVerdict.verdict,
     ComparisonVerdict.attempts,
     ComparisonVerdict.cases_erased_at,
     ComparisonVerdict.updated_at,
-    Comparison.experiment_id,
-    Experiment.name.label("experiment_name"),
-    Experiment.daily_budget_micros,
-    Experiment.created_at.label("experiment_created_at"),
-    Comparison.dataset_version_id,
-    AssetVersion.asset_id,
-    AssetVersion.number,
-    AssetVersion.state.label("dataset_version_state"),
-    AssetVersion.case_count.label("dataset_version_case_count"),
-    AssetVersion.content_hash,
-    AssetVersion.created_at.label("dataset_version_created_at"),
-    AssetVersion.sealed_at,
 )
 
 
-PORTALS_OWN: Final = frozenset({"decision", "scorecard"})
-"""Fields of the list's read only the portal's list selects, left out of the cache's shape:
-on PostgreSQL that document is answered by its direct read in one statement on a kept
-connection (`server/api/direct_reads/comparisons_list.py`), and a stamp read first would
-make a running list's poll two statements, one of them on the pool."""
-
-
 def _with_row_fields(shape: Shape) -> Shape:
-    """The list's shape with `ROW_FIELDS` beside each node's own, less `PORTALS_OWN`."""
+    """The list's shape with `ROW_FIELDS` beside each node's own."""
     edges = shape["edges"]
     assert isinstance(edges, dict) and isinstance(edges["node"], dict)
-    node = {k: v for k, v in edges["node"].items() if k not in PORTALS_OWN}
-    return {**shape, "edges": {**edges, "node": {**node, **ROW_FIELDS}}}
+    return {**shape, "edges": {**edges, "node": {**edges["node"], **ROW_FIELDS}}}
 
 
 SHAPE: Final[Shape] = _with_row_fields(shape_of(ComparisonsListRead))
@@ -133,11 +81,7 @@ def _statement(dialect: str, *, with_status: bool, after: bool) -> Select[Any]:
     """The list's statement with `_EXTRA` after its own columns (and its total), built once
     per dialect and filters."""
     page = comparisons_list.statements(dialect, with_status=with_status, after=after)
-    return (
-        page.add_columns(*_EXTRA)
-        .outerjoin(Experiment, Experiment.id == Comparison.experiment_id)
-        .outerjoin(AssetVersion, AssetVersion.id == Comparison.dataset_version_id)
-    )
+    return page.add_columns(*_EXTRA)
 
 
 def _ticking(page: ComparisonsListRead) -> bool:

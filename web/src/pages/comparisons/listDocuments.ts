@@ -70,7 +70,7 @@ export const RowProgressSubscription = graphql(`
   }
 `);
 
-/** A page's sign-offs, read beside the page (the list's own document keeps its direct read):
+/** A page's sign-offs, read beside the page (the list's own document stays as it is):
  * the decision cell names a sign-off as what it is. */
 export const ComparisonsSignOffsQuery = graphql(`
   query ComparisonsSignOffs($first: Int!, $after: String, $status: ComparisonStatus) {

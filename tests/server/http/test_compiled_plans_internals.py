@@ -1,8 +1,8 @@
-"""What `server/api/http/plain_fields.py` relies on inside Strawberry and graphql-core,
-pinned: the releases (exact in pyproject.toml), the executor methods it overrides or calls
-and their signatures, and the private members it reads, each exercised on a real schema.
-An upgrade of either library fails here first, naming what moved (as
-tests/jobs/test_arq_adapter.py does for arq)."""
+"""What `server/api/http/compiled_plans.py`, `compiled_values.py` and
+`compiled_documents.py` rely on inside Strawberry and graphql-core, pinned: the releases
+(exact in pyproject.toml), the executor methods they call and their signatures, and the
+private members they read, each exercised on a real schema. An upgrade of either library
+fails here first, naming what moved (as tests/jobs/test_arq_adapter.py does for arq)."""
 
 from __future__ import annotations
 
@@ -15,38 +15,33 @@ from typing import Any
 
 import strawberry
 from graphql import (
-    FieldNode,
     GraphQLEnumType,
     GraphQLObjectType,
     GraphQLString,
+    get_argument_values,
     get_named_type,
 )
-from graphql.execution.collect_fields import FieldDetails, FieldDetailsList
-from graphql.execution.executor import to_nodes
+from graphql.execution.values import get_variable_values
 from graphql.pyutils import Path as ResponsePath
 from graphql.pyutils import Undefined
-from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext, validate_document
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
-from server.api.http import plain_fields
-from server.api.http.plain_fields import PlainFieldExecutor
+from server.api.http import compiled_documents, compiled_plans
 
 STRAWBERRY = "0.341.3"
 GRAPHQL_CORE = "3.3.2"
 PYPROJECT = Path(__file__).resolve().parents[3] / "pyproject.toml"
 
 METHODS = {
-    "execute_field": [
-        "self", "parent_type", "source", "field_details_list", "path", "position_context",
-    ],
-    "complete_value": [
-        "self", "return_type", "field_details_list", "info", "path", "result", "position_context",
-    ],
-    "collect_subfields": ["self", "return_type", "field_details_list"],
     "build_resolve_info": ["self", "field_def", "field_nodes", "parent_type", "path"],
-}  # fmt: skip
-"""Each executor method PlainFieldExecutor overrides or calls, with its parameters."""
+}
+"""Each executor method the plans call, with its parameters."""
+BUILD = [
+    "schema", "document", "root_value", "context_value", "raw_variable_values", "operation_name",
+]  # fmt: skip
+"""The leading parameters of the executor's `build`, passed by position."""
 
 
 def test_strawberry_and_graphql_core_are_the_pinned_releases() -> None:
@@ -62,9 +57,16 @@ def test_the_executor_methods_keep_their_signatures() -> None:
         method = getattr(StrawberryGraphQLCoreExecutionContext, name)
         assert list(inspect.signature(method).parameters) == parameters, name
         assert not inspect.iscoroutinefunction(method), name
-    for name in ("execute_field", "complete_value"):
-        assert name in vars(PlainFieldExecutor), name  # still overridden, so still called
-    assert plain_fields.DEFINITION == GraphQLCoreConverter.DEFINITION_BACKREF
+    build = inspect.signature(StrawberryGraphQLCoreExecutionContext.build).parameters
+    assert list(build)[: len(BUILD)] == BUILD and "is_awaitable" in build
+    validate = inspect.signature(validate_document).parameters
+    assert list(validate) == ["schema", "document", "validation_rules"]
+    arguments = inspect.signature(get_argument_values).parameters
+    assert list(arguments)[:3] == ["type_def", "node", "variable_values"]
+    coercion = inspect.signature(get_variable_values).parameters  # as `build` coerces
+    assert list(coercion)[:3] == ["schema", "var_def_nodes", "inputs"] and "max_errors" in coercion
+    assert build["max_coercion_errors"].default == compiled_documents.MAX_COERCION_ERRORS
+    assert compiled_plans.DEFINITION == GraphQLCoreConverter.DEFINITION_BACKREF
 
 
 @strawberry.enum
@@ -90,44 +92,32 @@ class Query:
 
 
 class Probe(StrawberryGraphQLCoreExecutionContext):
-    """Graphql-core's executor, reading at the `leaves` field what PlainFieldExecutor reads."""
+    """Graphql-core's executor, reading at the `leaves` field what the plans read."""
 
     seen: dict[str, Any]
 
-    def execute_field(
-        self,
-        parent_type: Any,
-        source: Any,
-        field_details_list: FieldDetailsList,
-        path: ResponsePath,
-        position_context: Any,
+    def build_resolve_info(
+        self, field_def: Any, field_nodes: Any, parent_type: Any, path: ResponsePath
     ) -> Any:
-        if field_details_list[0].node.name.value == "leaves":
-            Probe.seen = self._read(parent_type, field_details_list, path)
-        return super().execute_field(
-            parent_type, source, field_details_list, path, position_context
-        )
+        if field_nodes[0].name.value == "leaves":
+            Probe.seen = self._read(parent_type, field_nodes, path)
+        return super().build_resolve_info(field_def, field_nodes, parent_type, path)
 
-    def _read(self, parent_type: Any, details: FieldDetailsList, path: ResponsePath) -> Any:
-        field_def = self.schema.get_field(parent_type, "leaves")
-        assert field_def is not None
+    def _read(self, parent_type: Any, nodes: Any, path: ResponsePath) -> Any:
+        field_def = parent_type.fields["leaves"]
         leaf_type = get_named_type(field_def.type)  # [Leaf!]!
         assert isinstance(leaf_type, GraphQLObjectType)
-        grouped, defers, *rest = self.collect_subfields(leaf_type, details)
         strawberry_schema = self.schema._strawberry_schema  # type: ignore[attr-defined]
         label_def = leaf_type.fields["label"]
         where_def = leaf_type.fields["where"]
         where = where_def.extensions[GraphQLCoreConverter.DEFINITION_BACKREF]
         label = label_def.extensions[GraphQLCoreConverter.DEFINITION_BACKREF]
+        where_node = nodes[0].selection_set.selections[2]
         info = self.build_resolve_info(
-            where_def, to_nodes(grouped["where"]), leaf_type, ResponsePath(path, 0, None)
+            where_def, [where_node], leaf_type, ResponsePath(path, 0, None)
         )
         return {
-            "details": details,
             "field": field_def.extensions[GraphQLCoreConverter.DEFINITION_BACKREF],
-            "grouped": grouped,
-            "defers": defers,
-            "rest": rest,
             "label": label,
             "label_default": getattr(label_def.resolve, "_is_default", None),
             "where": where,
@@ -136,8 +126,7 @@ class Probe(StrawberryGraphQLCoreExecutionContext):
             "info": info,
             "middleware": self.middleware_manager,
             "awaitable": self.is_awaitable(object()),
-            "operation": self.operation,
-            "fragments": self.fragment_definitions,
+            "variables": self.variable_values,
         }
 
 
@@ -148,17 +137,11 @@ def test_the_private_members_read_are_there_and_mean_the_same() -> None:
         "leaves": [{"label": "a", "shade": "DARK", "where": "['leaves', 0, 'where']"}]
     }
     seen = Probe.seen
-    [detail] = seen["details"]
-    assert isinstance(detail, FieldDetails) and isinstance(detail.node, FieldNode)
-    assert detail.fragment_variable_values is None
-    assert to_nodes(seen["details"]) == [detail.node]
-    assert list(seen["grouped"]) == ["label", "shade", "where"] and not seen["defers"]
-    assert len(seen["rest"]) == 1  # collect_subfields answers a triple
     assert type(seen["field"]) is StrawberryField and seen["field"].python_name == "leaves"
     label: StrawberryField = seen["label"]
     assert label.is_basic_field and seen["label_default"] is True
-    assert label.default_resolver(Leaf(label="b", shade=Shade.DARK), label.python_name) == "b"
-    assert label.base_resolver is None and not label.extensions and not label.arguments
+    assert label.python_name == "label" and label.base_resolver is None
+    assert not label.extensions and not label.arguments
     where: StrawberryField = seen["where"]
     resolver = where.base_resolver
     assert resolver is not None and not resolver.is_async
@@ -172,7 +155,7 @@ def test_the_private_members_read_are_there_and_mean_the_same() -> None:
     assert wrapped.path.as_list() == ["leaves", 0] and wrapped.field_name == "where"
     assert seen["middleware"] is None or not seen["middleware"].middlewares
     assert seen["awaitable"] is False
-    assert seen["operation"].selection_set is not None and seen["fragments"] == {}
+    assert seen["variables"] is not None  # what `get_argument_values` is given
 
 
 def test_the_leaf_coercion_and_paths_used_behave_as_planned() -> None:

@@ -1,6 +1,8 @@
-"""A Core statement compiled once per dialect and run on the driver's own connection.
+"""A page's read on PostgreSQL (`server.page_reads`): its Core statement compiled once per
+dialect and run on the driver's own connection (`server.api.context.Context.fetch` reads
+through it).
 
-Through `exec_driver_sql` a direct read still paid SQLAlchemy's per-execution work (its
+Through `exec_driver_sql` a page's read still paid SQLAlchemy's per-execution work (its
 cursor adapter, the result's metadata, a `Row` per row): 0.41 ms a page against 0.27 on
 the asyncpg connection it wraps. So the statement runs on that connection, checked out of
 the engine's pool (and kept out between reads: `DriverConnections`); listeners of
@@ -32,9 +34,19 @@ DATABASE_ERRORS = (
     asyncpg.InternalClientError,
     OSError,
 )
-"""What a direct read raises when the database is away or refuses: the schema answers
-then, as it answers any other database failure. (A connection the server dropped while it
-sat idle raises asyncpg's `InternalClientError` at its next statement.)"""
+"""What a read on the driver raises when the database is away or refuses. (A connection
+the server dropped while it sat idle raises asyncpg's `InternalClientError` at its next
+statement.)"""
+
+
+LOST = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.exceptions.AdminShutdownError,
+    OSError,
+)
+"""What a connection the server dropped raises at its next statement."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +75,7 @@ class _Kept:
 
 
 class DriverConnections:
-    """The driver connections direct reads run on: at most `size` at once, kept checked out
+    """The driver connections page reads run on: at most `size` at once, kept checked out
     of the engine's pool between reads.
 
     A checkout and return per read (SQLAlchemy's connection, its pool's fairy and events)
@@ -90,19 +102,40 @@ class DriverConnections:
         bound = {**kept.defaults, **values}
         parameters = tuple(bound[name] for name in kept.names)
         async with self._turns:
-            held = await self._checkout()
-            told = held.connection.sync_connection
-            if told is not None and told.dispatch.before_cursor_execute:
-                told.dispatch.before_cursor_execute(told, None, kept.sql, parameters, None, False)
+            held, kept_before = await self._checkout()
             try:
-                rows: Sequence[Any] = await held.driver.fetch(kept.sql, *parameters)
-            except BaseException:  # a lost connection, a cancel mid-protocol: not kept
-                await held.connection.invalidate()
-                await held.connection.close()
-                raise
+                rows = await self._run(held, kept.sql, parameters)
+            except LOST:
+                if not kept_before:
+                    raise
+                # A kept connection the server dropped (a restart drops them all): the
+                # others are let go, and the read runs again on a fresh one.
+                await self._let_go()
+                held, _ = await self._checkout()
+                rows = await self._run(held, kept.sql, parameters)
             held.used_at = time.monotonic()
             self._idle.append(held)  # at most `size`: one per turn
         return rows
+
+    @staticmethod
+    async def _run(held: _Kept, sql: str, parameters: tuple[Any, ...]) -> Sequence[Any]:
+        told = held.connection.sync_connection
+        if told is not None and told.dispatch.before_cursor_execute:
+            told.dispatch.before_cursor_execute(told, None, sql, parameters, None, False)
+        try:
+            rows: Sequence[Any] = await held.driver.fetch(sql, *parameters)
+        except BaseException:  # a lost connection, a cancel mid-protocol: not kept
+            await held.connection.invalidate()
+            await held.connection.close()
+            raise
+        return rows
+
+    async def _let_go(self) -> None:
+        """Every kept connection invalidated: none goes back to the pool unchecked."""
+        idle, self._idle = self._idle, []
+        for held in idle:
+            await held.connection.invalidate()
+            await held.connection.close()
 
     async def close(self) -> None:
         """Every kept connection back to the engine's pool."""
@@ -110,12 +143,13 @@ class DriverConnections:
         for held in idle:
             await held.connection.close()
 
-    async def _checkout(self) -> _Kept:
+    async def _checkout(self) -> tuple[_Kept, bool]:
+        """A connection, and whether it was kept from an earlier read."""
         now = time.monotonic()
         while self._idle:
             held = self._idle.pop()
             if now - held.used_at < self._idle_seconds:
-                return held
+                return held, True
             await held.connection.close()
         connection = await self._engine.connect()
         try:
@@ -123,4 +157,4 @@ class DriverConnections:
         except BaseException:
             await connection.close()
             raise
-        return _Kept(connection, driver, now)
+        return _Kept(connection, driver, now), False

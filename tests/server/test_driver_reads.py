@@ -1,6 +1,8 @@
-"""Direct reads share a few driver connections, kept checked out between reads: not one
-per read, nor one per client; a kept connection the database dropped fails one read (which
-the schema answers), and one idle too long goes back to the pool to be pinged there."""
+"""Page reads on PostgreSQL (`server.driver_reads`) share a few driver connections,
+kept checked out between reads: not one per read, nor one per client; a kept connection the
+database dropped fails one read (the request is answered all the same: the schema's try
+reads again on a fresh one), and one idle too long goes back to the pool to be pinged
+there."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend, start_backend
 from bench.kit.statements import counting_statements, is_token_check
-from server.api.direct_reads.statements import DATABASE_ERRORS, DriverConnections
 from server.db import create_engine
+from server.driver_reads import DATABASE_ERRORS, DriverConnections
 from server.workspaces.roles import Role
 from tests.server.running_comparisons import running_comparison
 
@@ -62,10 +64,10 @@ async def test_reads_one_after_another_reuse_one_connection(postgres_backend: Ba
     ):
         for first in range(1, 11):  # each a new request: no kept answer
             _listed(await postgres_backend.portal(LIST, {"first": first}, token=token), first)
-    assert sum("json_agg" in statement for statement in sql) == 10, "each read direct"
+    assert sum("json_agg" in statement for statement in sql) == 10, "each page read on the driver"
     # A slow host may see the token checked again (every 2 s): that read takes a checkout.
     checks = sum(is_token_check(statement) for statement in sql)
-    assert len(checkouts) <= checks, "the direct reads' connection is kept between reads"
+    assert len(checkouts) <= checks, "the page reads' connection is kept between reads"
 
 
 async def test_many_reads_at_once_share_a_few_connections_not_the_pool(
@@ -88,21 +90,26 @@ async def test_many_reads_at_once_share_a_few_connections_not_the_pool(
     assert pool.checkedout() <= 8, pool.status()  # type: ignore[attr-defined]
 
 
-async def test_a_kept_connection_the_database_dropped_fails_one_read_only(
+async def test_a_kept_connection_the_database_dropped_costs_no_read(
     postgres_database: str,
 ) -> None:
     engine = create_engine(postgres_database)
-    connections = DriverConnections(engine, size=1)
+    connections = DriverConnections(engine, size=2)
     pid = select(func.pg_backend_pid().label("pid"))
     try:
-        (first,) = await connections.fetch(pid, {})
-        assert (await connections.fetch(pid, {}))[0]["pid"] == first["pid"], "kept"
-        async with engine.connect() as other:
-            await other.execute(select(func.pg_terminate_backend(first["pid"])))
-        with pytest.raises(DATABASE_ERRORS):
-            await connections.fetch(pid, {})
-        (fresh,) = await connections.fetch(pid, {})  # the dropped one was not kept
-        assert fresh["pid"] != first["pid"]
+        first, second = await asyncio.gather(*(connections.fetch(pid, {}) for _ in range(2)))
+        kept = {first[0]["pid"], second[0]["pid"]}
+        assert len(kept) == 2 and (await connections.fetch(pid, {}))[0]["pid"] in kept
+        async with engine.connect() as other:  # a restart: both dropped
+            for dropped in kept:
+                await other.execute(select(func.pg_terminate_backend(dropped)))
+        (fresh,) = await connections.fetch(pid, {})  # read again on a fresh one
+        assert fresh["pid"] not in kept
+        (again,) = await connections.fetch(pid, {})  # the other dropped one was let go too
+        assert again["pid"] == fresh["pid"]
+        broken = select(func.pg_terminate_backend(func.pg_backend_pid()).label("gone"))
+        with pytest.raises(DATABASE_ERRORS):  # a fresh connection that fails: the read fails
+            await connections.fetch(broken, {})
     finally:
         await connections.close()
         await engine.dispose()
@@ -128,12 +135,12 @@ async def test_a_kept_connection_the_database_dropped_costs_no_answer(
     token = await _viewer(postgres_backend)
     async with postgres_backend.sessionmaker() as session:
         before = await session.scalar(select(func.now()))
-    # A server of its own: every connection opened since `before` with the direct
+    # A server of its own: every connection opened since `before` with the list's
     # statement last is its kept one (the session's server sits idle meanwhile).
     async with start_backend("postgres-dropped", postgres_backend.settings) as server:
         with counting_statements(server) as sql:
             _listed(await server.portal(LIST, {"first": 2}, token=token), 2)
-        (direct,) = [statement for statement in sql if "json_agg" in statement]
+        (listed,) = [statement for statement in sql if "json_agg" in statement]
         async with server.sessionmaker() as session, session.begin():
             dropped = await session.scalar(
                 text(
@@ -141,11 +148,11 @@ async def test_a_kept_connection_the_database_dropped_costs_no_answer(
                     " WHERE datname = current_database() AND backend_start >= :before"
                     " AND left(:sql, length(query)) = query"  # the text is kept cut short
                 ),
-                {"before": before, "sql": direct},
+                {"before": before, "sql": listed},
             )
-        assert dropped == 1, "the kept connection, idle after its direct read"
-        # Its next read fails on the dropped connection, and the schema answers it.
+        assert dropped == 1, "the kept connection, idle after its read"
+        # Its next read fails on the dropped connection; the schema's try reads afresh.
         _listed(await server.portal(LIST, {"first": 3}, token=token), 3)
         with counting_statements(server) as sql:
             _listed(await server.portal(LIST, {"first": 1}, token=token), 1)
-        assert any("json_agg" in statement for statement in sql), "direct again"
+        assert any("json_agg" in statement for statement in sql), "on the driver again"
