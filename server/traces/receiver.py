@@ -118,7 +118,7 @@ class TraceReceiver:
             if len(raw) > MAX_DECOMPRESSED_BYTES:
                 return _too_large(media)
             prices = await self._prices(actor.workspace_id)
-            prepared = await self.preparer.prepare(raw, media, prices)
+            prepared = await self.preparer.prepare(raw, media, prices, actor.workspace_id)
             await self._store(actor, prepared)
         except otlp.NotOtlp as exc:
             return _status(400, _INVALID_ARGUMENT, str(exc), media)

@@ -13,6 +13,7 @@ from sqlalchemy import delete, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db import utcnow
+from server.traces import copy_rows
 from server.traces.models import ModelPrice, Trace, TraceSpan
 from server.traces.prepare import Prepared, Prices, stored_span
 from server.traces.span_rows import insert_new, insert_of, write_unstored
@@ -39,11 +40,10 @@ async def store_prepared(*, session: AsyncSession, workspace_id: str, prepared: 
     created = await _create_traces(session, workspace_id, prepared.summaries)
     known = sorted(set(prepared.summaries) - created)
     await _lock(session, workspace_id, known)
-    now = utcnow()
-    fresh = [row for row in prepared.rows if row.trace_id in created]
-    others = [row for row in prepared.rows if row.trace_id not in created]
-    await write_unstored(session, workspace_id, fresh, now)
-    inserted = await insert_new(session, workspace_id, others, now)
+    fresh = [row for trace_id in created for row in prepared.rows[trace_id]]
+    others = [copy_rows.decode(row) for trace_id in known for row in prepared.rows[trace_id]]
+    await write_unstored(session, fresh)
+    inserted = await insert_new(session, others)
     if inserted:
         new_spans: dict[str, list[StoredSpan]] = {}
         for row in others:
