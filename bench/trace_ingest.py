@@ -189,7 +189,7 @@ async def pg_backend_cpu(database_url: str) -> dict[int, float]:
     API's pooled connections; this one's own excluded), by pid: PostgreSQL's part of a span's
     cost. A backend that ends during the ingest takes its CPU with it (the API's pool keeps
     its connections)."""
-    import asyncpg  # type: ignore[import-untyped]
+    import asyncpg
 
     connection = await asyncpg.connect(database_url.replace("postgresql+asyncpg", "postgresql"))
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, tuple_, update
+from sqlalchemy import delete, func, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db import utcnow
@@ -31,6 +31,19 @@ async def prices_of(*, session: AsyncSession, workspace_id: str) -> Prices:
         ).where(ModelPrice.workspace_id == workspace_id)
     )
     return {model: (inp, out) for model, inp, out in rows.all()}
+
+
+async def prices_stamp(*, session: AsyncSession, workspace_id: str) -> tuple[Any, ...]:
+    """What changes whenever the workspace's prices do (`setModelPrices` writes each price it
+    sets with the time): how many there are and when the last was set."""
+    row = (
+        await session.execute(
+            select(func.count(), func.max(ModelPrice.updated_at)).where(
+                ModelPrice.workspace_id == workspace_id
+            )
+        )
+    ).one()
+    return tuple(row)
 
 
 async def store_prepared(*, session: AsyncSession, workspace_id: str, prepared: Prepared) -> int:
