@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.db import utcnow
 from server.errors import NotFound, ValidationFailed
 from server.pagination import Page, decode_cursor, encode_cursor
+from server.traces import counts
 from server.traces.models import Trace, TraceFeedback, TraceSpan
 from server.traces.steps import Step, step_from_document
 from server.workspaces.models import Workspace
@@ -150,10 +151,15 @@ async def get_page(
             )
         ).scalars()
     )
-    total = await session.scalar(select(func.count()).select_from(Trace).where(*conditions))
+
+    async def counted() -> int:
+        found = await session.scalar(select(func.count()).select_from(Trace).where(*conditions))
+        return int(found or 0)
+
+    total = await counts.count(workspace_id, where, counted)
     items = rows[:first]
     cursors = [encode_cursor([row.started_at.isoformat(), row.id]) for row in items]
-    return Page(items, cursors, len(rows) > first, after is not None, int(total or 0))
+    return Page(items, cursors, len(rows) > first, after is not None, total)
 
 
 async def get_trace(*, session: AsyncSession, workspace_id: str, trace_id: str) -> TraceRead:

@@ -20,7 +20,7 @@ from server.db import transaction
 from server.errors import Forbidden, ShipwiseError, Unauthenticated
 from server.state import AppState
 from server.token_cache import TokenCache
-from server.traces import otlp, store
+from server.traces import counts, otlp, store
 from server.traces.prepare import Prepared
 from server.traces.preparer import Preparer
 from server.traces.price_book import PriceBook, PriceEntry
@@ -178,6 +178,7 @@ class TraceReceiver:
                 await store.store_prepared(
                     session=session, workspace_id=workspace_id, prepared=prepared
                 )
+            counts.changed(workspace_id)  # committed: the list's counts count again
             if self.after_store is not None:  # e.g. live comparisons grade them (docs/live.md)
                 await self.after_store(workspace_id)
         await self._sweep(workspace_id)
@@ -198,6 +199,7 @@ class TraceReceiver:
             )
             if days:
                 await store.forget_expired(session=session, workspace_id=workspace_id, days=days)
+        counts.changed(workspace_id)
 
 
 def _media_type(content_type: str | None) -> str | None:
