@@ -57,7 +57,11 @@ async def _oldest_shown(session: AsyncSession, workspace_id: str) -> datetime:
     days = await session.scalar(
         select(Workspace.trace_retention_days).where(Workspace.id == workspace_id)
     )
-    return utcnow() - timedelta(days=days or 30)
+    return _oldest(days)
+
+
+def _oldest(retention_days: int | None) -> datetime:
+    return utcnow() - timedelta(days=retention_days or 30)
 
 
 def _like(text: str) -> str:
@@ -163,18 +167,23 @@ async def get_page(
 
 
 async def get_trace(*, session: AsyncSession, workspace_id: str, trace_id: str) -> TraceRead:
-    """One trace with its steps in start order; NOT_FOUND outside the workspace."""
-    oldest = await _oldest_shown(session, workspace_id)
-    row = await session.scalar(
-        select(Trace).where(
-            Trace.workspace_id == workspace_id,
-            Trace.id == trace_id.lower(),
-            Trace.started_at >= oldest,
-            Trace.step_count > 0,
+    """One trace with its steps in start order; NOT_FOUND outside the workspace. Two
+    statements: the row with its workspace's retention, then its spans (and its feedback
+    when it has any)."""
+    found = (
+        await session.execute(
+            select(Trace, Workspace.trace_retention_days)
+            .join(Workspace, Workspace.id == Trace.workspace_id)
+            .where(
+                Trace.workspace_id == workspace_id,
+                Trace.id == trace_id.lower(),
+                Trace.step_count > 0,
+            )
         )
-    )
-    if row is None:
+    ).first()
+    if found is None or found[0].started_at < _oldest(found[1]):
         raise NotFound("no such trace")
+    row: Trace = found[0]
     documents = (
         await session.execute(
             select(TraceSpan.step)
@@ -182,13 +191,20 @@ async def get_trace(*, session: AsyncSession, workspace_id: str, trace_id: str) 
             .order_by(TraceSpan.started_at, TraceSpan.span_id)
         )
     ).scalars()
-    given = (
-        await session.execute(
-            select(TraceFeedback)
-            .where(TraceFeedback.workspace_id == workspace_id, TraceFeedback.trace_id == row.id)
-            .order_by(TraceFeedback.id)
+    given: list[TraceFeedback] = []
+    if row.has_feedback:  # set by every score (server/traces/feedback.py) and span score
+        given = list(
+            (
+                await session.execute(
+                    select(TraceFeedback)
+                    .where(
+                        TraceFeedback.workspace_id == workspace_id,
+                        TraceFeedback.trace_id == row.id,
+                    )
+                    .order_by(TraceFeedback.id)
+                )
+            ).scalars()
         )
-    ).scalars()
     feedback = [
         FeedbackRead(f["name"], f["value"], None, "SPAN", None) for f in row.span_feedback
     ] + [FeedbackRead(f.name, f.value, f.comment, "API", f.created_at, f.member_id) for f in given]

@@ -1,6 +1,7 @@
-"""The trace list's `totalCount` is kept a moment per (workspace, filter) in each process
-(server/traces/counts.py): a page read again soon costs no count, and the count is right at
-once after an export is stored or a trace scored through this process."""
+"""What the trace reads cost. The list's `totalCount` is kept a moment per (workspace, filter)
+in each process (server/traces/counts.py): a page read again soon costs no count, and the
+count is right at once after an export is stored or a trace scored through this process.
+`trace(id)` is two statements, three when the trace has feedback."""
 
 from __future__ import annotations
 
@@ -65,3 +66,25 @@ async def test_a_count_is_kept_until_the_workspaces_traces_change(
     other = await make_workspace(backend.sessionmaker)  # another workspace's count is its own
     total, ids, _ = await listed(backend, other)
     assert (total, ids) == (0, [])
+
+
+TRACE = "query($id: ID!) { trace(id: $id) { id steps { name } feedback { name source } } }"
+
+
+async def test_a_trace_is_read_in_two_statements_or_three_with_feedback(
+    backend: Backend,
+) -> None:
+    ws = await make_workspace(backend.sessionmaker)
+    trace_id = await post_one(backend, ws)
+
+    async def read() -> tuple[dict[str, Any], list[str]]:
+        with counting_statements(backend) as seen:
+            found = await backend.gql(TRACE, {"id": trace_id}, token=ws.tokens[Role.VIEWER])
+        return found.ok()["trace"], [s for s in seen if not s.startswith("BEGIN")]
+
+    trace, seen = await read()
+    assert len(trace["steps"]) == 4 and trace["steps"][0]["name"] == "invoke_agent support"
+    assert (trace["feedback"], len(seen)) == ([], 2), seen
+    (await backend.gql(SCORE, {"t": trace_id}, token=ws.tokens[Role.MEMBER])).ok()
+    trace, seen = await read()
+    assert (trace["feedback"], len(seen)) == ([{"name": "thumb", "source": "API"}], 3), seen
