@@ -16,9 +16,10 @@ from server.db import utcnow
 from server.traces import copy_rows
 from server.traces.models import ModelPrice, Trace, TraceSpan
 from server.traces.prepare import Prepared, Prices, stored_span
-from server.traces.span_rows import insert_new, insert_of, write_unstored
+from server.traces.span_rows import insert_new, write_unstored
 from server.traces.steps import step_from_document
 from server.traces.summary import StoredSpan, summary_columns
+from server.traces.trace_rows import insert_missing
 
 
 async def prices_of(*, session: AsyncSession, workspace_id: str) -> Prices:
@@ -50,7 +51,7 @@ async def store_prepared(*, session: AsyncSession, workspace_id: str, prepared: 
     """Store the export's spans not stored yet and summarize their traces; the spans new here."""
     if not prepared.rows:
         return 0
-    created = await _create_traces(session, workspace_id, prepared.summaries)
+    created = await insert_missing(session, workspace_id, prepared.summaries, utcnow())
     known = sorted(set(prepared.summaries) - created)
     await _lock(session, workspace_id, known)
     fresh = [row for trace_id in created for row in prepared.rows[trace_id]]
@@ -68,21 +69,6 @@ async def store_prepared(*, session: AsyncSession, workspace_id: str, prepared: 
 
 def _summary_row(workspace_id: str, trace_id: str, columns: dict[str, Any]) -> dict[str, Any]:
     return {"workspace_id": workspace_id, "id": trace_id, **columns, "updated_at": utcnow()}
-
-
-async def _create_traces(
-    session: AsyncSession, workspace_id: str, summaries: dict[str, dict[str, Any]]
-) -> set[str]:
-    """Each trace's row inserted, summarized from the request's spans, where it is missing
-    (in id order, as `_lock` locks); the ids inserted. A row inserted here is this
-    transaction's until it commits, so no other request stores spans of it meanwhile."""
-    rows = [_summary_row(workspace_id, t, summaries[t]) for t in sorted(summaries)]
-    table = Trace.__table__
-    result = await session.execute(  # executemany: SQLAlchemy pages it into multi-row VALUES
-        insert_of(session, table).on_conflict_do_nothing().returning(table.c.id), rows
-    )
-    created = set(result.scalars())
-    return created
 
 
 async def _lock(session: AsyncSession, workspace_id: str, trace_ids: list[str]) -> None:
