@@ -40,7 +40,9 @@ async def write_unstored(session: AsyncSession, rows: list[bytes]) -> None:
     connection = await session.connection()
     driver = (await connection.get_raw_connection()).driver_connection
     assert driver is not None, "an open connection has its asyncpg connection"
-    # the session's own connection: the copy commits or rolls back with its transaction
+    # the session's own connection: the copy commits or rolls back with its transaction, which
+    # a statement through the session has begun (the driver alone would autocommit)
+    assert driver.is_in_transaction(), "the session's transaction has begun"
     await driver.copy_to_table(
         TraceSpan.__tablename__,
         source=copy_rows.payload(rows),

@@ -1,8 +1,8 @@
 """The `trace` rows an export's traces lack, inserted with their summaries (server/traces/store.py
-decides when). On PostgreSQL one prepared statement over arrays, a column each
-(`INSERT … SELECT … FROM unnest(…) ON CONFLICT DO NOTHING RETURNING id`): asyncpg encodes the
-arrays in C, where SQLAlchemy's multi-row `INSERT` built and bound ~1,100 parameters an
-export in Python; SQLite takes that `INSERT`."""
+decides when). On PostgreSQL one statement over arrays, a column each (`INSERT … SELECT … FROM
+unnest(…) ON CONFLICT DO NOTHING RETURNING id`): asyncpg encodes the arrays in C, where
+SQLAlchemy's multi-row `INSERT` built and bound ~1,100 parameters an export in Python; SQLite
+takes that `INSERT`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
+from sqlalchemy import TextClause, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.traces.models import Trace
@@ -43,16 +44,16 @@ COLUMNS = (*SUMMARY_FIELDS, "model_key", "has_feedback")
 _JSON = frozenset(name for name in COLUMNS if _ARRAY_TYPES[name] == "jsonb")
 
 
-def _statement() -> str:
+def _statement() -> TextClause:
     arrays = ", ".join(
-        f"${n}::{'text' if _ARRAY_TYPES[name] == 'jsonb' else _ARRAY_TYPES[name]}[]"
-        for n, name in enumerate(COLUMNS, start=4)
+        f"CAST(:{name} AS {'text' if _ARRAY_TYPES[name] == 'jsonb' else _ARRAY_TYPES[name]}[])"
+        for name in COLUMNS
     )
-    values = ", ".join(f"{name}::jsonb" if name in _JSON else name for name in COLUMNS)
-    return (
+    values = ", ".join(f"CAST({name} AS jsonb)" if name in _JSON else name for name in COLUMNS)
+    return text(
         f"INSERT INTO {Trace.__tablename__} (workspace_id, id, updated_at, {', '.join(COLUMNS)}) "
-        f"SELECT $1::text, id, $3::timestamptz, {values} "
-        f"FROM unnest($2::text[], {arrays}) AS given(id, {', '.join(COLUMNS)}) "
+        f"SELECT CAST(:workspace_id AS text), id, CAST(:now AS timestamptz), {values} "
+        f"FROM unnest(CAST(:ids AS text[]), {arrays}) AS given(id, {', '.join(COLUMNS)}) "
         "ON CONFLICT DO NOTHING RETURNING id"
     )
 
@@ -78,18 +79,18 @@ async def insert_missing(
             insert_of(session, table).on_conflict_do_nothing().returning(table.c.id), rows
         )
         return set(result.scalars())
-    columns = [
-        [_json(summaries[t][name]) for t in ids]
+    columns = {
+        name: [_json(summaries[t][name]) for t in ids]
         if name in _JSON
         else [summaries[t][name] for t in ids]
         for name in COLUMNS
-    ]
-    connection = await session.connection()
-    driver = (await connection.get_raw_connection()).driver_connection
-    assert driver is not None, "an open connection has its asyncpg connection"
-    # the session's own connection: the rows commit or roll back with its transaction
-    found = await driver.fetch(_INSERT, workspace_id, ids, now, *columns)
-    return {row[0] for row in found}
+    }
+    # one set of parameters, not a row each: SQLAlchemy binds 23 values, asyncpg encodes the
+    # arrays (through the session, so in its transaction, begun if it was not)
+    found = await session.execute(
+        _INSERT, {"workspace_id": workspace_id, "ids": ids, "now": now, **columns}
+    )
+    return set(found.scalars())
 
 
 def _json(value: object) -> str:
