@@ -7,11 +7,11 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
@@ -44,6 +44,12 @@ _UNAVAILABLE = 14
 _UNAUTHENTICATED = 16
 
 
+class AfterStore(Protocol):
+    async def watching(self, session: AsyncSession, workspace_id: str) -> bool: ...
+
+    async def stored(self, workspace_id: str) -> None: ...
+
+
 class _Priced(NamedTuple):
     """What an export was prepared from: prepared again if its prices changed meanwhile."""
 
@@ -59,8 +65,9 @@ class TraceReceiver:
         self.state: AppState | None = None
         self.tokens: TokenCache | None = None
         self._swept: dict[str, float] = {}
-        self.after_store: Callable[[str], Awaitable[None]] | None = None
-        """Called with the workspace after its spans are committed (set by `server/app.py`)."""
+        self.after_store: AfterStore | None = None
+        """Asked, in the transaction storing a workspace's spans, whether it watches them, and
+        if so told after the commit (set by `server/app.py`: live comparisons)."""
         self.preparer = Preparer(0)
         self.prices = PriceBook()
 
@@ -178,9 +185,11 @@ class TraceReceiver:
                 await store.store_prepared(
                     session=session, workspace_id=workspace_id, prepared=prepared
                 )
+                hook = self.after_store
+                watching = hook is not None and await hook.watching(session, workspace_id)
             counts.changed(workspace_id)  # committed: the list's counts count again
-            if self.after_store is not None:  # e.g. live comparisons grade them (docs/live.md)
-                await self.after_store(workspace_id)
+            if hook is not None and watching:  # live comparisons grade them (docs/live.md)
+                await hook.stored(workspace_id)
         await self._sweep(workspace_id)
 
     def close(self) -> None:
