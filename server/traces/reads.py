@@ -64,12 +64,24 @@ def _oldest(retention_days: int | None) -> datetime:
     return utcnow() - timedelta(days=retention_days or 30)
 
 
+async def _oldest_bound(session: AsyncSession, workspace_id: str) -> Any:
+    """The oldest start a read shows: on PostgreSQL an expression its statement evaluates (the
+    workspace's retention as a subquery: no statement of its own before the list's), elsewhere
+    read first."""
+    if session.get_bind().dialect.name != "postgresql":
+        return await _oldest_shown(session, workspace_id)
+    days = (
+        select(Workspace.trace_retention_days).where(Workspace.id == workspace_id).scalar_subquery()
+    )
+    return func.now() - func.make_interval(0, 0, 0, func.coalesce(days, 30))
+
+
 def _like(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
 
-def _conditions(workspace_id: str, oldest: datetime, where: TraceFilter) -> list[Any]:
+def _conditions(workspace_id: str, oldest: Any, where: TraceFilter) -> list[Any]:
     found: list[ColumnElement[bool]] = [
         Trace.workspace_id == workspace_id,
         Trace.started_at >= oldest,
@@ -138,7 +150,7 @@ async def get_page(
     where: TraceFilter,
 ) -> Page[Trace]:
     """Newest first, keyset by (start, id)."""
-    conditions = _conditions(workspace_id, await _oldest_shown(session, workspace_id), where)
+    conditions = _conditions(workspace_id, await _oldest_bound(session, workspace_id), where)
     stmt = select(Trace).where(*conditions)
     if after is not None:
         started, trace_id = _cursor_key(after)
@@ -230,7 +242,7 @@ async def get_stats(
     *, session: AsyncSession, workspace_id: str, where: TraceFilter, group_by: str
 ) -> list[TraceStatsRow]:
     """Per release, model or service (a trace counts under each model it called)."""
-    conditions = _conditions(workspace_id, await _oldest_shown(session, workspace_id), where)
+    conditions = _conditions(workspace_id, await _oldest_bound(session, workspace_id), where)
     rows = await session.execute(
         select(
             Trace.release,
