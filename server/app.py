@@ -135,9 +135,7 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         )
         app.state.shipwise = state
         traces.bind(state)
-        traces.after_store = live_hooks.traces_stored(
-            sessionmaker=state.sessionmaker, queue=state.queue
-        )
+        traces.after_store = live_hooks.traces_stored(queue=state.queue)
         persisted_documents = persisted.load(settings.persisted_documents_file())
         graphql.view = ShipwiseGraphQL(build_schema(settings), state, persisted_documents)
         if runtime.embedded:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, Final
 
@@ -105,20 +104,20 @@ async def announce(
         )
 
 
-def traces_stored(
-    *, sessionmaker: async_sessionmaker[AsyncSession], queue: JobQueue
-) -> Callable[[str], Awaitable[None]]:
-    """What trace ingest calls after storing a workspace's spans: queue grading when a live
-    comparison of the workspace is RUNNING."""
+class TracesStored:
+    """What trace ingest calls (server/traces/receiver.py): `watching` in the transaction that
+    stores a workspace's spans (no session of its own an export), `stored` after it commits,
+    when it was: queue grading, a live comparison of the workspace being RUNNING."""
 
-    async def after_store(workspace_id: str) -> None:
-        try:
-            async with sessionmaker() as session:
-                watching = await service.is_watching(session=session, workspace_id=workspace_id)
-        except Exception as exc:  # ingest stands; the next export tries again
-            logger.warning("live comparisons not read", extra={"error_type": type(exc).__name__})
-            return
-        if watching:
-            await queue_grading(queue, workspace_id)
+    def __init__(self, queue: JobQueue) -> None:
+        self._queue = queue
 
-    return after_store
+    async def watching(self, session: AsyncSession, workspace_id: str) -> bool:
+        return await service.is_watching(session=session, workspace_id=workspace_id)
+
+    async def stored(self, workspace_id: str) -> None:
+        await queue_grading(self._queue, workspace_id)
+
+
+def traces_stored(*, queue: JobQueue) -> TracesStored:
+    return TracesStored(queue)

@@ -2,7 +2,9 @@
 (docs/traces.md): the current GenAI `gen_ai.input.messages` / `gen_ai.output.messages`, the
 older indexed `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` attributes and `gen_ai.*.message`
 events, OpenInference's `llm.input_messages.N.*`. Pure: no I/O; the field names are the
-API's (`server.traces.steps` makes a step's messages with these)."""
+API's (`server.traces.steps` makes a step's messages with these). The values read are parsed
+JSON or OTLP values, so a mapping among them is a `dict` (checked as one: `isinstance` against
+the `Mapping` ABC cost ~1 µs a part)."""
 
 from __future__ import annotations
 
@@ -83,7 +85,7 @@ def _message_of_parts(message: Mapping[str, Any]) -> Message:
     texts: list[str] = []
     calls: list[ToolCall] = []
     for part in parts if isinstance(parts, list) else []:
-        if not isinstance(part, Mapping):
+        if not isinstance(part, dict):
             continue
         kind = part.get("type")
         if kind == "tool_call":
@@ -169,7 +171,7 @@ def _openai_tool_calls(value: object) -> list[ToolCall]:
     listed = _parsed_list(value) or []
     calls = []
     for call in listed:
-        if not isinstance(call, Mapping):
+        if not isinstance(call, dict):
             continue
         function = _as_mapping(call.get("function")) or {}
         calls.append(
@@ -204,10 +206,10 @@ def _parsed_list(value: object) -> list[Any] | None:
 
 def _as_mapping(value: object) -> Mapping[str, Any] | None:
     parsed = json_value(value)
-    return parsed if isinstance(parsed, Mapping) else None
+    return parsed if isinstance(parsed, dict) else None
 
 
 def _parts_text(parts: list[Any]) -> str:
     return "".join(
-        as_text(p.get("content")) for p in parts if isinstance(p, Mapping) and p.get("content")
+        as_text(p.get("content")) for p in parts if isinstance(p, dict) and p.get("content")
     )

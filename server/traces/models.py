@@ -16,14 +16,7 @@ class TraceSpan(Base):
     """One span, stored once by (trace id, span id) within its workspace."""
 
     __tablename__ = "trace_span"
-    __table_args__ = (
-        Index(
-            "ix_trace_span_workspace_id_trace_id_started_at",
-            "workspace_id",
-            "trace_id",
-            "started_at",
-        ),
-    )
+    # no index but the primary key, which finds a trace's spans (migrations/versions/0027)
 
     workspace_id: Mapped[str] = mapped_column(
         ForeignKey("workspace.id", ondelete="CASCADE"), primary_key=True

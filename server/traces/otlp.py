@@ -21,6 +21,8 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 
 from server.traces.attributes import (
+    MAX_VALUE_BYTES,
+    REDACTED,
     Attributes,
     clean_text,
     clean_value,
@@ -126,12 +128,17 @@ def _spans_of(request: ExportTraceServiceRequest) -> Decoded:
     return Decoded(spans, rejected, reasons)
 
 
+_NO_TRACE_ID = bytes(16)
+_NO_SPAN_ID = bytes(8)
+
+
 def _unreadable(span: Span) -> str | None:
-    if len(span.trace_id) != 16 or not any(span.trace_id):
+    trace_id, span_id, parent = span.trace_id, span.span_id, span.parent_span_id
+    if len(trace_id) != 16 or trace_id == _NO_TRACE_ID:
         return "a span's trace id is not 16 bytes"
-    if len(span.span_id) != 8 or not any(span.span_id):
+    if len(span_id) != 8 or span_id == _NO_SPAN_ID:
         return "a span's span id is not 8 bytes"
-    if span.parent_span_id and len(span.parent_span_id) != 8:
+    if parent and len(parent) != 8:
         return "a span's parent span id is not 8 bytes"
     if span.start_time_unix_nano == 0:
         return "a span has no start time"
@@ -139,14 +146,15 @@ def _unreadable(span: Span) -> str | None:
 
 
 def _received(span: Span, resource: Attributes) -> ReceivedSpan:
-    end = max(span.end_time_unix_nano, span.start_time_unix_nano)
+    start = span.start_time_unix_nano
+    parent = span.parent_span_id
     return ReceivedSpan(
         trace_id=span.trace_id.hex(),
         span_id=span.span_id.hex(),
-        parent_span_id=span.parent_span_id.hex() if any(span.parent_span_id) else None,
+        parent_span_id=parent.hex() if parent and parent != _NO_SPAN_ID else None,
         name=clean_text(span.name[:500]),
-        start_unix_nano=span.start_time_unix_nano,
-        end_unix_nano=end,
+        start_unix_nano=start,
+        end_unix_nano=max(span.end_time_unix_nano, start),
         error=span.status.code == Status.STATUS_CODE_ERROR,
         status_message=clean_text(span.status.message[:2000]),
         attributes=_attributes(span.attributes),
@@ -158,8 +166,26 @@ def _received(span: Span, resource: Attributes) -> ReceivedSpan:
                 attributes=_attributes(event.attributes),
             )
             for event in span.events
-        ),
+        )
+        if span.events
+        else (),
     )
+
+
+_KEYS: dict[str, tuple[str, bool]] = {}
+"""Each key seen as stored and whether it names a secret: exporters repeat a handful."""
+_MAX_KEYS = 4_096
+_SHORT_TEXT = MAX_VALUE_BYTES // 4
+"""Text no longer than this many characters fits `MAX_VALUE_BYTES` whatever its UTF-8."""
+
+
+def _key(key: str) -> tuple[str, bool]:
+    known = _KEYS.get(key)
+    if known is None:
+        if len(_KEYS) >= _MAX_KEYS:
+            _KEYS.clear()
+        known = _KEYS[key] = (clean_text(key), names_a_secret(key))
+    return known
 
 
 def _attributes(pairs: Any) -> Attributes:
@@ -167,12 +193,18 @@ def _attributes(pairs: Any) -> Attributes:
     last value; a string (most values) read the short way."""
     found: Attributes = {}
     for pair in pairs:
-        key: str = pair.key
+        key, secret = _key(pair.key)
+        if secret:
+            found[key] = REDACTED
+            continue
         value: AnyValue = pair.value
-        if value.WhichOneof("value") == "string_value" and not names_a_secret(key):
-            found[clean_text(key)] = cut_text(clean_text(value.string_value))
+        if value.WhichOneof("value") == "string_value":
+            text: str = value.string_value
+            if "\x00" in text:
+                text = clean_text(text)
+            found[key] = text if len(text) <= _SHORT_TEXT else cut_text(text)
         else:
-            found[clean_text(key)] = clean_value(key, value_of(value))
+            found[key] = clean_value(pair.key, value_of(value))
     return found
 
 

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import orjson
 
 from server.traces import otlp
+from server.traces.copy_rows import Encoder, SpanRow
 from server.traces.spans import ReceivedSpan
 from server.traces.steps import step_document, step_from_document, step_of
 from server.traces.summary import StoredSpan, summary_columns
@@ -22,48 +23,38 @@ Prices = dict[str, tuple[int, int]]
 """The workspace's model prices: model → (input, output) micro-dollars per million tokens."""
 
 
-class SpanRow(NamedTuple):
-    """A span's `trace_span` columns but its workspace and when it was received; the two
-    JSON columns as text."""
-
-    trace_id: str
-    span_id: str
-    parent_span_id: str | None
-    started_at: datetime
-    service: str | None
-    step: str
-    attributes: str
-
-
 class Prepared(NamedTuple):
-    rows: list[SpanRow]
-    """One a (trace id, span id): an export that repeats a span keeps its last."""
+    rows: dict[str, list[bytes]]
+    """Each trace's span rows in PostgreSQL's binary `COPY` format (`copy_rows`), one a
+    (trace id, span id): an export that repeats a span keeps its last."""
     summaries: dict[str, dict[str, Any]]
     """Each trace's summary columns (`summary_columns`) from this export's spans of it."""
     rejected: int
     reasons: list[str]
 
 
-def prepare(body: bytes, media_type: str, prices: Prices) -> Prepared:
+def prepare(
+    body: bytes, media_type: str, prices: Prices, workspace_id: str, received_at: datetime
+) -> Prepared:
     """The export ready to store (`otlp.NotOtlp` when it is not one)."""
     decoded = otlp.decode(body, media_type)
     unique = {(span.trace_id, span.span_id): span for span in decoded.spans}
-    rows: list[SpanRow] = []
+    encoder = Encoder(workspace_id, received_at)
+    rows: dict[str, list[bytes]] = {}
     by_trace: dict[str, list[StoredSpan]] = {}
     for span in unique.values():
         step = step_of(span, prices.get)
         service = service_of(span)
-        rows.append(
-            SpanRow(
-                span.trace_id,
-                span.span_id,
-                span.parent_span_id,
-                step.startedAt,
-                service,
-                json_text(step, step_document),
-                json_text(_attributes_document(span)),
-            )
+        row = encoder.encode(
+            span.trace_id,
+            span.span_id,
+            span.parent_span_id,
+            step.startedAt,
+            service,
+            json_bytes(step, step_document),
+            json_bytes(_attributes_document(span)),
         )
+        rows.setdefault(span.trace_id, []).append(row)
         stored = StoredSpan(step, service, span.attributes, span.resource)
         by_trace.setdefault(span.trace_id, []).append(stored)
     summaries = {trace_id: summary_columns(spans) for trace_id, spans in by_trace.items()}
@@ -86,28 +77,26 @@ def stored_span(row: SpanRow) -> StoredSpan:
     )
 
 
-def row_values(workspace_id: str, row: SpanRow, received_at: datetime) -> dict[str, Any]:
+def row_values(row: SpanRow) -> dict[str, Any]:
     """The row's columns by name, its JSON as documents (for an `INSERT`, not the `COPY`)."""
     return {
-        "workspace_id": workspace_id,
         **row._asdict(),
         "step": _document(row.step),
         "attributes": _document(row.attributes),
-        "received_at": received_at,
     }
 
 
-def json_text(value: Any, as_document: Callable[[Any], object] = lambda value: value) -> str:
-    """`as_document(value)` as JSON text. `orjson` writes `value` itself (dataclasses such as
-    `Step` field by field, datetimes in ISO 8601 as `isoformat` does); `json` writes the
-    document when `orjson` cannot (an integer past 64 bits)."""
+def json_bytes(value: Any, as_document: Callable[[Any], object] = lambda value: value) -> bytes:
+    """`as_document(value)` as JSON text (UTF-8). `orjson` writes `value` itself (dataclasses
+    such as `Step` field by field, datetimes in ISO 8601 as `isoformat` does); `json` writes
+    the document when `orjson` cannot (an integer past 64 bits)."""
     try:
-        return orjson.dumps(value).decode()
+        return orjson.dumps(value)
     except TypeError:
-        return json.dumps(as_document(value))
+        return json.dumps(as_document(value)).encode()
 
 
-def _document(text: str) -> Any:
+def _document(text: bytes) -> Any:
     try:
         return orjson.loads(text)
     except ValueError:  # an integer past 64 bits

@@ -14,6 +14,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from server.db import utcnow
 from server.traces.prepare import Prepared, Prices, prepare
 
 INLINE_BYTES = 262_144
@@ -26,9 +27,12 @@ class Preparer:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
 
-    async def prepare(self, body: bytes, media_type: str, prices: Prices) -> Prepared:
+    async def prepare(
+        self, body: bytes, media_type: str, prices: Prices, workspace_id: str
+    ) -> Prepared:
+        args = (body, media_type, prices, workspace_id, utcnow())
         if len(body) <= INLINE_BYTES:
-            return prepare(body, media_type, prices)
+            return prepare(*args)
         if self.processes > 0:
             if self._pool is None:
                 # spawned, not forked: a fork of a running event loop and its threads is unsafe
@@ -41,10 +45,10 @@ class Preparer:
                 )
             loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(self._pool, prepare, body, media_type, prices)
+                return await loop.run_in_executor(self._pool, prepare, *args)
             except BrokenProcessPool:  # a worker died (killed): the next export starts anew
                 self.close()
-        return await asyncio.to_thread(prepare, body, media_type, prices)
+        return await asyncio.to_thread(prepare, *args)
 
     def close(self) -> None:
         """Stop the workers (at shutdown) without waiting for exports in flight."""

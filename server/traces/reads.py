@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from server.db import utcnow
 from server.errors import NotFound, ValidationFailed
 from server.pagination import Page, decode_cursor, encode_cursor
+from server.traces import counts
 from server.traces.models import Trace, TraceFeedback, TraceSpan
 from server.traces.steps import Step, step_from_document
 from server.workspaces.models import Workspace
@@ -56,7 +57,23 @@ async def _oldest_shown(session: AsyncSession, workspace_id: str) -> datetime:
     days = await session.scalar(
         select(Workspace.trace_retention_days).where(Workspace.id == workspace_id)
     )
-    return utcnow() - timedelta(days=days or 30)
+    return _oldest(days)
+
+
+def _oldest(retention_days: int | None) -> datetime:
+    return utcnow() - timedelta(days=retention_days or 30)
+
+
+async def _oldest_bound(session: AsyncSession, workspace_id: str) -> Any:
+    """The oldest start a read shows: on PostgreSQL an expression its statement evaluates (the
+    workspace's retention as a subquery: no statement of its own before the list's), elsewhere
+    read first."""
+    if session.get_bind().dialect.name != "postgresql":
+        return await _oldest_shown(session, workspace_id)
+    days = (
+        select(Workspace.trace_retention_days).where(Workspace.id == workspace_id).scalar_subquery()
+    )
+    return func.now() - func.make_interval(0, 0, 0, func.coalesce(days, 30))
 
 
 def _like(text: str) -> str:
@@ -64,7 +81,7 @@ def _like(text: str) -> str:
     return f"%{escaped}%"
 
 
-def _conditions(workspace_id: str, oldest: datetime, where: TraceFilter) -> list[Any]:
+def _conditions(workspace_id: str, oldest: Any, where: TraceFilter) -> list[Any]:
     found: list[ColumnElement[bool]] = [
         Trace.workspace_id == workspace_id,
         Trace.started_at >= oldest,
@@ -133,7 +150,7 @@ async def get_page(
     where: TraceFilter,
 ) -> Page[Trace]:
     """Newest first, keyset by (start, id)."""
-    conditions = _conditions(workspace_id, await _oldest_shown(session, workspace_id), where)
+    conditions = _conditions(workspace_id, await _oldest_bound(session, workspace_id), where)
     stmt = select(Trace).where(*conditions)
     if after is not None:
         started, trace_id = _cursor_key(after)
@@ -150,25 +167,35 @@ async def get_page(
             )
         ).scalars()
     )
-    total = await session.scalar(select(func.count()).select_from(Trace).where(*conditions))
+
+    async def counted() -> int:
+        found = await session.scalar(select(func.count()).select_from(Trace).where(*conditions))
+        return int(found or 0)
+
+    total = await counts.count(workspace_id, where, counted)
     items = rows[:first]
     cursors = [encode_cursor([row.started_at.isoformat(), row.id]) for row in items]
-    return Page(items, cursors, len(rows) > first, after is not None, int(total or 0))
+    return Page(items, cursors, len(rows) > first, after is not None, total)
 
 
 async def get_trace(*, session: AsyncSession, workspace_id: str, trace_id: str) -> TraceRead:
-    """One trace with its steps in start order; NOT_FOUND outside the workspace."""
-    oldest = await _oldest_shown(session, workspace_id)
-    row = await session.scalar(
-        select(Trace).where(
-            Trace.workspace_id == workspace_id,
-            Trace.id == trace_id.lower(),
-            Trace.started_at >= oldest,
-            Trace.step_count > 0,
+    """One trace with its steps in start order; NOT_FOUND outside the workspace. Two
+    statements: the row with its workspace's retention, then its spans (and its feedback
+    when it has any)."""
+    found = (
+        await session.execute(
+            select(Trace, Workspace.trace_retention_days)
+            .join(Workspace, Workspace.id == Trace.workspace_id)
+            .where(
+                Trace.workspace_id == workspace_id,
+                Trace.id == trace_id.lower(),
+                Trace.step_count > 0,
+            )
         )
-    )
-    if row is None:
+    ).first()
+    if found is None or found[0].started_at < _oldest(found[1]):
         raise NotFound("no such trace")
+    row: Trace = found[0]
     documents = (
         await session.execute(
             select(TraceSpan.step)
@@ -176,13 +203,20 @@ async def get_trace(*, session: AsyncSession, workspace_id: str, trace_id: str) 
             .order_by(TraceSpan.started_at, TraceSpan.span_id)
         )
     ).scalars()
-    given = (
-        await session.execute(
-            select(TraceFeedback)
-            .where(TraceFeedback.workspace_id == workspace_id, TraceFeedback.trace_id == row.id)
-            .order_by(TraceFeedback.id)
+    given: list[TraceFeedback] = []
+    if row.has_feedback:  # set by every score (server/traces/feedback.py) and span score
+        given = list(
+            (
+                await session.execute(
+                    select(TraceFeedback)
+                    .where(
+                        TraceFeedback.workspace_id == workspace_id,
+                        TraceFeedback.trace_id == row.id,
+                    )
+                    .order_by(TraceFeedback.id)
+                )
+            ).scalars()
         )
-    ).scalars()
     feedback = [
         FeedbackRead(f["name"], f["value"], None, "SPAN", None) for f in row.span_feedback
     ] + [FeedbackRead(f.name, f.value, f.comment, "API", f.created_at, f.member_id) for f in given]
@@ -208,7 +242,7 @@ async def get_stats(
     *, session: AsyncSession, workspace_id: str, where: TraceFilter, group_by: str
 ) -> list[TraceStatsRow]:
     """Per release, model or service (a trace counts under each model it called)."""
-    conditions = _conditions(workspace_id, await _oldest_shown(session, workspace_id), where)
+    conditions = _conditions(workspace_id, await _oldest_bound(session, workspace_id), where)
     rows = await session.execute(
         select(
             Trace.release,

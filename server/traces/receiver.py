@@ -7,10 +7,11 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from typing import NamedTuple, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
@@ -19,9 +20,10 @@ from server.db import transaction
 from server.errors import Forbidden, ShipwiseError, Unauthenticated
 from server.state import AppState
 from server.token_cache import TokenCache
-from server.traces import otlp, store
-from server.traces.prepare import Prepared, Prices
+from server.traces import counts, otlp, store
+from server.traces.prepare import Prepared
 from server.traces.preparer import Preparer
+from server.traces.price_book import PriceBook, PriceEntry
 from server.workspaces.models import Workspace
 from server.workspaces.roles import Actor, Role, TokenScope
 
@@ -42,6 +44,20 @@ _UNAVAILABLE = 14
 _UNAUTHENTICATED = 16
 
 
+class AfterStore(Protocol):
+    async def watching(self, session: AsyncSession, workspace_id: str) -> bool: ...
+
+    async def stored(self, workspace_id: str) -> None: ...
+
+
+class _Priced(NamedTuple):
+    """What an export was prepared from: prepared again if its prices changed meanwhile."""
+
+    body: bytes
+    media: str
+    prices: PriceEntry
+
+
 class TraceReceiver:
     """The endpoint; bound to the app's state at start-up (routes are declared before it)."""
 
@@ -49,9 +65,11 @@ class TraceReceiver:
         self.state: AppState | None = None
         self.tokens: TokenCache | None = None
         self._swept: dict[str, float] = {}
-        self.after_store: Callable[[str], Awaitable[None]] | None = None
-        """Called with the workspace after its spans are committed (set by `server/app.py`)."""
+        self.after_store: AfterStore | None = None
+        """Asked, in the transaction storing a workspace's spans, whether it watches them, and
+        if so told after the commit (set by `server/app.py`: live comparisons)."""
         self.preparer = Preparer(0)
+        self.prices = PriceBook()
 
     def bind(self, state: AppState) -> None:
         self.state = state
@@ -118,8 +136,8 @@ class TraceReceiver:
             if len(raw) > MAX_DECOMPRESSED_BYTES:
                 return _too_large(media)
             prices = await self._prices(actor.workspace_id)
-            prepared = await self.preparer.prepare(raw, media, prices)
-            await self._store(actor, prepared)
+            prepared = await self.preparer.prepare(raw, media, prices.prices, actor.workspace_id)
+            await self._store(actor, prepared, _Priced(raw, media, prices))
         except otlp.NotOtlp as exc:
             return _status(400, _INVALID_ARGUMENT, str(exc), media)
         except SQLAlchemyError as exc:  # exporters retry a 503
@@ -137,21 +155,42 @@ class TraceReceiver:
             media_type=media,
         )
 
-    async def _prices(self, workspace_id: str) -> Prices:
+    async def _prices(self, workspace_id: str) -> PriceEntry:
+        """The workspace's prices as last read here; read first when this process has none
+        (the store's transaction checks they are still the committed ones)."""
         assert self.state is not None
-        async with self.state.read_sessionmaker() as session:
-            return await store.prices_of(session=session, workspace_id=workspace_id)
+        known = self.prices.get(workspace_id)
+        if known is None:
+            async with self.state.read_sessionmaker() as session:
+                stamp = await store.prices_stamp(session=session, workspace_id=workspace_id)
+                known = PriceEntry(
+                    stamp, await store.prices_of(session=session, workspace_id=workspace_id)
+                )
+            self.prices.keep(workspace_id, known)
+        return known
 
-    async def _store(self, actor: Actor, prepared: Prepared) -> None:
+    async def _store(self, actor: Actor, prepared: Prepared, priced: _Priced) -> None:
         assert self.state is not None
+        workspace_id = actor.workspace_id
         if prepared.rows:
             async with transaction(self.state.sessionmaker) as session:
+                stamp = await store.prices_stamp(session=session, workspace_id=workspace_id)
+                if stamp != priced.prices.stamp:  # set since (here or in another process)
+                    prices = await store.prices_of(session=session, workspace_id=workspace_id)
+                    self.prices.keep(workspace_id, PriceEntry(stamp, prices))
+                    if prices != priced.prices.prices:
+                        prepared = await self.preparer.prepare(
+                            priced.body, priced.media, prices, workspace_id
+                        )
                 await store.store_prepared(
-                    session=session, workspace_id=actor.workspace_id, prepared=prepared
+                    session=session, workspace_id=workspace_id, prepared=prepared
                 )
-            if self.after_store is not None:  # e.g. live comparisons grade them (docs/live.md)
-                await self.after_store(actor.workspace_id)
-        await self._sweep(actor.workspace_id)
+                hook = self.after_store
+                watching = hook is not None and await hook.watching(session, workspace_id)
+            counts.changed(workspace_id)  # committed: the list's counts count again
+            if hook is not None and watching:  # live comparisons grade them (docs/live.md)
+                await hook.stored(workspace_id)
+        await self._sweep(workspace_id)
 
     def close(self) -> None:
         self.preparer.close()
@@ -169,6 +208,7 @@ class TraceReceiver:
             )
             if days:
                 await store.forget_expired(session=session, workspace_id=workspace_id, days=days)
+        counts.changed(workspace_id)
 
 
 def _media_type(content_type: str | None) -> str | None:

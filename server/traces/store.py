@@ -9,15 +9,17 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, tuple_, update
+from sqlalchemy import delete, func, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db import utcnow
+from server.traces import copy_rows
 from server.traces.models import ModelPrice, Trace, TraceSpan
 from server.traces.prepare import Prepared, Prices, stored_span
-from server.traces.span_rows import insert_new, insert_of, write_unstored
+from server.traces.span_rows import insert_new, write_unstored
 from server.traces.steps import step_from_document
 from server.traces.summary import StoredSpan, summary_columns
+from server.traces.trace_rows import insert_missing
 
 
 async def prices_of(*, session: AsyncSession, workspace_id: str) -> Prices:
@@ -32,18 +34,30 @@ async def prices_of(*, session: AsyncSession, workspace_id: str) -> Prices:
     return {model: (inp, out) for model, inp, out in rows.all()}
 
 
+async def prices_stamp(*, session: AsyncSession, workspace_id: str) -> tuple[Any, ...]:
+    """What changes whenever the workspace's prices do (`setModelPrices` writes each price it
+    sets with the time): how many there are and when the last was set."""
+    row = (
+        await session.execute(
+            select(func.count(), func.max(ModelPrice.updated_at)).where(
+                ModelPrice.workspace_id == workspace_id
+            )
+        )
+    ).one()
+    return tuple(row)
+
+
 async def store_prepared(*, session: AsyncSession, workspace_id: str, prepared: Prepared) -> int:
     """Store the export's spans not stored yet and summarize their traces; the spans new here."""
     if not prepared.rows:
         return 0
-    created = await _create_traces(session, workspace_id, prepared.summaries)
+    created = await insert_missing(session, workspace_id, prepared.summaries, utcnow())
     known = sorted(set(prepared.summaries) - created)
     await _lock(session, workspace_id, known)
-    now = utcnow()
-    fresh = [row for row in prepared.rows if row.trace_id in created]
-    others = [row for row in prepared.rows if row.trace_id not in created]
-    await write_unstored(session, workspace_id, fresh, now)
-    inserted = await insert_new(session, workspace_id, others, now)
+    fresh = [row for trace_id in created for row in prepared.rows[trace_id]]
+    others = [copy_rows.decode(row) for trace_id in known for row in prepared.rows[trace_id]]
+    await write_unstored(session, fresh)
+    inserted = await insert_new(session, others)
     if inserted:
         new_spans: dict[str, list[StoredSpan]] = {}
         for row in others:
@@ -55,21 +69,6 @@ async def store_prepared(*, session: AsyncSession, workspace_id: str, prepared: 
 
 def _summary_row(workspace_id: str, trace_id: str, columns: dict[str, Any]) -> dict[str, Any]:
     return {"workspace_id": workspace_id, "id": trace_id, **columns, "updated_at": utcnow()}
-
-
-async def _create_traces(
-    session: AsyncSession, workspace_id: str, summaries: dict[str, dict[str, Any]]
-) -> set[str]:
-    """Each trace's row inserted, summarized from the request's spans, where it is missing
-    (in id order, as `_lock` locks); the ids inserted. A row inserted here is this
-    transaction's until it commits, so no other request stores spans of it meanwhile."""
-    rows = [_summary_row(workspace_id, t, summaries[t]) for t in sorted(summaries)]
-    table = Trace.__table__
-    result = await session.execute(  # executemany: SQLAlchemy pages it into multi-row VALUES
-        insert_of(session, table).on_conflict_do_nothing().returning(table.c.id), rows
-    )
-    created = set(result.scalars())
-    return created
 
 
 async def _lock(session: AsyncSession, workspace_id: str, trace_ids: list[str]) -> None:

@@ -15,9 +15,10 @@ LIST_TEXT_CHARS = 4_000
 """The list's input and output are cut to this many characters (the trace keeps its steps)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StoredSpan:
-    """A stored span as the summary reads it: its step and its attributes."""
+    """A stored span as the summary reads it: its step and its attributes. Not `frozen`, as
+    `ReceivedSpan` (server/traces/spans.py) is not: one is built a span."""
 
     step: Step
     service: str | None
@@ -25,8 +26,10 @@ class StoredSpan:
     resource: Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TraceSummary:
+    """Made once a trace, read once into its row's columns (`summary_columns`)."""
+
     service: str | None
     release: str | None
     started_at: datetime

@@ -9,7 +9,7 @@ from server.api.listing import workspace_connection
 from server.api.relay import Connection
 from server.api.traces.input_types import ModelPriceInput, TraceFilter
 from server.api.traces.types import ModelPrice, Trace, TraceFeedback, TraceGroupBy, TraceStats
-from server.traces import feedback, reads
+from server.traces import counts, feedback, reads
 from server.traces import prices as price_service
 from server.traces.reads import FeedbackRead
 from server.workspaces.roles import Role
@@ -91,6 +91,7 @@ class TraceMutation:
                 value=value,
                 comment=comment,
             )
+        counts.changed(actor.workspace_id)  # committed: `hasFeedback`'s counts count again
         return TraceFeedback.of(
             FeedbackRead(row.name, row.value, row.comment, "API", row.created_at, row.member_id)
         )

@@ -102,7 +102,9 @@ async def test_a_trace_committed_behind_the_cursor_is_graded_once(
     body = export(held, service="shop", **{"shipwise.release": "v2"}).SerializeToString()
     async with transaction(backend.sessionmaker) as session:
         await store.store_prepared(
-            session=session, workspace_id=ws.id, prepared=prepare(body, PROTOBUF, {})
+            session=session,
+            workspace_id=ws.id,
+            prepared=prepare(body, PROTOBUF, {}, ws.id, utcnow()),
         )
         stamp = await session.scalar(select(Trace.updated_at).where(Trace.id == held[0].trace_id))
         assert stamp is not None
