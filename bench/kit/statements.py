@@ -9,7 +9,7 @@ heartbeat) shares the engine but not the context, so a tick during the block cou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -71,14 +71,23 @@ def counting_statements(backend: Backend, *, token_checks: bool = False) -> Iter
         if _serving.get() == tag and (token_checks or not is_token_check(statement)):
             statements.append(statement)
 
-    engine = backend.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", before)
-    token = _sending.set(tag)
+    with listening(backend.state.engine.sync_engine, "before_cursor_execute", before):
+        token = _sending.set(tag)
+        try:
+            yield statements
+        finally:
+            _sending.reset(token)
+
+
+@contextmanager
+def listening(target: Any, name: str, listener: Callable[..., None]) -> Iterator[None]:
+    """`listener` on SQLAlchemy's event `name` of `target` (an engine, a connection) for the
+    block only."""
+    event.listen(target, name, listener)
     try:
-        yield statements
+        yield
     finally:
-        _sending.reset(token)
-        event.remove(engine, "before_cursor_execute", before)
+        event.remove(target, name, listener)
 
 
 def is_token_check(statement: str) -> bool:

@@ -12,12 +12,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bench.kit.factories import make_comparison_setup, make_workspace
 from bench.kit.harness import Backend, start_backend
-from bench.kit.statements import counting_statements, is_token_check
+from bench.kit.statements import counting_statements, is_token_check, listening
 from server.db import create_engine
 from server.driver_reads import DATABASE_ERRORS, DriverConnections
 from server.workspaces.roles import Role
@@ -34,12 +34,8 @@ def _checkouts(engine: AsyncEngine) -> Iterator[list[Any]]:
     def checkout(dbapi_connection: Any, *_: Any) -> None:
         seen.append(dbapi_connection)
 
-    target = engine.sync_engine
-    event.listen(target, "checkout", checkout)
-    try:
+    with listening(engine.sync_engine, "checkout", checkout):
         yield seen
-    finally:
-        event.remove(target, "checkout", checkout)
 
 
 async def _viewer(backend: Backend) -> str:

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from gql.transport.exceptions import TransportQueryError
-from sqlalchemy import event
 
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
+from bench.kit.statements import listening
 from server.workspaces.roles import Role
 from tests.server.comparisons.progress_api import CANCEL, collect, row_progress, slow_setup
 
@@ -28,12 +28,8 @@ def statements_naming(backend: Backend, value: str) -> Iterator[list[str]]:
         if value in repr(parameters):
             seen.append(sql)
 
-    engine = backend.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with listening(backend.state.engine.sync_engine, "before_cursor_execute", record):
         yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 async def test_subscribers_of_an_ended_comparison_read_its_row_once(backend: Backend) -> None:

@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import finalized, scripted_setup
+from bench.kit.statements import listening
 from server.assets import service as asset_service
 from server.comparisons import service
 from server.page_reads import comparison_page
@@ -36,11 +36,8 @@ async def _statements(session: AsyncSession) -> AsyncIterator[list[str]]:
 
     connection = (await session.connection()).sync_connection
     assert connection is not None
-    event.listen(connection, "before_cursor_execute", count)
-    try:
+    with listening(connection, "before_cursor_execute", count):
         yield seen
-    finally:
-        event.remove(connection, "before_cursor_execute", count)
 
 
 async def test_every_combination_reads_what_the_loaders_would(backend: Backend) -> None:
