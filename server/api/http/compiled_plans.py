@@ -34,7 +34,7 @@ is not compiled at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from graphql import (
@@ -42,25 +42,27 @@ from graphql import (
     FragmentDefinitionNode,
     FragmentSpreadNode,
     GraphQLEnumType,
-    GraphQLField,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLOutputType,
     InlineFragmentNode,
     SelectionSetNode,
-    get_argument_values,
     is_leaf_type,
 )
 from graphql.pyutils import Path, Undefined
-from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
+from server.api.http.compiled_resolvers import (
+    DEFINITION,
+    FieldCalls,
+    read_by_getattr,
+    through_schema,
+)
 from server.api.http.compiled_values import (
     EXACT,
     PLAIN,
     Complete,
-    ExecutionContext,
     Later,
     awaitable,
     give_up,
@@ -69,12 +71,6 @@ from server.api.http.compiled_values import (
     object_or_later,
     pending,
 )
-
-DEFINITION: Final = GraphQLCoreConverter.DEFINITION_BACKREF
-"""Where a graphql-core field keeps its Strawberry definition."""
-
-Resolve = Callable[[Any, Path | None, ExecutionContext], Any]
-"""A field's resolved value from its source, its path and the request's executor."""
 
 _CHECKS: Final[dict[type, str]] = {
     str: "{x}.__class__ is not str",
@@ -140,9 +136,7 @@ class Planner:
         self.strawberry_schema = strawberry_schema
         self.schema = strawberry_schema._schema
         self.fragments = fragments
-        converter = strawberry_schema.schema_converter
-        self._handlers: Callable[[StrawberryField], Any] = converter._get_field_exception_handlers
-        self._info_class: Any = strawberry_schema.config.info_class
+        self._calls = FieldCalls(strawberry_schema)
         self._code = _Code()
         self._locals = 0
 
@@ -234,7 +228,7 @@ class Planner:
         plain = type(field) is StrawberryField and not field_def.args
         resolved = True  # by a resolver, which may return an awaitable
         with_info = False
-        call = self._direct_call(parent, field_def, field, nodes) if plain else None
+        call = self._calls.direct_call(parent, field_def, field, nodes) if plain else None
         if plain and getattr(field_def.resolve, "_is_default", False) and field.is_basic_field:
             attribute, read = field.python_name, field.default_resolver
             if read is getattr and attribute.isidentifier():
@@ -252,7 +246,10 @@ class Planner:
             run, with_info = call
             got = f"{code.constant('_c', run)}(v, {here if with_info else 'None'}, ex)"
         else:
-            got = f"{code.constant('_g', _resolved(parent, field_def, nodes))}(v, {here}, ex)"
+            through = through_schema(parent, field_def, nodes)
+            if through is None:
+                raise NotPlannable("a field without a resolver")
+            got = f"{code.constant('_g', through)}(v, {here}, ex)"
             with_info = True
         lines, below = self._complete(field_def.type, nodes, x, key, resolved)
         if not below:
@@ -376,7 +373,7 @@ class Planner:
             if field_def is None:
                 raise NotPlannable("introspection")
             field = field_def.extensions.get(DEFINITION)
-            if not (_read_by_getattr(field_def, field) and field.python_name.isidentifier()):
+            if not (read_by_getattr(field_def, field) and field.python_name.isidentifier()):
                 return None
             shown = self._inline_value(field_def.type, nodes, f"{item}.{field.python_name}")
             if shown is None:
@@ -458,59 +455,6 @@ class Planner:
         )
         return object_or_later(run), pathed
 
-    def _direct_call(
-        self,
-        parent: GraphQLObjectType,
-        field_def: GraphQLField,
-        field: StrawberryField,
-        nodes: list[FieldNode],
-    ) -> tuple[Callable[..., Any], tuple[str, ...]] | tuple[Resolve, bool] | None:
-        """A sync resolver called as Strawberry's wrapper would call it, when that wrapper
-        would add nothing: no arguments, field extensions or exception handlers. Of `self`
-        (and its parent or root) alone: the function and the names its source is passed by;
-        else a call building what it takes, and whether it takes `Info` (so needs its
-        path)."""
-        resolver = field.base_resolver
-        if resolver is None or resolver.is_async or field.extensions or field.arguments:
-            return None
-        if self._handlers(field):
-            return None
-        info_class = self._info_class
-        takes_self = resolver.self_parameter is not None
-        info_name = resolver.info_parameter.name if resolver.info_parameter else None
-        source_names = tuple(
-            parameter.name
-            for parameter in (resolver.parent_parameter, resolver.root_parameter)
-            if parameter is not None
-        )
-
-        function = resolver.wrapped_func  # what the resolver's `__call__` calls
-        if not callable(function):
-            return None
-        if takes_self and info_name is None:  # most: `self` alone, or with its parent
-            return function, source_names
-
-        def call(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
-            kwargs = dict.fromkeys(source_names, source)
-            if info_name is not None:
-                raw = _info(executor, field_def, nodes, parent, path)
-                kwargs[info_name] = info_class(_raw_info=raw, _field=field)
-            return function(source, **kwargs) if takes_self else function(**kwargs)
-
-        return call, info_name is not None
-
-
-def _read_by_getattr(field_def: GraphQLField, field: Any) -> bool:
-    """Whether Strawberry resolves the field by reading its source's attribute (no resolver,
-    arguments or extensions: its default resolver, `getattr` unless configured)."""
-    return (
-        type(field) is StrawberryField
-        and not field_def.args
-        and getattr(field_def.resolve, "_is_default", False)
-        and field.is_basic_field
-        and field.default_resolver is getattr
-    )
-
 
 def _names(enum: GraphQLEnumType) -> dict[Any, Any]:
     """An enum type's names by the Python values it serializes (Strawberry's enum members,
@@ -524,35 +468,3 @@ def _names(enum: GraphQLEnumType) -> dict[Any, Any]:
         except Exception:  # not one it serializes: left to the coercion on a request
             continue
     return {value: name for value, name in names.items() if isinstance(name, str)}
-
-
-def _info(
-    executor: ExecutionContext,
-    field_def: GraphQLField,
-    nodes: list[FieldNode],
-    parent: GraphQLObjectType,
-    path: Path | None,
-) -> Any:
-    """The resolve info graphql-core would give the field (a field taking it has a path)."""
-    assert path is not None
-    return executor.build_resolve_info(field_def, nodes, parent, path)
-
-
-def _resolved(
-    parent: GraphQLObjectType, field_def: GraphQLField, nodes: list[FieldNode]
-) -> Resolve:
-    """Through the schema's resolver, as graphql-core calls it."""
-    resolve = field_def.resolve
-    if resolve is None:
-        raise NotPlannable("a field without a resolver")
-    node = nodes[0]
-    with_arguments = bool(field_def.args or node.arguments)
-
-    def run(source: Any, path: Path | None, executor: ExecutionContext) -> Any:
-        info = _info(executor, field_def, nodes, parent, path)
-        arguments = (
-            get_argument_values(field_def, node, executor.variable_values) if with_arguments else {}
-        )
-        return resolve(source, info, **arguments)
-
-    return run

@@ -1,4 +1,4 @@
-"""What `server/api/http/compiled_plans.py`, `compiled_values.py` and
+"""What `server/api/http/compiled_plans.py`, `compiled_resolvers.py`, `compiled_values.py` and
 `compiled_documents.py` rely on inside Strawberry and graphql-core, pinned: the releases
 (exact in pyproject.toml), the executor methods they call and their signatures, and the
 private members they read, each exercised on a real schema. An upgrade of either library
@@ -28,7 +28,7 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext, vali
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.field import StrawberryField
 
-from server.api.http import compiled_documents, compiled_plans
+from server.api.http import compiled_documents, compiled_resolvers
 
 STRAWBERRY = "0.341.3"
 GRAPHQL_CORE = "3.3.2"
@@ -66,7 +66,7 @@ def test_the_executor_methods_keep_their_signatures() -> None:
     coercion = inspect.signature(get_variable_values).parameters  # as `build` coerces
     assert list(coercion)[:3] == ["schema", "var_def_nodes", "inputs"] and "max_errors" in coercion
     assert build["max_coercion_errors"].default == compiled_documents.MAX_COERCION_ERRORS
-    assert compiled_plans.DEFINITION == GraphQLCoreConverter.DEFINITION_BACKREF
+    assert compiled_resolvers.DEFINITION == GraphQLCoreConverter.DEFINITION_BACKREF
 
 
 @strawberry.enum
