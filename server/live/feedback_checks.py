@@ -70,11 +70,14 @@ async def scores_of(
         for given in trace.span_feedback or ():
             if given.get("name") in names:
                 found[trace.id][str(given["name"])] = float(given["value"])
+    scored = [t.id for t in traces if t.has_feedback]  # most traces have none: no read
+    if not scored:
+        return found
     rows = await session.execute(
         select(TraceFeedback.trace_id, TraceFeedback.name, TraceFeedback.value)
         .where(
             TraceFeedback.workspace_id == workspace_id,
-            TraceFeedback.trace_id.in_(list(found)),
+            TraceFeedback.trace_id.in_(scored),
             TraceFeedback.name.in_(names),
         )
         .order_by(TraceFeedback.id)
