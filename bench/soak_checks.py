@@ -145,6 +145,12 @@ def read_figures(
         f"{len(outside):,} (target ≤ {READ_P99_MS:.0f}), inside {_p99(inside):.0f} ms over "
         f"{len(inside):,}"
     )
+    for name in sorted({name for *_, name in reads}):
+        mine = [
+            ms for at, ms, _, n in reads
+            if n == name and _inside(windows, at, at + ms / 1000) is None
+        ]  # fmt: skip
+        emit(f"  {name}: p99 {_p99(mine):.0f} ms over {len(mine):,} outside the windows")
     for window in windows:
         emit(f"  window {window.name}: {window.end - window.start:.0f} s")
     if judge_p99 and p99 > READ_P99_MS:
