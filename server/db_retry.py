@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final, TypeVar
 
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception
 
@@ -48,6 +49,17 @@ def _connection_errors() -> tuple[type[BaseException], ...]:
 CONNECTION_ERRORS: Final = _connection_errors()
 
 
+def _refused_connections() -> tuple[type[BaseException], ...]:
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return ()
+    return (asyncpg.exceptions.TooManyConnectionsError,)  # max_connections, a role's limit
+
+
+REFUSED_CONNECTIONS: Final = _refused_connections()
+
+
 def connection_lost(exc: BaseException) -> bool:
     """Whether `exc` says the database connection went away (not what the statement did)."""
     if isinstance(exc, DisconnectionError):
@@ -60,6 +72,18 @@ def connection_lost(exc: BaseException) -> bool:
     if isinstance(exc, InterfaceError):
         return True
     return isinstance(exc, CONNECTION_ERRORS)
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether `exc` says the database could not be reached or took no more connections (a
+    lost connection, PostgreSQL's "too many clients", the pool's wait timed out): the
+    request may succeed when tried again, unlike an error of the statement itself."""
+    if connection_lost(exc) or isinstance(exc, PoolTimeout):
+        return True
+    orig = exc.orig if isinstance(exc, DBAPIError) else exc
+    return isinstance(orig, REFUSED_CONNECTIONS) or isinstance(
+        getattr(orig, "__cause__", None), REFUSED_CONNECTIONS
+    )
 
 
 async def retried(make: Callable[[], Awaitable[T]], *, what: str) -> T:

@@ -1,6 +1,6 @@
 """The SDK transport's one retry policy (tenacity), in both faces: a server that is briefly
-away (HTTP 503 without GraphQL, RATE_LIMITED) is asked again with backoff; a GraphQL error
-that would repeat is not; the command line's face (`retries=0`) asks once.
+away (HTTP 503 without GraphQL, UNAVAILABLE, RATE_LIMITED) is asked again with backoff; a
+GraphQL error that would repeat is not; the command line's face (`retries=0`) asks once.
 
 The "server" is a scripted HTTP server on 127.0.0.1 standing for a shipwise that restarts."""
 
@@ -23,6 +23,9 @@ AWAY = (503, b"restarting", "text/plain")
 LIMITED = (200, json.dumps({"errors": [{"message": "slow down",
                                         "extensions": {"code": "RATE_LIMITED"}}]}).encode(),
            "application/json")  # fmt: skip
+DATABASE_AWAY = (503, json.dumps({"errors": [{"message": "try again shortly",
+                                              "extensions": {"code": "UNAVAILABLE"}}]}).encode(),
+                 "application/json")  # fmt: skip
 MISSING = (200, json.dumps({"errors": [{"message": "no such run",
                                         "extensions": {"code": "NOT_FOUND"}}]}).encode(),
            "application/json")  # fmt: skip
@@ -77,6 +80,13 @@ async def test_the_async_face_rides_out_a_restart_with_backoff(server: Scripted)
     assert len(server.seen) == 3
     waits = [later - earlier for earlier, later in pairwise(server.seen)]
     assert waits[0] >= 0.45 and waits[1] >= 0.95  # 0.5 s, then 1 s
+
+
+async def test_a_server_without_its_database_is_asked_again(server: Scripted) -> None:
+    server.script = [DATABASE_AWAY, OK]
+    async with Transport(server.url, "token") as transport:
+        assert await transport.execute("{ ok }") == {"ok": 1}
+    assert len(server.seen) == 2
 
 
 async def test_an_error_that_would_repeat_is_not_asked_again(server: Scripted) -> None:

@@ -8,12 +8,14 @@ import traceback
 from graphql.error import GraphQLError
 from strawberry.extensions import MaskErrors
 
+from server.db_retry import database_unavailable
 from server.errors import ErrorCode, ShipwiseError
 from server.metrics import GRAPHQL_ERRORS
 
 logger = logging.getLogger("shipwise.graphql")
 
 INTERNAL_MESSAGE = "Internal error."
+UNAVAILABLE_MESSAGE = "The database is unavailable; try again shortly."
 
 
 def _coded(error: GraphQLError, message: str, code: ErrorCode, **extra: object) -> GraphQLError:
@@ -54,6 +56,9 @@ def to_coded_error(error: GraphQLError) -> GraphQLError:
         # without a path was raised by our code, as a subscription's stream raises a
         # database error mid-stream: its text is not for the caller.
         return _coded(error, error.message, ErrorCode.VALIDATION_FAILED)
+    if original is not None and database_unavailable(original):
+        logger.warning("database unavailable", extra={"error_type": type(original).__name__})
+        return _coded(error, UNAVAILABLE_MESSAGE, ErrorCode.UNAVAILABLE)
     _log_unexpected(error)
     return _coded(error, INTERNAL_MESSAGE, ErrorCode.INTERNAL)
 

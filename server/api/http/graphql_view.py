@@ -33,7 +33,11 @@ from server.api.http import persisted
 from server.api.http.body import decode_json, operation_from_body
 from server.api.http.cached_reads import RULES
 from server.api.http.compiled_documents import CompiledDocuments
-from server.api.http.graphql_errors import INTERNAL_MESSAGE, to_coded_error
+from server.api.http.graphql_errors import (
+    INTERNAL_MESSAGE,
+    UNAVAILABLE_MESSAGE,
+    to_coded_error,
+)
 from server.api.http.media_type import (
     CONTENT_TYPES,
     GRAPHQL_RESPONSE,
@@ -43,6 +47,7 @@ from server.api.http.media_type import (
 )
 from server.api.http.response_cache import EncodedResult, ResponseCache
 from server.auth import bearer_token
+from server.db_retry import database_unavailable
 from server.errors import ErrorCode, RateLimited, ShipwiseError
 from server.graphiql import page as graphiql_page
 from server.state import AppState
@@ -102,6 +107,13 @@ class ShipwiseGraphQL(GraphQL[Context, None]):
                 refusal.reason, ErrorCode.VALIDATION_FAILED, refusal.status_code, media_type
             )
         except Exception as exc:  # answered in JSON all the same: never a bare 500
+            if database_unavailable(exc):  # e.g. the token's read, before GraphQL ran
+                response = error_response(
+                    UNAVAILABLE_MESSAGE, ErrorCode.UNAVAILABLE, 503, media_type
+                )
+                response.headers["Retry-After"] = "1"
+                await response(scope, receive, send)
+                return
             logger.error(
                 "unexpected error in the GraphQL view", extra={"error_type": type(exc).__name__}
             )

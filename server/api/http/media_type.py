@@ -48,14 +48,16 @@ def negotiate(accept: str | None) -> str | None:
 def answer_status(body: Mapping[str, Any]) -> int:
     """The status of an `application/graphql-response+json` answer: 400 for a request error
     (no `data`, and no error with a `path`: no field was executed), 500 when such an error is
-    INTERNAL, else 200."""
+    INTERNAL, 503 when it is UNAVAILABLE, else 200."""
     if body.get("data") is not None:
         return 200
     errors: Sequence[Mapping[str, Any]] = body.get("errors") or ()
     if not errors or any("path" in error for error in errors):
         return 200  # execution began: a field error nulled the data
     codes = {(error.get("extensions") or {}).get("code") for error in errors}
-    return 500 if "INTERNAL" in codes else 400
+    if "INTERNAL" in codes:
+        return 500
+    return 503 if "UNAVAILABLE" in codes else 400
 
 
 def _ranges(accept: str) -> list[tuple[str, float]]:

@@ -1,7 +1,8 @@
 """The SDK's exceptions: a server's GraphQL error keeps its `extensions.code`.
 
 Codes are the server's (its docs/errors.md): `NOT_FOUND`, `VALIDATION_FAILED`,
-`CONFLICT`, `FORBIDDEN`, `UNAUTHENTICATED`, `RATE_LIMITED`, `QUOTA_EXCEEDED`, `INTERNAL`;
+`CONFLICT`, `FORBIDDEN`, `UNAUTHENTICATED`, `RATE_LIMITED`, `QUOTA_EXCEEDED`, `UNAVAILABLE`,
+`INTERNAL`;
 the SDK adds `UNREACHABLE` (no answer from the server) and `UNSUPPORTED` (the server is
 too old for what was asked).
 """

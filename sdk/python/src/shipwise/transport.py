@@ -27,7 +27,7 @@ from shipwise.errors import ShipwiseError, UnreachableError, from_graphql
 
 RETRIES = 4
 BACKOFF_SECONDS = 0.5
-TRANSIENT = frozenset({"UNREACHABLE", "RATE_LIMITED"})
+TRANSIENT = frozenset({"UNREACHABLE", "UNAVAILABLE", "RATE_LIMITED"})
 JSON = {"Content-Type": "application/json"}
 
 Verify = ssl.SSLContext | bool
