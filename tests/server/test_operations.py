@@ -69,6 +69,8 @@ async def test_metrics_count_requests_errors_and_jobs(backend: Backend) -> None:
     )
     assert 'shipwise_http_requests_total{path="/graphql",status="200"}' in text
     assert 'shipwise_graphql_errors_total{code="UNAUTHENTICATED"}' in text
+    for le in ("0.15", "0.2", "0.25", "0.3"):  # the read target's neighbourhood, resolved
+        assert f'shipwise_http_request_seconds_bucket{{le="{le}",path="/graphql"}}' in text
     assert 'shipwise_jobs{name="record_heartbeat",outcome="complete"}' in text
 
 
