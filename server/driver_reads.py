@@ -102,16 +102,16 @@ class DriverConnections:
         bound = {**kept.defaults, **values}
         parameters = tuple(bound[name] for name in kept.names)
         async with self._turns:
-            held, kept_before = await self._checkout()
+            held = await self._checkout()
             try:
                 rows = await self._run(held, kept.sql, parameters)
             except LOST:
-                if not kept_before:
-                    raise
-                # A kept connection the server dropped (a restart drops them all): the
-                # others are let go, and the read runs again on a fresh one.
+                # A connection the server dropped (a restart drops them all, the pool's idle
+                # ones too): the kept ones are let go, the pool's closed, as SQLAlchemy does
+                # on a disconnect, and the read runs again once on a new connection.
                 await self._let_go()
-                held, _ = await self._checkout()
+                await self._engine.dispose()
+                held = await self._checkout()
                 rows = await self._run(held, kept.sql, parameters)
             held.used_at = time.monotonic()
             self._idle.append(held)  # at most `size`: one per turn
@@ -143,13 +143,13 @@ class DriverConnections:
         for held in idle:
             await held.connection.close()
 
-    async def _checkout(self) -> tuple[_Kept, bool]:
-        """A connection, and whether it was kept from an earlier read."""
+    async def _checkout(self) -> _Kept:
+        """A connection kept from an earlier read, else a new checkout."""
         now = time.monotonic()
         while self._idle:
             held = self._idle.pop()
             if now - held.used_at < self._idle_seconds:
-                return held, True
+                return held
             await held.connection.close()
         connection = await self._engine.connect()
         try:
@@ -157,4 +157,4 @@ class DriverConnections:
         except BaseException:
             await connection.close()
             raise
-        return _Kept(connection, driver, now), False
+        return _Kept(connection, driver, now)

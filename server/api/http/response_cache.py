@@ -171,12 +171,10 @@ class ResponseCache:
         max_tokens: int,
         max_plans: int = 256,
     ) -> None:
-        # Stamps are plain Core reads: on PostgreSQL in autocommit (no BEGIN/ROLLBACK).
-        self._engine = (
-            engine
-            if engine.dialect.name == "sqlite"
-            else engine.execution_options(isolation_level="AUTOCOMMIT")
-        )
+        # Stamps are read as the pages are (`Context.fetch`): on PostgreSQL on the driver's
+        # own connection, without SQLAlchemy's work per execution (a tenth of the API's time
+        # under the soak's reads).
+        self._dialect = engine.dialect.name
         self._rules = tuple(rules)
         self._max_bytes = max_bytes
         self._max_tokens = max_tokens
@@ -209,13 +207,13 @@ class ResponseCache:
             actor = context.require()
         except ShipwiseError:
             return await execute()  # the usual path answers the refusal
-        async with self._engine.connect() as connection:
-            stamp = await plan.rule.stamp(
-                connection,
-                workspace_id=actor.workspace_id,
-                arguments=plan.resolve(request.variables),
-                max_page_size=context.settings.max_page_size,
-            )
+        stamp = await plan.rule.stamp(
+            context.fetch,
+            dialect=self._dialect,
+            workspace_id=actor.workspace_id,
+            arguments=plan.resolve(request.variables),
+            max_page_size=context.settings.max_page_size,
+        )
         if stamp is None:  # not this workspace's, not covered, or refused: as usual
             return await execute()
         key: Key = (

@@ -21,14 +21,13 @@ from functools import cache
 from typing import Any, Final
 
 from sqlalchemy import Select, func, select
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.api.http.cached_reads.shape import WHOLE, Rule, Shape, Stamp, shape_of
 from server.comparisons.models import Comparison
 from server.db import utcnow
 from server.labels.models import TrialLabel
 from server.page_reads import comparison_page
-from server.page_reads.comparison_page import ComparisonPageRead
+from server.page_reads.comparison_page import ComparisonPageRead, Fetch
 from server.verdicts.models import ComparisonVerdict, VerdictState
 
 ROW_FIELDS: Final[Shape] = dict.fromkeys(
@@ -75,8 +74,9 @@ def _stamp(dialect: str) -> Select[Any]:
 
 
 async def read_stamp(
-    connection: AsyncConnection,
+    fetch: Fetch,
     *,
+    dialect: str,
     workspace_id: str,
     arguments: dict[str, Any],
     max_page_size: int,  # noqa: ARG001 - every rule's stamp takes it
@@ -87,10 +87,10 @@ async def read_stamp(
     if not isinstance(comparison_id, str):
         return None
     params = {"comparison_id": comparison_id, "workspace_id": workspace_id}
-    row = (await connection.execute(_stamp(connection.dialect.name), params)).first()
-    if row is None:
+    rows = await fetch(_stamp(dialect), params)
+    if not rows:
         return None
-    found = row._mapping
+    found = rows[0]
     page = comparison_page.page_of(found)
     if page.verdict_state != VerdictState.FINALIZED:
         return None

@@ -17,13 +17,13 @@ from functools import cache
 from typing import Any, Final
 
 from sqlalchemy import Select
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.api.http.cached_reads.shape import Rule, Shape, Stamp, shape_of
 from server.comparisons.models import TERMINAL_STATUSES, Comparison, ComparisonStatus
 from server.db import utcnow
 from server.errors import ValidationFailed
 from server.page_reads import comparisons_list
+from server.page_reads.comparison_page import Fetch
 from server.page_reads.comparisons_list import ComparisonsListRead
 from server.pagination import DEFAULT_PAGE_SIZE
 from server.verdicts.models import ComparisonVerdict
@@ -95,7 +95,7 @@ def _ticking(page: ComparisonsListRead) -> bool:
 
 
 async def read_stamp(
-    connection: AsyncConnection, *, workspace_id: str, arguments: dict[str, Any], max_page_size: int
+    fetch: Fetch, *, dialect: str, workspace_id: str, arguments: dict[str, Any], max_page_size: int
 ) -> Stamp | None:
     """The list's value, each shown row's `_EXTRA` columns, and the time while a row's ETA
     moves with it; None for arguments the resolver refuses (a cursor not of this list)."""
@@ -103,19 +103,17 @@ async def read_stamp(
     if parsed is None:
         return None
     first, after, status = parsed
-    dialect = connection.dialect.name
     try:
         values = comparisons_list.bound_values(workspace_id, first, after, status)
     except ValidationFailed:
         return None
     stmt = _statement(dialect, with_status=status is not None, after=after is not None)
-    rows = (await connection.execute(stmt, values)).all()
+    rows = [tuple(row) for row in await fetch(stmt, values)]
     width = len(rows[0]) - len(_EXTRA) if rows else 0
     total = None
     if not rows and after is not None:
-        total = await connection.scalar(
-            comparisons_list.counted(with_status=status is not None), values
-        )
+        counted = comparisons_list.counted(with_status=status is not None)
+        total = (await fetch(counted, values))[0][0]
     page = comparisons_list.list_of(
         [row[:width] for row in rows], first=first, after=after, total=total
     )

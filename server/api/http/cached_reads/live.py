@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import Select, bindparam, select
 from strawberry.types.base import get_object_definition
 
 from server.api.http.cached_reads.shape import WHOLE, Rule, Shape, Stamp
 from server.api.live.types import LiveComparison as LiveComparisonType
 from server.live.models import LiveComparison
+from server.page_reads.comparison_page import Fetch
 from server.page_reads.fields import camel_case
 
 SHAPE: Final[Shape] = dict.fromkeys(
@@ -29,16 +29,19 @@ SHAPE: Final[Shape] = dict.fromkeys(
     WHOLE,
 )
 
-_STAMP: Final = select(LiveComparison.seq, LiveComparison.status).where(
-    LiveComparison.id == bindparam("live_id"),
-    LiveComparison.workspace_id == bindparam("workspace_id"),
+_STAMP: Final[Select[Any]] = (
+    select(LiveComparison.seq).add_columns(LiveComparison.status).where(
+        LiveComparison.id == bindparam("live_id"),
+        LiveComparison.workspace_id == bindparam("workspace_id"),
+    )
 )
 """Built once: a statement made on each read cost more CPU than the read itself."""
 
 
 async def read_stamp(
-    connection: AsyncConnection,
+    fetch: Fetch,
     *,
+    dialect: str,  # noqa: ARG001 - every rule's stamp takes it
     workspace_id: str,
     arguments: dict[str, Any],
     max_page_size: int,  # noqa: ARG001 - every rule's stamp takes it
@@ -49,8 +52,8 @@ async def read_stamp(
     if not isinstance(live_id, str):
         return None
     params = {"live_id": live_id, "workspace_id": workspace_id}
-    found = (await connection.execute(_STAMP, params)).first()
-    return None if found is None else (live_id, found.seq, found.status)
+    rows = await fetch(_STAMP, params)
+    return None if not rows else (live_id, rows[0]["seq"], str(rows[0]["status"]))
 
 
 RULE: Final = Rule(

@@ -18,8 +18,10 @@ Shape = Mapping[str, Union["Shape", str, None]]
 Stamp = tuple[Any, ...]
 
 StampReader = Callable[..., Awaitable[Stamp | None]]
-"""`await stamp(connection, workspace_id=…, arguments=…, max_page_size=…)`: the stamp, or
-None when the answer must not be kept (not the workspace's, not covered, bad arguments)."""
+"""`await stamp(fetch, dialect=…, workspace_id=…, arguments=…, max_page_size=…)`: the stamp,
+or None when the answer must not be kept (not the workspace's, not covered, bad arguments).
+`fetch` is the request's page reader (`server.api.context.Context.fetch`: on PostgreSQL the
+driver's own connection, its records read by column name or position)."""
 
 
 @dataclass(frozen=True, slots=True)
