@@ -50,6 +50,15 @@ class Trace(Base):
             # the list's count filters on these: an index-only scan (migrations/versions/0025)
             postgresql_include=["step_count", "status", "model_key"],
         ),
+        # the list filtered by status, in its order; its count index-only (migrations/versions/0029)
+        Index(
+            "ix_trace_workspace_id_status_started_at_id",
+            "workspace_id",
+            "status",
+            "started_at",
+            "id",
+            postgresql_include=["step_count", "model_key"],
+        ),
         # live comparisons' grading cursor (server/live/cursor.py)
         Index(
             "ix_trace_workspace_id_service_updated_at_id",
