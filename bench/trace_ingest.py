@@ -13,7 +13,9 @@ machine's load moves less than spans/s. Then, with everything stored (and the tr
 vacuumed and analyzed when the server's autovacuum is off, as autovacuum would soon have
 done), 20 clients read in turn for
 `--read-seconds` each: the first page of `/traces` (50 rows), a filtered page (`status:
-ERROR, model`), and `trace(id)` with its steps. Targets (issue 46): ≥ 15,000 spans/s stored,
+ERROR, model`), and `/traces/:id` (`trace(id)` with its steps), as the portal sends them
+(its persisted documents); then the same three as query texts of the bench's own (`*_text`),
+with the API's CPU a request for each. Targets (issue 46): ≥ 15,000 spans/s stored,
 RSS growth ≤ 150 MB, no 5xx, list p99 ≤ 250 ms, trace p99 ≤ 100 ms.
 
 Phoenix runs when `PHOENIX_BIN` names its executable or `phoenix` is on the PATH (else its
@@ -30,7 +32,9 @@ Ends with one JSON line: {"spans", "spans_per_s_stored", "acked_seconds", "store
 "phoenix_spans", "phoenix_spans_per_s_stored", "ratio_to_phoenix", "api_rss_growth_mb",
 "api_cpu_us_per_span", "api_cpu_us_per_span_in_workers", "pg_cpu_us_per_span",
 "vacuumed_before_reads",
-"server_errors", "list_p99_ms", "filtered_p99_ms", "trace_p99_ms", "smoke"}.
+"server_errors", "list_p99_ms", "filtered_p99_ms", "trace_p99_ms", "list_text_p99_ms",
+"filtered_text_p99_ms", "trace_text_p99_ms", each read's `*_failures` and
+`*_api_cpu_ms_per_request`, "smoke"}.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ import psutil
 from bench.harness import SMOKE_HELP, PeakRss, create_database, drop_database, emit, site
 from bench.kit.agent_traces import MODEL, SPANS_PER_TRACE, Template, template
 from bench.kit.phoenix import Phoenix, phoenix_bin
+from bench.kit.portal_documents import persisted_body
 
 TRACES_PER_EXPORT = 50
 INGEST_CLIENTS = 4
@@ -308,22 +313,40 @@ def main(argv: list[str] | None = None) -> None:
         figures["vacuumed_before_reads"] = asyncio.run(vacuum_if_no_autovacuum(bench.database_url))
         if figures["vacuumed_before_reads"]:
             emit("autovacuum is off: VACUUM (ANALYZE) trace, trace_span before the reads")
-        error_filter = {"status": "ERROR", "model": MODEL}
-        for name, bodies in (
-            ("list", [{"query": LIST}]),
-            ("filtered", [{"query": LIST, "variables": {"filter": error_filter}}]),
-            ("trace", [{"query": TRACE, "variables": {"id": trace}} for trace in sample]),
-        ):
+        for name, bodies in read_bodies(sample):
+            cpu_before = sum(cpu_seconds(server.pid))
             p99, requests, failures = asyncio.run(read_p99(base, token, bodies, args.read_seconds))
+            cpu_ms = (sum(cpu_seconds(server.pid)) - cpu_before) / max(1, requests) * 1000
             figures[f"{name}_p99_ms"] = p99
             figures[f"{name}_failures"] = failures
-            emit(f"{name}: p99 {p99} ms over {requests} requests at {READ_CLIENTS} clients")
+            figures[f"{name}_api_cpu_ms_per_request"] = round(cpu_ms, 2)
+            emit(
+                f"{name}: p99 {p99} ms over {requests} requests at {READ_CLIENTS} clients, "
+                f"API CPU {cpu_ms:.2f} ms a request"
+            )
     figures |= _phoenix(args, body)
     theirs = figures["phoenix_spans_per_s_stored"]
     if theirs:
         figures["ratio_to_phoenix"] = round(figures["spans_per_s_stored"] / theirs, 1)
         emit(f"shipwise stores {figures['ratio_to_phoenix']}× Phoenix's spans/s")
     emit(json.dumps(figures))
+
+
+def read_bodies(sample: list[str]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Each read by name: the portal's `/traces` page (first 50), the same filtered to failed
+    traces of the bench's model, and `/traces/:id`, as the portal sends them (its persisted
+    documents, by hash: `bench/kit/portal_documents.py`); then the same three as this bench's
+    own query texts (`_text`), which the server parses, validates and executes field by field
+    rather than from a compiled plan."""
+    error_filter = {"status": "ERROR", "model": MODEL}
+    return [
+        ("list", [persisted_body("TracesPage", {"first": 50})]),
+        ("filtered", [persisted_body("TracesPage", {"first": 50, "filter": error_filter})]),
+        ("trace", [persisted_body("TracePage", {"id": trace}) for trace in sample]),
+        ("list_text", [{"query": LIST}]),
+        ("filtered_text", [{"query": LIST, "variables": {"filter": error_filter}}]),
+        ("trace_text", [{"query": TRACE, "variables": {"id": trace}} for trace in sample]),
+    ]
 
 
 def _phoenix(args: argparse.Namespace, body: Template) -> dict[str, Any]:

@@ -118,6 +118,8 @@ BENCHES: dict[str, Bench] = {
             "api_cpu_us_per_span",
             "list_p99_ms",
             "trace_p99_ms",
+            "list_text_p99_ms",
+            "list_api_cpu_ms_per_request",
         ),
         absent=("phoenix_spans_per_s_stored", "ratio_to_phoenix"),  # no Phoenix at smoke size
     ),

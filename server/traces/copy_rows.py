@@ -17,7 +17,7 @@ TRAILER = struct.pack(">h", -1)
 
 
 class SpanRow(NamedTuple):
-    """A `trace_span` row, its columns in `COLUMNS`' order; the two JSONB columns as JSON
+    """A `trace_span` row, its columns in `COLUMNS`' order; the two JSON columns as JSON
     text (UTF-8)."""
 
     workspace_id: str
@@ -40,7 +40,6 @@ _TIMESTAMP = struct.Struct(">iq")
 """A `timestamptz` field: its length (8) and microseconds since 2000-01-01 UTC."""
 _POSTGRES_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
-_JSONB_VERSION = b"\x01"
 
 
 class Encoder:
@@ -68,11 +67,9 @@ class Encoder:
                 _NULL if parent_span_id is None else _text(parent_span_id),
                 _timestamp(started_at),
                 _NULL if service is None else _text(service),
-                _LENGTH.pack(len(step) + 1),
-                _JSONB_VERSION,
+                _LENGTH.pack(len(step)),  # a `json` field is its text
                 step,
-                _LENGTH.pack(len(attributes) + 1),
-                _JSONB_VERSION,
+                _LENGTH.pack(len(attributes)),
                 attributes,
                 self._tail,
             )
@@ -117,8 +114,8 @@ def decode(row: bytes) -> SpanRow:
         None if parent_span_id is None else parent_span_id.decode(),
         _time_of(started_at),
         None if service is None else service.decode(),
-        step[1:],
-        attributes[1:],
+        step,
+        attributes,
         _time_of(received_at),
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from server.db import AutoIncrementBigInt, Base, PortableJSON, UTCDateTime, utcnow
@@ -26,11 +26,13 @@ class TraceSpan(Base):
     parent_span_id: Mapped[str | None] = mapped_column(String(16))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     service: Mapped[str | None] = mapped_column(String(200))
+    # `json`, not `jsonb`, on PostgreSQL: read whole, stored without JSONB's parse
+    # (migrations/versions/0028)
     step: Mapped[dict[str, Any]] = mapped_column(
-        PortableJSON, comment="the span as a step (server/traces/steps.py), camelCase keys"
+        JSON, comment="the span as a step (server/traces/steps.py), camelCase keys"
     )
     attributes: Mapped[dict[str, Any]] = mapped_column(
-        PortableJSON, comment="resource, span and event attributes (secrets redacted, long cut)"
+        JSON, comment="resource, span and event attributes (secrets redacted, long cut)"
     )
     received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -47,6 +49,15 @@ class Trace(Base):
             "id",
             # the list's count filters on these: an index-only scan (migrations/versions/0025)
             postgresql_include=["step_count", "status", "model_key"],
+        ),
+        # the list filtered by status, in its order; its count index-only (migrations/versions/0029)
+        Index(
+            "ix_trace_workspace_id_status_started_at_id",
+            "workspace_id",
+            "status",
+            "started_at",
+            "id",
+            postgresql_include=["step_count", "model_key"],
         ),
         # live comparisons' grading cursor (server/live/cursor.py)
         Index(

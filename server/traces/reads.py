@@ -168,11 +168,17 @@ async def get_page(
         ).scalars()
     )
 
-    async def counted() -> int:
-        found = await session.scalar(select(func.count()).select_from(Trace).where(*conditions))
-        return int(found or 0)
+    counting = select(func.count()).select_from(Trace).where(*conditions)
 
-    total = await counts.count(workspace_id, where, counted)
+    async def counted() -> int:
+        return int(await session.scalar(counting) or 0)
+
+    async def again() -> int:  # behind the request, on a session of its own
+        async with AsyncSession(session.bind) as own:
+            return int(await own.scalar(counting) or 0)
+
+    postgres = session.get_bind().dialect.name == "postgresql"
+    total = await counts.count(workspace_id, where, counted, again=again if postgres else None)
     items = rows[:first]
     cursors = [encode_cursor([row.started_at.isoformat(), row.id]) for row in items]
     return Page(items, cursors, len(rows) > first, after is not None, total)

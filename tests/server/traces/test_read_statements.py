@@ -13,7 +13,9 @@ import pytest
 from bench.kit.factories import WorkspaceFixture, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.statements import counting_statements
+from bench.kit.waiting import API_POLL_SECONDS, eventually
 from server.traces import counts
+from server.traces.models import Trace
 from server.workspaces.roles import Role
 from tests.server.traces.otlp_bodies import agent_trace, new_trace_id, post_spans
 
@@ -92,3 +94,39 @@ async def test_a_trace_is_read_in_two_statements_or_three_with_feedback(
     (await backend.gql(SCORE, {"t": trace_id}, token=ws.tokens[Role.MEMBER])).ok()
     trace, seen = await read()
     assert (trace["feedback"], len(seen)) == ([{"name": "thumb", "source": "API"}], 3), seen
+
+
+async def copy_of_a_trace(backend: Backend, workspace_id: str, trace_id: str) -> str:
+    """A trace another process stored: this process's counts are not told."""
+    other = new_trace_id()
+    async with backend.sessionmaker() as session, session.begin():
+        row = await session.get(Trace, (workspace_id, trace_id))
+        assert row is not None
+        values = {c.key: getattr(row, c.key) for c in Trace.__table__.columns}
+        session.add(Trace(**(values | {"id": other})))
+    return other
+
+
+async def test_an_aged_count_is_answered_while_counted_again_behind_on_postgres(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL a count older than `FRESH_SECONDS` is still the answer while it is
+    counted again on a session of its own, so another process's traces show a read later;
+    SQLite counts again in the request."""
+    monkeypatch.setattr(counts, "FRESH_SECONDS", 0.0)  # every kept count is aged
+    ws = await make_workspace(backend.sessionmaker)
+    first = await post_one(backend, ws)
+    total, _, _ = await listed(backend, ws)
+    assert total == 1
+    await copy_of_a_trace(backend, ws.id, first)
+    total, ids, _ = await listed(backend, ws)
+    assert len(ids) == 2  # the page itself is read as it is now
+    assert total == (1 if backend.name == "postgres" else 2)
+
+    async def total_now() -> int:
+        return (await listed(backend, ws))[0]
+
+    again = await eventually(
+        total_now, until=lambda n: n == 2, what="the count again", interval=API_POLL_SECONDS
+    )
+    assert again == 2
