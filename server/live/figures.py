@@ -62,6 +62,7 @@ def _sequence(seq: SequenceNow, history: History) -> list[dict[str, Any]]:
         return []
     estimates, lows, highs = seq.at(picks)
     times = np.maximum(history.arms[0].quality_times(picks), history.arms[1].quality_times(picks))
+    stamps: dict[float, str] = {}  # a batch's grades share one time: formatted once
     points = []
     for index, estimate, low, high, at in zip(
         picks.tolist(), estimates.tolist(), lows.tolist(), highs.tolist(), times.tolist(),
@@ -69,7 +70,8 @@ def _sequence(seq: SequenceNow, history: History) -> list[dict[str, Any]]:
     ):  # fmt: skip
         points.append(
             {
-                "at": datetime.fromtimestamp(at, UTC).isoformat(),
+                "at": stamps.get(at)
+                or stamps.setdefault(at, datetime.fromtimestamp(at, UTC).isoformat()),
                 "traces": index + 1,
                 # The running mean may sit just outside the sequence (the sequence is
                 # intersected over time and weights the traces by their bets): drawn at

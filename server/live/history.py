@@ -31,7 +31,7 @@ import numpy.typing as npt
 from cachetools import LRUCache
 
 from stats._arrays import FloatArray
-from stats.live.running import RunningBets, RunningDifference
+from stats.live.running import RunningBets, RunningDifference, carried_sums
 
 KEPT: Final = 64
 """Comparisons whose grades one process keeps (least recently graded dropped first)."""
@@ -131,7 +131,9 @@ class History:
     """Every grade so far: `releases` are the arms (candidate, *baselines); `alpha` the
     level of the running sequences (1 − alpha, the policy's 2α)."""
 
-    __slots__ = ("alpha", "arms", "errors", "graded", "quality", "releases")
+    __slots__ = (
+        "alpha", "arms", "error_sums", "errors", "graded", "quality", "quality_sums", "releases",
+    )  # fmt: skip
 
     def __init__(self, releases: Sequence[str], alpha: float) -> None:
         self.releases = tuple(releases)
@@ -141,6 +143,10 @@ class History:
         baselines = range(len(self.releases) - 1)
         self.quality = [RunningBets(alpha) for _ in baselines]
         self.errors = [RunningBets(alpha) for _ in baselines]
+        # The running sums of the matched differences: every one for the drawn quality
+        # sequence's estimates, the last one for FAILED_OR_MISSING.
+        self.quality_sums = [Column() for _ in baselines]
+        self.error_sums = [0.0 for _ in baselines]
 
     @classmethod
     def empty(cls, releases: Sequence[str], alpha: float) -> History:
@@ -161,33 +167,33 @@ class History:
         self.graded += len(grades)
         candidate = self.arms[0]
         for n, baseline in enumerate(self.arms[1:]):
-            self._pair(self.quality[n], candidate.quality, baseline.quality)
-            self._pair(self.errors[n], candidate.errors, baseline.errors)
+            new = _pair(self.quality[n], candidate.quality, baseline.quality)
+            if new.size:
+                so_far = self.quality_sums[n]
+                last = float(so_far.values[-1]) if so_far.size else 0.0
+                so_far.append(carried_sums(last, new))
+            new = _pair(self.errors[n], candidate.errors, baseline.errors)
+            if new.size:
+                self.error_sums[n] = float(carried_sums(self.error_sums[n], new)[-1])
         return self
-
-    @staticmethod
-    def _pair(bets: RunningBets, candidate: Column, baseline: Column) -> None:
-        """The i-th candidate value against the i-th baseline value, for the new pairs."""
-        pairs = min(candidate.size, baseline.size)
-        if pairs > bets.count:
-            new = slice(bets.count, pairs)
-            cand = np.asarray(candidate.values[new], dtype=np.float64)
-            base = np.asarray(baseline.values[new], dtype=np.float64)
-            bets.extend(_unit(cand) - _unit(base))
 
     def running(self, n: int) -> tuple[RunningDifference, RunningDifference]:
         """Baseline n's quality and FAILED_OR_MISSING sequences against the candidate."""
-        candidate, baseline = self.arms[0], self.arms[n + 1]
-        quality, errors = self.quality[n], self.errors[n]
-        return (
-            RunningDifference(quality, _differences(candidate.quality, baseline.quality, quality)),
-            RunningDifference(errors, _differences(candidate.errors, baseline.errors, errors)),
-        )
+        quality = RunningDifference(self.quality[n], self.quality_sums[n].floats)
+        errors = RunningDifference(self.errors[n], np.array([self.error_sums[n]]))
+        return quality, errors
 
 
-def _differences(candidate: Column, baseline: Column, bets: RunningBets) -> FloatArray:
-    pairs = bets.count
-    return _unit(candidate.floats[:pairs]) - _unit(baseline.floats[:pairs])
+def _pair(bets: RunningBets, candidate: Column, baseline: Column) -> FloatArray:
+    """Move `bets` over the new pairs (the i-th candidate value against the i-th baseline
+    value) and return their differences."""
+    pairs = min(candidate.size, baseline.size)
+    new = slice(bets.count, max(pairs, bets.count))
+    cand = np.asarray(candidate.values[new], dtype=np.float64)
+    base = np.asarray(baseline.values[new], dtype=np.float64)
+    differences = _unit(cand) - _unit(base)
+    bets.extend(differences)
+    return differences
 
 
 _kept: LRUCache[str, History] = LRUCache(maxsize=KEPT)

@@ -134,14 +134,15 @@ class RunningBets:
 
 class RunningDifference:
     """The running sequence of a difference of means read as a `DifferenceSequence` would
-    be: `differences` are the matched differences it took, in order (a view, not a copy)."""
+    be: `sums` are the running sums of the matched differences it took (`carried_sums`),
+    all of them or, when only the last look is read, the last one."""
 
-    __slots__ = ("bets", "differences")
+    __slots__ = ("bets", "sums")
 
-    def __init__(self, bets: RunningBets, differences: FloatArray) -> None:
-        if differences.size != bets.count:
-            raise ValueError("the differences are not the ones the sequence took")
-        self.bets, self.differences = bets, differences
+    def __init__(self, bets: RunningBets, sums: FloatArray) -> None:
+        if bets.count and not sums.size:
+            raise ValueError("no running sum of the differences the sequence took")
+        self.bets, self.sums = bets, sums
 
     @property
     def pairs(self) -> int:
@@ -150,13 +151,21 @@ class RunningDifference:
     def last(self) -> Interval:
         if self.pairs == 0:
             return Interval(None, -1.0, 1.0)
-        estimate, low, high = self.at(np.array([self.pairs - 1]))
-        return Interval(float(estimate[0]), float(low[0]), float(high[0]))
+        low, high = self.bets.last()
+        return Interval(float(self.sums[-1] / self.pairs), low, high)
 
     def at(self, indices: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
         """(estimate, low, high) after pair t + 1 for each 0-based t (the running mean as
         `difference_sequence` sums it: one term at a time)."""
         at = np.asarray(indices, dtype=np.int64)
-        estimate: FloatArray = np.cumsum(self.differences)[at] / (at + 1)
+        if self.sums.size != self.pairs:
+            raise ValueError("only the last look is kept")
+        estimate: FloatArray = self.sums[at] / (at + 1)
         low, high = self.bets.bounds(at)
         return estimate, low, high
+
+
+def carried_sums(so_far: float, values: FloatArray) -> FloatArray:
+    """Running sums of `values` started from `so_far`, one addition a value in order: the
+    running sums of a stream cut into blocks are `np.cumsum` of the whole, bit for bit."""
+    return _carried_sum(so_far, values)

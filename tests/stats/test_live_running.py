@@ -11,7 +11,7 @@ import pytest
 from stats.decision.live import LiveArm, decide_live
 from stats.decision.policy import ShipPolicy
 from stats.live.means import difference_sequence
-from stats.live.running import RunningBets, RunningDifference
+from stats.live.running import RunningBets, RunningDifference, carried_sums
 from stats.sequential import betting_cs
 from tests.stats.betting_reference import reference_betting_cs
 
@@ -85,13 +85,29 @@ def test_the_running_difference_reads_as_the_difference_sequence() -> None:
     want = difference_sequence(cand, base, 0.1)
     differences = cand - base
     bets = _fed(differences, 0.1, rng, most=500)
-    seq = RunningDifference(bets, differences)
+    head = carried_sums(0.0, differences[:1_234])
+    sums = np.concatenate([head, carried_sums(float(head[-1]), differences[1_234:])])
+    seq = RunningDifference(bets, sums)
     picks = np.array([0, 17, 999, 2_999])
     for got, expected in zip(seq.at(picks), want.at(picks), strict=True):
         assert np.array_equal(got, expected)
     assert seq.last() == want.last() and seq.pairs == want.pairs
+    only_last = RunningDifference(bets, sums[-1:])
+    assert only_last.last() == want.last()
     with pytest.raises(ValueError):
-        RunningDifference(bets, differences[:10])
+        only_last.at(picks)
+    with pytest.raises(ValueError):
+        RunningDifference(bets, sums[:0])
+
+
+def test_running_sums_carried_over_blocks_are_the_whole_cumsum() -> None:
+    values = np.random.default_rng(8).uniform(-1.0, 1.0, 5_000)
+    carried, parts = 0.0, []
+    for start in range(0, values.size, 333):
+        part = carried_sums(carried, values[start : start + 333])
+        parts.append(part)
+        carried = float(part[-1])
+    assert np.array_equal(np.concatenate(parts), np.cumsum(values))
 
 
 @pytest.mark.parametrize(
@@ -117,9 +133,8 @@ def test_the_decision_off_the_running_sequences_is_the_one_off_the_values(
     for mine, theirs in ((cand.quality, base.quality), (cand.errors, base.errors)):
         pairs = min(mine.size, theirs.size)
         differences = mine[:pairs] - theirs[:pairs]
-        running.append(
-            RunningDifference(_fed(differences, 2 * policy.alpha, rng, 600), differences)
-        )
+        bets = _fed(differences, 2 * policy.alpha, rng, 600)
+        running.append(RunningDifference(bets, np.cumsum(differences)))
     want, want_sequences = decide_live(cand, [base], policy)
     got, got_sequences = decide_live(cand, [base], policy, running=[(running[0], running[1])])
     assert got == want
