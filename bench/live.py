@@ -17,7 +17,9 @@ ingest stamp of the last trace comparison 0's decision counted to a reader seein
 `graded_once` (no trace graded twice, and once the feed stopped every trace of each
 comparison still RUNNING graded: `drain_s` says how long that took),
 `rss_growth_mb` (the largest of the API's and the worker's growth after their first minute;
-null under a minute), `traces_per_s` (stored), `export_p99_ms`.
+null under a minute), `traces_per_s` (stored), `export_p99_ms`, and the CPU the processes
+used from the feed's start to the end of the drain: `api_cpu_us_per_trace` (a trace stored)
+and `worker_cpu_us_per_graded` (a grade row; null without `--postgres`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx
+import psutil
 from cryptography.fernet import Fernet
 from sqlalchemy import func, select, update
 
@@ -177,6 +180,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         feed_out, reads_out = workdir / "feed.json", workdir / "reads.json"
         spies = _spies(processes, args.profile, args.seconds)
+        cpu_before = _cpu_seconds(processes)
         clients = [
             _client("feed", api, member, str(args.comparisons), str(args.rate), str(until),
                     str(feed_out)),
@@ -196,6 +200,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             interval=0.2, what="every trace graded",
         )  # fmt: skip
         drain = time.time() - fed
+        cpu = {k: v - cpu_before.get(k, 0.0) for k, v in _cpu_seconds(processes).items()}
         async with maker() as session:
             rows = int(await session.scalar(select(func.count()).select_from(LiveGrade)) or 0)
             distinct = int(
@@ -229,6 +234,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "reads": len(reads["reads"]),
             "failed_exports": len(feed["failed"]),
             "failed_reads": len(reads["failed"]),
+            "api_cpu_us_per_trace": _per(cpu.get("api"), traces),
+            "worker_cpu_us_per_graded": _per(cpu.get("worker"), rows),
             "load": _load(),
         }
     finally:
@@ -262,6 +269,24 @@ def _spies(processes: Processes, profile: str | None, seconds: float) -> list[An
         )  # fmt: skip
         for label, process in processes.running.items()
     ]
+
+
+def _cpu_seconds(processes: Processes) -> dict[str, float]:
+    """CPU seconds (user + system, with their children) each process used so far."""
+    found = {}
+    for label, process in processes.running.items():
+        try:
+            one = psutil.Process(process.pid)
+            times = [one.cpu_times(), *(c.cpu_times() for c in one.children(recursive=True))]
+        except psutil.Error:
+            continue
+        found[label] = sum(t.user + t.system for t in times)
+    return found
+
+
+def _per(seconds: float | None, count: int) -> float | None:
+    """Microseconds of CPU a unit: CPU is what a shared host does not blur."""
+    return None if seconds is None or not count else round(seconds * 1e6 / count, 1)
 
 
 def _rounded(value: float | None) -> float | None:

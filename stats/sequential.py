@@ -83,12 +83,11 @@ def first_exclusions(y: FloatArray, alpha: float, grid: FloatArray) -> npt.NDArr
         step = y[:, start:stop][row] - grid[point][:, None]
         block_bets = bets[:, start:stop][row]
         # Products, not sums of logs: a factor is at least 1 − c, never 0; a capital that
-        # underflows to 0 could never have climbed back to 1/α.
-        up = up_so_far[:, None] * np.cumprod(
-            1.0 + np.minimum(block_bets, up_cap[point][:, None]) * step, axis=1
-        )
-        down = down_so_far[:, None] * np.cumprod(
-            1.0 - np.minimum(block_bets, down_cap[point][:, None]) * step, axis=1
+        # underflows to 0 could never have climbed back to 1/α. Multiplied one factor at a
+        # time from the capital so far, so the blocks do not change the rounding.
+        up = carried_product(up_so_far, 1.0 + np.minimum(block_bets, up_cap[point][:, None]) * step)
+        down = carried_product(
+            down_so_far, 1.0 - np.minimum(block_bets, down_cap[point][:, None]) * step
         )
         crossed = np.maximum(0.5 * up, 0.5 * down) >= target
         hit = crossed.any(axis=1)
@@ -100,11 +99,22 @@ def first_exclusions(y: FloatArray, alpha: float, grid: FloatArray) -> npt.NDArr
     return first
 
 
-def _bounds_from_exclusions(first: npt.NDArray[np.int64], n: int) -> tuple[FloatArray, FloatArray]:
-    """Running [low, high] on [0, 1] for one sequence from its grid points' exit times."""
+def carried_product(so_far: FloatArray, factors: FloatArray) -> FloatArray:
+    """Running products of each row's factors (rows × steps) started from `so_far`, one
+    multiplication a step in order, as a loop would: how the work is cut into blocks does
+    not change a single bit of the capital."""
+    rows = np.concatenate([so_far[:, None], factors], axis=1)
+    products: FloatArray = np.cumprod(rows, axis=1)[:, 1:]
+    return products
+
+
+def bounds_at(
+    first: npt.NDArray[np.int64], times: npt.NDArray[np.int64]
+) -> tuple[FloatArray, FloatArray]:
+    """[low, high] on [0, 1] of one sequence at the given (0-based) times from its grid
+    points' exit times (a point is in at t while its exit time is > t)."""
     size = first.size
     step = 1.0 / (size - 1)
-    times = np.arange(n)
     # The lowest grid point still in at t: the first j whose running max of exit times > t.
     from_below = np.maximum.accumulate(first)
     lowest = np.searchsorted(from_below, times, side="right")
@@ -113,12 +123,19 @@ def _bounds_from_exclusions(first: npt.NDArray[np.int64], n: int) -> tuple[Float
     empty = lowest >= size
     low = np.clip((lowest - 1) * step, 0.0, 1.0)
     high = np.clip((highest + 1) * step, 0.0, 1.0)
-    if empty.any():  # narrower than a step: keep the last bounds (or [0, 1] before any)
-        keep = np.where(~empty, times, -1)
-        keep = np.maximum.accumulate(keep)
-        low = np.where(keep >= 0, low[np.maximum(keep, 0)], 0.0)
-        high = np.where(keep >= 0, high[np.maximum(keep, 0)], 1.0)
+    if empty.any():  # narrower than a step: the bounds of the last time a point was in
+        last_in = int(first.max()) - 1
+        if last_in >= 0:
+            kept_low, kept_high = bounds_at(first, np.array([last_in]))
+            low[empty], high[empty] = kept_low[0], kept_high[0]
+        else:
+            low[empty], high[empty] = 0.0, 1.0
     return low, high
+
+
+def _bounds_from_exclusions(first: npt.NDArray[np.int64], n: int) -> tuple[FloatArray, FloatArray]:
+    """Running [low, high] on [0, 1] for one sequence from its grid points' exit times."""
+    return bounds_at(first, np.arange(n))
 
 
 def betting_cs(

@@ -80,9 +80,10 @@ BENCHES: dict[str, Bench] = {
     "finalize": Bench(("finalize_s", "hosted_runs_s", "worker_cpu_s")),
     "import_formats": Bench(("inspect_items_per_s", "promptfoo_items_per_s", "client_peak_rss_mb")),
     "live": Bench(
-        ("read_p99_ms", "decision_visible_ms", "traces_per_s"),
+        ("read_p99_ms", "decision_visible_ms", "traces_per_s", "api_cpu_us_per_trace"),
         services=(),
-        absent=("rss_growth_mb",),  # under a minute: no growth after the first minute
+        # under a minute: no growth after the first minute; SQLite: no worker process
+        absent=("rss_growth_mb", "worker_cpu_us_per_graded"),
     ),
     "portal": Bench(("verdict_visible_ms", "js_gzip_kb", "max_rows"), tools=("chromium",)),
     "read_cpu": Bench(

@@ -14,9 +14,8 @@ import numpy as np
 
 from server.decisions import live as live_decision
 from server.live.history import Grade, History
-from stats._arrays import FloatArray
 from stats.decision.live import LiveArm
-from stats.live.means import DifferenceSequence, thin
+from stats.live.means import SequenceNow, thin
 
 SEQUENCE_POINTS = 500
 
@@ -31,15 +30,14 @@ class Figures:
 
 
 def _arm(index: int, history: History) -> LiveArm:
-    mine = history.arm == index
-    passed = history.passed[mine]
+    columns = history.arms[index]
     return LiveArm(
         release=history.releases[index],
-        quality=passed[~np.isnan(passed)],
-        errors=history.failed[mine],
-        costs=history.cost_cents[mine],
-        output_tokens=history.output_tokens[mine],
-        latencies=history.duration_ms[mine],
+        quality=columns.quality.floats,
+        errors=columns.errors.floats,
+        costs=columns.costs.floats,
+        output_tokens=columns.output_tokens.floats,
+        latencies=columns.latencies.floats,
     )
 
 
@@ -56,25 +54,29 @@ def _arm_document(arm: LiveArm, traces: int) -> dict[str, Any]:
     }
 
 
-def _quality_times(history: History, index: int) -> FloatArray:
-    """When each quality value of an arm was graded (epoch seconds), in arrival order."""
-    times: FloatArray = history.graded_at[(history.arm == index) & ~np.isnan(history.passed)]
-    return times
-
-
-def _sequence(seq: DifferenceSequence, times: FloatArray) -> list[dict[str, Any]]:
+def _sequence(seq: SequenceNow, history: History) -> list[dict[str, Any]]:
+    """The first baseline's sequence at most SEQUENCE_POINTS points; pair t is reached
+    when the later of the two arms' t-th quality value is in."""
+    picks = np.array(thin(seq.pairs, SEQUENCE_POINTS), dtype=np.int64)
+    if picks.size == 0:
+        return []
+    estimates, lows, highs = seq.at(picks)
+    times = np.maximum(history.arms[0].quality_times(picks), history.arms[1].quality_times(picks))
+    stamps: dict[float, str] = {}  # a batch's grades share one time: formatted once
     points = []
-    for index in thin(seq.pairs, SEQUENCE_POINTS):
-        low, high = float(seq.low[index]), float(seq.high[index])
-        at = datetime.fromtimestamp(float(times[index]), UTC) if index < times.size else None
+    for index, estimate, low, high, at in zip(
+        picks.tolist(), estimates.tolist(), lows.tolist(), highs.tolist(), times.tolist(),
+        strict=True,
+    ):  # fmt: skip
         points.append(
             {
-                "at": at.isoformat() if at is not None else None,
+                "at": stamps.get(at)
+                or stamps.setdefault(at, datetime.fromtimestamp(at, UTC).isoformat()),
                 "traces": index + 1,
                 # The running mean may sit just outside the sequence (the sequence is
                 # intersected over time and weights the traces by their bets): drawn at
                 # the nearer end.
-                "estimate": min(max(float(seq.estimate[index]), low), high) * 100.0,
+                "estimate": min(max(estimate, low), high) * 100.0,
                 "low": low * 100.0,
                 "high": high * 100.0,
             }
@@ -96,15 +98,12 @@ def compute(
         raise ValueError("the history's arms are not the comparison's")
     cand = _arm(0, history)
     bases = [_arm(n + 1, history) for n in range(len(baselines))]
+    running = None
+    if history.alpha == 2.0 * live_decision.engine_policy(policy_document).alpha:
+        running = [history.running(n) for n in range(len(baselines))]
     document, sequences = live_decision.decide(
-        candidate=cand, baselines=bases, policy_document=policy_document
+        candidate=cand, baselines=bases, policy_document=policy_document, running=running
     )
     arms = [_arm_document(arm, traces.get(arm.release, 0)) for arm in (cand, *bases)]
-    # The pair count t is reached when the later of the two arms' t-th quality value is in.
-    sequence: list[dict[str, Any]] = []
-    if sequences:
-        cand_times, base_times = _quality_times(history, 0), _quality_times(history, 1)
-        pairs = min(cand_times.size, base_times.size)
-        times = np.maximum(cand_times[:pairs], base_times[:pairs])
-        sequence = _sequence(sequences[0], times)
+    sequence = _sequence(sequences[0], history) if sequences else []
     return Figures(arms, document, sequence)

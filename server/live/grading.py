@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import numpy as np
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -25,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.checks.evaluate import run_in_order
 from server.checks.spec import TRAJECTORY_KINDS, CheckKind
 from server.db import transaction, utcnow
+from server.decisions import live as live_decision
 from server.judges.rubric_grade import Case, grade_output
 from server.live import cursor, feedback_checks, figures, history, service
 from server.live.judging import Judging, open_judging
@@ -121,10 +121,9 @@ async def _traces_seen(
     if not backlog:
         return {}
     waiting = await cursor.waiting(session, row)
-    graded = np.bincount(grades.arm[grades.arm >= 0], minlength=len(grades.releases))
     return {
-        release: int(graded[index]) + waiting.get(release, 0)
-        for index, release in enumerate(grades.releases)
+        release: arm.traces + waiting.get(release, 0)
+        for release, arm in zip(grades.releases, grades.arms, strict=True)
     }
 
 
@@ -134,10 +133,16 @@ async def _history(
     """Every grade so far: the kept columns plus this batch's, or all read again when the
     kept ones do not hold exactly the rows the comparison counted before this batch."""
     releases = (row.candidate_release, *row.baseline_releases)
-    found = history.kept(row.id, graded=graded_before, releases=releases)
+    alpha = _alpha(row)
+    found = history.kept(row.id, graded=graded_before, releases=releases, alpha=alpha)
     if found is not None:
-        return found.extended(new)
-    return history.History.empty(releases).extended(await _all_grades(session, row.id))
+        return found.extend(new)
+    return history.History.empty(releases, alpha).extend(await _all_grades(session, row.id))
+
+
+def _alpha(row: LiveComparison) -> float:
+    """The level of the comparison's running sequences: 1 − 2α of its policy."""
+    return 2.0 * live_decision.engine_policy(row.ship_policy).alpha
 
 
 async def _all_grades(session: AsyncSession, live_id: str) -> list[history.Grade]:
@@ -212,8 +217,9 @@ async def grade_batch(
             row.graded += stored
             grades = await _history(session, row, graded_before, [_as_grade(v) for v in values])
         else:  # a grade row was there already: the stored rows are the truth
-            grades = history.History.empty((row.candidate_release, *row.baseline_releases))
-            grades = grades.extended(await _all_grades(session, row.id))
+            grades = history.History.empty(
+                (row.candidate_release, *row.baseline_releases), _alpha(row)
+            ).extend(await _all_grades(session, row.id))
             row.graded = grades.graded
         seen = await _traces_seen(session, row, grades, backlog=picked.backlog)
         shown = await asyncio.to_thread(

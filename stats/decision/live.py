@@ -38,7 +38,13 @@ from stats.decision.vocabulary import (
     VIOLATED,
     ZERO_BASELINE,
 )
-from stats.live.means import DifferenceSequence, Interval, difference_sequence, ratio_interval
+from stats.live.means import (
+    DifferenceSequence,
+    Interval,
+    SequenceNow,
+    difference_sequence,
+    ratio_interval,
+)
 from stats.live.quantiles import quantile_ratio_interval
 
 WARM_UP: Final = 20
@@ -85,14 +91,14 @@ def _scaled(value: float | None) -> float | None:
     return None if value is None else value * POINTS
 
 
-def _quality(seq: DifferenceSequence, policy: ShipPolicy, index: int) -> Criterion:
+def _quality(seq: SequenceNow, policy: ShipPolicy, index: int) -> Criterion:
     threshold = -policy.quality_margin_points
     if seq.pairs == 0:
         return Criterion(
             index, QUALITY, sp.PASS_RATE, UNCERTAIN, NOT_MEASURED, None, None, None, threshold
         )
     now = seq.last()
-    low, high = float(seq.low[-1]) * POINTS, float(seq.high[-1]) * POINTS
+    low, high = float(now.low or 0.0) * POINTS, float(now.high or 0.0) * POINTS
     status = status_of(low, high, met_above=threshold)
     return Criterion(
         index, QUALITY, sp.PASS_RATE, status, None, _scaled(now.estimate), low, high, threshold
@@ -158,10 +164,7 @@ def _ratio_criterion(
     )
 
 
-def _failed_or_missing(
-    candidate: LiveArm, baseline: LiveArm, guardrail: Guardrail, policy: ShipPolicy, index: int
-) -> Criterion:
-    seq = difference_sequence(candidate.errors, baseline.errors, 2.0 * policy.alpha)
+def _failed_or_missing(seq: SequenceNow, guardrail: Guardrail, index: int) -> Criterion:
     threshold = guardrail.threshold
     if seq.pairs == 0:
         return Criterion(
@@ -175,7 +178,8 @@ def _failed_or_missing(
             None,
             threshold,
         )
-    low, high = float(seq.low[-1]) * POINTS, float(seq.high[-1]) * POINTS
+    now = seq.last()
+    low, high = float(now.low or 0.0) * POINTS, float(now.high or 0.0) * POINTS
     status = MET if high <= threshold else VIOLATED if low > threshold else UNCERTAIN
     return Criterion(
         index,
@@ -183,7 +187,7 @@ def _failed_or_missing(
         sp.FAILED_OR_MISSING,
         status,
         None,
-        _scaled(seq.last().estimate),
+        _scaled(now.estimate),
         low,
         high,
         threshold,
@@ -197,14 +201,22 @@ def criteria_against(
     *,
     index: int,
     bounds: dict[str, float] | None = None,
-) -> tuple[list[Criterion], DifferenceSequence]:
-    """Every criterion against one baseline, and the quality sequence they were read off."""
-    seq = quality_sequence(candidate, baseline, policy)
+    running: tuple[SequenceNow, SequenceNow] | None = None,
+) -> tuple[list[Criterion], SequenceNow]:
+    """Every criterion against one baseline, and the quality sequence they were read off.
+    `running`: the quality and FAILED_OR_MISSING sequences at 1 − 2α, kept up to date by
+    the caller (`stats.live.running`), in place of computing them from every value."""
+    seq: SequenceNow = running[0] if running else quality_sequence(candidate, baseline, policy)
     quality = _quality(seq, policy, index)
     found = [quality]
     for guardrail in policy.guardrails:
         if guardrail.metric == sp.FAILED_OR_MISSING:
-            found.append(_failed_or_missing(candidate, baseline, guardrail, policy, index))
+            errors: SequenceNow = (
+                running[1]
+                if running
+                else difference_sequence(candidate.errors, baseline.errors, 2.0 * policy.alpha)
+            )
+            found.append(_failed_or_missing(errors, guardrail, index))
         else:
             found.append(
                 _ratio_criterion(
@@ -243,19 +255,29 @@ def decide_live(
     policy: ShipPolicy | None = None,
     *,
     bounds: dict[str, float] | None = None,
-) -> tuple[Decision, list[DifferenceSequence]]:
+    running: Sequence[tuple[SequenceNow, SequenceNow]] | None = None,
+) -> tuple[Decision, list[SequenceNow]]:
     """The decision now, and each baseline's quality sequence. `bounds`: the largest
     cost / output tokens a trace is counted at (else fixed from the first baseline values).
-    The decision's `n` is the fewest traces of any arm."""
+    `running`: each baseline's quality and FAILED_OR_MISSING sequences at 1 − 2α, kept up
+    to date by the caller (the same bounds as from the values). The decision's `n` is the
+    fewest traces of any arm."""
     policy = policy or ShipPolicy()
     problem = sp.validate(policy)
     if problem is not None:
         raise ValueError(f"{problem.field}: {problem.message}")
     criteria: list[Criterion] = []
     needed: list[int | None] = []
-    sequences: list[DifferenceSequence] = []
+    sequences: list[SequenceNow] = []
     for index, baseline in enumerate(baselines):
-        found, seq = criteria_against(candidate, baseline, policy, index=index, bounds=bounds)
+        found, seq = criteria_against(
+            candidate,
+            baseline,
+            policy,
+            index=index,
+            bounds=bounds,
+            running=running[index] if running else None,
+        )
         criteria.extend(found)
         sequences.append(seq)
         quality = found[0]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,23 @@ class DifferenceSequence:
         if self.pairs == 0:
             return Interval(None, -1.0, 1.0)
         return Interval(float(self.estimate[-1]), float(self.low[-1]), float(self.high[-1]))
+
+    def at(self, indices: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """(estimate, low, high) after pair t + 1 for each 0-based t."""
+        at = np.asarray(indices, dtype=np.int64)
+        return self.estimate[..., at], self.low[..., at], self.high[..., at]
+
+
+class SequenceNow(Protocol):
+    """What the decision and the drawn sequence read of a difference sequence: this and
+    `stats.live.running.RunningDifference` (the same bounds, kept up to date) answer it."""
+
+    @property
+    def pairs(self) -> int: ...
+
+    def last(self) -> Interval: ...
+
+    def at(self, indices: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]: ...
 
 
 def _unit(values: npt.ArrayLike, name: str) -> FloatArray:

@@ -30,7 +30,7 @@ async def _from_grade_rows(backend: Backend, live_id: str) -> figures.Figures:
             candidate=row.candidate_release,
             baselines=row.baseline_releases,
             policy_document=row.ship_policy,
-            history=history.History.empty(releases).extended(rows),
+            history=history.History.empty(releases, grading._alpha(row)).extend(rows),
             traces={},
         )
 
@@ -51,7 +51,7 @@ async def test_what_a_batch_shows_is_what_the_grade_rows_say(backend: Backend) -
     total = 0
     for round_ in range(4):
         if round_ == 2:  # a stale keep: columns of 3 grades while the row counts more
-            stale = history.History.empty(("v2", "v1")).extended(
+            stale = history.History.empty(("v2", "v1"), 0.1).extend(
                 [history.Grade("v2", 0.0, False, 0, 0, 1.0, utcnow())] * 3
             )
             history.keep(live["id"], stale)
