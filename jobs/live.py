@@ -1,8 +1,8 @@
 """Job: grade a workspace's live comparisons' new traces in batches (docs/live.md).
 
 Queued by trace ingest (`server/traces/receiver.py`) with a job id per workspace and
-quarter second, so a burst of exports makes one job; a job that graded something queues
-the next quarter's, so traces stored while it ran are not left waiting for more traffic,
+second (`hooks.SLICE_SECONDS`), so a burst of exports makes one job; a job that graded
+something queues the next second's, so traces stored while it ran are not left waiting for more traffic,
 and a settle check two minutes on (`hooks.queue_settle_check`, server/live/cursor.py).
 """
 
