@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import httpx
+import aiohttp
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 
@@ -67,6 +67,14 @@ def export(service: str, release: str, passes: list[bool]) -> bytes:
     return body
 
 
+def _session(connections: int) -> aiohttp.ClientSession:
+    """aiohttp's client (the provider path's): these clients share the API's two cores, and
+    httpx's pool took ~4 ms of CPU a request at 50 connections, aiohttp's ~0.3
+    (bench/soak_load.py)."""
+    connector = aiohttp.TCPConnector(limit=connections, keepalive_timeout=60)
+    return aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60))
+
+
 def pattern(share: float, start: int, n: int) -> list[bool]:
     """Outcomes `start`..`start + n` of a stream passing exactly `share` of every prefix."""
     return [int((start + i + 1) * share) > int((start + i) * share) for i in range(n)]
@@ -76,17 +84,18 @@ async def feed(base_url: str, token: str, comparisons: int, rate: int, until: fl
     per_tick = max(2, round(rate * TICK_SECONDS / (2 * comparisons)))
     exports: list[list[float]] = []  # [time, ms]
     headers = {"Content-Type": "application/x-protobuf", "Authorization": f"Bearer {token}"}
-    limits = httpx.Limits(max_connections=4 * comparisons)
     failed: list[str] = []
-    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as client:
+    url = base_url + "/v1/traces"
+    async with _session(4 * comparisons) as client:
 
         async def post(n: int, release: str, passes: list[bool]) -> None:
             began = time.time()
             body = export(f"svc{n}", release, passes)
             try:
-                answer = await client.post("/v1/traces", content=body, headers=headers)
-                code = None if answer.status_code == 200 else f"HTTP_{answer.status_code}"
-            except httpx.HTTPError as exc:
+                async with client.post(url, data=body, headers=headers) as answer:
+                    await answer.read()
+                    code = None if answer.status == 200 else f"HTTP_{answer.status}"
+            except (aiohttp.ClientError, TimeoutError) as exc:
                 code = type(exc).__name__
             if code is not None:
                 failed.append(code)
@@ -115,10 +124,8 @@ async def readers(
     decided: dict[str, Any] = {}
     failed: list[str] = []
     headers = {"Authorization": f"Bearer {token}"}
-    limits = httpx.Limits(max_connections=count, max_keepalive_connections=count)
-    async with httpx.AsyncClient(
-        base_url=base_url, headers=headers, limits=limits, timeout=60
-    ) as client:
+    url = base_url + "/graphql"
+    async with _session(count) as client:
 
         async def reader(index: int) -> None:
             live_id = ids[index % len(ids)]
@@ -126,15 +133,17 @@ async def readers(
             while time.time() < until:
                 began = time.time()
                 try:
-                    answer = await client.post("/graphql", json=body)
-                    found = answer.json()
-                except (httpx.HTTPError, ValueError) as exc:
+                    async with client.post(url, json=body, headers=headers) as answer:
+                        raw = await answer.read()
+                        ms = (time.time() - began) * 1000
+                        status = answer.status
+                    found = json.loads(raw)
+                except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
                     failed.append(type(exc).__name__)
                     await asyncio.sleep(pause)
                     continue
-                ms = (time.time() - began) * 1000
-                if answer.status_code != 200 or found.get("errors"):
-                    failed.append(str(found.get("errors") or answer.status_code)[:200])
+                if status != 200 or found.get("errors"):
+                    failed.append(str(found.get("errors") or status)[:200])
                 else:
                     reads.append([began, ms])
                     page = found["data"]["liveComparison"]
