@@ -15,6 +15,7 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
+from scipy.optimize import brentq
 from scipy.special import expit
 
 from stats._arrays import FloatArray, IntArray, as_ints
@@ -100,10 +101,6 @@ def _tilt(values: IntArray, counts: IntArray, target: int) -> float:
     upper = 1.0 / float(values.max())
     while excess(upper) < 0.0:
         upper *= 2.0
-    # Imported here, not at the top: scipy.optimize is ~0.3 s of CPU at every process's start
-    # (each `shipwise serve`, `worker` and CLI command imports stats), and few calls get here.
-    from scipy.optimize import brentq
-
     return float(brentq(excess, 0.0, upper, xtol=1e-12, rtol=1e-10))
 
 

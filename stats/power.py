@@ -8,6 +8,7 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
+from scipy.optimize import brentq
 from scipy.special import ndtr, ndtri
 
 from stats import reasons
@@ -72,10 +73,6 @@ def unpaired_mde(pass_rate: float, n: int, *, alpha: float = 0.05, power: float 
 
     if shortfall(room) < 0.0:
         return Mde(float(room), reasons.POWER_NOT_REACHABLE)
-    # Imported here, not at the top: scipy.optimize is ~0.3 s of CPU at every process's start
-    # (each `shipwise serve`, `worker` and CLI command imports stats), and few calls get here.
-    from scipy.optimize import brentq
-
     return Mde(float(brentq(shortfall, 1e-12, room, xtol=1e-12, rtol=1e-12)))
 
 
