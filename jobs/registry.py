@@ -50,7 +50,11 @@ def build_registry(settings: Settings) -> JobRegistry:
                 run_at_startup=True,
             ),
             PeriodicJob("sweep_webhooks", timedelta(minutes=1), run_at_startup=True),
-            PeriodicJob("sweep_verdicts", timedelta(minutes=5), run_at_startup=True),
+            PeriodicJob(
+                "sweep_verdicts",
+                timedelta(seconds=settings.verdict_sweep_seconds),
+                run_at_startup=True,
+            ),
             PeriodicJob("erase_stale_cases", timedelta(hours=1), run_at_startup=True),
         ),
         timeout_seconds=settings.job_timeout_seconds,

@@ -1,5 +1,6 @@
 """The composition root: settings → database, runtime adapters, schema and routes; the one
-module of `server` that imports `jobs` (the registry the embedded runtime runs, the worker)."""
+module of `server` that imports `jobs` (the registry the embedded runtime runs) but for
+`shipwise worker`, which runs `jobs.main` without the API's imports."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Route, WebSocketRoute
 
-from jobs.main import run as run_jobs
 from jobs.registry import build_registry
 from server.api.http import persisted
 from server.api.http.body_limit import BodyLimitMiddleware
@@ -187,8 +187,3 @@ def create_app(settings: Settings, *, tune_gc: bool = False) -> Starlette:
         ],
         lifespan=lifespan,
     )
-
-
-def run_worker(settings: Settings) -> None:
-    """`shipwise worker`: block running every job on Redis until SIGTERM/SIGINT."""
-    run_jobs(settings)

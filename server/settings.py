@@ -52,6 +52,18 @@ class Settings(BaseSettings):
     queue_name: str = Field(
         "arq:queue", description="The Redis job queue; deployments sharing a Redis each use one."
     )
+    verdict_sweep_seconds: int = Field(
+        300,
+        gt=0,
+        description="How often the verdict sweep queues a finalization whose job was lost "
+        "(a divisor of a minute or an hour: it runs as a cron job).",
+    )
+    verdict_settle_seconds: int = Field(
+        60,
+        ge=0,
+        description="How long after its end a comparison is left to its own finalization job "
+        "(and hosted runs to theirs) before the verdict sweep queues another.",
+    )
     dispatch_lease_seconds: int = Field(
         30, description="How long a silent dispatcher keeps a comparison before another may."
     )

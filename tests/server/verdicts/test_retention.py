@@ -11,11 +11,15 @@ from bench.kit.factories import make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import finalized, scorecard_of, scripted_setup, wait_finalized
 from jobs.erasure import erase_stale_cases
+from jobs.registry import build_registry
 from jobs.verdict_sweep import sweep_verdicts
+from jobs.worker import cron_fields
 from server.comparisons.models import Comparison, ComparisonCase, Trial
 from server.db import utcnow
+from server.settings import Settings
 from server.verdicts.models import ComparisonVerdict
 from server.workspaces.roles import Role
+from tests.server.dispatch.by_hand import HeldQueue
 from tests.server.verdicts.test_finalize import FINALIZE, unfinalize
 
 LOOKS = "query($id: ID!) { dataset(id: $id) { latestVersion { holdoutLooks } } }"
@@ -134,3 +138,41 @@ async def test_a_lost_finalization_job_is_queued_again_by_the_sweep(backend: Bac
     )
     state = await wait_finalized(backend, ws.owner, comparison_id)
     assert state["verdictState"] == "FINALIZED"
+
+
+async def test_the_sweep_waits_the_settle_time_the_settings_give(backend: Backend) -> None:
+    """`SHIPWISE_VERDICT_SETTLE_SECONDS`: a comparison ended 20 s ago is left to its own job
+    under the default minute, and queued under a 5 s settle (what bench/soak.py's smoke run
+    sets, with the sweep every 5 s)."""
+    ws = await make_workspace(backend.sessionmaker)
+    setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 3, ["F"] * 3])
+    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
+    await unfinalize(backend, comparison_id)
+    async with backend.sessionmaker() as session, session.begin():
+        await session.execute(
+            update(Comparison)
+            .where(Comparison.id == comparison_id)
+            .values(ended_at=utcnow() - timedelta(seconds=20))
+        )
+    watching = HeldQueue()
+    ctx = {"sessionmaker": backend.sessionmaker, "queue": watching}
+    default = backend.settings.model_copy(update={"verdict_settle_seconds": 60})
+    assert await sweep_verdicts({**ctx, "settings": default}) == 0
+    assert await sweep_verdicts(ctx) == 0  # no settings: the same minute
+    assert watching.enqueued == []
+
+    quick = backend.settings.model_copy(update={"verdict_settle_seconds": 5})
+    assert await sweep_verdicts({**ctx, "settings": quick}) == 1
+    assert [(name, args) for name, args, *_ in watching.enqueued] == [
+        ("finalize_comparison", (comparison_id,))
+    ]
+
+
+def test_the_verdict_sweep_runs_on_the_period_the_settings_give() -> None:
+    def period(settings: Settings) -> timedelta:
+        jobs = {job.name: job.every for job in build_registry(settings).periodic}
+        return jobs["sweep_verdicts"]
+
+    assert period(Settings()) == timedelta(minutes=5)
+    assert period(Settings(verdict_sweep_seconds=5)) == timedelta(seconds=5)
+    assert cron_fields(period(Settings(verdict_sweep_seconds=5)))["second"] == set(range(0, 60, 5))
