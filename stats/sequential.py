@@ -40,9 +40,9 @@ GRID_POINTS: Final = 1001
 """Candidate means on [0, 1]: a step of 0.002 in difference units (0.2 points)."""
 TRUNCATION: Final = 0.5
 """c: a bet never risks more than half the capital."""
-_CHUNK_ELEMENTS: Final = 1 << 21
+CHUNK_ELEMENTS: Final = 1 << 21
 """Working-set bound: (sequence, grid point) pairs still in × observations per block."""
-_FIRST_BLOCK: Final = 16
+FIRST_BLOCK: Final = 16
 DECISION_TOLERANCE: Final = 1e-9
 """Bounds are grid points mapped by 2m − 1: a bound "beyond ε" must be beyond it by more
 than float noise (2 · 0.495 − 1 is −0.0100000000000000009, which is not beyond −0.01)."""
@@ -77,9 +77,9 @@ def first_exclusions(y: FloatArray, alpha: float, grid: FloatArray) -> npt.NDArr
     point = np.tile(np.arange(grid.size), rows)
     up_so_far = np.ones(row.size)
     down_so_far = np.ones(row.size)
-    start, width = 0, _FIRST_BLOCK
+    start, width = 0, FIRST_BLOCK
     while start < n and row.size:
-        stop = min(n, start + max(1, min(width, _CHUNK_ELEMENTS // row.size)))
+        stop = min(n, start + max(1, min(width, CHUNK_ELEMENTS // row.size)))
         step = y[:, start:stop][row] - grid[point][:, None]
         block_bets = bets[:, start:stop][row]
         # Products, not sums of logs: a factor is at least 1 − c, never 0; a capital that

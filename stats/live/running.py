@@ -21,8 +21,8 @@ import numpy.typing as npt
 from stats._arrays import FloatArray
 from stats.live.means import Interval
 from stats.sequential import (
-    _CHUNK_ELEMENTS,
-    _FIRST_BLOCK,
+    CHUNK_ELEMENTS,
+    FIRST_BLOCK,
     GRID_POINTS,
     TRUNCATION,
     bounds_at,
@@ -83,9 +83,9 @@ class RunningBets:
             raise ValueError("x must lie in [-1, 1]")
         y = np.clip((values + 1.0) / 2.0, 0.0, 1.0)
         bets = self._bets(y)
-        start, width = 0, _FIRST_BLOCK
+        start, width = 0, FIRST_BLOCK
         while start < y.size and self._in.size:
-            stop = min(y.size, start + max(1, min(width, _CHUNK_ELEMENTS // self._in.size)))
+            stop = min(y.size, start + max(1, min(width, CHUNK_ELEMENTS // self._in.size)))
             self._walk(y[start:stop], bets[start:stop], self.count + start)
             start, width = stop, width * 2
         self.count += int(y.size)
