@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.audit import service as audit
@@ -179,17 +179,20 @@ async def get_page(
     )
 
 
+_WATCHING: Final = (
+    select(LiveComparison.id)
+    .where(
+        LiveComparison.workspace_id == bindparam("workspace_id"),
+        LiveComparison.status == LiveStatus.RUNNING.value,
+    )
+    .limit(1)
+)
+"""Built once: it runs in every export's storing transaction."""
+
+
 async def is_watching(*, session: AsyncSession, workspace_id: str) -> bool:
     """Whether any live comparison of the workspace is RUNNING (ingest then queues grading)."""
-    found = await session.scalar(
-        select(LiveComparison.id)
-        .where(
-            LiveComparison.workspace_id == workspace_id,
-            LiveComparison.status == LiveStatus.RUNNING.value,
-        )
-        .limit(1)
-    )
-    return found is not None
+    return await session.scalar(_WATCHING, {"workspace_id": workspace_id}) is not None
 
 
 async def running(*, session: AsyncSession, workspace_id: str) -> list[LiveComparison]:

@@ -7,9 +7,9 @@ its stored spans plus the request's new ones, each read once."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import delete, func, select, tuple_, update
+from sqlalchemy import bindparam, delete, func, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.db import utcnow
@@ -34,16 +34,16 @@ async def prices_of(*, session: AsyncSession, workspace_id: str) -> Prices:
     return {model: (inp, out) for model, inp, out in rows.all()}
 
 
+_PRICES_STAMP: Final = select(func.count(), func.max(ModelPrice.updated_at)).where(
+    ModelPrice.workspace_id == bindparam("workspace_id")
+)
+"""Built once: it runs in every export's storing transaction."""
+
+
 async def prices_stamp(*, session: AsyncSession, workspace_id: str) -> tuple[Any, ...]:
     """What changes whenever the workspace's prices do (`setModelPrices` writes each price it
     sets with the time): how many there are and when the last was set."""
-    row = (
-        await session.execute(
-            select(func.count(), func.max(ModelPrice.updated_at)).where(
-                ModelPrice.workspace_id == workspace_id
-            )
-        )
-    ).one()
+    row = (await session.execute(_PRICES_STAMP, {"workspace_id": workspace_id})).one()
     return tuple(row)
 
 
