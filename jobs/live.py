@@ -2,8 +2,9 @@
 
 Queued by trace ingest (`server/traces/receiver.py`) with a job id per workspace and
 second (`hooks.SLICE_SECONDS`), so a burst of exports makes one job; a job that graded
-something queues the next second's, so traces stored while it ran are not left waiting for more traffic,
-and a settle check two minutes on (`hooks.queue_settle_check`, server/live/cursor.py).
+something queues the next second's, so traces stored while it ran are not left waiting for
+more traffic, and a settle check two minutes on (`hooks.queue_settle_check`,
+server/live/cursor.py).
 """
 
 from __future__ import annotations

@@ -57,10 +57,15 @@ async def test_a_field_of_the_read_model_is_what_plan_schema_and_stamp_see(
         assert all(c["label"].endswith(MARK) for c in answer["comparison"]["cohorts"])
     assert direct == schema
 
-    async with postgres_backend.state.engine.connect() as connection:
-        stamp = await cached_comparison.read_stamp(
-            connection, workspace_id=ws.id, arguments=variables, max_page_size=100
-        )
+    connections = postgres_backend.state.page_connections
+    assert connections is not None  # PostgreSQL: stamps are read on the driver's connection
+    stamp = await cached_comparison.read_stamp(
+        connections.fetch,
+        dialect="postgresql",
+        workspace_id=ws.id,
+        arguments=variables,
+        max_page_size=100,
+    )
     assert stamp is not None and isinstance(stamp[0], ComparisonPageRead)
     assert stamp[0].label == MARK
 
