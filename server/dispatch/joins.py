@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import db_retry
 from server.dispatch import ranges
 from server.runtime.interfaces import JobQueue
 
@@ -28,8 +29,12 @@ def dispatch_job_id(comparison_id: str, suffix: str) -> str:
 
 
 async def _free(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str) -> int:
-    async with sessionmaker() as session:
-        return await ranges.free_count(session, comparison_id)
+    return await db_retry.unit(
+        sessionmaker,
+        lambda session: ranges.free_count(session, comparison_id),
+        what="a count of free ranges",
+        write=False,
+    )
 
 
 async def enqueue(queue: JobQueue, comparison_id: str, suffix: str, **job: Any) -> None:
