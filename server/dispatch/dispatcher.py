@@ -162,18 +162,13 @@ class Dispatcher:
                 publisher=self.publisher,
             )
             await joins.invite(self.sessionmaker, self.queue, self.comparison_id)
-
-            async def call(item: WorkItem, trial_id: int) -> TrialOutcome:
-                outcome = await self.run_trial(plan, item, trial_id, self.delivery_id)
-                return books.answered(item, outcome)
-
             await self.keepalive.extend_slots()
             pipeline = Pipeline(
                 comparison_id=self.comparison_id,
                 pending=deque(first),
                 window=self.window_of(plan),
                 admit=books.admit,
-                call=call,
+                call=lambda item, trial_id: self.run_trial(plan, item, trial_id, self.delivery_id),
                 recorder=Recorder(books.record),
                 upkeep=self.keepalive.upkeep,
                 abandon=self.keepalive.abandon_waits,

@@ -118,20 +118,6 @@ class Books:
         self.looks = Looks(sessionmaker, plan.comparison, cohorts=len(plan.cohorts))
         self.fresh_cohorts: set[int] = set()
         """Cohorts admitted to since the last record: that record shows them RUNNING."""
-        self._connection_of = {i: c.connection.id for i, c in plan.cohorts.items()}
-        self.unrecorded: dict[str, int] = {}
-        """Spend by connection of answered calls not yet handed to a record (`answered` adds,
-        `record` takes away before its first statement): admission's caps count it."""
-        self._spent_by: dict[int, str] = {}
-        """Trial id → its connection, for the answered calls with a cost in `unrecorded`."""
-
-    def answered(self, item: WorkItem, outcome: TrialOutcome) -> TrialOutcome:
-        """A call's outcome, its spend now known to this delivery's caps."""
-        if outcome.cost_micros:
-            connection = self._connection_of[item.cohort_index]
-            self.unrecorded[connection] = self.unrecorded.get(connection, 0) + outcome.cost_micros
-            self._spent_by[outcome.trial_id] = connection
-        return outcome
 
     async def admit(self, batch: list[WorkItem]) -> tuple[list[int], Stop | None]:
         claims, tokens = self.held.admitting(batch)
@@ -144,7 +130,6 @@ class Books:
                 claims=claims,
                 tokens=tokens,
                 delivery_id=self.delivery_id,
-                unrecorded=lambda: self.unrecorded,
             ),
             what="an admission",
         )
@@ -154,11 +139,6 @@ class Books:
         return ids, stop
 
     async def record(self, outcomes: list[TrialOutcome]) -> None:
-        if self._spent_by:  # these outcomes' spend is the record's now, not admission's
-            for outcome in outcomes:
-                connection = self._spent_by.pop(outcome.trial_id, None)
-                if connection is not None:
-                    self.unrecorded[connection] -= outcome.cost_micros
         fresh, self.fresh_cohorts = self.fresh_cohorts, set()
         claims, finished = self.held.recording(outcomes)
         snapshot = await db_retry.unit(

@@ -3,10 +3,7 @@
 Admission checkpoints trials (in case-major order) ahead of the callers: up to `window` in
 flight plus `prefetch` (a window) admitted and waiting, so a caller that finishes finds its
 next trial ready while the database admits the following ones (batches grow with the load;
-the first is one window, so the callers start while the prefetch is admitted). Admission's
-room counts the trials whose spend its cap check cannot see — not yet answered, or in the
-batch being recorded — while answered trials waiting for a record are counted by the caps
-themselves (`holdings.Books.unrecorded`): a batch filling never holds admission back.
+the first is one window, so the callers start while the prefetch is admitted).
 Callers put outcomes on the recorder's queue: every admitted trial ends as one, whatever its
 call does (a call that breaks records `comparison_dispatch_internal`). A cap or a cancel
 found at admission ends admission; what was admitted before it is still sent (admission is
@@ -57,10 +54,8 @@ class SliceResult:
 
 @dataclass
 class _State:
-    unanswered: int = 0
-    """Admitted, no outcome yet (in flight or waiting for a caller)."""
-    unrecorded: int = 0
-    """Admitted, not yet recorded (committed)."""
+    outstanding: int = 0
+    """Admitted, not yet recorded."""
     unsent: int = 0
     dropping: bool = False
     """Admitted trials not yet taken are given back unsent (a stop)."""
@@ -105,15 +100,9 @@ class Pipeline:
         self.capacity = (
             self.window + (self.window if prefetch is None else prefetch) + recorder.flush_every
         )
-        """Admitted with a spend admission cannot see, at most: in flight, waiting for a
-        caller, and the batch being recorded (the answered calls not yet handed to a record
-        are counted by the caps: `holdings.Books.unrecorded`). It bounds how far admission
-        runs ahead of the spend it sees, so a cap (checked post hoc at admission) overshoots
-        by at most this many calls; the batch filling no longer holds admission back."""
-        self.backlog = 2 * self.capacity
-        """Admitted and not yet recorded, at most: what a crash can leave ambiguous. Twice
-        the capacity, so the batch filling while another records (each as large as the
-        answers that came during a record) leaves the callers a window and more."""
+        """Admitted and not yet recorded, at most: in flight, waiting for a caller, and one
+        batch filling. It bounds how far admission runs ahead of recorded spend, so a cap
+        (checked post hoc at admission) overshoots by at most this many calls."""
         self._admit = admit
         self._call = call
         self.recorder = recorder
@@ -213,10 +202,8 @@ class Pipeline:
                     return
                 self.pending.extend(more)
                 continue
-            room = self._room()
-            # Less than a window of room while the callers have trials queued: wait for
-            # more, so admissions stay few and large.
-            if room < 1 or (room < min(self.window, len(self.pending)) and not self.calls.empty()):
+            room = self.capacity - state.outstanding
+            if room < 1:
                 state.room.clear()
                 # asyncio.wait, not asyncio.timeout: on Python 3.11 an inner timeout expiring
                 # with an outer cancel (the job's timeout) in one loop turn swallows the cancel.
@@ -237,8 +224,7 @@ class Pipeline:
                 self._halt_with(stop)
                 return
             admitted = True
-            state.unanswered += len(ids)
-            state.unrecorded += len(ids)
+            state.outstanding += len(ids)
             for item, trial_id in zip(batch, ids, strict=True):
                 self.calls.put_nowait((item, trial_id))
 
@@ -268,26 +254,13 @@ class Pipeline:
             )
             return TrialOutcome.failed(trial_id, DispatchError.DISPATCH_INTERNAL.value)
 
-    def _room(self) -> int:
-        state = self.state
-        return min(
-            self.capacity - state.unanswered - self.recorder.recording,
-            self.backlog - state.unrecorded,
-        )
-
     def _finished(self, outcome: TrialOutcome) -> None:
-        state = self.state
         if not outcome.sent:
-            state.unsent += 1
-        state.unanswered -= 1
+            self.state.unsent += 1
         self.recorder.queue.put_nowait(outcome)
-        # Admission waiting for room goes on once a window's worth is free, or at once
-        # when the callers have nothing queued: batches stay large, callers stay busy.
-        if not state.room.is_set() and (self._room() >= self.window or self.calls.empty()):
-            state.room.set()
 
     def _recorded(self, count: int) -> None:
-        self.state.unrecorded -= count
+        self.state.outstanding -= count
         self.state.room.set()
 
     async def _upkeep_loop(self) -> None:

@@ -34,8 +34,6 @@ class Recorder:
         self._flush_interval = flush_interval
         self.on_recorded: Callable[[int], None] = lambda _: None
         """Called with a batch's size once it is committed."""
-        self.recording = 0
-        """The size of the batch being written now (0: none)."""
 
     async def run(self) -> None:
         buffer: list[TrialOutcome] = []
@@ -76,9 +74,5 @@ class Recorder:
                 or time.monotonic() - opened >= self._flush_interval
             ):
                 batch, buffer = buffer, []
-                self.recording = len(batch)
-                try:
-                    await self._record(batch)
-                finally:
-                    self.recording = 0
+                await self._record(batch)
                 self.on_recorded(len(batch))

@@ -14,7 +14,7 @@ comparison → cohorts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -68,19 +68,13 @@ async def admit(
     claims: Sequence[ranges.Claim],
     tokens: Sequence[int],
     delivery_id: str,
-    unrecorded: Callable[[], Mapping[str, int]] | None = None,
 ) -> tuple[list[int], StopReason | ComparisonStatus | None]:
     """Checkpoint `items` (of `claims`, each under its range's fencing token in `tokens`) as
     ADMITTED unless the run must stop; (trial ids, why it stops). A cap found here is
     recorded as the run's pending stop, so every other delivery stops at its next admission.
     Three statements when no connection has a monthly cap and no daily budget is set: the
     range rows locked, the comparison row locked (with its experiment's budget) and the
-    insert. (The insert goes after the lock: its foreign key takes a key-share lock on the
-    comparison row, which two admissions could not both upgrade.) `unrecorded` gives, once
-    the comparison row is locked, the spend by connection of this delivery's answered calls
-    not yet handed to a record: read after the lock, none of it can be in a committed record
-    the row shows (a batch leaves it before its record starts), so the caps count every
-    answered call once."""
+    insert."""
     await ranges.lock(session, plan.comparison.id, claims, shared=True)
     row = (
         await session.execute(
@@ -100,7 +94,6 @@ async def admit(
         comparison=comparison,
         cohorts=list(plan.cohorts.values()),
         daily_budget_micros=daily_budget,
-        unrecorded=unrecorded() if unrecorded is not None else None,
     )
     if stop is not None:
         comparison.pending_stop = stop.value

@@ -1,7 +1,5 @@
 """Spend limits that stop further calls: the comparison's cap, each connection's monthly
-cap and the experiment's daily budget. Post-hoc: spend is known once calls are answered —
-the recorded spend, and at a delivery's admission also its answered calls not yet handed to
-a record (`server.dispatch.holdings.Books.unrecorded`).
+cap and the experiment's daily budget. Post-hoc: spend is known once outcomes are recorded.
 
 Dispatch reads the spend ledgers (`ledgers`: one row per limit); the month-to-date figures
 shown elsewhere (preview, connections) still sum the trial rows. A run a cap stopped names
@@ -9,7 +7,7 @@ the connections whose caps it reached (`Comparison.cappedConnections`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -37,16 +35,11 @@ async def stop_reason(
     comparison: Comparison,
     cohorts: Sequence[Cohort],
     daily_budget_micros: int | None | object = ...,
-    unrecorded: Mapping[str, int] | None = None,
 ) -> StopReason | None:
     """Why no further call may start, or None. Call with the comparison row locked; reads
-    O(1) rows: the comparison's counters and one ledger row per limit. `unrecorded`: the
-    spend, by connection, of calls this delivery has answered but not yet handed to a
-    record (so no committed row can hold it), counted with the recorded spend."""
-    extra = unrecorded or {}
-    pending = sum(extra.values())
+    O(1) rows: the comparison's counters and one ledger row per limit."""
     if comparison.budget_cap_micros is not None and (
-        comparison.spent_micros + pending >= comparison.budget_cap_micros
+        comparison.spent_micros >= comparison.budget_cap_micros
     ):
         return StopReason.BUDGET_CAP
     now = datetime.now(UTC)
@@ -57,17 +50,14 @@ async def stop_reason(
     }
     if capped:
         spent = await ledgers.connection_month(session, capped, now=now)
-        if any(
-            spent[cid] + extra.get(cid, 0) >= cap for cid, cap in capped.items() if cap is not None
-        ):
+        if any(spent[cid] >= cap for cid, cap in capped.items() if cap is not None):
             return StopReason.CONNECTION_CAP
     budget = daily_budget_micros
     if budget is ...:  # not read with the comparison's lock: read it now
         experiment = await session.get(Experiment, comparison.experiment_id)
         budget = experiment.daily_budget_micros if experiment is not None else None
     if isinstance(budget, int):
-        day = await ledgers.experiment_day(session, comparison.experiment_id, now=now)
-        if day + pending >= budget:
+        if await ledgers.experiment_day(session, comparison.experiment_id, now=now) >= budget:
             return StopReason.DAILY_BUDGET
     return None
 

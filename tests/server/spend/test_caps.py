@@ -85,11 +85,10 @@ async def test_the_budget_cap_stops_calls_once_recorded_spend_reaches_it(
     trials = await trials_of(backend, comparison_id)
     _assert_factual(ended, trials, "BUDGET_CAP")
     assert ended["spentCentsSoFar"] >= CAP_CENTS
-    # Post-hoc: every admission saw the spend of the answered calls (recorded, or waiting for
-    # a record) under the cap, so the last one came while at most `under_cap` calls were
-    # answered, and left at most the pipeline's capacity of trials whose spend admission
-    # cannot see (server/dispatch/pipeline.py: 4 × `window` not answered yet or in the batch
-    # being recorded), grown to a whole case. The trials' timestamps cannot
+    # Post-hoc: every admission saw recorded spend under the cap, so the last one came while
+    # at most `under_cap` calls were recorded, and left at most what the pipeline holds
+    # admitted and unrecorded (server/dispatch/pipeline.py: `window` calls out, `window`
+    # waiting, a flush of 2 × `window`, grown to a whole case). The trials' timestamps cannot
     # show it: each is read when its transaction starts, not when it commits, so an admission
     # that saw the spend before the crossing record committed may carry a later time.
     under_cap = -(-CAP_MICROS // MICROS_PER_CALL) - 1
