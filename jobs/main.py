@@ -14,12 +14,6 @@ from server.runtime.slots import RedisSlots
 from server.security import SecretBox
 from server.settings import Settings
 
-PING_IDLE_AFTER_S = 1.0
-"""A pooled connection is pinged at checkout only after sitting idle this long
-(`server.db.create_engine`): a ping at every checkout is three round trips (BEGIN, `;`,
-ROLLBACK) before each admission and record, which dispatch reuses within milliseconds. A
-connection lost while in use fails its unit of work, which `server.db_retry` runs again."""
-
 
 def run(settings: Settings) -> None:
     """Block running jobs until SIGTERM/SIGINT."""
@@ -27,7 +21,7 @@ def run(settings: Settings) -> None:
     redis_url = settings.redis_url
 
     async def on_startup(ctx: dict[Any, Any]) -> None:
-        engine = create_engine(settings.database_url, ping_idle_after=PING_IDLE_AFTER_S)
+        engine = create_engine(settings.database_url)
         ctx.update(
             settings=settings,
             engine=engine,

@@ -14,7 +14,6 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server import db_retry
 from server.dispatch import ranges
 from server.runtime.interfaces import JobQueue
 
@@ -29,12 +28,8 @@ def dispatch_job_id(comparison_id: str, suffix: str) -> str:
 
 
 async def _free(sessionmaker: async_sessionmaker[AsyncSession], comparison_id: str) -> int:
-    return await db_retry.unit(
-        sessionmaker,
-        lambda session: ranges.free_count(session, comparison_id),
-        what="a count of free ranges",
-        write=False,
-    )
+    async with sessionmaker() as session:
+        return await ranges.free_count(session, comparison_id)
 
 
 async def enqueue(queue: JobQueue, comparison_id: str, suffix: str, **job: Any) -> None:
