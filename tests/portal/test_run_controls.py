@@ -21,13 +21,15 @@ CASES, TRIALS = 6, 1
 LIST = "{ comparisons(first: 20) { totalCount edges { node { id status } } } }"
 
 
-async def _comparison(backend: Backend, **spec: Any) -> tuple[str, str]:
+async def _comparison(
+    backend: Backend, *, latency_ms: int = 30, **spec: Any
+) -> tuple[str, str]:
     ws = await make_workspace(backend.sessionmaker)
     setup = await make_comparison_setup(
         backend.sessionmaker,
         ws,
         cases=CASES,
-        simulation=Simulation(latency_ms=30),
+        simulation=Simulation(latency_ms=latency_ms),
         input_cents_per_million_tokens=100.0,
         output_cents_per_million_tokens=1000.0,
     )
@@ -43,7 +45,9 @@ async def test_a_finished_run_ends_its_subscription_without_a_lost_connection(
     portal_page: Any,
 ) -> None:
     page = portal_page
-    comparison_id, member = await _comparison(sqlite_backend)
+    # Each call takes 2 s, so the run (12 calls, 8 at a time) outlasts the page's opening
+    # of its subscription even on a slow host: a run that ended first opens no socket.
+    comparison_id, member = await _comparison(sqlite_backend, latency_ms=2000)
     sockets: list[Any] = []
     closed: list[Any] = []
 
@@ -54,10 +58,10 @@ async def test_a_finished_run_ends_its_subscription_without_a_lost_connection(
     page.on("websocket", opened)
     await sign_in(page, sqlite_backend.base_url, member, f"/comparisons/{comparison_id}")
     await page.get_by_role("button", name="Start").click()
+    await eventually(lambda: len(sockets), until=lambda n: n >= 1, what="a websocket")
     main = page.get_by_role("main")
     await expect(main).to_contain_text(f"{CASES * TRIALS * 2} of {CASES * TRIALS * 2} calls ran")
     # The live view's subscription completed and the socket, with nothing left on it, closed.
-    await eventually(lambda: len(sockets), until=lambda n: n >= 1, what="a websocket")
     await eventually(
         lambda: len(closed), until=lambda n: n == len(sockets), what="the websocket closed"
     )
