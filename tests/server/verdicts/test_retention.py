@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, select, update
 
-from bench.kit.factories import make_workspace
+from bench.kit.factories import WorkspaceFixture, make_workspace
 from bench.kit.harness import Backend
 from bench.kit.scenarios import finalized, scorecard_of, scripted_setup, wait_finalized
 from jobs.erasure import erase_stale_cases
@@ -121,17 +121,22 @@ async def test_cases_not_finalized_within_thirty_days_are_erased(backend: Backen
     assert await erase_stale_cases(ctx) == 0  # nothing left to erase
 
 
-async def test_a_lost_finalization_job_is_queued_again_by_the_sweep(backend: Backend) -> None:
+async def _unfinalized_ended(backend: Backend, ago: timedelta) -> tuple[WorkspaceFixture, str]:
+    """A finalized comparison set back to NOT_FINALIZED, as if its finalization job was lost,
+    that ended `ago`."""
     ws = await make_workspace(backend.sessionmaker)
     setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 3, ["F"] * 3])
     comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
     await unfinalize(backend, comparison_id)
     async with backend.sessionmaker() as session, session.begin():
         await session.execute(
-            update(Comparison)
-            .where(Comparison.id == comparison_id)
-            .values(ended_at=utcnow() - timedelta(minutes=2))
+            update(Comparison).where(Comparison.id == comparison_id).values(ended_at=utcnow() - ago)
         )
+    return ws, comparison_id
+
+
+async def test_a_lost_finalization_job_is_queued_again_by_the_sweep(backend: Backend) -> None:
+    ws, comparison_id = await _unfinalized_ended(backend, timedelta(minutes=2))
     assert (
         await sweep_verdicts({"sessionmaker": backend.sessionmaker, "queue": backend.state.queue})
         >= 1
@@ -144,16 +149,7 @@ async def test_the_sweep_waits_the_settle_time_the_settings_give(backend: Backen
     """`SHIPWISE_VERDICT_SETTLE_SECONDS`: a comparison ended 20 s ago is left to its own job
     under the default minute, and queued under a 5 s settle (what bench/soak.py's smoke run
     sets, with the sweep every 5 s)."""
-    ws = await make_workspace(backend.sessionmaker)
-    setup = await scripted_setup(backend.sessionmaker, ws, [["P"] * 3, ["F"] * 3])
-    comparison_id, _ = await finalized(backend, setup, trialsPerCase=1)
-    await unfinalize(backend, comparison_id)
-    async with backend.sessionmaker() as session, session.begin():
-        await session.execute(
-            update(Comparison)
-            .where(Comparison.id == comparison_id)
-            .values(ended_at=utcnow() - timedelta(seconds=20))
-        )
+    ws, comparison_id = await _unfinalized_ended(backend, timedelta(seconds=20))
     watching = HeldQueue()
     ctx = {"sessionmaker": backend.sessionmaker, "queue": watching}
     default = backend.settings.model_copy(update={"verdict_settle_seconds": 60})
